@@ -1,0 +1,109 @@
+//! Authentication and authorisation: a bearer key resolves to its workspace and scopes; each
+//! route names the scope it needs; each key has a request budget.
+
+use crate::ports::{Credential, RateDecision};
+use crate::{App, AppError};
+use lore_domain::Timestamp;
+use lore_domain::api_key::{ApiKeySecret, KeyHash};
+use lore_domain::id::{ApiKeyId, WorkspaceId};
+use lore_domain::scope::{Scope, ScopeSet};
+use lore_domain::workspace::Workspace;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Who is calling: a live key and its workspace.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub key_id: ApiKeyId,
+    pub key_name: String,
+    pub scopes: ScopeSet,
+    pub workspace: Workspace,
+}
+
+impl Principal {
+    pub fn workspace_id(&self) -> &WorkspaceId {
+        &self.workspace.id
+    }
+
+    pub fn require(&self, scope: Scope) -> Result<(), AppError> {
+        if self.scopes.contains(scope) { Ok(()) } else { Err(AppError::InsufficientScope(scope)) }
+    }
+}
+
+const CACHE_CAPACITY: usize = 10_000;
+
+/// Short-lived memory of resolved keys so that a busy key costs no store read per request.
+pub(crate) struct KeyCache {
+    ttl: Duration,
+    entries: Mutex<HashMap<KeyHash, (Instant, Credential)>>,
+}
+
+impl KeyCache {
+    pub(crate) fn new(ttl: Duration) -> Self {
+        Self { ttl, entries: Mutex::new(HashMap::new()) }
+    }
+
+    fn get(&self, hash: &KeyHash) -> Option<Credential> {
+        if self.ttl.is_zero() {
+            return None;
+        }
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries.get(hash).filter(|(at, _)| at.elapsed() < self.ttl).map(|(_, c)| c.clone())
+    }
+
+    fn put(&self, hash: KeyHash, cred: Credential) {
+        if self.ttl.is_zero() {
+            return;
+        }
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if entries.len() >= CACHE_CAPACITY {
+            let ttl = self.ttl;
+            entries.retain(|_, (at, _)| at.elapsed() < ttl);
+            if entries.len() >= CACHE_CAPACITY {
+                entries.clear();
+            }
+        }
+        entries.insert(hash, (Instant::now(), cred));
+    }
+}
+
+impl App {
+    /// Resolves an `Authorization` header value. Every failure is the same 401 to the caller;
+    /// the reason is only for logs.
+    pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Principal, AppError> {
+        let header = authorization.ok_or(AppError::Unauthorized("missing Authorization header"))?;
+        let (scheme, token) = header.trim().split_once(' ').ok_or(AppError::Unauthorized("not a Bearer token"))?;
+        if !scheme.eq_ignore_ascii_case("bearer") {
+            return Err(AppError::Unauthorized("not a Bearer token"));
+        }
+        let secret = ApiKeySecret::parse(token.trim()).ok_or(AppError::Unauthorized("malformed key"))?;
+        let hash = secret.hash();
+        let cred = match self.key_cache.get(&hash) {
+            Some(c) => c,
+            None => {
+                let c = self.ports.keys.find_credential(&hash).await?.ok_or(AppError::Unauthorized("unknown key"))?;
+                self.key_cache.put(hash, c.clone());
+                c
+            }
+        };
+        if cred.key.revoked_at.is_some() {
+            return Err(AppError::Unauthorized("revoked key"));
+        }
+        Ok(Principal {
+            key_id: cred.key.id,
+            key_name: cred.key.name.as_str().to_owned(),
+            scopes: cred.key.scopes,
+            workspace: cred.workspace,
+        })
+    }
+
+    /// Spends one request of the key's budget.
+    pub async fn admit(&self, p: &Principal) -> Result<(), AppError> {
+        let limit = p.workspace.limits.rate_limit_per_minute;
+        match self.ports.rate_limiter.hit(&p.key_id, limit, Timestamp::now()).await? {
+            RateDecision::Allowed => Ok(()),
+            RateDecision::Limited { retry_after_secs } => Err(AppError::RateLimited { retry_after_secs }),
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! The ports the use cases need. Each adapter family (embedded, AWS) implements all of them and
+//! passes the same conformance tests.
+
+use async_trait::async_trait;
+use lore_domain::Timestamp;
+use lore_domain::api_key::{ApiKey, KeyHash};
+use lore_domain::chatbot::Chatbot;
+use lore_domain::id::{ApiKeyId, ChatbotId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::workspace::Workspace;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// A uniqueness rule refused the write; names what was taken (`slug`, `name`).
+    #[error("{0} is taken")]
+    Conflict(&'static str),
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+#[async_trait]
+pub trait WorkspaceStore: Send + Sync {
+    /// Fails with `Conflict("name")` when a workspace of that name exists.
+    async fn insert_workspace(&self, ws: &Workspace) -> StoreResult<()>;
+    async fn get_workspace(&self, id: &WorkspaceId) -> StoreResult<Option<Workspace>>;
+    async fn find_workspace_by_name(&self, name: &str) -> StoreResult<Option<Workspace>>;
+    /// Replaces name and limits. Fails with `Conflict("name")` on a taken name.
+    async fn update_workspace(&self, ws: &Workspace) -> StoreResult<()>;
+    async fn list_workspaces(&self) -> StoreResult<Vec<Workspace>>;
+}
+
+/// A key with the workspace it belongs to: what authentication resolves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    pub key: ApiKey,
+    pub workspace: Workspace,
+}
+
+#[async_trait]
+pub trait KeyStore: Send + Sync {
+    async fn insert_key(&self, key: &ApiKey) -> StoreResult<()>;
+    /// Looks a key up by the hash of its secret, revoked or not.
+    async fn find_credential(&self, hash: &KeyHash) -> StoreResult<Option<Credential>>;
+    /// All keys, or those of one workspace; newest first.
+    async fn list_keys(&self, workspace: Option<&WorkspaceId>) -> StoreResult<Vec<ApiKey>>;
+    /// Marks a key revoked. `false` when no such key exists or it was already revoked.
+    async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool>;
+}
+
+#[async_trait]
+pub trait ChatbotStore: Send + Sync {
+    /// Fails with `Conflict("slug")` when the workspace has a chatbot with that slug.
+    async fn insert_chatbot(&self, chatbot: &Chatbot) -> StoreResult<()>;
+    async fn get_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<Option<Chatbot>>;
+    /// Newest first (`createdAt` desc, id desc), with the exact total.
+    async fn list_chatbots(&self, ws: &WorkspaceId, page: PageRequest) -> StoreResult<Page<Chatbot>>;
+    /// Replaces name, slug, descriptor and `updatedAt`. `false` when it no longer exists;
+    /// `Conflict("slug")` when the new slug is taken.
+    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<bool>;
+    /// Removes the chatbot and everything it owns. `false` when it did not exist.
+    async fn delete_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool>;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateDecision {
+    Allowed,
+    Limited { retry_after_secs: u64 },
+}
+
+/// Per-key request budget: the first `limit` requests of a one-minute window pass.
+#[async_trait]
+pub trait RateLimiter: Send + Sync {
+    async fn hit(&self, key: &ApiKeyId, limit_per_minute: u32, now: Timestamp) -> StoreResult<RateDecision>;
+}

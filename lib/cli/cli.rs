@@ -1,0 +1,204 @@
+//! The `lore` command line (CONTRACT §15). Commands that create something print its id or key
+//! as their last stdout line, so scripts can take `| tail -n1`; everything else goes to stderr.
+
+use crate::compose::{self, Backend};
+use crate::serve::{self, ServeConfig};
+use clap::{Args, Parser, Subcommand};
+use lore_domain::api_key::KeyName;
+use lore_domain::scope::ScopeSet;
+use lore_domain::workspace::{LimitsPatch, Workspace, WorkspaceName};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "lore", version, about = "Lore: knowledge bases, Minds and form webhooks over one HTTP API")]
+pub struct Cli {
+    /// Where the embedded backend keeps its database and files (and the dev key).
+    #[arg(long, global = true, env = "LORE_DATA_DIR", default_value = ".lore")]
+    pub data_dir: PathBuf,
+    /// Which adapters serve the records, files, queues and index.
+    #[arg(long, global = true, env = "LORE_BACKEND", value_enum, default_value = "local")]
+    pub backend: Backend,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve every route group, the workers and the dispatcher in one process.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "LORE_ADDR", default_value = "127.0.0.1:3000")]
+        addr: SocketAddr,
+    },
+    /// Create, update and list workspaces.
+    #[command(subcommand)]
+    Workspaces(WorkspaceCommand),
+    /// Create, list and revoke API keys.
+    #[command(subcommand)]
+    Keys(KeyCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WorkspaceCommand {
+    /// Create a workspace; prints its id last.
+    Create {
+        #[arg(long)]
+        name: String,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Change a workspace's name or limits.
+    Update {
+        /// Workspace id (`ws_…`) or name.
+        workspace: String,
+        /// A new name.
+        #[arg(long)]
+        name: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// List workspaces with their limits.
+    List,
+}
+
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Storage quota in bytes (default 1 GiB).
+    #[arg(long)]
+    storage_quota: Option<u64>,
+    /// Most Minds in the workspace (default 10).
+    #[arg(long)]
+    minds_limit: Option<u32>,
+    /// Most Mind knowledge sources in the workspace (default 500).
+    #[arg(long)]
+    sources_limit: Option<u32>,
+    /// Most knowledge sources per Mind (default 100).
+    #[arg(long)]
+    mind_source_limit: Option<u32>,
+    /// Requests per minute per key (default 600).
+    #[arg(long)]
+    rate_limit_per_minute: Option<u32>,
+}
+
+impl From<LimitArgs> for LimitsPatch {
+    fn from(a: LimitArgs) -> Self {
+        LimitsPatch {
+            storage_quota_bytes: a.storage_quota,
+            minds_limit: a.minds_limit,
+            sources_limit: a.sources_limit,
+            mind_source_limit: a.mind_source_limit,
+            rate_limit_per_minute: a.rate_limit_per_minute,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Create a key; prints the key last. It is shown this once: only its hash is stored.
+    Create {
+        /// Workspace id (`ws_…`) or name.
+        #[arg(long)]
+        workspace: String,
+        /// Comma-separated scopes, or `all`.
+        #[arg(long)]
+        scopes: String,
+        /// A label to recognise the key by.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List keys (never their secrets).
+    List {
+        /// Only this workspace's keys (id or name).
+        #[arg(long)]
+        workspace: Option<String>,
+    },
+    /// Revoke a key by its id (`key_…`); running servers refuse it within 5 s.
+    Revoke { id: String },
+}
+
+fn describe(ws: &Workspace) -> String {
+    let l = ws.limits;
+    format!(
+        "{}  {}  storage-quota={} minds-limit={} sources-limit={} mind-source-limit={} rate-limit-per-minute={}",
+        ws.id,
+        ws.name.as_str(),
+        l.storage_quota_bytes,
+        l.minds_limit,
+        l.sources_limit,
+        l.mind_source_limit,
+        l.rate_limit_per_minute
+    )
+}
+
+/// Runs one parsed command to completion.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve { addr } => {
+            let running = serve::start(ServeConfig { addr, data_dir: cli.data_dir.clone(), backend: cli.backend }).await?;
+            println!("Lore is listening on http://{}", running.addr);
+            match &running.new_dev_key {
+                Some(key) => {
+                    println!("Created workspace 'default' and a dev API key with every scope:");
+                    println!("  {key}");
+                    println!("(saved to {}; it is not shown again)", serve::dev_key_path(&cli.data_dir).display());
+                }
+                None => println!("Dev API key: see {}", serve::dev_key_path(&cli.data_dir).display()),
+            }
+            println!("Try: curl -H \"Authorization: Bearer $(cat {})\" http://{}/api/v1/chatbots", serve::dev_key_path(&cli.data_dir).display(), running.addr);
+            running.wait_for_signal().await?;
+        }
+        Command::Workspaces(cmd) => {
+            let app = compose::open(cli.backend, &cli.data_dir)?;
+            match cmd {
+                WorkspaceCommand::Create { name, limits } => {
+                    let ws = app.create_workspace(WorkspaceName::parse(&name)?, limits.into()).await?;
+                    eprintln!("created {}", describe(&ws));
+                    println!("{}", ws.id);
+                }
+                WorkspaceCommand::Update { workspace, name, limits } => {
+                    let name = name.as_deref().map(WorkspaceName::parse).transpose()?;
+                    let ws = app.update_workspace(&workspace, name, limits.into()).await?;
+                    eprintln!("updated {}", describe(&ws));
+                    println!("{}", ws.id);
+                }
+                WorkspaceCommand::List => {
+                    for ws in app.list_workspaces().await? {
+                        println!("{}", describe(&ws));
+                    }
+                }
+            }
+        }
+        Command::Keys(cmd) => {
+            let app = compose::open(cli.backend, &cli.data_dir)?;
+            match cmd {
+                KeyCommand::Create { workspace, scopes, name } => {
+                    let scopes = ScopeSet::parse(&scopes)?;
+                    let name = name.as_deref().map(KeyName::parse).transpose()?;
+                    let issued = app.create_key(&workspace, scopes, name).await?;
+                    eprintln!(
+                        "created key {} in {} with scopes {} (shown once; only its hash is stored)",
+                        issued.key.id,
+                        issued.key.workspace_id,
+                        scopes.to_csv()
+                    );
+                    println!("{}", issued.secret.expose());
+                }
+                KeyCommand::List { workspace } => {
+                    for k in app.list_keys(workspace.as_deref()).await? {
+                        let state = match k.revoked_at {
+                            Some(at) => format!("revoked {at}"),
+                            None => "active".to_owned(),
+                        };
+                        println!("{}  {}  {}  {}  {}  {}", k.id, k.workspace_id, k.name.as_str(), k.scopes.to_csv(), k.created_at, state);
+                    }
+                }
+                KeyCommand::Revoke { id } => {
+                    app.revoke_key(&id).await?;
+                    eprintln!("revoked {id}");
+                }
+            }
+        }
+    }
+    Ok(())
+}

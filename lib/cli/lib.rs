@@ -1,0 +1,7 @@
+//! The composition roots of Lore: which adapters serve the ports, how `lore serve` starts, and
+//! the `lore` command line. The Lambda entry points reuse [`compose`].
+
+pub mod cli;
+pub mod compose;
+pub mod serve;
+pub mod telemetry;

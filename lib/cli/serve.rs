@@ -1,0 +1,115 @@
+//! `lore serve`: every route group in one process on the embedded backend.
+
+use crate::compose;
+use lore_app::App;
+use lore_http::RouteGroup;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The file `lore serve` writes the bootstrap key to.
+pub fn dev_key_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("dev-key")
+}
+
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub addr: SocketAddr,
+    pub data_dir: PathBuf,
+    pub backend: compose::Backend,
+}
+
+/// A running server: its address, the dev key it created (if it created one), and a way to stop.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub app: App,
+    /// Set when this start created the dev key (empty data dir).
+    pub new_dev_key: Option<String>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    /// Stops accepting, lets in-flight requests finish, and waits.
+    pub async fn stop(mut self) -> std::io::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.task.await.unwrap_or_else(|e| Err(std::io::Error::other(e)))
+    }
+
+    /// Serves until the process is told to stop (Ctrl-C or SIGTERM).
+    pub async fn wait_for_signal(self) -> std::io::Result<()> {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        self.stop().await
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = ctrl_c.await;
+                return;
+            }
+        };
+        tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+/// Creates workspace `default` and a key with every scope when the data dir has no dev key
+/// yet, and writes the key to `<data-dir>/dev-key` (readable by the owner only).
+pub async fn bootstrap_dev_key(app: &App, data_dir: &Path) -> anyhow::Result<Option<String>> {
+    let path = dev_key_path(data_dir);
+    if path.exists() {
+        return Ok(None);
+    }
+    let issued = match app.bootstrap_default().await? {
+        Some(k) => k,
+        None => {
+            let scopes = lore_domain::scope::ScopeSet::all();
+            let name = lore_domain::api_key::KeyName::parse("dev key")?;
+            app.create_key(lore_app::admin::DEFAULT_WORKSPACE, scopes, Some(name)).await?
+        }
+    };
+    let secret = issued.secret.expose().to_owned();
+    write_private(&path, &format!("{secret}\n"))?;
+    Ok(Some(secret))
+}
+
+fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    opts.open(path)?.write_all(contents.as_bytes())
+}
+
+/// Opens the backend, bootstraps the dev key, binds and starts serving in the background.
+pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
+    let app = compose::open(config.backend, &config.data_dir)?;
+    let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let router = lore_http::router(app.clone(), &RouteGroup::ALL);
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await
+    });
+    Ok(Running { addr, app, new_dev_key, shutdown: Some(tx), task })
+}

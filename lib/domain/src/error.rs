@@ -1,0 +1,162 @@
+//! The machine codes of the contract (CONTRACT §2 and the interface's error table) and the error
+//! the domain raises when a value or a rule is refused.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Every machine code a client can receive. The HTTP layer maps each to its status once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    Unauthorized,
+    InsufficientScope,
+    NotFound,
+    MethodNotAllowed,
+    InvalidJson,
+    ValidationError,
+    PayloadTooLarge,
+    RateLimited,
+    InternalError,
+    SlugTaken,
+    MissingContent,
+    ContentTooLarge,
+    MissingUrl,
+    InvalidUrl,
+    UrlBlocked,
+    MissingFile,
+    UnsupportedFileType,
+    FileTooLarge,
+    StorageLimit,
+    AlreadyProcessing,
+    ProcessingInProgress,
+    InvalidOperation,
+    MindsLimitReached,
+    SourcesLimitReached,
+}
+
+impl ErrorCode {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Unauthorized => "unauthorized",
+            Self::InsufficientScope => "insufficient_scope",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::InvalidJson => "invalid_json",
+            Self::ValidationError => "validation_error",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::RateLimited => "rate_limited",
+            Self::InternalError => "internal_error",
+            Self::SlugTaken => "slug_taken",
+            Self::MissingContent => "missing_content",
+            Self::ContentTooLarge => "content_too_large",
+            Self::MissingUrl => "missing_url",
+            Self::InvalidUrl => "invalid_url",
+            Self::UrlBlocked => "url_blocked",
+            Self::MissingFile => "missing_file",
+            Self::UnsupportedFileType => "unsupported_file_type",
+            Self::FileTooLarge => "file_too_large",
+            Self::StorageLimit => "storage_limit",
+            Self::AlreadyProcessing => "already_processing",
+            Self::ProcessingInProgress => "processing_in_progress",
+            Self::InvalidOperation => "invalid_operation",
+            Self::MindsLimitReached => "minds_limit_reached",
+            Self::SourcesLimitReached => "sources_limit_reached",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A refusal by a domain rule: a code, a sentence for people, and for `validation_error` the
+/// offending fields keyed by their JSON name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct DomainError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub fields: BTreeMap<String, String>,
+}
+
+impl DomainError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), fields: BTreeMap::new() }
+    }
+
+    /// A `validation_error` naming one field.
+    pub fn field(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        let (field, reason) = (field.into(), reason.into());
+        let message = format!("{field}: {reason}");
+        let mut fields = BTreeMap::new();
+        fields.insert(field, reason);
+        Self { code: ErrorCode::ValidationError, message, fields }
+    }
+
+    /// Merges the field errors of several validations into one `validation_error`.
+    pub fn merge(errors: impl IntoIterator<Item = DomainError>) -> Option<Self> {
+        let mut merged: Option<Self> = None;
+        for e in errors {
+            match merged.as_mut() {
+                None => merged = Some(e),
+                Some(m) if m.code == ErrorCode::ValidationError && e.code == ErrorCode::ValidationError => {
+                    m.fields.extend(e.fields);
+                    m.message = m.fields.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ");
+                }
+                // A specific code wins over generic field errors; keep the first specific one.
+                Some(m) if m.code == ErrorCode::ValidationError => *m = e,
+                Some(_) => {}
+            }
+        }
+        merged
+    }
+}
+
+/// Collects validation results so that all field errors of a request are reported at once.
+#[derive(Default)]
+pub struct Validator {
+    errors: Vec<DomainError>,
+}
+
+impl Validator {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Keeps the value when valid, remembers the error otherwise.
+    pub fn check<T>(&mut self, result: Result<T, DomainError>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.errors.push(e);
+                None
+            }
+        }
+    }
+
+    pub fn finish(self) -> Result<(), DomainError> {
+        match DomainError::merge(self.errors) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_collects_fields_and_prefers_specific_codes() {
+        let merged = DomainError::merge([DomainError::field("name", "is required"), DomainError::field("slug", "bad")]).unwrap();
+        assert_eq!(merged.code, ErrorCode::ValidationError);
+        assert_eq!(merged.fields.len(), 2);
+        let specific = DomainError::merge([
+            DomainError::field("name", "is required"),
+            DomainError::new(ErrorCode::ContentTooLarge, "too large"),
+        ])
+        .unwrap();
+        assert_eq!(specific.code, ErrorCode::ContentTooLarge);
+    }
+}

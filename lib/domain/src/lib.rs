@@ -1,0 +1,16 @@
+//! The Lore domain: identifiers, validated values, scopes, workspaces, keys, chatbots, pagination
+//! and the error codes of the contract. Pure: no I/O, no framework, no cloud.
+
+pub mod api_key;
+pub mod chatbot;
+pub mod error;
+pub mod id;
+pub mod pagination;
+pub mod scope;
+pub mod slug;
+pub mod text;
+pub mod time;
+pub mod workspace;
+
+pub use error::{DomainError, ErrorCode};
+pub use time::Timestamp;

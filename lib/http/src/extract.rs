@@ -1,0 +1,167 @@
+//! Extractors that turn requests into validated values, refusing with the contract's codes:
+//! authentication and scope, JSON bodies, pagination and path ids.
+
+use crate::error::ApiError;
+use crate::state::ApiState;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+use axum::http::request::Parts;
+use lore_app::AppError;
+use lore_app::auth::Principal;
+use lore_domain::DomainError;
+use lore_domain::pagination::PageRequest;
+use lore_domain::scope::Scope;
+use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+
+/// What a route demands of the caller's key.
+pub trait RequiredScope: Send + Sync + 'static {
+    /// `None`: any valid key.
+    const SCOPE: Option<Scope>;
+}
+
+macro_rules! scopes {
+    ($($name:ident => $scope:expr;)*) => {$(
+        #[doc = concat!("Marker: the route needs `", stringify!($name), "`.")]
+        pub struct $name;
+        impl RequiredScope for $name {
+            const SCOPE: Option<Scope> = $scope;
+        }
+    )*};
+}
+
+scopes! {
+    AnyScope => None;
+    ChatbotRead => Some(Scope::ChatbotRead);
+    ChatbotWrite => Some(Scope::ChatbotWrite);
+    KnowledgeRead => Some(Scope::KnowledgeRead);
+    KnowledgeWrite => Some(Scope::KnowledgeWrite);
+    KnowledgeSearch => Some(Scope::KnowledgeSearch);
+    MindsRead => Some(Scope::MindsRead);
+    MindsWrite => Some(Scope::MindsWrite);
+    FormsRead => Some(Scope::FormsRead);
+    FormsWrite => Some(Scope::FormsWrite);
+    WebhooksWrite => Some(Scope::WebhooksWrite);
+}
+
+/// An authenticated caller whose key holds the scope `S`, within its request budget.
+/// Every handler that touches workspace data takes one, so a route cannot forget its scope.
+pub struct Authed<S: RequiredScope> {
+    pub principal: Principal,
+    _scope: PhantomData<S>,
+}
+
+impl<S: RequiredScope> FromRequestParts<ApiState> for Authed<S> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
+        let header = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let principal = state.app.authenticate(header).await?;
+        tracing::Span::current().record("key_id", principal.key_id.as_str());
+        state.app.admit(&principal).await?;
+        if let Some(scope) = S::SCOPE {
+            principal.require(scope)?;
+        }
+        Ok(Self { principal, _scope: PhantomData })
+    }
+}
+
+/// A JSON body. Not JSON (or not declared as such) is `invalid_json`; a known field of the
+/// wrong type is `validation_error` naming the field; a body over the limit is 413.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let json_type = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|m| {
+                let m = m.trim().to_ascii_lowercase();
+                m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+            })
+            .unwrap_or(false);
+        if !json_type {
+            return Err(ApiError::InvalidJson("expected Content-Type: application/json".into()));
+        }
+        let limit = crate::JSON_BODY_LIMIT;
+        let bytes = Bytes::from_request(req, state).await.map_err(|rej| {
+            if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge { limit_bytes: limit }
+            } else {
+                ApiError::InvalidJson(rej.body_text())
+            }
+        })?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+        if !value.is_object() {
+            return Err(DomainError::field("body", "must be a JSON object").into());
+        }
+        serde_path_to_error::deserialize(value).map(JsonBody).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            let field = match inner.strip_prefix("missing field `").and_then(|s| s.split('`').next()) {
+                Some(missing) => missing.to_owned(),
+                None if path == "." => "body".to_owned(),
+                None => path,
+            };
+            DomainError::field(field, inner.split(" at line ").next().unwrap_or(&inner).to_owned()).into()
+        })
+    }
+}
+
+/// `page` and `limit` of a list request (CONTRACT §4), plus the raw query for filters.
+pub struct Pagination {
+    pub page: PageRequest,
+    pub query: Vec<(String, String)>,
+}
+
+impl Pagination {
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Pagination {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Query(query) = Query::<Vec<(String, String)>>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::from(DomainError::field("query", "is not a valid query string")))?;
+        let get = |name: &str| query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let page = PageRequest::parse(get("page"), get("limit"))?;
+        Ok(Self { page, query })
+    }
+}
+
+/// The single path parameter of a route, parsed as an id of type `T`. An id that cannot be
+/// ours names nothing: 404, like an absent one.
+pub struct PathId<T>(pub T);
+
+/// Ids that can be taken from a path.
+pub trait ParseId: Sized {
+    const WHAT: &'static str;
+    fn parse_id(s: &str) -> Option<Self>;
+}
+
+impl ParseId for lore_domain::id::ChatbotId {
+    const WHAT: &'static str = "chatbot";
+    fn parse_id(s: &str) -> Option<Self> {
+        Self::parse(s)
+    }
+}
+
+impl<S: Send + Sync, T: ParseId> FromRequestParts<S> for PathId<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::from(AppError::NotFound(T::WHAT)))?;
+        T::parse_id(&raw).map(PathId).ok_or(ApiError::App(AppError::NotFound(T::WHAT)))
+    }
+}

@@ -1,0 +1,139 @@
+//! Lore's HTTP API: one axum router per route group, the shared platform around them (auth,
+//! errors, request ids, tracing, body limits) and the OpenAPI document generated from the code.
+//!
+//! `lore serve` mounts every group; each Lambda mounts its own.
+
+mod chatbots;
+pub mod error;
+pub mod extract;
+mod integrations;
+mod state;
+pub mod views;
+
+pub use error::ApiError;
+pub use state::ApiState;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderValue, Request, Response, header};
+use axum::response::IntoResponse;
+use lore_app::App;
+use lore_domain::id::RequestId;
+use std::sync::Arc;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Largest JSON body a route reads (above every limit of the contract, CONTRACT §16.12).
+pub const JSON_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// The route groups of CONTRACT §1; each is one Lambda in AWS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteGroup {
+    Chatbots,
+    Minds,
+    Forms,
+    Integrations,
+}
+
+impl RouteGroup {
+    pub const ALL: [RouteGroup; 4] = [RouteGroup::Chatbots, RouteGroup::Minds, RouteGroup::Forms, RouteGroup::Integrations];
+
+    fn routes(self) -> OpenApiRouter<ApiState> {
+        match self {
+            RouteGroup::Chatbots => chatbots::router(),
+            RouteGroup::Integrations => integrations::router(),
+            // Filled by the Minds and forms work; until then every path there is a 404.
+            RouteGroup::Minds | RouteGroup::Forms => OpenApiRouter::new(),
+        }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Lore API",
+        description = "Knowledge bases, Minds and form webhooks. Every route needs `Authorization: Bearer <API key>`; \
+                       errors are `{\"status\":\"error\",\"error\":{\"code\",\"message\",\"details\"}}`."
+    ),
+    modifiers(&BearerAuth),
+    components(schemas(error::ErrorBody)),
+    tags(
+        (name = "chatbots", description = "Chatbots and their knowledge bases"),
+        (name = "integrations", description = "Zapier-style webhook integration endpoints"),
+        (name = "meta", description = "This document"),
+    )
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme("bearer", SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
+    }
+}
+
+/// The OpenAPI document of the route groups given.
+pub fn openapi(groups: &[RouteGroup]) -> utoipa::openapi::OpenApi {
+    api_router(groups).split_for_parts().1
+}
+
+fn api_router(groups: &[RouteGroup]) -> OpenApiRouter<ApiState> {
+    let mut api = OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(openapi_json));
+    for g in groups {
+        api = api.merge(g.routes());
+    }
+    api
+}
+
+/// The served document, no key needed.
+#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta",
+    responses((status = 200, description = "This OpenAPI 3.1 document", content_type = "application/json")))]
+async fn openapi_json(State(s): State<ApiState>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], s.openapi_json.as_str().to_owned())
+}
+
+#[derive(Clone, Copy)]
+struct NewRequestId;
+
+impl MakeRequestId for NewRequestId {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<tower_http::request_id::RequestId> {
+        HeaderValue::from_str(RequestId::generate().as_str()).ok().map(tower_http::request_id::RequestId::new)
+    }
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::body::Body> {
+    ApiError::Panicked.into_response()
+}
+
+/// The router serving `groups` over `app`, with the whole platform around it.
+pub fn router(app: App, groups: &[RouteGroup]) -> Router {
+    let (router, doc) = api_router(groups).split_for_parts();
+    let openapi_json = Arc::new(doc.to_json().unwrap_or_else(|_| "{}".into()));
+    let state = ApiState { app, openapi_json };
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|req: &Request<_>| {
+            let request_id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id, key_id = tracing::field::Empty)
+        })
+        .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+    router
+        .fallback(|| async { ApiError::RouteNotFound })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::x_request_id(NewRequestId))
+                .layer(trace)
+                .layer(PropagateRequestIdLayer::x_request_id())
+                .layer(CatchPanicLayer::custom(panic_response)),
+        )
+        .with_state(state)
+}

@@ -1,0 +1,59 @@
+//! Response shapes shared by every route group (CONTRACT §2, §4, §16).
+
+use lore_domain::pagination::PageInfo;
+use serde::Serialize;
+use utoipa::{IntoParams, ToSchema};
+
+/// `"success"` on every success body.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub enum Status {
+    #[serde(rename = "success")]
+    Success,
+}
+
+/// The `pagination` member of every list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaginationView {
+    /// Current page, 1-based.
+    pub page: u32,
+    /// Results per page (at most 100).
+    pub limit: u32,
+    /// Total number of items.
+    pub total: u64,
+    /// `ceil(total / limit)`; 0 when there are no items.
+    pub total_pages: u64,
+}
+
+impl From<PageInfo> for PaginationView {
+    fn from(p: PageInfo) -> Self {
+        Self { page: p.page, limit: p.limit, total: p.total, total_pages: p.total_pages }
+    }
+}
+
+/// `{status, deleted: true, id}`: the answer to every delete.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Deleted {
+    pub status: Status,
+    pub deleted: bool,
+    pub id: String,
+}
+
+impl Deleted {
+    pub fn new(id: impl ToString) -> Self {
+        Self { status: Status::Success, deleted: true, id: id.to_string() }
+    }
+}
+
+/// Query parameters of every list endpoint.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Documentation only: the values are read by the `Pagination` extractor.
+pub struct PageParams {
+    /// Page number, 1-based (default 1).
+    #[param(minimum = 1)]
+    page: Option<u32>,
+    /// Results per page (default 20; values above 100 are treated as 100).
+    #[param(minimum = 1)]
+    limit: Option<u32>,
+}
