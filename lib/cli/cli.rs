@@ -135,7 +135,8 @@ fn describe(ws: &Workspace) -> String {
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { addr } => {
-            let running = serve::start(ServeConfig { addr, data_dir: cli.data_dir.clone(), backend: cli.backend }).await?;
+            let running =
+                serve::start(ServeConfig { addr, data_dir: cli.data_dir.clone(), backend: cli.backend }).await?;
             println!("Lore is listening on http://{}", running.addr);
             match &running.new_dev_key {
                 Some(key) => {
@@ -145,7 +146,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 }
                 None => println!("Dev API key: see {}", serve::dev_key_path(&cli.data_dir).display()),
             }
-            println!("Try: curl -H \"Authorization: Bearer $(cat {})\" http://{}/api/v1/chatbots", serve::dev_key_path(&cli.data_dir).display(), running.addr);
+            println!(
+                "Try: curl -H \"Authorization: Bearer $(cat {})\" http://{}/api/v1/chatbots",
+                serve::dev_key_path(&cli.data_dir).display(),
+                running.addr
+            );
             running.wait_for_signal().await?;
         }
         Command::Workspaces(cmd) => {
@@ -190,7 +195,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                             Some(at) => format!("revoked {at}"),
                             None => "active".to_owned(),
                         };
-                        println!("{}  {}  {}  {}  {}  {}", k.id, k.workspace_id, k.name.as_str(), k.scopes.to_csv(), k.created_at, state);
+                        println!(
+                            "{}  {}  {}  {}  {}  {}",
+                            k.id,
+                            k.workspace_id,
+                            k.name.as_str(),
+                            k.scopes.to_csv(),
+                            k.created_at,
+                            state
+                        );
                     }
                 }
                 KeyCommand::Revoke { id } => {

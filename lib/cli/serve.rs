@@ -98,9 +98,8 @@ fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
 pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
     let app = compose::open(config.backend, &config.data_dir)?;
     let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
-    let listener = TcpListener::bind(config.addr)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+    let listener =
+        TcpListener::bind(config.addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
     let router = lore_http::router(app.clone(), &RouteGroup::ALL);
     let (tx, rx) = oneshot::channel::<()>();

@@ -9,5 +9,6 @@ pub fn init() {
     let on_lambda = std::env::var_os("AWS_LAMBDA_FUNCTION_NAME").is_some();
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     // `try_init`: a second call (tests) keeps the first subscriber instead of panicking.
-    let _ = if on_lambda { builder.json().with_current_span(true).without_time().try_init() } else { builder.try_init() };
+    let _ =
+        if on_lambda { builder.json().with_current_span(true).without_time().try_init() } else { builder.try_init() };
 }

@@ -13,7 +13,10 @@ use lore_domain::{DomainError, ErrorCode};
 pub const DEFAULT_WORKSPACE: &str = "default";
 
 fn name_taken(name: &str) -> AppError {
-    AppError::Rejected(DomainError::new(ErrorCode::ValidationError, format!("a workspace named '{name}' already exists")))
+    AppError::Rejected(DomainError::new(
+        ErrorCode::ValidationError,
+        format!("a workspace named '{name}' already exists"),
+    ))
 }
 
 /// A key just created: the only moment its secret exists outside the caller's hands.
@@ -69,7 +72,12 @@ impl App {
         }
     }
 
-    pub async fn create_key(&self, workspace: &str, scopes: ScopeSet, name: Option<KeyName>) -> Result<IssuedKey, AppError> {
+    pub async fn create_key(
+        &self,
+        workspace: &str,
+        scopes: ScopeSet,
+        name: Option<KeyName>,
+    ) -> Result<IssuedKey, AppError> {
         let ws = self.find_workspace(workspace).await?;
         let secret = ApiKeySecret::generate();
         let now = Timestamp::now();

@@ -56,7 +56,12 @@ impl App {
         Ok(self.ports.chatbots.list_chatbots(p.workspace_id(), page).await?)
     }
 
-    pub async fn update_chatbot(&self, p: &Principal, id: &ChatbotId, patch: ChatbotPatch) -> Result<Chatbot, AppError> {
+    pub async fn update_chatbot(
+        &self,
+        p: &Principal,
+        id: &ChatbotId,
+        patch: ChatbotPatch,
+    ) -> Result<Chatbot, AppError> {
         let mut chatbot = self.get_chatbot(p, id).await?;
         if patch.is_empty() {
             return Ok(chatbot);
@@ -80,6 +85,10 @@ impl App {
     }
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
-        if self.ports.chatbots.delete_chatbot(p.workspace_id(), id).await? { Ok(()) } else { Err(AppError::NotFound("chatbot")) }
+        if self.ports.chatbots.delete_chatbot(p.workspace_id(), id).await? {
+            Ok(())
+        } else {
+            Err(AppError::NotFound("chatbot"))
+        }
     }
 }

@@ -149,7 +149,8 @@ mod tests {
 
     #[test]
     fn merge_collects_fields_and_prefers_specific_codes() {
-        let merged = DomainError::merge([DomainError::field("name", "is required"), DomainError::field("slug", "bad")]).unwrap();
+        let merged =
+            DomainError::merge([DomainError::field("name", "is required"), DomainError::field("slug", "bad")]).unwrap();
         assert_eq!(merged.code, ErrorCode::ValidationError);
         assert_eq!(merged.fields.len(), 2);
         let specific = DomainError::merge([

@@ -44,9 +44,7 @@ fn encode(mut value: u128) -> String {
 }
 
 fn is_body(s: &str) -> bool {
-    s.len() == BODY_LEN
-        && s.as_bytes()[0] <= b'7'
-        && s.bytes().all(|b| ALPHABET.contains(&b))
+    s.len() == BODY_LEN && s.as_bytes()[0] <= b'7' && s.bytes().all(|b| ALPHABET.contains(&b))
 }
 
 macro_rules! ids {

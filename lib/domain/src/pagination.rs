@@ -65,7 +65,12 @@ pub struct Page<T> {
 impl<T> Page<T> {
     pub fn info(&self) -> PageInfo {
         let limit = u64::from(self.request.limit);
-        PageInfo { page: self.request.page, limit: self.request.limit, total: self.total, total_pages: self.total.div_ceil(limit) }
+        PageInfo {
+            page: self.request.page,
+            limit: self.request.limit,
+            total: self.total,
+            total_pages: self.total.div_ceil(limit),
+        }
     }
 
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {

@@ -15,9 +15,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_chatbots, create_chatbot))
-        .routes(routes!(get_chatbot, update_chatbot, delete_chatbot))
+    OpenApiRouter::new().routes(routes!(list_chatbots, create_chatbot)).routes(routes!(
+        get_chatbot,
+        update_chatbot,
+        delete_chatbot
+    ))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -107,7 +109,11 @@ async fn list_chatbots(
 ) -> Result<Json<ChatbotList>, ApiError> {
     let page = s.app.list_chatbots(&auth.principal, p.page).await?;
     let pagination = page.info().into();
-    Ok(Json(ChatbotList { status: Status::Success, chatbots: page.items.into_iter().map(Into::into).collect(), pagination }))
+    Ok(Json(ChatbotList {
+        status: Status::Success,
+        chatbots: page.items.into_iter().map(Into::into).collect(),
+        pagination,
+    }))
 }
 
 /// Create a chatbot.

@@ -16,7 +16,9 @@ pub enum ApiError {
     /// The body is not JSON, or not declared as JSON.
     InvalidJson(String),
     /// The body exceeds the route's limit before it was parsed.
-    PayloadTooLarge { limit_bytes: usize },
+    PayloadTooLarge {
+        limit_bytes: usize,
+    },
     MethodNotAllowed,
     RouteNotFound,
     /// A handler panicked; the process lives on.
@@ -42,7 +44,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         InternalError => StatusCode::INTERNAL_SERVER_ERROR,
         SlugTaken | ProcessingInProgress => StatusCode::CONFLICT,
         InvalidJson | ValidationError | MissingContent | ContentTooLarge | MissingUrl | InvalidUrl | UrlBlocked
-        | MissingFile | UnsupportedFileType | FileTooLarge | AlreadyProcessing | InvalidOperation => StatusCode::BAD_REQUEST,
+        | MissingFile | UnsupportedFileType | FileTooLarge | AlreadyProcessing | InvalidOperation => {
+            StatusCode::BAD_REQUEST
+        }
     }
 }
 
@@ -93,7 +97,9 @@ impl ApiError {
                 ),
                 AppError::Storage(_) => (ErrorCode::InternalError, "an internal error occurred".into(), None),
             },
-            ApiError::InvalidJson(why) => (ErrorCode::InvalidJson, format!("the request body is not valid JSON: {why}"), None),
+            ApiError::InvalidJson(why) => {
+                (ErrorCode::InvalidJson, format!("the request body is not valid JSON: {why}"), None)
+            }
             ApiError::PayloadTooLarge { limit_bytes } => (
                 ErrorCode::PayloadTooLarge,
                 format!("the request body exceeds this route's limit of {limit_bytes} bytes"),
@@ -118,7 +124,8 @@ impl IntoResponse for ApiError {
             ApiError::Panicked => tracing::error!("handler panicked"),
             _ => tracing::debug!(code = code.as_str(), %message, "request refused"),
         }
-        let body = ErrorBody { status: "error".into(), error: ErrorDetail { code: code.as_str().into(), message, details } };
+        let body =
+            ErrorBody { status: "error".into(), error: ErrorDetail { code: code.as_str().into(), message, details } };
         let mut res = (status, Json(body)).into_response();
         match self {
             ApiError::App(AppError::Unauthorized(_)) => {

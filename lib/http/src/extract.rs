@@ -96,7 +96,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 ApiError::InvalidJson(rej.body_text())
             }
         })?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+        let value: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
         if !value.is_object() {
             return Err(DomainError::field("body", "must be a JSON object").into());
         }

@@ -50,6 +50,10 @@ async fn verify(auth: Authed<AnyScope>) -> Result<Json<Verified>, ApiError> {
     Ok(Json(Verified {
         status: Status::Success,
         workspace: WorkspaceRef { id: p.workspace.id.to_string(), name: p.workspace.name.as_str().to_owned() },
-        key: KeyRef { id: p.key_id.to_string(), name: p.key_name, scopes: p.scopes.iter().map(|s| s.as_str().to_owned()).collect() },
+        key: KeyRef {
+            id: p.key_id.to_string(),
+            name: p.key_name,
+            scopes: p.scopes.iter().map(|s| s.as_str().to_owned()).collect(),
+        },
     }))
 }

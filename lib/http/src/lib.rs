@@ -42,7 +42,8 @@ pub enum RouteGroup {
 }
 
 impl RouteGroup {
-    pub const ALL: [RouteGroup; 4] = [RouteGroup::Chatbots, RouteGroup::Minds, RouteGroup::Forms, RouteGroup::Integrations];
+    pub const ALL: [RouteGroup; 4] =
+        [RouteGroup::Chatbots, RouteGroup::Minds, RouteGroup::Forms, RouteGroup::Integrations];
 
     fn routes(self) -> OpenApiRouter<ApiState> {
         match self {

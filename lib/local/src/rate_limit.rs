@@ -73,6 +73,9 @@ mod tests {
         );
         assert_eq!(rl.hit(&key, 3, Timestamp::from_millis(t0 + 60_000)).await.unwrap(), RateDecision::Allowed);
         // Another key has its own budget.
-        assert_eq!(rl.hit(&ApiKeyId::generate(), 3, Timestamp::from_millis(t0 + 1)).await.unwrap(), RateDecision::Allowed);
+        assert_eq!(
+            rl.hit(&ApiKeyId::generate(), 3, Timestamp::from_millis(t0 + 1)).await.unwrap(),
+            RateDecision::Allowed
+        );
     }
 }

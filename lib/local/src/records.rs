@@ -13,10 +13,10 @@ use lore_domain::slug::Slug;
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use rusqlite::{OptionalExtension, Row, params};
 
-const WORKSPACE_COLS: &str =
-    "w.id, w.name, w.storage_quota_bytes, w.minds_limit, w.sources_limit, w.mind_source_limit, w.rate_limit_per_minute, w.created_at";
+const WORKSPACE_COLS: &str = "w.id, w.name, w.storage_quota_bytes, w.minds_limit, w.sources_limit, w.mind_source_limit, w.rate_limit_per_minute, w.created_at";
 const KEY_COLS: &str = "k.id, k.workspace_id, k.name, k.scopes, k.hash, k.created_at, k.revoked_at";
-const CHATBOT_COLS: &str = "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, conversation_count";
+const CHATBOT_COLS: &str =
+    "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, conversation_count";
 
 fn stored<T>(v: Option<T>, what: &str) -> rusqlite::Result<T> {
     v.ok_or_else(|| rusqlite::Error::InvalidColumnName(format!("malformed stored {what}")))
@@ -140,7 +140,8 @@ impl WorkspaceStore for SqliteStore {
 
     async fn list_workspaces(&self) -> StoreResult<Vec<Workspace>> {
         self.read(|c| {
-            let mut st = c.prepare(&format!("SELECT {WORKSPACE_COLS} FROM workspaces w ORDER BY w.id")).map_err(unavailable)?;
+            let mut st =
+                c.prepare(&format!("SELECT {WORKSPACE_COLS} FROM workspaces w ORDER BY w.id")).map_err(unavailable)?;
             let rows = st.query_map([], |r| workspace_from(r, 0)).map_err(unavailable)?;
             rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
         })
@@ -204,7 +205,10 @@ impl KeyStore for SqliteStore {
         let id = id.clone();
         self.write(move |tx| {
             let n = tx
-                .execute("UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", params![id.as_str(), at.millis()])
+                .execute(
+                    "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+                    params![id.as_str(), at.millis()],
+                )
                 .map_err(unavailable)?;
             Ok(n == 1)
         })
@@ -253,7 +257,8 @@ impl ChatbotStore for SqliteStore {
             // One read transaction so that the total and the page agree.
             c.execute_batch("BEGIN").map_err(unavailable)?;
             let result = (|| -> rusqlite::Result<Page<Chatbot>> {
-                let total: i64 = c.query_row("SELECT COUNT(*) FROM chatbots WHERE workspace_id = ?1", [ws.as_str()], |r| r.get(0))?;
+                let total: i64 =
+                    c.query_row("SELECT COUNT(*) FROM chatbots WHERE workspace_id = ?1", [ws.as_str()], |r| r.get(0))?;
                 let mut st = c.prepare_cached(&format!(
                     "SELECT {CHATBOT_COLS} FROM chatbots WHERE workspace_id = ?1
                      ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"

@@ -1,0 +1,152 @@
+use crate::support::{TestApp, expect_error, parts};
+use lore_domain::workspace::LimitsPatch;
+use reqwest::Method;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// Every chatbot route with the scope it needs. `{id}` is replaced by an existing chatbot.
+const CHATBOT_ROUTES: &[(&str, &str, &str)] = &[
+    ("GET", "/api/v1/chatbots", "chatbot:read"),
+    ("POST", "/api/v1/chatbots", "chatbot:write"),
+    ("GET", "/api/v1/chatbots/{id}", "chatbot:read"),
+    ("PATCH", "/api/v1/chatbots/{id}", "chatbot:write"),
+    ("DELETE", "/api/v1/chatbots/{id}", "chatbot:write"),
+];
+
+const ALL_SCOPES: &[&str] = &[
+    "chatbot:read",
+    "chatbot:write",
+    "knowledge:read",
+    "knowledge:write",
+    "knowledge:search",
+    "minds:read",
+    "minds:write",
+    "forms:read",
+    "forms:write",
+    "webhooks:write",
+];
+
+#[tokio::test]
+async fn requests_without_a_valid_key_are_unauthorized() {
+    let t = TestApp::spawn().await;
+    let bad_headers: Vec<Option<String>> = vec![
+        None,
+        Some(format!("Basic {}", t.dev_key)),
+        Some("Bearer".into()),
+        Some("Bearer ".into()),
+        Some("Bearer lore_sk_tooshort".into()),
+        Some(format!("Bearer lore_sk_{}", "A".repeat(43))),
+        Some(format!("Token {}", t.dev_key)),
+        Some(t.dev_key.clone()),
+    ];
+    for (method, path, _) in CHATBOT_ROUTES {
+        let path = path.replace("{id}", "cb_01jq3z5v7b8c9d0e1f2g3h4j5k");
+        for h in &bad_headers {
+            let mut req = t.client.request(method.parse().unwrap(), t.url(&path));
+            if let Some(h) = h {
+                req = req.header("authorization", h);
+            }
+            let res = req.json(&json!({"name": "x"})).send().await.unwrap();
+            assert_eq!(res.headers().get("www-authenticate").map(|v| v.to_str().unwrap()), Some("Bearer"), "{h:?}");
+            let body = expect_error(res, 401, "unauthorized").await;
+            assert!(body["error"].get("details").is_none());
+        }
+    }
+    // Scheme names are case-insensitive (RFC 7235).
+    let res = t.client.get(t.url("/api/v1/chatbots")).header("authorization", format!("bearer {}", t.dev_key)).send();
+    assert_eq!(res.await.unwrap().status(), 200);
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn each_chatbot_route_checks_its_scope() {
+    let t = TestApp::spawn().await;
+    let owner = t.key("default", "all").await;
+    for (method, path, scope) in CHATBOT_ROUTES {
+        let others: Vec<&str> = ALL_SCOPES.iter().copied().filter(|s| s != scope).collect();
+        let without = t.key("default", &others.join(",")).await;
+        let only = t.key("default", scope).await;
+        let id = t.create_chatbot(&owner, json!({"name": "scoped"})).await["id"].as_str().unwrap().to_owned();
+        let path = path.replace("{id}", &id);
+        let m: Method = method.parse().unwrap();
+
+        let res = t.req(m.clone(), &path, &without).json(&json!({"name": "renamed"})).send().await.unwrap();
+        let body = expect_error(res, 403, "insufficient_scope").await;
+        assert_eq!(body["error"]["details"]["required"], *scope, "{method} {path}");
+
+        let res = t.req(m, &path, &only).json(&json!({"name": "renamed"})).send().await.unwrap();
+        let (status, body) = parts(res).await;
+        assert!((200..300).contains(&status), "{method} {path} with {scope}: {status} {body}");
+        assert_eq!(body["status"], "success");
+    }
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn other_workspaces_resources_are_not_found() {
+    let t = TestApp::spawn().await;
+    let ws_b = t.workspace("beta", LimitsPatch::default()).await;
+    let key_a = t.dev_key.clone();
+    let key_b = t.key(&ws_b, "all").await;
+    let a = t.create_chatbot(&key_a, json!({"name": "Alpha bot"})).await;
+    let id = a["id"].as_str().unwrap();
+    let path = format!("/api/v1/chatbots/{id}");
+
+    for m in [Method::GET, Method::PATCH, Method::DELETE] {
+        let res = t.req(m.clone(), &path, &key_b).json(&json!({"name": "stolen"})).send().await.unwrap();
+        expect_error(res, 404, "not_found").await;
+    }
+    let (_, list) = parts(t.req(Method::GET, "/api/v1/chatbots", &key_b).send().await.unwrap()).await;
+    assert_eq!(list["pagination"]["total"], 0);
+    assert_eq!(list["chatbots"], json!([]));
+
+    // A still has its chatbot, unchanged.
+    let (status, body) = parts(t.req(Method::GET, &path, &key_a).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["chatbot"]["name"], "Alpha bot");
+    // Same slug in another workspace is fine: slugs are unique per workspace.
+    let b = t.create_chatbot(&key_b, json!({"name": "Alpha bot"})).await;
+    assert_eq!(b["slug"], a["slug"]);
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn a_revoked_key_is_refused_within_five_seconds() {
+    let t = TestApp::spawn().await;
+    let key = t.key("default", "chatbot:read").await;
+    let res = t.req(Method::GET, "/api/v1/chatbots", &key).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let key_id = t.key_id(&key).await;
+    t.app.revoke_key(&key_id).await.unwrap();
+
+    let revoked_at = Instant::now();
+    loop {
+        let res = t.req(Method::GET, "/api/v1/chatbots", &key).send().await.unwrap();
+        if res.status() == 401 {
+            expect_error(res, 401, "unauthorized").await;
+            break;
+        }
+        assert!(revoked_at.elapsed() < Duration::from_secs(5), "revoked key still accepted after 5 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Other keys are unaffected.
+    assert_eq!(t.req(Method::GET, "/api/v1/chatbots", &t.dev_key).send().await.unwrap().status(), 200);
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn verify_reports_workspace_and_key_for_any_valid_key() {
+    let t = TestApp::spawn().await;
+    let ws = t.workspace("zapier-test", LimitsPatch::default()).await;
+    let key = t.key(&ws, "forms:read").await;
+    let (status, body) =
+        parts(t.req(Method::GET, "/api/integrations/webhooks/auth/verify", &key).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "success");
+    assert_eq!(body["workspace"], json!({"id": ws, "name": "zapier-test"}));
+    assert_eq!(body["key"]["scopes"], json!(["forms:read"]));
+    assert!(body["key"]["id"].as_str().unwrap().starts_with("key_"));
+    let res = t.client.get(t.url("/api/integrations/webhooks/auth/verify")).send().await.unwrap();
+    expect_error(res, 401, "unauthorized").await;
+    t.stop().await;
+}
