@@ -4,6 +4,8 @@
 pub mod admin;
 pub mod auth;
 pub mod chatbots;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod error;
 pub mod ports;
 
