@@ -7,6 +7,7 @@ pub mod chatbots;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod error;
+pub mod ingest_ports;
 pub mod ports;
 
 pub use error::AppError;

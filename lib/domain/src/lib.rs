@@ -3,6 +3,7 @@
 
 pub mod api_key;
 pub mod chatbot;
+pub mod document;
 pub mod error;
 pub mod id;
 pub mod pagination;

@@ -1,0 +1,157 @@
+//! Ports of the ingestion pipeline: reading documents, fetching the web safely, embedding.
+//! Implemented by `lore-extract`, `lore-crawl` and `lore-embed`.
+
+use async_trait::async_trait;
+use lore_domain::document::DocumentKind;
+use std::time::Duration;
+
+// ---------------------------------------------------------------- extraction
+
+/// Text read out of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted {
+    /// The readable text. For `Markdown` and `Html` it keeps Markdown structure (headings as `#`,
+    /// list items as `-`), so that chunking can follow it.
+    pub text: String,
+    /// The document's title when it has one (PDF info, DOCX core properties, HTML `<title>`, first
+    /// Markdown heading).
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExtractError {
+    /// The bytes are not a document of a supported kind.
+    #[error("unsupported file type: {0}")]
+    Unsupported(String),
+    /// The document is damaged or malformed (including parser panics).
+    #[error("the file could not be read: {0}")]
+    Corrupt(String),
+    /// A size cap was hit (input, unpacked archive, or output text).
+    #[error("the file is too large to process: {0}")]
+    TooLarge(String),
+    #[error("reading the file took longer than {0:?}")]
+    TimedOut(Duration),
+}
+
+/// Caps that keep hostile documents from exhausting the process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtractLimits {
+    /// Largest input accepted, in bytes.
+    pub max_input_bytes: usize,
+    /// Largest total uncompressed size of an archive-based format (DOCX), in bytes.
+    pub max_unpacked_bytes: u64,
+    /// Largest text produced, in bytes; longer output is an error, not silently cut.
+    pub max_output_bytes: usize,
+    /// Wall-clock budget of one extraction.
+    pub timeout: Duration,
+}
+
+impl Default for ExtractLimits {
+    fn default() -> Self {
+        Self {
+            max_input_bytes: 50 * 1024 * 1024,
+            max_unpacked_bytes: 200 * 1024 * 1024,
+            max_output_bytes: 50 * 1024 * 1024,
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+#[async_trait]
+pub trait Extractor: Send + Sync {
+    /// Decides the kind from the content (magic bytes, structure); the file name only breaks the
+    /// tie between Markdown and plain text. `None`: not a supported document (an executable
+    /// named `.pdf` is `None`).
+    fn sniff(&self, bytes: &[u8], file_name: Option<&str>) -> Option<DocumentKind>;
+
+    /// Reads the text of a document of `kind`, isolated: a parser that panics, hangs or
+    /// balloons ends in an error, never in a crash of the process.
+    async fn extract(&self, bytes: Vec<u8>, kind: DocumentKind, limits: ExtractLimits) -> Result<Extracted, ExtractError>;
+}
+
+// ---------------------------------------------------------------- network
+
+/// Why a URL is refused before anything is fetched.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UrlRejection {
+    /// Not a well-formed absolute http(s) URL → `invalid_url`.
+    #[error("invalid URL: {0}")]
+    Invalid(String),
+    /// Refused by server-side request protection → `url_blocked`.
+    #[error("URL blocked: {0}")]
+    Blocked(String),
+}
+
+/// Server-side request protection (CONTRACT §14): checks a URL, resolving its host, before the
+/// service stores or fetches it.
+#[async_trait]
+pub trait UrlGuard: Send + Sync {
+    /// Returns the normalised URL when it may be fetched.
+    async fn check(&self, url: &str) -> Result<String, UrlRejection>;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawlRequest {
+    /// Start URL (already checked by the guard; checked again on every connection).
+    pub url: String,
+    /// 1 = the start page only; N = follow same-host links up to N-1 hops.
+    pub depth: u8,
+    pub max_pages: usize,
+    pub max_page_bytes: usize,
+    pub page_timeout: Duration,
+}
+
+/// One fetched page, undecoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawledPage {
+    /// The final URL after redirects.
+    pub url: String,
+    /// The `Content-Type` header value, if any.
+    pub content_type: Option<String>,
+    pub body: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CrawlError {
+    /// The start URL (or its redirect target) is refused by request protection.
+    #[error("URL blocked: {0}")]
+    Blocked(String),
+    /// The start page could not be fetched (DNS, connection, timeout, non-2xx, robots.txt).
+    #[error("could not fetch {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+}
+
+/// Crawls a site within the request's bounds: same host only, robots.txt respected, every
+/// connection (and every redirect hop) checked against request protection at connect time.
+#[async_trait]
+pub trait Crawler: Send + Sync {
+    /// Pages in crawl order (breadth first), the start page first. Failures of pages other
+    /// than the start page are skipped, not fatal. `on_page` is called after each page with
+    /// the number fetched so far (for progress).
+    async fn crawl(
+        &self,
+        request: CrawlRequest,
+        on_page: &(dyn Fn(usize) + Send + Sync),
+    ) -> Result<Vec<CrawledPage>, CrawlError>;
+}
+
+// ---------------------------------------------------------------- embeddings
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmbedError {
+    /// Retrying will not help (bad key, bad model, input refused).
+    #[error("embedding failed: {0}")]
+    Permanent(String),
+    /// Retries were exhausted on rate limits or server errors.
+    #[error("embedding provider unavailable: {0}")]
+    Unavailable(String),
+}
+
+#[async_trait]
+pub trait Embedder: Send + Sync {
+    /// Identifies the model; vectors of different models are never mixed in one index.
+    fn model_id(&self) -> &str;
+    fn dimensions(&self) -> usize;
+    /// One unit-length vector per input, in order. Splits into provider-sized batches itself.
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+}
