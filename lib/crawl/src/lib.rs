@@ -1,0 +1,1 @@
+//! Request protection and crawling.
