@@ -1,1 +1,16 @@
-fn main() {}
+//! The `api-chatbots` Lambda: the chatbots route group, `GET`/`POST /api/v1/chatbots` and
+//! `GET`/`PATCH`/`DELETE /api/v1/chatbots/{chatbotId}`,
+//! behind API Gateway (HTTP API, payload format 2.0). Every router also serves
+//! `GET /api/v1/openapi.json`; any other path answers the JSON `not_found` envelope.
+//!
+//! The composition (`LORE_BACKEND`, `LORE_DATA_DIR`) is built once per execution environment,
+//! before the first invocation; sample events are under `events/api-chatbots/`.
+
+use lore_http::RouteGroup;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    lore::telemetry::init();
+    let app = lore::compose::from_env()?;
+    lambda_http::run(lore_http::router(app, &[RouteGroup::Chatbots])).await
+}

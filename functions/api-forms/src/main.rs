@@ -1,1 +1,16 @@
-fn main() {}
+//! The `api-forms` Lambda: the forms route group, `/api/v1/forms/…` (no routes yet: every
+//! path there answers 404 `not_found` until the forms work lands),
+//! behind API Gateway (HTTP API, payload format 2.0). Every router also serves
+//! `GET /api/v1/openapi.json`; any other path answers the JSON `not_found` envelope.
+//!
+//! The composition (`LORE_BACKEND`, `LORE_DATA_DIR`) is built once per execution environment,
+//! before the first invocation; sample events are under `events/api-forms/`.
+
+use lore_http::RouteGroup;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    lore::telemetry::init();
+    let app = lore::compose::from_env()?;
+    lambda_http::run(lore_http::router(app, &[RouteGroup::Forms])).await
+}

@@ -143,12 +143,11 @@ fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
 
 /// Maps a unique-constraint failure to `Conflict(what)`, anything else to `Unavailable`.
 pub(crate) fn conflict_or_unavailable(e: rusqlite::Error, rules: &[(&str, &'static str)]) -> StoreError {
-    if let rusqlite::Error::SqliteFailure(f, Some(msg)) = &e {
-        if f.code == rusqlite::ErrorCode::ConstraintViolation {
-            if let Some((_, what)) = rules.iter().find(|(needle, _)| msg.contains(needle)) {
-                return StoreError::Conflict(what);
-            }
-        }
+    if let rusqlite::Error::SqliteFailure(f, Some(msg)) = &e
+        && f.code == rusqlite::ErrorCode::ConstraintViolation
+        && let Some((_, what)) = rules.iter().find(|(needle, _)| msg.contains(needle))
+    {
+        return StoreError::Conflict(what);
     }
     unavailable(e)
 }
