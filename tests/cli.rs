@@ -64,11 +64,7 @@ fn serve(data_dir: &Path) -> Server {
             break;
         }
     }
-    let base = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("Lore is listening on "))
-        .expect("listening line")
-        .to_owned();
+    let base = lines.iter().find_map(|l| l.strip_prefix("Lore is listening on ")).expect("listening line").to_owned();
     Server { child, base, lines }
 }
 

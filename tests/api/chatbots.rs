@@ -5,7 +5,8 @@ use serde_json::json;
 #[tokio::test]
 async fn create_read_update_delete() {
     let t = TestApp::spawn().await;
-    let c = t.create_chatbot(&t.dev_key, json!({"name": "Support Bot", "descriptor": "Answers billing questions"})).await;
+    let c =
+        t.create_chatbot(&t.dev_key, json!({"name": "Support Bot", "descriptor": "Answers billing questions"})).await;
     let id = c["id"].as_str().unwrap().to_owned();
     assert!(id.starts_with("cb_"));
     assert_eq!(c["name"], "Support Bot");

@@ -88,7 +88,9 @@ async fn request_ids_are_echoed_or_generated() {
 #[tokio::test]
 async fn malformed_ids_in_paths_are_not_found() {
     let t = TestApp::spawn().await;
-    for id in ["nope", "cb_", "src_01jq3z5v7b8c9d0e1f2g3h4j5k", "cb_01JQ3Z5V7B8C9D0E1F2G3H4J5K", "cb_%ff", "..%2f..%2fetc"] {
+    for id in
+        ["nope", "cb_", "src_01jq3z5v7b8c9d0e1f2g3h4j5k", "cb_01JQ3Z5V7B8C9D0E1F2G3H4J5K", "cb_%ff", "..%2f..%2fetc"]
+    {
         let res = t.req(Method::GET, &format!("/api/v1/chatbots/{id}"), &t.dev_key).send().await.unwrap();
         expect_error(res, 404, "not_found").await;
     }
