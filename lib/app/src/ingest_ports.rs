@@ -66,7 +66,12 @@ pub trait Extractor: Send + Sync {
 
     /// Reads the text of a document of `kind`, isolated: a parser that panics, hangs or
     /// balloons ends in an error, never in a crash of the process.
-    async fn extract(&self, bytes: Vec<u8>, kind: DocumentKind, limits: ExtractLimits) -> Result<Extracted, ExtractError>;
+    async fn extract(
+        &self,
+        bytes: Vec<u8>,
+        kind: DocumentKind,
+        limits: ExtractLimits,
+    ) -> Result<Extracted, ExtractError>;
 }
 
 // ---------------------------------------------------------------- network
