@@ -23,6 +23,12 @@ use tower::ServiceExt;
 pub const SAMPLE_KEY: &str = "lore_sk_EXAMPLEexampleEXAMPLEexampleEXAMPLEexample000";
 /// The chatbot id every sample event that names a chatbot carries.
 pub const SAMPLE_CHATBOT_ID: &str = "cb_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The form id of the events that name a form.
+pub const SAMPLE_FORM_ID: &str = "form_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The subscription id of the events that name one.
+pub const SAMPLE_HOOK_ID: &str = "hook_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The delivery id of the events that name one.
+pub const SAMPLE_DELIVERY_ID: &str = "dlv_01jq3z5v7b8c9d0e1f2g3h4j5k";
 /// The workspace a [`Tenant`] owns.
 pub const WORKSPACE_NAME: &str = "acme";
 
@@ -63,6 +69,13 @@ impl Event {
     pub fn with_chatbot_id(&self, id: &str) -> Self {
         assert!(self.0.contains(SAMPLE_CHATBOT_ID), "the event carries no sample chatbot id to replace");
         Self(self.0.replace(SAMPLE_CHATBOT_ID, id))
+    }
+
+    /// The event with `value` in place of every `placeholder` (ids, URLs, in the path, the
+    /// route parameters and the body alike).
+    pub fn with(&self, placeholder: &str, value: &str) -> Self {
+        assert!(self.0.contains(placeholder), "the event carries no {placeholder} to replace");
+        Self(self.0.replace(placeholder, value))
     }
 
     /// The event without an `authorization` header.
@@ -137,10 +150,19 @@ pub struct Tenant {
     pub key_id: String,
 }
 
+/// The embedded use cases over a data dir, as a function composes them.
+macro_rules! app {
+    ($dir:expr) => {
+        lore::compose::embedded($dir, "http://localhost:3000", &lore::compose::Overrides::default())
+            .expect("the embedded composition opens")
+            .app
+    };
+}
+
 impl Tenant {
     pub async fn new() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
-        let app = lore::compose::embedded(dir.path()).expect("the embedded composition opens");
+        let app = app!(dir.path());
         let ws = app
             .create_workspace(WorkspaceName::parse(WORKSPACE_NAME).unwrap(), LimitsPatch::default())
             .await
@@ -157,7 +179,7 @@ impl Tenant {
 
     /// Another key of the workspace, with `scopes` (comma-separated, or `all`).
     pub async fn issue_key(&self, scopes: &str) -> String {
-        let app = lore::compose::embedded(self.dir.path()).expect("the embedded composition opens");
+        let app = app!(self.dir.path());
         let issued = app
             .create_key(&self.workspace_id, ScopeSet::parse(scopes).unwrap(), None)
             .await
@@ -167,7 +189,22 @@ impl Tenant {
 
     /// The router a function serves, over this data dir.
     pub fn router(&self, group: RouteGroup) -> Router {
-        let app = lore::compose::embedded(self.dir.path()).expect("the embedded composition opens");
+        lore_http::router(app!(self.dir.path()), &[group])
+    }
+
+    /// The same with the address rule lifted (`LORE_ALLOW_PRIVATE_NETWORK=true`), so that hook
+    /// URLs may name 127.0.0.1 and no test has to name a public host.
+    pub fn router_private(&self, group: RouteGroup) -> Router {
+        let overrides = lore::compose::Overrides { allow_private_network: true, ..Default::default() };
+        let app = lore::compose::embedded(self.dir.path(), "http://localhost:3000", &overrides)
+            .expect("the embedded composition opens")
+            .app;
         lore_http::router(app, &[group])
+    }
+
+    /// Fans out the outbox as the webhook dispatcher would (the functions run none); how many
+    /// events.
+    pub async fn fan_out(&self) -> usize {
+        app!(self.dir.path()).fan_out_pending(100).await.expect("fan-out")
     }
 }

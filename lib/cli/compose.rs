@@ -1,9 +1,13 @@
 //! Builds the use cases over a backend's adapters, once per process.
 
+use lore_app::knowledge_ports::IngestJob;
 use lore_app::{App, AppConfig, Ports};
-use lore_local::{MemoryRateLimiter, SqliteStore};
+use lore_domain::delivery::RetrySchedule;
+use lore_local::{FileBlobStore, LocalJobQueue, LocalSignal, MemoryRateLimiter, SqliteStore, WakingEventBus};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Where records and files live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -19,26 +23,149 @@ pub fn database_path(data_dir: &Path) -> PathBuf {
     data_dir.join("lore.db")
 }
 
-/// The embedded composition over `data_dir` (created when absent).
-pub fn embedded(data_dir: &Path) -> anyhow::Result<App> {
+/// A composed system: the use cases, and the jobs its queue hands to workers.
+pub struct Composition {
+    pub app: App,
+    /// `Some` for the in-process queue: whoever runs workers takes it.
+    pub jobs: Option<UnboundedReceiver<IngestJob>>,
+    /// The embedded store, for operators and tests (event outbox).
+    pub store: Option<Arc<SqliteStore>>,
+    /// `Some` for the in-process dispatcher: whoever runs it waits on this signal.
+    pub dispatch: Option<LocalSignal>,
+}
+
+fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
+    match std::env::var(name) {
+        Ok(v) if !v.trim().is_empty() => {
+            v.trim().parse().map_err(|_| anyhow::anyhow!("{name}={v:?} is not a valid value"))
+        }
+        _ => Ok(default),
+    }
+}
+
+/// Deployment settings from the environment (README "Configuration").
+pub fn app_config() -> anyhow::Result<AppConfig> {
+    let mut c = AppConfig::default();
+    c.crawl_max_pages = env_parse("LORE_CRAWL_MAX_PAGES", c.crawl_max_pages)?.clamp(1, 10_000);
+    c.chunking = lore_app::chunking::ChunkSettings::from_tokens(
+        env_parse("LORE_CHUNK_TOKENS", 800usize)?,
+        env_parse("LORE_CHUNK_OVERLAP_PERCENT", 15usize)?,
+    );
+    c.lease = Duration::from_secs(env_parse("LORE_INGEST_LEASE_SECS", c.lease.as_secs())?.max(1));
+    if let Ok(v) = std::env::var("LORE_WEBHOOK_RETRY_SCHEDULE")
+        && !v.trim().is_empty()
+    {
+        c.webhook_retry_schedule = RetrySchedule::parse(&v).map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    }
+    let timeout = env_parse("LORE_WEBHOOK_TIMEOUT_SECS", c.webhook_timeout.as_secs_f64())?;
+    if !(timeout > 0.0 && timeout <= 300.0) {
+        anyhow::bail!("LORE_WEBHOOK_TIMEOUT_SECS must be more than 0 and at most 300, not {timeout}");
+    }
+    c.webhook_timeout = Duration::from_secs_f64(timeout);
+    Ok(c)
+}
+
+/// The secret that signs local upload URLs: created once per data dir, kept across restarts.
+fn upload_signing_key(data_dir: &Path) -> anyhow::Result<Vec<u8>> {
+    let path = data_dir.join("upload-signing-key");
+    if let Ok(k) = std::fs::read(&path)
+        && k.len() >= 32
+    {
+        return Ok(k);
+    }
+    let mut key = vec![0u8; 32];
+    lore_domain::text::random_bytes(&mut key);
+    crate::serve::write_private(&path, &key)
+        .or_else(|e| if e.kind() == std::io::ErrorKind::AlreadyExists { Ok(()) } else { Err(e) })?;
+    Ok(std::fs::read(&path)?)
+}
+
+/// Choices the environment cannot express, made by the caller (tests, mostly).
+#[derive(Clone, Default)]
+pub struct Overrides {
+    /// Lift the SSRF address and port rules as `LORE_ALLOW_PRIVATE_NETWORK=true` does.
+    pub allow_private_network: bool,
+    /// Use this embedder instead of the one `LORE_EMBEDDER` names.
+    pub embedder: Option<Arc<dyn lore_app::ingest_ports::Embedder>>,
+    /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
+    pub webhook_retry_schedule: Option<RetrySchedule>,
+    /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.
+    pub webhook_timeout: Option<Duration>,
+}
+
+/// The embedded composition over `data_dir` (created when absent). `public_base_url` is where
+/// clients reach this server (`fileUrl`s are built from it).
+pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -> anyhow::Result<Composition> {
     std::fs::create_dir_all(data_dir)
         .map_err(|e| anyhow::anyhow!("cannot create the data dir {}: {e}", data_dir.display()))?;
     let store = SqliteStore::open(&database_path(data_dir))
         .map_err(|e| anyhow::anyhow!("cannot open the database in {}: {e}", data_dir.display()))?;
     let store = Arc::new(store);
+    let blobs = FileBlobStore::new(&data_dir.join("files"), public_base_url, upload_signing_key(data_dir)?);
+    let (queue, jobs) = LocalJobQueue::new();
+    let policy = if overrides.allow_private_network {
+        lore_crawl::NetPolicy::allow_private()
+    } else {
+        lore_crawl::NetPolicy::from_env()
+    };
+    let client = lore_crawl::SafeClient::new(policy.clone())
+        .map_err(|e| anyhow::anyhow!("cannot build the HTTP client: {e:?}"))?;
+    let sender = crate::webhooks::SignedSender::new(policy.clone())?;
+    let signal = LocalSignal::new();
+    let crawler = lore_crawl::WebCrawler::new(client);
+    let embedder = match &overrides.embedder {
+        Some(e) => e.clone(),
+        None => lore_embed::embedder_from_env().map_err(|e| anyhow::anyhow!("embedder: {e}"))?,
+    };
     let ports = Ports {
         workspaces: store.clone(),
         keys: store.clone(),
-        chatbots: store,
+        chatbots: store.clone(),
         rate_limiter: Arc::new(MemoryRateLimiter::new()),
+        sources: store.clone(),
+        index: store.clone(),
+        events: Arc::new(WakingEventBus::new(store.clone(), signal.clone())),
+        blobs: Arc::new(blobs),
+        jobs: Arc::new(queue),
+        extractor: Arc::new(lore_extract::DocumentExtractor::new()),
+        url_guard: Arc::new(lore_crawl::Guard::new(policy)),
+        crawler: Arc::new(crawler),
+        embedder,
+        forms: store.clone(),
+        hooks: store.clone(),
+        deliveries: store.clone(),
+        webhook_sender: Arc::new(sender),
+        dispatch_signal: Arc::new(signal.clone()),
     };
-    Ok(App::new(ports, AppConfig::default()))
+    let mut config = app_config()?;
+    if let Some(schedule) = &overrides.webhook_retry_schedule {
+        config.webhook_retry_schedule = schedule.clone();
+    }
+    if let Some(timeout) = overrides.webhook_timeout {
+        config.webhook_timeout = timeout;
+    }
+    Ok(Composition { app: App::new(ports, config), jobs: Some(jobs), store: Some(store), dispatch: Some(signal) })
+}
+
+/// The public base URL: `LORE_PUBLIC_BASE_URL`, else this server's own address.
+pub fn public_base_url(fallback: &str) -> String {
+    std::env::var("LORE_PUBLIC_BASE_URL")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| fallback.to_owned())
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 /// The composition a backend names.
-pub fn open(backend: Backend, data_dir: &Path) -> anyhow::Result<App> {
+pub fn open(
+    backend: Backend,
+    data_dir: &Path,
+    public_base: &str,
+    overrides: &Overrides,
+) -> anyhow::Result<Composition> {
     match backend {
-        Backend::Local => embedded(data_dir),
+        Backend::Local => embedded(data_dir, public_base, overrides),
         Backend::Aws => anyhow::bail!(
             "the aws backend (DynamoDB, S3, SQS, EventBridge, pgvector) is not available in this build yet; use --backend local"
         ),
@@ -46,7 +173,8 @@ pub fn open(backend: Backend, data_dir: &Path) -> anyhow::Result<App> {
 }
 
 /// The composition of a Lambda function, from its environment: `LORE_BACKEND` (default
-/// `local`) and `LORE_DATA_DIR` (default `/tmp/lore`, the writable path on Lambda).
+/// `local`) and `LORE_DATA_DIR` (default `/tmp/lore`, the writable path on Lambda). Must run
+/// inside the Tokio runtime: an in-process queue gets its workers here.
 pub fn from_env() -> anyhow::Result<App> {
     let backend = match std::env::var("LORE_BACKEND").as_deref() {
         Ok("aws") => Backend::Aws,
@@ -54,5 +182,13 @@ pub fn from_env() -> anyhow::Result<App> {
         Ok(other) => anyhow::bail!("LORE_BACKEND must be 'local' or 'aws', not '{other}'"),
     };
     let data_dir = std::env::var_os("LORE_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/tmp/lore"));
-    open(backend, &data_dir)
+    let mut c = open(backend, &data_dir, &public_base_url("http://localhost:3000"), &Overrides::default())?;
+    if let Some(jobs) = c.jobs.take() {
+        // They serve for the life of the execution environment; dropping the handle would
+        // abort them at once.
+        std::mem::forget(crate::workers::spawn(c.app.clone(), jobs));
+    }
+    // No webhook dispatcher here: in AWS it is its own function (`webhook-dispatcher`); with
+    // the embedded backend `lore serve` runs it.
+    Ok(c.app)
 }

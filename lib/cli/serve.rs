@@ -1,4 +1,5 @@
-//! `lore serve`: every route group in one process on the embedded backend.
+//! `lore serve`: every route group, the ingest workers and the webhook dispatcher in one process
+//! on the embedded backend.
 
 use crate::compose;
 use lore_app::App;
@@ -14,17 +15,22 @@ pub fn dev_key_path(data_dir: &Path) -> PathBuf {
     data_dir.join("dev-key")
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ServeConfig {
     pub addr: SocketAddr,
     pub data_dir: PathBuf,
     pub backend: compose::Backend,
+    pub overrides: compose::Overrides,
 }
 
 /// A running server: its address, the dev key it created (if it created one), and a way to stop.
 pub struct Running {
     pub addr: SocketAddr,
     pub app: App,
+    /// The embedded store (event outbox), when the backend is local.
+    pub store: Option<std::sync::Arc<lore_local::SqliteStore>>,
+    _workers: Option<crate::workers::Workers>,
+    _dispatcher: Option<crate::workers::Workers>,
     /// Set when this start created the dev key (empty data dir).
     pub new_dev_key: Option<String>,
     shutdown: Option<oneshot::Sender<()>>,
@@ -81,26 +87,36 @@ pub async fn bootstrap_dev_key(app: &App, data_dir: &Path) -> anyhow::Result<Opt
         }
     };
     let secret = issued.secret.expose().to_owned();
-    write_private(&path, &format!("{secret}\n"))?;
+    write_private(&path, format!("{secret}\n"))?;
     Ok(Some(secret))
 }
 
-fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+/// Creates `path` readable by its owner only; fails when it exists.
+pub(crate) fn write_private(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     use std::io::Write;
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    opts.open(path)?.write_all(contents.as_bytes())
+    opts.open(path)?.write_all(contents.as_ref())
 }
 
 /// Opens the backend, bootstraps the dev key, binds and starts serving in the background.
 pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
-    let app = compose::open(config.backend, &config.data_dir)?;
-    let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
+    // Bind first: the public base URL defaults to the address actually bound (port 0 in tests).
     let listener =
         TcpListener::bind(config.addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
+    let mut composition = compose::open(
+        config.backend,
+        &config.data_dir,
+        &compose::public_base_url(&format!("http://{addr}")),
+        &config.overrides,
+    )?;
+    let app = composition.app.clone();
+    let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
+    let workers = composition.jobs.take().map(|jobs| crate::workers::spawn(app.clone(), jobs));
+    let dispatcher = composition.dispatch.take().map(|signal| crate::workers::spawn_dispatcher(app.clone(), signal));
     let router = lore_http::router(app.clone(), &RouteGroup::ALL);
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -110,5 +126,14 @@ pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
             })
             .await
     });
-    Ok(Running { addr, app, new_dev_key, shutdown: Some(tx), task })
+    Ok(Running {
+        addr,
+        app,
+        store: composition.store,
+        _workers: workers,
+        _dispatcher: dispatcher,
+        new_dev_key,
+        shutdown: Some(tx),
+        task,
+    })
 }

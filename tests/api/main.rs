@@ -2,8 +2,16 @@
 
 mod auth;
 mod chatbots;
+mod crawl;
 mod errors;
+mod fixtures;
+mod forms;
+mod knowledge;
 mod openapi;
 mod pagination;
 mod rate_limit;
+mod receiver;
+mod search;
+mod site;
 mod support;
+mod webhooks;

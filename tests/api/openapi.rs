@@ -8,7 +8,31 @@ const REQUIRED: &[(&str, &str)] = &[
     ("get", "/api/v1/chatbots/{chatbotId}"),
     ("patch", "/api/v1/chatbots/{chatbotId}"),
     ("delete", "/api/v1/chatbots/{chatbotId}"),
+    ("get", "/api/v1/chatbots/{chatbotId}/sources"),
+    ("post", "/api/v1/chatbots/{chatbotId}/sources"),
+    ("get", "/api/v1/chatbots/{chatbotId}/sources/{sourceId}"),
+    ("patch", "/api/v1/chatbots/{chatbotId}/sources/{sourceId}"),
+    ("delete", "/api/v1/chatbots/{chatbotId}/sources/{sourceId}"),
+    ("post", "/api/v1/chatbots/{chatbotId}/sources/{sourceId}/process"),
+    ("post", "/api/v1/chatbots/{chatbotId}/sources/{sourceId}/refresh"),
+    ("get", "/api/v1/chatbots/{chatbotId}/knowledge/stats"),
+    ("post", "/api/v1/chatbots/{chatbotId}/knowledge/search"),
+    ("post", "/api/v1/chatbots/{chatbotId}/uploads"),
+    ("post", "/api/v1/chatbots/{chatbotId}/upload-url"),
+    ("get", "/api/v1/forms"),
+    ("post", "/api/v1/forms"),
+    ("get", "/api/v1/forms/{formId}"),
+    ("delete", "/api/v1/forms/{formId}"),
+    ("get", "/api/v1/forms/{formId}/responses"),
+    ("post", "/api/v1/forms/{formId}/responses"),
     ("get", "/api/integrations/webhooks/auth/verify"),
+    ("get", "/api/integrations/webhooks/actions/forms"),
+    ("post", "/api/integrations/webhooks/triggers/subscribe"),
+    ("delete", "/api/integrations/webhooks/triggers/subscribe"),
+    ("delete", "/api/integrations/webhooks/triggers/subscribe/{hookId}"),
+    ("get", "/api/integrations/webhooks/triggers/sample"),
+    ("get", "/api/integrations/webhooks/deliveries"),
+    ("post", "/api/integrations/webhooks/deliveries/{deliveryId}/redeliver"),
     ("get", "/api/v1/openapi.json"),
 ];
 
@@ -27,7 +51,11 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
     // (401) rather than unknown (404) or the wrong method (405).
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, _) in item.as_object().unwrap() {
-            let url = t.url(&path.replace("{chatbotId}", "cb_01jq3z5v7b8c9d0e1f2g3h4j5k"));
+            let url = t.url(
+                &path
+                    .replace("{chatbotId}", "cb_01jq3z5v7b8c9d0e1f2g3h4j5k")
+                    .replace("{sourceId}", "src_01jq3z5v7b8c9d0e1f2g3h4j5k"),
+            );
             let res = t.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
             let expected = if path == "/api/v1/openapi.json" { 200 } else { 401 };
             assert_eq!(res.status().as_u16(), expected, "{method} {path}");

@@ -12,17 +12,32 @@ pub struct TestApp {
     /// The key `lore serve` bootstrapped (workspace `default`, every scope).
     pub dev_key: String,
     pub app: lore_app::App,
+    pub store: std::sync::Arc<lore_local::SqliteStore>,
     running: Option<lore::serve::Running>,
     _dir: tempfile::TempDir,
 }
 
 impl TestApp {
     pub async fn spawn() -> Self {
+        Self::spawn_with(lore::compose::Overrides::default()).await
+    }
+
+    /// With the SSRF address rules lifted, so that test sites on 127.0.0.1 can be crawled.
+    pub async fn spawn_private() -> Self {
+        Self::spawn_with(lore::compose::Overrides { allow_private_network: true, ..Default::default() }).await
+    }
+
+    pub async fn spawn_with(mut overrides: lore::compose::Overrides) -> Self {
+        // The built-in lexical embedder: fast and deterministic. MiniLM has its own tests.
+        if overrides.embedder.is_none() {
+            overrides.embedder = Some(std::sync::Arc::new(lore_embed::LocalEmbedder::new()));
+        }
         let dir = tempfile::tempdir().expect("temp dir");
         let config = lore::serve::ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
             data_dir: dir.path().to_path_buf(),
             backend: lore::compose::Backend::Local,
+            overrides,
         };
         let running = lore::serve::start(config).await.expect("server starts");
         let dev_key = running.new_dev_key.clone().expect("an empty data dir bootstraps a dev key");
@@ -31,6 +46,7 @@ impl TestApp {
             client: reqwest::Client::new(),
             dev_key,
             app: running.app.clone(),
+            store: running.store.clone().expect("embedded store"),
             running: Some(running),
             _dir: dir,
         }
@@ -71,6 +87,64 @@ impl TestApp {
         json["chatbot"].clone()
     }
 
+    /// A chatbot of the dev key's workspace; returns its id.
+    pub async fn chatbot(&self) -> String {
+        self.create_chatbot(&self.dev_key, serde_json::json!({"name": "kb"})).await["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Creates a source with a JSON body; returns status and body.
+    pub async fn post_source(&self, key: &str, chatbot: &str, body: Value) -> (u16, Value) {
+        let res = self.req(Method::POST, &format!("/api/v1/chatbots/{chatbot}/sources"), key).json(&body).send();
+        parts(res.await.unwrap()).await
+    }
+
+    /// Uploads `bytes` as a multipart file source.
+    pub async fn upload_source(&self, chatbot: &str, file_name: &str, bytes: Vec<u8>) -> (u16, Value) {
+        let part = reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned());
+        let form = reqwest::multipart::Form::new().part("file", part);
+        let res = self.req(Method::POST, &format!("/api/v1/chatbots/{chatbot}/sources"), &self.dev_key).multipart(form);
+        parts(res.send().await.unwrap()).await
+    }
+
+    pub async fn source(&self, chatbot: &str, id: &str) -> Value {
+        let res = self.req(Method::GET, &format!("/api/v1/chatbots/{chatbot}/sources/{id}"), &self.dev_key).send();
+        let (status, body) = parts(res.await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        body["source"].clone()
+    }
+
+    pub async fn process(&self, chatbot: &str, id: &str) -> (u16, Value) {
+        let path = format!("/api/v1/chatbots/{chatbot}/sources/{id}/process");
+        parts(self.req(Method::POST, &path, &self.dev_key).send().await.unwrap()).await
+    }
+
+    /// Polls the source until it leaves `processing` (or `pending`); fails after 60 s.
+    pub async fn settle(&self, chatbot: &str, id: &str) -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let s = self.source(chatbot, id).await;
+            if s["status"] == "ready" || s["status"] == "error" {
+                return s;
+            }
+            assert!(std::time::Instant::now() < deadline, "source still {}: {s}", s["status"]);
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    pub async fn stats(&self, chatbot: &str) -> Value {
+        let res = self.req(Method::GET, &format!("/api/v1/chatbots/{chatbot}/knowledge/stats"), &self.dev_key).send();
+        let (status, body) = parts(res.await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        body["stats"].clone()
+    }
+
+    /// The event types of the dev workspace's outbox, oldest first.
+    pub async fn event_types(&self) -> Vec<String> {
+        let ws = self.app.find_workspace("default").await.unwrap().id;
+        let events = self.store.list_events(&ws).await.unwrap();
+        events.iter().map(|e| e["eventType"].as_str().unwrap().to_owned()).collect()
+    }
+
     pub async fn stop(mut self) {
         if let Some(r) = self.running.take() {
             r.stop().await.expect("clean shutdown");
@@ -96,4 +170,74 @@ pub async fn expect_error(res: Response, status: u16, code: &str) -> Value {
     assert_eq!(body["error"]["code"], code, "{body}");
     assert!(body["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
     body
+}
+
+/// Forms and webhooks: receivers listen on 127.0.0.1, so these servers lift the address rule;
+/// retries wait `schedule` (e.g. `200ms,200ms,200ms`) and an attempt gives up after `timeout`.
+impl TestApp {
+    pub async fn spawn_webhooks(schedule: &str) -> Self {
+        Self::spawn_webhooks_with(schedule, std::time::Duration::from_secs(5)).await
+    }
+
+    pub async fn spawn_webhooks_with(schedule: &str, timeout: std::time::Duration) -> Self {
+        Self::spawn_with(lore::compose::Overrides {
+            allow_private_network: true,
+            webhook_retry_schedule: Some(lore_domain::delivery::RetrySchedule::parse(schedule).unwrap()),
+            webhook_timeout: Some(timeout),
+            ..Default::default()
+        })
+        .await
+    }
+
+    /// `POST /api/v1/forms`; status and body.
+    pub async fn create_form(&self, key: &str, body: Value) -> (u16, Value) {
+        parts(self.req(Method::POST, "/api/v1/forms", key).json(&body).send().await.unwrap()).await
+    }
+
+    /// A form of the dev key's workspace; returns `form`.
+    pub async fn form(&self, body: Value) -> Value {
+        let (status, json) = self.create_form(&self.dev_key, body).await;
+        assert_eq!(status, 201, "create form: {json}");
+        json["form"].clone()
+    }
+
+    /// `POST …/triggers/subscribe`; status and body.
+    pub async fn subscribe(&self, key: &str, body: Value) -> (u16, Value) {
+        let res = self.req(Method::POST, "/api/integrations/webhooks/triggers/subscribe", key).json(&body);
+        parts(res.send().await.unwrap()).await
+    }
+
+    /// A subscription of the dev key's workspace; returns the subscribe answer.
+    pub async fn hook(&self, body: Value) -> Value {
+        let (status, json) = self.subscribe(&self.dev_key, body).await;
+        assert_eq!(status, 201, "subscribe: {json}");
+        json
+    }
+
+    /// `POST /api/v1/forms/{id}/responses` with the dev key; status and body.
+    pub async fn submit(&self, form: &str, body: Value) -> (u16, Value) {
+        let res = self.req(Method::POST, &format!("/api/v1/forms/{form}/responses"), &self.dev_key).json(&body);
+        parts(res.send().await.unwrap()).await
+    }
+
+    /// `GET …/deliveries?<query>` with the dev key; the body (asserts 200).
+    pub async fn deliveries(&self, query: &str) -> Value {
+        let res = self.req(Method::GET, &format!("/api/integrations/webhooks/deliveries?{query}"), &self.dev_key);
+        let (status, body) = parts(res.send().await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// Polls the delivery log (`query`) until `done` holds for it; fails after 30 s.
+    pub async fn wait_deliveries(&self, query: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let body = self.deliveries(query).await;
+            if done(&body) {
+                return body;
+            }
+            assert!(std::time::Instant::now() < deadline, "deliveries never settled: {body}");
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    }
 }

@@ -1,16 +1,20 @@
 //! Conformance suites for the ports: written once, run against every adapter family (embedded
 //! and AWS), so both behave the same. Each suite panics with a message naming the broken rule.
 
-use crate::Ports;
-use crate::ports::{RateDecision, StoreError};
+use crate::knowledge_ports::{
+    BlobStore, Chunk, EventBus, Finish, Guarded, Lease, SourceFilter, SourceStore, VectorIndex,
+};
+use crate::ports::{ChatbotStore, KeyStore, RateDecision, RateLimiter, StoreError, WorkspaceStore};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
 use lore_domain::chatbot::{Chatbot, ChatbotName};
-use lore_domain::id::{ApiKeyId, ChatbotId, WorkspaceId};
+use lore_domain::id::{ApiKeyId, ChatbotId, SourceId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
 use lore_domain::scope::ScopeSet;
 use lore_domain::slug::Slug;
+use lore_domain::source::{KnowledgeSource, SourceSpec, SourceStatus, SourceType};
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
+use std::sync::Arc;
 
 fn workspace(name: &str) -> Workspace {
     Workspace {
@@ -35,16 +39,41 @@ fn chatbot(ws: &WorkspaceId, slug: &str, created_ms: i64) -> Chatbot {
     }
 }
 
+/// The storage-side ports of one adapter family.
+#[derive(Clone)]
+pub struct Stores {
+    pub workspaces: Arc<dyn WorkspaceStore>,
+    pub keys: Arc<dyn KeyStore>,
+    pub chatbots: Arc<dyn ChatbotStore>,
+    pub rate_limiter: Arc<dyn RateLimiter>,
+    pub sources: Arc<dyn SourceStore>,
+    pub index: Arc<dyn VectorIndex>,
+    pub blobs: Arc<dyn BlobStore>,
+    pub events: Arc<dyn EventBus>,
+    pub forms: Arc<dyn crate::form_ports::FormStore>,
+    pub hooks: Arc<dyn crate::webhook_ports::HookStore>,
+    pub deliveries: Arc<dyn crate::webhook_ports::DeliveryStore>,
+}
+
 /// Runs every suite. `unique` keeps names apart when several runs share one backend.
-pub async fn run_all(ports: &Ports, unique: &str) {
+pub async fn run_all(ports: &Stores, unique: &str) {
     workspaces(ports, unique).await;
     keys(ports, unique).await;
     chatbots(ports, unique).await;
     chatbot_slug_race(ports, unique).await;
     rate_limiter(ports).await;
+    sources(ports, unique).await;
+    processing_race(ports, unique).await;
+    chunk_index(ports, unique).await;
+    index_search(ports, unique).await;
+    blobs(ports, unique).await;
+    forms(ports, unique).await;
+    hooks(ports, unique).await;
+    deliveries(ports, unique).await;
+    delivery_claim_race(ports, unique).await;
 }
 
-pub async fn workspaces(p: &Ports, unique: &str) {
+pub async fn workspaces(p: &Stores, unique: &str) {
     let s = &p.workspaces;
     let mut a = workspace(&format!("a-{unique}"));
     s.insert_workspace(&a).await.unwrap();
@@ -67,7 +96,7 @@ pub async fn workspaces(p: &Ports, unique: &str) {
     assert!(all.contains(&a) && all.contains(&b), "list has both");
 }
 
-pub async fn keys(p: &Ports, unique: &str) {
+pub async fn keys(p: &Stores, unique: &str) {
     let ws = workspace(&format!("keys-{unique}"));
     p.workspaces.insert_workspace(&ws).await.unwrap();
     let other = workspace(&format!("keys-other-{unique}"));
@@ -107,7 +136,7 @@ pub async fn keys(p: &Ports, unique: &str) {
     assert_eq!(cred.key.revoked_at, Some(at), "revoked keys stay findable, marked");
 }
 
-pub async fn chatbots(p: &Ports, unique: &str) {
+pub async fn chatbots(p: &Stores, unique: &str) {
     let ws = workspace(&format!("bots-{unique}"));
     p.workspaces.insert_workspace(&ws).await.unwrap();
     let other = workspace(&format!("bots-other-{unique}"));
@@ -156,7 +185,7 @@ pub async fn chatbots(p: &Ports, unique: &str) {
 }
 
 /// Many concurrent inserts of one slug: exactly one wins, the rest see `Conflict`.
-pub async fn chatbot_slug_race(p: &Ports, unique: &str) {
+pub async fn chatbot_slug_race(p: &Stores, unique: &str) {
     let ws = workspace(&format!("race-{unique}"));
     p.workspaces.insert_workspace(&ws).await.unwrap();
     let mut tasks = Vec::new();
@@ -176,7 +205,7 @@ pub async fn chatbot_slug_race(p: &Ports, unique: &str) {
     assert_eq!(won, 1, "exactly one insert of a contested slug wins");
 }
 
-pub async fn rate_limiter(p: &Ports) {
+pub async fn rate_limiter(p: &Stores) {
     let key = ApiKeyId::generate();
     let now = Timestamp::now();
     for i in 0..4 {
@@ -187,4 +216,584 @@ pub async fn rate_limiter(p: &Ports) {
         RateDecision::Allowed => panic!("the 5th request of a 4/min budget passed"),
     }
     assert_eq!(p.rate_limiter.hit(&ApiKeyId::generate(), 4, now).await.unwrap(), RateDecision::Allowed, "per key");
+}
+
+async fn chatbot_in_new_workspace(p: &Stores, name: &str) -> (Workspace, Chatbot) {
+    let ws = workspace(name);
+    p.workspaces.insert_workspace(&ws).await.unwrap();
+    let bot = chatbot(&ws.id, "bot", 1_700_000_000_000);
+    p.chatbots.insert_chatbot(&bot).await.unwrap();
+    (ws, bot)
+}
+
+fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> KnowledgeSource {
+    KnowledgeSource {
+        id: SourceId::generate(),
+        workspace_id: bot.workspace_id.clone(),
+        chatbot_id: bot.id.clone(),
+        name: "t".into(),
+        status: SourceStatus::Pending,
+        spec: SourceSpec::Text { content: content.into() },
+        created_at: Timestamp::from_millis(created_ms),
+        updated_at: Timestamp::from_millis(created_ms),
+        processed_at: None,
+        chunk_count: 0,
+        size_bytes: content.len() as u64,
+        error: None,
+        content_hash: None,
+        progress: None,
+        generation: 0,
+    }
+}
+
+fn lease() -> Lease {
+    Lease { owner: "conformance".into(), until: Timestamp::from_millis(Timestamp::now().millis() + 60_000) }
+}
+
+pub async fn sources(p: &Stores, unique: &str) {
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("src-{unique}")).await;
+    let s = &p.sources;
+    let a = text_source(&bot, "hello", 1_700_000_000_001);
+    let b = text_source(&bot, "world!", 1_700_000_000_002);
+    assert_eq!(s.insert_source(&a, 100).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&b, 100).await.unwrap(), Guarded::Done(()));
+    assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 2, "counted");
+    let big = text_source(&bot, &"x".repeat(90), 1_700_000_000_003);
+    assert_eq!(s.insert_source(&big, 100).await.unwrap(), Guarded::OverQuota { used: 11 }, "quota checked");
+    let mut orphan = text_source(&bot, "x", 1);
+    orphan.chatbot_id = ChatbotId::generate();
+    assert_eq!(s.insert_source(&orphan, 100).await.unwrap(), Guarded::NotFound, "unknown chatbot");
+
+    assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "round trip");
+    assert_eq!(s.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "never across workspaces");
+    let page = s.list_sources(&ws.id, &bot.id, SourceFilter::default(), PageRequest::default()).await.unwrap();
+    assert_eq!((page.total, page.items[0].id.clone()), (2, b.id.clone()), "newest first");
+
+    let started = s.begin_processing(&ws.id, &a.id, &lease(), Timestamp::now()).await.unwrap();
+    let Guarded::Done(running) = started else { panic!("begin_processing: {started:?}") };
+    assert_eq!((running.status, running.generation), (SourceStatus::Processing, 1));
+    let only = SourceFilter { status: Some(SourceStatus::Processing), source_type: Some(SourceType::Text) };
+    assert_eq!(s.list_sources(&ws.id, &bot.id, only, PageRequest::default()).await.unwrap().total, 1, "filters");
+    let url_only = SourceFilter { status: None, source_type: Some(SourceType::Url) };
+    assert_eq!(s.list_sources(&ws.id, &bot.id, url_only, PageRequest::default()).await.unwrap().total, 0);
+
+    let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+    assert_eq!(s.delete_source(&ws.id, &a.id, &settled).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
+    let mut renamed = running.clone();
+    renamed.name = "renamed".into();
+    assert_eq!(s.update_source(&renamed, &settled, 100).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
+
+    assert!(s.set_progress(&a.id, 1, &lore_domain::source::Progress::new("embedding", 1, 2)).await.unwrap());
+    assert!(
+        !s.set_progress(&a.id, 0, &lore_domain::source::Progress::new("embedding", 1, 2)).await.unwrap(),
+        "old run"
+    );
+    let ready = Finish::Ready {
+        chunk_count: 3,
+        size_bytes: None,
+        content_hash: "h".into(),
+        pages_crawled: None,
+        refreshed_at: None,
+    };
+    assert_eq!(s.finish_processing(&a.id, 0, &ready, Timestamp::now()).await.unwrap(), None, "superseded run dropped");
+    let done = s.finish_processing(&a.id, 1, &ready, Timestamp::now()).await.unwrap().expect("current run");
+    assert_eq!((done.status, done.chunk_count, done.progress.clone()), (SourceStatus::Ready, 3, None));
+    assert!(done.processed_at.is_some());
+
+    let stats = s.source_stats(&ws.id, &bot.id).await.unwrap();
+    assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (2, 3, 11));
+    assert_eq!(stats.by_status.get("ready"), Some(&1));
+    assert_eq!(stats.by_status.get("pending"), Some(&1));
+    assert_eq!(stats.by_status.get("error"), None, "only statuses that occur");
+    assert_eq!(
+        (stats.by_type.get("text"), stats.by_type.get("url"), stats.by_type.get("file")),
+        (Some(&2), Some(&0), Some(&0))
+    );
+
+    let Guarded::Done(gone) = s.delete_source(&ws.id, &a.id, &settled).await.unwrap() else { panic!("delete") };
+    assert_eq!(gone.id, a.id);
+    assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap(), None);
+    assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 1, "uncounted");
+    assert_eq!(
+        s.insert_source(&text_source(&bot, &"y".repeat(94), 5), 100).await.unwrap(),
+        Guarded::Done(()),
+        "bytes freed"
+    );
+}
+
+/// Twenty concurrent `begin_processing` calls: exactly one wins (CONTRACT §16.13).
+pub async fn processing_race(p: &Stores, unique: &str) {
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("race-src-{unique}")).await;
+    let src = text_source(&bot, "race", 1);
+    p.sources.insert_source(&src, u64::MAX).await.unwrap();
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let (store, ws, id) = (p.sources.clone(), ws.id.clone(), src.id.clone());
+        tasks.push(tokio::spawn(async move { store.begin_processing(&ws, &id, &lease(), Timestamp::now()).await }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        match t.await.unwrap().unwrap() {
+            Guarded::Done(_) => won += 1,
+            Guarded::WrongStatus(SourceStatus::Processing) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(won, 1, "exactly one processing run starts");
+    let stale = p.sources.stale_runs(Timestamp::now(), Some("someone-else")).await.unwrap();
+    assert!(stale.iter().any(|r| r.source_id == src.id && r.attempts == 1), "a foreign lease is adoptable");
+    assert!(p.sources.renew_lease(&src.id, 1, &lease()).await.unwrap());
+    let again = p.sources.stale_runs(Timestamp::from_millis(Timestamp::now().millis() + 120_000), None).await.unwrap();
+    assert!(again.iter().any(|r| r.source_id == src.id && r.attempts == 2), "an expired lease is stale");
+}
+
+pub async fn chunk_index(p: &Stores, unique: &str) {
+    let (_, bot) = chatbot_in_new_workspace(p, &format!("chunks-{unique}")).await;
+    let src = text_source(&bot, "c", 1);
+    p.sources.insert_source(&src, u64::MAX).await.unwrap();
+    let mk = |pos: u32, gen_: u64, text: &str| Chunk {
+        id: format!("{}:{gen_}:{pos}", src.id),
+        workspace_id: bot.workspace_id.clone(),
+        chatbot_id: bot.id.clone(),
+        source_id: src.id.clone(),
+        position: pos,
+        content: text.into(),
+        content_hash: format!("hash-{text}"),
+        url: None,
+        embedding: vec![pos as f32, 0.5, -1.0],
+    };
+    p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
+    // A retried run writes the same ids again: no duplicates.
+    p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
+    assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 2);
+    let known = p.index.embeddings_by_hash(&src.id, "m1").await.unwrap();
+    assert_eq!(known.get("hash-b"), Some(&vec![1.0, 0.5, -1.0]), "embeddings round-trip exactly");
+    assert!(p.index.embeddings_by_hash(&src.id, "other-model").await.unwrap().is_empty(), "never mixed across models");
+    let stale = p.index.sources_with_other_models("m2").await.unwrap();
+    assert!(stale.contains(&(bot.workspace_id.clone(), src.id.clone())), "chunks of another model are reported");
+    assert!(!p.index.sources_with_other_models("m1").await.unwrap().iter().any(|(_, s)| s == &src.id));
+    p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 2, "c")]).await.unwrap();
+    assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 1, "replace drops the old chunks");
+    assert_eq!(p.index.delete_source_chunks(&src.id).await.unwrap(), 1);
+    assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 0);
+}
+
+pub async fn blobs(p: &Stores, unique: &str) {
+    let key = format!("ws_conformance/upl_{unique}/notes.txt");
+    p.blobs.put(&key, b"hello".to_vec(), "text/plain").await.unwrap();
+    assert_eq!(p.blobs.get(&key).await.unwrap().as_deref(), Some(&b"hello"[..]));
+    let url = p.blobs.public_url(&key);
+    assert_eq!(p.blobs.key_for_url(&url), Some(key.clone()), "a handed-out URL maps back to its key");
+    assert_eq!(p.blobs.key_for_url("https://elsewhere.example/files/x"), None);
+    p.blobs.delete(&key).await.unwrap();
+    assert_eq!(p.blobs.get(&key).await.unwrap(), None);
+    p.blobs.delete(&key).await.expect("deleting twice is fine");
+}
+
+/// Search over the index: exact cosine ranking, BM25 keyword matching, scope by chatbot and by
+/// source list, deletion. Needs only `sources`, `chatbots`, `workspaces` and `index`.
+pub async fn index_search(p: &Stores, unique: &str) {
+    use crate::knowledge_ports::SearchScope;
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("search-{unique}")).await;
+    let (_, other_bot) = chatbot_in_new_workspace(p, &format!("search-other-{unique}")).await;
+    let a = text_source(&bot, "a", 1);
+    let b = text_source(&bot, "b", 2);
+    let foreign = text_source(&other_bot, "f", 3);
+    for s in [&a, &b, &foreign] {
+        p.sources.insert_source(s, u64::MAX).await.unwrap();
+    }
+    let chunk = |s: &KnowledgeSource, pos: u32, text: &str, v: [f32; 3]| Chunk {
+        id: format!("{}:1:{pos}", s.id),
+        workspace_id: s.workspace_id.clone(),
+        chatbot_id: s.chatbot_id.clone(),
+        source_id: s.id.clone(),
+        position: pos,
+        content: text.into(),
+        content_hash: format!("{}-{pos}", s.id),
+        url: (pos == 1).then(|| "https://example.com/p".to_owned()),
+        embedding: v.to_vec(),
+    };
+    p.index
+        .replace_source_chunks(
+            &a.id,
+            "m",
+            vec![
+                chunk(&a, 0, "Refunds are paid back within fourteen days", [1.0, 0.0, 0.0]),
+                chunk(&a, 1, "Shipping takes two days", [0.0, 1.0, 0.0]),
+            ],
+        )
+        .await
+        .unwrap();
+    p.index
+        .replace_source_chunks(
+            &b.id,
+            "m",
+            vec![chunk(&b, 0, "Refund requests need an invoice number", [0.8, 0.6, 0.0])],
+        )
+        .await
+        .unwrap();
+    p.index
+        .replace_source_chunks(&foreign.id, "m", vec![chunk(&foreign, 0, "Refund refund refund", [1.0, 0.0, 0.0])])
+        .await
+        .unwrap();
+    let scope = SearchScope {
+        workspace_id: ws.id.clone(),
+        chatbot_id: bot.id.clone(),
+        source_ids: vec![a.id.clone(), b.id.clone()],
+    };
+
+    let hits = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
+    let got: Vec<(String, f32)> =
+        hits.iter().map(|h| (h.chunk_id.clone(), (h.score * 1000.0).round() / 1000.0)).collect();
+    assert_eq!(
+        got,
+        vec![(format!("{}:1:0", a.id), 1.0), (format!("{}:1:0", b.id), 0.8), (format!("{}:1:1", a.id), 0.0)],
+        "exact cosine ranking, only this chatbot's chunks"
+    );
+    assert_eq!(hits[2].url.as_deref(), Some("https://example.com/p"));
+    assert_eq!(hits[0].content, "Refunds are paid back within fourteen days");
+    assert_eq!(p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 1).await.unwrap().len(), 1, "k bounds");
+    assert!(p.index.semantic_search(&scope, "other-model", &[1.0, 0.0, 0.0], 5).await.unwrap().is_empty());
+
+    let kw = p.index.keyword_search(&scope, "refund invoice", 10).await.unwrap();
+    assert_eq!(kw.first().map(|h| h.source_id.clone()), Some(b.id.clone()), "more query words match ranks first");
+    assert!(kw.iter().all(|h| h.source_id != foreign.id), "never another chatbot's chunks");
+    assert!(kw.iter().all(|h| h.score > 0.0));
+    assert!(p.index.keyword_search(&scope, "zebra", 10).await.unwrap().is_empty());
+
+    let only_b = SearchScope { source_ids: vec![b.id.clone()], ..scope.clone() };
+    assert!(
+        p.index.semantic_search(&only_b, "m", &[1.0, 0.0, 0.0], 10).await.unwrap().iter().all(|h| h.source_id == b.id)
+    );
+    let none = SearchScope { source_ids: vec![], ..scope.clone() };
+    assert!(p.index.keyword_search(&none, "refund", 10).await.unwrap().is_empty());
+
+    p.index.delete_source_chunks(&b.id).await.unwrap();
+    let after = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
+    assert!(after.iter().all(|h| h.source_id != b.id), "deleted chunks are not found");
+    assert!(p.index.keyword_search(&scope, "invoice", 10).await.unwrap().is_empty());
+}
+
+pub use webhook_suites::{deliveries, delivery_claim_race, forms, hooks};
+
+/// Forms, subscriptions and deliveries (CONTRACT §11–13).
+mod webhook_suites {
+    use super::{Stores, chatbot, workspace};
+    use crate::knowledge_ports::Lease;
+    use crate::webhook_ports::{DeliveryFilter, DeliveryUpdate, HookCounts};
+    use lore_domain::Timestamp;
+    use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
+    use lore_domain::event::{Event, EventType};
+    use lore_domain::form::{Form, FormResponse, NewForm, RawField, ResponseSource};
+    use lore_domain::hook::{HookFilter, HookStatus, HookTarget, Subscription};
+    use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, ResponseId, WorkspaceId};
+    use lore_domain::pagination::PageRequest;
+    use lore_domain::workspace::Workspace;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    async fn new_workspace(p: &Stores, name: &str) -> Workspace {
+        let ws = workspace(name);
+        p.workspaces.insert_workspace(&ws).await.unwrap();
+        ws
+    }
+
+    fn form(ws: &WorkspaceId, name: &str, created_ms: i64) -> Form {
+        let mut choice = RawField {
+            key: Some("plan".into()),
+            label: Some("Plan".into()),
+            field_type: Some("dropdown".into()),
+            ..Default::default()
+        };
+        choice.options = Some(vec!["basic".into(), "pro".into()]);
+        let rating = RawField {
+            key: Some("stars".into()),
+            label: Some("Stars".into()),
+            field_type: Some("rating".into()),
+            required: Some(true),
+            max: Some(10),
+            ..Default::default()
+        };
+        let new = NewForm::parse(Some(name), Some(&[choice, rating])).unwrap();
+        Form {
+            id: FormId::generate(),
+            workspace_id: ws.clone(),
+            name: new.name,
+            fields: new.fields,
+            created_at: Timestamp::from_millis(created_ms),
+        }
+    }
+
+    fn response(f: &Form, created_ms: i64) -> FormResponse {
+        let mut values = BTreeMap::new();
+        values.insert("plan".to_owned(), json!("pro"));
+        values.insert("stars".to_owned(), json!(9));
+        FormResponse {
+            id: ResponseId::generate(),
+            workspace_id: f.workspace_id.clone(),
+            form_id: f.id.clone(),
+            event_id: EventId::generate(),
+            source: ResponseSource::Chatbot,
+            values,
+            created_at: Timestamp::from_millis(created_ms),
+        }
+    }
+
+    async fn unfanned(p: &Stores, id: &EventId) -> Option<Event> {
+        p.deliveries.unfanned_events(10_000).await.unwrap().into_iter().find(|e| &e.id == id)
+    }
+
+    pub async fn forms(p: &Stores, unique: &str) {
+        let ws = new_workspace(p, &format!("forms-{unique}")).await;
+        let other = new_workspace(p, &format!("forms-other-{unique}")).await;
+        let s = &p.forms;
+        let (a, b, c) = (form(&ws.id, "A", 1_000), form(&ws.id, "B", 2_000), form(&ws.id, "C", 2_000));
+        for f in [&a, &b, &c] {
+            s.insert_form(f).await.unwrap();
+        }
+        assert_eq!(s.get_form(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "fields round-trip in order");
+        assert_eq!(s.get_form(&other.id, &a.id).await.unwrap(), None, "never across workspaces");
+        let page = s.list_forms(&ws.id, PageRequest::new(1, 2)).await.unwrap();
+        assert_eq!((page.total, page.items.clone()), (3, vec![c.clone(), b.clone()]), "newest first, id on ties");
+        assert_eq!(s.list_forms(&ws.id, PageRequest::new(2, 2)).await.unwrap().items, vec![a.clone()]);
+
+        let (r1, r2, r3) = (response(&a, 3_000), response(&a, 4_000), response(&b, 5_000));
+        for r in [&r1, &r2, &r3] {
+            let form = if r.form_id == a.id { &a } else { &b };
+            assert!(s.insert_response(r, &form.response_event(r)).await.unwrap());
+        }
+        let event = unfanned(p, &r1.event_id).await.expect("the response's event is in the outbox");
+        assert_eq!(event, a.response_event(&r1), "the event round-trips");
+        let listed = s.list_responses(&ws.id, &a.id, PageRequest::default()).await.unwrap();
+        assert_eq!((listed.total, listed.items.clone()), (2, vec![r2.clone(), r1.clone()]), "a form's, newest first");
+        assert_eq!(s.list_responses(&other.id, &a.id, PageRequest::default()).await.unwrap().total, 0);
+        let latest = s.latest_responses(&ws.id, None, 2).await.unwrap();
+        assert_eq!(latest, vec![r3.clone(), r2.clone()], "newest of every form");
+        assert_eq!(s.latest_responses(&ws.id, Some(&a.id), 5).await.unwrap(), vec![r2.clone(), r1.clone()]);
+
+        assert!(!s.delete_form(&other.id, &a.id).await.unwrap(), "a delete names its workspace");
+        assert!(s.delete_form(&ws.id, &a.id).await.unwrap());
+        assert!(!s.delete_form(&ws.id, &a.id).await.unwrap());
+        assert_eq!(s.list_responses(&ws.id, &a.id, PageRequest::default()).await.unwrap().total, 0, "responses go");
+        let late = response(&a, 6_000);
+        assert!(!s.insert_response(&late, &a.response_event(&late)).await.unwrap(), "no response to a deleted form");
+        assert!(unfanned(p, &late.event_id).await.is_none(), "and no event either");
+    }
+
+    fn subscription(ws: &WorkspaceId, url: &str, target: HookTarget) -> Subscription {
+        Subscription::new(ws.clone(), url.into(), target, Timestamp::now())
+    }
+
+    fn all_forms() -> HookTarget {
+        HookTarget::new(HookFilter::FormResponse, None, None).unwrap()
+    }
+
+    pub async fn hooks(p: &Stores, unique: &str) {
+        let ws = new_workspace(p, &format!("hooks-{unique}")).await;
+        let other = new_workspace(p, &format!("hooks-other-{unique}")).await;
+        let s = &p.hooks;
+        let f = FormId::generate();
+        let bot = ChatbotId::generate();
+        let a = subscription(&ws.id, "https://a.example/h", all_forms());
+        let on_f = subscription(
+            &ws.id,
+            "https://a.example/h",
+            HookTarget::new(HookFilter::FormResponse, Some(f.clone()), None).unwrap(),
+        );
+        let knowledge = subscription(
+            &ws.id,
+            "https://k.example/h",
+            HookTarget::new(HookFilter::Exact(EventType::SourceReady), None, Some(bot)).unwrap(),
+        );
+        for h in [&a, &on_f, &knowledge] {
+            assert_eq!(&s.subscribe(h).await.unwrap(), h, "a new subscription is stored as given");
+        }
+        assert_eq!(s.get_hook(&ws.id, &knowledge.id).await.unwrap().as_ref(), Some(&knowledge), "round trip");
+        assert_eq!(s.get_hook(&other.id, &a.id).await.unwrap(), None, "never across workspaces");
+
+        let again = subscription(&ws.id, "https://a.example/h", all_forms());
+        let same = s.subscribe(&again).await.unwrap();
+        assert_eq!((same.id.clone(), same.secret.clone()), (a.id.clone(), a.secret.clone()), "same target: same hook");
+        let elsewhere = subscription(&other.id, "https://a.example/h", all_forms());
+        assert_eq!(s.subscribe(&elsewhere).await.unwrap().id, elsewhere.id, "targets are per workspace");
+
+        for n in 1..3 {
+            assert_eq!(
+                s.record_outcome(&ws.id, &a.id, false, 3).await.unwrap(),
+                Some(HookStatus::Active),
+                "failure {n}"
+            );
+        }
+        assert_eq!(s.record_outcome(&ws.id, &a.id, true, 3).await.unwrap(), Some(HookStatus::Active));
+        assert_eq!(s.get_hook(&ws.id, &a.id).await.unwrap().unwrap().consecutive_failures, 0, "a success resets");
+        for _ in 0..2 {
+            s.record_outcome(&ws.id, &a.id, false, 3).await.unwrap();
+        }
+        assert_eq!(
+            s.record_outcome(&ws.id, &a.id, false, 3).await.unwrap(),
+            Some(HookStatus::Disabled),
+            "3rd in a row"
+        );
+        let active: Vec<HookId> = s.active_hooks(&ws.id).await.unwrap().into_iter().map(|h| h.id).collect();
+        assert_eq!(active, vec![on_f.id.clone(), knowledge.id.clone()], "a disabled hook is not active");
+        assert_eq!(s.count_hooks(&ws.id).await.unwrap(), HookCounts { active: 2, disabled: 1 });
+        let revived = s.subscribe(&again).await.unwrap();
+        assert_eq!(
+            (revived.id.clone(), revived.status, revived.consecutive_failures),
+            (a.id.clone(), HookStatus::Active, 0)
+        );
+        assert_eq!(s.record_outcome(&ws.id, &HookId::generate(), true, 3).await.unwrap(), None, "unknown hook");
+
+        assert!(!s.delete_hook(&other.id, &a.id).await.unwrap(), "a delete names its workspace");
+        assert!(s.delete_hook(&ws.id, &a.id).await.unwrap());
+        assert!(!s.delete_hook(&ws.id, &a.id).await.unwrap());
+        assert_eq!(s.delete_form_hooks(&ws.id, &f).await.unwrap(), 1);
+        assert_eq!(s.get_hook(&ws.id, &on_f.id).await.unwrap(), None, "a form's hooks go with it");
+        assert_eq!(s.count_hooks(&ws.id).await.unwrap(), HookCounts { active: 1, disabled: 0 });
+    }
+
+    fn lease(owner: &str, now: Timestamp) -> Lease {
+        Lease { owner: owner.into(), until: Timestamp::from_millis(now.millis() + 60_000) }
+    }
+
+    fn attempt(at: Timestamp, status: u16) -> Attempt {
+        Attempt { at, status_code: Some(status), error: None, duration_ms: 12 }
+    }
+
+    /// An event of a new workspace in the outbox, and a delivery of it to each of `hooks` new
+    /// subscriptions, due at `due_ms`.
+    async fn pending(p: &Stores, name: &str, hooks: usize, due_ms: i64) -> (Event, Vec<Delivery>) {
+        let ws = new_workspace(p, name).await;
+        let bot = chatbot(&ws.id, "bot", 1);
+        let event = Event::new(EventType::SourceReady, ws.id.clone(), json!({"chatbotId": bot.id, "chunkCount": 2}));
+        p.events.publish(event.clone()).await.unwrap();
+        let mut out = Vec::new();
+        for i in 0..hooks {
+            let target = HookTarget::new(HookFilter::AllKnowledge, None, None).unwrap();
+            let h = p.hooks.subscribe(&subscription(&ws.id, &format!("https://h{i}.example/"), target)).await.unwrap();
+            let mut d = Delivery::new(&h, &event, Timestamp::from_millis(due_ms));
+            d.created_at = Timestamp::from_millis(due_ms + i as i64);
+            out.push(d);
+        }
+        (event, out)
+    }
+
+    pub async fn deliveries(p: &Stores, unique: &str) {
+        let s = &p.deliveries;
+        let now = Timestamp::now();
+        let (event, ds) = pending(p, &format!("dlv-{unique}"), 2, now.millis() - 1_000).await;
+        let ws = &ds[0].workspace_id;
+        assert!(unfanned(p, &event.id).await.is_some(), "a published event waits to be fanned out");
+        assert_eq!(s.create_deliveries(&event.id, &ds).await.unwrap(), 2);
+        assert!(unfanned(p, &event.id).await.is_none(), "fanned out with its deliveries");
+        let mut twice = ds.clone();
+        for d in &mut twice {
+            d.id = DeliveryId::generate();
+        }
+        assert_eq!(s.create_deliveries(&event.id, &twice).await.unwrap(), 0, "one delivery per event and hook");
+        let stored = s.get_delivery(ws, &ds[0].id).await.unwrap().expect("stored");
+        assert_eq!(stored, ds[0], "round trip, payload included");
+        assert_eq!(stored.payload, event.envelope());
+        assert_eq!(s.get_delivery(&WorkspaceId::generate(), &ds[0].id).await.unwrap(), None, "never across workspaces");
+
+        // Claims: only due, unclaimed ones; a claim bumps the token.
+        let claimed = s.claim_due(now, 1_000, &lease("me", now)).await.unwrap();
+        let mine: Vec<&Delivery> = claimed.iter().filter(|d| &d.workspace_id == ws).collect();
+        assert_eq!(mine.len(), 2, "both are due");
+        assert!(mine.iter().all(|d| d.claim == 1));
+        let again = s.claim_due(now, 1_000, &lease("me", now)).await.unwrap();
+        assert!(again.iter().all(|d| &d.workspace_id != ws), "a live claim is not claimed twice");
+        let d0 = mine.iter().find(|d| d.id == ds[0].id).unwrap();
+
+        let retry_at = Timestamp::from_millis(now.millis() + 5_000);
+        let failed = DeliveryUpdate {
+            attempt: Some(attempt(now, 500)),
+            status: DeliveryStatus::Pending,
+            next_attempt_at: Some(retry_at),
+        };
+        assert!(!s.record_attempt(&d0.id, 0, &failed).await.unwrap(), "an old claim records nothing");
+        assert!(s.record_attempt(&d0.id, d0.claim, &failed).await.unwrap());
+        assert!(!s.record_attempt(&d0.id, d0.claim, &failed).await.unwrap(), "a claim records once");
+        let after = s.get_delivery(ws, &d0.id).await.unwrap().unwrap();
+        assert_eq!(
+            (after.status, after.next_attempt_at, after.attempts.clone()),
+            (DeliveryStatus::Pending, Some(retry_at), vec![attempt(now, 500)])
+        );
+        assert!(s.claim_one(&d0.id, now, &lease("me", now)).await.unwrap().is_none(), "not due before its retry");
+        let due = s.claim_one(&d0.id, retry_at, &lease("me", retry_at)).await.unwrap().expect("due at its retry");
+        assert_eq!(due.claim, 3, "claimed, recorded, claimed");
+        let done = DeliveryUpdate {
+            attempt: Some(attempt(retry_at, 200)),
+            status: DeliveryStatus::Succeeded,
+            next_attempt_at: None,
+        };
+        assert!(s.record_attempt(&d0.id, due.claim, &done).await.unwrap());
+
+        // An abandoned claim is taken over by a restarted owner, or after its lease.
+        let d1 = ds[1].id.clone();
+        assert!(s.claim_due(now, 1_000, &lease("me", now)).await.unwrap().iter().all(|d| d.id != d1));
+        s.release_claims("me").await.unwrap();
+        assert_eq!(s.get_delivery(ws, &d1).await.unwrap().unwrap().claim, 1, "an owner's own claims are kept");
+        assert!(s.release_claims("successor").await.unwrap() >= 1);
+        let taken = s.claim_due(now, 1_000, &lease("successor", now)).await.unwrap();
+        let taken = taken.into_iter().find(|d| d.id == d1).expect("released claims are due again");
+        assert_eq!(taken.claim, 3, "claimed, released, claimed");
+        let later = Timestamp::from_millis(now.millis() + 120_000);
+        let expired = s.claim_due(later, 1_000, &lease("third", later)).await.unwrap();
+        assert!(expired.iter().any(|d| d.id == d1), "an expired claim is due again");
+        let gave_up = DeliveryUpdate { attempt: None, status: DeliveryStatus::Failed, next_attempt_at: None };
+        assert!(!s.record_attempt(&d1, taken.claim, &gave_up).await.unwrap(), "the superseded claim is refused");
+
+        // The log: newest first, filtered.
+        let all = s.list_deliveries(ws, &DeliveryFilter::default(), PageRequest::default()).await.unwrap();
+        assert_eq!(all.items.iter().map(|d| d.id.clone()).collect::<Vec<_>>(), vec![d1.clone(), d0.id.clone()]);
+        let ok = DeliveryFilter { hook_id: None, status: Some(DeliveryStatus::Succeeded) };
+        assert_eq!(s.list_deliveries(ws, &ok, PageRequest::default()).await.unwrap().items[0].id, d0.id);
+        let by_hook = DeliveryFilter { hook_id: Some(ds[1].hook_id.clone()), status: None };
+        let by_hook = s.list_deliveries(ws, &by_hook, PageRequest::default()).await.unwrap();
+        assert_eq!((by_hook.total, by_hook.items[0].id.clone()), (1, d1.clone()));
+        assert_eq!(
+            s.list_deliveries(&WorkspaceId::generate(), &DeliveryFilter::default(), PageRequest::default())
+                .await
+                .unwrap()
+                .total,
+            0
+        );
+
+        // Redelivery: pending, due now, a new round; earlier attempts kept; claims superseded.
+        let re = s.redeliver(ws, &d0.id, later).await.unwrap().expect("exists");
+        assert_eq!(
+            (re.status, re.next_attempt_at, re.round_start, re.attempts.len()),
+            (DeliveryStatus::Pending, Some(later), 2, 2)
+        );
+        assert_eq!(re.attempts_in_round(), 0);
+        assert!(
+            s.redeliver(&WorkspaceId::generate(), &d0.id, later).await.unwrap().is_none(),
+            "never across workspaces"
+        );
+        let claimed = s.claim_one(&d0.id, later, &lease("me", later)).await.unwrap().expect("due now");
+        assert!(claimed.claim > re.claim);
+    }
+
+    /// Sixteen dispatchers claim at once: each due delivery goes to exactly one of them.
+    pub async fn delivery_claim_race(p: &Stores, unique: &str) {
+        let now = Timestamp::now();
+        let (event, ds) = pending(p, &format!("dlv-race-{unique}"), 5, now.millis() - 10).await;
+        p.deliveries.create_deliveries(&event.id, &ds).await.unwrap();
+        let mut tasks = Vec::new();
+        for i in 0..16 {
+            let store = p.deliveries.clone();
+            tasks.push(tokio::spawn(async move { store.claim_due(now, 2, &lease(&format!("d{i}"), now)).await }));
+        }
+        let mut seen = Vec::new();
+        for t in tasks {
+            seen.extend(
+                t.await.unwrap().unwrap().into_iter().map(|d| d.id).filter(|id| ds.iter().any(|d| &d.id == id)),
+            );
+        }
+        seen.sort();
+        let mut expected: Vec<DeliveryId> = ds.iter().map(|d| d.id.clone()).collect();
+        expected.sort();
+        assert_eq!(seen, expected, "every delivery claimed exactly once");
+    }
 }

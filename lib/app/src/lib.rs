@@ -4,11 +4,22 @@
 pub mod admin;
 pub mod auth;
 pub mod chatbots;
+pub mod chunking;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+mod dispatch;
 pub mod error;
+pub mod files;
+pub mod form_ports;
+pub mod forms;
+pub mod hooks;
+mod ingest;
 pub mod ingest_ports;
+pub mod knowledge;
+pub mod knowledge_ports;
 pub mod ports;
+pub mod search;
+pub mod webhook_ports;
 
 pub use error::AppError;
 pub use ports::StoreError;
@@ -22,11 +33,42 @@ pub struct AppConfig {
     /// How long a resolved key may be reused without asking the store. Bounded so that a
     /// revoked key is refused within 5 s (CONTRACT §16.25).
     pub key_cache_ttl: Duration,
+    pub chunking: chunking::ChunkSettings,
+    /// Crawl bounds (CONTRACT §6): pages per crawl, bytes and seconds per page.
+    pub crawl_max_pages: usize,
+    pub crawl_max_page_bytes: usize,
+    pub crawl_page_timeout: Duration,
+    pub extract_limits: ingest_ports::ExtractLimits,
+    /// How long a worker owns a processing run before the sweeper may take it over.
+    pub lease: Duration,
+    /// Runs started per processing request before the source is set to `error`.
+    pub max_attempts: u32,
+    /// Identifies this process as a lease owner.
+    pub instance_id: String,
+    /// Waits between webhook attempts (`LORE_WEBHOOK_RETRY_SCHEDULE`, default `1m,5m,30m`).
+    pub webhook_retry_schedule: lore_domain::delivery::RetrySchedule,
+    /// Budget of one webhook attempt (CONTRACT §13: 30 s).
+    pub webhook_timeout: Duration,
+    /// Consecutive failed deliveries that disable a subscription (CONTRACT §13: 20).
+    pub hook_disable_after: u32,
 }
 
 impl Default for AppConfig {
     fn default() -> Self {
-        Self { key_cache_ttl: Duration::from_secs(2) }
+        Self {
+            key_cache_ttl: Duration::from_secs(2),
+            chunking: chunking::ChunkSettings::default(),
+            crawl_max_pages: 50,
+            crawl_max_page_bytes: 5 * 1024 * 1024,
+            crawl_page_timeout: Duration::from_secs(15),
+            extract_limits: ingest_ports::ExtractLimits::default(),
+            lease: Duration::from_secs(15 * 60),
+            max_attempts: 3,
+            instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
+            webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
+            webhook_timeout: Duration::from_secs(30),
+            hook_disable_after: lore_domain::hook::DISABLE_AFTER_FAILURES,
+        }
     }
 }
 
@@ -37,6 +79,20 @@ pub struct Ports {
     pub keys: Arc<dyn ports::KeyStore>,
     pub chatbots: Arc<dyn ports::ChatbotStore>,
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
+    pub sources: Arc<dyn knowledge_ports::SourceStore>,
+    pub index: Arc<dyn knowledge_ports::VectorIndex>,
+    pub blobs: Arc<dyn knowledge_ports::BlobStore>,
+    pub jobs: Arc<dyn knowledge_ports::JobQueue>,
+    pub events: Arc<dyn knowledge_ports::EventBus>,
+    pub extractor: Arc<dyn ingest_ports::Extractor>,
+    pub url_guard: Arc<dyn ingest_ports::UrlGuard>,
+    pub crawler: Arc<dyn ingest_ports::Crawler>,
+    pub embedder: Arc<dyn ingest_ports::Embedder>,
+    pub forms: Arc<dyn form_ports::FormStore>,
+    pub hooks: Arc<dyn webhook_ports::HookStore>,
+    pub deliveries: Arc<dyn webhook_ports::DeliveryStore>,
+    pub webhook_sender: Arc<dyn webhook_ports::WebhookSender>,
+    pub dispatch_signal: Arc<dyn webhook_ports::DispatchSignal>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.

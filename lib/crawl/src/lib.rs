@@ -1,1 +1,35 @@
 //! Request protection and crawling.
+//!
+//! * [`NetPolicy`]: which schemes, ports and addresses may be contacted (CONTRACT §14);
+//!   `LORE_ALLOW_PRIVATE_NETWORK=true` lifts the address and port rules, `LORE_ALLOWED_PORTS`
+//!   replaces the default ports `80,443,8000-8999`.
+//! * [`Guard`]: the `UrlGuard` port — parse, normalise, resolve and judge a URL.
+//! * [`SafeClient`]: an HTTP client that re-checks every hop and every address it connects to;
+//!   shared by the crawler and (later) webhook delivery.
+//! * [`WebCrawler`]: the `Crawler` port — same-site, robots.txt-respecting, bounded.
+
+mod client;
+mod crawler;
+mod guard;
+mod links;
+mod policy;
+mod resolve;
+mod robots;
+
+pub use client::{
+    ClientBuildError, DEFAULT_USER_AGENT, FetchError, FetchedResponse, MAX_REDIRECTS, Overflow, SafeClient,
+    SafeClientBuilder, SafeRequest,
+};
+pub use crawler::{CrawlConfig, WebCrawler};
+pub use guard::Guard;
+pub use links::{extract_links, has_skipped_extension, is_html, is_text_page, media_type};
+pub use policy::{
+    ALLOW_PRIVATE_ENV, ALLOWED_PORTS_ENV, Cidr, CidrError, MAX_URL_LEN, NetPolicy, default_ports, parse_ports,
+    parse_url, refusal_reason,
+};
+pub use resolve::{HostResolver, LOOKUP_TIMEOUT, StaticResolver, SystemResolver};
+pub use robots::{ROBOTS_MAX_BYTES, ROBOTS_USER_AGENT, RobotsRules, fetch_robots};
+
+/// The `reqwest` and `url` versions this crate's API uses.
+pub use reqwest;
+pub use url;

@@ -1,14 +1,20 @@
-//! The Lore domain: identifiers, validated values, scopes, workspaces, keys, chatbots, pagination
-//! and the error codes of the contract. Pure: no I/O, no framework, no cloud.
+//! The Lore domain: identifiers, validated values, scopes, workspaces, keys, chatbots, forms,
+//! webhook subscriptions and deliveries, pagination and the error codes of the contract. Pure: no
+//! I/O, no framework, no cloud.
 
 pub mod api_key;
 pub mod chatbot;
+pub mod delivery;
 pub mod document;
 pub mod error;
+pub mod event;
+pub mod form;
+pub mod hook;
 pub mod id;
 pub mod pagination;
 pub mod scope;
 pub mod slug;
+pub mod source;
 pub mod text;
 pub mod time;
 pub mod workspace;

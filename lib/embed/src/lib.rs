@@ -1,1 +1,26 @@
-//! Embedding providers.
+//! Embedding providers implementing [`lore_app::ingest_ports::Embedder`]:
+//!
+//! - [`MiniLmEmbedder`] (`all-minilm-l6-v2`, 384 dimensions): the all-MiniLM-L6-v2 sentence model
+//!   run on the CPU with candle, from files put in place by `scripts/fetch-model.sh`; semantic
+//!   similarity, offline.
+//! - [`LocalEmbedder`] (`lore-local-hash-v1`, 384 dimensions): built in, deterministic, offline;
+//!   lexical similarity only. The fallback when the MiniLM files are missing.
+//! - [`OpenAiEmbedder`]: OpenAI or any OpenAI-compatible server, over `async-openai`, batched within
+//!   the API's limits ([`batch`]) and retried with backoff.
+//!
+//! [`EmbedderConfig::from_env`] (or [`embedder_from_env`]) picks one from `LORE_EMBEDDER` and
+//! `LORE_MODEL_DIR`. Every vector returned has unit length; with `local` and `openai` a text without
+//! content gets a fixed unit vector, with MiniLM the model's vector of `[CLS] [SEP]`.
+
+pub mod batch;
+pub mod config;
+pub mod local;
+pub mod minilm;
+pub mod openai;
+
+pub use batch::BatchLimits;
+pub use config::{ConfigError, EmbedderConfig, embedder_from_env, model_dir_from_lookup};
+pub use local::{LOCAL_DIMENSIONS, LOCAL_MODEL_ID, LocalEmbedder};
+pub use lore_app::ingest_ports::{EmbedError, Embedder};
+pub use minilm::{MINILM_DIMENSIONS, MINILM_MAX_TOKENS, MINILM_MODEL_ID, MiniLmEmbedder, MiniLmError};
+pub use openai::{OpenAiEmbedder, OpenAiEmbedderConfig};

@@ -1,1 +1,164 @@
-//! Document text extraction.
+//! Document text extraction: PDF (pdf-extract), DOCX (docx-rs), HTML (scraper), Markdown and
+//! plain text, behind the `lore_app::ingest_ports::Extractor` port.
+//!
+//! Every parse is isolated (DESIGN §3, see `isolate.rs`): it runs on a blocking thread with
+//! panics caught, under the caller's time limit, with at most a few parsers running at once, and
+//! with caps on the input, on the unpacked size of archives (the zip-bomb defence in
+//! `docx.rs`) and on the output.
+//!
+//! `catch_unwind` cannot catch a stack overflow: it aborts the process. The parsers recurse
+//! without limits in places (docx-rs on nested XML, pdf-extract on form XObjects and on the
+//! page tree's `/Parent` chain), so the inputs that would drive them that deep are refused
+//! before parsing: DOCX parts nesting XML more than 128 levels, PDF XObjects that call
+//! themselves or nest more than 32 levels, page trees whose `/Parent` links loop.
+//!
+//! For the composition root: a parser that hangs keeps its blocking thread (and its permit)
+//! until it returns, and a tokio runtime waits for running blocking tasks when it is dropped —
+//! shut the runtime down with `shutdown_timeout` or `shutdown_background` so such a thread
+//! cannot hold up process exit. [`DocumentExtractor::idle_parsers`] tells a health check when
+//! every slot is held by a hung parser (then only a restart frees them).
+
+mod docx;
+mod html;
+mod isolate;
+mod pdf;
+mod sniff;
+mod text;
+
+use async_trait::async_trait;
+use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extracted, Extractor};
+use lore_domain::document::DocumentKind;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// How many parsers run at once by default. Parsing is CPU-bound, and a parser that hangs keeps
+/// its slot until it returns, so the bound also caps the threads hung parsers can hold.
+pub const DEFAULT_CONCURRENCY: usize = 2;
+
+/// Titles longer than this are cut (at a character boundary).
+const MAX_TITLE_CHARS: usize = 300;
+
+/// The `Extractor` of Lore: sniffs uploads by content and extracts their text in isolation.
+#[derive(Debug, Clone)]
+pub struct DocumentExtractor {
+    permits: Arc<Semaphore>,
+}
+
+impl DocumentExtractor {
+    /// An extractor running at most [`DEFAULT_CONCURRENCY`] parsers at once.
+    pub fn new() -> Self {
+        Self::with_concurrency(DEFAULT_CONCURRENCY)
+    }
+
+    /// An extractor running at most `parsers` parsers at once (at least one). Clones share
+    /// the bound.
+    pub fn with_concurrency(parsers: usize) -> Self {
+        Self { permits: Arc::new(Semaphore::new(parsers.max(1))) }
+    }
+
+    /// How many parser slots are free right now. Zero for long means every slot is held by a
+    /// parser that is running or hung (timed-out parsers keep their slot until they return).
+    pub fn idle_parsers(&self) -> usize {
+        self.permits.available_permits()
+    }
+}
+
+impl Default for DocumentExtractor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Extractor for DocumentExtractor {
+    fn sniff(&self, bytes: &[u8], file_name: Option<&str>) -> Option<DocumentKind> {
+        sniff::sniff(bytes, file_name)
+    }
+
+    async fn extract(
+        &self,
+        bytes: Vec<u8>,
+        kind: DocumentKind,
+        limits: ExtractLimits,
+    ) -> Result<Extracted, ExtractError> {
+        if bytes.len() > limits.max_input_bytes {
+            return Err(ExtractError::TooLarge(format!(
+                "the file has {} bytes, the limit is {}",
+                bytes.len(),
+                limits.max_input_bytes
+            )));
+        }
+        let started = std::time::Instant::now();
+        let input_bytes = bytes.len();
+        let result = isolate::run_isolated(&self.permits, limits.timeout, move || parse(&bytes, kind, &limits)).await;
+        match &result {
+            Ok(extracted) => tracing::debug!(
+                ?kind,
+                input_bytes,
+                output_bytes = extracted.text.len(),
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "document extracted"
+            ),
+            Err(error) => tracing::info!(?kind, input_bytes, %error, "document extraction failed"),
+        }
+        result
+    }
+}
+
+/// The parse itself, run isolated: format-specific extraction, then the output checks.
+fn parse(bytes: &[u8], kind: DocumentKind, limits: &ExtractLimits) -> Result<Extracted, ExtractError> {
+    let (text, title) = match kind {
+        DocumentKind::Pdf => pdf::extract(bytes, limits.max_output_bytes)?,
+        DocumentKind::Docx => docx::extract(bytes, limits)?,
+        DocumentKind::Html => html::extract(bytes, limits.max_output_bytes)?,
+        DocumentKind::Markdown => text::extract_markdown(bytes),
+        DocumentKind::Text => text::extract_text(bytes),
+    };
+    if text.trim().is_empty() {
+        return Err(ExtractError::Corrupt(no_text_reason(kind, bytes.is_empty())));
+    }
+    if text.len() > limits.max_output_bytes {
+        return Err(ExtractError::TooLarge(format!(
+            "the extracted text has {} bytes, the limit is {}",
+            text.len(),
+            limits.max_output_bytes
+        )));
+    }
+    Ok(Extracted { text, title: title.map(|t| clip_title(&t)).filter(|t| !t.is_empty()) })
+}
+
+fn no_text_reason(kind: DocumentKind, empty_input: bool) -> String {
+    let why = if empty_input {
+        "the file is empty"
+    } else {
+        match kind {
+            DocumentKind::Pdf => {
+                "the PDF has no text layer (a scanned document or images of text need OCR before upload)"
+            }
+            DocumentKind::Docx => "the document contains no text (only images, drawings or empty paragraphs)",
+            DocumentKind::Html => "the page has no readable main text",
+            DocumentKind::Markdown | DocumentKind::Text => "the file contains only whitespace",
+        }
+    };
+    format!("no text could be extracted: {why}")
+}
+
+fn clip_title(title: &str) -> String {
+    let title = title.trim();
+    match title.char_indices().nth(MAX_TITLE_CHARS) {
+        Some((cut, _)) => title[..cut].trim_end().to_owned(),
+        None => title.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_are_clipped_at_a_char_boundary() {
+        let long = "é".repeat(MAX_TITLE_CHARS + 10);
+        assert_eq!(clip_title(&long).chars().count(), MAX_TITLE_CHARS);
+        assert_eq!(clip_title("  short "), "short");
+    }
+}

@@ -156,13 +156,38 @@ impl ParseId for lore_domain::id::ChatbotId {
     }
 }
 
+impl ParseId for lore_domain::id::SourceId {
+    const WHAT: &'static str = "source";
+    fn parse_id(s: &str) -> Option<Self> {
+        Self::parse(s)
+    }
+}
+
+async fn path_params<S: Send + Sync>(parts: &mut Parts, state: &S) -> Vec<(String, String)> {
+    Path::<Vec<(String, String)>>::from_request_parts(parts, state).await.map(|Path(v)| v).unwrap_or_default()
+}
+
+fn parse_param<T: ParseId>(params: &[(String, String)], index: usize) -> Result<T, ApiError> {
+    params.get(index).and_then(|(_, v)| T::parse_id(v)).ok_or(ApiError::App(AppError::NotFound(T::WHAT)))
+}
+
 impl<S: Send + Sync, T: ParseId> FromRequestParts<S> for PathId<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let Path(raw) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|_| ApiError::from(AppError::NotFound(T::WHAT)))?;
-        T::parse_id(&raw).map(PathId).ok_or(ApiError::App(AppError::NotFound(T::WHAT)))
+        let params = path_params(parts, state).await;
+        parse_param(&params, 0).map(PathId)
+    }
+}
+
+/// The two path parameters of a nested route (`/chatbots/{chatbotId}/sources/{sourceId}`).
+pub struct PathIds<A, B>(pub A, pub B);
+
+impl<S: Send + Sync, A: ParseId, B: ParseId> FromRequestParts<S> for PathIds<A, B> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let params = path_params(parts, state).await;
+        Ok(PathIds(parse_param(&params, 0)?, parse_param(&params, 1)?))
     }
 }

@@ -1,19 +1,50 @@
-//! The `api-integrations` route group: `/api/integrations/webhooks/…` (CONTRACT §3, §12).
-//! Subscriptions, forms and samples arrive with the webhooks work; key verification is here.
+//! The `api-integrations` route group: `/api/integrations/webhooks/…` (CONTRACT §3, §12, §13):
+//! key verification, the forms dropdown, REST-hook subscribe/unsubscribe, samples, and the
+//! delivery log with redelivery. The shapes are what Zapier-style platforms expect: the forms
+//! list and the samples are bare JSON arrays.
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{AnyScope, Authed};
-use crate::views::Status;
+use crate::extract::{AnyScope, Authed, FormsRead, JsonBody, Pagination, ParseId, PathId, WebhooksWrite};
+use crate::state::ApiState;
+use crate::views::{PageParams, PaginationView, Status};
 use axum::Json;
-use serde::Serialize;
-use utoipa::ToSchema;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use lore_app::hooks::SubscribeRequest;
+use lore_app::webhook_ports::DeliveryFilter;
+use lore_domain::DomainError;
+use lore_domain::delivery::{Delivery, DeliveryStatus};
+use lore_domain::hook::Subscription;
+use lore_domain::id::{DeliveryId, FormId, HookId};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::state::ApiState;
+impl ParseId for HookId {
+    const WHAT: &'static str = "subscription";
+    fn parse_id(s: &str) -> Option<Self> {
+        Self::parse(s)
+    }
+}
+
+impl ParseId for DeliveryId {
+    const WHAT: &'static str = "delivery";
+    fn parse_id(s: &str) -> Option<Self> {
+        Self::parse(s)
+    }
+}
 
 pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new().routes(routes!(verify))
+    OpenApiRouter::new()
+        .routes(routes!(verify))
+        .routes(routes!(form_choices))
+        .routes(routes!(subscribe, unsubscribe_by_body))
+        .routes(routes!(unsubscribe))
+        .routes(routes!(sample))
+        .routes(routes!(list_deliveries))
+        .routes(routes!(redeliver))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -30,11 +61,20 @@ pub struct KeyRef {
     pub scopes: Vec<String>,
 }
 
+/// The workspace's webhook subscriptions by status.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookCounts {
+    pub active: u64,
+    /// Disabled after 20 failed deliveries in a row; subscribing again re-enables one.
+    pub disabled: u64,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Verified {
     pub status: Status,
     pub workspace: WorkspaceRef,
     pub key: KeyRef,
+    pub webhooks: WebhookCounts,
 }
 
 /// Test a key (the "test auth" call of Zapier-style integrations). Any valid key passes.
@@ -45,7 +85,8 @@ pub struct Verified {
         (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
-async fn verify(auth: Authed<AnyScope>) -> Result<Json<Verified>, ApiError> {
+async fn verify(auth: Authed<AnyScope>, State(s): State<ApiState>) -> Result<Json<Verified>, ApiError> {
+    let counts = s.app.hook_counts(&auth.principal).await?;
     let p = auth.principal;
     Ok(Json(Verified {
         status: Status::Success,
@@ -55,5 +96,354 @@ async fn verify(auth: Authed<AnyScope>) -> Result<Json<Verified>, ApiError> {
             name: p.key_name,
             scopes: p.scopes.iter().map(|s| s.as_str().to_owned()).collect(),
         },
+        webhooks: WebhookCounts { active: counts.active, disabled: counts.disabled },
     }))
+}
+
+/// An entry of the forms dropdown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FormChoice {
+    /// `null` on the first entry, which stands for all forms.
+    pub id: Option<String>,
+    pub name: String,
+}
+
+/// The forms to choose from: a bare JSON array whose first entry `{"id": null, "name": "All
+/// forms"}` stands for every form, then one entry per form, newest first.
+#[utoipa::path(get, path = "/api/integrations/webhooks/actions/forms", tag = "integrations",
+    security(("bearer" = ["forms:read"])),
+    responses((status = 200, body = Vec<FormChoice>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+async fn form_choices(auth: Authed<FormsRead>, State(s): State<ApiState>) -> Result<Json<Vec<FormChoice>>, ApiError> {
+    let forms = s.app.form_choices(&auth.principal).await?;
+    let mut choices = vec![FormChoice { id: None, name: "All forms".into() }];
+    choices.extend(forms.into_iter().map(|f| FormChoice { id: Some(f.id.to_string()), name: f.name }));
+    Ok(Json(choices))
+}
+
+/// Subscribe a URL (REST hook). `event` defaults to `form_response`; `formId` narrows form
+/// responses to one form (absent, `null` or `""`: all forms); `chatbotId` narrows knowledge
+/// events to one chatbot. The same URL subscribed again to the same events returns the same
+/// subscription (re-enabled when it was disabled).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscribeBody {
+    /// http(s); must pass server-side request protection.
+    #[schema(required = true)]
+    pub hook_url: Option<String>,
+    pub form_id: Option<String>,
+    /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted` or `knowledge.source.*`.
+    pub event: Option<String>,
+    pub chatbot_id: Option<String>,
+}
+
+/// A subscription as its subscriber sees it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscribed {
+    pub status: Status,
+    /// Keep it to unsubscribe.
+    #[schema(example = "hook_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub hook_id: String,
+    /// The same as `hookId`.
+    pub id: String,
+    pub hook_url: String,
+    pub form_id: Option<String>,
+    pub event: String,
+    pub chatbot_id: Option<String>,
+    /// Standard Webhooks signing secret (`whsec_…`): verify `webhook-signature` with it.
+    pub secret: String,
+    pub created_at: String,
+}
+
+impl From<Subscription> for Subscribed {
+    fn from(h: Subscription) -> Self {
+        Self {
+            status: Status::Success,
+            hook_id: h.id.to_string(),
+            id: h.id.to_string(),
+            hook_url: h.hook_url,
+            form_id: h.form_id.map(|f| f.to_string()),
+            event: h.filter.as_str().to_owned(),
+            chatbot_id: h.chatbot_id.map(|c| c.to_string()),
+            secret: h.secret.expose().to_owned(),
+            created_at: h.created_at.to_string(),
+        }
+    }
+}
+
+/// Subscribe a receiving URL to form responses or knowledge-source events.
+#[utoipa::path(post, path = "/api/integrations/webhooks/triggers/subscribe", tag = "integrations",
+    request_body = SubscribeBody,
+    security(("bearer" = ["webhooks:write"])),
+    responses(
+        (status = 201, body = Subscribed),
+        (status = 400, description = "`validation_error` (no `hookUrl`, unknown `event`, `formId` with a knowledge event, \
+            `chatbotId` with form_response), `invalid_url`, `url_blocked`, `invalid_json`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown `formId` or `chatbotId`", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    ))]
+async fn subscribe(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    JsonBody(body): JsonBody<SubscribeBody>,
+) -> Result<(StatusCode, Json<Subscribed>), ApiError> {
+    let req = SubscribeRequest {
+        hook_url: body.hook_url,
+        form_id: body.form_id,
+        event: body.event,
+        chatbot_id: body.chatbot_id,
+    };
+    let hook = s.app.subscribe(&auth.principal, req).await?;
+    Ok((StatusCode::CREATED, Json(hook.into())))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Unsubscribed {
+    pub status: Status,
+    pub deleted: bool,
+    pub hook_id: String,
+    /// The same as `hookId`.
+    pub id: String,
+}
+
+impl Unsubscribed {
+    fn new(id: HookId) -> Self {
+        Self { status: Status::Success, deleted: true, hook_id: id.to_string(), id: id.to_string() }
+    }
+}
+
+/// Unsubscribe a hook by its id.
+#[utoipa::path(delete, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}", tag = "integrations",
+    params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 200, body = Unsubscribed), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn unsubscribe(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<HookId>,
+) -> Result<Json<Unsubscribed>, ApiError> {
+    s.app.unsubscribe(&auth.principal, &id).await?;
+    Ok(Json(Unsubscribed::new(id)))
+}
+
+/// The hook to remove, for clients that send it in a body.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnsubscribeBody {
+    #[schema(required = true)]
+    pub hook_id: Option<String>,
+    /// Accepted in place of `hookId`.
+    pub id: Option<String>,
+}
+
+/// Unsubscribe a hook named in the body: `{"hookId": "hook_…"}`.
+#[utoipa::path(delete, path = "/api/integrations/webhooks/triggers/subscribe", tag = "integrations",
+    request_body = UnsubscribeBody,
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 200, body = Unsubscribed),
+        (status = 400, description = "`validation_error` (no `hookId`) or `invalid_json`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+async fn unsubscribe_by_body(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    JsonBody(body): JsonBody<UnsubscribeBody>,
+) -> Result<Json<Unsubscribed>, ApiError> {
+    let raw = body.hook_id.or(body.id).filter(|h| !h.trim().is_empty());
+    let raw = raw.ok_or_else(|| DomainError::field("hookId", "is required"))?;
+    let id = HookId::parse(raw.trim()).ok_or(lore_app::AppError::NotFound("subscription"))?;
+    s.app.unsubscribe(&auth.principal, &id).await?;
+    Ok(Json(Unsubscribed::new(id)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct SampleQuery {
+    /// One form's samples; absent or empty: across all forms.
+    pub form_id: Option<String>,
+}
+
+/// Sample `form_response` envelopes for field mapping: a bare JSON array, newest first — the
+/// latest real responses (up to 3), else one made up from the form's fields (with no form at
+/// all, from an example form with one field of every type).
+#[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
+    params(SampleQuery),
+    security(("bearer" = ["forms:read"])),
+    responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<Object>),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown `formId`", body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn sample(
+    auth: Authed<FormsRead>,
+    State(s): State<ApiState>,
+    query: Result<Query<SampleQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Vec<Value>>, ApiError> {
+    let Query(q) = query.map_err(|_| DomainError::field("query", "is not a valid query string"))?;
+    let form = match q.form_id.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        Some(raw) => Some(FormId::parse(raw).ok_or(lore_app::AppError::NotFound("form"))?),
+        None => None,
+    };
+    Ok(Json(s.app.sample_events(&auth.principal, form.as_ref()).await?))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptView {
+    pub at: String,
+    /// The receiver's status; `null` when it did not answer.
+    pub status_code: Option<u16>,
+    /// Why the attempt failed when the status does not say it (timeout, blocked address, redirect, 410).
+    pub error: Option<String>,
+    pub duration_ms: u64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryView {
+    #[schema(example = "dlv_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub id: String,
+    pub hook_id: String,
+    /// The envelope's `eventId` and the `webhook-id` header, the same on every attempt.
+    pub event_id: String,
+    pub event_type: String,
+    /// `pending`, `succeeded` or `failed`.
+    pub status: String,
+    /// Oldest first.
+    pub attempts: Vec<AttemptView>,
+    /// When the next attempt is due; `null` once the delivery succeeded or failed.
+    pub next_attempt_at: Option<String>,
+    pub created_at: String,
+}
+
+impl From<Delivery> for DeliveryView {
+    fn from(d: Delivery) -> Self {
+        Self {
+            id: d.id.to_string(),
+            hook_id: d.hook_id.to_string(),
+            event_id: d.event_id.to_string(),
+            event_type: d.event_type.as_str().to_owned(),
+            status: d.status.as_str().to_owned(),
+            attempts: d
+                .attempts
+                .into_iter()
+                .map(|a| AttemptView {
+                    at: a.at.to_string(),
+                    status_code: a.status_code,
+                    error: a.error,
+                    duration_ms: a.duration_ms,
+                })
+                .collect(),
+            next_attempt_at: d.next_attempt_at.map(|t| t.to_string()),
+            created_at: d.created_at.to_string(),
+        }
+    }
+}
+
+/// A subscription's state, without its secret.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HookView {
+    pub hook_id: String,
+    pub hook_url: String,
+    pub form_id: Option<String>,
+    pub event: String,
+    pub chatbot_id: Option<String>,
+    /// `active`, or `disabled` after 20 failed deliveries in a row (subscribe again to re-enable).
+    pub status: String,
+    /// Failed deliveries since the last success.
+    pub consecutive_failures: u32,
+    pub created_at: String,
+}
+
+impl From<Subscription> for HookView {
+    fn from(h: Subscription) -> Self {
+        Self {
+            hook_id: h.id.to_string(),
+            hook_url: h.hook_url,
+            form_id: h.form_id.map(|f| f.to_string()),
+            event: h.filter.as_str().to_owned(),
+            chatbot_id: h.chatbot_id.map(|c| c.to_string()),
+            status: h.status.as_str().to_owned(),
+            consecutive_failures: h.consecutive_failures,
+            created_at: h.created_at.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryList {
+    pub status: Status,
+    pub deliveries: Vec<DeliveryView>,
+    pub pagination: PaginationView,
+    /// With `hookId`: that subscription, or `null` when it no longer exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook: Option<Option<HookView>>,
+}
+
+/// The delivery log, newest first: each delivery with its attempts.
+#[utoipa::path(get, path = "/api/integrations/webhooks/deliveries", tag = "integrations",
+    params(PageParams,
+        ("hookId" = Option<String>, Query, description = "One subscription's deliveries"),
+        ("status" = Option<String>, Query, description = "`pending`, `succeeded` or `failed`")),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 200, body = DeliveryList),
+        (status = 400, description = "`validation_error`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn list_deliveries(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    p: Pagination,
+) -> Result<Json<DeliveryList>, ApiError> {
+    let hook_id = match p.param("hookId").map(str::trim).filter(|h| !h.is_empty()) {
+        Some(raw) => Some(HookId::parse(raw).ok_or_else(|| DomainError::field("hookId", "is not a hook id (hook_…)"))?),
+        None => None,
+    };
+    let status = match p.param("status") {
+        Some(v) => Some(
+            DeliveryStatus::parse(v)
+                .ok_or_else(|| DomainError::field("status", "must be one of pending, succeeded, failed"))?,
+        ),
+        None => None,
+    };
+    let hook = match &hook_id {
+        Some(id) => Some(s.app.get_hook(&auth.principal, id).await?.map(Into::into)),
+        None => None,
+    };
+    let page = s.app.list_deliveries(&auth.principal, &DeliveryFilter { hook_id, status }, p.page).await?;
+    let pagination = page.info().into();
+    Ok(Json(DeliveryList {
+        status: Status::Success,
+        deliveries: page.items.into_iter().map(Into::into).collect(),
+        pagination,
+        hook,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryEnvelope {
+    pub status: Status,
+    pub delivery: DeliveryView,
+}
+
+/// Send a delivery again: the same event (same `eventId`) to the same subscription, due now,
+/// with a fresh round of attempts. Answers 202 at once.
+#[utoipa::path(post, path = "/api/integrations/webhooks/deliveries/{deliveryId}/redeliver", tag = "integrations",
+    params(("deliveryId" = String, Path, description = "Delivery id (`dlv_…`)")),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 202, body = DeliveryEnvelope),
+        (status = 400, description = "`invalid_operation`: the subscription is disabled", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, description = "`not_found`: no such delivery, or its subscription is gone", body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+async fn redeliver(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<DeliveryId>,
+) -> Result<(StatusCode, Json<DeliveryEnvelope>), ApiError> {
+    let d = s.app.redeliver(&auth.principal, &id).await?;
+    Ok((StatusCode::ACCEPTED, Json(DeliveryEnvelope { status: Status::Success, delivery: d.into() })))
 }

@@ -6,7 +6,11 @@
 mod chatbots;
 pub mod error;
 pub mod extract;
+mod files;
+mod forms;
 mod integrations;
+mod search;
+mod sources;
 mod state;
 pub mod views;
 
@@ -39,18 +43,23 @@ pub enum RouteGroup {
     Minds,
     Forms,
     Integrations,
+    /// `/files/…`: uploaded files and signed uploads. Only `lore serve` mounts it; in AWS the
+    /// CDN and S3 answer those URLs.
+    Files,
 }
 
 impl RouteGroup {
-    pub const ALL: [RouteGroup; 4] =
-        [RouteGroup::Chatbots, RouteGroup::Minds, RouteGroup::Forms, RouteGroup::Integrations];
+    /// Everything `lore serve` mounts.
+    pub const ALL: [RouteGroup; 5] =
+        [RouteGroup::Chatbots, RouteGroup::Minds, RouteGroup::Forms, RouteGroup::Integrations, RouteGroup::Files];
 
     fn routes(self) -> OpenApiRouter<ApiState> {
         match self {
-            RouteGroup::Chatbots => chatbots::router(),
+            RouteGroup::Chatbots => chatbots::router().merge(sources::router()).merge(search::router()),
+            RouteGroup::Forms => forms::router(),
             RouteGroup::Integrations => integrations::router(),
-            // Filled by the Minds and forms work; until then every path there is a 404.
-            RouteGroup::Minds | RouteGroup::Forms => OpenApiRouter::new(),
+            // Filled by the Minds work; until then every path there is a 404.
+            RouteGroup::Minds | RouteGroup::Files => OpenApiRouter::new(),
         }
     }
 }
@@ -65,8 +74,11 @@ impl RouteGroup {
     modifiers(&BearerAuth),
     components(schemas(error::ErrorBody)),
     tags(
-        (name = "chatbots", description = "Chatbots and their knowledge bases"),
-        (name = "integrations", description = "Zapier-style webhook integration endpoints"),
+        (name = "chatbots", description = "Chatbots"),
+        (name = "knowledge", description = "Chatbot knowledge sources, processing, statistics and uploads"),
+        (name = "forms", description = "Forms and their responses; each response emits a `form_response` event"),
+        (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
+            samples, and signed deliveries (Standard Webhooks) with their log"),
         (name = "meta", description = "This document"),
     )
 )]
@@ -116,7 +128,10 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::
 
 /// The router serving `groups` over `app`, with the whole platform around it.
 pub fn router(app: App, groups: &[RouteGroup]) -> Router {
-    let (router, doc) = api_router(groups).split_for_parts();
+    let (mut router, doc) = api_router(groups).split_for_parts();
+    if groups.contains(&RouteGroup::Files) {
+        router = router.merge(files::router());
+    }
     let openapi_json = Arc::new(doc.to_json().unwrap_or_else(|_| "{}".into()));
     let state = ApiState { app, openapi_json };
     let trace = TraceLayer::new_for_http()

@@ -14,7 +14,8 @@ use std::time::Duration;
 const READERS: usize = 4;
 
 /// Each entry migrates from version `index` to `index + 1`. Never edit a shipped entry.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE workspaces (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -48,12 +49,145 @@ CREATE TABLE chatbots (
     UNIQUE (workspace_id, slug)
 );
 CREATE INDEX chatbots_newest_first ON chatbots (workspace_id, created_at DESC, id DESC);
-"#];
+"#,
+    r#"
+CREATE TABLE sources (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    content_hash TEXT,
+    progress TEXT,
+    generation INTEGER NOT NULL DEFAULT 0,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    processed_at INTEGER
+);
+CREATE INDEX sources_newest_first ON sources (chatbot_id, created_at DESC, id DESC);
+CREATE INDEX sources_by_workspace ON sources (workspace_id);
+CREATE INDEX sources_by_status ON sources (status, lease_until);
+CREATE TABLE chunks (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    chatbot_id TEXT NOT NULL,
+    source_id TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    url TEXT,
+    model TEXT NOT NULL,
+    embedding BLOB NOT NULL
+);
+CREATE INDEX chunks_by_source ON chunks (source_id, position);
+CREATE INDEX chunks_by_chatbot ON chunks (chatbot_id);
+CREATE TABLE events (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL
+);
+CREATE INDEX events_by_workspace ON events (workspace_id, id);
+"#,
+    r#"
+-- Keyword search: an FTS5 index over chunk texts, kept in step with `chunks` by triggers
+-- (cascaded deletes fire them too). BM25 ranks; porter stemming; diacritics folded.
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    content,
+    content = 'chunks',
+    content_rowid = 'rowid',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts (rowid, content) VALUES (new.rowid, new.content);
+END;
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts (chunks_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+END;
+CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
+    INSERT INTO chunks_fts (chunks_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+    INSERT INTO chunks_fts (rowid, content) VALUES (new.rowid, new.content);
+END;
+INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');
+"#,
+    r#"
+-- Forms, their responses, webhook subscriptions and deliveries. The delivery schedule
+-- (`next_attempt_at`, claims) is stored so that a crash or restart loses no due delivery.
+CREATE TABLE forms (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX forms_newest_first ON forms (workspace_id, created_at DESC, id DESC);
+CREATE TABLE form_responses (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    form_id TEXT NOT NULL REFERENCES forms(id) ON DELETE CASCADE,
+    event_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    answers TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX form_responses_newest_first ON form_responses (form_id, created_at DESC, id DESC);
+CREATE INDEX form_responses_by_workspace ON form_responses (workspace_id, created_at DESC, id DESC);
+CREATE TABLE hooks (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    hook_url TEXT NOT NULL,
+    event TEXT NOT NULL,
+    form_id TEXT,
+    chatbot_id TEXT,
+    secret TEXT NOT NULL,
+    status TEXT NOT NULL,
+    consecutive_failures INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX hooks_by_workspace ON hooks (workspace_id, status);
+CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    hook_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts TEXT NOT NULL,
+    next_attempt_at INTEGER,
+    round_start INTEGER NOT NULL DEFAULT 0,
+    claim INTEGER NOT NULL DEFAULT 0,
+    claim_owner TEXT,
+    claimed_until INTEGER,
+    created_at INTEGER NOT NULL,
+    UNIQUE (event_id, hook_id)
+);
+CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX deliveries_newest_first ON deliveries (workspace_id, created_at DESC, id DESC);
+CREATE INDEX deliveries_by_hook ON deliveries (hook_id, created_at DESC, id DESC);
+-- Events written before subscriptions existed had no one to go to.
+ALTER TABLE events ADD COLUMN fanned_out_at INTEGER;
+UPDATE events SET fanned_out_at = created_at;
+CREATE INDEX events_to_fan_out ON events (id) WHERE fanned_out_at IS NULL;
+"#,
+];
 
 /// A pool of one writer and a few readers over one database file.
 #[derive(Clone)]
 pub struct SqliteStore {
     inner: Arc<Inner>,
+    /// Embeddings kept in memory for exact semantic search (see `vectors.rs`).
+    pub(crate) vectors: Arc<crate::vectors::VectorCache>,
 }
 
 struct Inner {
@@ -70,12 +204,29 @@ fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(Duration::from_secs(10))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    enable_wal(&conn)?;
     // NORMAL is durable across process crashes in WAL mode; only a power loss can drop the
     // last transactions, which is the usual trade for an embedded server.
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
+}
+
+/// Switches a new file to WAL. Two processes opening a new file at once (`lore serve` and the
+/// CLI) race for that switch, and SQLite answers the loser `SQLITE_BUSY` at once, without the
+/// busy handler: wait and try again, up to the busy timeout.
+fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(f, _))
+                if f.code == rusqlite::ErrorCode::DatabaseBusy && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
 }
 
 fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -97,7 +248,10 @@ impl SqliteStore {
             .map(|_| open_connection(path).map(Mutex::new))
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(unavailable)?;
-        Ok(Self { inner: Arc::new(Inner { writer: Mutex::new(writer), readers, next_reader: AtomicUsize::new(0) }) })
+        Ok(Self {
+            inner: Arc::new(Inner { writer: Mutex::new(writer), readers, next_reader: AtomicUsize::new(0) }),
+            vectors: Arc::new(crate::vectors::VectorCache::default()),
+        })
     }
 
     /// Runs `f` with a reader connection on the blocking pool.

@@ -1,24 +1,33 @@
-//! The port conformance suites on the embedded adapters (SQLite file, in-process rate limiter).
+//! The port conformance suites on the embedded adapters (SQLite file, files on disk, in-process
+//! rate limiter).
 
-use lore_app::Ports;
-use lore_local::{MemoryRateLimiter, SqliteStore};
+use lore_app::conformance::Stores;
+use lore_local::{FileBlobStore, MemoryRateLimiter, SqliteStore};
+use std::path::Path;
 use std::sync::Arc;
 
-fn ports(store: SqliteStore) -> Ports {
+fn stores(store: SqliteStore, files: &Path) -> Stores {
     let store = Arc::new(store);
-    Ports {
+    Stores {
         workspaces: store.clone(),
         keys: store.clone(),
-        chatbots: store,
+        chatbots: store.clone(),
         rate_limiter: Arc::new(MemoryRateLimiter::new()),
+        sources: store.clone(),
+        index: store.clone(),
+        events: store.clone(),
+        forms: store.clone(),
+        hooks: store.clone(),
+        deliveries: store,
+        blobs: Arc::new(FileBlobStore::new(files, "http://127.0.0.1:3000", b"test-key".to_vec())),
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn sqlite_store_conforms() {
+async fn embedded_adapters_conform() {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
-    lore_app::conformance::run_all(&ports(store), "one").await;
+    lore_app::conformance::run_all(&stores(store, &dir.path().join("files")), "one").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -26,28 +35,23 @@ async fn two_stores_on_one_file_share_records_and_migrate_once() {
     // `lore serve` and the CLI open the same file from two processes; two pools model that.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lore.db");
-    let (a, b) = tokio::join!(
-        tokio::task::spawn_blocking({
-            let p = path.clone();
-            move || SqliteStore::open(&p)
-        }),
-        tokio::task::spawn_blocking({
-            let p = path.clone();
-            move || SqliteStore::open(&p)
-        })
-    );
-    let (a, b) = (ports(a.unwrap().unwrap()), ports(b.unwrap().unwrap()));
+    let open = |p: std::path::PathBuf| tokio::task::spawn_blocking(move || SqliteStore::open(&p));
+    let (a, b) = tokio::join!(open(path.clone()), open(path.clone()));
+    let files = dir.path().join("files");
+    let (a, b) = (stores(a.unwrap().unwrap(), &files), stores(b.unwrap().unwrap(), &files));
     lore_app::conformance::workspaces(&a, "shared").await;
     let seen_by_b = b.workspaces.list_workspaces().await.unwrap();
     assert_eq!(seen_by_b.len(), 2, "the second pool sees the first one's writes");
     lore_app::conformance::chatbot_slug_race(&b, "shared").await;
+    lore_app::conformance::processing_race(&b, "shared").await;
 }
 
 #[tokio::test]
 async fn reopening_keeps_data_and_schema() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lore.db");
-    lore_app::conformance::workspaces(&ports(SqliteStore::open(&path).unwrap()), "x").await;
-    let again = ports(SqliteStore::open(&path).unwrap());
+    let files = dir.path().join("files");
+    lore_app::conformance::workspaces(&stores(SqliteStore::open(&path).unwrap(), &files), "x").await;
+    let again = stores(SqliteStore::open(&path).unwrap(), &files);
     assert_eq!(again.workspaces.list_workspaces().await.unwrap().len(), 2);
 }

@@ -1,0 +1,156 @@
+//! The delivery engine (CONTRACT §13): events fan out to one delivery per matching
+//! subscription; due deliveries are claimed, signed, POSTed and rescheduled.
+//!
+//! Every step is a short use case over the stores, so any runtime can drive it: the
+//! in-process loop of `lore serve` calls [`App::fan_out_pending`] and [`App::claim_due`] +
+//! [`App::attempt_claimed`]; a queue consumer calls [`App::fan_out`] per event and
+//! [`App::attempt`] per delivery; a timer calls [`App::dispatch_due`].
+
+use crate::knowledge::lease_end;
+use crate::knowledge_ports::Lease;
+use crate::webhook_ports::{DeliveryUpdate, SendOutcome, WebhookRequest};
+use crate::{App, AppError};
+use lore_domain::Timestamp;
+use lore_domain::delivery::{Answer, Delivery, DeliveryStatus, HookEffect};
+use lore_domain::event::Event;
+use lore_domain::hook::HookStatus;
+use lore_domain::id::DeliveryId;
+use std::time::Duration;
+
+/// How long a claim outlives the attempt's own timeout before another dispatcher may take the
+/// delivery over.
+const CLAIM_MARGIN: Duration = Duration::from_secs(60);
+
+impl App {
+    /// Creates one delivery per active subscription that matches `event`, and marks the event
+    /// fanned out. Safe to repeat: a subscription gets one delivery per event.
+    pub async fn fan_out(&self, event: &Event) -> Result<u64, AppError> {
+        let now = Timestamp::now();
+        let hooks = self.ports.hooks.active_hooks(&event.workspace_id).await?;
+        let deliveries: Vec<Delivery> =
+            hooks.iter().filter(|h| h.matches(event)).map(|h| Delivery::new(h, event, now)).collect();
+        let created = self.ports.deliveries.create_deliveries(&event.id, &deliveries).await?;
+        if created > 0 {
+            tracing::debug!(event = %event.id, deliveries = created, "event fanned out");
+            self.ports.dispatch_signal.notify();
+        }
+        Ok(created)
+    }
+
+    /// Fans out up to `limit` outbox events not fanned out yet; how many events that was.
+    pub async fn fan_out_pending(&self, limit: u32) -> Result<usize, AppError> {
+        let events = self.ports.deliveries.unfanned_events(limit).await?;
+        for event in &events {
+            self.fan_out(event).await?;
+        }
+        Ok(events.len())
+    }
+
+    fn delivery_lease(&self, now: Timestamp) -> Lease {
+        Lease {
+            owner: self.config.instance_id.clone(),
+            until: lease_end(now, self.config.webhook_timeout + CLAIM_MARGIN),
+        }
+    }
+
+    /// Claims up to `limit` deliveries due at `now` for this process.
+    pub async fn claim_due(&self, now: Timestamp, limit: u32) -> Result<Vec<Delivery>, AppError> {
+        Ok(self.ports.deliveries.claim_due(now, limit, &self.delivery_lease(now)).await?)
+    }
+
+    /// Claims and attempts every delivery due at `now` (up to `limit`) concurrently, and waits
+    /// for them; how many were attempted.
+    pub async fn dispatch_due(&self, now: Timestamp, limit: u32) -> Result<usize, AppError> {
+        let claimed = self.claim_due(now, limit).await?;
+        let n = claimed.len();
+        let mut running = tokio::task::JoinSet::new();
+        for d in claimed {
+            let app = self.clone();
+            running.spawn(async move { app.attempt_claimed(d).await });
+        }
+        while let Some(done) = running.join_next().await {
+            match done {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::error!(error = %e, "a delivery attempt could not be recorded"),
+                Err(e) => tracing::error!(error = %e, "a delivery attempt panicked"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Attempts one delivery now if it is pending and due (a queue message may arrive early or
+    /// twice: then nothing happens). Its status afterwards, `None` when it was not due.
+    pub async fn attempt(&self, id: &DeliveryId) -> Result<Option<DeliveryStatus>, AppError> {
+        let now = Timestamp::now();
+        match self.ports.deliveries.claim_one(id, now, &self.delivery_lease(now)).await? {
+            Some(d) => self.attempt_claimed(d).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Takes over attempts another process left claimed (a restarted `lore serve`).
+    pub async fn release_delivery_claims(&self) -> Result<u64, AppError> {
+        Ok(self.ports.deliveries.release_claims(&self.config.instance_id).await?)
+    }
+
+    /// POSTs a claimed delivery to its subscription and records the outcome: the attempt, the
+    /// next one on the retry schedule or the final status, and what it means for the
+    /// subscription (streak reset, disabled after repeated failures, removed on 410).
+    pub async fn attempt_claimed(&self, d: Delivery) -> Result<DeliveryStatus, AppError> {
+        let hook = self.ports.hooks.get_hook(&d.workspace_id, &d.hook_id).await?;
+        let Some(hook) = hook.filter(|h| h.status == HookStatus::Active) else {
+            // Unsubscribed, gone after a 410, or disabled: nothing is sent any more.
+            let update = DeliveryUpdate { attempt: None, status: DeliveryStatus::Failed, next_attempt_at: None };
+            self.ports.deliveries.record_attempt(&d.id, d.claim, &update).await?;
+            return Ok(DeliveryStatus::Failed);
+        };
+        let body = serde_json::to_vec(&d.payload).map_err(|e| AppError::Storage(format!("envelope: {e}")))?;
+        let request = WebhookRequest {
+            url: hook.hook_url.clone(),
+            event_id: d.event_id.clone(),
+            body,
+            secret: hook.secret.clone(),
+            timeout: self.config.webhook_timeout,
+        };
+        let at = Timestamp::now();
+        let answer = match self.ports.webhook_sender.send(&request).await {
+            SendOutcome::Answered(status) => Answer::Status(status),
+            SendOutcome::NoAnswer(why) => Answer::None(why),
+        };
+        let after = d.after_attempt(answer, at, Timestamp::now(), &self.config.webhook_retry_schedule);
+        tracing::info!(
+            delivery = %d.id, hook = %hook.id, event = %d.event_id, status = after.status.as_str(),
+            http_status = after.attempt.status_code, error = after.attempt.error.as_deref(),
+            "webhook attempt"
+        );
+        // The subscription changes first: whoever sees the delivery final also sees its effect
+        // (streak, disabled, removed). A crash in between repeats the attempt, never loses it.
+        let ws = &d.workspace_id;
+        match after.hook {
+            HookEffect::Succeeded => {
+                self.ports.hooks.record_outcome(ws, &hook.id, true, self.config.hook_disable_after).await?;
+            }
+            HookEffect::Failed => {
+                let status =
+                    self.ports.hooks.record_outcome(ws, &hook.id, false, self.config.hook_disable_after).await?;
+                if status == Some(HookStatus::Disabled) {
+                    tracing::warn!(hook = %hook.id, "subscription disabled after repeated failed deliveries");
+                }
+            }
+            HookEffect::Gone => {
+                self.ports.hooks.delete_hook(ws, &hook.id).await?;
+                tracing::info!(hook = %hook.id, "subscription removed: the receiver answered 410 Gone");
+            }
+            HookEffect::Undecided => {}
+        }
+        let update = DeliveryUpdate {
+            attempt: Some(after.attempt.clone()),
+            status: after.status,
+            next_attempt_at: after.next_attempt_at,
+        };
+        if !self.ports.deliveries.record_attempt(&d.id, d.claim, &update).await? {
+            tracing::info!(delivery = %d.id, "attempt superseded (redelivered or taken over); outcome not recorded");
+        }
+        Ok(after.status)
+    }
+}

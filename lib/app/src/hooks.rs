@@ -1,0 +1,112 @@
+//! Subscription use cases: subscribe, unsubscribe, the delivery log and redelivery
+//! (CONTRACT §12, §13).
+
+use crate::auth::Principal;
+use crate::knowledge::url_error;
+use crate::webhook_ports::{DeliveryFilter, HookCounts};
+use crate::{App, AppError};
+use lore_domain::delivery::Delivery;
+use lore_domain::error::Validator;
+use lore_domain::hook::{HookFilter, HookStatus, HookTarget, MAX_HOOK_URL, Subscription};
+use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::{DomainError, ErrorCode, Timestamp};
+
+/// A subscribe request as the client sent it.
+#[derive(Debug, Clone, Default)]
+pub struct SubscribeRequest {
+    pub hook_url: Option<String>,
+    /// Absent, `null` or `""`: every form.
+    pub form_id: Option<String>,
+    pub event: Option<String>,
+    pub chatbot_id: Option<String>,
+}
+
+/// An id given in a body: absent or empty is none; one that cannot be ours names nothing (404).
+fn optional_id<T>(raw: Option<&str>, parse: fn(&str) -> Option<T>, what: &'static str) -> Result<Option<T>, AppError> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(s) => parse(s).map(Some).ok_or(AppError::NotFound(what)),
+    }
+}
+
+impl App {
+    /// Subscribes a URL (checked by request protection now, and at every delivery). Subscribing
+    /// the same URL to the same events again returns that subscription, re-enabled.
+    pub async fn subscribe(&self, p: &Principal, req: SubscribeRequest) -> Result<Subscription, AppError> {
+        let mut v = Validator::new();
+        let url = match req.hook_url.as_deref().map(str::trim) {
+            Some(u) if !u.is_empty() => Some(u.to_owned()),
+            _ => v.check(Err(DomainError::field("hookUrl", "is required"))),
+        };
+        let filter = v.check(HookFilter::parse(req.event.as_deref()));
+        v.finish()?;
+        let (Some(url), Some(filter)) = (url, filter) else { unreachable!("validator finished without errors") };
+        let form_id = optional_id(req.form_id.as_deref(), FormId::parse, "form")?;
+        let chatbot_id = optional_id(req.chatbot_id.as_deref(), ChatbotId::parse, "chatbot")?;
+        let target = HookTarget::new(filter, form_id, chatbot_id)?;
+        if url.chars().count() > MAX_HOOK_URL {
+            return Err(DomainError::new(
+                ErrorCode::InvalidUrl,
+                format!("`hookUrl` must be at most {MAX_HOOK_URL} characters"),
+            )
+            .into());
+        }
+        let url = self.ports.url_guard.check(&url).await.map_err(url_error)?;
+        if let Some(form) = &target.form_id {
+            self.get_form(p, form).await?;
+        }
+        if let Some(bot) = &target.chatbot_id {
+            self.get_chatbot(p, bot).await?;
+        }
+        let hook = Subscription::new(p.workspace_id().clone(), url, target, Timestamp::now());
+        Ok(self.ports.hooks.subscribe(&hook).await?)
+    }
+
+    pub async fn unsubscribe(&self, p: &Principal, id: &HookId) -> Result<(), AppError> {
+        if self.ports.hooks.delete_hook(p.workspace_id(), id).await? {
+            Ok(())
+        } else {
+            Err(AppError::NotFound("subscription"))
+        }
+    }
+
+    pub async fn get_hook(&self, p: &Principal, id: &HookId) -> Result<Option<Subscription>, AppError> {
+        Ok(self.ports.hooks.get_hook(p.workspace_id(), id).await?)
+    }
+
+    pub async fn hook_counts(&self, p: &Principal) -> Result<HookCounts, AppError> {
+        Ok(self.ports.hooks.count_hooks(p.workspace_id()).await?)
+    }
+
+    pub async fn list_deliveries(
+        &self,
+        p: &Principal,
+        filter: &DeliveryFilter,
+        page: PageRequest,
+    ) -> Result<Page<Delivery>, AppError> {
+        Ok(self.ports.deliveries.list_deliveries(p.workspace_id(), filter, page).await?)
+    }
+
+    /// Sends a delivery again (same event, same `eventId`) with a fresh round of attempts.
+    /// Its subscription must still exist and be active.
+    pub async fn redeliver(&self, p: &Principal, id: &DeliveryId) -> Result<Delivery, AppError> {
+        let ws = p.workspace_id();
+        let delivery = self.ports.deliveries.get_delivery(ws, id).await?.ok_or(AppError::NotFound("delivery"))?;
+        match self.ports.hooks.get_hook(ws, &delivery.hook_id).await? {
+            None => return Err(AppError::NotFound("subscription")),
+            Some(h) if h.status == HookStatus::Disabled => {
+                return Err(DomainError::new(
+                    ErrorCode::InvalidOperation,
+                    "the subscription is disabled after repeated failures; subscribe again to re-enable it",
+                )
+                .into());
+            }
+            Some(_) => {}
+        }
+        let queued = self.ports.deliveries.redeliver(ws, id, Timestamp::now()).await?;
+        let queued = queued.ok_or(AppError::NotFound("delivery"))?;
+        self.ports.dispatch_signal.notify();
+        Ok(queued)
+    }
+}

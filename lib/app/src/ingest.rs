@@ -1,0 +1,314 @@
+//! The processing run of a knowledge source: extract (or crawl) → chunk → embed → index, with
+//! progress, a lease, generations and a sweeper (CONTRACT §6, DESIGN §3).
+
+use crate::chunking::chunk_text;
+use crate::ingest_ports::{CrawlError, CrawlRequest, ExtractError};
+use crate::knowledge::lease_end;
+use crate::knowledge_ports::{Chunk, Finish, IngestJob, Lease};
+use crate::{App, AppError, StoreError};
+use lore_domain::Timestamp;
+use lore_domain::document::DocumentKind;
+use lore_domain::event::{Event, EventType};
+use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Texts embedded per provider call, and per progress update.
+const EMBED_BATCH: usize = 64;
+
+/// Why a run stopped.
+enum RunFailure {
+    /// The source cannot be processed; the words go to its `error` field.
+    Failed(String),
+    /// Our own store failed: the run is left to its lease, so it is retried, not failed.
+    Store(StoreError),
+}
+
+impl From<StoreError> for RunFailure {
+    fn from(e: StoreError) -> Self {
+        RunFailure::Store(e)
+    }
+}
+
+fn sha256_hex(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One document of a source: its text, whether it is Markdown-like, and its page URL.
+struct Document {
+    text: String,
+    markdown: bool,
+    url: Option<String>,
+}
+
+fn extract_failure(e: ExtractError) -> RunFailure {
+    RunFailure::Failed(e.to_string())
+}
+
+impl App {
+    /// Runs one queued job. Stale jobs (deleted source, superseded generation, not processing)
+    /// are dropped; the run's own failures end the source in `error`. Returns `Err` only when
+    /// the store failed, so that a queue may deliver the job again.
+    pub async fn run_ingest_job(&self, job: IngestJob) -> Result<(), AppError> {
+        let Some(source) = self.ports.sources.get_source(&job.workspace_id, &job.source_id).await? else {
+            return Ok(());
+        };
+        if source.status != SourceStatus::Processing || source.generation != job.generation {
+            tracing::debug!(source = %source.id, "dropping a stale ingest job");
+            return Ok(());
+        }
+        let finish = match self.ingest(&source).await {
+            Ok(f) => f,
+            Err(RunFailure::Failed(message)) => {
+                tracing::info!(source = %source.id, %message, "processing failed");
+                Finish::Error { message }
+            }
+            Err(RunFailure::Store(e)) => return Err(e.into()),
+        };
+        let ended =
+            self.ports.sources.finish_processing(&source.id, source.generation, &finish, Timestamp::now()).await?;
+        match ended {
+            Some(s) if s.status == SourceStatus::Ready => {
+                self.publish(Event::for_source(EventType::SourceReady, &s)).await
+            }
+            Some(s) => self.publish(Event::for_source(EventType::SourceError, &s)).await,
+            None => tracing::debug!(source = %source.id, "run superseded; results dropped"),
+        }
+        Ok(())
+    }
+
+    async fn progress(&self, s: &KnowledgeSource, stage: &str, done: u64, total: u64) -> Result<(), RunFailure> {
+        let current = self.ports.sources.set_progress(&s.id, s.generation, &Progress::new(stage, done, total)).await?;
+        if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
+    }
+
+    async fn documents(&self, s: &KnowledgeSource) -> Result<(Vec<Document>, Option<u32>), RunFailure> {
+        match &s.spec {
+            SourceSpec::Text { content } => {
+                Ok((vec![Document { text: content.clone(), markdown: true, url: None }], None))
+            }
+            SourceSpec::File(f) => {
+                self.progress(s, "extracting", 0, 1).await?;
+                let bytes = self
+                    .ports
+                    .blobs
+                    .get(&f.blob_key)
+                    .await?
+                    .ok_or_else(|| RunFailure::Failed("the uploaded file is no longer stored".into()))?;
+                let extracted = self
+                    .ports
+                    .extractor
+                    .extract(bytes, f.kind, self.config.extract_limits)
+                    .await
+                    .map_err(extract_failure)?;
+                Ok((vec![Document { text: extracted.text, markdown: f.kind.is_markdown_like(), url: None }], None))
+            }
+            SourceSpec::Url { url, crawl_depth, .. } => {
+                self.progress(s, "crawling", 0, self.config.crawl_max_pages as u64).await?;
+                let request = CrawlRequest {
+                    url: url.clone(),
+                    depth: crawl_depth.get(),
+                    max_pages: self.config.crawl_max_pages,
+                    max_page_bytes: self.config.crawl_max_page_bytes,
+                    page_timeout: self.config.crawl_page_timeout,
+                };
+                let (tx, mut rx) = tokio::sync::watch::channel(0usize);
+                let on_page = move |n: usize| {
+                    let _ = tx.send(n);
+                };
+                let crawl = self.ports.crawler.crawl(request, &on_page);
+                tokio::pin!(crawl);
+                let pages = loop {
+                    tokio::select! {
+                        result = &mut crawl => break result,
+                        changed = rx.changed() => {
+                            if changed.is_ok() {
+                                let n = *rx.borrow();
+                                self.progress(s, "crawling", n as u64, self.config.crawl_max_pages as u64).await?;
+                            }
+                        }
+                    }
+                };
+                let pages = pages.map_err(|e| match e {
+                    CrawlError::Blocked(m) => RunFailure::Failed(format!("URL blocked: {m}")),
+                    e => RunFailure::Failed(e.to_string()),
+                })?;
+                let crawled = pages.len() as u32;
+                let mut docs = Vec::new();
+                for (i, page) in pages.into_iter().enumerate() {
+                    self.progress(s, "extracting", i as u64, crawled as u64).await?;
+                    let kind = page_kind(page.content_type.as_deref(), &page.url);
+                    match self.ports.extractor.extract(page.body, kind, self.config.extract_limits).await {
+                        Ok(e) if !e.text.trim().is_empty() => {
+                            docs.push(Document { text: e.text, markdown: kind.is_markdown_like(), url: Some(page.url) })
+                        }
+                        Ok(_) => {}
+                        // One unreadable page does not spoil the site.
+                        Err(err) if i > 0 => tracing::debug!(url = %page.url, error = %err, "page skipped"),
+                        Err(err) => return Err(extract_failure(err)),
+                    }
+                }
+                if docs.is_empty() {
+                    return Err(RunFailure::Failed("no readable text was found at the URL".into()));
+                }
+                Ok((docs, Some(crawled)))
+            }
+        }
+    }
+
+    async fn ingest(&self, s: &KnowledgeSource) -> Result<Finish, RunFailure> {
+        let (docs, pages_crawled) = self.documents(s).await?;
+        let texts: Vec<&str> = docs.iter().map(|d| d.text.as_str()).collect();
+        let content_hash = sha256_hex(&texts);
+        let extracted_bytes: u64 = docs.iter().map(|d| d.text.len() as u64).sum();
+
+        self.progress(s, "chunking", 0, docs.len() as u64).await?;
+        let settings = self.config.chunking;
+        let mut pieces: Vec<(String, Option<String>)> = Vec::new();
+        for d in docs {
+            let markdown = d.markdown;
+            let text = d.text;
+            // Splitting is CPU work: keep it off the async threads.
+            let chunks = tokio::task::spawn_blocking(move || chunk_text(&text, markdown, settings))
+                .await
+                .map_err(|e| RunFailure::Failed(format!("chunking failed: {e}")))?;
+            pieces.extend(chunks.into_iter().map(|c| (c, d.url.clone())));
+        }
+        if pieces.is_empty() {
+            return Err(RunFailure::Failed("the source has no text to index".into()));
+        }
+
+        // Identical chunks keep their embeddings: a refresh of unchanged content embeds nothing.
+        let model = self.ports.embedder.model_id().to_owned();
+        let known = self.ports.index.embeddings_by_hash(&s.id, &model).await?;
+        let hashes: Vec<String> = pieces.iter().map(|(c, _)| sha256_hex(&[c])).collect();
+        let mut embeddings: HashMap<String, Vec<f32>> = HashMap::new();
+        let missing: Vec<usize> = (0..pieces.len())
+            .filter(|&i| match known.get(&hashes[i]) {
+                Some(v) => {
+                    embeddings.insert(hashes[i].clone(), v.clone());
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        let mut todo: Vec<usize> = Vec::new();
+        for i in missing {
+            if !todo.iter().any(|&j| hashes[j] == hashes[i]) {
+                todo.push(i);
+            }
+        }
+        let total = todo.len() as u64;
+        self.progress(s, "embedding", 0, total).await?;
+        for (n, batch) in todo.chunks(EMBED_BATCH).enumerate() {
+            let inputs: Vec<String> = batch.iter().map(|&i| pieces[i].0.clone()).collect();
+            let vectors = self.ports.embedder.embed(&inputs).await.map_err(|e| RunFailure::Failed(e.to_string()))?;
+            if vectors.len() != inputs.len() {
+                return Err(RunFailure::Failed("the embedding provider returned the wrong number of vectors".into()));
+            }
+            for (&i, v) in batch.iter().zip(vectors) {
+                embeddings.insert(hashes[i].clone(), v);
+            }
+            let done = ((n + 1) * EMBED_BATCH).min(todo.len()) as u64;
+            self.progress(s, "embedding", done, total).await?;
+        }
+
+        self.progress(s, "indexing", 0, pieces.len() as u64).await?;
+        let chunks: Vec<Chunk> = pieces
+            .into_iter()
+            .enumerate()
+            .map(|(i, (content, url))| Chunk {
+                id: format!("{}:{}:{}", s.id, s.generation, i),
+                workspace_id: s.workspace_id.clone(),
+                chatbot_id: s.chatbot_id.clone(),
+                source_id: s.id.clone(),
+                position: i as u32,
+                embedding: embeddings.get(&hashes[i]).cloned().unwrap_or_default(),
+                content_hash: hashes[i].clone(),
+                content,
+                url,
+            })
+            .collect();
+        let chunk_count = chunks.len() as u64;
+        self.ports.index.replace_source_chunks(&s.id, &model, chunks).await?;
+        let is_url = matches!(s.spec, SourceSpec::Url { .. });
+        Ok(Finish::Ready {
+            chunk_count,
+            size_bytes: is_url.then_some(extracted_bytes),
+            content_hash,
+            pages_crawled,
+            refreshed_at: is_url.then(Timestamp::now),
+        })
+    }
+
+    /// Re-embeds sources whose chunks were made by another embedding model than the current one,
+    /// so that vectors of two models are never compared (semantic search only looks at the
+    /// current model's chunks meanwhile; keyword search still finds everything). Sources that are
+    /// processing are left to their run. Returns how many runs were started.
+    pub async fn reembed_other_models(&self) -> Result<usize, AppError> {
+        let model = self.ports.embedder.model_id().to_owned();
+        let stale = self.ports.index.sources_with_other_models(&model).await?;
+        let mut started = 0;
+        for (ws, source) in stale {
+            let now = Timestamp::now();
+            let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
+            if let crate::knowledge_ports::Guarded::Done(s) =
+                self.ports.sources.begin_processing(&ws, &source, &lease, now).await?
+            {
+                let job = IngestJob { workspace_id: ws, source_id: s.id, generation: s.generation };
+                self.ports.jobs.enqueue(job).await?;
+                started += 1;
+            }
+        }
+        if started > 0 {
+            tracing::info!(sources = started, model = %model, "re-embedding sources made with another embedding model");
+        }
+        Ok(started)
+    }
+
+    /// Takes over runs whose lease expired (a crashed or stuck worker): starts them again until
+    /// `max_attempts`, then ends them in `error`. With `adopt_foreign`, also takes runs leased by
+    /// another process (a restarted embedded server owns every run of its data dir).
+    pub async fn sweep_stale_runs(&self, adopt_foreign: bool) -> Result<usize, AppError> {
+        let now = Timestamp::now();
+        let me = self.config.instance_id.clone();
+        let stale = self.ports.sources.stale_runs(now, adopt_foreign.then_some(me.as_str())).await?;
+        let count = stale.len();
+        for run in stale {
+            if run.attempts >= self.config.max_attempts {
+                let finish =
+                    Finish::Error { message: format!("processing did not finish after {} attempts", run.attempts) };
+                if let Some(s) =
+                    self.ports.sources.finish_processing(&run.source_id, run.generation, &finish, now).await?
+                {
+                    self.publish(Event::for_source(EventType::SourceError, &s)).await;
+                }
+                continue;
+            }
+            let lease = Lease { owner: me.clone(), until: lease_end(now, self.config.lease) };
+            if self.ports.sources.renew_lease(&run.source_id, run.generation, &lease).await? {
+                tracing::info!(source = %run.source_id, attempt = run.attempts + 1, "restarting a stale processing run");
+                let job =
+                    IngestJob { workspace_id: run.workspace_id, source_id: run.source_id, generation: run.generation };
+                self.ports.jobs.enqueue(job).await?;
+            }
+        }
+        Ok(count)
+    }
+}
+
+fn page_kind(content_type: Option<&str>, url: &str) -> DocumentKind {
+    let ct = content_type.unwrap_or("").to_ascii_lowercase();
+    if ct.contains("markdown") || url.ends_with(".md") {
+        DocumentKind::Markdown
+    } else if ct.starts_with("text/plain") {
+        DocumentKind::Text
+    } else {
+        DocumentKind::Html
+    }
+}

@@ -1,0 +1,384 @@
+//! Chatbot knowledge-source use cases (interface "Chatbot knowledge base"; CONTRACT §6).
+
+use crate::auth::Principal;
+use crate::ingest_ports::UrlRejection;
+use crate::knowledge_ports::{Guarded, IngestJob, Lease, SourceFilter, SourceStats};
+use crate::{App, AppError};
+use lore_domain::event::{Event, EventType};
+use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::{
+    CrawlDepth, KnowledgeSource, MAX_CHATBOT_FILE_BYTES, SourceSpec, SourceStatus, SourceType, StoredFile, TextContent,
+    source_name,
+};
+use lore_domain::{DomainError, ErrorCode, Timestamp};
+
+/// Statuses in which a source may be changed or deleted (not while a run holds it).
+const SETTLED: &[SourceStatus] = &[SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+
+/// What a client asked to create.
+#[derive(Debug)]
+pub enum NewSource {
+    Text {
+        name: Option<String>,
+        content: Option<String>,
+    },
+    Url {
+        name: Option<String>,
+        url: Option<String>,
+        crawl_depth: Option<i64>,
+    },
+    /// Bytes uploaded with the request (multipart).
+    Upload {
+        name: Option<String>,
+        file_name: String,
+        bytes: Vec<u8>,
+    },
+    /// A file uploaded earlier to this workspace, named by the `fileUrl` it was given.
+    FileUrl {
+        name: Option<String>,
+        file_url: Option<String>,
+    },
+}
+
+/// An upload stored for later use as a file source.
+#[derive(Debug, Clone)]
+pub struct UploadedFile {
+    pub file: StoredFile,
+}
+
+fn rejected(code: ErrorCode, message: impl Into<String>) -> AppError {
+    AppError::Rejected(DomainError::new(code, message))
+}
+
+pub(crate) fn url_error(e: UrlRejection) -> AppError {
+    match e {
+        UrlRejection::Invalid(m) => rejected(ErrorCode::InvalidUrl, m),
+        UrlRejection::Blocked(m) => rejected(ErrorCode::UrlBlocked, m),
+    }
+}
+
+fn storage_limit(used: u64, quota: u64) -> AppError {
+    rejected(
+        ErrorCode::StorageLimit,
+        format!("the workspace storage quota of {quota} bytes would be exceeded ({used} bytes in use)"),
+    )
+}
+
+fn processing_in_progress() -> AppError {
+    rejected(ErrorCode::ProcessingInProgress, "the source is being processed; try again when it is ready or failed")
+}
+
+/// A display file name: the last path segment, without control characters, at most 200 chars.
+fn clean_file_name(name: &str) -> String {
+    let last = name.rsplit(['/', '\\']).next().unwrap_or("");
+    let cleaned: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
+    let cleaned = cleaned.trim().trim_start_matches('.').to_owned();
+    if cleaned.is_empty() { "file".to_owned() } else { cleaned }
+}
+
+impl App {
+    async fn own_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
+        self.get_chatbot(p, id).await.map(|_| ())
+    }
+
+    /// Stores uploaded bytes as a document of this workspace after checking size and kind.
+    pub async fn store_upload(
+        &self,
+        p: &Principal,
+        file_name: &str,
+        bytes: Vec<u8>,
+        max_bytes: u64,
+    ) -> Result<UploadedFile, AppError> {
+        let size = bytes.len() as u64;
+        if size == 0 {
+            return Err(rejected(ErrorCode::MissingFile, "the uploaded file is empty"));
+        }
+        if size > max_bytes {
+            return Err(rejected(
+                ErrorCode::FileTooLarge,
+                format!("the file has {size} bytes; at most {max_bytes} are allowed"),
+            ));
+        }
+        let file_name = clean_file_name(file_name);
+        let kind = self.ports.extractor.sniff(&bytes, Some(&file_name)).ok_or_else(|| {
+            rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
+        })?;
+        let key = crate::files::new_upload_key(p, &file_name);
+        self.ports.blobs.put(&key, bytes, kind.mime_type()).await?;
+        let file_url = self.ports.blobs.public_url(&key);
+        Ok(UploadedFile {
+            file: StoredFile {
+                file_name,
+                mime_type: kind.mime_type().to_owned(),
+                kind,
+                blob_key: key,
+                file_url,
+                size_bytes: size,
+            },
+        })
+    }
+
+    /// Resolves a `fileUrl` handed out by this workspace's uploads; anything else is not found.
+    async fn file_from_url(&self, p: &Principal, file_url: &str, max_bytes: u64) -> Result<StoredFile, AppError> {
+        let key = self.ports.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
+        let prefix = format!("{}/", p.workspace_id());
+        if !key.starts_with(&prefix) {
+            return Err(AppError::NotFound("file"));
+        }
+        let bytes = self.ports.blobs.get(&key).await?.ok_or(AppError::NotFound("file"))?;
+        let size = bytes.len() as u64;
+        if size > max_bytes {
+            return Err(rejected(
+                ErrorCode::FileTooLarge,
+                format!("the file has {size} bytes; at most {max_bytes} are allowed"),
+            ));
+        }
+        let file_name = clean_file_name(key.rsplit('/').next().unwrap_or("file"));
+        let kind = self.ports.extractor.sniff(&bytes, Some(&file_name)).ok_or_else(|| {
+            rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
+        })?;
+        Ok(StoredFile {
+            file_name,
+            mime_type: kind.mime_type().to_owned(),
+            kind,
+            blob_key: key,
+            file_url: file_url.to_owned(),
+            size_bytes: size,
+        })
+    }
+
+    pub async fn create_source(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        new: NewSource,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.own_chatbot(p, chatbot).await?;
+        let mut uploaded_key = None;
+        let (name, spec, size_bytes) = match new {
+            NewSource::Text { name, content } => {
+                let content = TextContent::parse(content.as_deref())?;
+                let name = source_name(name.as_deref(), "Untitled text")?;
+                let size = content.byte_len();
+                (name, SourceSpec::Text { content: content.into_string() }, size)
+            }
+            NewSource::Url { name, url, crawl_depth } => {
+                let url = url
+                    .filter(|u| !u.trim().is_empty())
+                    .ok_or_else(|| rejected(ErrorCode::MissingUrl, "a url source needs `url`"))?;
+                let crawl_depth = CrawlDepth::parse(crawl_depth)?;
+                let url = self.ports.url_guard.check(url.trim()).await.map_err(url_error)?;
+                let name = source_name(name.as_deref(), &url)?;
+                (name, SourceSpec::Url { url, crawl_depth, pages_crawled: 0, last_refreshed_at: None }, 0)
+            }
+            NewSource::Upload { name, file_name, bytes } => {
+                let up = self.store_upload(p, &file_name, bytes, MAX_CHATBOT_FILE_BYTES).await?;
+                uploaded_key = Some(up.file.blob_key.clone());
+                let name = source_name(name.as_deref(), &up.file.file_name)?;
+                let size = up.file.size_bytes;
+                (name, SourceSpec::File(up.file), size)
+            }
+            NewSource::FileUrl { name, file_url } => {
+                let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
+                    rejected(ErrorCode::MissingFile, "a file source needs a file (multipart `file`) or a `fileUrl`")
+                })?;
+                let file = self.file_from_url(p, url.trim(), MAX_CHATBOT_FILE_BYTES).await?;
+                let name = source_name(name.as_deref(), &file.file_name)?;
+                let size = file.size_bytes;
+                (name, SourceSpec::File(file), size)
+            }
+        };
+        let now = Timestamp::now();
+        let source = KnowledgeSource {
+            id: SourceId::generate(),
+            workspace_id: p.workspace_id().clone(),
+            chatbot_id: chatbot.clone(),
+            name,
+            status: SourceStatus::Pending,
+            spec,
+            created_at: now,
+            updated_at: now,
+            processed_at: None,
+            chunk_count: 0,
+            size_bytes,
+            error: None,
+            content_hash: None,
+            progress: None,
+            generation: 0,
+        };
+        let quota = p.workspace.limits.storage_quota_bytes;
+        match self.ports.sources.insert_source(&source, quota).await? {
+            Guarded::Done(()) => {}
+            Guarded::OverQuota { used } => {
+                if let Some(key) = uploaded_key {
+                    let _ = self.ports.blobs.delete(&key).await;
+                }
+                return Err(storage_limit(used, quota));
+            }
+            Guarded::NotFound => return Err(AppError::NotFound("chatbot")),
+            Guarded::WrongStatus(_) => return Err(AppError::Storage("unexpected status on insert".into())),
+        }
+        self.publish(Event::for_source(EventType::SourceCreated, &source)).await;
+        Ok(source)
+    }
+
+    /// Publishes an event; a failing bus is logged, not surfaced: the state change happened.
+    pub(crate) async fn publish(&self, event: Event) {
+        let kind = event.event_type.as_str();
+        if let Err(e) = self.ports.events.publish(event).await {
+            tracing::error!(event = kind, error = %e, "event could not be published");
+        }
+    }
+
+    pub async fn get_source(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
+        match self.ports.sources.get_source(p.workspace_id(), id).await? {
+            Some(s) if &s.chatbot_id == chatbot => Ok(s),
+            _ => {
+                // Tell "no such chatbot" from "no such source in it".
+                self.own_chatbot(p, chatbot).await?;
+                Err(AppError::NotFound("source"))
+            }
+        }
+    }
+
+    pub async fn list_sources(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        filter: SourceFilter,
+        page: PageRequest,
+    ) -> Result<Page<KnowledgeSource>, AppError> {
+        self.own_chatbot(p, chatbot).await?;
+        Ok(self.ports.sources.list_sources(p.workspace_id(), chatbot, filter, page).await?)
+    }
+
+    /// PATCH: name for any text source; content too, which sends the source back to `pending`.
+    pub async fn update_source(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        id: &SourceId,
+        name: Option<String>,
+        content: Option<String>,
+    ) -> Result<KnowledgeSource, AppError> {
+        let mut source = self.get_source(p, chatbot, id).await?;
+        let SourceSpec::Text { content: current } = &source.spec else {
+            return Err(rejected(ErrorCode::InvalidOperation, "only text sources can be updated"));
+        };
+        if source.status == SourceStatus::Processing {
+            return Err(processing_in_progress());
+        }
+        let new_content = match content {
+            Some(c) => Some(TextContent::parse(Some(&c))?),
+            None => None,
+        };
+        let content_changed = new_content.as_ref().is_some_and(|c| c.as_str() != current);
+        if let Some(n) = name {
+            source.name = source_name(Some(&n), &source.name)?;
+        }
+        if let (true, Some(c)) = (content_changed, new_content) {
+            source.size_bytes = c.byte_len();
+            source.spec = SourceSpec::Text { content: c.into_string() };
+            source.status = SourceStatus::Pending;
+            source.chunk_count = 0;
+            source.content_hash = None;
+            source.error = None;
+            source.progress = None;
+        }
+        source.updated_at = Timestamp::now();
+        let quota = p.workspace.limits.storage_quota_bytes;
+        match self.ports.sources.update_source(&source, SETTLED, quota).await? {
+            Guarded::Done(()) => {}
+            Guarded::NotFound => return Err(AppError::NotFound("source")),
+            Guarded::WrongStatus(_) => return Err(processing_in_progress()),
+            Guarded::OverQuota { used } => return Err(storage_limit(used, quota)),
+        }
+        if content_changed {
+            // The old chunks describe text that no longer exists.
+            self.ports.index.delete_source_chunks(&source.id).await?;
+        }
+        Ok(source)
+    }
+
+    pub async fn delete_source(&self, p: &Principal, chatbot: &ChatbotId, id: &SourceId) -> Result<(), AppError> {
+        self.get_source(p, chatbot, id).await?;
+        let deleted = match self.ports.sources.delete_source(p.workspace_id(), id, SETTLED).await? {
+            Guarded::Done(s) => s,
+            Guarded::NotFound => return Err(AppError::NotFound("source")),
+            Guarded::WrongStatus(_) => return Err(processing_in_progress()),
+            Guarded::OverQuota { .. } => return Err(AppError::Storage("unexpected quota on delete".into())),
+        };
+        self.ports.index.delete_source_chunks(&deleted.id).await?;
+        if let SourceSpec::File(f) = &deleted.spec {
+            self.ports.blobs.delete(&f.blob_key).await?;
+        }
+        self.publish(Event::for_source(EventType::SourceDeleted, &deleted)).await;
+        Ok(())
+    }
+
+    /// `process`: queues extraction → chunking → embedding; answers at once.
+    pub async fn process_source(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.get_source(p, chatbot, id).await?;
+        self.start_run(p, id).await.map_err(|e| match e {
+            AppError::Rejected(d) if d.code == ErrorCode::ProcessingInProgress => {
+                rejected(ErrorCode::AlreadyProcessing, "the source is already being processed")
+            }
+            other => other,
+        })
+    }
+
+    /// `refresh`: url sources only; re-crawls and re-embeds what changed.
+    pub async fn refresh_source(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
+        let source = self.get_source(p, chatbot, id).await?;
+        if source.source_type() != SourceType::Url {
+            return Err(rejected(ErrorCode::InvalidOperation, "only url sources can be refreshed"));
+        }
+        self.start_run(p, id).await
+    }
+
+    async fn start_run(&self, p: &Principal, id: &SourceId) -> Result<KnowledgeSource, AppError> {
+        let now = Timestamp::now();
+        let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
+        let source = match self.ports.sources.begin_processing(p.workspace_id(), id, &lease, now).await? {
+            Guarded::Done(s) => s,
+            Guarded::NotFound => return Err(AppError::NotFound("source")),
+            Guarded::WrongStatus(_) => return Err(processing_in_progress()),
+            Guarded::OverQuota { .. } => return Err(AppError::Storage("unexpected quota on process".into())),
+        };
+        let job = IngestJob {
+            workspace_id: source.workspace_id.clone(),
+            source_id: source.id.clone(),
+            generation: source.generation,
+        };
+        if let Err(e) = self.ports.jobs.enqueue(job).await {
+            // Not lost: the lease expires and the sweeper starts the run again.
+            tracing::error!(source = %source.id, error = %e, "could not queue the processing job");
+        }
+        Ok(source)
+    }
+
+    pub async fn source_stats(&self, p: &Principal, chatbot: &ChatbotId) -> Result<SourceStats, AppError> {
+        self.own_chatbot(p, chatbot).await?;
+        Ok(self.ports.sources.source_stats(p.workspace_id(), chatbot).await?)
+    }
+}
+
+pub(crate) fn lease_end(now: Timestamp, lease: std::time::Duration) -> Timestamp {
+    Timestamp::from_millis(now.millis() + lease.as_millis() as i64)
+}

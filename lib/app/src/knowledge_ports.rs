@@ -1,0 +1,254 @@
+//! Ports of the knowledge base: source records, chunk index, file blobs, the job queue and the
+//! event bus.
+
+use crate::ports::StoreResult;
+use async_trait::async_trait;
+use lore_domain::Timestamp;
+use lore_domain::event::Event;
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::{KnowledgeSource, Progress, SourceStatus, SourceType};
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SourceFilter {
+    pub status: Option<SourceStatus>,
+    pub source_type: Option<SourceType>,
+}
+
+/// The result of a write guarded by the source's current status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Guarded<T> {
+    Done(T),
+    NotFound,
+    /// The source is in a status the write does not accept; carries that status.
+    WrongStatus(SourceStatus),
+    /// The workspace's storage quota would be exceeded; carries the bytes in use.
+    OverQuota {
+        used: u64,
+    },
+}
+
+/// Who holds a processing run and until when (CONTRACT §6: never stuck forever).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub owner: String,
+    pub until: Timestamp,
+}
+
+/// How a processing run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finish {
+    Ready {
+        chunk_count: u64,
+        /// New size for url sources (extracted bytes); others keep theirs.
+        size_bytes: Option<u64>,
+        content_hash: String,
+        pages_crawled: Option<u32>,
+        refreshed_at: Option<Timestamp>,
+    },
+    Error {
+        message: String,
+    },
+}
+
+/// Exact statistics of one chatbot's sources.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceStats {
+    pub total_sources: u64,
+    pub total_chunks: u64,
+    pub total_size_bytes: u64,
+    pub by_status: BTreeMap<&'static str, u64>,
+    pub by_type: BTreeMap<&'static str, u64>,
+}
+
+/// A processing run the sweeper or a restart must look at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaleRun {
+    pub workspace_id: WorkspaceId,
+    pub source_id: SourceId,
+    pub generation: u64,
+    /// How many times this run has been started.
+    pub attempts: u32,
+}
+
+#[async_trait]
+pub trait SourceStore: Send + Sync {
+    /// Inserts a new source, counting it on its chatbot and its bytes against the workspace's
+    /// storage, in one transaction. `OverQuota` when `quota` would be exceeded.
+    async fn insert_source(&self, source: &KnowledgeSource, quota: u64) -> StoreResult<Guarded<()>>;
+    async fn get_source(&self, ws: &WorkspaceId, id: &SourceId) -> StoreResult<Option<KnowledgeSource>>;
+    /// Newest first, filtered, with the exact total.
+    async fn list_sources(
+        &self,
+        ws: &WorkspaceId,
+        chatbot: &ChatbotId,
+        filter: SourceFilter,
+        page: PageRequest,
+    ) -> StoreResult<Page<KnowledgeSource>>;
+    /// Replaces name, status, spec, size and `updatedAt` when the stored status is one of
+    /// `allowed`, re-checking the storage quota for the size change.
+    async fn update_source(
+        &self,
+        source: &KnowledgeSource,
+        allowed: &[SourceStatus],
+        quota: u64,
+    ) -> StoreResult<Guarded<()>>;
+    /// Removes the source (and uncounts it) when its status is one of `allowed`.
+    async fn delete_source(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        allowed: &[SourceStatus],
+    ) -> StoreResult<Guarded<KnowledgeSource>>;
+    /// `pending|ready|error → processing`: bumps the generation, takes the lease, resets the
+    /// attempt count. Exactly one of concurrent callers wins.
+    async fn begin_processing(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        lease: &Lease,
+        now: Timestamp,
+    ) -> StoreResult<Guarded<KnowledgeSource>>;
+    /// Records progress of the run `generation`; `false` when that run is no longer current.
+    async fn set_progress(&self, id: &SourceId, generation: u64, progress: &Progress) -> StoreResult<bool>;
+    /// Ends the run `generation`. `None` when it was superseded (its results must be dropped).
+    async fn finish_processing(
+        &self,
+        id: &SourceId,
+        generation: u64,
+        finish: &Finish,
+        now: Timestamp,
+    ) -> StoreResult<Option<KnowledgeSource>>;
+    /// Takes over a run (same generation) with a new lease, counting the attempt.
+    async fn renew_lease(&self, id: &SourceId, generation: u64, lease: &Lease) -> StoreResult<bool>;
+    /// Runs in `processing` whose lease expired before `now`, or (with `not_owner`) whose
+    /// lease belongs to anyone else — a restarted embedded server adopts its predecessor's runs.
+    async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>>;
+    async fn source_stats(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<SourceStats>;
+    /// Blob keys of the chatbot's file sources (to delete them with the chatbot).
+    async fn file_blob_keys(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<Vec<String>>;
+}
+
+/// One piece of a source's text with its embedding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chunk {
+    /// Deterministic: `<sourceId>:<generation>:<position>`, so a retried run overwrites.
+    pub id: String,
+    pub workspace_id: WorkspaceId,
+    pub chatbot_id: ChatbotId,
+    pub source_id: SourceId,
+    pub position: u32,
+    pub content: String,
+    /// SHA-256 of the content: identical chunks reuse their embedding on refresh.
+    pub content_hash: String,
+    /// The page a crawled chunk came from.
+    pub url: Option<String>,
+    pub embedding: Vec<f32>,
+}
+
+/// Which chunks a search may return: one chatbot's, of these (ready) sources only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchScope {
+    pub workspace_id: WorkspaceId,
+    pub chatbot_id: ChatbotId,
+    /// Only chunks of these sources; an empty list matches nothing.
+    pub source_ids: Vec<SourceId>,
+}
+
+/// A chunk found by a search, with its raw score (cosine similarity, or BM25 relevance where
+/// higher is better).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkHit {
+    pub chunk_id: String,
+    pub source_id: SourceId,
+    pub content: String,
+    pub position: u32,
+    pub url: Option<String>,
+    pub score: f32,
+}
+
+#[async_trait]
+pub trait VectorIndex: Send + Sync {
+    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`.
+    async fn semantic_search(
+        &self,
+        scope: &SearchScope,
+        model: &str,
+        query: &[f32],
+        k: usize,
+    ) -> StoreResult<Vec<ChunkHit>>;
+    /// The `k` chunks best matching the words of `query` (BM25), best first.
+    async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>>;
+    /// Replaces every chunk of the source with `chunks`, atomically.
+    async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()>;
+    async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
+    async fn delete_chatbot_chunks(&self, chatbot: &ChatbotId) -> StoreResult<u64>;
+    /// Embeddings already stored for the source, by content hash, when made by `model`.
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>>;
+    async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
+    /// Sources that have chunks embedded by a model other than `model` (the deployment changed
+    /// its embedder): they must be embedded again before semantic search can find them.
+    async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>>;
+}
+
+/// A URL a client PUTs a file's bytes to directly (S3 presigned PUT, or a signed local URL).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresignedUpload {
+    pub upload_url: String,
+    pub method: &'static str,
+    /// Headers the client must send with the PUT.
+    pub headers: Vec<(String, String)>,
+    pub expires_at: Timestamp,
+}
+
+#[async_trait]
+pub trait BlobStore: Send + Sync {
+    async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()>;
+    async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>>;
+    async fn delete(&self, key: &str) -> StoreResult<()>;
+    /// The CDN URL clients fetch the blob from, without credentials.
+    fn public_url(&self, key: &str) -> String;
+    /// The key behind a URL this store handed out; `None` for any other URL.
+    fn key_for_url(&self, url: &str) -> Option<String>;
+    /// A URL that accepts one PUT of at most `max_bytes` to `key` until `expires_at`.
+    fn presign_put(
+        &self,
+        key: &str,
+        content_type: &str,
+        max_bytes: u64,
+        expires_at: Timestamp,
+    ) -> StoreResult<PresignedUpload>;
+    /// Checks the query of a signed upload URL this store handed out (stores whose uploads go
+    /// straight to a cloud service never see one).
+    fn verify_signed_put(&self, key: &str, query: &str, size: u64, now: Timestamp) -> Result<(), UploadRefusal> {
+        let _ = (key, query, size, now);
+        Err(UploadRefusal::BadSignature)
+    }
+}
+
+/// Why a signed upload was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UploadRefusal {
+    BadSignature,
+    Expired,
+    TooLarge { max_bytes: u64 },
+}
+
+/// Work for the ingest worker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IngestJob {
+    pub workspace_id: WorkspaceId,
+    pub source_id: SourceId,
+    pub generation: u64,
+}
+
+#[async_trait]
+pub trait JobQueue: Send + Sync {
+    async fn enqueue(&self, job: IngestJob) -> StoreResult<()>;
+}
+
+#[async_trait]
+pub trait EventBus: Send + Sync {
+    async fn publish(&self, event: Event) -> StoreResult<()>;
+}

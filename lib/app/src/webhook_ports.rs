@@ -1,0 +1,142 @@
+//! Ports of webhook delivery: subscriptions, the delivery records with their schedule, the
+//! signed POST, and the signal that wakes a dispatcher.
+//!
+//! The delivery schedule lives in the store, not in memory: whatever runs the dispatcher (the
+//! in-process loop of `lore serve`, or a Lambda on a queue and a timer) can crash at any point
+//! and the next one finds every due delivery (at-least-once, CONTRACT §13).
+
+use crate::knowledge_ports::Lease;
+use crate::ports::StoreResult;
+use async_trait::async_trait;
+use lore_domain::Timestamp;
+use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
+use lore_domain::event::Event;
+use lore_domain::hook::{HookStatus, Subscription, WebhookSecret};
+use lore_domain::id::{DeliveryId, EventId, FormId, HookId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use std::time::Duration;
+
+/// Active and disabled subscriptions of a workspace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HookCounts {
+    pub active: u64,
+    pub disabled: u64,
+}
+
+#[async_trait]
+pub trait HookStore: Send + Sync {
+    /// Stores `hook`, unless the workspace already has a subscription with the same url and
+    /// the same events (`Subscription::same_target`): then that one is re-activated (status
+    /// `active`, failure streak reset) and returned instead. Returns the stored subscription.
+    async fn subscribe(&self, hook: &Subscription) -> StoreResult<Subscription>;
+    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Subscription>>;
+    /// `false` when it did not exist.
+    async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool>;
+    /// Removes the subscriptions to one form (the form is being deleted); how many.
+    async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64>;
+    /// Every `active` subscription of the workspace.
+    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Subscription>>;
+    /// Ends a delivery's story for its subscription: a success resets the failure streak, a
+    /// failure lengthens it and disables the subscription when it reaches `disable_after`.
+    /// The status afterwards; `None` when the subscription no longer exists.
+    async fn record_outcome(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        succeeded: bool,
+        disable_after: u32,
+    ) -> StoreResult<Option<HookStatus>>;
+    async fn count_hooks(&self, ws: &WorkspaceId) -> StoreResult<HookCounts>;
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeliveryFilter {
+    pub hook_id: Option<HookId>,
+    pub status: Option<DeliveryStatus>,
+}
+
+/// The new state of a claimed delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryUpdate {
+    /// The attempt made, appended to the delivery's attempts; `None` when the delivery ended
+    /// without one (its subscription is gone or disabled).
+    pub attempt: Option<Attempt>,
+    pub status: DeliveryStatus,
+    pub next_attempt_at: Option<Timestamp>,
+}
+
+#[async_trait]
+pub trait DeliveryStore: Send + Sync {
+    /// Events in the outbox that have not been fanned out yet, oldest first.
+    async fn unfanned_events(&self, limit: u32) -> StoreResult<Vec<Event>>;
+    /// Stores the deliveries of one event and marks the event fanned out, atomically. A
+    /// delivery of the same event to the same subscription is stored once, however often this
+    /// runs (a queue may hand the event over twice). Returns how many were new.
+    async fn create_deliveries(&self, event: &EventId, deliveries: &[Delivery]) -> StoreResult<u64>;
+    async fn get_delivery(&self, ws: &WorkspaceId, id: &DeliveryId) -> StoreResult<Option<Delivery>>;
+    /// Newest first (`createdAt` desc, id desc), filtered, with the exact total.
+    async fn list_deliveries(
+        &self,
+        ws: &WorkspaceId,
+        filter: &DeliveryFilter,
+        page: PageRequest,
+    ) -> StoreResult<Page<Delivery>>;
+    /// Claims up to `limit` `pending` deliveries due at `now` (and not claimed by a live lease)
+    /// for `lease.owner` until `lease.until`, each with a new `claim` token. A claim that is
+    /// never recorded runs out, and the delivery is due again: a crashed dispatcher loses
+    /// nothing. Concurrent callers never claim the same delivery.
+    async fn claim_due(&self, now: Timestamp, limit: u32, lease: &Lease) -> StoreResult<Vec<Delivery>>;
+    /// Claims one delivery when it is `pending` and due at `now`.
+    async fn claim_one(&self, id: &DeliveryId, now: Timestamp, lease: &Lease) -> StoreResult<Option<Delivery>>;
+    /// Applies `update` to a delivery still held under `claim`, and ends the claim (it records
+    /// once). `false` (nothing written) when the claim was superseded (a redelivery, a
+    /// take-over after its lease) or already used.
+    async fn record_attempt(&self, id: &DeliveryId, claim: u64, update: &DeliveryUpdate) -> StoreResult<bool>;
+    /// Makes a delivery `pending` and due at `now` with a fresh round of attempts (attempts so
+    /// far are kept), superseding any claim. `None` when it does not exist.
+    async fn redeliver(&self, ws: &WorkspaceId, id: &DeliveryId, now: Timestamp) -> StoreResult<Option<Delivery>>;
+    /// Drops the claims of every owner but `owner`: a restarted embedded server takes over the
+    /// attempts its predecessor had in flight instead of waiting for their leases.
+    async fn release_claims(&self, not_owner: &str) -> StoreResult<u64>;
+}
+
+/// One signed POST of an envelope (Standard Webhooks, CONTRACT §13).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookRequest {
+    pub url: String,
+    /// `webhook-id`: the same on every attempt, so receivers can de-duplicate.
+    pub event_id: EventId,
+    /// The exact bytes signed and sent.
+    pub body: Vec<u8>,
+    pub secret: WebhookSecret,
+    /// Budget of the whole exchange.
+    pub timeout: Duration,
+}
+
+/// How a POST ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendOutcome {
+    /// The receiver answered with this status (redirects are answers, never followed).
+    Answered(u16),
+    /// No answer: timeout, connection failure, or an address refused by request protection.
+    NoAnswer(String),
+}
+
+#[async_trait]
+pub trait WebhookSender: Send + Sync {
+    /// Signs and sends. Never panics on a hostile receiver; reads at most a capped body.
+    async fn send(&self, request: &WebhookRequest) -> SendOutcome;
+}
+
+/// Tells whatever dispatches deliveries that there may be work now (a new event, a
+/// redelivery). The embedded dispatcher also polls, so a lost signal only delays.
+pub trait DispatchSignal: Send + Sync {
+    fn notify(&self);
+}
+
+/// For compositions whose dispatcher is triggered otherwise (queues, timers).
+pub struct NoSignal;
+
+impl DispatchSignal for NoSignal {
+    fn notify(&self) {}
+}

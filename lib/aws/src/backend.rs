@@ -1,0 +1,262 @@
+//! The AWS composition of the storage ports, and `bootstrap`: creating what is missing.
+
+use crate::dynamo::{DynamoStore, TTL_ATTRIBUTE, table_definition};
+use crate::eventbridge::EventBridgeBus;
+use crate::s3::S3BlobStore;
+use crate::settings::{AwsSettings, QueueRef};
+use crate::sqs::SqsJobQueue;
+use aws_config::meta::region::RegionProviderChain;
+use aws_config::{BehaviorVersion, SdkConfig};
+use aws_sdk_dynamodb::types::{IndexStatus, TableStatus, TimeToLiveSpecification, TimeToLiveStatus};
+use aws_sdk_s3::types::{BucketLocationConstraint, CreateBucketConfiguration};
+use aws_sdk_sqs::types::QueueAttributeName;
+use lore_app::knowledge_ports::{BlobStore, EventBus, JobQueue, SourceStore};
+use lore_app::ports::{ChatbotStore, KeyStore, RateLimiter, StoreError, StoreResult, WorkspaceStore};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Every port the AWS adapters implement, over one set of resources. The vector index
+/// (pgvector) is not among them: it is composed beside these.
+#[derive(Clone)]
+pub struct AwsBackend {
+    pub workspaces: Arc<dyn WorkspaceStore>,
+    pub keys: Arc<dyn KeyStore>,
+    pub chatbots: Arc<dyn ChatbotStore>,
+    pub rate_limiter: Arc<dyn RateLimiter>,
+    pub sources: Arc<dyn SourceStore>,
+    pub blobs: Arc<dyn BlobStore>,
+    pub jobs: Arc<dyn JobQueue>,
+    pub events: Arc<dyn EventBus>,
+    /// The concrete adapters, for what the ports do not cover (clients, names).
+    pub dynamo: Arc<DynamoStore>,
+    pub s3: Arc<S3BlobStore>,
+    pub sqs: Arc<SqsJobQueue>,
+    pub eventbridge: Arc<EventBridgeBus>,
+    pub sdk_config: SdkConfig,
+    pub settings: AwsSettings,
+}
+
+fn unavailable(what: &str, e: impl std::error::Error + 'static) -> StoreError {
+    StoreError::Unavailable(format!("{what}: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+}
+
+/// The SDK configuration from the environment (credentials chain, `AWS_REGION` — `us-east-1`
+/// when none is found —, `AWS_ENDPOINT_URL[_<SERVICE>]`).
+pub async fn load_sdk_config() -> SdkConfig {
+    let region = RegionProviderChain::default_provider().or_else("us-east-1");
+    aws_config::defaults(BehaviorVersion::latest()).region(region).load().await
+}
+
+impl AwsBackend {
+    /// Connects with the SDK configuration of the environment.
+    pub async fn connect(settings: AwsSettings) -> StoreResult<Self> {
+        Self::connect_with(&load_sdk_config().await, settings).await
+    }
+
+    /// Connects with a given SDK configuration (tests pass moto's endpoint and static
+    /// credentials). With `settings.bootstrap`, creates the missing resources first.
+    pub async fn connect_with(sdk: &SdkConfig, settings: AwsSettings) -> StoreResult<Self> {
+        if settings.bootstrap {
+            bootstrap(sdk, &settings).await?;
+        }
+        let dynamo = Arc::new(DynamoStore::new(aws_sdk_dynamodb::Client::new(sdk), &settings.table));
+        let s3 = Arc::new(S3BlobStore::new(sdk, &settings).await);
+        let sqs_client = aws_sdk_sqs::Client::new(sdk);
+        let queue_url = queue_url(&sqs_client, &settings.ingest_queue).await?;
+        let sqs = Arc::new(SqsJobQueue::new(sqs_client, queue_url));
+        let eventbridge = Arc::new(EventBridgeBus::new(aws_sdk_eventbridge::Client::new(sdk), &settings.event_bus));
+        Ok(Self {
+            workspaces: dynamo.clone(),
+            keys: dynamo.clone(),
+            chatbots: dynamo.clone(),
+            rate_limiter: dynamo.clone(),
+            sources: dynamo.clone(),
+            blobs: s3.clone(),
+            jobs: sqs.clone(),
+            events: eventbridge.clone(),
+            dynamo,
+            s3,
+            sqs,
+            eventbridge,
+            sdk_config: sdk.clone(),
+            settings,
+        })
+    }
+}
+
+async fn queue_url(client: &aws_sdk_sqs::Client, queue: &QueueRef) -> StoreResult<String> {
+    match queue {
+        QueueRef::Url(url) => Ok(url.clone()),
+        QueueRef::Name(name) => client
+            .get_queue_url()
+            .queue_name(name)
+            .send()
+            .await
+            .map_err(|e| unavailable(&format!("sqs queue {name}"), e))?
+            .queue_url
+            .ok_or_else(|| StoreError::Unavailable(format!("sqs queue {name} has no URL"))),
+    }
+}
+
+/// Creates what is missing: the table (with its indexes and TTL), the bucket, the ingest queue
+/// with its dead-letter queue, the event bus. Existing resources are left as they are.
+/// Production creates them with `template.yaml`; this is for moto, LocalStack and first runs.
+pub async fn bootstrap(sdk: &SdkConfig, settings: &AwsSettings) -> StoreResult<()> {
+    ensure_table(&aws_sdk_dynamodb::Client::new(sdk), &settings.table).await?;
+    let s3 = aws_sdk_s3::Client::from_conf(
+        aws_sdk_s3::config::Builder::from(sdk).force_path_style(settings.s3_force_path_style).build(),
+    );
+    ensure_bucket(&s3, &settings.bucket, sdk.region().map(|r| r.as_ref())).await?;
+    let queue_name = match &settings.ingest_queue {
+        QueueRef::Name(n) => n.clone(),
+        QueueRef::Url(u) => u.trim_end_matches('/').rsplit('/').next().unwrap_or_default().to_owned(),
+    };
+    ensure_queue(&aws_sdk_sqs::Client::new(sdk), &queue_name).await?;
+    ensure_bus(&aws_sdk_eventbridge::Client::new(sdk), &settings.event_bus).await
+}
+
+async fn ensure_table(client: &aws_sdk_dynamodb::Client, table: &str) -> StoreResult<()> {
+    let what = format!("dynamodb table {table}");
+    match client.describe_table().table_name(table).send().await {
+        Ok(_) => {}
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_resource_not_found_exception()) => {
+            let def = table_definition()?;
+            let created = client
+                .create_table()
+                .table_name(table)
+                .set_attribute_definitions(Some(def.attributes))
+                .set_key_schema(Some(def.key_schema))
+                .set_global_secondary_indexes(Some(def.indexes))
+                .billing_mode(def.billing)
+                .send()
+                .await;
+            match created {
+                Ok(_) => tracing::info!(table, "created the DynamoDB table"),
+                Err(e) if e.as_service_error().is_some_and(|s| s.is_resource_in_use_exception()) => {}
+                Err(e) => return Err(unavailable(&what, e)),
+            }
+        }
+        Err(e) => return Err(unavailable(&what, e)),
+    }
+    // A new table (and each index) takes seconds to become ACTIVE on AWS; moto is immediate.
+    for _ in 0..180 {
+        let t = client.describe_table().table_name(table).send().await.map_err(|e| unavailable(&what, e))?.table;
+        let ready = t.as_ref().is_some_and(|t| {
+            t.table_status == Some(TableStatus::Active)
+                && t.global_secondary_indexes()
+                    .iter()
+                    .all(|i| i.index_status.as_ref().is_none_or(|s| *s == IndexStatus::Active))
+        });
+        if ready {
+            break;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    let ttl = client.describe_time_to_live().table_name(table).send().await.map_err(|e| unavailable(&what, e))?;
+    let enabled = ttl
+        .time_to_live_description()
+        .and_then(|d| d.time_to_live_status())
+        .is_some_and(|s| matches!(s, TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling));
+    if !enabled {
+        let spec = TimeToLiveSpecification::builder()
+            .enabled(true)
+            .attribute_name(TTL_ATTRIBUTE)
+            .build()
+            .map_err(|e| StoreError::Unavailable(format!("{what}: {e}")))?;
+        client
+            .update_time_to_live()
+            .table_name(table)
+            .time_to_live_specification(spec)
+            .send()
+            .await
+            .map_err(|e| unavailable(&what, e))?;
+    }
+    Ok(())
+}
+
+async fn ensure_bucket(client: &aws_sdk_s3::Client, bucket: &str, region: Option<&str>) -> StoreResult<()> {
+    if client.head_bucket().bucket(bucket).send().await.is_ok() {
+        return Ok(());
+    }
+    let mut create = client.create_bucket().bucket(bucket);
+    if let Some(r) = region.filter(|r| *r != "us-east-1") {
+        create = create.create_bucket_configuration(
+            CreateBucketConfiguration::builder().location_constraint(BucketLocationConstraint::from(r)).build(),
+        );
+    }
+    match create.send().await {
+        Ok(_) => Ok(()),
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_bucket_already_owned_by_you()) => Ok(()),
+        Err(e) => Err(unavailable(&format!("s3 bucket {bucket}"), e)),
+    }
+}
+
+/// How long a received job stays invisible: 6 × the ingest worker's 300 s timeout (AWS guidance
+/// for SQS event sources), as in `template.yaml`.
+const VISIBILITY_TIMEOUT_SECS: u32 = 1800;
+/// Receives before a job moves to the dead-letter queue.
+const MAX_RECEIVES: u32 = 5;
+
+async fn get_or_create_queue(
+    client: &aws_sdk_sqs::Client,
+    name: &str,
+    attributes: Vec<(QueueAttributeName, String)>,
+) -> StoreResult<String> {
+    let what = format!("sqs queue {name}");
+    if let Ok(out) = client.get_queue_url().queue_name(name).send().await
+        && let Some(url) = out.queue_url
+    {
+        return Ok(url);
+    }
+    let mut create = client.create_queue().queue_name(name);
+    for (k, v) in attributes {
+        create = create.attributes(k, v);
+    }
+    create.send().await.map_err(|e| unavailable(&what, e))?.queue_url.ok_or(StoreError::Unavailable(what))
+}
+
+/// The queue and its dead-letter queue (`<name>-dlq`, 14 days' retention) with a redrive policy.
+pub(crate) async fn ensure_queue(client: &aws_sdk_sqs::Client, name: &str) -> StoreResult<String> {
+    let dlq_name = AwsSettings::dead_letter_queue_name(name);
+    let dlq_url =
+        get_or_create_queue(client, &dlq_name, vec![(QueueAttributeName::MessageRetentionPeriod, "1209600".into())])
+            .await?;
+    let dlq_arn = client
+        .get_queue_attributes()
+        .queue_url(&dlq_url)
+        .attribute_names(QueueAttributeName::QueueArn)
+        .send()
+        .await
+        .map_err(|e| unavailable(&format!("sqs queue {dlq_name}"), e))?
+        .attributes
+        .and_then(|mut a| a.remove(&QueueAttributeName::QueueArn))
+        .ok_or_else(|| StoreError::Unavailable(format!("sqs queue {dlq_name} has no ARN")))?;
+    let redrive = serde_json::json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVES.to_string() });
+    get_or_create_queue(
+        client,
+        name,
+        vec![
+            (QueueAttributeName::VisibilityTimeout, VISIBILITY_TIMEOUT_SECS.to_string()),
+            (QueueAttributeName::RedrivePolicy, redrive.to_string()),
+        ],
+    )
+    .await
+}
+
+async fn ensure_bus(client: &aws_sdk_eventbridge::Client, bus: &str) -> StoreResult<()> {
+    if bus == "default" {
+        return Ok(());
+    }
+    let what = format!("eventbridge bus {bus}");
+    match client.describe_event_bus().name(bus).send().await {
+        Ok(_) => Ok(()),
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_resource_not_found_exception()) => {
+            match client.create_event_bus().name(bus).send().await {
+                Ok(_) => Ok(()),
+                Err(e) if e.as_service_error().is_some_and(|s| s.is_resource_already_exists_exception()) => Ok(()),
+                Err(e) => Err(unavailable(&what, e)),
+            }
+        }
+        Err(e) => Err(unavailable(&what, e)),
+    }
+}

@@ -1,0 +1,870 @@
+//! Knowledge sources on the table (`SourceStore`).
+//!
+//! A source is one item addressed by its id. Every write that changes what the chatbot's
+//! counters or the workspace's storage count is a read, then one `TransactWriteItems` of the
+//! source (conditioned on the revision that was read), the chatbot's counters and the
+//! workspace's storage counter; a changed revision means someone else wrote first, and the
+//! operation reads again. So exactly one of concurrent transitions wins, and the counters are
+//! always the sum of the items.
+
+use super::records::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
+use super::{
+    DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
+    get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,
+};
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::AttributeValue;
+use lore_app::knowledge_ports::{Finish, Guarded, Lease, SourceFilter, SourceStats, SourceStore, StaleRun};
+use lore_app::ports::{StoreError, StoreResult};
+use lore_domain::Timestamp;
+use lore_domain::document::DocumentKind;
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::{CrawlDepth, KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType, StoredFile};
+use std::collections::{BTreeMap, HashMap};
+
+pub(crate) fn source_pk(id: &SourceId) -> String {
+    format!("SRC#{id}")
+}
+pub(crate) const SOURCE_SK: &str = "SRC";
+fn sources_of(cb: &ChatbotId) -> String {
+    format!("SRCS#{cb}")
+}
+fn sources_in_status(cb: &ChatbotId, status: SourceStatus) -> String {
+    format!("SRCS#{cb}#{status}")
+}
+
+/// The lease-index partition of a source: its id hashed (FNV-1a) over `LEASE_SHARDS`.
+fn lease_shard(id: &SourceId) -> String {
+    let h = id.as_str().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    format!("LEASE#{}", h % u64::from(LEASE_SHARDS))
+}
+
+/// The chatbot-item attribute counting sources of one status and type.
+fn counter(status: SourceStatus, t: SourceType) -> String {
+    format!("n_{}_{}", status.as_str(), t.as_str())
+}
+
+/// How many sources a delete of a chatbot removes per transaction (plus two counter items:
+/// well inside the 100-item limit of `TransactWriteItems`).
+const DELETE_BATCH: u64 = 50;
+
+/// A source as stored: the record plus what only the store keeps.
+#[derive(Debug, Clone)]
+struct Stored {
+    source: KnowledgeSource,
+    attempts: u32,
+    lease: Option<Lease>,
+    /// Bumped by every write that goes through a read; the condition of the next one.
+    rev: u64,
+}
+
+fn kind_str(k: DocumentKind) -> &'static str {
+    match k {
+        DocumentKind::Pdf => "pdf",
+        DocumentKind::Docx => "docx",
+        DocumentKind::Markdown => "markdown",
+        DocumentKind::Text => "text",
+        DocumentKind::Html => "html",
+    }
+}
+
+fn kind_parse(s: &str) -> DocumentKind {
+    match s {
+        "pdf" => DocumentKind::Pdf,
+        "docx" => DocumentKind::Docx,
+        "markdown" => DocumentKind::Markdown,
+        "html" => DocumentKind::Html,
+        _ => DocumentKind::Text,
+    }
+}
+
+fn progress_value(p: &Progress) -> AttributeValue {
+    AttributeValue::M(HashMap::from([
+        ("stage".to_owned(), s(&p.stage)),
+        ("done".to_owned(), n(p.done)),
+        ("total".to_owned(), n(p.total)),
+    ]))
+}
+
+fn progress_from(v: &AttributeValue) -> Option<Progress> {
+    let m = v.as_m().ok()?;
+    Some(Progress::new(get_s(m, "stage")?, get_i(m, "done")?.max(0) as u64, get_i(m, "total")?.max(0) as u64))
+}
+
+fn queued() -> Progress {
+    Progress::new("queued", 0, 0)
+}
+
+fn source_item(st: &Stored) -> Item {
+    let src = &st.source;
+    let mut item = key(source_pk(&src.id), SOURCE_SK);
+    let order = newest_first_key(src.created_at.millis(), src.id.as_str());
+    item.extend([
+        ("id".into(), s(src.id.as_str())),
+        ("ws".into(), s(src.workspace_id.as_str())),
+        ("cb".into(), s(src.chatbot_id.as_str())),
+        ("srcType".into(), s(src.source_type().as_str())),
+        ("name".into(), s(&src.name)),
+        ("status".into(), s(src.status.as_str())),
+        ("sizeBytes".into(), n(src.size_bytes)),
+        ("chunkCount".into(), n(src.chunk_count)),
+        ("generation".into(), n(src.generation)),
+        ("attempts".into(), n(st.attempts)),
+        ("createdAt".into(), n(src.created_at.millis())),
+        ("updatedAt".into(), n(src.updated_at.millis())),
+        ("rev".into(), n(st.rev)),
+        ("gsi1pk".into(), s(sources_of(&src.chatbot_id))),
+        ("gsi1sk".into(), s(&order)),
+        ("gsi2pk".into(), s(sources_in_status(&src.chatbot_id, src.status))),
+        ("gsi2sk".into(), s(order)),
+    ]);
+    let optional = [
+        ("error", src.error.as_ref().map(s)),
+        ("contentHash", src.content_hash.as_ref().map(s)),
+        ("progress", src.progress.as_ref().map(progress_value)),
+        ("processedAt", src.processed_at.map(|t| n(t.millis()))),
+    ];
+    item.extend(optional.into_iter().filter_map(|(k, v)| Some((k.to_owned(), v?))));
+    match &src.spec {
+        SourceSpec::Text { content } => {
+            item.insert("content".into(), s(content));
+        }
+        SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => {
+            item.insert("url".into(), s(url));
+            item.insert("crawlDepth".into(), n(crawl_depth.get()));
+            item.insert("pagesCrawled".into(), n(pages_crawled));
+            if let Some(t) = last_refreshed_at {
+                item.insert("lastRefreshedAt".into(), n(t.millis()));
+            }
+        }
+        SourceSpec::File(f) => {
+            item.extend([
+                ("fileName".into(), s(&f.file_name)),
+                ("mimeType".into(), s(&f.mime_type)),
+                ("kind".into(), s(kind_str(f.kind))),
+                ("blobKey".into(), s(&f.blob_key)),
+                ("fileUrl".into(), s(&f.file_url)),
+                ("fileSize".into(), n(f.size_bytes)),
+            ]);
+        }
+    }
+    // The lease index holds exactly the runs in progress.
+    if src.status == SourceStatus::Processing
+        && let Some(lease) = &st.lease
+    {
+        item.extend([
+            ("leaseOwner".into(), s(&lease.owner)),
+            ("leaseUntil".into(), n(lease.until.millis())),
+            ("leaseShard".into(), s(lease_shard(&src.id))),
+        ]);
+    }
+    item
+}
+
+fn stored_from(item: &Item) -> StoreResult<Stored> {
+    let t = SourceType::parse(req_s(item, "srcType")?).ok_or_else(|| malformed("source type"))?;
+    let text = |k: &str| get_s(item, k).unwrap_or_default().to_owned();
+    let ms = |k: &str| get_i(item, k).map(Timestamp::from_millis);
+    let spec = match t {
+        SourceType::Text => SourceSpec::Text { content: text("content") },
+        SourceType::Url => SourceSpec::Url {
+            url: text("url"),
+            crawl_depth: CrawlDepth::from_stored(get_i(item, "crawlDepth").unwrap_or(1).clamp(1, 5) as u8),
+            pages_crawled: get_u(item, "pagesCrawled").min(u64::from(u32::MAX)) as u32,
+            last_refreshed_at: ms("lastRefreshedAt"),
+        },
+        SourceType::File => SourceSpec::File(StoredFile {
+            file_name: text("fileName"),
+            mime_type: text("mimeType"),
+            kind: kind_parse(get_s(item, "kind").unwrap_or_default()),
+            blob_key: text("blobKey"),
+            file_url: text("fileUrl"),
+            size_bytes: get_u(item, "fileSize"),
+        }),
+    };
+    let lease = match (get_s(item, "leaseOwner"), ms("leaseUntil")) {
+        (Some(owner), Some(until)) => Some(Lease { owner: owner.to_owned(), until }),
+        _ => None,
+    };
+    Ok(Stored {
+        source: KnowledgeSource {
+            id: SourceId::parse(req_s(item, "id")?).ok_or_else(|| malformed("source id"))?,
+            workspace_id: WorkspaceId::parse(req_s(item, "ws")?).ok_or_else(|| malformed("workspace id"))?,
+            chatbot_id: ChatbotId::parse(req_s(item, "cb")?).ok_or_else(|| malformed("chatbot id"))?,
+            name: text("name"),
+            status: SourceStatus::parse(req_s(item, "status")?).ok_or_else(|| malformed("status"))?,
+            spec,
+            created_at: ms("createdAt").ok_or_else(|| malformed("createdAt"))?,
+            updated_at: ms("updatedAt").ok_or_else(|| malformed("updatedAt"))?,
+            processed_at: ms("processedAt"),
+            chunk_count: get_u(item, "chunkCount"),
+            size_bytes: get_u(item, "sizeBytes"),
+            error: get_s(item, "error").map(str::to_owned),
+            content_hash: get_s(item, "contentHash").map(str::to_owned),
+            progress: item.get("progress").and_then(progress_from),
+            generation: get_u(item, "generation"),
+        },
+        attempts: get_u(item, "attempts").min(u64::from(u32::MAX)) as u32,
+        lease,
+        rev: get_u(item, "rev"),
+    })
+}
+
+/// What one source adds to its chatbot's counters.
+fn contribution(st: &Stored) -> [(String, i64); 4] {
+    let src = &st.source;
+    [
+        ("sourceCount".to_owned(), 1),
+        (counter(src.status, src.source_type()), 1),
+        ("chunkCount".to_owned(), src.chunk_count as i64),
+        ("sizeBytes".to_owned(), src.size_bytes as i64),
+    ]
+}
+
+/// The change of the chatbot's counters from `old` to `new` (either may be absent), zeros left
+/// out.
+fn counter_delta<'a>(
+    old: impl IntoIterator<Item = &'a Stored>,
+    new: impl IntoIterator<Item = &'a Stored>,
+) -> BTreeMap<String, i64> {
+    let mut d = BTreeMap::new();
+    for st in old {
+        for (k, v) in contribution(st) {
+            *d.entry(k).or_insert(0) -= v;
+        }
+    }
+    for st in new {
+        for (k, v) in contribution(st) {
+            *d.entry(k).or_insert(0) += v;
+        }
+    }
+    d.retain(|_, v| *v != 0);
+    d
+}
+
+/// `ADD` of the deltas to the chatbot item, which must exist.
+fn chatbot_counters(ws: &WorkspaceId, cb: &ChatbotId, delta: &BTreeMap<String, i64>) -> TxWrite {
+    let mut expr = Expr::new();
+    let adds: Vec<String> = delta
+        .iter()
+        .enumerate()
+        .map(|(i, (attr, v))| format!("{} {}", expr.a(attr), expr.v(&format!("d{i}"), n(v))))
+        .collect();
+    let cond = format!("attribute_exists({})", expr.a("pk"));
+    TxWrite::Update {
+        key: key(ws_pk(ws), chatbot_sk(cb)),
+        update: format!("ADD {}", adds.join(", ")),
+        cond: Some(cond),
+        expr,
+    }
+}
+
+/// `ADD` of `bytes` to the workspace's storage, refused when the result would exceed `quota`.
+fn storage(ws: &WorkspaceId, bytes: i64, quota: Option<u64>) -> TxWrite {
+    let mut expr = Expr::new();
+    let update = format!("ADD {} {}", expr.a("storageBytes"), expr.v("bytes", n(bytes)));
+    let cond = quota.map(|q| {
+        let max = i128::from(q) - i128::from(bytes);
+        format!(
+            "attribute_not_exists({a}) OR {a} <= {m}",
+            a = expr.a("storageBytes"),
+            m = expr.v("max", n(max.clamp(i128::from(i64::MIN), i128::from(i64::MAX))))
+        )
+    });
+    TxWrite::Update { key: key(ws_pk(ws), COUNTERS_SK), update, cond, expr }
+}
+
+/// How a source write ended.
+enum Written {
+    Done,
+    /// The source is not (or no longer) at the revision that was read.
+    Changed,
+    /// The chatbot the source belongs to does not exist.
+    NoChatbot,
+    OverQuota,
+    /// Concurrent transactions on the same items; retry.
+    Conflict,
+}
+
+impl DynamoStore {
+    async fn read_source(&self, id: &SourceId) -> StoreResult<Option<Stored>> {
+        self.get(&source_pk(id), SOURCE_SK).await?.as_ref().map(stored_from).transpose()
+    }
+
+    async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64> {
+        Ok(self.counters(ws).await?.map_or(0, |c| get_u(&c, "storageBytes")))
+    }
+
+    /// Writes `new` in place of `old` (insert: no `old`; delete: no `new`) with the counters,
+    /// in one transaction. `quota` makes a growth of the workspace's storage conditional.
+    async fn write_source(
+        &self,
+        old: Option<&Stored>,
+        new: Option<&Stored>,
+        quota: Option<u64>,
+    ) -> StoreResult<Written> {
+        let Some(any) = new.or(old) else { return Ok(Written::Done) };
+        let (ws, cb) = (&any.source.workspace_id, &any.source.chatbot_id);
+        let mut expr = Expr::new();
+        let cond = match old {
+            Some(o) => format!("{} = {}", expr.a("rev"), expr.v("rev", n(o.rev))),
+            None => format!("attribute_not_exists({})", expr.a("pk")),
+        };
+        let mut writes = vec![match new {
+            Some(nw) => TxWrite::Put { item: source_item(nw), cond: Some(cond), expr },
+            None => TxWrite::Delete { key: key(source_pk(&any.source.id), SOURCE_SK), cond: Some(cond), expr },
+        }];
+        let delta = counter_delta(old, new);
+        let mut chatbot_at = None;
+        if !delta.is_empty() {
+            writes.push(chatbot_counters(ws, cb, &delta));
+            chatbot_at = Some(writes.len() - 1);
+        }
+        let bytes = delta.get("sizeBytes").copied().unwrap_or(0);
+        let quota = quota.filter(|_| bytes > 0 || old.is_none());
+        let mut storage_at = None;
+        if bytes != 0 || quota.is_some() {
+            writes.push(storage(ws, bytes, quota));
+            storage_at = Some(writes.len() - 1);
+        }
+        match self.transact(writes).await {
+            Ok(()) => Ok(Written::Done),
+            Err(TxFailure::Condition(failed)) => Ok(if storage_at.is_some_and(|i| failed.contains(&i)) {
+                Written::OverQuota
+            } else if failed.contains(&0) {
+                Written::Changed
+            } else if chatbot_at.is_some_and(|i| failed.contains(&i)) {
+                Written::NoChatbot
+            } else {
+                Written::Conflict
+            }),
+            Err(TxFailure::Conflict) => Ok(Written::Conflict),
+            Err(TxFailure::Store(e)) => Err(e),
+        }
+    }
+
+    /// Reads the source of `ws`, lets `change` decide, writes the result guarded by the revision
+    /// read; on a lost race reads again.
+    async fn transition<T>(
+        &self,
+        ws: Option<&WorkspaceId>,
+        id: &SourceId,
+        what: &str,
+        mut change: impl FnMut(Stored) -> StoreResult<Step<T>>,
+    ) -> StoreResult<Guarded<T>> {
+        for attempt in 0..MAX_ATTEMPTS {
+            let Some(current) = self.read_source(id).await? else { return Ok(Guarded::NotFound) };
+            if ws.is_some_and(|w| *w != current.source.workspace_id) {
+                return Ok(Guarded::NotFound);
+            }
+            let (new, quota, out) = match change(current.clone())? {
+                Step::Stop(g) => return Ok(g),
+                Step::Write { new, quota, out } => (new, quota, out),
+            };
+            if let (Some(q), Some(nw)) = (quota, &new)
+                && nw.source.size_bytes > current.source.size_bytes
+                && nw.source.size_bytes - current.source.size_bytes > q
+            {
+                return Ok(Guarded::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
+            }
+            match self.write_source(Some(&current), new.as_deref(), quota).await? {
+                Written::Done => return Ok(Guarded::Done(out)),
+                Written::OverQuota => {
+                    return Ok(Guarded::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
+                }
+                Written::NoChatbot => return Ok(Guarded::NotFound),
+                Written::Changed | Written::Conflict => backoff(attempt).await,
+            }
+        }
+        Err(gave_up(what))
+    }
+
+    /// Deletes the chatbot, after its sources (in batches, each with the counters it changes);
+    /// the chatbot item itself goes only once its `sourceCount` is 0, so a source inserted
+    /// meanwhile is never left behind.
+    pub(crate) async fn delete_chatbot_and_sources(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {
+        let (pk, sk) = (ws_pk(ws), chatbot_sk(id));
+        let mut stalls = 0;
+        loop {
+            let Some(chatbot) = self.get(&pk, &sk).await? else { return Ok(false) };
+            if get_u(&chatbot, "sourceCount") == 0 {
+                let slug = req_s(&chatbot, "slug")?;
+                let mut e1 = Expr::new();
+                let cond = format!(
+                    "attribute_exists({pk}) AND (attribute_not_exists({c}) OR {c} = {z})",
+                    pk = e1.a("pk"),
+                    c = e1.a("sourceCount"),
+                    z = e1.v("zero", n(0))
+                );
+                let mut e2 = Expr::new();
+                let guard_cond =
+                    format!("attribute_not_exists({}) OR {} = {}", e2.a("pk"), e2.a("cb"), e2.v("cb", s(id.as_str())));
+                let mut e3 = Expr::new();
+                let update = format!("ADD {} {}", e3.a("chatbots"), e3.v("minus", n(-1)));
+                let writes = vec![
+                    TxWrite::Delete { key: key(&pk, &sk), cond: Some(cond), expr: e1 },
+                    TxWrite::Delete { key: key(&pk, slug_sk(slug)), cond: Some(guard_cond), expr: e2 },
+                    TxWrite::Update { key: key(&pk, COUNTERS_SK), update, cond: None, expr: e3 },
+                ];
+                match self.transact(writes).await {
+                    Ok(()) => return Ok(true),
+                    Err(TxFailure::Condition(_) | TxFailure::Conflict) => {
+                        stalls += 1;
+                        if stalls > MAX_ATTEMPTS {
+                            return Err(gave_up("delete_chatbot"));
+                        }
+                        backoff(stalls).await;
+                        continue;
+                    }
+                    Err(TxFailure::Store(e)) => return Err(e),
+                }
+            }
+            let keys = self.query_index(GSI1, "gsi1pk", &sources_of(id), true, None, 0, Some(DELETE_BATCH)).await?;
+            let batch: Vec<Stored> = self
+                .batch_get(keys)
+                .await?
+                .iter()
+                .map(stored_from)
+                .filter(|r| r.as_ref().map_or(true, |st| st.source.workspace_id == *ws && st.source.chatbot_id == *id))
+                .collect::<StoreResult<_>>()?;
+            if batch.is_empty() {
+                // Counted sources the index does not show yet (it is eventually consistent).
+                stalls += 1;
+                if stalls > MAX_ATTEMPTS {
+                    return Err(gave_up("delete_chatbot (sources missing from the index)"));
+                }
+                backoff(stalls).await;
+                continue;
+            }
+            let mut writes: Vec<TxWrite> = batch
+                .iter()
+                .map(|st| {
+                    let mut expr = Expr::new();
+                    let cond = format!("{} = {}", expr.a("rev"), expr.v("rev", n(st.rev)));
+                    TxWrite::Delete { key: key(source_pk(&st.source.id), SOURCE_SK), cond: Some(cond), expr }
+                })
+                .collect();
+            let delta = counter_delta(&batch, None);
+            writes.push(chatbot_counters(ws, id, &delta));
+            let bytes = delta.get("sizeBytes").copied().unwrap_or(0);
+            if bytes != 0 {
+                writes.push(storage(ws, bytes, None));
+            }
+            match self.transact(writes).await {
+                Ok(()) => stalls = 0,
+                Err(TxFailure::Condition(_) | TxFailure::Conflict) => {
+                    stalls += 1;
+                    if stalls > MAX_ATTEMPTS {
+                        return Err(gave_up("delete_chatbot"));
+                    }
+                    backoff(stalls).await;
+                }
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+    }
+}
+
+/// What a transition decided after reading the source.
+enum Step<T> {
+    Stop(Guarded<T>),
+    Write { new: Option<Box<Stored>>, quota: Option<u64>, out: T },
+}
+
+fn next(current: &Stored) -> Stored {
+    let mut st = current.clone();
+    st.rev = current.rev + 1;
+    st
+}
+
+#[async_trait]
+impl SourceStore for DynamoStore {
+    async fn insert_source(&self, src: &KnowledgeSource, quota: u64) -> StoreResult<Guarded<()>> {
+        if src.size_bytes > quota {
+            return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
+        }
+        let new = Stored { source: src.clone(), attempts: 0, lease: None, rev: 1 };
+        for attempt in 0..MAX_ATTEMPTS {
+            match self.write_source(None, Some(&new), Some(quota)).await? {
+                Written::Done => return Ok(Guarded::Done(())),
+                Written::OverQuota => {
+                    return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
+                }
+                Written::NoChatbot => return Ok(Guarded::NotFound),
+                Written::Changed => return Err(StoreError::Unavailable(format!("source {} exists", src.id))),
+                Written::Conflict => backoff(attempt).await,
+            }
+        }
+        Err(gave_up("insert_source"))
+    }
+
+    async fn get_source(&self, ws: &WorkspaceId, id: &SourceId) -> StoreResult<Option<KnowledgeSource>> {
+        Ok(self.read_source(id).await?.map(|st| st.source).filter(|src| src.workspace_id == *ws))
+    }
+
+    async fn list_sources(
+        &self,
+        ws: &WorkspaceId,
+        chatbot: &ChatbotId,
+        filter: SourceFilter,
+        page: PageRequest,
+    ) -> StoreResult<Page<KnowledgeSource>> {
+        let Some(counters) = self.get(&ws_pk(ws), &chatbot_sk(chatbot)).await? else {
+            return Ok(Page { items: Vec::new(), total: 0, request: page });
+        };
+        let statuses: Vec<SourceStatus> = filter.status.map_or(SourceStatus::ALL.to_vec(), |st| vec![st]);
+        let types: Vec<SourceType> = filter.source_type.map_or(SourceType::ALL.to_vec(), |t| vec![t]);
+        let total = statuses
+            .iter()
+            .flat_map(|st| types.iter().map(move |t| counter(*st, *t)))
+            .map(|a| get_u(&counters, &a))
+            .sum();
+        let type_filter = filter.source_type.map(|t| {
+            let mut expr = Expr::new();
+            (format!("{} = {}", expr.a("srcType"), expr.v("type", s(t.as_str()))), expr)
+        });
+        let (index, pk_attr, pk) = match filter.status {
+            Some(st) => (GSI2, "gsi2pk", sources_in_status(chatbot, st)),
+            None => (GSI1, "gsi1pk", sources_of(chatbot)),
+        };
+        let keys = self
+            .query_index(index, pk_attr, &pk, true, type_filter, page.offset(), Some(u64::from(page.limit())))
+            .await?;
+        let mut items = Vec::with_capacity(keys.len());
+        for item in self.batch_get(keys).await? {
+            let src = stored_from(&item)?.source;
+            // The index is eventually consistent; the items are read fresh.
+            let matches = filter.status.is_none_or(|st| st == src.status)
+                && filter.source_type.is_none_or(|t| t == src.source_type());
+            if src.workspace_id == *ws && src.chatbot_id == *chatbot && matches {
+                items.push(src);
+            }
+        }
+        Ok(Page { items, total, request: page })
+    }
+
+    async fn update_source(
+        &self,
+        src: &KnowledgeSource,
+        allowed: &[SourceStatus],
+        quota: u64,
+    ) -> StoreResult<Guarded<()>> {
+        self.transition(Some(&src.workspace_id), &src.id, "update_source", |current| {
+            if !allowed.contains(&current.source.status) {
+                return Ok(Step::Stop(Guarded::WrongStatus(current.source.status)));
+            }
+            let mut new = next(&current);
+            let s = &mut new.source;
+            s.name = src.name.clone();
+            s.status = src.status;
+            s.spec = src.spec.clone();
+            s.size_bytes = src.size_bytes;
+            s.chunk_count = src.chunk_count;
+            s.error = src.error.clone();
+            s.content_hash = src.content_hash.clone();
+            s.progress = src.progress.clone();
+            s.updated_at = src.updated_at;
+            if s.status != SourceStatus::Processing {
+                new.lease = None;
+            }
+            Ok(Step::Write { new: Some(Box::new(new)), quota: Some(quota), out: () })
+        })
+        .await
+    }
+
+    async fn delete_source(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        allowed: &[SourceStatus],
+    ) -> StoreResult<Guarded<KnowledgeSource>> {
+        self.transition(Some(ws), id, "delete_source", |current| {
+            if !allowed.contains(&current.source.status) {
+                return Ok(Step::Stop(Guarded::WrongStatus(current.source.status)));
+            }
+            Ok(Step::Write { new: None, quota: None, out: current.source })
+        })
+        .await
+    }
+
+    async fn begin_processing(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        lease: &Lease,
+        now: Timestamp,
+    ) -> StoreResult<Guarded<KnowledgeSource>> {
+        self.transition(Some(ws), id, "begin_processing", |current| {
+            if !matches!(current.source.status, SourceStatus::Pending | SourceStatus::Ready | SourceStatus::Error) {
+                return Ok(Step::Stop(Guarded::WrongStatus(current.source.status)));
+            }
+            let mut new = next(&current);
+            new.source.status = SourceStatus::Processing;
+            new.source.generation += 1;
+            new.source.progress = Some(queued());
+            new.source.error = None;
+            new.source.updated_at = now;
+            new.lease = Some(lease.clone());
+            new.attempts = 1;
+            let out = new.source.clone();
+            Ok(Step::Write { new: Some(Box::new(new)), quota: None, out })
+        })
+        .await
+    }
+
+    async fn set_progress(&self, id: &SourceId, generation: u64, progress: &Progress) -> StoreResult<bool> {
+        let mut expr = Expr::new();
+        let update = format!("SET {} = {}", expr.a("progress"), expr.v("progress", progress_value(progress)));
+        let cond = format!(
+            "{} = {} AND {} = {}",
+            expr.a("generation"),
+            expr.v("generation", n(generation)),
+            expr.a("status"),
+            expr.v("processing", s(SourceStatus::Processing.as_str()))
+        );
+        Ok(self.update_if(key(source_pk(id), SOURCE_SK), update, cond, expr).await?.is_some())
+    }
+
+    async fn finish_processing(
+        &self,
+        id: &SourceId,
+        generation: u64,
+        finish: &Finish,
+        now: Timestamp,
+    ) -> StoreResult<Option<KnowledgeSource>> {
+        let done = self
+            .transition(None, id, "finish_processing", |current| {
+                if current.source.status != SourceStatus::Processing || current.source.generation != generation {
+                    return Ok(Step::Stop(Guarded::NotFound));
+                }
+                let mut new = next(&current);
+                new.lease = None;
+                let s = &mut new.source;
+                s.progress = None;
+                s.updated_at = now;
+                match finish {
+                    Finish::Ready { chunk_count, size_bytes, content_hash, pages_crawled, refreshed_at } => {
+                        s.status = SourceStatus::Ready;
+                        s.chunk_count = *chunk_count;
+                        if let Some(b) = size_bytes {
+                            s.size_bytes = *b;
+                        }
+                        s.content_hash = Some(content_hash.clone());
+                        s.error = None;
+                        s.processed_at = Some(now);
+                        if let SourceSpec::Url { pages_crawled: pages, last_refreshed_at, .. } = &mut s.spec {
+                            if let Some(p) = pages_crawled {
+                                *pages = *p;
+                            }
+                            if let Some(t) = refreshed_at {
+                                *last_refreshed_at = Some(*t);
+                            }
+                        }
+                    }
+                    Finish::Error { message } => {
+                        s.status = SourceStatus::Error;
+                        s.error = Some(message.clone());
+                    }
+                }
+                let out = new.source.clone();
+                Ok(Step::Write { new: Some(Box::new(new)), quota: None, out })
+            })
+            .await?;
+        Ok(match done {
+            Guarded::Done(src) => Some(src),
+            _ => None,
+        })
+    }
+
+    async fn renew_lease(&self, id: &SourceId, generation: u64, lease: &Lease) -> StoreResult<bool> {
+        let mut expr = Expr::new();
+        let update = format!(
+            "SET {} = {}, {} = {}, {} = {}, {} = {} ADD {} {}, {} {}",
+            expr.a("leaseOwner"),
+            expr.v("owner", s(&lease.owner)),
+            expr.a("leaseUntil"),
+            expr.v("until", n(lease.until.millis())),
+            expr.a("leaseShard"),
+            expr.v("shard", s(lease_shard(id))),
+            expr.a("progress"),
+            expr.v("progress", progress_value(&queued())),
+            expr.a("attempts"),
+            expr.v("one", n(1)),
+            expr.a("rev"),
+            expr.v("one2", n(1)),
+        );
+        let cond = format!(
+            "{} = {} AND {} = {}",
+            expr.a("generation"),
+            expr.v("generation", n(generation)),
+            expr.a("status"),
+            expr.v("processing", s(SourceStatus::Processing.as_str()))
+        );
+        Ok(self.update_if(key(source_pk(id), SOURCE_SK), update, cond, expr).await?.is_some())
+    }
+
+    async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>> {
+        let mut runs = Vec::new();
+        for shard in 0..LEASE_SHARDS {
+            let mut expr = Expr::new();
+            let shard_key = format!("{} = {}", expr.a("leaseShard"), expr.v("shard", s(format!("LEASE#{shard}"))));
+            let (key_cond, filter) = match not_owner {
+                // Expired leases: a key range.
+                None => {
+                    (format!("{shard_key} AND {} < {}", expr.a("leaseUntil"), expr.v("now", n(now.millis()))), None)
+                }
+                // Expired or someone else's: the whole partition, filtered.
+                Some(owner) => {
+                    let f = format!(
+                        "{} < {} OR {} <> {}",
+                        expr.a("leaseUntil"),
+                        expr.v("now", n(now.millis())),
+                        expr.a("leaseOwner"),
+                        expr.v("owner", s(owner))
+                    );
+                    (shard_key, Some(f))
+                }
+            };
+            let mut start = None;
+            loop {
+                let page = self
+                    .client
+                    .query()
+                    .table_name(&self.table)
+                    .index_name(LEASES)
+                    .key_condition_expression(&key_cond)
+                    .set_filter_expression(filter.clone())
+                    .set_expression_attribute_names(expr.names())
+                    .set_expression_attribute_values(expr.values())
+                    .set_exclusive_start_key(start.take())
+                    .send()
+                    .await
+                    .map_err(unavailable)?;
+                for item in page.items.unwrap_or_default() {
+                    let (Some(ws), Some(id)) =
+                        (get_s(&item, "ws").and_then(WorkspaceId::parse), get_s(&item, "id").and_then(SourceId::parse))
+                    else {
+                        continue;
+                    };
+                    runs.push(StaleRun {
+                        workspace_id: ws,
+                        source_id: id,
+                        generation: get_u(&item, "generation"),
+                        attempts: get_u(&item, "attempts").min(u64::from(u32::MAX)) as u32,
+                    });
+                }
+                match page.last_evaluated_key {
+                    Some(k) if !k.is_empty() => start = Some(k),
+                    _ => break,
+                }
+            }
+        }
+        Ok(runs)
+    }
+
+    async fn source_stats(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<SourceStats> {
+        let mut stats = SourceStats::default();
+        for t in SourceType::ALL {
+            stats.by_type.insert(t.as_str(), 0);
+        }
+        let Some(c) = self.get(&ws_pk(ws), &chatbot_sk(chatbot)).await? else { return Ok(stats) };
+        for st in SourceStatus::ALL {
+            for t in SourceType::ALL {
+                let count = get_u(&c, &counter(st, t));
+                if count > 0 {
+                    stats.total_sources += count;
+                    *stats.by_status.entry(st.as_str()).or_default() += count;
+                    *stats.by_type.entry(t.as_str()).or_default() += count;
+                }
+            }
+        }
+        stats.total_chunks = get_u(&c, "chunkCount");
+        stats.total_size_bytes = get_u(&c, "sizeBytes");
+        Ok(stats)
+    }
+
+    async fn file_blob_keys(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<Vec<String>> {
+        if self.get(&ws_pk(ws), &chatbot_sk(chatbot)).await?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut expr = Expr::new();
+        let filter = format!("{} = {}", expr.a("srcType"), expr.v("type", s(SourceType::File.as_str())));
+        let entries =
+            self.query_index(GSI1, "gsi1pk", &sources_of(chatbot), true, Some((filter, expr)), 0, None).await?;
+        Ok(entries.iter().filter_map(|e| get_s(e, "blobKey")).map(str::to_owned).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(status: SourceStatus, size: u64, chunks: u64) -> Stored {
+        let now = Timestamp::from_millis(1_700_000_000_000);
+        Stored {
+            source: KnowledgeSource {
+                id: SourceId::generate(),
+                workspace_id: WorkspaceId::generate(),
+                chatbot_id: ChatbotId::generate(),
+                name: "n".into(),
+                status,
+                spec: SourceSpec::Url {
+                    url: "https://example.com".into(),
+                    crawl_depth: CrawlDepth::from_stored(2),
+                    pages_crawled: 3,
+                    last_refreshed_at: Some(now),
+                },
+                created_at: now,
+                updated_at: now,
+                processed_at: None,
+                chunk_count: chunks,
+                size_bytes: size,
+                error: Some("e".into()),
+                content_hash: None,
+                progress: Some(Progress::new("embedding", 1, 2)),
+                generation: 4,
+            },
+            attempts: 2,
+            lease: Some(Lease { owner: "me".into(), until: now }),
+            rev: 9,
+        }
+    }
+
+    #[test]
+    fn items_round_trip_and_only_processing_runs_are_in_the_lease_index() {
+        let st = stored(SourceStatus::Processing, 10, 2);
+        let item = source_item(&st);
+        assert!(item.contains_key("leaseShard"));
+        let back = stored_from(&item).unwrap();
+        assert_eq!((back.source, back.attempts, back.lease, back.rev), (st.source, st.attempts, st.lease, st.rev));
+        let ready = stored(SourceStatus::Ready, 10, 2);
+        assert!(!source_item(&ready).contains_key("leaseShard"), "sparse: not processing, not indexed");
+        assert_eq!(get_s(&source_item(&ready), "gsi2pk").unwrap(), format!("SRCS#{}#ready", ready.source.chatbot_id));
+    }
+
+    #[test]
+    fn counter_deltas_move_a_source_between_cells() {
+        let old = stored(SourceStatus::Pending, 10, 0);
+        let mut new = old.clone();
+        new.source.status = SourceStatus::Ready;
+        new.source.chunk_count = 3;
+        new.source.size_bytes = 7;
+        let d = counter_delta(Some(&old), Some(&new));
+        assert_eq!(d.get("n_pending_url"), Some(&-1));
+        assert_eq!(d.get("n_ready_url"), Some(&1));
+        assert_eq!(d.get("chunkCount"), Some(&3));
+        assert_eq!(d.get("sizeBytes"), Some(&-3));
+        assert_eq!(d.get("sourceCount"), None, "unchanged counts are left out");
+        assert_eq!(counter_delta(None, Some(&old)).get("sourceCount"), Some(&1));
+        assert_eq!(counter_delta(Some(&old), None).get("sourceCount"), Some(&-1));
+    }
+
+    #[test]
+    fn sort_keys_are_newest_first_then_id() {
+        assert!(newest_first_key(2, "src_a") > newest_first_key(1, "src_z"));
+        assert!(newest_first_key(1_700_000_000_001, "src_b") > newest_first_key(1_700_000_000_001, "src_a"));
+        let shards: std::collections::HashSet<String> = (0..64).map(|_| lease_shard(&SourceId::generate())).collect();
+        assert!(shards.len() > 1 && shards.len() <= LEASE_SHARDS as usize);
+    }
+}

@@ -1,0 +1,327 @@
+//! Files in S3 behind the `BlobStore` port, served to clients from a CDN (CloudFront) in front
+//! of the bucket: `fileUrl = <LORE_CDN_BASE_URL>/<key>`. Direct uploads are S3 presigned PUTs.
+
+use crate::settings::AwsSettings;
+use async_trait::async_trait;
+use aws_config::SdkConfig;
+use aws_credential_types::Credentials;
+use aws_credential_types::provider::error::CredentialsError;
+use aws_credential_types::provider::{ProvideCredentials, SharedCredentialsProvider, future};
+use aws_sdk_s3::Client;
+use aws_sdk_s3::config::IdentityCache;
+use aws_sdk_s3::error::DisplayErrorContext;
+use aws_sdk_s3::presigning::PresigningConfig;
+use aws_sdk_s3::primitives::ByteStream;
+use lore_app::knowledge_ports::{BlobStore, PresignedUpload};
+use lore_app::ports::{StoreError, StoreResult};
+use lore_domain::Timestamp;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, SystemTime};
+
+/// The longest a SigV4 presigned URL may live.
+const MAX_PRESIGN: Duration = Duration::from_secs(7 * 24 * 3600);
+
+pub struct S3BlobStore {
+    client: Client,
+    /// Signs upload URLs without I/O: credentials come from [`CredentialSnapshot`].
+    presigner: Client,
+    credentials: Arc<CredentialSnapshot>,
+    bucket: String,
+    public_base: String,
+}
+
+fn unavailable(e: impl std::error::Error + 'static) -> StoreError {
+    StoreError::Unavailable(format!("s3: {}", DisplayErrorContext(e)))
+}
+
+/// Keys are `<workspace>/<upload>/<file name>` made of safe characters only (the same rule as
+/// the embedded store's), so they need no escaping in a URL.
+fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 512
+        && key.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg != "."
+                && seg != ".."
+                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        })
+}
+
+/// Where clients fetch the bucket's objects: the CDN when configured, else the bucket's S3 URL.
+pub fn public_base(settings: &AwsSettings, region: Option<&str>) -> String {
+    if let Some(cdn) = &settings.cdn_base_url {
+        return cdn.trim_end_matches('/').to_owned();
+    }
+    let bucket = &settings.bucket;
+    match &settings.s3_endpoint {
+        Some(endpoint) if settings.s3_force_path_style => format!("{}/{bucket}", endpoint.trim_end_matches('/')),
+        Some(endpoint) => match endpoint.trim_end_matches('/').split_once("://") {
+            Some((scheme, host)) => format!("{scheme}://{bucket}.{host}"),
+            None => format!("https://{bucket}.{endpoint}"),
+        },
+        None => format!("https://{bucket}.s3.{}.amazonaws.com", region.unwrap_or("us-east-1")),
+    }
+}
+
+/// Polls a future once. The presigning future of a client whose credentials are at hand and
+/// uncached finishes on its first poll; anything else is refused rather than blocked on, since
+/// `presign_put` is synchronous and may run on any runtime (or none).
+fn poll_once<F: Future>(fut: F) -> Option<F::Output> {
+    let mut fut = std::pin::pin!(fut);
+    match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(v) => Some(v),
+        Poll::Pending => None,
+    }
+}
+
+/// The last credentials resolved by the real provider chain, for synchronous signing. Refreshed
+/// by every async S3 call (and in the background by a presign) when they near their expiry.
+#[derive(Debug)]
+struct CredentialSnapshot {
+    source: Option<SharedCredentialsProvider>,
+    current: RwLock<Option<Credentials>>,
+    refreshing: AtomicBool,
+}
+
+/// Credentials this close to expiry are refreshed; a presigned URL lives at most 15 minutes in
+/// the app, so they stay valid for its whole life.
+const REFRESH_MARGIN: Duration = Duration::from_secs(20 * 60);
+
+impl CredentialSnapshot {
+    fn valid_for(&self, margin: Duration) -> Option<Credentials> {
+        let creds = self.current.read().unwrap_or_else(|p| p.into_inner()).clone()?;
+        match creds.expiry() {
+            Some(expiry) if expiry < SystemTime::now() + margin => None,
+            _ => Some(creds),
+        }
+    }
+
+    async fn refresh(&self) -> StoreResult<()> {
+        let Some(source) = &self.source else {
+            return Err(StoreError::Unavailable("s3: no credentials provider configured".into()));
+        };
+        let creds = source
+            .provide_credentials()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("s3 credentials: {}", DisplayErrorContext(e))))?;
+        *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(creds);
+        Ok(())
+    }
+
+    async fn refresh_if_needed(&self) {
+        if self.valid_for(REFRESH_MARGIN).is_none()
+            && let Err(e) = self.refresh().await
+        {
+            tracing::warn!(error = %e, "could not refresh the credentials used to presign uploads");
+        }
+    }
+}
+
+#[derive(Debug)]
+struct SnapshotProvider(Arc<CredentialSnapshot>);
+
+impl ProvideCredentials for SnapshotProvider {
+    fn provide_credentials<'a>(&'a self) -> future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        future::ProvideCredentials::ready(
+            self.0
+                .valid_for(Duration::from_secs(60))
+                .ok_or_else(|| CredentialsError::not_loaded("no fresh credentials")),
+        )
+    }
+}
+
+impl S3BlobStore {
+    /// A store over `settings.bucket`; resolves credentials once for presigning.
+    pub async fn new(sdk: &SdkConfig, settings: &AwsSettings) -> Self {
+        let base = aws_sdk_s3::config::Builder::from(sdk).force_path_style(settings.s3_force_path_style);
+        let client = Client::from_conf(base.clone().build());
+        let credentials = Arc::new(CredentialSnapshot {
+            source: sdk.credentials_provider(),
+            current: RwLock::new(None),
+            refreshing: AtomicBool::new(false),
+        });
+        if let Err(e) = credentials.refresh().await {
+            tracing::warn!(error = %e, "no credentials for presigned uploads yet");
+        }
+        let presigner = Client::from_conf(
+            base.credentials_provider(SnapshotProvider(credentials.clone()))
+                .identity_cache(IdentityCache::no_cache())
+                .build(),
+        );
+        Self {
+            client,
+            presigner,
+            credentials,
+            bucket: settings.bucket.clone(),
+            public_base: public_base(settings, sdk.region().map(|r| r.as_ref())),
+        }
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    pub fn bucket(&self) -> &str {
+        &self.bucket
+    }
+
+    fn check(key: &str) -> StoreResult<()> {
+        if valid_key(key) { Ok(()) } else { Err(StoreError::Unavailable(format!("invalid blob key {key:?}"))) }
+    }
+
+    fn refresh_in_background(&self) {
+        if self.credentials.valid_for(REFRESH_MARGIN).is_some() {
+            return;
+        }
+        let Ok(handle) = tokio::runtime::Handle::try_current() else { return };
+        if self.credentials.refreshing.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let creds = self.credentials.clone();
+        handle.spawn(async move {
+            creds.refresh_if_needed().await;
+            creds.refreshing.store(false, Ordering::Release);
+        });
+    }
+}
+
+#[async_trait]
+impl BlobStore for S3BlobStore {
+    async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()> {
+        Self::check(key)?;
+        self.credentials.refresh_if_needed().await;
+        self.client
+            .put_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .content_type(content_type)
+            .body(ByteStream::from(bytes))
+            .send()
+            .await
+            .map_err(unavailable)?;
+        Ok(())
+    }
+
+    async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        self.credentials.refresh_if_needed().await;
+        match self.client.get_object().bucket(&self.bucket).key(key).send().await {
+            Ok(out) => Ok(Some(out.body.collect().await.map_err(unavailable)?.into_bytes().to_vec())),
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
+            Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 404) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    async fn delete(&self, key: &str) -> StoreResult<()> {
+        if !valid_key(key) {
+            return Ok(());
+        }
+        self.credentials.refresh_if_needed().await;
+        // S3 deletes are idempotent: deleting an absent key succeeds.
+        self.client.delete_object().bucket(&self.bucket).key(key).send().await.map_err(unavailable)?;
+        Ok(())
+    }
+
+    fn public_url(&self, key: &str) -> String {
+        format!("{}/{key}", self.public_base)
+    }
+
+    fn key_for_url(&self, url: &str) -> Option<String> {
+        let key = url.strip_prefix(&self.public_base)?.strip_prefix('/')?;
+        let key = key.split(['?', '#']).next()?;
+        valid_key(key).then(|| key.to_owned())
+    }
+
+    /// A SigV4 presigned `PUT` with `Content-Type` and `Content-Length` signed: S3 refuses a
+    /// body of any other length, so the upload is exactly the declared size, at most
+    /// `max_bytes`. (Only POST policies can express "up to"; a PUT states its length.)
+    fn presign_put(
+        &self,
+        key: &str,
+        content_type: &str,
+        max_bytes: u64,
+        expires_at: Timestamp,
+    ) -> StoreResult<PresignedUpload> {
+        Self::check(key)?;
+        self.refresh_in_background();
+        let now = SystemTime::now();
+        let now_ms = Timestamp::now().millis();
+        let ttl = Duration::from_millis((expires_at.millis() - now_ms).max(1000) as u64).min(MAX_PRESIGN);
+        let config = PresigningConfig::builder()
+            .start_time(now)
+            .expires_in(ttl)
+            .build()
+            .map_err(|e| StoreError::Unavailable(format!("s3 presigning: {e}")))?;
+        let request = self
+            .presigner
+            .put_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .content_type(content_type)
+            .content_length(i64::try_from(max_bytes).unwrap_or(i64::MAX))
+            .presigned(config);
+        let presigned = poll_once(request)
+            .ok_or_else(|| StoreError::Unavailable("s3 presigning would have waited for credentials".into()))?
+            .map_err(unavailable)?;
+        let headers = presigned
+            .headers()
+            .filter(|(name, _)| !name.eq_ignore_ascii_case("host"))
+            .map(|(name, value)| (name.to_ascii_lowercase(), value.to_owned()))
+            .collect();
+        Ok(PresignedUpload {
+            upload_url: presigned.uri().to_owned(),
+            method: "PUT",
+            headers,
+            expires_at: Timestamp::from_millis(now_ms + ttl.as_millis() as i64),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(cdn: Option<&str>, endpoint: Option<&str>, path_style: bool) -> AwsSettings {
+        AwsSettings {
+            bucket: "files".into(),
+            cdn_base_url: cdn.map(str::to_owned),
+            s3_endpoint: endpoint.map(str::to_owned),
+            s3_force_path_style: path_style,
+            ..AwsSettings::default()
+        }
+    }
+
+    #[test]
+    fn public_urls_prefer_the_cdn() {
+        assert_eq!(
+            public_base(&settings(Some("https://cdn.example.com/"), None, false), None),
+            "https://cdn.example.com"
+        );
+        assert_eq!(
+            public_base(&settings(None, None, false), Some("eu-west-1")),
+            "https://files.s3.eu-west-1.amazonaws.com"
+        );
+        assert_eq!(
+            public_base(&settings(None, Some("http://127.0.0.1:5000"), true), None),
+            "http://127.0.0.1:5000/files"
+        );
+        assert_eq!(public_base(&settings(None, Some("https://minio.local"), false), None), "https://files.minio.local");
+    }
+
+    #[test]
+    fn keys_are_safe_path_segments() {
+        assert!(valid_key("ws_a/upl_b/doc.pdf"));
+        for bad in ["", "../x", "a//b", "a/./b", "a b", "a/b?c", "ä"] {
+            assert!(!valid_key(bad), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The ingest job queue on SQS (`JobQueue`). The message body is JSON (infra/messages.md):
+//!
+//! ```json
+//! {"type":"ingest","workspaceId":"ws_…","sourceId":"src_…","generation":3}
+//! ```
+//!
+//! The ingest-worker Lambda turns each record of its SQS batch back into a job with
+//! [`parse_job`]. Delivery is at least once: the worker's writes are guarded by the generation,
+//! so a repeated job is harmless.
+
+use async_trait::async_trait;
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::error::DisplayErrorContext;
+use lore_app::knowledge_ports::{IngestJob, JobQueue};
+use lore_app::ports::{StoreError, StoreResult};
+use lore_domain::id::{SourceId, WorkspaceId};
+use serde_json::{Value, json};
+
+/// The `type` of ingest job messages.
+pub const INGEST_MESSAGE_TYPE: &str = "ingest";
+
+/// The message body of a job.
+pub fn job_body(job: &IngestJob) -> String {
+    json!({
+        "type": INGEST_MESSAGE_TYPE,
+        "workspaceId": job.workspace_id,
+        "sourceId": job.source_id,
+        "generation": job.generation,
+    })
+    .to_string()
+}
+
+/// Why a message body is not a job.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not an ingest job message: {0}")]
+pub struct NotAJob(String);
+
+/// The job in a message body [`job_body`] made. Unknown members are ignored.
+pub fn parse_job(body: &str) -> Result<IngestJob, NotAJob> {
+    let v: Value = serde_json::from_str(body).map_err(|e| NotAJob(format!("invalid JSON ({e})")))?;
+    if v["type"] != INGEST_MESSAGE_TYPE {
+        return Err(NotAJob(format!("type is {}", v["type"])));
+    }
+    let workspace_id =
+        v["workspaceId"].as_str().and_then(WorkspaceId::parse).ok_or_else(|| NotAJob("workspaceId".into()))?;
+    let source_id = v["sourceId"].as_str().and_then(SourceId::parse).ok_or_else(|| NotAJob("sourceId".into()))?;
+    let generation = v["generation"].as_u64().ok_or_else(|| NotAJob("generation".into()))?;
+    Ok(IngestJob { workspace_id, source_id, generation })
+}
+
+pub struct SqsJobQueue {
+    client: Client,
+    queue_url: String,
+}
+
+impl SqsJobQueue {
+    pub fn new(client: Client, queue_url: impl Into<String>) -> Self {
+        Self { client, queue_url: queue_url.into() }
+    }
+
+    pub fn queue_url(&self) -> &str {
+        &self.queue_url
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+}
+
+#[async_trait]
+impl JobQueue for SqsJobQueue {
+    async fn enqueue(&self, job: IngestJob) -> StoreResult<()> {
+        self.client
+            .send_message()
+            .queue_url(&self.queue_url)
+            .message_body(job_body(&job))
+            .send()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("sqs: {}", DisplayErrorContext(e))))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_round_trip_and_strangers_are_refused() {
+        let job = IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: 7 };
+        assert_eq!(parse_job(&job_body(&job)), Ok(job.clone()));
+        let extra = job_body(&job).replacen('{', r#"{"future":1,"#, 1);
+        assert_eq!(parse_job(&extra), Ok(job), "unknown members are ignored");
+        for bad in [
+            "",
+            "[]",
+            r#"{"type":"other"}"#,
+            r#"{"type":"ingest","workspaceId":"ws_x","sourceId":"src_x","generation":1}"#,
+            r#"{"type":"ingest","workspaceId":"ws_01arz3ndektsv4rrffq69g5fav","sourceId":"src_01arz3ndektsv4rrffq69g5fav"}"#,
+        ] {
+            assert!(parse_job(bad).is_err(), "{bad}");
+        }
+    }
+}

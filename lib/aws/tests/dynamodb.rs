@@ -1,0 +1,571 @@
+//! DynamoDB beyond the shared suites: counters under concurrent writes, atomic quotas, races
+//! between different transitions, batched chatbot deletes, the lease index, the table layout,
+//! and a differential check of every list and statistic against the SQLite adapter.
+
+mod support;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use lore_app::knowledge_ports::{Finish, Guarded, Lease, SourceFilter, SourceStore};
+use lore_app::ports::{ChatbotStore, KeyStore, RateDecision, WorkspaceStore};
+use lore_aws::AwsBackend;
+use lore_domain::Timestamp;
+use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
+use lore_domain::chatbot::{Chatbot, ChatbotName};
+use lore_domain::document::DocumentKind;
+use lore_domain::id::{ApiKeyId, ChatbotId, SourceId, WorkspaceId};
+use lore_domain::pagination::PageRequest;
+use lore_domain::scope::ScopeSet;
+use lore_domain::slug::Slug;
+use lore_domain::source::{CrawlDepth, KnowledgeSource, SourceSpec, SourceStatus, SourceType, StoredFile};
+use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+const SETTLED: [SourceStatus; 3] = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+
+fn workspace(name: &str) -> Workspace {
+    Workspace {
+        id: WorkspaceId::generate(),
+        name: WorkspaceName::parse(name).unwrap(),
+        limits: WorkspaceLimits::default(),
+        created_at: Timestamp::now(),
+    }
+}
+
+fn chatbot(ws: &WorkspaceId, slug: &str) -> Chatbot {
+    let now = Timestamp::now();
+    Chatbot {
+        id: ChatbotId::generate(),
+        workspace_id: ws.clone(),
+        name: ChatbotName::parse("Bot").unwrap(),
+        slug: Slug::parse("slug", slug).unwrap(),
+        descriptor: String::new(),
+        created_at: now,
+        updated_at: now,
+        source_count: 0,
+        conversation_count: 0,
+    }
+}
+
+/// The i-th source of a mixed set: types rotate, sizes and creation times vary (some share a
+/// millisecond, so the id tiebreak matters).
+fn source(bot: &Chatbot, i: u64) -> KnowledgeSource {
+    let created = Timestamp::from_millis(1_700_000_000_000 + (i / 2) as i64);
+    let spec = match i % 3 {
+        0 => SourceSpec::Text { content: "t".repeat(1 + i as usize) },
+        1 => SourceSpec::Url {
+            url: format!("https://example.com/{i}"),
+            crawl_depth: CrawlDepth::from_stored(2),
+            pages_crawled: 0,
+            last_refreshed_at: None,
+        },
+        _ => SourceSpec::File(StoredFile {
+            file_name: format!("f{i}.pdf"),
+            mime_type: "application/pdf".into(),
+            kind: DocumentKind::Pdf,
+            blob_key: format!("{}/upl_{i}/f{i}.pdf", bot.workspace_id),
+            file_url: format!("https://cdn.example.com/{}/upl_{i}/f{i}.pdf", bot.workspace_id),
+            size_bytes: 100 + i,
+        }),
+    };
+    let size_bytes = match &spec {
+        SourceSpec::Text { content } => content.len() as u64,
+        SourceSpec::Url { .. } => 0,
+        SourceSpec::File(f) => f.size_bytes,
+    };
+    KnowledgeSource {
+        id: SourceId::generate(),
+        workspace_id: bot.workspace_id.clone(),
+        chatbot_id: bot.id.clone(),
+        name: format!("s{i}"),
+        status: SourceStatus::Pending,
+        spec,
+        created_at: created,
+        updated_at: created,
+        processed_at: None,
+        chunk_count: 0,
+        size_bytes,
+        error: None,
+        content_hash: None,
+        progress: None,
+        generation: 0,
+    }
+}
+
+fn lease(owner: &str, until_ms: i64) -> Lease {
+    Lease { owner: owner.into(), until: Timestamp::from_millis(until_ms) }
+}
+
+fn later() -> i64 {
+    Timestamp::now().millis() + 600_000
+}
+
+fn ready(chunks: u64) -> Finish {
+    Finish::Ready {
+        chunk_count: chunks,
+        size_bytes: None,
+        content_hash: "h".into(),
+        pages_crawled: None,
+        refreshed_at: None,
+    }
+}
+
+async fn setup(b: &AwsBackend, name: &str) -> (Workspace, Chatbot) {
+    let ws = workspace(name);
+    b.workspaces.insert_workspace(&ws).await.unwrap();
+    let bot = chatbot(&ws.id, "bot");
+    b.chatbots.insert_chatbot(&bot).await.unwrap();
+    (ws, bot)
+}
+
+/// The workspace's counters item, read directly (infra/dynamodb.md: `WS#<ws>` / `COUNTERS`).
+async fn raw_counters(b: &AwsBackend, ws: &WorkspaceId) -> HashMap<String, i64> {
+    let item = b
+        .dynamo
+        .client()
+        .get_item()
+        .table_name(b.dynamo.table())
+        .key("pk", AttributeValue::S(format!("WS#{ws}")))
+        .key("sk", AttributeValue::S("COUNTERS".into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .item
+        .expect("a workspace has a counters item");
+    item.iter().filter_map(|(k, v)| Some((k.clone(), v.as_n().ok()?.parse().ok()?))).collect()
+}
+
+/// Every source of the chatbot, through the paged list.
+async fn all_sources(s: &dyn SourceStore, ws: &WorkspaceId, bot: &ChatbotId) -> Vec<KnowledgeSource> {
+    let mut out = Vec::new();
+    for page in 1.. {
+        let p = s.list_sources(ws, bot, SourceFilter::default(), PageRequest::new(page, 100)).await.unwrap();
+        let done = p.items.len() < 100;
+        out.extend(p.items);
+        if done {
+            break;
+        }
+    }
+    out
+}
+
+/// The counters (stats, list totals, sourceCount, workspace storage) equal what the items say.
+async fn assert_counters_match_items(b: &AwsBackend, ws: &WorkspaceId, bot: &ChatbotId, other_bytes: u64) {
+    let items = all_sources(b.sources.as_ref(), ws, bot).await;
+    let stats = b.sources.source_stats(ws, bot).await.unwrap();
+    assert_eq!(stats.total_sources, items.len() as u64, "total sources");
+    assert_eq!(stats.total_chunks, items.iter().map(|s| s.chunk_count).sum::<u64>(), "total chunks");
+    let bytes: u64 = items.iter().map(|s| s.size_bytes).sum();
+    assert_eq!(stats.total_size_bytes, bytes, "total bytes");
+    let mut by_status: BTreeMap<&str, u64> = BTreeMap::new();
+    for s in &items {
+        *by_status.entry(s.status.as_str()).or_default() += 1;
+    }
+    assert_eq!(stats.by_status, by_status, "by status");
+    for t in SourceType::ALL {
+        let n = items.iter().filter(|s| s.source_type() == t).count() as u64;
+        assert_eq!(stats.by_type.get(t.as_str()), Some(&n), "by type {t:?}");
+        for st in SourceStatus::ALL {
+            let filter = SourceFilter { status: Some(st), source_type: Some(t) };
+            let page = b.sources.list_sources(ws, bot, filter, PageRequest::new(1, 100)).await.unwrap();
+            let expected = items.iter().filter(|s| s.source_type() == t && s.status == st).count() as u64;
+            assert_eq!((page.total, page.items.len() as u64), (expected, expected), "filtered {st:?} {t:?}");
+        }
+    }
+    let bot_record = b.chatbots.get_chatbot(ws, bot).await.unwrap().unwrap();
+    assert_eq!(bot_record.source_count, items.len() as u64, "the chatbot's sourceCount");
+    assert_eq!(raw_counters(b, ws).await["storageBytes"] as u64, bytes + other_bytes, "the workspace's storage");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn counters_stay_exact_under_concurrent_writes() {
+    let b = support::backend("counters").await;
+    let (ws, bot) = setup(&b, "counters").await;
+    let sources: Vec<KnowledgeSource> = (0..30).map(|i| source(&bot, i)).collect();
+    let mut tasks = Vec::new();
+    for s in sources.clone() {
+        let store = b.sources.clone();
+        tasks.push(tokio::spawn(async move { store.insert_source(&s, u64::MAX).await.unwrap() }));
+    }
+    for t in tasks {
+        assert_eq!(t.await.unwrap(), Guarded::Done(()));
+    }
+    assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
+
+    // At once: start 12 runs, delete 6 others, grow 6 more; then finish the runs (some twice).
+    let mut tasks = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        let (store, ws, s) = (b.sources.clone(), ws.id.clone(), s.clone());
+        tasks.push(tokio::spawn(async move {
+            match i % 5 {
+                0..=1 => {
+                    let Guarded::Done(run) =
+                        store.begin_processing(&ws, &s.id, &lease("w", later()), Timestamp::now()).await.unwrap()
+                    else {
+                        panic!("begin")
+                    };
+                    let finish = if i % 2 == 0 { ready(i as u64) } else { Finish::Error { message: "x".into() } };
+                    assert!(
+                        store
+                            .finish_processing(&s.id, run.generation, &finish, Timestamp::now())
+                            .await
+                            .unwrap()
+                            .is_some()
+                    );
+                    assert!(
+                        store
+                            .finish_processing(&s.id, run.generation, &finish, Timestamp::now())
+                            .await
+                            .unwrap()
+                            .is_none()
+                    );
+                }
+                2 => {
+                    assert!(matches!(store.delete_source(&ws, &s.id, &SETTLED).await.unwrap(), Guarded::Done(_)));
+                }
+                3 => {
+                    let mut grown = s.clone();
+                    grown.name = "grown".into();
+                    grown.size_bytes += 7;
+                    assert_eq!(store.update_source(&grown, &SETTLED, u64::MAX).await.unwrap(), Guarded::Done(()));
+                }
+                _ => {}
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
+    assert_eq!(all_sources(b.sources.as_ref(), &ws.id, &bot.id).await.len(), 24);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn the_quota_holds_under_concurrent_inserts() {
+    let b = support::backend("quota").await;
+    let (ws, bot) = setup(&b, "quota").await;
+    let mut tasks = Vec::new();
+    for i in 0..10 {
+        let mut s = source(&bot, 0);
+        s.spec = SourceSpec::Text { content: "q".repeat(30) };
+        s.size_bytes = 30;
+        s.created_at = Timestamp::from_millis(1_700_000_000_000 + i);
+        let store = b.sources.clone();
+        tasks.push(tokio::spawn(async move { store.insert_source(&s, 100).await.unwrap() }));
+    }
+    let mut outcomes = Vec::new();
+    for t in tasks {
+        outcomes.push(t.await.unwrap());
+    }
+    let done = outcomes.iter().filter(|o| **o == Guarded::Done(())).count();
+    assert_eq!(done, 3, "30-byte sources in a 100-byte quota: exactly three fit, {outcomes:?}");
+    assert!(outcomes.iter().all(|o| matches!(o, Guarded::Done(()) | Guarded::OverQuota { used: 60 | 90 })));
+    assert_eq!(raw_counters(&b, &ws.id).await["storageBytes"], 90);
+    assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
+}
+
+/// Two different conditional transitions on one source at once: exactly one wins, every time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn delete_and_begin_processing_race_exactly_one_wins() {
+    let b = support::backend("delrace").await;
+    let (ws, bot) = setup(&b, "delrace").await;
+    for i in 0..12 {
+        let s = source(&bot, i);
+        b.sources.insert_source(&s, u64::MAX).await.unwrap();
+        let (s1, s2) = (b.sources.clone(), b.sources.clone());
+        let (w1, w2, id1, id2) = (ws.id.clone(), ws.id.clone(), s.id.clone(), s.id.clone());
+        let delete = tokio::spawn(async move { s1.delete_source(&w1, &id1, &SETTLED).await.unwrap() });
+        let begin = tokio::spawn(async move {
+            s2.begin_processing(&w2, &id2, &lease("w", later()), Timestamp::now()).await.unwrap()
+        });
+        let (deleted, begun) = (delete.await.unwrap(), begin.await.unwrap());
+        match (&deleted, &begun) {
+            (Guarded::Done(_), Guarded::NotFound) => {
+                assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None)
+            }
+            (Guarded::WrongStatus(SourceStatus::Processing), Guarded::Done(run)) => {
+                assert_eq!(run.status, SourceStatus::Processing);
+                let stored = b.sources.get_source(&ws.id, &s.id).await.unwrap().unwrap();
+                assert_eq!((stored.status, stored.generation), (SourceStatus::Processing, 1));
+            }
+            other => panic!("round {i}: not exactly one winner: {other:?}"),
+        }
+    }
+    assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
+    let b = support::backend("cbdel").await;
+    let (ws, bot) = setup(&b, "cbdel").await;
+    let keep = chatbot(&ws.id, "keep");
+    b.chatbots.insert_chatbot(&keep).await.unwrap();
+    let kept = source(&keep, 0);
+    b.sources.insert_source(&kept, u64::MAX).await.unwrap();
+
+    let sources: Vec<KnowledgeSource> = (0..120).map(|i| source(&bot, i)).collect();
+    for chunk in sources.chunks(20) {
+        let mut tasks = Vec::new();
+        for s in chunk {
+            let (store, s) = (b.sources.clone(), s.clone());
+            tasks.push(tokio::spawn(async move { store.insert_source(&s, u64::MAX).await.unwrap() }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+    }
+    for s in sources.iter().take(5) {
+        b.sources.begin_processing(&ws.id, &s.id, &lease("w", 1), Timestamp::now()).await.unwrap();
+    }
+    let mut blob_keys = b.sources.file_blob_keys(&ws.id, &bot.id).await.unwrap();
+    blob_keys.sort();
+    let mut expected: Vec<String> = sources
+        .iter()
+        .filter_map(|s| match &s.spec {
+            SourceSpec::File(f) => Some(f.blob_key.clone()),
+            _ => None,
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(blob_keys, expected, "file_blob_keys lists every file source's blob");
+    assert!(b.sources.file_blob_keys(&WorkspaceId::generate(), &bot.id).await.unwrap().is_empty(), "scoped");
+
+    assert!(b.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
+    for s in &sources {
+        assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
+    }
+    let stale = b.sources.stale_runs(Timestamp::now(), None).await.unwrap();
+    assert!(stale.iter().all(|r| !sources.iter().any(|s| s.id == r.source_id)), "no run of a deleted chatbot");
+    let counters = raw_counters(&b, &ws.id).await;
+    assert_eq!((counters["chatbots"], counters["storageBytes"]), (1, kept.size_bytes as i64));
+    assert_eq!(b.chatbots.list_chatbots(&ws.id, PageRequest::default()).await.unwrap().total, 1);
+    b.chatbots.insert_chatbot(&chatbot(&ws.id, "bot")).await.expect("the slug is free again");
+    assert!(b.sources.get_source(&ws.id, &kept.id).await.unwrap().is_some(), "the other chatbot keeps its source");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn stale_runs_come_from_the_sparse_lease_index() {
+    let b = support::backend("leases").await;
+    let (ws, bot) = setup(&b, "leases").await;
+    let now = Timestamp::now().millis();
+    let s: Vec<KnowledgeSource> = (0..4).map(|i| source(&bot, i)).collect();
+    for x in &s {
+        b.sources.insert_source(x, u64::MAX).await.unwrap();
+    }
+    let begin = |i: usize, l: Lease| {
+        let (store, ws, id) = (b.sources.clone(), ws.id.clone(), s[i].id.clone());
+        async move { store.begin_processing(&ws, &id, &l, Timestamp::now()).await.unwrap() }
+    };
+    begin(0, lease("me", now - 1_000)).await; // expired
+    begin(1, lease("me", now + 600_000)).await; // mine, alive
+    begin(2, lease("other", now + 600_000)).await; // someone else's, alive
+    let Guarded::Done(run3) = begin(3, lease("me", now - 1_000)).await else { panic!() };
+    b.sources.finish_processing(&s[3].id, run3.generation, &ready(1), Timestamp::now()).await.unwrap().unwrap();
+
+    let ids = |runs: Vec<lore_app::knowledge_ports::StaleRun>| {
+        let mut v: Vec<SourceId> = runs.into_iter().map(|r| r.source_id).collect();
+        v.sort();
+        v
+    };
+    let expired = b.sources.stale_runs(Timestamp::from_millis(now), None).await.unwrap();
+    assert_eq!(ids(expired), vec![s[0].id.clone()], "only expired leases");
+    let mut foreign = vec![s[0].id.clone(), s[2].id.clone()];
+    foreign.sort();
+    assert_eq!(ids(b.sources.stale_runs(Timestamp::from_millis(now), Some("me")).await.unwrap()), foreign);
+
+    assert!(b.sources.renew_lease(&s[0].id, 1, &lease("me", now + 600_000)).await.unwrap());
+    assert!(!b.sources.renew_lease(&s[0].id, 2, &lease("me", now + 600_000)).await.unwrap(), "wrong generation");
+    assert!(b.sources.stale_runs(Timestamp::from_millis(now), None).await.unwrap().is_empty());
+    let later_runs = b.sources.stale_runs(Timestamp::from_millis(now + 700_000), None).await.unwrap();
+    assert_eq!(later_runs.len(), 3, "every live run expires eventually: {later_runs:?}");
+    assert_eq!(later_runs.iter().find(|r| r.source_id == s[0].id).unwrap().attempts, 2);
+
+    // The index holds exactly the processing sources.
+    let mut in_index = 0;
+    for shard in 0..lore_aws::dynamo::LEASE_SHARDS {
+        in_index += b
+            .dynamo
+            .client()
+            .query()
+            .table_name(b.dynamo.table())
+            .index_name(lore_aws::dynamo::LEASES)
+            .key_condition_expression("leaseShard = :s")
+            .expression_attribute_values(":s", AttributeValue::S(format!("LEASE#{shard}")))
+            .send()
+            .await
+            .unwrap()
+            .count;
+    }
+    assert_eq!(in_index, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn the_rate_limit_is_exact_across_concurrent_requests() {
+    let b = support::backend("ratelimit").await;
+    let key = ApiKeyId::generate();
+    let now = Timestamp::now();
+    let mut tasks = Vec::new();
+    for _ in 0..30 {
+        let (rl, key) = (b.rate_limiter.clone(), key.clone());
+        tasks.push(tokio::spawn(async move { rl.hit(&key, 10, now).await.unwrap() }));
+    }
+    let mut allowed = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            RateDecision::Allowed => allowed += 1,
+            RateDecision::Limited { retry_after_secs } => assert!((1..=60).contains(&retry_after_secs)),
+        }
+    }
+    assert_eq!(allowed, 10, "the first 10 of a 10/min budget pass, shared by every caller");
+    let next_window = Timestamp::from_millis(now.millis() + 60_000);
+    assert_eq!(b.rate_limiter.hit(&key, 10, next_window).await.unwrap(), RateDecision::Allowed, "a new window");
+    assert_eq!(
+        b.rate_limiter.hit(&key, 1, Timestamp::from_millis(now.millis() + 90_000)).await.unwrap(),
+        RateDecision::Limited { retry_after_secs: 30 }
+    );
+}
+
+/// The record ports of one adapter family.
+struct Records {
+    ws: Arc<dyn WorkspaceStore>,
+    sources: Arc<dyn SourceStore>,
+    bots: Arc<dyn ChatbotStore>,
+    keys: Arc<dyn KeyStore>,
+}
+
+/// The same operations on SQLite and on DynamoDB give the same lists, pages, totals and stats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn lists_and_stats_agree_with_the_sqlite_adapter() {
+    let b = support::backend("differential").await;
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = Arc::new(lore_local::SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    let aws = Records {
+        ws: b.workspaces.clone(),
+        sources: b.sources.clone(),
+        bots: b.chatbots.clone(),
+        keys: b.keys.clone(),
+    };
+    let sq = Records { ws: sqlite.clone(), sources: sqlite.clone(), bots: sqlite.clone(), keys: sqlite };
+    let ws = workspace("differential");
+    let bots: Vec<Chatbot> = (0..7)
+        .map(|i| {
+            let mut c = chatbot(&ws.id, &format!("bot-{i}"));
+            c.created_at = Timestamp::from_millis(1_700_000_000_000 + i / 2);
+            c
+        })
+        .collect();
+    let keys: Vec<ApiKey> = (0..4)
+        .map(|_| ApiKey {
+            id: ApiKeyId::generate(),
+            workspace_id: ws.id.clone(),
+            name: KeyName::parse("k").unwrap(),
+            scopes: ScopeSet::parse("all").unwrap(),
+            hash: ApiKeySecret::generate().hash(),
+            created_at: Timestamp::now(),
+            revoked_at: None,
+        })
+        .collect();
+    let sources: Vec<KnowledgeSource> = (0..23).map(|i| source(&bots[0], i)).collect();
+    for Records { ws: w, sources: s, bots: c, keys: k } in [&aws, &sq] {
+        w.insert_workspace(&ws).await.unwrap();
+        for bot in &bots {
+            c.insert_chatbot(bot).await.unwrap();
+        }
+        for key in &keys {
+            k.insert_key(key).await.unwrap();
+        }
+        for (i, src) in sources.iter().enumerate() {
+            s.insert_source(src, u64::MAX).await.unwrap();
+            let now = Timestamp::from_millis(1_800_000_000_000);
+            if i % 4 != 0 {
+                let Guarded::Done(run) =
+                    s.begin_processing(&ws.id, &src.id, &lease("w", 2_000_000_000_000), now).await.unwrap()
+                else {
+                    panic!()
+                };
+                if i % 4 == 1 {
+                    s.finish_processing(&src.id, run.generation, &ready(i as u64), now).await.unwrap().unwrap();
+                } else if i % 4 == 2 {
+                    let failed = Finish::Error { message: format!("e{i}") };
+                    s.finish_processing(&src.id, run.generation, &failed, now).await.unwrap().unwrap();
+                }
+            }
+        }
+        c.delete_chatbot(&ws.id, &bots[3].id).await.unwrap();
+        k.revoke_key(&keys[1].id, Timestamp::from_millis(1_800_000_000_000)).await.unwrap();
+    }
+
+    let filters = std::iter::once(None)
+        .chain(SourceStatus::ALL.into_iter().map(Some))
+        .flat_map(|st| std::iter::once(None).chain(SourceType::ALL.into_iter().map(Some)).map(move |t| (st, t)));
+    for (status, source_type) in filters {
+        let filter = SourceFilter { status, source_type };
+        for page in 1..=5 {
+            let req = PageRequest::new(page, 3);
+            let a = aws.sources.list_sources(&ws.id, &bots[0].id, filter, req).await.unwrap();
+            let e = sq.sources.list_sources(&ws.id, &bots[0].id, filter, req).await.unwrap();
+            assert_eq!(a, e, "list_sources {filter:?} page {page}");
+        }
+    }
+    assert_eq!(
+        aws.sources.source_stats(&ws.id, &bots[0].id).await.unwrap(),
+        sq.sources.source_stats(&ws.id, &bots[0].id).await.unwrap(),
+        "stats"
+    );
+    for page in 1..=4 {
+        let req = PageRequest::new(page, 2);
+        assert_eq!(
+            aws.bots.list_chatbots(&ws.id, req).await.unwrap(),
+            sq.bots.list_chatbots(&ws.id, req).await.unwrap(),
+            "list_chatbots page {page}"
+        );
+    }
+    assert_eq!(aws.keys.list_keys(Some(&ws.id)).await.unwrap(), sq.keys.list_keys(Some(&ws.id)).await.unwrap());
+    assert_eq!(aws.keys.list_keys(None).await.unwrap(), sq.keys.list_keys(None).await.unwrap());
+    assert_eq!(aws.ws.list_workspaces().await.unwrap(), sq.ws.list_workspaces().await.unwrap());
+    for src in &sources {
+        assert_eq!(
+            aws.sources.get_source(&ws.id, &src.id).await.unwrap(),
+            sq.sources.get_source(&ws.id, &src.id).await.unwrap(),
+            "get_source"
+        );
+    }
+}
+
+#[tokio::test]
+async fn bootstrap_is_idempotent_and_builds_the_documented_table() {
+    let settings = support::settings(&support::unique("layout"));
+    let sdk = support::sdk_config().await;
+    lore_aws::bootstrap(&sdk, &settings).await.unwrap();
+    lore_aws::bootstrap(&sdk, &settings).await.expect("a second bootstrap changes nothing");
+    let ddb = aws_sdk_dynamodb::Client::new(&sdk);
+    let table = ddb.describe_table().table_name(&settings.table).send().await.unwrap().table.unwrap();
+    let mut indexes: Vec<&str> = table.global_secondary_indexes().iter().filter_map(|i| i.index_name()).collect();
+    indexes.sort();
+    assert_eq!(indexes, vec!["gsi1", "gsi2", "leases"]);
+    assert_eq!(
+        table.billing_mode_summary().and_then(|b| b.billing_mode()),
+        Some(&aws_sdk_dynamodb::types::BillingMode::PayPerRequest)
+    );
+    let ttl = ddb.describe_time_to_live().table_name(&settings.table).send().await.unwrap();
+    let ttl = ttl.time_to_live_description().unwrap();
+    assert_eq!(ttl.attribute_name(), Some("expiresAt"));
+    assert_eq!(ttl.time_to_live_status(), Some(&aws_sdk_dynamodb::types::TimeToLiveStatus::Enabled));
+}
+
+#[tokio::test]
+async fn renaming_a_workspace_moves_its_name_guard() {
+    let b = support::backend("rename").await;
+    let mut ws = workspace("before");
+    b.workspaces.insert_workspace(&ws).await.unwrap();
+    ws.name = WorkspaceName::parse("after").unwrap();
+    ws.limits.rate_limit_per_minute = 7;
+    b.workspaces.update_workspace(&ws).await.unwrap();
+    assert_eq!(b.workspaces.find_workspace_by_name("after").await.unwrap(), Some(ws.clone()));
+    assert_eq!(b.workspaces.find_workspace_by_name("before").await.unwrap(), None);
+    b.workspaces.insert_workspace(&workspace("before")).await.expect("the old name is free");
+    b.workspaces.update_workspace(&workspace("ghost")).await.expect("updating an absent workspace is a no-op");
+    assert_eq!(b.workspaces.find_workspace_by_name("ghost").await.unwrap(), None);
+    assert_eq!(b.workspaces.list_workspaces().await.unwrap().len(), 2);
+}

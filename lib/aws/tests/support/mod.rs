@@ -1,0 +1,86 @@
+//! Shared by the AWS adapter tests: the moto server they run against and uniquely named
+//! resources per test, so that every test (and every nextest process) can share one server.
+//!
+//! The server is found through `LORE_TEST_MOTO_URL` (e.g. `http://127.0.0.1:5555`).
+//! `bash scripts/moto.sh start` starts one and prints its URL; `scripts/test.sh` does that and
+//! exports the variable. Without it these tests fail: they never pass silently.
+
+#![allow(dead_code)]
+
+use aws_config::{BehaviorVersion, Region, SdkConfig};
+use aws_credential_types::Credentials;
+use lore_app::conformance::Stores;
+use lore_aws::{AwsBackend, AwsSettings, QueueRef};
+use lore_domain::id::SourceId;
+use std::sync::Arc;
+
+pub fn moto_url() -> String {
+    match std::env::var("LORE_TEST_MOTO_URL") {
+        Ok(url) if !url.trim().is_empty() => url.trim().trim_end_matches('/').to_owned(),
+        _ => panic!(
+            "LORE_TEST_MOTO_URL is not set. The AWS adapter tests run against a moto server: start one with \
+             `bash scripts/moto.sh start` and export LORE_TEST_MOTO_URL=<the URL it prints> \
+             (or run `bash scripts/test.sh`, which does both)."
+        ),
+    }
+}
+
+/// The SDK configuration of the tests: moto's endpoint, `us-east-1`, static credentials.
+pub async fn sdk_config() -> SdkConfig {
+    aws_config::defaults(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .endpoint_url(moto_url())
+        .credentials_provider(Credentials::new("testing", "testing", None, None, "lore-tests"))
+        .load()
+        .await
+}
+
+/// A name no other test uses: lower case, valid for a table, a bucket, a queue and a bus.
+pub fn unique(prefix: &str) -> String {
+    let id = SourceId::generate();
+    format!("lore-{prefix}-{}", &id.as_str()[4..])
+}
+
+/// Settings naming a fresh table, bucket, queue and bus, created by bootstrap.
+pub fn settings(name: &str) -> AwsSettings {
+    AwsSettings {
+        table: name.to_owned(),
+        bucket: name.to_owned(),
+        cdn_base_url: None,
+        ingest_queue: QueueRef::Name(name.to_owned()),
+        event_bus: name.to_owned(),
+        bootstrap: true,
+        s3_endpoint: Some(moto_url()),
+        s3_force_path_style: true,
+    }
+}
+
+/// A backend over fresh resources.
+pub async fn backend(prefix: &str) -> AwsBackend {
+    backend_with(settings(&unique(prefix))).await
+}
+
+pub async fn backend_with(settings: AwsSettings) -> AwsBackend {
+    AwsBackend::connect_with(&sdk_config().await, settings).await.expect("connect to moto and bootstrap")
+}
+
+/// The conformance suites' view of the AWS ports. The ports this crate does not implement
+/// (the vector index — pgvector's —, forms, hooks, deliveries) are filled with the embedded
+/// SQLite store only because `Stores` names every port; the suites run here (records, rate
+/// limiter, sources, blobs) never touch them.
+pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
+    let sqlite = Arc::new(lore_local::SqliteStore::open(&index_dir.join("index.db")).expect("sqlite index"));
+    Stores {
+        workspaces: b.workspaces.clone(),
+        keys: b.keys.clone(),
+        chatbots: b.chatbots.clone(),
+        rate_limiter: b.rate_limiter.clone(),
+        sources: b.sources.clone(),
+        index: sqlite.clone(),
+        forms: sqlite.clone(),
+        hooks: sqlite.clone(),
+        deliveries: sqlite,
+        blobs: b.blobs.clone(),
+        events: b.events.clone(),
+    }
+}

@@ -1,0 +1,139 @@
+//! The in-process workers of `lore serve`: ingest workers, their sweeper, and the webhook
+//! dispatcher.
+
+use lore_app::App;
+use lore_app::knowledge_ports::IngestJob;
+use lore_app::webhook_ports::DispatchSignal;
+use lore_domain::Timestamp;
+use lore_local::LocalSignal;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::{Mutex, Semaphore};
+use tokio::task::JoinHandle;
+
+/// Concurrent processing runs. Extraction and embedding are CPU-bound; two fit two cores.
+pub const WORKERS: usize = 2;
+/// How often the sweeper looks for runs whose lease expired.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
+
+/// Background tasks; aborted when dropped.
+pub struct Workers {
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+/// Starts the workers on `jobs` and the sweeper. At start, sources embedded by another model than
+/// the current one are queued for re-embedding. The first sweep adopts every run left in
+/// `processing` by a previous process on this data dir (a crash, a kill -9), so nothing stays
+/// stuck and nothing waits for a lease to expire.
+pub fn spawn(app: App, jobs: UnboundedReceiver<IngestJob>) -> Workers {
+    let jobs = Arc::new(Mutex::new(jobs));
+    let mut tasks = Vec::new();
+    for n in 0..WORKERS {
+        let (app, jobs) = (app.clone(), jobs.clone());
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let next = jobs.lock().await.recv().await;
+                let Some(job) = next else { break };
+                let source = job.source_id.clone();
+                // A job runs in its own task so that a panic inside it cannot kill the worker.
+                let run = tokio::spawn({
+                    let app = app.clone();
+                    async move { app.run_ingest_job(job).await }
+                });
+                match run.await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => {
+                        tracing::error!(worker = n, %source, error = %e, "ingest job failed; its lease will retry it")
+                    }
+                    Err(e) => {
+                        tracing::error!(worker = n, %source, error = %e, "ingest job panicked; its lease will retry it")
+                    }
+                }
+            }
+        }));
+    }
+    tasks.push(tokio::spawn(async move {
+        let mut adopt = true;
+        loop {
+            match app.sweep_stale_runs(adopt).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(runs = n, "sweeper restarted or failed stale processing runs"),
+                Err(e) => tracing::error!(error = %e, "sweep failed"),
+            }
+            if adopt && let Err(e) = app.reembed_other_models().await {
+                tracing::error!(error = %e, "could not start re-embedding sources of another model");
+            }
+            adopt = false;
+            tokio::time::sleep(SWEEP_EVERY).await;
+        }
+    }));
+    Workers { tasks }
+}
+
+/// How often the dispatcher looks for due deliveries without being woken: retries fire within
+/// this of their time.
+pub const DISPATCH_POLL: Duration = Duration::from_millis(250);
+/// Attempts in flight at once; each waits at most the attempt timeout.
+pub const MAX_ATTEMPTS_IN_FLIGHT: usize = 32;
+/// Outbox events fanned out per round.
+pub const FAN_OUT_BATCH: u32 = 100;
+
+/// Starts the webhook dispatcher of `lore serve`: each round it fans out new outbox events
+/// and starts the attempts that are due, then sleeps until woken (a submission, an event, a
+/// finished attempt) or [`DISPATCH_POLL`] passes. The schedule is in the store, so a restarted
+/// server picks up where the last one stopped; it first takes over the attempts its
+/// predecessor left in flight.
+pub fn spawn_dispatcher(app: App, signal: LocalSignal) -> Workers {
+    let task = tokio::spawn(async move {
+        match app.release_delivery_claims().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(deliveries = n, "took over webhook attempts left in flight by a previous run"),
+            Err(e) => tracing::error!(error = %e, "could not take over earlier webhook attempts"),
+        }
+        let slots = Arc::new(Semaphore::new(MAX_ATTEMPTS_IN_FLIGHT));
+        loop {
+            match app.fan_out_pending(FAN_OUT_BATCH).await {
+                // A full batch: there may be more, so do not wait for the next round.
+                Ok(n) if n == FAN_OUT_BATCH as usize => signal.notify(),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "fan-out failed; retrying next round"),
+            }
+            let free = slots.available_permits();
+            if free > 0 {
+                match app.claim_due(Timestamp::now(), free as u32).await {
+                    Ok(claimed) => {
+                        for d in claimed {
+                            let Ok(permit) = slots.clone().acquire_owned().await else { break };
+                            let (app, signal) = (app.clone(), signal.clone());
+                            let id = d.id.clone();
+                            // Its own task: a slow receiver holds only its slot, and a panic
+                            // ends only this attempt (the claim expires and it is retried).
+                            tokio::spawn(async move {
+                                if let Err(e) = app.attempt_claimed(d).await {
+                                    tracing::error!(delivery = %id, error = %e, "attempt not recorded; it will be retried");
+                                }
+                                drop(permit);
+                                signal.notify();
+                            });
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "could not claim due deliveries"),
+                }
+            }
+            tokio::select! {
+                _ = signal.notified() => {}
+                _ = tokio::time::sleep(DISPATCH_POLL) => {}
+            }
+        }
+    });
+    Workers { tasks: vec![task] }
+}

@@ -1,0 +1,358 @@
+//! [`WebCrawler`]: the `Crawler` port — a polite, bounded, same-site, breadth-first crawl.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use lore_app::ingest_ports::{CrawlError, CrawlRequest, CrawledPage, Crawler, UrlRejection};
+use reqwest::header::HeaderMap;
+use reqwest::{Method, StatusCode};
+use url::Url;
+
+use crate::client::{ClientBuildError, FetchError, FetchedResponse, Hop, MAX_REDIRECTS, Overflow, SafeClient};
+use crate::links::{extract_links, has_skipped_extension, is_html, is_text_page};
+use crate::policy::parse_url;
+use crate::robots::{ROBOTS_MAX_BYTES, RobotsRules, fetch_robots};
+
+/// Bounds of a crawl beyond those of the [`CrawlRequest`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawlConfig {
+    /// Bytes of robots.txt read (default 500 KiB; the rest is ignored).
+    pub robots_max_bytes: usize,
+    /// Longest `Crawl-delay` honoured between two page fetches (default 2 s; longer delays are
+    /// shortened to this, so a crawl stays within the ingest lease).
+    pub max_crawl_delay: Duration,
+    /// Wall-clock budget of the whole crawl (default 10 min); when it runs out the pages fetched
+    /// so far are returned.
+    pub max_total_time: Duration,
+    /// Page fetches attempted per page of `max_pages` (default 3): a site full of broken links
+    /// cannot keep the crawl busy forever.
+    pub attempts_per_page: usize,
+    /// Most URLs remembered (queued or seen) per crawl (default 10 000).
+    pub max_known_urls: usize,
+}
+
+impl Default for CrawlConfig {
+    fn default() -> Self {
+        Self {
+            robots_max_bytes: ROBOTS_MAX_BYTES,
+            max_crawl_delay: Duration::from_secs(2),
+            max_total_time: Duration::from_secs(600),
+            attempts_per_page: 3,
+            max_known_urls: 10_000,
+        }
+    }
+}
+
+/// Crawls through a [`SafeClient`].
+///
+/// Behaviour:
+/// * Breadth first from the start URL; depth 1 = the start page only, depth N = links followed
+///   up to N-1 hops (depth 0 is treated as 1, `max_pages` 0 as 1).
+/// * **Same site**: a link is followed only when its host string equals the crawl's host
+///   exactly and its port is the same — except that `http` on port 80 and `https` on port 443
+///   count as the same site (so an `http → https` upgrade stays inside). The crawl's site is that
+///   of the start page's *final* URL, so `example.com → www.example.com` redirects of the start
+///   page work. A later page that redirects off-site is skipped. Pages are de-duplicated by URL
+///   without scheme.
+/// * robots.txt is fetched once per origin (in practice: once, from the start host) through the
+///   same client, capped at 500 KiB, for user agent `LoreBot`. Every URL — each redirect hop too —
+///   is checked against it before it is requested. 4xx = no rules; 5xx/429/network errors = all
+///   disallowed (RFC 9309). `Crawl-delay` is honoured up to [`CrawlConfig::max_crawl_delay`].
+/// * Links: `<a href>` only, resolved against `<base href>` / the page URL, fragments dropped,
+///   http(s) only, links to non-page files (`.png`, `.zip`, `.pdf`, …) skipped. Only HTML pages
+///   are parsed for links.
+/// * Start page: any 2xx content type is returned (the extractor decides what it is; a
+///   `text/plain` or Markdown start page is a one-page crawl). Later pages are kept only when they
+///   are HTML, plain text or Markdown.
+/// * A page over `max_page_bytes` is **skipped** (never truncated: half a page is worse than none);
+///   a start page over the cap makes the crawl `Unreachable`.
+/// * Start page failure: refused by request protection → `CrawlError::Blocked`; anything else
+///   (DNS, connection, timeout, non-2xx, too large, robots.txt, > 5 redirects) → `Unreachable`.
+///   Later page failures are skipped (`tracing::debug!`).
+/// * One request at a time; `on_page(n)` after each stored page.
+#[derive(Debug, Clone)]
+pub struct WebCrawler {
+    client: SafeClient,
+    config: CrawlConfig,
+}
+
+impl WebCrawler {
+    pub fn new(client: SafeClient) -> Self {
+        Self::with_config(client, CrawlConfig::default())
+    }
+
+    pub fn with_config(client: SafeClient, config: CrawlConfig) -> Self {
+        Self { client, config }
+    }
+
+    /// A crawler over [`SafeClient::from_env`].
+    pub fn from_env() -> Result<Self, ClientBuildError> {
+        Ok(Self::new(SafeClient::from_env()?))
+    }
+
+    pub fn client(&self) -> &SafeClient {
+        &self.client
+    }
+
+    pub fn config(&self) -> &CrawlConfig {
+        &self.config
+    }
+}
+
+/// Host and port identity of a site (scheme-insensitive on default ports, see [`WebCrawler`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Site {
+    host: String,
+    /// `None` for the scheme's default port.
+    port: Option<u16>,
+}
+
+impl Site {
+    fn of(url: &Url) -> Option<Self> {
+        Some(Self { host: url.host_str()?.to_string(), port: url.port() })
+    }
+
+    fn contains(&self, url: &Url) -> bool {
+        Self::of(url).as_ref() == Some(self)
+    }
+}
+
+/// De-duplication key: the URL without its scheme.
+fn url_key(url: &Url) -> String {
+    let s = url.as_str();
+    s.split_once("://").map_or(s, |(_, rest)| rest).to_string()
+}
+
+/// Why one page was not fetched.
+#[derive(Debug, thiserror::Error)]
+enum PageError {
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    #[error("the server answered HTTP {0}")]
+    Status(StatusCode),
+    #[error("{0}")]
+    Robots(String),
+    #[error("it redirects to another site ({0})")]
+    OffSite(Url),
+}
+
+impl From<UrlRejection> for PageError {
+    fn from(r: UrlRejection) -> Self {
+        Self::Fetch(r.into())
+    }
+}
+
+/// State of one crawl.
+struct Run<'a> {
+    crawler: &'a WebCrawler,
+    request: &'a CrawlRequest,
+    robots: HashMap<String, RobotsRules>,
+    last_fetch: Option<Instant>,
+}
+
+impl Run<'_> {
+    /// The rules of `url`'s origin, fetched on first use.
+    async fn robots_for(&mut self, url: &Url) -> &RobotsRules {
+        let origin = url.origin().ascii_serialization();
+        if !self.robots.contains_key(&origin) {
+            let rules = fetch_robots(
+                &self.crawler.client,
+                url,
+                self.crawler.config.robots_max_bytes,
+                self.request.page_timeout,
+            )
+            .await;
+            self.robots.insert(origin.clone(), rules);
+        }
+        &self.robots[&origin]
+    }
+
+    /// Waits out the crawl delay of `url`'s origin since the previous page fetch.
+    async fn politeness_delay(&mut self, url: &Url) {
+        let delay = self.robots_for(url).await.crawl_delay().map(|d| d.min(self.crawler.config.max_crawl_delay));
+        if let (Some(delay), Some(last)) = (delay, self.last_fetch) {
+            tokio::time::sleep_until((last + delay).into()).await;
+        }
+    }
+
+    /// Fetches one page: each hop checked against policy, site (unless `site` is `None`: the
+    /// start page) and robots.txt; redirects followed up to [`MAX_REDIRECTS`]; a 2xx required;
+    /// the whole page within `page_timeout`.
+    async fn fetch_page(&mut self, url: &Url, site: Option<&Site>) -> Result<FetchedResponse, PageError> {
+        let timeout = self.request.page_timeout;
+        // The clock starts with the first request (the robots.txt fetch has its own timeout).
+        let mut deadline: Option<Instant> = None;
+        let mut current = url.clone();
+        let mut redirects = 0;
+        let no_headers = HeaderMap::new();
+        loop {
+            self.crawler.client.policy().check_url(&current)?;
+            if let Some(site) = site
+                && !site.contains(&current)
+            {
+                return Err(PageError::OffSite(current));
+            }
+            if let Some(refusal) = self.robots_for(&current).await.refusal(&current) {
+                return Err(PageError::Robots(refusal));
+            }
+            let deadline = *deadline.get_or_insert_with(|| Instant::now() + timeout);
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let hop = self.crawler.client.hop(
+                &Method::GET,
+                &current,
+                &no_headers,
+                None,
+                self.request.max_page_bytes,
+                Overflow::Error,
+                true,
+            );
+            self.last_fetch = Some(Instant::now());
+            let hop = tokio::time::timeout(remaining, hop).await.map_err(|_| FetchError::Timeout(timeout))??;
+            match hop {
+                Hop::Done(response) if response.status.is_success() => return Ok(response),
+                Hop::Done(response) => return Err(PageError::Status(response.status)),
+                Hop::Redirect { location, .. } => {
+                    if redirects == MAX_REDIRECTS {
+                        return Err(FetchError::TooManyRedirects(MAX_REDIRECTS).into());
+                    }
+                    redirects += 1;
+                    current = location;
+                }
+            }
+        }
+    }
+}
+
+/// URLs to visit, and every URL queued or fetched so far (requested and final).
+struct Frontier {
+    known: HashSet<String>,
+    queue: VecDeque<(Url, u8)>,
+    site: Site,
+    depth: u8,
+    max_known: usize,
+}
+
+impl Frontier {
+    /// Queues the new same-site links of an HTML page at `level` when `level < depth`.
+    async fn enqueue_links(&mut self, page: &FetchedResponse, level: u8) {
+        if level >= self.depth || !is_html(page.content_type.as_deref(), &page.body) {
+            return;
+        }
+        for link in page_links(page).await {
+            if self.known.len() >= self.max_known {
+                break;
+            }
+            if self.site.contains(&link) && self.known.insert(url_key(&link)) {
+                self.queue.push_back((link, level + 1));
+            }
+        }
+    }
+}
+
+/// The links of an HTML page, parsed off the async threads (a 5 MB page takes a while; a parser
+/// panic costs the page's links, not the crawl).
+async fn page_links(page: &FetchedResponse) -> Vec<Url> {
+    let body = page.body.clone();
+    let url = page.final_url.clone();
+    match tokio::task::spawn_blocking(move || extract_links(&body, &url)).await {
+        Ok(links) => links,
+        Err(e) => {
+            tracing::debug!(url = %page.final_url, error = %e, "crawl: link extraction failed");
+            Vec::new()
+        }
+    }
+}
+
+fn start_error(request: &CrawlRequest, error: PageError) -> CrawlError {
+    match error {
+        PageError::Fetch(FetchError::Blocked(reason)) => CrawlError::Blocked(reason),
+        other => CrawlError::Unreachable { url: request.url.clone(), reason: other.to_string() },
+    }
+}
+
+#[async_trait]
+impl Crawler for WebCrawler {
+    async fn crawl(
+        &self,
+        request: CrawlRequest,
+        on_page: &(dyn Fn(usize) + Send + Sync),
+    ) -> Result<Vec<CrawledPage>, CrawlError> {
+        let started = Instant::now();
+        let depth = request.depth.max(1);
+        let max_pages = request.max_pages.max(1);
+        let max_attempts = max_pages.saturating_mul(self.config.attempts_per_page.max(1));
+
+        let start = parse_url(&request.url).map_err(|r| start_error(&request, r.into()))?;
+        let mut run = Run { crawler: self, request: &request, robots: HashMap::new(), last_fetch: None };
+
+        // The start page decides the site.
+        let first = run.fetch_page(&start, None).await.map_err(|e| start_error(&request, e))?;
+        let site = Site::of(&first.final_url).ok_or_else(|| {
+            start_error(&request, PageError::Fetch(FetchError::Invalid("the final URL has no host".into())))
+        })?;
+
+        let mut frontier = Frontier {
+            known: HashSet::from([url_key(&start), url_key(&first.final_url)]),
+            queue: VecDeque::new(),
+            site,
+            depth,
+            max_known: self.config.max_known_urls,
+        };
+        // Final URLs of stored pages.
+        let mut stored: HashSet<String> = HashSet::from([url_key(&first.final_url)]);
+        let mut pages = Vec::new();
+
+        frontier.enqueue_links(&first, 1).await;
+        pages.push(CrawledPage {
+            url: first.final_url.to_string(),
+            content_type: first.content_type,
+            body: first.body,
+        });
+        on_page(pages.len());
+
+        let mut attempts = 0;
+        while let Some((url, level)) = frontier.queue.pop_front() {
+            if pages.len() >= max_pages {
+                break;
+            }
+            if attempts >= max_attempts {
+                tracing::debug!(attempts, "crawl stopped: fetch attempt budget spent");
+                break;
+            }
+            if started.elapsed() >= self.config.max_total_time {
+                tracing::debug!(elapsed = ?started.elapsed(), "crawl stopped: time budget spent");
+                break;
+            }
+            if stored.contains(&url_key(&url)) || has_skipped_extension(&url) {
+                continue;
+            }
+            attempts += 1;
+            run.politeness_delay(&url).await;
+            let page = match run.fetch_page(&url, Some(&frontier.site)).await {
+                Ok(page) => page,
+                Err(error) => {
+                    tracing::debug!(%url, %error, "crawl: skipping page");
+                    continue;
+                }
+            };
+            if !stored.insert(url_key(&page.final_url)) {
+                tracing::debug!(%url, final_url = %page.final_url, "crawl: skipping page already fetched");
+                continue;
+            }
+            frontier.known.insert(url_key(&page.final_url));
+            if !is_text_page(page.content_type.as_deref(), &page.body) {
+                tracing::debug!(%url, content_type = ?page.content_type, "crawl: skipping non-text page");
+                continue;
+            }
+            frontier.enqueue_links(&page, level).await;
+            pages.push(CrawledPage {
+                url: page.final_url.to_string(),
+                content_type: page.content_type,
+                body: page.body,
+            });
+            on_page(pages.len());
+        }
+        Ok(pages)
+    }
+}

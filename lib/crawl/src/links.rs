@@ -1,0 +1,173 @@
+//! Link discovery and content-type helpers for the crawler.
+
+use std::collections::HashSet;
+
+use scraper::{Html, Selector};
+use url::Url;
+
+use crate::policy::MAX_URL_LEN;
+
+/// Extensions of files that are not pages; links to them are not followed.
+const SKIPPED_EXTENSIONS: &[&str] = &[
+    // images
+    "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "heic",
+    // audio / video
+    "mp3", "mp4", "m4a", "m4v", "wav", "ogg", "oga", "ogv", "webm", "avi", "mov", "mkv", "flac", "aac", "wmv",
+    // archives / binaries / packages
+    "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "zst", "exe", "msi", "dmg", "pkg", "apk", "deb", "rpm", "iso",
+    "bin", "img", "jar", "wasm", // documents (not crawled as pages)
+    "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "epub", // assets
+    "css", "js", "mjs", "map", "woff", "woff2", "ttf", "otf", "eot",
+];
+
+/// Whether the URL's path ends in an extension of a non-page file (`.png`, `.zip`, `.pdf`, …).
+pub fn has_skipped_extension(url: &Url) -> bool {
+    let last = url.path().rsplit('/').next().unwrap_or("");
+    match last.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => {
+            let ext = ext.to_ascii_lowercase();
+            SKIPPED_EXTENSIONS.contains(&ext.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// The media type of a `Content-Type` value, lower-cased, parameters dropped.
+pub fn media_type(content_type: Option<&str>) -> Option<String> {
+    content_type.map(|ct| ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase()).filter(|mt| !mt.is_empty())
+}
+
+/// Whether a response is an HTML page: `text/html` / `application/xhtml+xml`, or no
+/// `Content-Type` and a body that starts like HTML.
+pub fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
+    match media_type(content_type) {
+        Some(mt) => mt == "text/html" || mt == "application/xhtml+xml",
+        None => {
+            let head: Vec<u8> = body.iter().copied().skip_while(u8::is_ascii_whitespace).take(15).collect();
+            let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+            head.starts_with("<!doctype html") || head.starts_with("<html")
+        }
+    }
+}
+
+/// Whether a page found by following a link is kept: HTML, plain text or Markdown.
+pub fn is_text_page(content_type: Option<&str>, body: &[u8]) -> bool {
+    is_html(content_type, body)
+        || matches!(media_type(content_type).as_deref(), Some("text/plain" | "text/markdown" | "text/x-markdown"))
+}
+
+/// The http(s) links of `<a href>` elements, resolved against the page URL (or its
+/// `<base href>`), fragments dropped, de-duplicated in document order, links to non-page files
+/// left out.
+pub fn extract_links(body: &[u8], page_url: &Url) -> Vec<Url> {
+    let html = String::from_utf8_lossy(body);
+    let document = Html::parse_document(&html);
+    let base_selector = Selector::parse("base[href]").expect("static selector");
+    let link_selector = Selector::parse("a[href]").expect("static selector");
+
+    let base = document
+        .select(&base_selector)
+        .next()
+        .and_then(|b| b.value().attr("href"))
+        .and_then(|href| page_url.join(href.trim()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| page_url.clone());
+
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for element in document.select(&link_selector) {
+        let Some(href) = element.value().attr("href").map(str::trim) else { continue };
+        if href.is_empty() || href.starts_with('#') || href.len() > MAX_URL_LEN {
+            continue;
+        }
+        let Ok(mut url) = base.join(href) else { continue };
+        if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+            continue;
+        }
+        url.set_fragment(None);
+        if has_skipped_extension(&url) {
+            continue;
+        }
+        if seen.insert(url.as_str().to_string()) {
+            out.push(url);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    fn links(html: &str, page: &str) -> Vec<String> {
+        extract_links(html.as_bytes(), &u(page)).into_iter().map(String::from).collect()
+    }
+
+    #[test]
+    fn resolves_filters_and_dedups() {
+        let html = r##"<html><body>
+            <a href="b">b</a>
+            <a href="/c?x=1#frag">c</a>
+            <a href="  /b  ">b again</a>
+            <a href="#top">self</a>
+            <a href="">empty</a>
+            <a href="mailto:a@b.c">mail</a>
+            <a href="javascript:void(0)">js</a>
+            <a href="ftp://h/x">ftp</a>
+            <a href="/img/logo.PNG">image</a>
+            <a href="/files/report.pdf">pdf</a>
+            <a href="https://other.example/x">other</a>
+            <a>no href</a>
+            <link href="/style">not an anchor</link>
+            <a href="/dir.v2/">dotted dir</a>
+            <a href="/.well-known">dot file</a>
+        </body></html>"##;
+        assert_eq!(
+            links(html, "http://h/a/page"),
+            vec![
+                "http://h/a/b",
+                "http://h/c?x=1",
+                "http://h/b",
+                "https://other.example/x",
+                "http://h/dir.v2/",
+                "http://h/.well-known"
+            ]
+        );
+    }
+
+    #[test]
+    fn respects_base_href() {
+        let html = r#"<html><head><base href="/sub/"></head><body><a href="x">x</a><a href="/y">y</a></body></html>"#;
+        assert_eq!(links(html, "http://h/a/page"), vec!["http://h/sub/x", "http://h/y"]);
+        let html = r#"<base href="javascript:alert(1)"><a href="x">x</a>"#;
+        assert_eq!(links(html, "http://h/a/page"), vec!["http://h/a/x"]);
+    }
+
+    #[test]
+    fn content_types() {
+        assert!(is_html(Some("text/html; charset=utf-8"), b""));
+        assert!(is_html(Some("Application/XHTML+XML"), b""));
+        assert!(!is_html(Some("text/plain"), b"<html>"));
+        assert!(is_html(None, b"\n  <!DOCTYPE html><html>"));
+        assert!(is_html(None, b"<html lang=en>"));
+        assert!(!is_html(None, b"plain words"));
+        assert!(is_text_page(Some("text/markdown"), b""));
+        assert!(is_text_page(Some("text/plain; charset=utf-8"), b""));
+        assert!(!is_text_page(Some("image/png"), b""));
+        assert!(!is_text_page(Some("application/pdf"), b""));
+    }
+
+    #[test]
+    fn skipped_extensions() {
+        assert!(has_skipped_extension(&u("http://h/a.zip")));
+        assert!(has_skipped_extension(&u("http://h/x/setup.EXE?v=1")));
+        assert!(!has_skipped_extension(&u("http://h/page.html")));
+        assert!(!has_skipped_extension(&u("http://h/page")));
+        assert!(!has_skipped_extension(&u("http://h/")));
+        assert!(!has_skipped_extension(&u("http://h/.png")));
+    }
+}

@@ -1,0 +1,97 @@
+//! Events the service emits (interface "Events"; CONTRACT §13, §16.20). The envelope is built
+//! from these at delivery time.
+
+use crate::id::{EventId, WorkspaceId};
+use crate::source::KnowledgeSource;
+use crate::time::Timestamp;
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventType {
+    FormResponse,
+    SourceCreated,
+    SourceReady,
+    SourceError,
+    SourceDeleted,
+}
+
+impl EventType {
+    pub const ALL: [EventType; 5] = [
+        EventType::FormResponse,
+        EventType::SourceCreated,
+        EventType::SourceReady,
+        EventType::SourceError,
+        EventType::SourceDeleted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::FormResponse => "form_response",
+            EventType::SourceCreated => "knowledge.source.created",
+            EventType::SourceReady => "knowledge.source.ready",
+            EventType::SourceError => "knowledge.source.error",
+            EventType::SourceDeleted => "knowledge.source.deleted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// One event: what happened, in which workspace, with its `data` member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: EventId,
+    pub event_type: EventType,
+    pub workspace_id: WorkspaceId,
+    pub created_at: Timestamp,
+    pub data: Value,
+    /// `metadata` of the envelope (`source` on form responses).
+    pub metadata: Value,
+}
+
+impl Event {
+    pub fn new(event_type: EventType, workspace_id: WorkspaceId, data: Value) -> Self {
+        Self {
+            id: EventId::generate(),
+            event_type,
+            workspace_id,
+            created_at: Timestamp::now(),
+            data,
+            metadata: json!({}),
+        }
+    }
+
+    /// A knowledge-source lifecycle event with the interface's data members.
+    pub fn for_source(event_type: EventType, s: &KnowledgeSource) -> Self {
+        let mut data = json!({
+            "sourceId": s.id,
+            "sourceName": s.name,
+            "sourceType": s.source_type().as_str(),
+            "chatbotId": s.chatbot_id,
+            "status": s.status.as_str(),
+        });
+        match event_type {
+            EventType::SourceReady => data["chunkCount"] = json!(s.chunk_count),
+            EventType::SourceError => data["error"] = json!(s.error.clone().unwrap_or_default()),
+            _ => {}
+        }
+        if event_type == EventType::SourceDeleted {
+            // The record is gone; the event says so rather than repeating its last state.
+            data["status"] = json!("deleted");
+        }
+        Self::new(event_type, s.workspace_id.clone(), data)
+    }
+
+    /// The envelope POSTed to subscribers (interface "Envelope").
+    pub fn envelope(&self) -> Value {
+        json!({
+            "eventType": self.event_type.as_str(),
+            "eventId": self.id,
+            "createdAt": self.created_at,
+            "data": self.data,
+            "metadata": self.metadata,
+        })
+    }
+}

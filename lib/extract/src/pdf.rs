@@ -1,0 +1,285 @@
+//! PDF text through pdf-extract (lopdf underneath), title from the Info dictionary.
+
+use crate::text::{Collapser, single_line};
+use lore_app::ingest_ports::ExtractError;
+use pdf_extract::content::Content;
+use pdf_extract::{Dictionary, Document, Object, ObjectId, PlainTextOutput, Stream};
+use std::collections::HashSet;
+
+/// XObjects may call each other at most this deep. pdf-extract follows `Do` recursively
+/// without a limit, and a form that calls itself overflows the stack — which aborts the
+/// process, past any `catch_unwind`. Real documents nest forms a few levels at most.
+const MAX_FORM_DEPTH: usize = 32;
+/// Bound on the work of the form check itself (forms reached through different pages and
+/// resource dictionaries are checked once per pair).
+const MAX_FORM_VISITS: usize = 10_000;
+/// Page-tree `/Parent` chains longer than this are treated as loops.
+const MAX_PARENT_CHAIN: usize = 64;
+
+/// Reads the text layer and the Info title. pdf-extract panics on many malformed files; the
+/// caller runs this isolated.
+pub(crate) fn extract(bytes: &[u8], max_output_bytes: usize) -> Result<(String, Option<String>), ExtractError> {
+    let mut doc =
+        Document::load_mem(bytes).map_err(|e| ExtractError::Corrupt(format!("the PDF structure is damaged: {e}")))?;
+    if doc.is_encrypted() {
+        // Many PDFs are "encrypted" with an empty user password only to set permissions.
+        doc.decrypt("").map_err(|_| ExtractError::Corrupt("the PDF is protected by a password".into()))?;
+    }
+    drop_image_data(&mut doc);
+    check_recursion(&doc)?;
+    let title = info_title(&doc);
+
+    // pdf-extract pads its output with spaces and newlines; the sink collapses them as the text
+    // arrives and stops it at the cap.
+    let mut sink = CappedSink::new(max_output_bytes);
+    let result = {
+        let writer: &mut dyn std::io::Write = &mut sink;
+        let mut output = PlainTextOutput::new(writer);
+        pdf_extract::output_doc(&doc, &mut output)
+    };
+    if sink.exceeded {
+        return Err(too_large(max_output_bytes));
+    }
+    result.map_err(|e| ExtractError::Corrupt(format!("the PDF content could not be read: {e}")))?;
+    Ok((sink.text.finish(), title))
+}
+
+/// Empties the data of image XObjects. Text extraction does not need pixels, and pdf-extract
+/// would otherwise inflate every image it meets through `Do` and parse it as a content stream
+/// (wasted work, and a path to self-calls that `check_recursion` would have to inflate
+/// images to rule out).
+fn drop_image_data(doc: &mut Document) {
+    for object in doc.objects.values_mut() {
+        if let Object::Stream(stream) = object
+            && stream.dict.get(b"Subtype").ok().and_then(|s| s.as_name().ok()) == Some(b"Image".as_slice())
+        {
+            stream.content = Vec::new();
+            stream.dict.remove(b"Filter");
+            stream.dict.remove(b"DecodeParms");
+        }
+    }
+}
+
+/// Refuses the structures that make pdf-extract recurse without end: `/Parent` loops in the
+/// page tree (followed to inherit `/Resources` and `/MediaBox`) and form XObjects that call
+/// themselves, directly or through others, or nest too deep.
+fn check_recursion(doc: &Document) -> Result<(), ExtractError> {
+    let pages = doc.get_pages();
+    for page_id in pages.values() {
+        check_parent_chain(doc, *page_id)?;
+    }
+    let empty = Dictionary::new();
+    let mut checked: HashSet<(ObjectId, usize)> = HashSet::new();
+    let mut visits = 0usize;
+    for page_id in pages.values() {
+        let Ok(page) = doc.get_dictionary(*page_id) else { continue };
+        let resources = inherited_resources(doc, page).unwrap_or(&empty);
+        if !has_xobjects(resources) {
+            continue; // `Do` cannot call anything on this page.
+        }
+        let Ok(content) = doc.get_page_content(*page_id) else { continue };
+        check_form_calls(doc, &content, resources, &mut checked, &mut visits)?;
+    }
+    Ok(())
+}
+
+fn check_parent_chain(doc: &Document, page_id: ObjectId) -> Result<(), ExtractError> {
+    let mut seen = vec![page_id];
+    let mut node = doc.get_dictionary(page_id).ok();
+    while let Some(parent) = node.and_then(|n| n.get(b"Parent").ok()).and_then(|p| p.as_reference().ok()) {
+        if seen.contains(&parent) || seen.len() > MAX_PARENT_CHAIN {
+            return Err(ExtractError::Corrupt("the PDF page tree loops back on itself".into()));
+        }
+        seen.push(parent);
+        node = doc.get_dictionary(parent).ok();
+    }
+    Ok(())
+}
+
+fn inherited_resources<'a>(doc: &'a Document, page: &'a Dictionary) -> Option<&'a Dictionary> {
+    let mut node = page;
+    for _ in 0..=MAX_PARENT_CHAIN {
+        if let Some(resources) = node.get(b"Resources").ok().and_then(|r| deref(doc, r)).and_then(|r| r.as_dict().ok())
+        {
+            return Some(resources);
+        }
+        node = doc.get_dictionary(node.get(b"Parent").ok()?.as_reference().ok()?).ok()?;
+    }
+    None
+}
+
+fn deref<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a Object> {
+    doc.dereference(object).ok().map(|(_, o)| o)
+}
+
+fn has_xobjects(resources: &Dictionary) -> bool {
+    resources.has(b"XObject")
+}
+
+/// Names called with `Do` in a content stream (none when it does not parse: pdf-extract then
+/// fails on it by itself).
+fn do_calls(content: &[u8]) -> Vec<Vec<u8>> {
+    if !content.windows(2).any(|w| w == b"Do") {
+        return Vec::new();
+    }
+    let Ok(content) = Content::decode(content) else { return Vec::new() };
+    content
+        .operations
+        .iter()
+        .filter(|op| op.operator == "Do")
+        .filter_map(|op| op.operands.first()?.as_name().ok().map(<[u8]>::to_vec))
+        .collect()
+}
+
+/// Depth-first walk of the form calls of one page with an explicit stack, resolving names the
+/// way pdf-extract does (a form without `/Resources` uses its caller's).
+fn check_form_calls<'a>(
+    doc: &'a Document,
+    page_content: &[u8],
+    page_resources: &'a Dictionary,
+    checked: &mut HashSet<(ObjectId, usize)>,
+    visits: &mut usize,
+) -> Result<(), ExtractError> {
+    struct Frame<'a> {
+        form: Option<(ObjectId, usize)>,
+        resources: &'a Dictionary,
+        calls: Vec<Vec<u8>>,
+        next: usize,
+    }
+    let mut path: Vec<ObjectId> = Vec::new();
+    let mut stack = vec![Frame { form: None, resources: page_resources, calls: do_calls(page_content), next: 0 }];
+    while let Some(frame) = stack.last_mut() {
+        let Some(name) = frame.calls.get(frame.next) else {
+            if let Some(key) = stack.pop().and_then(|f| f.form) {
+                path.pop();
+                checked.insert(key);
+            }
+            continue;
+        };
+        frame.next += 1;
+        let resources = frame.resources;
+        let Some((id, form)) = resolve_form(doc, resources, name) else { continue };
+        let form_resources = form
+            .dict
+            .get(b"Resources")
+            .ok()
+            .and_then(|r| deref(doc, r))
+            .and_then(|r| r.as_dict().ok())
+            .unwrap_or(resources);
+        let key = (id, std::ptr::from_ref(form_resources) as usize);
+        if path.contains(&id) {
+            return Err(ExtractError::Corrupt("the PDF's drawing instructions call themselves in a loop".into()));
+        }
+        if checked.contains(&key) {
+            continue;
+        }
+        if path.len() >= MAX_FORM_DEPTH {
+            return Err(ExtractError::Corrupt(format!(
+                "the PDF nests drawings more than {MAX_FORM_DEPTH} levels deep"
+            )));
+        }
+        *visits += 1;
+        if *visits > MAX_FORM_VISITS {
+            return Err(ExtractError::Corrupt("the PDF's drawings are too intricate to read".into()));
+        }
+        let calls = if has_xobjects(form_resources) {
+            do_calls(&form.decompressed_content().unwrap_or_else(|_| form.content.clone()))
+        } else {
+            Vec::new()
+        };
+        path.push(id);
+        stack.push(Frame { form: Some(key), resources: form_resources, calls, next: 0 });
+    }
+    Ok(())
+}
+
+/// `/XObject /name` of `resources`: pdf-extract runs whatever stream it finds there as content,
+/// whatever its subtype (images are empty by now).
+fn resolve_form<'a>(doc: &'a Document, resources: &'a Dictionary, name: &[u8]) -> Option<(ObjectId, &'a Stream)> {
+    let xobjects = deref(doc, resources.get(b"XObject").ok()?)?.as_dict().ok()?;
+    let (id, object) = doc.dereference(xobjects.get(name).ok()?).ok()?;
+    Some((id?, object.as_stream().ok()?))
+}
+
+fn too_large(max_output_bytes: usize) -> ExtractError {
+    ExtractError::TooLarge(format!("the extracted text exceeds {max_output_bytes} bytes"))
+}
+
+/// `/Title` of the trailer's `/Info` dictionary, when it is a non-empty string.
+fn info_title(doc: &Document) -> Option<String> {
+    let info = match doc.trailer.get(b"Info").ok()? {
+        Object::Reference(id) => doc.get_object(*id).ok()?,
+        other => other,
+    };
+    let title = match info.as_dict().ok()?.get(b"Title").ok()? {
+        Object::Reference(id) => doc.get_object(*id).ok()?,
+        other => other,
+    };
+    let Object::String(bytes, _) = title else { return None };
+    let title = single_line(&decode_text_string(bytes));
+    (!title.is_empty()).then_some(title)
+}
+
+/// A PDF text string: UTF-16BE or UTF-8 with a byte-order mark, else PDFDocEncoding (read as
+/// Latin-1, which it equals for printable characters except a few typographic ones).
+fn decode_text_string(bytes: &[u8]) -> String {
+    if let Some(utf16) = bytes.strip_prefix(b"\xfe\xff") {
+        return encoding_rs::UTF_16BE.decode_without_bom_handling(utf16).0.into_owned();
+    }
+    if let Some(utf8) = bytes.strip_prefix(b"\xef\xbb\xbf") {
+        return String::from_utf8_lossy(utf8).into_owned();
+    }
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// pdf-extract's output, whitespace collapsed as it arrives; writing fails (and pdf-extract
+/// stops) once the collapsed text passes the cap.
+struct CappedSink {
+    text: Collapser,
+    cap: usize,
+    exceeded: bool,
+}
+
+impl CappedSink {
+    fn new(cap: usize) -> Self {
+        Self { text: Collapser::default(), cap, exceeded: false }
+    }
+}
+
+impl std::io::Write for CappedSink {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        // pdf-extract writes whole `&str`s, so every piece is valid UTF-8.
+        self.text.push_str(&String::from_utf8_lossy(data));
+        if self.text.len() > self.cap {
+            self.exceeded = true;
+            return Err(std::io::Error::other("output cap reached"));
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_strings_decode_utf16_utf8_and_pdfdoc() {
+        assert_eq!(decode_text_string(b"\xfe\xff\0H\0\xe9"), "Hé");
+        assert_eq!(decode_text_string("\u{feff}Grüße".as_bytes()), "Grüße");
+        assert_eq!(decode_text_string(b"Caf\xe9"), "Café");
+    }
+
+    #[test]
+    fn capped_sink_caps_the_collapsed_text() {
+        use std::io::Write;
+        let mut sink = CappedSink::new(6);
+        assert!(sink.write_all(b"  ab      \n\n\n\n").is_ok(), "padding does not count");
+        assert!(sink.write_all(b"cd").is_ok());
+        assert!(sink.write_all(b"e").is_err(), "\"ab\\n\\ncde\" is 7 bytes");
+        assert!(sink.exceeded);
+    }
+}

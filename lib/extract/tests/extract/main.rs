@@ -1,0 +1,9 @@
+//! Black-box tests of `lore-extract` through the `Extractor` port, on documents generated in code.
+
+mod docx;
+mod fixtures;
+mod html;
+mod isolation;
+mod pdf;
+mod sniff;
+mod text;

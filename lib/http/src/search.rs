@@ -1,0 +1,113 @@
+//! `POST /api/v1/chatbots/{chatbotId}/knowledge/search` (CONTRACT §7).
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Authed, JsonBody, KnowledgeSearch, PathId};
+use crate::state::ApiState;
+use crate::views::Status;
+use axum::Json;
+use axum::extract::State;
+use lore_app::search::{SearchRequest, SearchResults};
+use lore_domain::id::ChatbotId;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new().routes(routes!(search_chatbot))
+}
+
+/// A search. `mode`: `hybrid` (default: reciprocal-rank fusion of semantic and keyword),
+/// `semantic` (embeddings, cosine) or `keyword` (BM25).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchBody {
+    /// 1 to 2,000 characters.
+    #[schema(required = true)]
+    pub query: Option<String>,
+    /// 1 to 50; default 5.
+    pub top_k: Option<i64>,
+    pub mode: Option<String>,
+    /// 0 to 1; results below it are dropped. No default.
+    pub min_score: Option<f64>,
+    /// Only these sources.
+    pub source_ids: Option<Vec<String>>,
+    /// Only these source types (`text`, `url`, `file`).
+    pub types: Option<Vec<String>>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResultView {
+    pub chunk_id: String,
+    pub source_id: String,
+    pub source_name: String,
+    pub source_type: String,
+    pub content: String,
+    /// 0 to 1, higher is better.
+    pub score: f32,
+    /// The chunk's position within its source.
+    pub position: u32,
+    /// The page a crawled chunk came from; null for text and file sources.
+    pub url: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse {
+    pub status: Status,
+    /// Best first.
+    pub results: Vec<SearchResultView>,
+    pub took_ms: f64,
+}
+
+impl From<SearchResults> for SearchResponse {
+    fn from(r: SearchResults) -> Self {
+        Self {
+            status: Status::Success,
+            results: r
+                .hits
+                .into_iter()
+                .map(|h| SearchResultView {
+                    chunk_id: h.chunk_id,
+                    source_id: h.source_id.to_string(),
+                    source_name: h.source_name,
+                    source_type: h.source_type.as_str().to_owned(),
+                    content: h.content,
+                    score: h.score,
+                    position: h.position,
+                    url: h.url,
+                })
+                .collect(),
+            took_ms: (r.took_ms * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
+pub(crate) fn parse(body: SearchBody) -> Result<SearchRequest, ApiError> {
+    Ok(SearchRequest::parse(
+        body.query.as_deref(),
+        body.top_k,
+        body.mode.as_deref(),
+        body.min_score,
+        body.source_ids.as_deref(),
+        body.types.as_deref(),
+    )?)
+}
+
+/// Search a chatbot's ready sources.
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/knowledge/search", tag = "knowledge",
+    params(("chatbotId" = String, Path)), request_body = SearchBody,
+    security(("bearer" = ["knowledge:search"])),
+    responses((status = 200, body = SearchResponse),
+        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn search_chatbot(
+    auth: Authed<KnowledgeSearch>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    JsonBody(body): JsonBody<SearchBody>,
+) -> Result<Json<SearchResponse>, ApiError> {
+    let req = parse(body)?;
+    Ok(Json(s.app.search_chatbot(&auth.principal, &chatbot, req).await?.into()))
+}

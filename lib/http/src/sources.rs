@@ -1,0 +1,570 @@
+//! Chatbot knowledge sources and uploads: `/api/v1/chatbots/{chatbotId}/sources/…`,
+//! `/knowledge/stats`, `/uploads`, `/upload-url` (interface; CONTRACT §6, §10).
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination, PathId, PathIds};
+use crate::state::ApiState;
+use crate::views::{Deleted, PageParams, PaginationView, Status};
+use axum::Json;
+use axum::extract::multipart::{Field, Multipart, MultipartRejection};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use lore_app::knowledge::NewSource;
+use lore_app::knowledge_ports::{SourceFilter, SourceStats};
+use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::source::{KnowledgeSource, MAX_CHATBOT_FILE_BYTES, Progress, SourceSpec, SourceStatus, SourceType};
+use lore_domain::{DomainError, ErrorCode};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Routes that carry files: their bodies may be larger than JSON routes'. Sizes over the
+/// contract's file limit are still answered `file_too_large` (CONTRACT §16.12).
+pub const FILE_BODY_LIMIT: usize = 64 * 1024 * 1024;
+
+pub fn router() -> OpenApiRouter<ApiState> {
+    let files = OpenApiRouter::new()
+        .routes(routes!(list_sources, create_source))
+        .routes(routes!(upload_file))
+        .layer(DefaultBodyLimit::max(FILE_BODY_LIMIT));
+    OpenApiRouter::new()
+        .routes(routes!(get_source, update_source, delete_source))
+        .routes(routes!(process_source))
+        .routes(routes!(refresh_source))
+        .routes(routes!(knowledge_stats))
+        .routes(routes!(upload_url))
+        .merge(files)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProgressView {
+    /// `queued`, `crawling`, `extracting`, `chunking`, `embedding` or `indexing`.
+    pub stage: String,
+    pub done: u64,
+    pub total: u64,
+}
+
+impl From<Progress> for ProgressView {
+    fn from(p: Progress) -> Self {
+        Self { stage: p.stage, done: p.done, total: p.total }
+    }
+}
+
+/// A knowledge source (CONTRACT §6). Type-specific members appear for their type only.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceView {
+    pub id: String,
+    pub chatbot_id: String,
+    /// `text`, `url` or `file`.
+    #[serde(rename = "type")]
+    pub source_type: String,
+    pub name: String,
+    /// `pending`, `processing`, `ready` or `error`.
+    pub status: String,
+    pub created_at: String,
+    pub updated_at: String,
+    pub processed_at: Option<String>,
+    pub chunk_count: u64,
+    pub size_bytes: u64,
+    pub error: Option<String>,
+    pub content_hash: Option<String>,
+    pub progress: Option<ProgressView>,
+    /// Text sources, detail only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crawl_depth: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages_crawled: Option<u32>,
+    /// Url sources: `null` until the first refresh.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_refreshed_at: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_url: Option<String>,
+}
+
+impl SourceView {
+    fn new(s: KnowledgeSource, detail: bool) -> Self {
+        let mut v = SourceView {
+            id: s.id.to_string(),
+            chatbot_id: s.chatbot_id.to_string(),
+            source_type: s.source_type().as_str().to_owned(),
+            name: s.name,
+            status: s.status.as_str().to_owned(),
+            created_at: s.created_at.to_string(),
+            updated_at: s.updated_at.to_string(),
+            processed_at: s.processed_at.map(|t| t.to_string()),
+            chunk_count: s.chunk_count,
+            size_bytes: s.size_bytes,
+            error: s.error,
+            content_hash: s.content_hash,
+            progress: s.progress.map(Into::into),
+            content: None,
+            url: None,
+            crawl_depth: None,
+            pages_crawled: None,
+            last_refreshed_at: None,
+            file_name: None,
+            mime_type: None,
+            file_url: None,
+        };
+        match s.spec {
+            SourceSpec::Text { content } => v.content = detail.then_some(content),
+            SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => {
+                v.url = Some(url);
+                v.crawl_depth = Some(crawl_depth.get());
+                v.pages_crawled = Some(pages_crawled);
+                v.last_refreshed_at = Some(last_refreshed_at.map(|t| t.to_string()));
+            }
+            SourceSpec::File(f) => {
+                v.file_name = Some(f.file_name);
+                v.mime_type = Some(f.mime_type);
+                v.file_url = Some(f.file_url);
+            }
+        }
+        v
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SourceList {
+    pub status: Status,
+    pub sources: Vec<SourceView>,
+    pub pagination: PaginationView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SourceEnvelope {
+    pub status: Status,
+    pub source: SourceView,
+}
+
+fn envelope(s: KnowledgeSource) -> Json<SourceEnvelope> {
+    Json(SourceEnvelope { status: Status::Success, source: SourceView::new(s, true) })
+}
+
+/// Create a source. JSON for `text` (`content`) and `url` (`url`, `crawlDepth`) sources and for
+/// `file` sources made from an earlier upload (`fileUrl`); `multipart/form-data` (`file`,
+/// `name`) to upload the file with the request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateSource {
+    /// `text`, `url` or `file`.
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub source_type: Option<String>,
+    pub name: Option<String>,
+    /// Text sources: at most 100,000 characters.
+    pub content: Option<String>,
+    /// Url sources: the address to crawl.
+    pub url: Option<String>,
+    /// Url sources: 1 (the page itself) to 5; default 1.
+    pub crawl_depth: Option<i64>,
+    /// File sources: a `fileUrl` returned by an upload of this workspace.
+    pub file_url: Option<String>,
+}
+
+/// Change a text source's name or content (content changes send it back to `pending`).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UpdateSource {
+    pub name: Option<String>,
+    pub content: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatsView {
+    pub total_sources: u64,
+    pub total_chunks: u64,
+    /// Extracted text bytes plus stored file bytes.
+    pub total_size_bytes: u64,
+    /// Only the statuses that occur.
+    pub sources_by_status: BTreeMap<String, u64>,
+    /// Always `text`, `url` and `file`.
+    pub sources_by_type: BTreeMap<String, u64>,
+}
+
+impl From<SourceStats> for StatsView {
+    fn from(s: SourceStats) -> Self {
+        Self {
+            total_sources: s.total_sources,
+            total_chunks: s.total_chunks,
+            total_size_bytes: s.total_size_bytes,
+            sources_by_status: s.by_status.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            sources_by_type: s.by_type.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatsEnvelope {
+    pub status: Status,
+    pub stats: StatsView,
+}
+
+/// The uploaded-file result (flat members of the envelope, CONTRACT §16.3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadedView {
+    pub status: Status,
+    /// CDN URL; use it as `fileUrl` when creating a file source.
+    pub file_url: String,
+    pub file_name: String,
+    pub mime_type: String,
+    pub file_size: u64,
+    /// `document`.
+    pub category: String,
+}
+
+/// Ask for a direct-upload URL for a file too large for one API request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadUrlRequest {
+    #[schema(required = true)]
+    pub file_name: Option<String>,
+    #[schema(required = true)]
+    pub mime_type: Option<String>,
+    #[schema(required = true)]
+    pub file_size: Option<u64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadUrlView {
+    pub status: Status,
+    /// PUT the bytes here with `headers`, before `expiresAt`.
+    pub upload_url: String,
+    /// `PUT`.
+    pub method: String,
+    pub headers: BTreeMap<String, String>,
+    /// Usable as `fileUrl` once the PUT succeeded.
+    pub file_url: String,
+    pub expires_at: String,
+}
+
+fn multipart_error(e: impl std::fmt::Display, status: StatusCode) -> ApiError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::PayloadTooLarge { limit_bytes: FILE_BODY_LIMIT }
+    } else {
+        DomainError::field("body", format!("malformed multipart body: {e}")).into()
+    }
+}
+
+/// Reads a file field keeping at most `cap + 1` bytes; the rest is drained and counted so the
+/// answer can say how large the file was.
+async fn read_capped(mut field: Field<'_>, cap: u64) -> Result<(Vec<u8>, u64), ApiError> {
+    let mut bytes = Vec::new();
+    let mut total: u64 = 0;
+    while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e, e.status()))? {
+        total += chunk.len() as u64;
+        if total <= cap {
+            bytes.extend_from_slice(&chunk);
+        }
+    }
+    Ok((bytes, total))
+}
+
+/// The `file` and `name` parts of a multipart upload.
+struct FilePart {
+    file_name: String,
+    bytes: Vec<u8>,
+    name: Option<String>,
+}
+
+async fn read_file_part(mut multipart: Multipart, cap: u64) -> Result<FilePart, ApiError> {
+    let mut file = None;
+    let mut name = None;
+    while let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e, e.status()))? {
+        match field.name() {
+            Some("file") => {
+                let file_name = field.file_name().unwrap_or("file").to_owned();
+                let (bytes, total) = read_capped(field, cap).await?;
+                if total > cap {
+                    return Err(DomainError::new(
+                        ErrorCode::FileTooLarge,
+                        format!("the file has {total} bytes; at most {cap} are allowed"),
+                    )
+                    .into());
+                }
+                file = Some((file_name, bytes));
+            }
+            Some("name") => name = Some(field.text().await.map_err(|e| multipart_error(&e, e.status()))?),
+            _ => {}
+        }
+    }
+    let (file_name, bytes) =
+        file.ok_or_else(|| DomainError::new(ErrorCode::MissingFile, "the multipart body has no `file` part"))?;
+    Ok(FilePart { file_name, bytes, name })
+}
+
+fn is_multipart(req: &Request) -> bool {
+    req.headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"))
+}
+
+async fn multipart_of(req: Request, state: &ApiState) -> Result<Multipart, ApiError> {
+    Multipart::from_request(req, state).await.map_err(|e: MultipartRejection| multipart_error(&e, e.status()))
+}
+
+/// List a chatbot's sources, newest first, optionally by `status` and `type`.
+#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/sources", tag = "knowledge",
+    params(("chatbotId" = String, Path), PageParams,
+        ("status" = Option<String>, Query, description = "`pending`, `processing`, `ready` or `error`"),
+        ("type" = Option<String>, Query, description = "`text`, `url` or `file`")),
+    security(("bearer" = ["knowledge:read"])),
+    responses(
+        (status = 200, body = SourceList),
+        (status = 400, description = "`validation_error`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    ))]
+async fn list_sources(
+    auth: Authed<KnowledgeRead>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    p: Pagination,
+) -> Result<Json<SourceList>, ApiError> {
+    let status = match p.param("status") {
+        None => None,
+        Some(v) => Some(
+            SourceStatus::parse(v)
+                .ok_or_else(|| DomainError::field("status", "must be one of pending, processing, ready, error"))?,
+        ),
+    };
+    let source_type = match p.param("type") {
+        None => None,
+        Some(v) => {
+            Some(SourceType::parse(v).ok_or_else(|| DomainError::field("type", "must be one of text, url, file"))?)
+        }
+    };
+    let page = s.app.list_sources(&auth.principal, &chatbot, SourceFilter { status, source_type }, p.page).await?;
+    let pagination = page.info().into();
+    let sources = page.items.into_iter().map(|x| SourceView::new(x, false)).collect();
+    Ok(Json(SourceList { status: Status::Success, sources, pagination }))
+}
+
+/// Create a knowledge source in `pending` (JSON, or multipart for a file upload).
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/sources", tag = "knowledge",
+    params(("chatbotId" = String, Path)),
+    request_body(content(
+        (CreateSource = "application/json"),
+        (UploadForm = "multipart/form-data"),
+    )),
+    security(("bearer" = ["knowledge:write"])),
+    responses(
+        (status = 201, body = SourceEnvelope),
+        (status = 400, description = "`missing_content`, `content_too_large`, `missing_url`, `invalid_url`, `url_blocked`, \
+            `missing_file`, `unsupported_file_type`, `file_too_large`, `invalid_json`, `validation_error`", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 413, body = ErrorBody),
+    ))]
+async fn create_source(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    req: Request,
+) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
+    let new = if is_multipart(&req) {
+        let part = read_file_part(multipart_of(req, &s).await?, MAX_CHATBOT_FILE_BYTES).await?;
+        NewSource::Upload { name: part.name, file_name: part.file_name, bytes: part.bytes }
+    } else {
+        let JsonBody(body) = JsonBody::<CreateSource>::from_request(req, &s).await?;
+        match body.source_type.as_deref() {
+            Some("text") => NewSource::Text { name: body.name, content: body.content },
+            Some("url") => NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth },
+            Some("file") => NewSource::FileUrl { name: body.name, file_url: body.file_url },
+            Some(_) => return Err(DomainError::field("type", "must be one of text, url, file").into()),
+            None => return Err(DomainError::field("type", "is required (text, url or file)").into()),
+        }
+    };
+    let source = s.app.create_source(&auth.principal, &chatbot, new).await?;
+    Ok((StatusCode::CREATED, envelope(source)))
+}
+
+/// The multipart form of an upload.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Documentation only.
+pub struct UploadForm {
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    name: Option<String>,
+}
+
+/// Read a source with its status, chunk count and progress (poll until `ready` or `error`).
+#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
+    params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
+    security(("bearer" = ["knowledge:read"])),
+    responses((status = 200, body = SourceEnvelope), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_source(
+    auth: Authed<KnowledgeRead>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
+) -> Result<Json<SourceEnvelope>, ApiError> {
+    Ok(envelope(s.app.get_source(&auth.principal, &chatbot, &id).await?))
+}
+
+/// Change a text source (other types: `invalid_operation`); 409 while processing.
+#[utoipa::path(patch, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
+    params(("chatbotId" = String, Path), ("sourceId" = String, Path)), request_body = UpdateSource,
+    security(("bearer" = ["knowledge:write"])),
+    responses((status = 200, body = SourceEnvelope),
+        (status = 400, description = "`invalid_operation`, `missing_content`, `content_too_large`, `validation_error`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
+async fn update_source(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
+    JsonBody(body): JsonBody<UpdateSource>,
+) -> Result<Json<SourceEnvelope>, ApiError> {
+    Ok(envelope(s.app.update_source(&auth.principal, &chatbot, &id, body.name, body.content).await?))
+}
+
+/// Delete a source with all its chunks (and its file); 409 while processing.
+#[utoipa::path(delete, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
+    params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
+    security(("bearer" = ["knowledge:write"])),
+    responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
+async fn delete_source(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
+) -> Result<Json<Deleted>, ApiError> {
+    s.app.delete_source(&auth.principal, &chatbot, &id).await?;
+    Ok(Json(Deleted::new(id)))
+}
+
+/// Start processing (extract → chunk → embed); answers 202 at once with the source in `processing`.
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}/process", tag = "knowledge",
+    params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
+    security(("bearer" = ["knowledge:write"])),
+    responses((status = 202, body = SourceEnvelope),
+        (status = 400, description = "`already_processing`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn process_source(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
+) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
+    Ok((StatusCode::ACCEPTED, envelope(s.app.process_source(&auth.principal, &chatbot, &id).await?)))
+}
+
+/// Re-crawl a url source and re-embed what changed; 202 at once.
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}/refresh", tag = "knowledge",
+    params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
+    security(("bearer" = ["knowledge:write"])),
+    responses((status = 202, body = SourceEnvelope),
+        (status = 400, description = "`invalid_operation`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
+async fn refresh_source(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
+) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
+    Ok((StatusCode::ACCEPTED, envelope(s.app.refresh_source(&auth.principal, &chatbot, &id).await?)))
+}
+
+/// Statistics of a chatbot's knowledge base.
+#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/knowledge/stats", tag = "knowledge",
+    params(("chatbotId" = String, Path)),
+    security(("bearer" = ["knowledge:read"])),
+    responses((status = 200, body = StatsEnvelope), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn knowledge_stats(
+    auth: Authed<KnowledgeRead>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+) -> Result<Json<StatsEnvelope>, ApiError> {
+    let stats = s.app.source_stats(&auth.principal, &chatbot).await?;
+    Ok(Json(StatsEnvelope { status: Status::Success, stats: stats.into() }))
+}
+
+/// Upload a document (PDF, DOCX, TXT, MD; ≤ 10 MB) to use later as a file source's `fileUrl`.
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/uploads", tag = "knowledge",
+    params(("chatbotId" = String, Path)),
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    security(("bearer" = ["knowledge:write"])),
+    responses((status = 201, body = UploadedView),
+        (status = 400, description = "`missing_file`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 413, body = ErrorBody)))]
+async fn upload_file(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    req: Request,
+) -> Result<(StatusCode, Json<UploadedView>), ApiError> {
+    s.app.get_chatbot(&auth.principal, &chatbot).await?;
+    if !is_multipart(&req) {
+        return Err(
+            DomainError::new(ErrorCode::MissingFile, "send the file as multipart/form-data in a `file` part").into()
+        );
+    }
+    let part = read_file_part(multipart_of(req, &s).await?, MAX_CHATBOT_FILE_BYTES).await?;
+    let up = s.app.store_upload(&auth.principal, &part.file_name, part.bytes, MAX_CHATBOT_FILE_BYTES).await?;
+    let f = up.file;
+    Ok((
+        StatusCode::CREATED,
+        Json(UploadedView {
+            status: Status::Success,
+            file_url: f.file_url,
+            file_name: f.file_name,
+            mime_type: f.mime_type,
+            file_size: f.size_bytes,
+            category: "document".into(),
+        }),
+    ))
+}
+
+/// Get a signed URL to PUT a document to directly (for files too large for one API request).
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/upload-url", tag = "knowledge",
+    params(("chatbotId" = String, Path)), request_body = UploadUrlRequest,
+    security(("bearer" = ["knowledge:write"])),
+    responses((status = 201, body = UploadUrlView),
+        (status = 400, description = "`validation_error`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn upload_url(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    JsonBody(body): JsonBody<UploadUrlRequest>,
+) -> Result<(StatusCode, Json<UploadUrlView>), ApiError> {
+    s.app.get_chatbot(&auth.principal, &chatbot).await?;
+    let (up, file_url) = s
+        .app
+        .presign_document_upload(
+            &auth.principal,
+            body.file_name.as_deref(),
+            body.mime_type.as_deref(),
+            body.file_size,
+            MAX_CHATBOT_FILE_BYTES,
+        )
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(UploadUrlView {
+            status: Status::Success,
+            upload_url: up.upload_url,
+            method: up.method.to_owned(),
+            headers: up.headers.into_iter().collect(),
+            file_url,
+            expires_at: up.expires_at.to_string(),
+        }),
+    ))
+}

@@ -1,0 +1,185 @@
+//! Files on disk behind the `BlobStore` port, served at `<public base>/files/<key>` (the local
+//! stand-in for S3 + CloudFront), with HMAC-signed, expiring upload URLs standing in for S3
+//! presigned PUTs.
+
+use crate::sqlite::unavailable;
+use async_trait::async_trait;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use lore_app::knowledge_ports::{BlobStore, PresignedUpload, UploadRefusal};
+use lore_app::ports::{StoreError, StoreResult};
+use lore_domain::Timestamp;
+use sha2::Sha256;
+use std::path::{Path, PathBuf};
+
+pub struct FileBlobStore {
+    root: PathBuf,
+    public_base: String,
+    signing_key: Vec<u8>,
+}
+
+/// Keys are `<workspace>/<upload>/<file name>` made of safe characters only.
+fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 512
+        && key.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg != "."
+                && seg != ".."
+                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        })
+}
+
+impl FileBlobStore {
+    /// `root` holds the files; `public_base` is the server's public base URL; the signing key
+    /// authenticates upload URLs (keep it secret and stable across restarts).
+    pub fn new(root: &Path, public_base: &str, signing_key: Vec<u8>) -> Self {
+        Self { root: root.to_path_buf(), public_base: public_base.trim_end_matches('/').to_owned(), signing_key }
+    }
+
+    fn path(&self, key: &str) -> StoreResult<PathBuf> {
+        if !valid_key(key) {
+            return Err(StoreError::Unavailable(format!("invalid blob key {key:?}")));
+        }
+        Ok(self.root.join(key))
+    }
+
+    fn signature(&self, key: &str, expires: i64, max_bytes: u64) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.signing_key).expect("HMAC takes any key length");
+        mac.update(format!("PUT\n{key}\n{expires}\n{max_bytes}").as_bytes());
+        URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+    }
+}
+
+#[async_trait]
+impl BlobStore for FileBlobStore {
+    async fn put(&self, key: &str, bytes: Vec<u8>, _content_type: &str) -> StoreResult<()> {
+        let path = self.path(key)?;
+        tokio::task::spawn_blocking(move || {
+            let dir = path.parent().ok_or_else(|| StoreError::Unavailable("blob without a directory".into()))?;
+            std::fs::create_dir_all(dir).map_err(unavailable)?;
+            // Write then rename: a reader never sees half a file.
+            let tmp = path.with_extension("partial");
+            std::fs::write(&tmp, &bytes).map_err(unavailable)?;
+            std::fs::rename(&tmp, &path).map_err(unavailable)
+        })
+        .await
+        .map_err(unavailable)?
+    }
+
+    async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        let Ok(path) = self.path(key) else { return Ok(None) };
+        match tokio::fs::read(&path).await {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    async fn delete(&self, key: &str) -> StoreResult<()> {
+        let Ok(path) = self.path(key) else { return Ok(()) };
+        match tokio::fs::remove_file(&path).await {
+            Ok(()) => {
+                // Remove the now-empty upload directory; ignore failure (not empty, raced).
+                if let Some(dir) = path.parent() {
+                    let _ = tokio::fs::remove_dir(dir).await;
+                }
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    fn public_url(&self, key: &str) -> String {
+        format!("{}/files/{key}", self.public_base)
+    }
+
+    fn key_for_url(&self, url: &str) -> Option<String> {
+        let key = url.strip_prefix(&self.public_base)?.strip_prefix("/files/")?;
+        let key = key.split(['?', '#']).next()?;
+        valid_key(key).then(|| key.to_owned())
+    }
+
+    fn verify_signed_put(&self, key: &str, query: &str, size: u64, now: Timestamp) -> Result<(), UploadRefusal> {
+        let get = |name: &str| {
+            query.split('&').find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| v.to_owned()))
+        };
+        let (Some(expires), Some(max), Some(sig)) = (get("expires"), get("maxBytes"), get("signature")) else {
+            return Err(UploadRefusal::BadSignature);
+        };
+        let (Ok(expires), Ok(max)) = (expires.parse::<i64>(), max.parse::<u64>()) else {
+            return Err(UploadRefusal::BadSignature);
+        };
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.signing_key).expect("HMAC takes any key length");
+        mac.update(format!("PUT\n{key}\n{expires}\n{max}").as_bytes());
+        let given = URL_SAFE_NO_PAD.decode(sig).map_err(|_| UploadRefusal::BadSignature)?;
+        mac.verify_slice(&given).map_err(|_| UploadRefusal::BadSignature)?;
+        if now.millis() > expires {
+            return Err(UploadRefusal::Expired);
+        }
+        if size > max {
+            return Err(UploadRefusal::TooLarge { max_bytes: max });
+        }
+        Ok(())
+    }
+
+    fn presign_put(
+        &self,
+        key: &str,
+        content_type: &str,
+        max_bytes: u64,
+        expires_at: Timestamp,
+    ) -> StoreResult<PresignedUpload> {
+        self.path(key)?;
+        let expires = expires_at.millis();
+        let sig = self.signature(key, expires, max_bytes);
+        Ok(PresignedUpload {
+            upload_url: format!("{}?expires={expires}&maxBytes={max_bytes}&signature={sig}", self.public_url(key)),
+            method: "PUT",
+            headers: vec![("content-type".into(), content_type.to_owned())],
+            expires_at,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn files_round_trip_and_urls_map_back_to_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileBlobStore::new(dir.path(), "http://h:1/", b"k".to_vec());
+        store.put("ws_a/upl_b/doc.pdf", b"%PDF-1.4".to_vec(), "application/pdf").await.unwrap();
+        assert_eq!(store.get("ws_a/upl_b/doc.pdf").await.unwrap().unwrap(), b"%PDF-1.4");
+        let url = store.public_url("ws_a/upl_b/doc.pdf");
+        assert_eq!(url, "http://h:1/files/ws_a/upl_b/doc.pdf");
+        assert_eq!(store.key_for_url(&url).as_deref(), Some("ws_a/upl_b/doc.pdf"));
+        assert_eq!(store.key_for_url("http://evil/files/ws_a/upl_b/doc.pdf"), None);
+        assert_eq!(store.key_for_url("http://h:1/files/../etc/passwd"), None);
+        store.delete("ws_a/upl_b/doc.pdf").await.unwrap();
+        assert_eq!(store.get("ws_a/upl_b/doc.pdf").await.unwrap(), None);
+        assert!(store.put("../x", vec![1], "x").await.is_err());
+    }
+
+    #[test]
+    fn signed_uploads_verify_expire_and_cap() {
+        let store = FileBlobStore::new(Path::new("/nonexistent"), "http://h", b"secret".to_vec());
+        let exp = Timestamp::from_millis(2_000_000);
+        let up = store.presign_put("ws_a/upl_b/f.txt", "text/plain", 100, exp).unwrap();
+        let query = up.upload_url.split_once('?').unwrap().1.to_owned();
+        let now = Timestamp::from_millis(1_000_000);
+        assert_eq!(store.verify_signed_put("ws_a/upl_b/f.txt", &query, 100, now), Ok(()));
+        assert_eq!(
+            store.verify_signed_put("ws_a/upl_b/f.txt", &query, 101, now),
+            Err(UploadRefusal::TooLarge { max_bytes: 100 })
+        );
+        assert_eq!(store.verify_signed_put("ws_a/upl_b/other.txt", &query, 1, now), Err(UploadRefusal::BadSignature));
+        let later = Timestamp::from_millis(2_000_001);
+        assert_eq!(store.verify_signed_put("ws_a/upl_b/f.txt", &query, 1, later), Err(UploadRefusal::Expired));
+        let forged = query.replace("maxBytes=100", "maxBytes=100000");
+        assert_eq!(store.verify_signed_put("ws_a/upl_b/f.txt", &forged, 1, now), Err(UploadRefusal::BadSignature));
+    }
+}

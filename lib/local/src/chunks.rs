@@ -1,0 +1,260 @@
+//! The embedded chunk index (`VectorIndex`): chunks and their embeddings in the SQLite file,
+//! replaced per source in one transaction. Search over them comes with the search work.
+
+use crate::sqlite::{SqliteStore, unavailable};
+use crate::vectors::ChatbotVectors;
+use async_trait::async_trait;
+use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::StoreResult;
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use rusqlite::{Connection, params};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Little-endian f32s: the stored form of an embedding.
+pub(crate) fn encode_vector(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub(crate) fn decode_vector(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+#[async_trait]
+impl VectorIndex for SqliteStore {
+    async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
+        let (source, model) = (source.clone(), model.to_owned());
+        let vectors = self.vectors.clone();
+        self.write(move |tx| {
+            vectors.clear();
+            tx.execute("DELETE FROM chunks WHERE source_id = ?1", [source.as_str()]).map_err(unavailable)?;
+            let mut st = tx
+                .prepare_cached(
+                    "INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, url,
+                         model, embedding) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )
+                .map_err(unavailable)?;
+            for c in &chunks {
+                st.execute(params![
+                    c.id,
+                    c.workspace_id.as_str(),
+                    c.chatbot_id.as_str(),
+                    c.source_id.as_str(),
+                    c.position,
+                    c.content,
+                    c.content_hash,
+                    c.url,
+                    model,
+                    encode_vector(&c.embedding),
+                ])
+                .map_err(unavailable)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
+        let source = source.clone();
+        let vectors = self.vectors.clone();
+        self.write(move |tx| {
+            vectors.clear();
+            tx.execute("DELETE FROM chunks WHERE source_id = ?1", [source.as_str()])
+                .map(|n| n as u64)
+                .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn delete_chatbot_chunks(&self, chatbot: &ChatbotId) -> StoreResult<u64> {
+        let chatbot = chatbot.clone();
+        let vectors = self.vectors.clone();
+        self.write(move |tx| {
+            vectors.clear();
+            tx.execute("DELETE FROM chunks WHERE chatbot_id = ?1", [chatbot.as_str()])
+                .map(|n| n as u64)
+                .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn semantic_search(
+        &self,
+        scope: &SearchScope,
+        model: &str,
+        query: &[f32],
+        k: usize,
+    ) -> StoreResult<Vec<ChunkHit>> {
+        if scope.source_ids.is_empty() || k == 0 {
+            return Ok(Vec::new());
+        }
+        let (scope, model, query) = (scope.clone(), model.to_owned(), query.to_vec());
+        let cache = self.vectors.clone();
+        self.read(move |c| {
+            let vectors = match cache.get(&scope.chatbot_id, &model) {
+                Some(v) => v,
+                None => {
+                    let mut st = c
+                        .prepare_cached(
+                            "SELECT rowid, source_id, embedding FROM chunks
+                             WHERE chatbot_id = ?1 AND workspace_id = ?2 AND model = ?3",
+                        )
+                        .map_err(unavailable)?;
+                    let rows = st
+                        .query_map([scope.chatbot_id.as_str(), scope.workspace_id.as_str(), model.as_str()], |r| {
+                            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Vec<u8>>(2)?))
+                        })
+                        .map_err(unavailable)?
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                        .map_err(unavailable)?;
+                    let v = Arc::new(ChatbotVectors::build(rows));
+                    cache.put(&scope.chatbot_id, &model, v.clone());
+                    v
+                }
+            };
+            let allowed: HashSet<&SourceId> = scope.source_ids.iter().collect();
+            let top = vectors.top_k(&query, &allowed, k);
+            hits_by_rowid(c, &top)
+        })
+        .await
+    }
+
+    async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
+        let Some(expr) = fts_query(query) else { return Ok(Vec::new()) };
+        if scope.source_ids.is_empty() || k == 0 {
+            return Ok(Vec::new());
+        }
+        let scope = scope.clone();
+        self.read(move |c| {
+            let sources = serde_json::to_string(&scope.source_ids.iter().map(|s| s.as_str()).collect::<Vec<_>>())
+                .map_err(unavailable)?;
+            let mut st = c
+                .prepare_cached(
+                    "SELECT c.rowid, -bm25(chunks_fts) AS relevance FROM chunks_fts
+                     JOIN chunks c ON c.rowid = chunks_fts.rowid
+                     WHERE chunks_fts MATCH ?1 AND c.chatbot_id = ?2 AND c.workspace_id = ?3
+                       AND c.source_id IN (SELECT value FROM json_each(?4))
+                     ORDER BY relevance DESC, c.rowid LIMIT ?5",
+                )
+                .map_err(unavailable)?;
+            let top = st
+                .query_map(
+                    params![expr, scope.chatbot_id.as_str(), scope.workspace_id.as_str(), sources, k as i64],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32)),
+                )
+                .map_err(unavailable)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(unavailable)?;
+            hits_by_rowid(c, &top)
+        })
+        .await
+    }
+
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+        let (source, model) = (source.clone(), model.to_owned());
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached("SELECT content_hash, embedding FROM chunks WHERE source_id = ?1 AND model = ?2")
+                .map_err(unavailable)?;
+            let rows = st
+                .query_map([source.as_str(), model.as_str()], |r| {
+                    Ok((r.get::<_, String>(0)?, decode_vector(&r.get::<_, Vec<u8>>(1)?)))
+                })
+                .map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<HashMap<_, _>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        let model = model.to_owned();
+        self.read(move |c| {
+            let mut st = c
+                .prepare("SELECT DISTINCT workspace_id, source_id FROM chunks WHERE model <> ?1")
+                .map_err(unavailable)?;
+            let rows = st
+                .query_map([model.as_str()], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+                .map_err(unavailable)?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (ws, src) = row.map_err(unavailable)?;
+                if let (Some(ws), Some(src)) = (WorkspaceId::parse(&ws), SourceId::parse(&src)) {
+                    out.push((ws, src));
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
+        let source = source.clone();
+        self.read(move |c| {
+            c.query_row("SELECT COUNT(*) FROM chunks WHERE source_id = ?1", [source.as_str()], |r| r.get::<_, i64>(0))
+                .map(|n| n as u64)
+                .map_err(unavailable)
+        })
+        .await
+    }
+}
+
+impl SqliteStore {
+    /// The texts of a source's chunks in order (for operators and tests).
+    pub async fn chunk_texts(&self, source: &SourceId) -> StoreResult<Vec<String>> {
+        let source = source.clone();
+        self.read(move |c| {
+            let mut st =
+                c.prepare("SELECT content FROM chunks WHERE source_id = ?1 ORDER BY position").map_err(unavailable)?;
+            let rows = st.query_map([source.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+}
+
+/// The words of a user's query as an FTS5 expression: each word quoted (so no query syntax gets
+/// through), any of them may match; BM25 ranks documents matching more and rarer words first.
+fn fts_query(query: &str) -> Option<String> {
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(64)
+        .map(|w| format!("\"{}\"", w.to_lowercase()))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" OR "))
+}
+
+/// Loads the chunks behind `(rowid, score)` pairs, keeping their order.
+fn hits_by_rowid(c: &Connection, top: &[(i64, f32)]) -> StoreResult<Vec<ChunkHit>> {
+    let mut st = c
+        .prepare_cached("SELECT id, source_id, content, position, url FROM chunks WHERE rowid = ?1")
+        .map_err(unavailable)?;
+    let mut hits = Vec::with_capacity(top.len());
+    for &(rowid, score) in top {
+        let hit = st.query_row([rowid], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, u32>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        });
+        let Ok((chunk_id, source, content, position, url)) = hit else { continue };
+        let Some(source_id) = SourceId::parse(&source) else { continue };
+        hits.push(ChunkHit { chunk_id, source_id, content, position, url, score });
+    }
+    Ok(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fts_query;
+
+    #[test]
+    fn fts_queries_quote_every_word() {
+        assert_eq!(fts_query("Refund policy?").as_deref(), Some("\"refund\" OR \"policy\""));
+        assert_eq!(fts_query("\"a\" NEAR(b) *").as_deref(), Some("\"a\" OR \"near\" OR \"b\""));
+        assert_eq!(fts_query("  ?! "), None);
+    }
+}

@@ -1,0 +1,173 @@
+//! Webhook subscriptions (`HookStore`) on [`SqliteStore`].
+
+use crate::sqlite::{SqliteStore, unavailable};
+use async_trait::async_trait;
+use lore_app::ports::StoreResult;
+use lore_app::webhook_ports::{HookCounts, HookStore};
+use lore_domain::Timestamp;
+use lore_domain::hook::{HookFilter, HookStatus, Subscription, WebhookSecret};
+use lore_domain::id::{ChatbotId, FormId, HookId, WorkspaceId};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+const COLS: &str =
+    "id, workspace_id, hook_url, event, form_id, chatbot_id, secret, status, consecutive_failures, created_at";
+
+fn bad(what: &str) -> rusqlite::Error {
+    rusqlite::Error::InvalidColumnName(format!("malformed stored {what}"))
+}
+
+fn hook_from(r: &Row<'_>) -> rusqlite::Result<Subscription> {
+    Ok(Subscription {
+        id: HookId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("hook id"))?,
+        workspace_id: WorkspaceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| bad("workspace id"))?,
+        hook_url: r.get(2)?,
+        filter: HookFilter::parse(Some(&r.get::<_, String>(3)?)).map_err(|_| bad("hook event"))?,
+        form_id: match r.get::<_, Option<String>>(4)? {
+            Some(s) => Some(FormId::parse(&s).ok_or_else(|| bad("form id"))?),
+            None => None,
+        },
+        chatbot_id: match r.get::<_, Option<String>>(5)? {
+            Some(s) => Some(ChatbotId::parse(&s).ok_or_else(|| bad("chatbot id"))?),
+            None => None,
+        },
+        secret: WebhookSecret::from_stored(r.get(6)?),
+        status: HookStatus::parse(&r.get::<_, String>(7)?).ok_or_else(|| bad("hook status"))?,
+        consecutive_failures: r.get(8)?,
+        created_at: Timestamp::from_millis(r.get(9)?),
+    })
+}
+
+fn get(tx: &Transaction<'_>, ws: &str, id: &str) -> rusqlite::Result<Option<Subscription>> {
+    tx.query_row(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"), [id, ws], hook_from)
+        .optional()
+}
+
+#[async_trait]
+impl HookStore for SqliteStore {
+    async fn subscribe(&self, hook: &Subscription) -> StoreResult<Subscription> {
+        let h = hook.clone();
+        self.write(move |tx| {
+            let (form, bot) = (h.form_id.as_ref().map(FormId::as_str), h.chatbot_id.as_ref().map(ChatbotId::as_str));
+            let existing: Option<String> = tx
+                .query_row(
+                    "SELECT id FROM hooks WHERE workspace_id = ?1 AND hook_url = ?2 AND event = ?3
+                     AND form_id IS ?4 AND chatbot_id IS ?5 ORDER BY id LIMIT 1",
+                    params![h.workspace_id.as_str(), h.hook_url, h.filter.as_str(), form, bot],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            if let Some(id) = existing {
+                tx.execute("UPDATE hooks SET status = 'active', consecutive_failures = 0 WHERE id = ?1", [id.as_str()])
+                    .map_err(unavailable)?;
+                return get(tx, h.workspace_id.as_str(), &id)
+                    .map_err(unavailable)?
+                    .ok_or_else(|| unavailable("the subscription vanished inside its transaction"));
+            }
+            tx.execute(
+                &format!("INSERT INTO hooks ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+                params![
+                    h.id.as_str(),
+                    h.workspace_id.as_str(),
+                    h.hook_url,
+                    h.filter.as_str(),
+                    form,
+                    bot,
+                    h.secret.expose(),
+                    h.status.as_str(),
+                    h.consecutive_failures,
+                    h.created_at.millis()
+                ],
+            )
+            .map_err(unavailable)?;
+            Ok(h)
+        })
+        .await
+    }
+
+    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Subscription>> {
+        let (ws, id) = (ws.clone(), id.clone());
+        self.read(move |c| {
+            c.prepare_cached(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"))
+                .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], hook_from).optional())
+                .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool> {
+        let (ws, id) = (ws.clone(), id.clone());
+        self.write(move |tx| {
+            let n = tx
+                .execute("DELETE FROM hooks WHERE id = ?1 AND workspace_id = ?2", [id.as_str(), ws.as_str()])
+                .map_err(unavailable)?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64> {
+        let (ws, form) = (ws.clone(), form.clone());
+        self.write(move |tx| {
+            let n = tx
+                .execute("DELETE FROM hooks WHERE form_id = ?1 AND workspace_id = ?2", [form.as_str(), ws.as_str()])
+                .map_err(unavailable)?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Subscription>> {
+        let ws = ws.clone();
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(&format!(
+                    "SELECT {COLS} FROM hooks WHERE workspace_id = ?1 AND status = 'active' ORDER BY id"
+                ))
+                .map_err(unavailable)?;
+            let rows = st.query_map([ws.as_str()], hook_from).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn record_outcome(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        succeeded: bool,
+        disable_after: u32,
+    ) -> StoreResult<Option<HookStatus>> {
+        let (ws, id) = (ws.clone(), id.clone());
+        self.write(move |tx| {
+            let sql = if succeeded {
+                "UPDATE hooks SET consecutive_failures = 0 WHERE id = ?1 AND workspace_id = ?2"
+            } else {
+                "UPDATE hooks SET consecutive_failures = consecutive_failures + 1,
+                     status = CASE WHEN consecutive_failures + 1 >= ?3 THEN 'disabled' ELSE status END
+                 WHERE id = ?1 AND workspace_id = ?2"
+            };
+            let args = params![id.as_str(), ws.as_str(), disable_after];
+            let n = if succeeded { tx.execute(sql, &args[..2]) } else { tx.execute(sql, args) }.map_err(unavailable)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            Ok(get(tx, ws.as_str(), id.as_str()).map_err(unavailable)?.map(|h| h.status))
+        })
+        .await
+    }
+
+    async fn count_hooks(&self, ws: &WorkspaceId) -> StoreResult<HookCounts> {
+        let ws = ws.clone();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT COALESCE(SUM(status = 'active'), 0), COALESCE(SUM(status = 'disabled'), 0)
+                 FROM hooks WHERE workspace_id = ?1",
+                [ws.as_str()],
+                |r| Ok(HookCounts { active: r.get::<_, i64>(0)? as u64, disabled: r.get::<_, i64>(1)? as u64 }),
+            )
+            .map_err(unavailable)
+        })
+        .await
+    }
+}

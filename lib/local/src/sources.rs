@@ -1,0 +1,483 @@
+//! The knowledge-source records (`SourceStore`) on [`SqliteStore`]. Every status change is one
+//! guarded UPDATE inside the single writer's transaction, so racing requests cannot both win,
+//! and the counts they affect (a chatbot's `sourceCount`, the workspace's storage) change in the
+//! same transaction.
+
+use crate::sqlite::{SqliteStore, unavailable};
+use async_trait::async_trait;
+use lore_app::knowledge_ports::{Finish, Guarded, Lease, SourceFilter, SourceStats, SourceStore, StaleRun};
+use lore_app::ports::StoreResult;
+use lore_domain::Timestamp;
+use lore_domain::document::DocumentKind;
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::{CrawlDepth, KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType, StoredFile};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+use serde_json::{Value, json};
+
+const COLS: &str = "id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error, \
+                    content_hash, progress, generation, created_at, updated_at, processed_at";
+
+fn kind_str(k: DocumentKind) -> &'static str {
+    match k {
+        DocumentKind::Pdf => "pdf",
+        DocumentKind::Docx => "docx",
+        DocumentKind::Markdown => "markdown",
+        DocumentKind::Text => "text",
+        DocumentKind::Html => "html",
+    }
+}
+
+fn kind_parse(s: &str) -> DocumentKind {
+    match s {
+        "pdf" => DocumentKind::Pdf,
+        "docx" => DocumentKind::Docx,
+        "markdown" => DocumentKind::Markdown,
+        "html" => DocumentKind::Html,
+        _ => DocumentKind::Text,
+    }
+}
+
+fn spec_json(spec: &SourceSpec) -> String {
+    match spec {
+        SourceSpec::Text { content } => json!({ "content": content }),
+        SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => json!({
+            "url": url,
+            "crawlDepth": crawl_depth.get(),
+            "pagesCrawled": pages_crawled,
+            "lastRefreshedAt": last_refreshed_at.map(Timestamp::millis),
+        }),
+        SourceSpec::File(f) => json!({
+            "fileName": f.file_name,
+            "mimeType": f.mime_type,
+            "kind": kind_str(f.kind),
+            "blobKey": f.blob_key,
+            "fileUrl": f.file_url,
+            "sizeBytes": f.size_bytes,
+        }),
+    }
+    .to_string()
+}
+
+fn spec_from(t: SourceType, raw: &str) -> rusqlite::Result<SourceSpec> {
+    let v: Value =
+        serde_json::from_str(raw).map_err(|e| rusqlite::Error::InvalidColumnName(format!("source spec: {e}")))?;
+    let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
+    Ok(match t {
+        SourceType::Text => SourceSpec::Text { content: s("content") },
+        SourceType::Url => SourceSpec::Url {
+            url: s("url"),
+            crawl_depth: CrawlDepth::from_stored(v["crawlDepth"].as_u64().unwrap_or(1) as u8),
+            pages_crawled: v["pagesCrawled"].as_u64().unwrap_or(0) as u32,
+            last_refreshed_at: v["lastRefreshedAt"].as_i64().map(Timestamp::from_millis),
+        },
+        SourceType::File => SourceSpec::File(StoredFile {
+            file_name: s("fileName"),
+            mime_type: s("mimeType"),
+            kind: kind_parse(v["kind"].as_str().unwrap_or("")),
+            blob_key: s("blobKey"),
+            file_url: s("fileUrl"),
+            size_bytes: v["sizeBytes"].as_u64().unwrap_or(0),
+        }),
+    })
+}
+
+fn bad(what: &str) -> rusqlite::Error {
+    rusqlite::Error::InvalidColumnName(format!("malformed stored {what}"))
+}
+
+fn source_from(r: &Row<'_>) -> rusqlite::Result<KnowledgeSource> {
+    let t = SourceType::parse(&r.get::<_, String>(3)?).ok_or_else(|| bad("source type"))?;
+    let progress: Option<String> = r.get(11)?;
+    Ok(KnowledgeSource {
+        id: SourceId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("source id"))?,
+        workspace_id: WorkspaceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| bad("workspace id"))?,
+        chatbot_id: ChatbotId::parse(&r.get::<_, String>(2)?).ok_or_else(|| bad("chatbot id"))?,
+        name: r.get(4)?,
+        status: SourceStatus::parse(&r.get::<_, String>(5)?).ok_or_else(|| bad("status"))?,
+        spec: spec_from(t, &r.get::<_, String>(6)?)?,
+        size_bytes: r.get::<_, i64>(7)? as u64,
+        chunk_count: r.get::<_, i64>(8)? as u64,
+        error: r.get(9)?,
+        content_hash: r.get(10)?,
+        progress: progress.and_then(|p| {
+            let v: Value = serde_json::from_str(&p).ok()?;
+            Some(Progress::new(v["stage"].as_str()?, v["done"].as_u64()?, v["total"].as_u64()?))
+        }),
+        generation: r.get::<_, i64>(12)? as u64,
+        created_at: Timestamp::from_millis(r.get(13)?),
+        updated_at: Timestamp::from_millis(r.get(14)?),
+        processed_at: r.get::<_, Option<i64>>(15)?.map(Timestamp::from_millis),
+    })
+}
+
+fn progress_json(p: &Progress) -> String {
+    json!({ "stage": p.stage, "done": p.done, "total": p.total }).to_string()
+}
+
+fn get(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<KnowledgeSource>> {
+    tx.query_row(&format!("SELECT {COLS} FROM sources WHERE id = ?1"), [id], source_from).optional()
+}
+
+fn storage_used(tx: &Transaction<'_>, ws: &str) -> rusqlite::Result<u64> {
+    tx.query_row("SELECT COALESCE(SUM(size_bytes), 0) FROM sources WHERE workspace_id = ?1", [ws], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|v| v as u64)
+}
+
+fn status_in(s: SourceStatus, allowed: &[SourceStatus]) -> bool {
+    allowed.contains(&s)
+}
+
+#[async_trait]
+impl SourceStore for SqliteStore {
+    async fn insert_source(&self, s: &KnowledgeSource, quota: u64) -> StoreResult<Guarded<()>> {
+        let s = s.clone();
+        self.write(move |tx| {
+            let used = storage_used(tx, s.workspace_id.as_str()).map_err(unavailable)?;
+            if used.saturating_add(s.size_bytes) > quota {
+                return Ok(Guarded::OverQuota { used });
+            }
+            let counted = tx
+                .execute(
+                    "UPDATE chatbots SET source_count = source_count + 1 WHERE id = ?1 AND workspace_id = ?2",
+                    [s.chatbot_id.as_str(), s.workspace_id.as_str()],
+                )
+                .map_err(unavailable)?;
+            if counted == 0 {
+                return Ok(Guarded::NotFound);
+            }
+            tx.execute(
+                "INSERT INTO sources (id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count,
+                     error, content_hash, progress, generation, created_at, updated_at, processed_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                params![
+                    s.id.as_str(),
+                    s.workspace_id.as_str(),
+                    s.chatbot_id.as_str(),
+                    s.source_type().as_str(),
+                    s.name,
+                    s.status.as_str(),
+                    spec_json(&s.spec),
+                    s.size_bytes as i64,
+                    s.chunk_count as i64,
+                    s.error,
+                    s.content_hash,
+                    s.progress.as_ref().map(progress_json),
+                    s.generation as i64,
+                    s.created_at.millis(),
+                    s.updated_at.millis(),
+                    s.processed_at.map(Timestamp::millis),
+                ],
+            )
+            .map_err(unavailable)?;
+            Ok(Guarded::Done(()))
+        })
+        .await
+    }
+
+    async fn get_source(&self, ws: &WorkspaceId, id: &SourceId) -> StoreResult<Option<KnowledgeSource>> {
+        let (ws, id) = (ws.clone(), id.clone());
+        self.read(move |c| {
+            c.prepare_cached(&format!("SELECT {COLS} FROM sources WHERE id = ?1 AND workspace_id = ?2"))
+                .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], source_from).optional())
+                .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn list_sources(
+        &self,
+        ws: &WorkspaceId,
+        chatbot: &ChatbotId,
+        filter: SourceFilter,
+        page: PageRequest,
+    ) -> StoreResult<Page<KnowledgeSource>> {
+        let (ws, chatbot) = (ws.clone(), chatbot.clone());
+        self.read(move |c| {
+            c.execute_batch("BEGIN").map_err(unavailable)?;
+            let result = (|| -> rusqlite::Result<Page<KnowledgeSource>> {
+                let status = filter.status.map(|s| s.as_str());
+                let kind = filter.source_type.map(|t| t.as_str());
+                let cond = "workspace_id = ?1 AND chatbot_id = ?2 AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR type = ?4)";
+                let total: i64 = c.query_row(
+                    &format!("SELECT COUNT(*) FROM sources WHERE {cond}"),
+                    params![ws.as_str(), chatbot.as_str(), status, kind],
+                    |r| r.get(0),
+                )?;
+                let mut st = c.prepare_cached(&format!(
+                    "SELECT {COLS} FROM sources WHERE {cond} ORDER BY created_at DESC, id DESC LIMIT ?5 OFFSET ?6"
+                ))?;
+                let items = st
+                    .query_map(
+                        params![ws.as_str(), chatbot.as_str(), status, kind, page.limit(), page.offset() as i64],
+                        source_from,
+                    )?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(Page { items, total: total as u64, request: page })
+            })();
+            c.execute_batch("COMMIT").map_err(unavailable)?;
+            result.map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn update_source(
+        &self,
+        s: &KnowledgeSource,
+        allowed: &[SourceStatus],
+        quota: u64,
+    ) -> StoreResult<Guarded<()>> {
+        let (s, allowed) = (s.clone(), allowed.to_vec());
+        self.write(move |tx| {
+            let Some(current) = get(tx, s.id.as_str()).map_err(unavailable)? else {
+                return Ok(Guarded::NotFound);
+            };
+            if current.workspace_id != s.workspace_id {
+                return Ok(Guarded::NotFound);
+            }
+            if !status_in(current.status, &allowed) {
+                return Ok(Guarded::WrongStatus(current.status));
+            }
+            if s.size_bytes > current.size_bytes {
+                let used = storage_used(tx, s.workspace_id.as_str()).map_err(unavailable)?;
+                if used - current.size_bytes.min(used) + s.size_bytes > quota {
+                    return Ok(Guarded::OverQuota { used });
+                }
+            }
+            tx.execute(
+                "UPDATE sources SET name = ?2, status = ?3, spec = ?4, size_bytes = ?5, chunk_count = ?6, error = ?7,
+                     content_hash = ?8, progress = ?9, updated_at = ?10 WHERE id = ?1",
+                params![
+                    s.id.as_str(),
+                    s.name,
+                    s.status.as_str(),
+                    spec_json(&s.spec),
+                    s.size_bytes as i64,
+                    s.chunk_count as i64,
+                    s.error,
+                    s.content_hash,
+                    s.progress.as_ref().map(progress_json),
+                    s.updated_at.millis(),
+                ],
+            )
+            .map_err(unavailable)?;
+            Ok(Guarded::Done(()))
+        })
+        .await
+    }
+
+    async fn delete_source(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        allowed: &[SourceStatus],
+    ) -> StoreResult<Guarded<KnowledgeSource>> {
+        let (ws, id, allowed) = (ws.clone(), id.clone(), allowed.to_vec());
+        self.write(move |tx| {
+            let Some(current) = get(tx, id.as_str()).map_err(unavailable)? else {
+                return Ok(Guarded::NotFound);
+            };
+            if current.workspace_id != ws {
+                return Ok(Guarded::NotFound);
+            }
+            if !status_in(current.status, &allowed) {
+                return Ok(Guarded::WrongStatus(current.status));
+            }
+            tx.execute("DELETE FROM sources WHERE id = ?1", [id.as_str()]).map_err(unavailable)?;
+            tx.execute(
+                "UPDATE chatbots SET source_count = MAX(source_count - 1, 0) WHERE id = ?1",
+                [current.chatbot_id.as_str()],
+            )
+            .map_err(unavailable)?;
+            Ok(Guarded::Done(current))
+        })
+        .await
+    }
+
+    async fn begin_processing(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        lease: &Lease,
+        now: Timestamp,
+    ) -> StoreResult<Guarded<KnowledgeSource>> {
+        let (ws, id, lease) = (ws.clone(), id.clone(), lease.clone());
+        self.write(move |tx| {
+            let queued = progress_json(&Progress::new("queued", 0, 0));
+            let changed = tx
+                .execute(
+                    "UPDATE sources SET status = 'processing', generation = generation + 1, lease_owner = ?3,
+                         lease_until = ?4, attempts = 1, progress = ?5, error = NULL, updated_at = ?6
+                     WHERE id = ?1 AND workspace_id = ?2 AND status IN ('pending', 'ready', 'error')",
+                    params![id.as_str(), ws.as_str(), lease.owner, lease.until.millis(), queued, now.millis()],
+                )
+                .map_err(unavailable)?;
+            let current = get(tx, id.as_str()).map_err(unavailable)?;
+            Ok(match current {
+                Some(s) if s.workspace_id == ws && changed == 1 => Guarded::Done(s),
+                Some(s) if s.workspace_id == ws => Guarded::WrongStatus(s.status),
+                _ => Guarded::NotFound,
+            })
+        })
+        .await
+    }
+
+    async fn set_progress(&self, id: &SourceId, generation: u64, progress: &Progress) -> StoreResult<bool> {
+        let (id, p) = (id.clone(), progress_json(progress));
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE sources SET progress = ?3 WHERE id = ?1 AND generation = ?2 AND status = 'processing'",
+                    params![id.as_str(), generation as i64, p],
+                )
+                .map_err(unavailable)?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn finish_processing(
+        &self,
+        id: &SourceId,
+        generation: u64,
+        finish: &Finish,
+        now: Timestamp,
+    ) -> StoreResult<Option<KnowledgeSource>> {
+        let (id, finish) = (id.clone(), finish.clone());
+        self.write(move |tx| {
+            let guard = "WHERE id = ?1 AND generation = ?2 AND status = 'processing'";
+            let n = match &finish {
+                Finish::Ready { chunk_count, size_bytes, content_hash, pages_crawled, refreshed_at } => tx.execute(
+                    &format!(
+                        "UPDATE sources SET status = 'ready', chunk_count = ?3, size_bytes = COALESCE(?4, size_bytes),
+                             content_hash = ?5, error = NULL, progress = NULL, processed_at = ?6, updated_at = ?6,
+                             lease_owner = NULL, lease_until = NULL,
+                             spec = CASE WHEN type = 'url'
+                                 THEN json_set(spec, '$.pagesCrawled', COALESCE(?7, json_extract(spec, '$.pagesCrawled')),
+                                                     '$.lastRefreshedAt', COALESCE(?8, json_extract(spec, '$.lastRefreshedAt')))
+                                 ELSE spec END
+                         {guard}"
+                    ),
+                    params![
+                        id.as_str(),
+                        generation as i64,
+                        *chunk_count as i64,
+                        size_bytes.map(|b| b as i64),
+                        content_hash,
+                        now.millis(),
+                        pages_crawled,
+                        refreshed_at.map(Timestamp::millis),
+                    ],
+                ),
+                Finish::Error { message } => tx.execute(
+                    &format!(
+                        "UPDATE sources SET status = 'error', error = ?3, progress = NULL, updated_at = ?4,
+                             lease_owner = NULL, lease_until = NULL {guard}"
+                    ),
+                    params![id.as_str(), generation as i64, message, now.millis()],
+                ),
+            }
+            .map_err(unavailable)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            get(tx, id.as_str()).map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn renew_lease(&self, id: &SourceId, generation: u64, lease: &Lease) -> StoreResult<bool> {
+        let (id, lease) = (id.clone(), lease.clone());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE sources SET lease_owner = ?3, lease_until = ?4, attempts = attempts + 1,
+                         progress = '{\"stage\":\"queued\",\"done\":0,\"total\":0}'
+                     WHERE id = ?1 AND generation = ?2 AND status = 'processing'",
+                    params![id.as_str(), generation as i64, lease.owner, lease.until.millis()],
+                )
+                .map_err(unavailable)?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>> {
+        let owner = not_owner.map(str::to_owned);
+        self.read(move |c| {
+            let mut st = c
+                .prepare(
+                    "SELECT workspace_id, id, generation, attempts FROM sources
+                     WHERE status = 'processing' AND (lease_until < ?1 OR (?2 IS NOT NULL AND lease_owner IS NOT ?2))",
+                )
+                .map_err(unavailable)?;
+            let rows = st
+                .query_map(params![now.millis(), owner], |r| {
+                    Ok(StaleRun {
+                        workspace_id: WorkspaceId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("workspace id"))?,
+                        source_id: SourceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| bad("source id"))?,
+                        generation: r.get::<_, i64>(2)? as u64,
+                        attempts: r.get(3)?,
+                    })
+                })
+                .map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn source_stats(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<SourceStats> {
+        let (ws, chatbot) = (ws.clone(), chatbot.clone());
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(
+                    "SELECT type, status, COUNT(*), SUM(chunk_count), SUM(size_bytes) FROM sources
+                     WHERE workspace_id = ?1 AND chatbot_id = ?2 GROUP BY type, status",
+                )
+                .map_err(unavailable)?;
+            let mut stats = SourceStats::default();
+            for t in SourceType::ALL {
+                stats.by_type.insert(t.as_str(), 0);
+            }
+            let rows = st
+                .query_map([ws.as_str(), chatbot.as_str()], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)? as u64,
+                        r.get::<_, i64>(3)? as u64,
+                        r.get::<_, i64>(4)? as u64,
+                    ))
+                })
+                .map_err(unavailable)?;
+            for row in rows {
+                let (t, s, n, chunks, bytes) = row.map_err(unavailable)?;
+                let (Some(t), Some(s)) = (SourceType::parse(&t), SourceStatus::parse(&s)) else { continue };
+                stats.total_sources += n;
+                stats.total_chunks += chunks;
+                stats.total_size_bytes += bytes;
+                *stats.by_type.entry(t.as_str()).or_default() += n;
+                *stats.by_status.entry(s.as_str()).or_default() += n;
+            }
+            Ok(stats)
+        })
+        .await
+    }
+
+    async fn file_blob_keys(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<Vec<String>> {
+        let (ws, chatbot) = (ws.clone(), chatbot.clone());
+        self.read(move |c| {
+            let mut st = c
+                .prepare(
+                    "SELECT json_extract(spec, '$.blobKey') FROM sources
+                     WHERE workspace_id = ?1 AND chatbot_id = ?2 AND type = 'file'",
+                )
+                .map_err(unavailable)?;
+            let rows = st.query_map([ws.as_str(), chatbot.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+}

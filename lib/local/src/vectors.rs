@@ -1,0 +1,139 @@
+//! Exact semantic search for the embedded backend: each chatbot's embeddings are loaded once into
+//! one contiguous matrix and scanned with dot products (vectors are unit length, so the dot
+//! product is the cosine). Any chunk write drops the cached matrices; the next search reloads.
+
+use crate::chunks::decode_vector;
+use lore_domain::id::{ChatbotId, SourceId};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+/// One chatbot's embeddings of one model.
+pub(crate) struct ChatbotVectors {
+    pub dims: usize,
+    /// Row i of `matrix` belongs to chunk `rowids[i]` of source `sources[source_of[i]]`.
+    pub matrix: Vec<f32>,
+    pub rowids: Vec<i64>,
+    pub source_of: Vec<u32>,
+    pub sources: Vec<SourceId>,
+}
+
+impl ChatbotVectors {
+    /// Builds from `(rowid, source id, embedding bytes)` rows; rows of another size are skipped.
+    pub fn build(rows: Vec<(i64, String, Vec<u8>)>) -> Self {
+        let mut v = ChatbotVectors {
+            dims: 0,
+            matrix: Vec::new(),
+            rowids: Vec::new(),
+            source_of: Vec::new(),
+            sources: Vec::new(),
+        };
+        let mut index: HashMap<String, u32> = HashMap::new();
+        for (rowid, source, bytes) in rows {
+            let e = decode_vector(&bytes);
+            if v.dims == 0 {
+                v.dims = e.len();
+            }
+            if e.len() != v.dims || e.is_empty() {
+                continue;
+            }
+            let Some(id) = SourceId::parse(&source) else { continue };
+            let n = *index.entry(source).or_insert_with(|| {
+                v.sources.push(id);
+                (v.sources.len() - 1) as u32
+            });
+            v.matrix.extend_from_slice(&e);
+            v.rowids.push(rowid);
+            v.source_of.push(n);
+        }
+        v
+    }
+
+    /// The `k` rows most similar to `query` among `allowed` sources: `(rowid, score)` best first.
+    pub fn top_k(&self, query: &[f32], allowed: &HashSet<&SourceId>, k: usize) -> Vec<(i64, f32)> {
+        if query.len() != self.dims || k == 0 {
+            return Vec::new();
+        }
+        let allowed_idx: Vec<bool> = self.sources.iter().map(|s| allowed.contains(s)).collect();
+        let mut heap: BinaryHeap<Scored> = BinaryHeap::with_capacity(k + 1);
+        for (i, row) in self.matrix.chunks_exact(self.dims).enumerate() {
+            if !allowed_idx[self.source_of[i] as usize] {
+                continue;
+            }
+            let score: f32 = row.iter().zip(query).map(|(a, b)| a * b).sum();
+            if heap.len() < k {
+                heap.push(Scored(score, self.rowids[i]));
+            } else if heap.peek().is_some_and(|worst| score > worst.0) {
+                heap.pop();
+                heap.push(Scored(score, self.rowids[i]));
+            }
+        }
+        let mut out: Vec<(i64, f32)> = heap.into_iter().map(|s| (s.1, s.0)).collect();
+        out.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+        out
+    }
+}
+
+/// Min-heap entry by score (the heap keeps the k best; its top is the worst of them).
+struct Scored(f32, i64);
+
+impl PartialEq for Scored {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Scored {}
+impl PartialOrd for Scored {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Scored {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then(self.1.cmp(&o.1))
+    }
+}
+
+#[derive(Default)]
+pub struct VectorCache {
+    entries: Mutex<HashMap<(ChatbotId, String), Arc<ChatbotVectors>>>,
+}
+
+impl VectorCache {
+    pub(crate) fn get(&self, chatbot: &ChatbotId, model: &str) -> Option<Arc<ChatbotVectors>> {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&(chatbot.clone(), model.to_owned())).cloned()
+    }
+
+    pub(crate) fn put(&self, chatbot: &ChatbotId, model: &str, v: Arc<ChatbotVectors>) {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).insert((chatbot.clone(), model.to_owned()), v);
+    }
+
+    /// Forgets everything: called on every chunk write.
+    pub(crate) fn clear(&self) {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunks::encode_vector;
+
+    #[test]
+    fn top_k_is_exact_ordered_and_filtered() {
+        let a = SourceId::generate();
+        let b = SourceId::generate();
+        let rows = vec![
+            (1, a.to_string(), encode_vector(&[1.0, 0.0])),
+            (2, a.to_string(), encode_vector(&[0.6, 0.8])),
+            (3, b.to_string(), encode_vector(&[0.0, 1.0])),
+            (4, a.to_string(), encode_vector(&[1.0, 0.0, 0.0])), // another size: skipped
+        ];
+        let v = ChatbotVectors::build(rows);
+        let both: HashSet<&SourceId> = [&a, &b].into_iter().collect();
+        assert_eq!(v.top_k(&[0.0, 1.0], &both, 2), vec![(3, 1.0), (2, 0.8)]);
+        let only_a: HashSet<&SourceId> = [&a].into_iter().collect();
+        assert_eq!(v.top_k(&[0.0, 1.0], &only_a, 5), vec![(2, 0.8), (1, 0.0)]);
+        assert!(v.top_k(&[1.0, 0.0, 0.0], &both, 3).is_empty(), "query of another size");
+    }
+}

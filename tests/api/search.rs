@@ -1,0 +1,260 @@
+//! Search over a knowledge base (CONTRACT §7): ranking in each mode, filters, only ready
+//! sources, deleted sources, tenant and chatbot isolation, validation.
+
+use crate::support::{TestApp, expect_error, parts};
+use lore_domain::workspace::LimitsPatch;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const DOCS: &[(&str, &str)] = &[
+    (
+        "Billing",
+        "Invoices are emailed on the first of each month. Refunds for a returned invoice are processed within 14 days.",
+    ),
+    ("Shipping", "Orders ship within two business days from our Berlin warehouse. Tracking numbers arrive by email."),
+    ("Security", "Passwords must be rotated every 90 days and two-factor authentication is mandatory for admins."),
+];
+
+/// A chatbot with the three docs processed to ready; returns (chatbot, source ids by name).
+async fn knowledge_base(t: &TestApp, key: &str) -> (String, Vec<String>) {
+    let bot = t.create_chatbot(key, json!({"name": "kb"})).await["id"].as_str().unwrap().to_owned();
+    let mut ids = Vec::new();
+    for (name, content) in DOCS {
+        let (status, body) = t.post_source(key, &bot, json!({"type": "text", "name": name, "content": content})).await;
+        assert_eq!(status, 201);
+        let id = body["source"]["id"].as_str().unwrap().to_owned();
+        let path = format!("/api/v1/chatbots/{bot}/sources/{id}/process");
+        assert_eq!(t.req(Method::POST, &path, key).send().await.unwrap().status(), 202);
+        ids.push(id);
+    }
+    for id in &ids {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let res = t.req(Method::GET, &format!("/api/v1/chatbots/{bot}/sources/{id}"), key).send().await.unwrap();
+            let (_, body) = parts(res).await;
+            if body["source"]["status"] == "ready" {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "{body}");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    (bot, ids)
+}
+
+async fn search(t: &TestApp, key: &str, bot: &str, body: Value) -> (u16, Value) {
+    let res = t.req(Method::POST, &format!("/api/v1/chatbots/{bot}/knowledge/search"), key).json(&body).send();
+    parts(res.await.unwrap()).await
+}
+
+fn names(body: &Value) -> Vec<String> {
+    body["results"].as_array().unwrap().iter().map(|r| r["sourceName"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn each_mode_ranks_the_right_passage_first() {
+    let t = TestApp::spawn().await;
+    let k = t.dev_key.clone();
+    let (bot, _) = knowledge_base(&t, &k).await;
+    for (mode, query, expected) in [
+        ("keyword", "refund invoice", "Billing"),
+        ("semantic", "refunds for invoices", "Billing"),
+        ("hybrid", "warehouse shipping tracking", "Shipping"),
+        ("hybrid", "password rotation two-factor", "Security"),
+        ("semantic", "passwords rotated", "Security"),
+    ] {
+        let (status, body) = search(&t, &k, &bot, json!({"query": query, "mode": mode})).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["status"], "success");
+        assert_eq!(names(&body).first().map(String::as_str), Some(expected), "{mode} {query:?}: {body}");
+        let first = &body["results"][0];
+        assert!(first["chunkId"].is_string() && first["sourceId"].as_str().unwrap().starts_with("src_"));
+        assert_eq!(first["sourceType"], "text");
+        assert_eq!(first["url"], Value::Null);
+        assert_eq!(first["position"], 0);
+        let score = first["score"].as_f64().unwrap();
+        assert!(score > 0.0 && score <= 1.0, "{score}");
+        assert!(body["tookMs"].is_number());
+        let scores: Vec<f64> =
+            body["results"].as_array().unwrap().iter().map(|r| r["score"].as_f64().unwrap()).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {scores:?}");
+    }
+    // Keyword search finds nothing for words that are nowhere; topK bounds the list.
+    let (_, body) = search(&t, &k, &bot, json!({"query": "zebra", "mode": "keyword"})).await;
+    assert_eq!(body["results"], json!([]));
+    let (_, body) = search(&t, &k, &bot, json!({"query": "days", "topK": 1})).await;
+    assert_eq!(body["results"].as_array().unwrap().len(), 1);
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn filters_min_score_ready_only_and_deletion() {
+    let t = TestApp::spawn().await;
+    let k = t.dev_key.clone();
+    let (bot, ids) = knowledge_base(&t, &k).await;
+    let (_, body) = search(&t, &k, &bot, json!({"query": "days", "sourceIds": [ids[1]]})).await;
+    assert_eq!(names(&body), ["Shipping"]);
+    let (_, body) = search(&t, &k, &bot, json!({"query": "days", "types": ["file", "url"]})).await;
+    assert_eq!(body["results"], json!([]), "no file or url sources");
+    let (_, all) = search(&t, &k, &bot, json!({"query": "days email", "topK": 50})).await;
+    let (_, strict) = search(&t, &k, &bot, json!({"query": "days email", "topK": 50, "minScore": 0.99})).await;
+    assert!(strict["results"].as_array().unwrap().len() < all["results"].as_array().unwrap().len());
+    assert!(strict["results"].as_array().unwrap().iter().all(|r| r["score"].as_f64().unwrap() >= 0.99));
+
+    // A source that is not ready is never searched.
+    let (_, pending) =
+        t.post_source(&k, &bot, json!({"type": "text", "name": "Draft", "content": "Refund invoice draft"})).await;
+    let (_, body) = search(&t, &k, &bot, json!({"query": "refund invoice draft", "topK": 50})).await;
+    assert!(!names(&body).contains(&"Draft".to_owned()), "{body}");
+    assert!(pending["source"]["status"] == "pending");
+
+    // A deleted source's chunks are gone from every mode.
+    let path = format!("/api/v1/chatbots/{bot}/sources/{}", ids[0]);
+    assert_eq!(t.req(Method::DELETE, &path, &k).send().await.unwrap().status(), 200);
+    for mode in ["keyword", "semantic", "hybrid"] {
+        let (_, body) = search(&t, &k, &bot, json!({"query": "refunds invoices", "mode": mode, "topK": 50})).await;
+        assert!(!names(&body).contains(&"Billing".to_owned()), "{mode}: {body}");
+    }
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn searches_never_cross_chatbots_or_workspaces() {
+    let t = TestApp::spawn().await;
+    let (bot_a, _) = knowledge_base(&t, &t.dev_key).await;
+    let other_bot = t.create_chatbot(&t.dev_key, json!({"name": "empty"})).await["id"].as_str().unwrap().to_owned();
+    let (_, body) = search(&t, &t.dev_key, &other_bot, json!({"query": "refund invoice"})).await;
+    assert_eq!(body["results"], json!([]), "another chatbot of the same workspace sees nothing");
+
+    let ws = t.workspace("tenant-b", LimitsPatch::default()).await;
+    let kb = t.key(&ws, "all").await;
+    let res = t
+        .req(Method::POST, &format!("/api/v1/chatbots/{bot_a}/knowledge/search"), &kb)
+        .json(&json!({"query": "refund"}))
+        .send();
+    expect_error(res.await.unwrap(), 404, "not_found").await;
+    let (bot_b, _) = knowledge_base(&t, &kb).await;
+    let (_, body) = search(&t, &kb, &bot_b, json!({"query": "refund invoice", "topK": 50})).await;
+    let a_sources: Vec<String> =
+        body["results"].as_array().unwrap().iter().map(|r| r["sourceId"].as_str().unwrap().to_owned()).collect();
+    let (_, own) = search(&t, &t.dev_key, &bot_a, json!({"query": "refund invoice", "topK": 50})).await;
+    for r in own["results"].as_array().unwrap() {
+        assert!(!a_sources.contains(&r["sourceId"].as_str().unwrap().to_owned()), "tenant B saw tenant A's chunk");
+    }
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn bad_requests_and_missing_scope_are_refused() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    for (body, field) in [
+        (json!({}), "query"),
+        (json!({"query": ""}), "query"),
+        (json!({"query": "   "}), "query"),
+        (json!({"query": "q".repeat(2001)}), "query"),
+        (json!({"query": "x", "topK": 0}), "topK"),
+        (json!({"query": "x", "topK": 51}), "topK"),
+        (json!({"query": "x", "mode": "fuzzy"}), "mode"),
+        (json!({"query": "x", "minScore": 1.5}), "minScore"),
+        (json!({"query": "x", "minScore": -0.1}), "minScore"),
+        (json!({"query": "x", "types": ["pdf"]}), "types"),
+        (json!({"query": 5}), "query"),
+    ] {
+        let (status, res) = search(&t, &t.dev_key, &bot, body.clone()).await;
+        assert_eq!((status, res["error"]["code"].clone()), (400, json!("validation_error")), "{body}: {res}");
+        assert!(res["error"]["details"]["fields"][field].is_string(), "{body}: {res}");
+    }
+    let (status, _) = search(&t, &t.dev_key, &bot, json!({"query": "q".repeat(2000), "topK": 50})).await;
+    assert_eq!(status, 200, "2,000 characters and topK 50 are fine");
+    let no_search = t.key("default", "knowledge:read,knowledge:write,chatbot:read").await;
+    let res = t
+        .req(Method::POST, &format!("/api/v1/chatbots/{bot}/knowledge/search"), &no_search)
+        .json(&json!({"query": "x"}))
+        .send();
+    let body = expect_error(res.await.unwrap(), 403, "insufficient_scope").await;
+    assert_eq!(body["error"]["details"]["required"], "knowledge:search");
+    t.stop().await;
+}
+
+/// The same lexical embedder under another model id: a stand-in for switching models.
+struct Renamed(lore_embed::LocalEmbedder);
+
+#[async_trait::async_trait]
+impl lore_app::ingest_ports::Embedder for Renamed {
+    fn model_id(&self) -> &str {
+        "renamed-model"
+    }
+    fn dimensions(&self) -> usize {
+        self.0.dimensions()
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, lore_app::ingest_ports::EmbedError> {
+        lore_app::ingest_ports::Embedder::embed(&self.0, texts).await
+    }
+}
+
+#[tokio::test]
+async fn a_new_embedding_model_re_embeds_old_sources_at_start_never_mixing_them() {
+    use lore::compose::{Backend, Overrides};
+    use lore::serve::{ServeConfig, start};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let config = |embedder: Arc<dyn lore_app::ingest_ports::Embedder>| ServeConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.path().to_path_buf(),
+        backend: Backend::Local,
+        overrides: Overrides { embedder: Some(embedder), ..Default::default() },
+    };
+    let client = reqwest::Client::new();
+    let first = start(config(Arc::new(lore_embed::LocalEmbedder::new()))).await.unwrap();
+    let key = first.new_dev_key.clone().unwrap();
+    let base = format!("http://{}", first.addr);
+    let res = client.post(format!("{base}/api/v1/chatbots")).bearer_auth(&key).json(&json!({"name": "kb"})).send();
+    let bot = res.await.unwrap().json::<Value>().await.unwrap()["chatbot"]["id"].as_str().unwrap().to_owned();
+    let res = client
+        .post(format!("{base}/api/v1/chatbots/{bot}/sources"))
+        .bearer_auth(&key)
+        .json(&json!({"type": "text", "content": "Refunds are paid within fourteen days."}))
+        .send();
+    let src = res.await.unwrap().json::<Value>().await.unwrap()["source"]["id"].as_str().unwrap().to_owned();
+    client.post(format!("{base}/api/v1/chatbots/{bot}/sources/{src}/process")).bearer_auth(&key).send().await.unwrap();
+    let poll = |base: String| {
+        let (client, key, bot, src) = (client.clone(), key.clone(), bot.clone(), src.clone());
+        async move {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            loop {
+                let url = format!("{base}/api/v1/chatbots/{bot}/sources/{src}");
+                let s = client.get(url).bearer_auth(&key).send().await.unwrap().json::<Value>().await.unwrap();
+                if s["source"]["status"] == "ready" {
+                    return s["source"].clone();
+                }
+                assert!(std::time::Instant::now() < deadline, "{s}");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
+    };
+    let before = poll(base.clone()).await;
+    first.stop().await.unwrap();
+
+    let second = start(config(Arc::new(Renamed(lore_embed::LocalEmbedder::new())))).await.unwrap();
+    let base = format!("http://{}", second.addr);
+    // The restart queues a re-embedding run: a new processed time once it is ready again.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let after = loop {
+        let s = poll(base.clone()).await;
+        if s["processedAt"] != before["processedAt"] {
+            break s;
+        }
+        assert!(std::time::Instant::now() < deadline, "never re-embedded: {s}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(after["chunkCount"], before["chunkCount"]);
+    let res = client
+        .post(format!("{base}/api/v1/chatbots/{bot}/knowledge/search"))
+        .bearer_auth(&key)
+        .json(&json!({"query": "refunds paid", "mode": "semantic"}))
+        .send();
+    let found = res.await.unwrap().json::<Value>().await.unwrap();
+    assert_eq!(found["results"][0]["sourceId"], src.as_str(), "found by the new model's vectors: {found}");
+    second.stop().await.unwrap();
+}
