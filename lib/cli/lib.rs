@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod compose;
+pub mod lambda;
 pub mod serve;
 pub mod telemetry;
 pub mod webhooks;

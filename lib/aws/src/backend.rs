@@ -10,8 +10,10 @@ use aws_config::{BehaviorVersion, SdkConfig};
 use aws_sdk_dynamodb::types::{IndexStatus, TableStatus, TimeToLiveSpecification, TimeToLiveStatus};
 use aws_sdk_s3::types::{BucketLocationConstraint, CreateBucketConfiguration};
 use aws_sdk_sqs::types::QueueAttributeName;
+use lore_app::form_ports::FormStore;
 use lore_app::knowledge_ports::{BlobStore, EventBus, JobQueue, SourceStore};
 use lore_app::ports::{ChatbotStore, KeyStore, RateLimiter, StoreError, StoreResult, WorkspaceStore};
+use lore_app::webhook_ports::{DeliveryStore, HookStore};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,6 +29,12 @@ pub struct AwsBackend {
     pub blobs: Arc<dyn BlobStore>,
     pub jobs: Arc<dyn JobQueue>,
     pub events: Arc<dyn EventBus>,
+    pub forms: Arc<dyn FormStore>,
+    pub hooks: Arc<dyn HookStore>,
+    pub deliveries: Arc<dyn DeliveryStore>,
+    /// The webhook event outbox on the table (what `deliveries` fans out); `forms` writes
+    /// response events there itself, in the response's transaction.
+    pub outbox: Arc<dyn EventBus>,
     /// The concrete adapters, for what the ports do not cover (clients, names).
     pub dynamo: Arc<DynamoStore>,
     pub s3: Arc<S3BlobStore>,
@@ -74,6 +82,10 @@ impl AwsBackend {
             blobs: s3.clone(),
             jobs: sqs.clone(),
             events: eventbridge.clone(),
+            forms: dynamo.clone(),
+            hooks: dynamo.clone(),
+            deliveries: dynamo.clone(),
+            outbox: dynamo.clone(),
             dynamo,
             s3,
             sqs,

@@ -27,6 +27,10 @@ conform! {
     dynamodb_sources => sources("aws");
     dynamodb_processing_race => processing_race("aws");
     s3_blobs => blobs("aws");
+    dynamodb_forms => forms("aws");
+    dynamodb_hooks => hooks("aws");
+    dynamodb_deliveries => deliveries("aws");
+    dynamodb_delivery_claim_race => delivery_claim_race("aws");
 }
 
 /// The suites share one backend the way `lore serve` shares one table: run them all in a row.
@@ -43,4 +47,8 @@ async fn all_suites_on_one_table() {
     suite::sources(&s, "one").await;
     suite::processing_race(&s, "one").await;
     suite::blobs(&s, "one").await;
+    suite::forms(&s, "one").await;
+    suite::hooks(&s, "one").await;
+    suite::deliveries(&s, "one").await;
+    suite::delivery_claim_race(&s, "one").await;
 }

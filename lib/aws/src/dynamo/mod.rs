@@ -4,10 +4,12 @@
 //! `TransactWriteItems`; every state transition is a conditional write; lists read key pages
 //! from a sparse index and then the items themselves with a strongly consistent `BatchGetItem`.
 
+mod forms;
 mod rate_limit;
 mod records;
 mod schema;
 mod sources;
+mod webhooks;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
@@ -20,8 +22,9 @@ pub use schema::{GSI1, GSI2, LEASE_SHARDS, LEASES, TTL_ATTRIBUTE, TableDefinitio
 
 pub(crate) type Item = HashMap<String, AttributeValue>;
 
-/// The DynamoDB adapter: `WorkspaceStore`, `KeyStore`, `ChatbotStore`, `SourceStore` and
-/// `RateLimiter` on one table.
+/// The DynamoDB adapter: `WorkspaceStore`, `KeyStore`, `ChatbotStore`, `SourceStore`,
+/// `RateLimiter`, `FormStore`, `HookStore`, `DeliveryStore` and the event outbox (`EventBus`) on
+/// one table.
 #[derive(Clone)]
 pub struct DynamoStore {
     client: Client,

@@ -64,10 +64,10 @@ pub async fn backend_with(settings: AwsSettings) -> AwsBackend {
     AwsBackend::connect_with(&sdk_config().await, settings).await.expect("connect to moto and bootstrap")
 }
 
-/// The conformance suites' view of the AWS ports. The ports this crate does not implement
-/// (the vector index — pgvector's —, forms, hooks, deliveries) are filled with the embedded
-/// SQLite store only because `Stores` names every port; the suites run here (records, rate
-/// limiter, sources, blobs) never touch them.
+/// The conformance suites' view of the AWS ports. The vector index (pgvector's, not this
+/// crate's) is filled with the embedded SQLite store only because `Stores` names every port;
+/// the suites run here never touch it. `events` is the DynamoDB outbox: the webhook suites
+/// publish an event and expect `deliveries` to fan it out.
 pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
     let sqlite = Arc::new(lore_local::SqliteStore::open(&index_dir.join("index.db")).expect("sqlite index"));
     Stores {
@@ -76,11 +76,11 @@ pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
         chatbots: b.chatbots.clone(),
         rate_limiter: b.rate_limiter.clone(),
         sources: b.sources.clone(),
-        index: sqlite.clone(),
-        forms: sqlite.clone(),
-        hooks: sqlite.clone(),
-        deliveries: sqlite,
+        index: sqlite,
+        forms: b.forms.clone(),
+        hooks: b.hooks.clone(),
+        deliveries: b.deliveries.clone(),
         blobs: b.blobs.clone(),
-        events: b.events.clone(),
+        events: b.outbox.clone(),
     }
 }

@@ -1,0 +1,16 @@
+//! The `ingest-worker` Lambda: SQS batches of ingest jobs → processing runs, reporting partial
+//! batch failures. The composition (`LORE_BACKEND`, …) is built once per execution environment.
+
+use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use lambda_runtime::{LambdaEvent, service_fn};
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_runtime::Error> {
+    lore::telemetry::init();
+    let app = lore::compose::from_env()?;
+    lambda_runtime::run(service_fn(|event: LambdaEvent<SqsEvent>| {
+        let app = app.clone();
+        async move { Ok::<SqsBatchResponse, lambda_runtime::Error>(lore::lambda::ingest_batch(&app, event.payload).await) }
+    }))
+    .await
+}

@@ -1,0 +1,103 @@
+//! The handlers of the two background Lambdas, over the use cases; their `main`s are a few lines.
+//!
+//! - `ingest-worker`: an SQS batch of ingest jobs (`infra/messages.md`) → one processing run each,
+//!   with partial batch failure reporting so only failed messages come back.
+//! - `webhook-dispatcher`: an SQS batch of EventBridge events (`knowledge.source.*`,
+//!   `form_response`) → fan-out to matching subscriptions and delivery; or the 1-minute schedule
+//!   → due retries, the outbox, and the stuck-processing sweep.
+
+use aws_lambda_events::event::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
+use lore_app::App;
+use lore_domain::Timestamp;
+use lore_domain::event::{Event, EventType};
+use lore_domain::id::{EventId, WorkspaceId};
+use serde_json::{Value, json};
+
+/// Deliveries attempted per invocation; the schedule picks up what is left a minute later.
+const DISPATCH_LIMIT: u32 = 100;
+
+fn failure(id: String) -> BatchItemFailure {
+    let mut f = BatchItemFailure::default();
+    f.item_identifier = id;
+    f
+}
+
+/// Runs each job of the batch; reports the messages whose run hit a store failure (they come
+/// back after the visibility timeout). A message that is not a job is logged and dropped:
+/// retrying it cannot help (the DLQ would only collect noise).
+pub async fn ingest_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
+    let mut failures = Vec::new();
+    for record in batch.records {
+        let id = record.message_id.clone().unwrap_or_default();
+        let body = record.body.as_deref().unwrap_or("");
+        match lore_aws::parse_job(body) {
+            Err(e) => tracing::error!(message = %id, error = %e, "dropping a message that is not an ingest job"),
+            Ok(job) => {
+                if let Err(e) = app.run_ingest_job(job).await {
+                    tracing::error!(message = %id, error = %e, "ingest job failed; the message will be retried");
+                    failures.push(failure(id));
+                }
+            }
+        }
+    }
+    let mut response = SqsBatchResponse::default();
+    response.batch_item_failures = failures;
+    response
+}
+
+/// The domain event inside an EventBridge event (as SQS delivers it): `detail` is the envelope
+/// plus `workspaceId` (`lore_aws::event_detail`).
+pub fn event_from_eventbridge(body: &str) -> Option<Event> {
+    let v: Value = serde_json::from_str(body).ok()?;
+    let d = &v["detail"];
+    Some(Event {
+        id: EventId::parse(d["eventId"].as_str()?)?,
+        event_type: EventType::parse(d["eventType"].as_str()?)?,
+        workspace_id: WorkspaceId::parse(d["workspaceId"].as_str()?)?,
+        created_at: Timestamp::parse(d["createdAt"].as_str()?)?,
+        data: d["data"].clone(),
+        metadata: d["metadata"].clone(),
+    })
+}
+
+/// Fans each event of an SQS batch out to its subscribers, then attempts what is due.
+pub async fn dispatch_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
+    let mut failures = Vec::new();
+    for record in batch.records {
+        let id = record.message_id.clone().unwrap_or_default();
+        match event_from_eventbridge(record.body.as_deref().unwrap_or("")) {
+            None => tracing::error!(message = %id, "dropping a message that is not a Lore event"),
+            Some(event) => {
+                if let Err(e) = app.fan_out(&event).await {
+                    tracing::error!(message = %id, error = %e, "fan-out failed; the message will be retried");
+                    failures.push(failure(id));
+                }
+            }
+        }
+    }
+    if let Err(e) = app.dispatch_due(Timestamp::now(), DISPATCH_LIMIT).await {
+        tracing::error!(error = %e, "dispatching due deliveries failed; the schedule retries");
+    }
+    let mut response = SqsBatchResponse::default();
+    response.batch_item_failures = failures;
+    response
+}
+
+/// The 1-minute schedule: the outbox, due retries, and runs stuck past their lease.
+pub async fn scheduled(app: &App) -> Result<Value, lore_app::AppError> {
+    let fanned = app.fan_out_pending(DISPATCH_LIMIT).await?;
+    let delivered = app.dispatch_due(Timestamp::now(), DISPATCH_LIMIT).await?;
+    let swept = app.sweep_stale_runs(false).await?;
+    Ok(json!({ "fannedOut": fanned, "attempted": delivered, "sweptRuns": swept }))
+}
+
+/// The dispatcher's entry: an SQS batch (has `Records`) or the scheduled EventBridge event.
+pub async fn dispatcher(app: &App, event: Value) -> Result<Value, lore_app::AppError> {
+    if event.get("Records").is_some_and(Value::is_array) {
+        let batch: SqsEvent =
+            serde_json::from_value(event).map_err(|e| lore_app::AppError::Storage(format!("not an SQS event: {e}")))?;
+        let response = dispatch_batch(app, batch).await;
+        return serde_json::to_value(response).map_err(|e| lore_app::AppError::Storage(e.to_string()));
+    }
+    scheduled(app).await
+}

@@ -1,0 +1,457 @@
+//! The chunk index (`VectorIndex`) on PostgreSQL + pgvector, for deployments that outgrow the
+//! embedded SQLite index. Same semantics as the embedded index (lib/local/src/chunks.rs): the
+//! conformance suites `chunk_index` and `index_search` run against both.
+//!
+//! Schema: `infra/sql/*.sql`, applied by [`PgIndex::migrate`] (see `001_chunks.sql` for the
+//! table, the full-text column and the HNSW indexes: m = 16, ef_construction = 64, one partial
+//! expression index per supported dimension, inner-product operator class).
+//!
+//! # Semantic search: exact where it matters, HNSW where it must
+//!
+//! A search is scoped to one chatbot, one model and a list of sources. The adapter first counts
+//! the candidate rows (bounded: it stops counting at `exact_limit + 1`, through the
+//! `(chatbot_id, model)` btree index).
+//!
+//! * At most `exact_limit` candidates (default 20,000 — every chatbot of a normal size): an
+//!   **exact** filtered scan ordered by `embedding <#> query`. The HNSW index is not used (its
+//!   expression is not in the query), so selective filters (a small chatbot next to a huge one,
+//!   a short source list) can never lose results: the ranking and the scores are exact, exactly
+//!   what the embedded index returns.
+//! * More candidates, and a dimension that has an HNSW index: the **HNSW** index, with
+//!   `hnsw.iterative_scan = relaxed_order` (pgvector ≥ 0.8) so that the filters (chatbot, model,
+//!   source list) are applied while the graph scan continues until `k` rows pass them — a
+//!   selective filter cannot starve the result — and `hnsw.ef_search = max(ef_search, k)`
+//!   (default 100). The rows found are then re-sorted by their exact distance. This path is
+//!   approximate (recall < 1 is possible, as with any ANN index); it is only taken when an exact
+//!   scan would read more than `exact_limit` vectors.
+//!
+//! Scores are inner products (`-(embedding <#> query)`): embedders produce unit vectors, for which
+//! that is the cosine similarity — what the embedded index computes too.
+//!
+//! # Writes
+//!
+//! `replace_source_chunks` deletes and inserts in ONE transaction (readers see the old chunks or
+//! the new ones, never a mix), serialised per source by a transaction-scoped advisory lock, so
+//! two concurrent replaces of one source cannot interleave either.
+//!
+//! # Keyword search
+//!
+//! PostgreSQL full text: the `tsv` column (`to_tsvector('english', content)`, GIN-indexed), the
+//! query's words OR'ed into a `tsquery` (no query syntax gets through), ranked by `ts_rank_cd`.
+//!
+//! Connections: a small pool of `tokio-postgres` clients without TLS (`NoTls`) — fine for a
+//! database on a private network or localhost; TLS is a follow-up.
+
+use async_trait::async_trait;
+use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::{StoreError, StoreResult};
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use pgvector::Vector;
+use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio_postgres::{Client, NoTls, Row};
+
+/// The migrations, in order: (name, SQL). Each is applied once, recorded in `lore_migrations`.
+const MIGRATIONS: &[(&str, &str)] = &[("001_chunks.sql", include_str!("../../../infra/sql/001_chunks.sql"))];
+
+/// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
+const INDEXED_DIMENSIONS: &[usize] = &[384, 1536];
+
+/// Rows per INSERT statement when replacing a source's chunks.
+const INSERT_BATCH: usize = 500;
+
+/// An arbitrary constant: the advisory lock that serialises migrations.
+const MIGRATION_LOCK: i64 = 0x6c6f_7265_6d69_6772;
+
+/// Tuning of a [`PgIndex`].
+#[derive(Debug, Clone)]
+pub struct PgIndexOptions {
+    /// Most connections open at once.
+    pub max_connections: usize,
+    /// Candidate sets up to this size are searched exactly (see the crate docs).
+    pub exact_limit: usize,
+    /// `hnsw.ef_search` of the approximate path (at least `k` is used).
+    pub ef_search: usize,
+}
+
+impl Default for PgIndexOptions {
+    fn default() -> Self {
+        PgIndexOptions { max_connections: 16, exact_limit: 20_000, ef_search: 100 }
+    }
+}
+
+/// The pgvector chunk index.
+#[derive(Clone)]
+pub struct PgIndex {
+    pool: Arc<Pool>,
+    options: PgIndexOptions,
+}
+
+impl PgIndex {
+    /// Connects to `url` (`postgres://user:pass@host:port/db`; production reads it from
+    /// `LORE_DATABASE_URL`), checking that the server answers. Does not migrate.
+    pub async fn connect(url: &str) -> StoreResult<PgIndex> {
+        PgIndex::connect_with(url, PgIndexOptions::default()).await
+    }
+
+    pub async fn connect_with(url: &str, options: PgIndexOptions) -> StoreResult<PgIndex> {
+        let pool = Arc::new(Pool {
+            url: url.to_owned(),
+            idle: Mutex::new(Vec::new()),
+            permits: Semaphore::new(options.max_connections.max(1)),
+        });
+        drop(pool.get().await?);
+        Ok(PgIndex { pool, options })
+    }
+
+    /// Connects to `LORE_DATABASE_URL`.
+    pub async fn from_env() -> StoreResult<PgIndex> {
+        let url = std::env::var("LORE_DATABASE_URL")
+            .map_err(|_| StoreError::Unavailable("LORE_DATABASE_URL is not set".into()))?;
+        PgIndex::connect(&url).await
+    }
+
+    /// The same index with other tuning (shares the connection pool).
+    pub fn with_options(&self, options: PgIndexOptions) -> PgIndex {
+        PgIndex { pool: self.pool.clone(), options }
+    }
+
+    /// Applies the migrations of `infra/sql/` not applied yet, each in its own transaction.
+    /// Safe to call concurrently (an advisory lock serialises callers) and repeatedly.
+    pub async fn migrate(&self) -> StoreResult<()> {
+        let mut conn = self.pool.get().await?;
+        for (name, sql) in MIGRATIONS {
+            let tx = conn.transaction().await.map_err(pg)?;
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(pg)?;
+            tx.batch_execute(
+                "CREATE TABLE IF NOT EXISTS lore_migrations (
+                     name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+            )
+            .await
+            .map_err(pg)?;
+            let done = tx.query_opt("SELECT 1 FROM lore_migrations WHERE name = $1", &[name]).await.map_err(pg)?;
+            if done.is_none() {
+                tx.batch_execute(sql).await.map_err(pg)?;
+                tx.execute("INSERT INTO lore_migrations (name) VALUES ($1)", &[name]).await.map_err(pg)?;
+                tracing::info!(migration = name, "applied");
+            }
+            tx.commit().await.map_err(pg)?;
+        }
+        Ok(())
+    }
+}
+
+fn pg(e: tokio_postgres::Error) -> StoreError {
+    match e.as_db_error() {
+        Some(db) => StoreError::Unavailable(format!("postgres: {db}")),
+        None => StoreError::Unavailable(format!("postgres: {e}")),
+    }
+}
+
+/// A few connections, opened on demand and reused; a closed one is dropped.
+struct Pool {
+    url: String,
+    idle: Mutex<Vec<Client>>,
+    permits: Semaphore,
+}
+
+struct Conn<'a> {
+    client: Option<Client>,
+    pool: &'a Pool,
+    _permit: SemaphorePermit<'a>,
+}
+
+impl Pool {
+    async fn get(&self) -> StoreResult<Conn<'_>> {
+        let permit = self.permits.acquire().await.map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        let reused = {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            loop {
+                match idle.pop() {
+                    Some(c) if c.is_closed() => continue,
+                    other => break other,
+                }
+            }
+        };
+        let client = match reused {
+            Some(c) => c,
+            None => {
+                let (client, connection) = tokio_postgres::connect(&self.url, NoTls).await.map_err(pg)?;
+                tokio::spawn(async move {
+                    if let Err(e) = connection.await {
+                        tracing::warn!(error = %e, "postgres connection ended");
+                    }
+                });
+                client
+            }
+        };
+        Ok(Conn { client: Some(client), pool: self, _permit: permit })
+    }
+}
+
+impl Deref for Conn<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        self.client.as_ref().expect("client present until drop")
+    }
+}
+
+impl DerefMut for Conn<'_> {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.client.as_mut().expect("client present until drop")
+    }
+}
+
+impl Drop for Conn<'_> {
+    fn drop(&mut self) {
+        // An unfinished transaction was rolled back when it was dropped (tokio-postgres queues the
+        // ROLLBACK before any later statement), so the client is reusable.
+        if let Some(c) = self.client.take()
+            && !c.is_closed()
+        {
+            self.pool.idle.lock().unwrap_or_else(|p| p.into_inner()).push(c);
+        }
+    }
+}
+
+const HIT_COLUMNS: &str = "id, source_id, content, position, url";
+
+/// A hit from a row of `HIT_COLUMNS` and its score; `None` for an unparseable source id.
+fn hit(row: &Row, score: f32) -> Option<ChunkHit> {
+    let source: String = row.get(1);
+    Some(ChunkHit {
+        chunk_id: row.get(0),
+        source_id: SourceId::parse(&source)?,
+        content: row.get(2),
+        position: row.get::<_, i32>(3) as u32,
+        url: row.get(4),
+        score,
+    })
+}
+
+/// The words of a user's query as a `tsquery` text: alphanumeric words only (so no tsquery syntax
+/// gets through), lower-cased, any of them may match.
+fn ts_query(query: &str) -> Option<String> {
+    let words: Vec<String> =
+        query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(64).map(str::to_lowercase).collect();
+    (!words.is_empty()).then(|| words.join(" | "))
+}
+
+#[async_trait]
+impl VectorIndex for PgIndex {
+    async fn semantic_search(
+        &self,
+        scope: &SearchScope,
+        model: &str,
+        query: &[f32],
+        k: usize,
+    ) -> StoreResult<Vec<ChunkHit>> {
+        if scope.source_ids.is_empty() || k == 0 || query.is_empty() {
+            return Ok(Vec::new());
+        }
+        let dims = query.len() as i32;
+        let sources: Vec<&str> = scope.source_ids.iter().map(|s| s.as_str()).collect();
+        let q = Vector::from(query.to_vec());
+        let limit = k as i64;
+        let (bot, ws) = (scope.chatbot_id.as_str(), scope.workspace_id.as_str());
+        let mut conn = self.pool.get().await?;
+        let tx = conn.build_transaction().read_only(true).start().await.map_err(pg)?;
+
+        let indexed = INDEXED_DIMENSIONS.contains(&query.len());
+        let approximate = indexed && {
+            let bound = self.options.exact_limit as i64 + 1;
+            let row = tx
+                .query_one(
+                    "SELECT count(*) FROM (SELECT 1 FROM chunks
+                       WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                         AND vector_dims(embedding) = $5
+                       LIMIT $6) candidates",
+                    &[&bot, &model, &ws, &sources, &dims, &bound],
+                )
+                .await
+                .map_err(pg)?;
+            row.get::<_, i64>(0) >= bound
+        };
+
+        let rows = if approximate {
+            let ef = self.options.ef_search.max(k).clamp(1, 1000);
+            tx.batch_execute(&format!(
+                "SET LOCAL hnsw.ef_search = {ef}; SET LOCAL hnsw.iterative_scan = relaxed_order;"
+            ))
+            .await
+            .map_err(pg)?;
+            // `dims` is one of INDEXED_DIMENSIONS: the expression and predicate must be literal
+            // to match the partial expression index.
+            let sql = format!(
+                "WITH found AS MATERIALIZED (
+                   SELECT {HIT_COLUMNS}, (embedding::vector({dims}) <#> $5::vector({dims})) AS distance
+                   FROM chunks
+                   WHERE vector_dims(embedding) = {dims}
+                     AND chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                   ORDER BY embedding::vector({dims}) <#> $5::vector({dims})
+                   LIMIT $6)
+                 SELECT {HIT_COLUMNS}, distance FROM found ORDER BY distance, id"
+            );
+            tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &limit]).await.map_err(pg)?
+        } else {
+            let sql = format!(
+                "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance FROM chunks
+                 WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                   AND vector_dims(embedding) = $6
+                 ORDER BY distance, id
+                 LIMIT $7"
+            );
+            tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &dims, &limit]).await.map_err(pg)?
+        };
+        tx.commit().await.map_err(pg)?;
+        Ok(rows.iter().filter_map(|r| hit(r, -(r.get::<_, f64>(5)) as f32)).collect())
+    }
+
+    async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
+        let Some(expr) = ts_query(query) else { return Ok(Vec::new()) };
+        if scope.source_ids.is_empty() || k == 0 {
+            return Ok(Vec::new());
+        }
+        let sources: Vec<&str> = scope.source_ids.iter().map(|s| s.as_str()).collect();
+        let conn = self.pool.get().await?;
+        let sql = format!(
+            "SELECT {HIT_COLUMNS}, ts_rank_cd(tsv, q)::float8 AS relevance
+             FROM chunks, to_tsquery('english', $1) q
+             WHERE tsv @@ q AND chatbot_id = $2 AND workspace_id = $3 AND source_id = ANY($4)
+             ORDER BY relevance DESC, id
+             LIMIT $5"
+        );
+        let rows = conn
+            .query(&sql, &[&expr, &scope.chatbot_id.as_str(), &scope.workspace_id.as_str(), &sources, &(k as i64)])
+            .await
+            .map_err(pg)?;
+        // A match always has a positive relevance (the app maps x to x / (1 + x)).
+        Ok(rows.iter().filter_map(|r| hit(r, (r.get::<_, f64>(5) as f32).max(1e-6))).collect())
+    }
+
+    async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
+        let mut conn = self.pool.get().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        lock_source(&tx, source).await?;
+        tx.execute("DELETE FROM chunks WHERE source_id = $1", &[&source.as_str()]).await.map_err(pg)?;
+        let insert = tx
+            .prepare(
+                "INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, url,
+                     model, embedding)
+                 SELECT id, ws, bot, src, pos, content, hash, url, $9, emb::vector
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::text[], $7::text[],
+                             $8::text[], $10::text[]) AS t(id, ws, bot, src, pos, content, hash, url, emb)
+                 ON CONFLICT (id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
+                     chatbot_id = EXCLUDED.chatbot_id, source_id = EXCLUDED.source_id,
+                     position = EXCLUDED.position, content = EXCLUDED.content,
+                     content_hash = EXCLUDED.content_hash, url = EXCLUDED.url, model = EXCLUDED.model,
+                     embedding = EXCLUDED.embedding",
+            )
+            .await
+            .map_err(pg)?;
+        for batch in chunks.chunks(INSERT_BATCH) {
+            let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
+            let wss: Vec<&str> = batch.iter().map(|c| c.workspace_id.as_str()).collect();
+            let bots: Vec<&str> = batch.iter().map(|c| c.chatbot_id.as_str()).collect();
+            let srcs: Vec<&str> = batch.iter().map(|c| c.source_id.as_str()).collect();
+            let positions: Vec<i32> = batch.iter().map(|c| c.position as i32).collect();
+            let contents: Vec<&str> = batch.iter().map(|c| c.content.as_str()).collect();
+            let hashes: Vec<&str> = batch.iter().map(|c| c.content_hash.as_str()).collect();
+            let urls: Vec<Option<&str>> = batch.iter().map(|c| c.url.as_deref()).collect();
+            let embeddings: Vec<String> = batch.iter().map(|c| vector_text(&c.embedding)).collect();
+            tx.execute(
+                &insert,
+                &[&ids, &wss, &bots, &srcs, &positions, &contents, &hashes, &urls, &model, &embeddings],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
+        let mut conn = self.pool.get().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        lock_source(&tx, source).await?;
+        let n = tx.execute("DELETE FROM chunks WHERE source_id = $1", &[&source.as_str()]).await.map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(n)
+    }
+
+    async fn delete_chatbot_chunks(&self, chatbot: &ChatbotId) -> StoreResult<u64> {
+        let conn = self.pool.get().await?;
+        conn.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&chatbot.as_str()]).await.map_err(pg)
+    }
+
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+        let conn = self.pool.get().await?;
+        let rows = conn
+            .query(
+                "SELECT content_hash, embedding FROM chunks WHERE source_id = $1 AND model = $2",
+                &[&source.as_str(), &model],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, Vector>(1).to_vec())).collect())
+    }
+
+    async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
+        let conn = self.pool.get().await?;
+        let row = conn
+            .query_one("SELECT count(*) FROM chunks WHERE source_id = $1", &[&source.as_str()])
+            .await
+            .map_err(pg)?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+
+    async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        let conn = self.pool.get().await?;
+        let rows = conn
+            .query("SELECT DISTINCT workspace_id, source_id FROM chunks WHERE model <> $1", &[&model])
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().filter_map(|r| Some((WorkspaceId::parse(r.get(0))?, SourceId::parse(r.get(1))?))).collect())
+    }
+}
+
+/// Serialises writers of one source until the transaction ends.
+async fn lock_source(tx: &tokio_postgres::Transaction<'_>, source: &SourceId) -> StoreResult<()> {
+    tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&source.as_str()]).await.map_err(pg)?;
+    Ok(())
+}
+
+/// pgvector's text form, `[1,0.5,-1]`: `f32`'s `Display` is the shortest text that parses back to
+/// the same value, so embeddings round-trip exactly.
+fn vector_text(v: &[f32]) -> String {
+    let mut s = String::with_capacity(v.len() * 10 + 2);
+    s.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&x.to_string());
+    }
+    s.push(']');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ts_query, vector_text};
+
+    #[test]
+    fn ts_queries_keep_only_words() {
+        assert_eq!(ts_query("Refund policy?").as_deref(), Some("refund | policy"));
+        assert_eq!(ts_query("a & !b | c:*").as_deref(), Some("a | b | c"));
+        assert_eq!(ts_query("  ?! "), None);
+    }
+
+    #[test]
+    fn vectors_print_exactly() {
+        assert_eq!(vector_text(&[1.0, 0.5, -1.0]), "[1,0.5,-1]");
+        let x = 0.1f32 + 0.2f32;
+        assert_eq!(vector_text(&[x]).trim_matches(['[', ']']).parse::<f32>().unwrap(), x);
+    }
+}
