@@ -24,6 +24,28 @@ impl DocumentKind {
         }
     }
 
+    /// The stored name of the kind (records of every backend use it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentKind::Pdf => "pdf",
+            DocumentKind::Docx => "docx",
+            DocumentKind::Markdown => "markdown",
+            DocumentKind::Text => "text",
+            DocumentKind::Html => "html",
+        }
+    }
+
+    /// Reads a stored name back; anything unknown is plain text, which every reader accepts.
+    pub fn from_stored(s: &str) -> Self {
+        match s {
+            "pdf" => DocumentKind::Pdf,
+            "docx" => DocumentKind::Docx,
+            "markdown" => DocumentKind::Markdown,
+            "html" => DocumentKind::Html,
+            _ => DocumentKind::Text,
+        }
+    }
+
     /// Whether chunking should follow Markdown structure (headings, lists).
     pub fn is_markdown_like(self) -> bool {
         matches!(self, DocumentKind::Markdown | DocumentKind::Html)

@@ -18,26 +18,6 @@ use serde_json::{Value, json};
 const COLS: &str = "id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error, \
                     content_hash, progress, generation, created_at, updated_at, processed_at";
 
-fn kind_str(k: DocumentKind) -> &'static str {
-    match k {
-        DocumentKind::Pdf => "pdf",
-        DocumentKind::Docx => "docx",
-        DocumentKind::Markdown => "markdown",
-        DocumentKind::Text => "text",
-        DocumentKind::Html => "html",
-    }
-}
-
-fn kind_parse(s: &str) -> DocumentKind {
-    match s {
-        "pdf" => DocumentKind::Pdf,
-        "docx" => DocumentKind::Docx,
-        "markdown" => DocumentKind::Markdown,
-        "html" => DocumentKind::Html,
-        _ => DocumentKind::Text,
-    }
-}
-
 fn spec_json(spec: &SourceSpec) -> String {
     match spec {
         SourceSpec::Text { content } => json!({ "content": content }),
@@ -50,7 +30,7 @@ fn spec_json(spec: &SourceSpec) -> String {
         SourceSpec::File(f) => json!({
             "fileName": f.file_name,
             "mimeType": f.mime_type,
-            "kind": kind_str(f.kind),
+            "kind": f.kind.as_str(),
             "blobKey": f.blob_key,
             "fileUrl": f.file_url,
             "sizeBytes": f.size_bytes,
@@ -74,7 +54,7 @@ fn spec_from(t: SourceType, raw: &str) -> rusqlite::Result<SourceSpec> {
         SourceType::File => SourceSpec::File(StoredFile {
             file_name: s("fileName"),
             mime_type: s("mimeType"),
-            kind: kind_parse(v["kind"].as_str().unwrap_or("")),
+            kind: DocumentKind::from_stored(v["kind"].as_str().unwrap_or("")),
             blob_key: s("blobKey"),
             file_url: s("fileUrl"),
             size_bytes: v["sizeBytes"].as_u64().unwrap_or(0),

@@ -59,26 +59,6 @@ struct Stored {
     rev: u64,
 }
 
-fn kind_str(k: DocumentKind) -> &'static str {
-    match k {
-        DocumentKind::Pdf => "pdf",
-        DocumentKind::Docx => "docx",
-        DocumentKind::Markdown => "markdown",
-        DocumentKind::Text => "text",
-        DocumentKind::Html => "html",
-    }
-}
-
-fn kind_parse(s: &str) -> DocumentKind {
-    match s {
-        "pdf" => DocumentKind::Pdf,
-        "docx" => DocumentKind::Docx,
-        "markdown" => DocumentKind::Markdown,
-        "html" => DocumentKind::Html,
-        _ => DocumentKind::Text,
-    }
-}
-
 fn progress_value(p: &Progress) -> AttributeValue {
     AttributeValue::M(HashMap::from([
         ("stage".to_owned(), s(&p.stage)),
@@ -142,7 +122,7 @@ fn source_item(st: &Stored) -> Item {
             item.extend([
                 ("fileName".into(), s(&f.file_name)),
                 ("mimeType".into(), s(&f.mime_type)),
-                ("kind".into(), s(kind_str(f.kind))),
+                ("kind".into(), s(f.kind.as_str())),
                 ("blobKey".into(), s(&f.blob_key)),
                 ("fileUrl".into(), s(&f.file_url)),
                 ("fileSize".into(), n(f.size_bytes)),
@@ -177,7 +157,7 @@ fn stored_from(item: &Item) -> StoreResult<Stored> {
         SourceType::File => SourceSpec::File(StoredFile {
             file_name: text("fileName"),
             mime_type: text("mimeType"),
-            kind: kind_parse(get_s(item, "kind").unwrap_or_default()),
+            kind: DocumentKind::from_stored(get_s(item, "kind").unwrap_or_default()),
             blob_key: text("blobKey"),
             file_url: text("fileUrl"),
             size_bytes: get_u(item, "fileSize"),
