@@ -39,4 +39,14 @@ fi
 bash scripts/fetch-model.sh >/dev/null
 
 # Tests talk to servers on 127.0.0.1 only; no test reaches the internet.
-cargo nextest run --workspace --locked --no-fail-fast "$@"
+status=0
+cargo nextest run --workspace --locked --no-fail-fast "$@" || status=$?
+
+# The black-box HTTP suite (tests/api) once more against `lore serve --backend aws`: DynamoDB,
+# S3, SQS and EventBridge on the moto server, chunks on the PostgreSQL + pgvector server
+# (tests/api/support.rs). Skipped when arguments narrowed the run above.
+if [ "$#" -eq 0 ]; then
+  echo "== tests/api on the AWS backend (moto + pgvector)"
+  LORE_TEST_BACKEND=aws cargo nextest run -p lore --test api --locked --no-fail-fast || status=$?
+fi
+exit "$status"

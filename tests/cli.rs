@@ -47,10 +47,14 @@ fn serve(data_dir: &Path) -> Server {
 }
 
 fn serve_with(data_dir: &Path, env: &[(&str, &str)]) -> Server {
-    let mut child = Command::new(LORE)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(["serve", "--addr", "127.0.0.1:0"])
+    let mut command = Command::new(LORE);
+    command.arg("--data-dir").arg(data_dir).args(["serve", "--addr", "127.0.0.1:0"]);
+    serve_child(command, env)
+}
+
+/// Starts `command` (a `lore … serve`) and waits for its banner.
+fn serve_child(mut command: Command, env: &[(&str, &str)]) -> Server {
+    let mut child = command
         .env("RUST_LOG", "warn")
         .env("LORE_EMBEDDER", "local")
         .envs(env.iter().copied())
@@ -354,4 +358,95 @@ fn a_retry_pending_when_the_server_is_killed_happens_once_after_a_restart() {
     drop(restarted);
     drop(rx);
     drop(rt);
+}
+
+/// The same binary on the AWS backend, configured only through the environment as on a laptop
+/// pointed at moto: `lore serve --backend aws` creates its resources (`LORE_AWS_BOOTSTRAP`), reads
+/// the database URL from Secrets Manager,
+/// takes a source through the SQS ingest queue to pgvector, and finds it by search; the CLI's
+/// admin commands see the same DynamoDB table.
+#[test]
+fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
+    let need = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run the tests with scripts/test.sh"))
+    };
+    let (moto, database) = (need("LORE_TEST_MOTO_URL"), need("LORE_TEST_DATABASE_URL"));
+    let name = format!("lore-cli-{}", std::process::id());
+    let queue = format!("{name}-ingest");
+    // The database URL reaches the server as a Secrets Manager secret, as on Lambda.
+    let secret_arn = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
+            .region(aws_config::Region::new("us-east-1"))
+            .endpoint_url(&moto)
+            .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "tests"))
+            .load()
+            .await;
+        let created = aws_sdk_secretsmanager::Client::new(&sdk)
+            .create_secret()
+            .name(format!("{name}-database"))
+            .secret_string(serde_json::json!({ "url": database }).to_string())
+            .send()
+            .await
+            .expect("secret created on moto");
+        created.arn.expect("secret ARN")
+    });
+    let env = [
+        ("AWS_ENDPOINT_URL", moto.as_str()),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("LORE_AWS_BOOTSTRAP", "true"),
+        ("LORE_DYNAMODB_TABLE", name.as_str()),
+        ("LORE_S3_BUCKET", name.as_str()),
+        ("LORE_INGEST_QUEUE", queue.as_str()),
+        ("LORE_EVENT_BUS", name.as_str()),
+        ("LORE_DATABASE_SECRET_ARN", secret_arn.as_str()),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = Command::new(LORE);
+    command.arg("--data-dir").arg(dir.path()).args(["--backend", "aws", "serve", "--addr", "127.0.0.1:0"]);
+    let server = serve_child(command, &env);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let (status, bot) = send(
+        client
+            .post(format!("{}/api/v1/chatbots", server.base))
+            .bearer_auth(&key)
+            .json(&serde_json::json!({"name": "kb"})),
+    );
+    assert_eq!(status, 201, "{bot}");
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let body = serde_json::json!({"type": "text", "name": "Refunds", "content": "Refunds are paid within fourteen days of a return."});
+    let (status, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
+    assert_eq!(status, 201, "{src}");
+    let id = src["source"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key)).0, 202);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let done = loop {
+        let (_, body) = send(client.get(format!("{sources}/{id}")).bearer_auth(&key));
+        if body["source"]["status"] == "ready" || body["source"]["status"] == "error" {
+            break body["source"].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "still {}", body["source"]["status"]);
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(done["status"], "ready", "{done}");
+    let search = format!("{}/api/v1/chatbots/{bot}/knowledge/search", server.base);
+    let (status, found) =
+        send(client.post(&search).bearer_auth(&key).json(&serde_json::json!({"query": "refund days"})));
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["results"][0]["sourceId"], id.as_str(), "{found}");
+
+    let out = Command::new(LORE)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["--backend", "aws", "workspaces", "list"])
+        .env("LORE_EMBEDDER", "local")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("default"), "the table the server bootstrapped");
+    drop(server);
 }

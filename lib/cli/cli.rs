@@ -164,7 +164,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 &cli.data_dir,
                 &compose::public_base_url("http://127.0.0.1:3000"),
                 &Default::default(),
-            )?
+            )
+            .await?
             .app;
             match cmd {
                 WorkspaceCommand::Create { name, limits } => {
@@ -191,7 +192,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 &cli.data_dir,
                 &compose::public_base_url("http://127.0.0.1:3000"),
                 &Default::default(),
-            )?
+            )
+            .await?
             .app;
             match cmd {
                 KeyCommand::Create { workspace, scopes, name } => {

@@ -32,6 +32,8 @@ pub struct Composition {
     pub store: Option<Arc<SqliteStore>>,
     /// `Some` for the in-process dispatcher: whoever runs it waits on this signal.
     pub dispatch: Option<LocalSignal>,
+    /// The AWS adapters, when the backend is `aws`: `lore serve` consumes their queues.
+    pub aws: Option<lore_aws::AwsBackend>,
 }
 
 fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
@@ -91,6 +93,43 @@ pub struct Overrides {
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.
     pub webhook_timeout: Option<Duration>,
+    /// The AWS endpoint, resources and database of `--backend aws`, instead of the environment's.
+    pub aws: Option<crate::aws_backend::AwsOverrides>,
+}
+
+/// The network-facing adapters every backend shares, built under one SSRF policy.
+pub(crate) struct Network {
+    pub url_guard: Arc<dyn lore_app::ingest_ports::UrlGuard>,
+    pub crawler: Arc<dyn lore_app::ingest_ports::Crawler>,
+    pub webhook_sender: Arc<dyn lore_app::webhook_ports::WebhookSender>,
+}
+
+pub(crate) fn network(overrides: &Overrides) -> anyhow::Result<Network> {
+    let policy = if overrides.allow_private_network {
+        lore_crawl::NetPolicy::allow_private()
+    } else {
+        lore_crawl::NetPolicy::from_env()
+    };
+    let client = lore_crawl::SafeClient::new(policy.clone())
+        .map_err(|e| anyhow::anyhow!("cannot build the HTTP client: {e:?}"))?;
+    let sender = crate::webhooks::SignedSender::new(policy.clone())?;
+    Ok(Network {
+        url_guard: Arc::new(lore_crawl::Guard::new(policy)),
+        crawler: Arc::new(lore_crawl::WebCrawler::new(client)),
+        webhook_sender: Arc::new(sender),
+    })
+}
+
+/// [`app_config`] with the caller's overrides applied.
+pub(crate) fn config(overrides: &Overrides) -> anyhow::Result<AppConfig> {
+    let mut config = app_config()?;
+    if let Some(schedule) = &overrides.webhook_retry_schedule {
+        config.webhook_retry_schedule = schedule.clone();
+    }
+    if let Some(timeout) = overrides.webhook_timeout {
+        config.webhook_timeout = timeout;
+    }
+    Ok(config)
 }
 
 /// The embedded composition over `data_dir` (created when absent). `public_base_url` is where
@@ -103,16 +142,8 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
     let store = Arc::new(store);
     let blobs = FileBlobStore::new(&data_dir.join("files"), public_base_url, upload_signing_key(data_dir)?);
     let (queue, jobs) = LocalJobQueue::new();
-    let policy = if overrides.allow_private_network {
-        lore_crawl::NetPolicy::allow_private()
-    } else {
-        lore_crawl::NetPolicy::from_env()
-    };
-    let client = lore_crawl::SafeClient::new(policy.clone())
-        .map_err(|e| anyhow::anyhow!("cannot build the HTTP client: {e:?}"))?;
-    let sender = crate::webhooks::SignedSender::new(policy.clone())?;
+    let net = network(overrides)?;
     let signal = LocalSignal::new();
-    let crawler = lore_crawl::WebCrawler::new(client);
     let embedder = match &overrides.embedder {
         Some(e) => e.clone(),
         None => lore_embed::embedder_from_env().map_err(|e| anyhow::anyhow!("embedder: {e}"))?,
@@ -128,23 +159,22 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
         blobs: Arc::new(blobs),
         jobs: Arc::new(queue),
         extractor: Arc::new(lore_extract::DocumentExtractor::new()),
-        url_guard: Arc::new(lore_crawl::Guard::new(policy)),
-        crawler: Arc::new(crawler),
+        url_guard: net.url_guard,
+        crawler: net.crawler,
         embedder,
         forms: store.clone(),
         hooks: store.clone(),
         deliveries: store.clone(),
-        webhook_sender: Arc::new(sender),
+        webhook_sender: net.webhook_sender,
         dispatch_signal: Arc::new(signal.clone()),
     };
-    let mut config = app_config()?;
-    if let Some(schedule) = &overrides.webhook_retry_schedule {
-        config.webhook_retry_schedule = schedule.clone();
-    }
-    if let Some(timeout) = overrides.webhook_timeout {
-        config.webhook_timeout = timeout;
-    }
-    Ok(Composition { app: App::new(ports, config), jobs: Some(jobs), store: Some(store), dispatch: Some(signal) })
+    Ok(Composition {
+        app: App::new(ports, config(overrides)?),
+        jobs: Some(jobs),
+        store: Some(store),
+        dispatch: Some(signal),
+        aws: None,
+    })
 }
 
 /// The public base URL: `LORE_PUBLIC_BASE_URL`, else this server's own address.
@@ -157,32 +187,53 @@ pub fn public_base_url(fallback: &str) -> String {
         .to_owned()
 }
 
+/// Which ports a process needs beyond the records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Uses {
+    /// Everything: `lore serve`, and the functions that search or ingest.
+    Everything,
+    /// Records, files, queues and events only: on AWS no chunk index (database) and no embedder
+    /// secret, for the functions that never touch knowledge (forms, integrations, dispatcher).
+    RecordsOnly,
+}
+
 /// The composition a backend names.
-pub fn open(
+pub async fn open(
     backend: Backend,
     data_dir: &Path,
     public_base: &str,
     overrides: &Overrides,
 ) -> anyhow::Result<Composition> {
+    open_for(backend, data_dir, public_base, overrides, Uses::Everything).await
+}
+
+/// [`open`] for a process that needs only some ports.
+pub async fn open_for(
+    backend: Backend,
+    data_dir: &Path,
+    public_base: &str,
+    overrides: &Overrides,
+    uses: Uses,
+) -> anyhow::Result<Composition> {
     match backend {
         Backend::Local => embedded(data_dir, public_base, overrides),
-        Backend::Aws => anyhow::bail!(
-            "the aws backend (DynamoDB, S3, SQS, EventBridge, pgvector) is not available in this build yet; use --backend local"
-        ),
+        Backend::Aws => crate::aws_backend::compose(public_base, overrides, uses).await,
     }
 }
 
 /// The composition of a Lambda function, from its environment: `LORE_BACKEND` (default
 /// `local`) and `LORE_DATA_DIR` (default `/tmp/lore`, the writable path on Lambda). Must run
-/// inside the Tokio runtime: an in-process queue gets its workers here.
-pub fn from_env() -> anyhow::Result<App> {
+/// inside the Tokio runtime: an in-process queue gets its workers here. With `aws`, the queues
+/// trigger the worker functions instead and nothing runs in the background.
+pub async fn from_env(uses: Uses) -> anyhow::Result<App> {
     let backend = match std::env::var("LORE_BACKEND").as_deref() {
         Ok("aws") => Backend::Aws,
         Ok("local") | Err(_) => Backend::Local,
         Ok(other) => anyhow::bail!("LORE_BACKEND must be 'local' or 'aws', not '{other}'"),
     };
     let data_dir = std::env::var_os("LORE_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/tmp/lore"));
-    let mut c = open(backend, &data_dir, &public_base_url("http://localhost:3000"), &Overrides::default())?;
+    let public_base = public_base_url("http://localhost:3000");
+    let mut c = open_for(backend, &data_dir, &public_base, &Overrides::default(), uses).await?;
     if let Some(jobs) = c.jobs.take() {
         // They serve for the life of the execution environment; dropping the handle would
         // abort them at once.

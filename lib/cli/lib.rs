@@ -2,6 +2,7 @@
 //! the `lore` command line. The Lambda entry points reuse [`compose`] (and [`webhooks`], the
 //! signed delivery sender).
 
+pub mod aws_backend;
 pub mod cli;
 pub mod compose;
 pub mod lambda;

@@ -1,5 +1,5 @@
-//! `lore serve`: every route group, the ingest workers and the webhook dispatcher in one process
-//! on the embedded backend.
+//! `lore serve`: every route group, the ingest workers and the webhook dispatcher in one process,
+//! on the embedded backend (default) or on AWS (`--backend aws`: the queues are consumed here).
 
 use crate::compose;
 use lore_app::App;
@@ -29,8 +29,11 @@ pub struct Running {
     pub app: App,
     /// The embedded store (event outbox), when the backend is local.
     pub store: Option<std::sync::Arc<lore_local::SqliteStore>>,
+    /// The AWS adapters, when the backend is aws.
+    pub aws: Option<lore_aws::AwsBackend>,
     _workers: Option<crate::workers::Workers>,
     _dispatcher: Option<crate::workers::Workers>,
+    _events: Option<crate::workers::Workers>,
     /// Set when this start created the dev key (empty data dir).
     pub new_dev_key: Option<String>,
     shutdown: Option<oneshot::Sender<()>>,
@@ -112,11 +115,22 @@ pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
         &config.data_dir,
         &compose::public_base_url(&format!("http://{addr}")),
         &config.overrides,
-    )?;
+    )
+    .await?;
     let app = composition.app.clone();
     let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
-    let workers = composition.jobs.take().map(|jobs| crate::workers::spawn(app.clone(), jobs));
-    let dispatcher = composition.dispatch.take().map(|signal| crate::workers::spawn_dispatcher(app.clone(), signal));
+    let mut workers = composition.jobs.take().map(|jobs| crate::workers::spawn(app.clone(), jobs));
+    let dispatcher = composition.dispatch.clone().map(|signal| crate::workers::spawn_dispatcher(app.clone(), signal));
+    let mut events = None;
+    if let Some(aws) = &composition.aws {
+        // What the Lambda event sources do on AWS: consume the ingest and deliveries queues.
+        let ingest = lore_aws::SqsPoller::new(aws.sqs.client().clone(), aws.sqs.queue_url());
+        workers = Some(crate::workers::spawn_sqs(app.clone(), ingest));
+        let url = aws.deliveries_queue_url().await.map_err(|e| anyhow::anyhow!("deliveries queue: {e}"))?;
+        let deliveries = lore_aws::SqsPoller::new(aws.sqs.client().clone(), url);
+        let signal = composition.dispatch.clone().unwrap_or_default();
+        events = Some(crate::workers::spawn_event_consumer(app.clone(), deliveries, signal));
+    }
     let router = lore_http::router(app.clone(), &RouteGroup::ALL);
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -130,8 +144,10 @@ pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
         addr,
         app,
         store: composition.store,
+        aws: composition.aws,
         _workers: workers,
         _dispatcher: dispatcher,
+        _events: events,
         new_dev_key,
         shutdown: Some(tx),
         task,

@@ -43,26 +43,125 @@ pub fn spawn(app: App, jobs: UnboundedReceiver<IngestJob>) -> Workers {
             loop {
                 let next = jobs.lock().await.recv().await;
                 let Some(job) = next else { break };
-                let source = job.source_id.clone();
-                // A job runs in its own task so that a panic inside it cannot kill the worker.
-                let run = tokio::spawn({
-                    let app = app.clone();
-                    async move { app.run_ingest_job(job).await }
-                });
-                match run.await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => {
-                        tracing::error!(worker = n, %source, error = %e, "ingest job failed; its lease will retry it")
-                    }
+                run_job(&app, n, job).await;
+            }
+        }));
+    }
+    tasks.push(sweeper(app, true));
+    Workers { tasks }
+}
+
+/// Runs one job in its own task, so that a panic inside it cannot kill the worker. True when
+/// the run finished (whatever the source's outcome); false when it must be retried.
+async fn run_job(app: &App, worker: usize, job: IngestJob) -> bool {
+    let source = job.source_id.clone();
+    let run = tokio::spawn({
+        let app = app.clone();
+        async move { app.run_ingest_job(job).await }
+    });
+    match run.await {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::error!(worker, %source, error = %e, "ingest job failed; it will be retried");
+            false
+        }
+        Err(e) => {
+            tracing::error!(worker, %source, error = %e, "ingest job panicked; it will be retried");
+            false
+        }
+    }
+}
+
+/// How long one receive waits for a message (SQS long polling).
+const RECEIVE_WAIT: Duration = Duration::from_secs(1);
+/// After a failed receive (the queue is unreachable), before the next.
+const RECEIVE_BACKOFF: Duration = Duration::from_secs(2);
+
+/// The ingest workers of `lore serve --backend aws`: [`WORKERS`] consumers of the SQS ingest
+/// queue (what the ingest-worker Lambda's event source does on AWS) and the sweeper. A job is
+/// deleted from the queue when its run finished; a failed run's message comes back after the
+/// queue's visibility timeout. The sweeper does not adopt runs at start: on a shared table
+/// another process (a Lambda worker) may own them, so only expired leases are taken.
+pub fn spawn_sqs(app: App, queue: lore_aws::SqsPoller) -> Workers {
+    let mut tasks = Vec::new();
+    for n in 0..WORKERS {
+        let (app, queue) = (app.clone(), queue.clone());
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let messages = match queue.receive(1, RECEIVE_WAIT).await {
+                    Ok(m) => m,
                     Err(e) => {
-                        tracing::error!(worker = n, %source, error = %e, "ingest job panicked; its lease will retry it")
+                        tracing::error!(worker = n, error = %e, "cannot receive ingest jobs");
+                        tokio::time::sleep(RECEIVE_BACKOFF).await;
+                        continue;
+                    }
+                };
+                for message in messages {
+                    let done = match lore_aws::parse_job(&message.body) {
+                        Ok(job) => run_job(&app, n, job).await,
+                        Err(e) => {
+                            tracing::error!(worker = n, message = %message.message_id, error = %e, "dropping a message that is not an ingest job");
+                            true
+                        }
+                    };
+                    if done && let Err(e) = queue.delete(&message).await {
+                        // Harmless: the job comes back and its generation guard makes it a no-op.
+                        tracing::warn!(worker = n, error = %e, "could not delete a finished ingest job");
                     }
                 }
             }
         }));
     }
-    tasks.push(tokio::spawn(async move {
-        let mut adopt = true;
+    tasks.push(sweeper(app, false));
+    Workers { tasks }
+}
+
+/// The consumer of the deliveries queue for `lore serve --backend aws`: each EventBridge event
+/// the bus's rule routed there is fanned out to its subscribers (then the dispatcher is woken
+/// to attempt them) and deleted; a failed fan-out comes back after the visibility timeout.
+pub fn spawn_event_consumer(app: App, queue: lore_aws::SqsPoller, signal: LocalSignal) -> Workers {
+    let task = tokio::spawn(async move {
+        loop {
+            let messages = match queue.receive(10, RECEIVE_WAIT).await {
+                Ok(m) => m,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot receive events from the deliveries queue");
+                    tokio::time::sleep(RECEIVE_BACKOFF).await;
+                    continue;
+                }
+            };
+            for message in messages {
+                let done = match crate::lambda::event_from_eventbridge(&message.body) {
+                    None => {
+                        tracing::error!(message = %message.message_id, "dropping a message that is not a Lore event");
+                        true
+                    }
+                    Some(event) => match app.fan_out(&event).await {
+                        Ok(_) => true,
+                        Err(e) => {
+                            tracing::error!(error = %e, "fan-out failed; the event will be retried");
+                            false
+                        }
+                    },
+                };
+                if done {
+                    if let Err(e) = queue.delete(&message).await {
+                        tracing::warn!(error = %e, "could not delete a fanned-out event");
+                    }
+                    signal.notify();
+                }
+            }
+        }
+    });
+    Workers { tasks: vec![task] }
+}
+
+/// Every [`SWEEP_EVERY`], restarts or fails runs whose lease expired. With `adopt`, the first
+/// sweep takes every run in `processing` (this process owns the data dir alone) and sources
+/// embedded by another model are queued for re-embedding.
+fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut adopt = adopt_at_start;
         loop {
             match app.sweep_stale_runs(adopt).await {
                 Ok(0) => {}
@@ -75,8 +174,7 @@ pub fn spawn(app: App, jobs: UnboundedReceiver<IngestJob>) -> Workers {
             adopt = false;
             tokio::time::sleep(SWEEP_EVERY).await;
         }
-    }));
-    Workers { tasks }
+    })
 }
 
 /// How often the dispatcher looks for due deliveries without being woken: retries fire within

@@ -3,7 +3,6 @@
 use crate::site::Site;
 use crate::support::{TestApp, expect_error, parts};
 use lore_app::ingest_ports::{EmbedError, Embedder};
-use lore_domain::id::SourceId;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -20,7 +19,7 @@ async fn url_source(t: &TestApp, bot: &str, url: &str, depth: u8) -> String {
 }
 
 async fn text_of(t: &TestApp, id: &str) -> String {
-    t.store.chunk_texts(&SourceId::parse(id).unwrap()).await.unwrap().join("\n")
+    t.chunk_texts(id).await.join("\n")
 }
 
 #[tokio::test]

@@ -2,14 +2,12 @@
 
 use crate::fixtures;
 use crate::support::{TestApp, expect_error, parts};
-use lore_domain::id::SourceId;
 use lore_domain::workspace::LimitsPatch;
 use reqwest::Method;
 use serde_json::{Value, json};
 
 async fn chunk_text(t: &TestApp, source: &Value) -> String {
-    let id = SourceId::parse(source["id"].as_str().unwrap()).unwrap();
-    t.store.chunk_texts(&id).await.unwrap().join("\n")
+    t.chunk_texts(source["id"].as_str().unwrap()).await.join("\n")
 }
 
 #[tokio::test]
@@ -364,11 +362,14 @@ async fn uploads_and_signed_direct_uploads_make_usable_file_urls() {
     }
     assert_eq!(put.send().await.unwrap().status(), 200);
     assert_eq!(reqwest::get(&file_url).await.unwrap().bytes().await.unwrap().to_vec(), doc);
-    // A tampered signature or a larger body is refused.
-    let forged = up["uploadUrl"].as_str().unwrap().replace("signature=", "signature=x");
-    assert_eq!(client.put(forged).body(doc.clone()).send().await.unwrap().status(), 404);
-    let res = client.put(up["uploadUrl"].as_str().unwrap()).body(vec![b'a'; doc.len() + 1]).send().await.unwrap();
-    assert_eq!(res.status(), 400);
+    // A tampered signature or a larger body is refused: by `lore serve`'s own signed URLs here;
+    // on AWS by S3 itself (the signature covers content-length), which moto does not emulate.
+    if t.embedded_store().is_some() {
+        let forged = up["uploadUrl"].as_str().unwrap().replace("signature=", "signature=x");
+        assert_eq!(client.put(forged).body(doc.clone()).send().await.unwrap().status(), 404);
+        let res = client.put(up["uploadUrl"].as_str().unwrap()).body(vec![b'a'; doc.len() + 1]).send().await.unwrap();
+        assert_eq!(res.status(), 400);
+    }
 
     let (status, src) = t.post_source(&k, &bot, json!({"type": "file", "fileUrl": file_url, "name": "Direct"})).await;
     assert_eq!(status, 201, "{src}");

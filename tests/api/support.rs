@@ -1,5 +1,10 @@
 //! `TestApp`: the real `lore serve` composition on a free port and a fresh data dir; tests talk
 //! to it over a socket like any client would.
+//!
+//! With `LORE_TEST_BACKEND=aws` the server runs on the AWS backend instead: DynamoDB, S3, SQS and
+//! EventBridge of the moto server at `LORE_TEST_MOTO_URL` (fresh, uniquely named resources per
+//! test, created by bootstrap) and pgvector at `LORE_TEST_DATABASE_URL`. `scripts/test.sh` runs
+//! the backend-independent tests both ways.
 
 use lore_domain::scope::ScopeSet;
 use lore_domain::workspace::{LimitsPatch, WorkspaceName};
@@ -12,7 +17,9 @@ pub struct TestApp {
     /// The key `lore serve` bootstrapped (workspace `default`, every scope).
     pub dev_key: String,
     pub app: lore_app::App,
-    pub store: std::sync::Arc<lore_local::SqliteStore>,
+    store: Option<std::sync::Arc<lore_local::SqliteStore>>,
+    /// On the AWS backend: the chunk index, and a queue with a copy of every published event.
+    aws: Option<AwsView>,
     running: Option<lore::serve::Running>,
     _dir: tempfile::TempDir,
 }
@@ -33,22 +40,66 @@ impl TestApp {
             overrides.embedder = Some(std::sync::Arc::new(lore_embed::LocalEmbedder::new()));
         }
         let dir = tempfile::tempdir().expect("temp dir");
+        let mut backend = lore::compose::Backend::Local;
+        if std::env::var("LORE_TEST_BACKEND").as_deref() == Ok("aws") {
+            backend = lore::compose::Backend::Aws;
+            overrides.aws = Some(aws_overrides().await);
+        }
+        let database_url = overrides.aws.as_ref().and_then(|a| a.database_url.clone());
         let config = lore::serve::ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
             data_dir: dir.path().to_path_buf(),
-            backend: lore::compose::Backend::Local,
+            backend,
             overrides,
         };
         let running = lore::serve::start(config).await.expect("server starts");
+        let aws = match (&running.aws, database_url) {
+            (Some(backend), Some(url)) => {
+                let tap = format!("{}-tap", backend.settings.table);
+                Some(AwsView {
+                    index: lore_pgvector::PgIndex::connect(&url).await.expect("pgvector"),
+                    tap: backend.event_tap(&tap).await.expect("event tap"),
+                    seen: Default::default(),
+                })
+            }
+            _ => None,
+        };
         let dev_key = running.new_dev_key.clone().expect("an empty data dir bootstraps a dev key");
         Self {
             base: format!("http://{}", running.addr),
             client: reqwest::Client::new(),
             dev_key,
             app: running.app.clone(),
-            store: running.store.clone().expect("embedded store"),
+            store: running.store.clone(),
+            aws,
             running: Some(running),
             _dir: dir,
+        }
+    }
+
+    /// The embedded store, for tests that look beneath the API (only on the embedded backend).
+    pub fn store(&self) -> &std::sync::Arc<lore_local::SqliteStore> {
+        self.store.as_ref().expect("this test reads the embedded store: it runs on the embedded backend only")
+    }
+
+    /// The embedded store when the backend is the embedded one.
+    pub fn embedded_store(&self) -> Option<&std::sync::Arc<lore_local::SqliteStore>> {
+        self.store.as_ref()
+    }
+
+    /// The subscription store of whichever backend runs.
+    pub fn hook_store(&self) -> std::sync::Arc<dyn lore_app::webhook_ports::HookStore> {
+        match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
+            Some(aws) => aws.hooks.clone(),
+            None => self.store().clone(),
+        }
+    }
+
+    /// The delivery store (and webhook outbox) of whichever backend runs.
+    pub fn delivery_store(&self) -> std::sync::Arc<dyn lore_app::webhook_ports::DeliveryStore> {
+        match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
+            Some(aws) => aws.deliveries.clone(),
+            None => self.store().clone(),
         }
     }
 
@@ -138,11 +189,39 @@ impl TestApp {
         body["stats"].clone()
     }
 
-    /// The event types of the dev workspace's outbox, oldest first.
+    /// The types of the events the dev workspace emitted, oldest first: the outbox of the
+    /// embedded backend, or what EventBridge routed to the test's tap queue on AWS.
     pub async fn event_types(&self) -> Vec<String> {
         let ws = self.app.find_workspace("default").await.unwrap().id;
-        let events = self.store.list_events(&ws).await.unwrap();
-        events.iter().map(|e| e["eventType"].as_str().unwrap().to_owned()).collect()
+        let Some(aws) = &self.aws else {
+            let events = self.store().list_events(&ws).await.unwrap();
+            return events.iter().map(|e| e["eventType"].as_str().unwrap().to_owned()).collect();
+        };
+        // Drain the tap: an event published just before this call is on the queue within the wait.
+        let mut seen = aws.seen.lock().await;
+        loop {
+            let batch = aws.tap.receive(10, std::time::Duration::from_secs(1)).await.expect("tap queue");
+            if batch.is_empty() {
+                break;
+            }
+            for m in batch {
+                let event = lore::lambda::event_from_eventbridge(&m.body).expect("a Lore event");
+                seen.push((event.id.to_string(), event.workspace_id.to_string(), event.event_type.as_str().to_owned()));
+                aws.tap.delete(&m).await.expect("delete");
+            }
+        }
+        // Event ids are monotonic ULIDs: their order is the order of emission.
+        seen.sort();
+        seen.iter().filter(|(_, w, _)| *w == ws.as_str()).map(|(_, _, t)| t.clone()).collect()
+    }
+
+    /// The texts of a source's chunks in order, from whichever index the backend has.
+    pub async fn chunk_texts(&self, source: &str) -> Vec<String> {
+        let id = lore_domain::id::SourceId::parse(source).expect("a source id");
+        match &self.aws {
+            Some(aws) => aws.index.chunk_texts(&id).await.unwrap(),
+            None => self.store().chunk_texts(&id).await.unwrap(),
+        }
     }
 
     pub async fn stop(mut self) {
@@ -240,4 +319,43 @@ impl TestApp {
             tokio::time::sleep(std::time::Duration::from_millis(25)).await;
         }
     }
+}
+
+/// What a test sees of the AWS backend beyond the API.
+struct AwsView {
+    index: lore_pgvector::PgIndex,
+    tap: lore_aws::SqsPoller,
+    seen: tokio::sync::Mutex<Vec<(String, String, String)>>,
+}
+
+fn required_env(name: &str) -> String {
+    match std::env::var(name) {
+        Ok(v) if !v.trim().is_empty() => v.trim().trim_end_matches('/').to_owned(),
+        _ => panic!("LORE_TEST_BACKEND=aws needs {name} (scripts/test.sh sets it)"),
+    }
+}
+
+/// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on.
+async fn aws_overrides() -> lore::aws_backend::AwsOverrides {
+    let moto = required_env("LORE_TEST_MOTO_URL");
+    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .region(aws_config::Region::new("us-east-1"))
+        .endpoint_url(&moto)
+        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-tests"))
+        .load()
+        .await;
+    let id = lore_domain::id::SourceId::generate();
+    let name = format!("lore-api-{}", &id.as_str()[4..]);
+    let settings = lore_aws::AwsSettings {
+        table: name.clone(),
+        bucket: name.clone(),
+        cdn_base_url: None,
+        ingest_queue: lore_aws::QueueRef::Name(name.clone()),
+        deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
+        event_bus: name,
+        bootstrap: true,
+        s3_endpoint: Some(moto),
+        s3_force_path_style: true,
+    };
+    lore::aws_backend::AwsOverrides { sdk, settings, database_url: Some(required_env("LORE_TEST_DATABASE_URL")) }
 }

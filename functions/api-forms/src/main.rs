@@ -11,6 +11,6 @@ use lore_http::RouteGroup;
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
     lore::telemetry::init();
-    let app = lore::compose::from_env()?;
+    let app = lore::compose::from_env(lore::compose::Uses::RecordsOnly).await?;
     lambda_http::run(lore_http::router(app, &[RouteGroup::Forms])).await
 }

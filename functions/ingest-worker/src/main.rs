@@ -7,7 +7,7 @@ use lambda_runtime::{LambdaEvent, service_fn};
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
     lore::telemetry::init();
-    let app = lore::compose::from_env()?;
+    let app = lore::compose::from_env(lore::compose::Uses::Everything).await?;
     lambda_runtime::run(service_fn(|event: LambdaEvent<SqsEvent>| {
         let app = app.clone();
         async move { Ok::<SqsBatchResponse, lambda_runtime::Error>(lore::lambda::ingest_batch(&app, event.payload).await) }

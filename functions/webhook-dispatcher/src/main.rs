@@ -7,7 +7,7 @@ use serde_json::Value;
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
     lore::telemetry::init();
-    let app = lore::compose::from_env()?;
+    let app = lore::compose::from_env(lore::compose::Uses::RecordsOnly).await?;
     lambda_runtime::run(service_fn(|event: LambdaEvent<Value>| {
         let app = app.clone();
         async move { lore::lambda::dispatcher(&app, event.payload).await.map_err(lambda_runtime::Error::from) }

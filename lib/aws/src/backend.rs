@@ -3,7 +3,7 @@
 use crate::dynamo::{DynamoStore, TTL_ATTRIBUTE, table_definition};
 use crate::eventbridge::EventBridgeBus;
 use crate::s3::S3BlobStore;
-use crate::settings::{AwsSettings, QueueRef};
+use crate::settings::{AwsSettings, DELIVERIES_RULE, QueueRef};
 use crate::sqs::SqsJobQueue;
 use aws_config::meta::region::RegionProviderChain;
 use aws_config::{BehaviorVersion, SdkConfig};
@@ -96,7 +96,47 @@ impl AwsBackend {
     }
 }
 
-async fn queue_url(client: &aws_sdk_sqs::Client, queue: &QueueRef) -> StoreResult<String> {
+impl AwsBackend {
+    /// A queue `name` that receives a copy of every event published on the bus (a rule of its
+    /// own), for observing the events a system emits: tests, debugging. Idempotent.
+    pub async fn event_tap(&self, name: &str) -> StoreResult<crate::SqsPoller> {
+        let sqs = self.sqs.client();
+        let url = get_or_create_queue(sqs, name, Vec::new()).await?;
+        let events = self.eventbridge.client();
+        let what = format!("eventbridge rule {name}");
+        let pattern = serde_json::json!({ "source": [crate::EVENT_SOURCE] });
+        events
+            .put_rule()
+            .name(name)
+            .event_bus_name(&self.settings.event_bus)
+            .event_pattern(pattern.to_string())
+            .send()
+            .await
+            .map_err(|e| unavailable(&what, e))?;
+        let target = aws_sdk_eventbridge::types::Target::builder()
+            .id("tap")
+            .arn(queue_arn(sqs, &url).await?)
+            .build()
+            .map_err(|e| StoreError::Unavailable(format!("{what}: {e}")))?;
+        events
+            .put_targets()
+            .rule(name)
+            .event_bus_name(&self.settings.event_bus)
+            .targets(target)
+            .send()
+            .await
+            .map_err(|e| unavailable(&what, e))?;
+        Ok(crate::SqsPoller::new(sqs.clone(), url))
+    }
+
+    /// The URL of the deliveries queue (`lore serve --backend aws` polls it; on Lambda the
+    /// queue triggers the dispatcher instead).
+    pub async fn deliveries_queue_url(&self) -> StoreResult<String> {
+        queue_url(self.sqs.client(), &self.settings.deliveries_queue).await
+    }
+}
+
+pub(crate) async fn queue_url(client: &aws_sdk_sqs::Client, queue: &QueueRef) -> StoreResult<String> {
     match queue {
         QueueRef::Url(url) => Ok(url.clone()),
         QueueRef::Name(name) => client
@@ -119,12 +159,88 @@ pub async fn bootstrap(sdk: &SdkConfig, settings: &AwsSettings) -> StoreResult<(
         aws_sdk_s3::config::Builder::from(sdk).force_path_style(settings.s3_force_path_style).build(),
     );
     ensure_bucket(&s3, &settings.bucket, sdk.region().map(|r| r.as_ref())).await?;
-    let queue_name = match &settings.ingest_queue {
-        QueueRef::Name(n) => n.clone(),
-        QueueRef::Url(u) => u.trim_end_matches('/').rsplit('/').next().unwrap_or_default().to_owned(),
-    };
-    ensure_queue(&aws_sdk_sqs::Client::new(sdk), &queue_name).await?;
-    ensure_bus(&aws_sdk_eventbridge::Client::new(sdk), &settings.event_bus).await
+    let sqs = aws_sdk_sqs::Client::new(sdk);
+    ensure_queue(&sqs, &AwsSettings::queue_name(&settings.ingest_queue)).await?;
+    let deliveries = ensure_queue(&sqs, &AwsSettings::queue_name(&settings.deliveries_queue)).await?;
+    let events = aws_sdk_eventbridge::Client::new(sdk);
+    ensure_bus(&events, &settings.event_bus).await?;
+    ensure_deliveries_rule(&events, &sqs, &settings.event_bus, &deliveries).await
+}
+
+/// The pattern of the rule that feeds the webhook dispatcher (the same as `template.yaml`'s).
+pub fn deliveries_rule_pattern() -> serde_json::Value {
+    serde_json::json!({
+        "source": [crate::EVENT_SOURCE],
+        "detail-type": [{ "prefix": "knowledge.source." }, "form_response"],
+    })
+}
+
+/// The bus rule sending knowledge and form events to the deliveries queue, and the queue policy
+/// that lets EventBridge send to it. `PutRule` and `PutTargets` are idempotent.
+async fn ensure_deliveries_rule(
+    events: &aws_sdk_eventbridge::Client,
+    sqs: &aws_sdk_sqs::Client,
+    bus: &str,
+    queue_url: &str,
+) -> StoreResult<()> {
+    let what = format!("eventbridge rule {DELIVERIES_RULE}");
+    let rule_arn = events
+        .put_rule()
+        .name(DELIVERIES_RULE)
+        .event_bus_name(bus)
+        .event_pattern(deliveries_rule_pattern().to_string())
+        .send()
+        .await
+        .map_err(|e| unavailable(&what, e))?
+        .rule_arn
+        .unwrap_or_default();
+    let queue_arn = queue_arn(sqs, queue_url).await?;
+    let policy = serde_json::json!({
+        "Version": "2012-10-17",
+        "Statement": [{
+            "Effect": "Allow",
+            "Principal": { "Service": "events.amazonaws.com" },
+            "Action": "sqs:SendMessage",
+            "Resource": queue_arn,
+            "Condition": { "ArnEquals": { "aws:SourceArn": rule_arn } },
+        }],
+    });
+    sqs.set_queue_attributes()
+        .queue_url(queue_url)
+        .attributes(QueueAttributeName::Policy, policy.to_string())
+        .send()
+        .await
+        .map_err(|e| unavailable(&format!("sqs queue {queue_url}"), e))?;
+    let target = aws_sdk_eventbridge::types::Target::builder()
+        .id("deliveries")
+        .arn(queue_arn)
+        .build()
+        .map_err(|e| StoreError::Unavailable(format!("{what}: {e}")))?;
+    let out = events
+        .put_targets()
+        .rule(DELIVERIES_RULE)
+        .event_bus_name(bus)
+        .targets(target)
+        .send()
+        .await
+        .map_err(|e| unavailable(&what, e))?;
+    if out.failed_entry_count() > 0 {
+        return Err(StoreError::Unavailable(format!("{what}: the deliveries queue was refused as a target")));
+    }
+    Ok(())
+}
+
+async fn queue_arn(client: &aws_sdk_sqs::Client, queue_url: &str) -> StoreResult<String> {
+    client
+        .get_queue_attributes()
+        .queue_url(queue_url)
+        .attribute_names(QueueAttributeName::QueueArn)
+        .send()
+        .await
+        .map_err(|e| unavailable(&format!("sqs queue {queue_url}"), e))?
+        .attributes
+        .and_then(|mut a| a.remove(&QueueAttributeName::QueueArn))
+        .ok_or_else(|| StoreError::Unavailable(format!("sqs queue {queue_url} has no ARN")))
 }
 
 async fn ensure_table(client: &aws_sdk_dynamodb::Client, table: &str) -> StoreResult<()> {
@@ -233,16 +349,7 @@ pub(crate) async fn ensure_queue(client: &aws_sdk_sqs::Client, name: &str) -> St
     let dlq_url =
         get_or_create_queue(client, &dlq_name, vec![(QueueAttributeName::MessageRetentionPeriod, "1209600".into())])
             .await?;
-    let dlq_arn = client
-        .get_queue_attributes()
-        .queue_url(&dlq_url)
-        .attribute_names(QueueAttributeName::QueueArn)
-        .send()
-        .await
-        .map_err(|e| unavailable(&format!("sqs queue {dlq_name}"), e))?
-        .attributes
-        .and_then(|mut a| a.remove(&QueueAttributeName::QueueArn))
-        .ok_or_else(|| StoreError::Unavailable(format!("sqs queue {dlq_name} has no ARN")))?;
+    let dlq_arn = queue_arn(client, &dlq_url).await?;
     let redrive = serde_json::json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVES.to_string() });
     get_or_create_queue(
         client,

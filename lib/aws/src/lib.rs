@@ -9,12 +9,13 @@ mod backend;
 pub mod dynamo;
 pub mod eventbridge;
 pub mod s3;
+pub mod secrets;
 pub mod settings;
 pub mod sqs;
 
-pub use backend::{AwsBackend, bootstrap, load_sdk_config};
+pub use backend::{AwsBackend, bootstrap, deliveries_rule_pattern, load_sdk_config};
 pub use dynamo::DynamoStore;
 pub use eventbridge::{EVENT_SOURCE, EventBridgeBus, event_detail};
 pub use s3::S3BlobStore;
 pub use settings::{AwsSettings, QueueRef};
-pub use sqs::{NotAJob, SqsJobQueue, job_body, parse_job};
+pub use sqs::{NotAJob, Received, SqsJobQueue, SqsPoller, job_body, parse_job};

@@ -19,6 +19,10 @@ pub struct AwsSettings {
     pub cdn_base_url: Option<String>,
     /// `LORE_INGEST_QUEUE_URL`, else `LORE_INGEST_QUEUE` (a name, default `lore-ingest`).
     pub ingest_queue: QueueRef,
+    /// `LORE_DELIVERIES_QUEUE_URL`, else `LORE_DELIVERIES_QUEUE` (a name, default
+    /// `lore-deliveries`): where the bus's rule sends `knowledge.source.*` events for the
+    /// webhook dispatcher.
+    pub deliveries_queue: QueueRef,
     /// `LORE_EVENT_BUS` (default `lore`).
     pub event_bus: String,
     /// `LORE_AWS_BOOTSTRAP=true`: create the missing table, bucket, queues and bus at connect.
@@ -34,7 +38,11 @@ pub struct AwsSettings {
 pub const DEFAULT_TABLE: &str = "lore";
 pub const DEFAULT_BUCKET: &str = "lore-files";
 pub const DEFAULT_INGEST_QUEUE: &str = "lore-ingest";
+pub const DEFAULT_DELIVERIES_QUEUE: &str = "lore-deliveries";
 pub const DEFAULT_EVENT_BUS: &str = "lore";
+/// The bus rule that routes knowledge (and form) events to the deliveries queue, as in
+/// `template.yaml`.
+pub const DELIVERIES_RULE: &str = "lore-webhook-events";
 
 impl AwsSettings {
     /// Reads the process environment.
@@ -57,10 +65,22 @@ impl AwsSettings {
                 Some(url) => QueueRef::Url(url),
                 None => QueueRef::Name(get("LORE_INGEST_QUEUE").unwrap_or_else(|| DEFAULT_INGEST_QUEUE.into())),
             },
+            deliveries_queue: match get("LORE_DELIVERIES_QUEUE_URL") {
+                Some(url) => QueueRef::Url(url),
+                None => QueueRef::Name(get("LORE_DELIVERIES_QUEUE").unwrap_or_else(|| DEFAULT_DELIVERIES_QUEUE.into())),
+            },
             event_bus: get("LORE_EVENT_BUS").unwrap_or_else(|| DEFAULT_EVENT_BUS.into()),
             bootstrap: flag("LORE_AWS_BOOTSTRAP").unwrap_or(false),
             s3_force_path_style: flag("LORE_S3_FORCE_PATH_STYLE").unwrap_or(s3_endpoint.is_some()),
             s3_endpoint,
+        }
+    }
+
+    /// The queue's name: given, or the last segment of its URL.
+    pub fn queue_name(queue: &QueueRef) -> String {
+        match queue {
+            QueueRef::Name(n) => n.clone(),
+            QueueRef::Url(u) => u.trim_end_matches('/').rsplit('/').next().unwrap_or_default().to_owned(),
         }
     }
 
@@ -94,6 +114,7 @@ mod tests {
         assert_eq!(s.cdn_base_url, None);
         assert_eq!(s.ingest_queue, QueueRef::Name("lore-ingest".into()));
         assert_eq!(s.event_bus, "lore");
+        assert_eq!(s.deliveries_queue, QueueRef::Name("lore-deliveries".into()));
         assert!(!s.bootstrap);
         assert_eq!(s.s3_endpoint, None);
         assert!(!s.s3_force_path_style);
@@ -106,6 +127,7 @@ mod tests {
             ("LORE_S3_BUCKET", "b"),
             ("LORE_CDN_BASE_URL", "https://cdn.example.com/"),
             ("LORE_INGEST_QUEUE", "q"),
+            ("LORE_DELIVERIES_QUEUE", "d"),
             ("LORE_EVENT_BUS", "bus"),
             ("LORE_AWS_BOOTSTRAP", "TRUE"),
             ("AWS_ENDPOINT_URL", "http://127.0.0.1:5000/"),
@@ -113,6 +135,7 @@ mod tests {
         assert_eq!((s.table.as_str(), s.bucket.as_str(), s.event_bus.as_str()), ("t", "b", "bus"));
         assert_eq!(s.cdn_base_url.as_deref(), Some("https://cdn.example.com"));
         assert_eq!(s.ingest_queue, QueueRef::Name("q".into()));
+        assert_eq!(s.deliveries_queue, QueueRef::Name("d".into()));
         assert!(s.bootstrap);
         assert_eq!(s.s3_endpoint.as_deref(), Some("http://127.0.0.1:5000"));
         assert!(s.s3_force_path_style, "a custom endpoint defaults to path-style addressing");

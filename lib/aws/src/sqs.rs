@@ -81,6 +81,70 @@ impl JobQueue for SqsJobQueue {
     }
 }
 
+/// A message taken from a queue: invisible to other consumers until deleted or until its
+/// visibility timeout passes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Received {
+    pub message_id: String,
+    pub body: String,
+    pub receipt_handle: String,
+}
+
+/// A consumer of one queue: what the Lambda event source mapping does on AWS, done by hand for
+/// `lore serve --backend aws`.
+#[derive(Clone)]
+pub struct SqsPoller {
+    client: Client,
+    queue_url: String,
+}
+
+impl SqsPoller {
+    pub fn new(client: Client, queue_url: impl Into<String>) -> Self {
+        Self { client, queue_url: queue_url.into() }
+    }
+
+    pub fn queue_url(&self) -> &str {
+        &self.queue_url
+    }
+
+    /// Up to `max` (1..=10) messages, waiting at most `wait` (long polling, whole seconds) for the first.
+    pub async fn receive(&self, max: i32, wait: std::time::Duration) -> StoreResult<Vec<Received>> {
+        let out = self
+            .client
+            .receive_message()
+            .queue_url(&self.queue_url)
+            .max_number_of_messages(max.clamp(1, 10))
+            .wait_time_seconds(wait.as_secs().min(20) as i32)
+            .send()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("sqs: {}", DisplayErrorContext(e))))?;
+        Ok(out
+            .messages
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|m| {
+                Some(Received {
+                    message_id: m.message_id.unwrap_or_default(),
+                    body: m.body.unwrap_or_default(),
+                    receipt_handle: m.receipt_handle?,
+                })
+            })
+            .collect())
+    }
+
+    /// Removes a handled message.
+    pub async fn delete(&self, message: &Received) -> StoreResult<()> {
+        self.client
+            .delete_message()
+            .queue_url(&self.queue_url)
+            .receipt_handle(&message.receipt_handle)
+            .send()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("sqs: {}", DisplayErrorContext(e))))?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

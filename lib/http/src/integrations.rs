@@ -409,11 +409,14 @@ async fn list_deliveries(
         ),
         None => None,
     };
-    let hook = match &hook_id {
+    let filter = DeliveryFilter { hook_id, status };
+    let page = s.app.list_deliveries(&auth.principal, &filter, p.page).await?;
+    // Read after the deliveries: the dispatcher changes a subscription before it records the
+    // attempt, so a final delivery in this page always comes with its effect (e.g. removed on 410).
+    let hook = match &filter.hook_id {
         Some(id) => Some(s.app.get_hook(&auth.principal, id).await?.map(Into::into)),
         None => None,
     };
-    let page = s.app.list_deliveries(&auth.principal, &DeliveryFilter { hook_id, status }, p.page).await?;
     let pagination = page.info().into();
     Ok(Json(DeliveryList {
         status: Status::Success,

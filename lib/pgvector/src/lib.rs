@@ -118,6 +118,17 @@ impl PgIndex {
         PgIndex { pool: self.pool.clone(), options }
     }
 
+    /// The texts of a source's chunks in document order (for operators and tests; the API never
+    /// lists chunks).
+    pub async fn chunk_texts(&self, source: &SourceId) -> StoreResult<Vec<String>> {
+        let conn = self.pool.get().await?;
+        let rows = conn
+            .query("SELECT content FROM chunks WHERE source_id = $1 ORDER BY position", &[&source.as_str()])
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+    }
+
     /// Applies the migrations of `infra/sql/` not applied yet, each in its own transaction.
     /// Safe to call concurrently (an advisory lock serialises callers) and repeatedly.
     pub async fn migrate(&self) -> StoreResult<()> {

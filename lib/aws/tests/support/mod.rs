@@ -48,6 +48,7 @@ pub fn settings(name: &str) -> AwsSettings {
         bucket: name.to_owned(),
         cdn_base_url: None,
         ingest_queue: QueueRef::Name(name.to_owned()),
+        deliveries_queue: QueueRef::Name(format!("{name}-deliveries")),
         event_bus: name.to_owned(),
         bootstrap: true,
         s3_endpoint: Some(moto_url()),
