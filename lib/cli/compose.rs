@@ -167,6 +167,7 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
         deliveries: store.clone(),
         webhook_sender: net.webhook_sender,
         dispatch_signal: Arc::new(signal.clone()),
+        minds: store.clone(),
     };
     Ok(Composition {
         app: App::new(ports, config(overrides)?),

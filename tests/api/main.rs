@@ -7,6 +7,7 @@ mod errors;
 mod fixtures;
 mod forms;
 mod knowledge;
+mod minds;
 mod openapi;
 mod pagination;
 mod rate_limit;

@@ -17,8 +17,11 @@ mod ingest;
 pub mod ingest_ports;
 pub mod knowledge;
 pub mod knowledge_ports;
+pub mod mind_ports;
+pub mod minds;
 pub mod ports;
 pub mod search;
+pub mod transcribe_ports;
 pub mod webhook_ports;
 
 pub use error::AppError;
@@ -93,6 +96,7 @@ pub struct Ports {
     pub deliveries: Arc<dyn webhook_ports::DeliveryStore>,
     pub webhook_sender: Arc<dyn webhook_ports::WebhookSender>,
     pub dispatch_signal: Arc<dyn webhook_ports::DispatchSignal>,
+    pub minds: Arc<dyn mind_ports::MindStore>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.

@@ -3,6 +3,7 @@
 //! I/O, no framework, no cloud.
 
 pub mod api_key;
+pub mod audio;
 pub mod chatbot;
 pub mod delivery;
 pub mod document;
@@ -11,6 +12,7 @@ pub mod event;
 pub mod form;
 pub mod hook;
 pub mod id;
+pub mod mind;
 pub mod pagination;
 pub mod scope;
 pub mod slug;

@@ -18,6 +18,7 @@
 //! cannot hold up process exit. [`DocumentExtractor::idle_parsers`] tells a health check when
 //! every slot is held by a hung parser (then only a restart frees them).
 
+pub mod audio;
 mod docx;
 mod html;
 mod isolate;

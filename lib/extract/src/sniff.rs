@@ -45,7 +45,8 @@ pub(crate) fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<DocumentKin
         // An empty `.txt`/`.md` is a text document without text: extraction reports that.
         return by_name;
     }
-    if is_binary_format(bytes) {
+    // Audio is never a document (MP3 frames have no magic number the list below could hold).
+    if is_binary_format(bytes) || crate::audio::sniff_audio(bytes).is_some() {
         return None;
     }
     if bytes[..bytes.len().min(PDF_MAGIC_WINDOW)].windows(5).any(|w| w == b"%PDF-") {
@@ -142,6 +143,15 @@ mod tests {
         assert_eq!(sniff(b"\0\0\0\x18ftypmp42", None), None);
         assert_eq!(sniff(b"PK\x03\x04 not a docx at all", Some("a.docx")), None);
         assert_eq!(sniff(b"\x7fELF\x02\x01\x01\0%PDF-1.4", Some("x.pdf")), None);
+    }
+
+    #[test]
+    fn audio_is_not_a_document_whatever_its_name() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/audio");
+        for name in ["tone.mp3", "tone-id3.mp3", "tone.wav", "tone.ogg", "tone.m4a"] {
+            let bytes = std::fs::read(format!("{dir}/{name}")).unwrap();
+            assert_eq!(sniff(&bytes, Some("notes.txt")), None, "{name}");
+        }
     }
 
     #[test]

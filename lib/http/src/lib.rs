@@ -9,6 +9,8 @@ pub mod extract;
 mod files;
 mod forms;
 mod integrations;
+mod minds;
+mod public_page;
 mod search;
 mod sources;
 mod state;
@@ -58,8 +60,10 @@ impl RouteGroup {
             RouteGroup::Chatbots => chatbots::router().merge(sources::router()).merge(search::router()),
             RouteGroup::Forms => forms::router(),
             RouteGroup::Integrations => integrations::router(),
-            // Filled by the Minds work; until then every path there is a 404.
-            RouteGroup::Minds | RouteGroup::Files => OpenApiRouter::new(),
+            // The Mind API, and the public pages of published Minds (`/m/{slug}`, HTML, not in
+            // the API document).
+            RouteGroup::Minds => public_page::route(minds::router()),
+            RouteGroup::Files => OpenApiRouter::new(),
         }
     }
 }
@@ -76,6 +80,8 @@ impl RouteGroup {
     tags(
         (name = "chatbots", description = "Chatbots"),
         (name = "knowledge", description = "Chatbot knowledge sources, processing, statistics and uploads"),
+        (name = "minds", description = "Minds: AI personas with a prompt, voice and theme settings, the workspace's \
+            Mind usage and limits, and publishing. A published Mind has a public HTML page at `/m/{slug}` (no key)"),
         (name = "forms", description = "Forms and their responses; each response emits a `form_response` event"),
         (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
             samples, and signed deliveries (Standard Webhooks) with their log"),

@@ -8,6 +8,7 @@ mod deliveries;
 mod events;
 mod forms;
 mod hooks;
+mod minds;
 mod paging;
 pub mod queue;
 pub mod rate_limit;

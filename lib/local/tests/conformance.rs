@@ -55,3 +55,15 @@ async fn reopening_keeps_data_and_schema() {
     let again = stores(SqliteStore::open(&path).unwrap(), &files);
     assert_eq!(again.workspaces.list_workspaces().await.unwrap().len(), 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn embedded_mind_store_conforms() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    let p = lore_app::conformance::MindStores { workspaces: store.clone(), minds: store };
+    lore_app::conformance::minds(&p, "one").await;
+    lore_app::conformance::mind_races(&p, "one").await;
+    // A second run on the same file: public addresses and names stay apart.
+    lore_app::conformance::minds(&p, "two").await;
+    lore_app::conformance::mind_races(&p, "two").await;
+}
