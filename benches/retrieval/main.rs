@@ -3,7 +3,7 @@
 //! ```sh
 //! bash scripts/bench-retrieval.sh      # fetches the model, builds, runs, rewrites docs/benchmarks.md
 //! cargo bench --profile perf --bench retrieval -- [--embedders local,minilm] [--write FILE]
-//!     [--per-query FILE] [--dump FILE] [--corpus FILE] [--queries FILE]
+//!     [--per-query FILE] [--dump FILE] [--from-dump FILE] [--corpus FILE] [--queries FILE]
 //! ```
 //!
 //! For each embedder (`local`: the lexical hashing `LocalEmbedder`; `minilm`: all-MiniLM-L6-v2,
@@ -15,20 +15,21 @@
 //! (nDCG@10, recall@10, MRR@10, see `metrics.rs`) and their latency (HTTP round trip and the
 //! response's `tookMs`).
 //!
-//! A fusion sweep follows: the semantic and keyword rankings are fetched again at topK 50 (and the
-//! keyword one also for the query without stopwords) and fused client-side under other settings
-//! (RRF k, depth, weights; weighted sums of scores). Its first row uses the server's settings and
-//! must reproduce the server's hybrid answers; the sweep shows what a change of
-//! `lib/app/src/search.rs` would do without changing it.
+//! A fusion analysis follows (`fusion.rs`): the semantic and keyword rankings are fetched again at
+//! topK 50 (and the keyword one also for the query without stopwords) and fused client-side under
+//! other settings; settings are chosen on the odd-numbered queries and checked on the even-numbered
+//! ones. Its "hybrid as served" row must reproduce the server's hybrid answers.
 //!
 //! `--write` replaces the marked block of the given Markdown file with the report; `--per-query`
-//! writes one JSON line per embedder, mode and query (scores, first passages); `--dump` the sweep's
-//! rankings with their scores, for analyses outside the bench.
+//! writes one JSON line per embedder, mode and query (scores, first passages); `--dump` the
+//! rankings of the fusion analysis with their scores; `--from-dump FILE` reruns only the fusion
+//! analysis on such a file (no server, no indexing: seconds instead of minutes) and prints it.
 //!
 //! The workspace the passages go into is made with the same use cases `lore workspaces create` and
 //! `lore keys create` run (in process, on the server's `App`), with a sources limit above the
 //! corpus size and a rate limit the benchmark cannot reach; everything else goes over HTTP.
 
+mod fusion;
 mod metrics;
 
 use metrics::Judgements;
@@ -70,8 +71,10 @@ struct Options {
     queries: PathBuf,
     /// Where to write one JSON line per query, mode and embedder (ranking and scores).
     per_query: Option<PathBuf>,
-    /// Where to write the sweep's rankings (topK 50, with scores) of every query.
+    /// Where to write the fusion analysis's rankings (topK 50, with scores) of every query.
     dump: Option<PathBuf>,
+    /// Only rerun the fusion analysis on the rankings of this `--dump` file.
+    from_dump: Option<PathBuf>,
     command: String,
 }
 
@@ -84,6 +87,7 @@ fn parse_options() -> Result<Option<Options>> {
         queries: root.join("benches/retrieval/queries.jsonl"),
         per_query: None,
         dump: None,
+        from_dump: None,
         command: std::env::var("LORE_BENCH_COMMAND")
             .unwrap_or_else(|_| "cargo bench --profile perf --bench retrieval".to_owned()),
     };
@@ -99,6 +103,7 @@ fn parse_options() -> Result<Option<Options>> {
             "--queries" => o.queries = PathBuf::from(value()?),
             "--per-query" => o.per_query = Some(PathBuf::from(value()?)),
             "--dump" => o.dump = Some(PathBuf::from(value()?)),
+            "--from-dump" => o.from_dump = Some(PathBuf::from(value()?)),
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
@@ -336,84 +341,15 @@ struct ModeResult {
     lines: Vec<Value>,
 }
 
-struct SweepRow {
-    label: String,
-    scores: Scores,
-    /// Queries 1, 3, 5, … and 2, 4, 6, … (a setting picked on one half can be checked on the other).
-    halves: [Scores; 2],
-}
-
-/// The single-mode rankings of one query at topK 50: chunk ids with their scores.
-struct Lists {
-    semantic: Vec<(String, f32)>,
-    keyword: Vec<(String, f32)>,
-    /// Keyword search for the query without stopwords (`content_words`).
-    keyword_content: Vec<(String, f32)>,
-    /// chunk id → passage id
-    names: BTreeMap<String, String>,
-}
-
-/// A way of fusing the semantic and keyword rankings, computed client-side.
-enum Fusion {
-    /// `metrics::rrf` with semantic weight 1.
-    Rrf { k: f32, depth: usize, keyword_weight: f32, content_words: bool },
-    /// `metrics::score_fusion`: `semantic_weight` · semantic + (1 − it) · keyword, min-max normalised.
-    Scores { semantic_weight: f32 },
-}
-
-impl Fusion {
-    fn apply(&self, l: &Lists) -> Vec<String> {
-        let ids = |v: &[(String, f32)]| v.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>();
-        match *self {
-            Fusion::Rrf { k, depth, keyword_weight, content_words } => {
-                let kw = ids(if content_words { &l.keyword_content } else { &l.keyword });
-                metrics::rrf(&[(&ids(&l.semantic), 1.0), (&kw, keyword_weight)], k, depth)
-            }
-            Fusion::Scores { semantic_weight } => {
-                metrics::score_fusion(&[(&l.semantic, semantic_weight), (&l.keyword, 1.0 - semantic_weight)])
-            }
-        }
-    }
-}
-
-/// The settings the sweep tries. The first is the server's (`lib/app/src/search.rs`: k = 60, depth
-/// 4 × topK, equal weights); the two marked "grid best" are the best of a wider grid (k 1–60,
-/// depth 10–50, keyword weight 0.1–2) for each embedder on these same queries.
-fn sweep_variants() -> Vec<(String, Fusion)> {
-    let rrf = |k, depth, keyword_weight| Fusion::Rrf { k, depth, keyword_weight, content_words: false };
-    vec![
-        ("RRF k=60, depth 40, keyword weight 1 (server today)".into(), rrf(60.0, 40, 1.0)),
-        ("RRF k=60, depth 10".into(), rrf(60.0, 10, 1.0)),
-        ("RRF k=60, depth 20".into(), rrf(60.0, 20, 1.0)),
-        ("RRF k=10, depth 40".into(), rrf(10.0, 40, 1.0)),
-        ("RRF k=1, depth 40".into(), rrf(1.0, 40, 1.0)),
-        ("RRF k=60, depth 40, keyword weight 0.5".into(), rrf(60.0, 40, 0.5)),
-        ("RRF k=60, depth 40, keyword weight 2".into(), rrf(60.0, 40, 2.0)),
-        (
-            "RRF k=60, depth 40, keyword query without stopwords".into(),
-            Fusion::Rrf { k: 60.0, depth: 40, keyword_weight: 1.0, content_words: true },
-        ),
-        ("RRF k=1, depth 40, keyword weight 0.25 (grid best for minilm)".into(), rrf(1.0, 40, 0.25)),
-        ("RRF k=5, depth 10, keyword weight 2 (grid best for local)".into(), rrf(5.0, 10, 2.0)),
-        ("scores 0.5 · semantic + 0.5 · keyword (min-max)".into(), Fusion::Scores { semantic_weight: 0.5 }),
-        ("scores 0.8 · semantic + 0.2 · keyword (min-max)".into(), Fusion::Scores { semantic_weight: 0.8 }),
-    ]
-}
-
 struct EmbedderResult {
     name: String,
     model: String,
     index_time: Duration,
     modes: Vec<ModeResult>,
-    sweep: Vec<SweepRow>,
-    /// Queries on which the client-side fusion with the server's settings gave the server's hybrid
-    /// top 10 exactly.
-    reproduced: usize,
+    /// The rankings of the fusion analysis.
+    run: fusion::Run,
     /// `--dump` lines.
     dump: Vec<Value>,
-    /// The best RRF settings of the grid (label, nDCG@10), best first, and how many were tried.
-    grid: Vec<(String, f64)>,
-    grid_size: usize,
 }
 
 fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {
@@ -439,6 +375,7 @@ fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {
 async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Result<Option<EmbedderResult>> {
     let Some(embedder) = load_embedder(name)? else { return Ok(None) };
     let model = embedder.model_id().to_owned();
+    let embedder_lexical = embedder.lexical_only();
     let bench = Bench::start(embedder).await?;
     eprintln!("retrieval: {name}: indexing {} passages through the API…", passages.len());
     let (bot, index_time) = bench.index(passages).await?;
@@ -455,6 +392,7 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
     }
     let mut modes = Vec::new();
     let mut hybrid_answers = Vec::new();
+    let mut hybrid_names = Vec::new();
     for mode in MODES {
         let mut r = ModeResult {
             mode,
@@ -478,86 +416,48 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
             }));
             if mode == "hybrid" {
                 hybrid_answers.push(a.chunks);
+                hybrid_names.push(a.by_chunk);
             }
         }
         modes.push(r);
     }
 
-    // Fusion sweep over the same queries: the single-mode rankings at topK 50, fused here.
-    let mut rankings = Vec::new();
+    // Fusion analysis over the same queries: the single-mode rankings at topK 50, fused in `fusion.rs`.
+    let lexical_only = embedder_lexical;
+    let mut lists = Vec::new();
     let mut dump = Vec::new();
-    for (qi, q) in queries.iter().enumerate() {
+    for ((q, hybrid), hybrid_by_chunk) in queries.iter().zip(hybrid_answers).zip(hybrid_names) {
         let sem = bench.search(&bot, &q.text, "semantic", SWEEP_K).await?;
         let kw = bench.search(&bot, &q.text, "keyword", SWEEP_K).await?;
         let kwc = bench.search(&bot, &content_words(&q.text), "keyword", SWEEP_K).await?;
         let mut names = sem.by_chunk.clone();
         names.extend(kw.by_chunk.clone());
         names.extend(kwc.by_chunk.clone());
+        names.extend(hybrid_by_chunk);
         let pairs = |a: &Answer| -> Vec<(String, f32)> {
             a.chunks.iter().map(|c| names[c].clone()).zip(a.scores.iter().copied()).collect()
         };
         dump.push(json!({
-            "embedder": name, "query": q.id, "kind": q.kind, "relevant": q.judged,
+            "embedder": name, "lexicalOnly": lexical_only, "query": q.id, "kind": q.kind, "relevant": q.judged,
             "semantic": pairs(&sem), "keyword": pairs(&kw), "keywordContent": pairs(&kwc),
-            "hybrid": hybrid_answers[qi].iter().map(|c| names.get(c).cloned().unwrap_or_default()).collect::<Vec<_>>(),
+            "hybrid": hybrid.iter().map(|c| names.get(c).cloned().unwrap_or_default()).collect::<Vec<_>>(),
         }));
-        rankings.push(Lists {
+        lists.push(fusion::Lists {
             semantic: sem.chunks.into_iter().zip(sem.scores).collect(),
             keyword: kw.chunks.into_iter().zip(kw.scores).collect(),
             keyword_content: kwc.chunks.into_iter().zip(kwc.scores).collect(),
+            hybrid,
             names,
         });
     }
-    let mut sweep = Vec::new();
-    let mut reproduced = 0;
-    for (i, (label, fusion)) in sweep_variants().into_iter().enumerate() {
-        let mut row = SweepRow { label, scores: Scores::default(), halves: [Scores::default(), Scores::default()] };
-        for (qi, (q, lists)) in queries.iter().zip(&rankings).enumerate() {
-            let fused = fusion.apply(lists);
-            if i == 0 && fused.iter().take(TOP_K).eq(hybrid_answers[qi].iter()) {
-                reproduced += 1;
-            }
-            let ranked = metrics::dedup(&fused.iter().filter_map(|c| lists.names.get(c).cloned()).collect::<Vec<_>>());
-            row.scores.add(&ranked, &q.judged);
-            row.halves[qi % 2].add(&ranked, &q.judged);
-        }
-        sweep.push(row);
-    }
-    // The grid the "grid best" rows of the sweep come from: the best RRF settings on these queries.
-    let mut grid = Vec::new();
-    for k in [1.0, 5.0, 10.0, 20.0, 30.0, 60.0] {
-        for depth in [10, 20, 40, 50] {
-            for keyword_weight in [0.1, 0.2, 0.25, 0.33, 0.5, 0.75, 1.0, 1.5, 2.0] {
-                let fusion = Fusion::Rrf { k, depth, keyword_weight, content_words: false };
-                let mut scores = Scores::default();
-                for (q, lists) in queries.iter().zip(&rankings) {
-                    let fused = fusion.apply(lists);
-                    scores.add(
-                        &metrics::dedup(&fused.iter().filter_map(|c| lists.names.get(c).cloned()).collect::<Vec<_>>()),
-                        &q.judged,
-                    );
-                }
-                grid.push((
-                    format!("k={k}, depth {depth}, keyword weight {keyword_weight}"),
-                    metrics::mean(&scores.ndcg),
-                ));
-            }
-        }
-    }
-    grid.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let grid_size = grid.len();
-    grid.truncate(3);
     bench.running.stop().await?;
     Ok(Some(EmbedderResult {
         name: name.to_owned(),
         model,
         index_time,
         modes,
-        sweep,
-        reproduced,
+        run: fusion::Run { name: name.to_owned(), lexical_only, lists, from_dump: false },
         dump,
-        grid,
-        grid_size,
     }))
 }
 
@@ -712,69 +612,8 @@ fn report(
             passages.len() as f64 / secs
         );
     }
-    let _ = writeln!(
-        s,
-        "\nFusion sweep: the semantic and keyword rankings fetched at topK {SWEEP_K} and fused client-side \
-         (`benches/retrieval/metrics.rs`). nDCG@10 on all queries, then on the odd / even halves, and recall@10. \
-         Same queries as above, so any setting picked from this table is judged optimistically.\n"
-    );
-    let _ = writeln!(
-        s,
-        "| fusion | {} |",
-        results
-            .iter()
-            .map(|r| format!("{0} nDCG@10 | {0} odd / even | {0} recall@10", r.name))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    let _ = writeln!(s, "|---|{}", "---:|---:|---:|".repeat(results.len()));
-    if let Some(first) = results.first() {
-        for (i, row) in first.sweep.iter().enumerate() {
-            let cells: Vec<String> = results
-                .iter()
-                .map(|r| {
-                    let w = &r.sweep[i];
-                    format!(
-                        "{:.3} | {:.3} / {:.3} | {:.3}",
-                        metrics::mean(&w.scores.ndcg),
-                        metrics::mean(&w.halves[0].ndcg),
-                        metrics::mean(&w.halves[1].ndcg),
-                        metrics::mean(&w.scores.recall)
-                    )
-                })
-                .collect();
-            let _ = writeln!(s, "| {} | {} |", row.label, cells.join(" | "));
-        }
-    }
-    let _ = writeln!(s, "\nThe single modes on the same halves, for comparison:\n");
-    for r in results {
-        let halves: Vec<String> = r
-            .modes
-            .iter()
-            .map(|m| {
-                let half = |h: usize| metrics::mean(&m.all.ndcg.iter().skip(h).step_by(2).copied().collect::<Vec<_>>());
-                format!("{} {:.3} / {:.3}", m.mode, half(0), half(1))
-            })
-            .collect();
-        let _ = writeln!(s, "- `{}`: {}", r.name, halves.join(", "));
-    }
-    for r in results {
-        let best: Vec<String> = r.grid.iter().map(|(label, ndcg)| format!("{label}: {ndcg:.3}")).collect();
-        let _ = writeln!(
-            s,
-            "\nBest of a grid of {} RRF settings (k 1–60, depth 10–50, keyword weight 0.1–2) for `{}`: {}.",
-            r.grid_size,
-            r.name,
-            best.join("; ")
-        );
-    }
-    let checks: Vec<String> =
-        results.iter().map(|r| format!("`{}` {}/{}", r.name, r.reproduced, queries.len())).collect();
-    let _ = writeln!(
-        s,
-        "\nCheck: the sweep's first row gives exactly the server's hybrid top 10 on {} queries.",
-        checks.join(", ")
-    );
+    let runs: Vec<&fusion::Run> = results.iter().map(|r| &r.run).collect();
+    s.push_str(&fusion::report(&runs, queries));
     s
 }
 
@@ -804,6 +643,12 @@ async fn main() -> Result<()> {
     let started = Instant::now();
     let (passages, queries) = load(&o)?;
     eprintln!("retrieval: {} passages, {} queries", passages.len(), queries.len());
+    if let Some(path) = &o.from_dump {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let runs = fusion::Run::from_dump(&text, &queries)?;
+        println!("{}", fusion::report(&runs.iter().collect::<Vec<_>>(), &queries));
+        return Ok(());
+    }
     let mut results = Vec::new();
     let mut skipped = Vec::new();
     for name in &o.embedders {

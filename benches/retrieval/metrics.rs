@@ -9,6 +9,8 @@
 //! - **recall@k**: judged passages (any grade) in the first k, over all judged passages.
 //! - **MRR@k**: 1 / rank of the first judged passage (any grade) in the first k, else 0.
 //! - **percentile**: nearest-rank (the smallest value with at least p % of the values at or below).
+//! - **paired sign-flip test**: how often randomly swapping the two systems' per-query scores gives
+//!   a mean difference at least as large (in absolute value) as the observed one (two-sided p).
 
 use std::collections::{HashMap, HashSet};
 
@@ -74,9 +76,10 @@ pub fn mean(values: &[f64]) -> f64 {
 }
 
 /// Weighted reciprocal-rank fusion of rankings of chunk ids, each cut to its first `depth`:
-/// score = Σ weight_r / (k + rank_r) with ranks from 1, best first, ties by id. With weights 1,
-/// k = 60 and depth 4 × topK this is what `lib/app/src/search.rs` computes for hybrid (same f32
-/// arithmetic, same order of additions, same tie-break), so the sweep reproduces the server.
+/// score = Σ weight_r / (k + rank_r) with ranks from 1, best first, ties by id. With the primary
+/// ranking weighing 1 and the secondary `lore_app::search::SECONDARY_WEIGHT`, k = `RRF_K` and
+/// depth `FUSION_DEPTH` × topK this is what `lib/app/src/search.rs` computes for hybrid (same f32
+/// arithmetic, same tie-break), so the sweep reproduces the server.
 pub fn rrf(rankings: &[(&[String], f32)], k: f32, depth: usize) -> Vec<String> {
     let mut fused: HashMap<&str, f32> = HashMap::new();
     for (ranking, weight) in rankings {
@@ -105,4 +108,63 @@ pub fn score_fusion(rankings: &[(&[(String, f32)], f32)]) -> Vec<String> {
     let mut out: Vec<(&str, f32)> = fused.into_iter().collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     out.into_iter().map(|(id, _)| id.to_owned()).collect()
+}
+
+/// Weighted sum of z-scores: each ranking's scores standardised (minus their mean, over their
+/// population standard deviation; 0 when they are all equal), an id missing from a ranking gets
+/// that ranking's lowest z-score. Best first, ties by id.
+pub fn z_score_fusion(rankings: &[(&[(String, f32)], f32)]) -> Vec<String> {
+    let mut normalised: Vec<(HashMap<&str, f64>, f64, f32)> = Vec::new();
+    for (ranking, weight) in rankings {
+        let n = ranking.len().max(1) as f64;
+        let mean = ranking.iter().map(|r| f64::from(r.1)).sum::<f64>() / n;
+        let sd = (ranking.iter().map(|r| (f64::from(r.1) - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let z = |x: f32| if sd > 0.0 { (f64::from(x) - mean) / sd } else { 0.0 };
+        let by_id: HashMap<&str, f64> = ranking.iter().map(|(id, s)| (id.as_str(), z(*s))).collect();
+        let lowest = by_id.values().copied().fold(f64::INFINITY, f64::min);
+        normalised.push((by_id, if lowest.is_finite() { lowest } else { 0.0 }, *weight));
+    }
+    let ids: HashSet<&str> = normalised.iter().flat_map(|(m, _, _)| m.keys().copied()).collect();
+    let mut out: Vec<(&str, f64)> = ids
+        .into_iter()
+        .map(|id| {
+            let score = normalised.iter().map(|(m, low, w)| f64::from(*w) * m.get(id).copied().unwrap_or(*low)).sum();
+            (id, score)
+        })
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    out.into_iter().map(|(id, _)| id.to_owned()).collect()
+}
+
+/// Two-sided paired sign-flip (randomisation) test of per-query scores `a` against `b` (same
+/// queries, same order): the share of `samples` random sign assignments of the differences whose
+/// mean is at least as far from 0 as the observed one, counting the observed assignment, so never
+/// 0. Deterministic for a given `seed` (SplitMix64).
+pub fn paired_sign_flip_p(a: &[f64], b: &[f64], samples: usize, seed: u64) -> f64 {
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let observed = diffs.iter().sum::<f64>().abs();
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut at_least = 1usize;
+    for _ in 0..samples {
+        let mut sum = 0.0;
+        let mut bits = 0u64;
+        for (i, d) in diffs.iter().enumerate() {
+            if i % 64 == 0 {
+                bits = next();
+            }
+            sum += if bits >> (i % 64) & 1 == 1 { *d } else { -*d };
+        }
+        // A small tolerance so that a flip giving the observed sum in another order of additions counts.
+        if sum.abs() >= observed - 1e-12 {
+            at_least += 1;
+        }
+    }
+    at_least as f64 / (samples + 1) as f64
 }

@@ -83,3 +83,31 @@ fn score_fusion_normalises_each_ranking() {
     // One result (or equal scores) counts fully.
     assert_eq!(score_fusion(&[(&r(&[("z", 0.3)]), 1.0)]), ["z"]);
 }
+
+#[test]
+fn z_score_fusion_standardises_each_ranking() {
+    let r = |xs: &[(&str, f32)]| xs.iter().map(|(id, s)| ((*id).to_owned(), *s)).collect::<Vec<_>>();
+    // Semantic z: a = 1.5/sqrt(1.5) = 1.2247, b = 0, c = -1.2247; keyword z: c = 1, b = -1, so a
+    // (missing) gets -1. Equal weights: a 0.2247, b -1, c -0.2247.
+    let sem = r(&[("a", 0.9), ("b", 0.6), ("c", 0.3)]);
+    let kw = r(&[("c", 8.0), ("b", 6.0)]);
+    assert_eq!(z_score_fusion(&[(&sem, 1.0), (&kw, 1.0)]), ["a", "c", "b"]);
+    // Mostly keyword: c first.
+    assert_eq!(z_score_fusion(&[(&sem, 0.2), (&kw, 0.8)])[0], "c");
+    // Equal scores standardise to 0: ties by id.
+    assert_eq!(z_score_fusion(&[(&r(&[("z", 0.3), ("y", 0.3)]), 1.0)]), ["y", "z"]);
+}
+
+#[test]
+fn paired_sign_flip_test() {
+    let same = [0.5, 0.2, 0.9];
+    assert!(close(paired_sign_flip_p(&same, &same, 1000, 7), 1.0), "no difference: every flip is as large");
+    // 30 queries all better by 0.1: only the all-positive and all-negative flips are as large.
+    let (a, b) = (vec![0.6; 30], vec![0.5; 30]);
+    let p = paired_sign_flip_p(&a, &b, 10_000, 7);
+    assert!(p < 0.001, "{p}");
+    // One query better, one worse by as much: the observed mean difference is 0, every flip is as large.
+    let p = paired_sign_flip_p(&[0.6, 0.4], &[0.5, 0.5], 10_000, 7);
+    assert!(close(p, 1.0), "{p}");
+    assert_eq!(paired_sign_flip_p(&a, &b, 500, 1), paired_sign_flip_p(&a, &b, 500, 1), "deterministic");
+}

@@ -159,4 +159,10 @@ pub trait Embedder: Send + Sync {
     fn dimensions(&self) -> usize;
     /// One unit-length vector per input, in order. Splits into provider-sized batches itself.
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    /// Whether the vectors only reflect the words texts share, not their meaning (a hashing
+    /// embedder, not a neural model). Hybrid search then lets its keyword ranking lead the fusion
+    /// (`search.rs`). `false` unless overridden.
+    fn lexical_only(&self) -> bool {
+        false
+    }
 }

@@ -74,6 +74,11 @@ impl Embedder for LocalEmbedder {
         LOCAL_DIMENSIONS
     }
 
+    /// Lexical overlap only (see above): hybrid search lets BM25 lead.
+    fn lexical_only(&self) -> bool {
+        true
+    }
+
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let bytes: usize = texts.iter().map(String::len).sum();
         if bytes < BLOCKING_THRESHOLD_BYTES {
