@@ -113,8 +113,7 @@ pub async fn compose(public_base: &str, overrides: &Overrides, uses: Uses) -> an
         deliveries: backend.deliveries.clone(),
         webhook_sender: net.webhook_sender,
         dispatch_signal: Arc::new(signal.clone()),
-        // No DynamoDB Mind store yet: the Mind routes answer 500 on this backend until it lands.
-        minds: Arc::new(lore_app::mind_ports::MindsUnavailable),
+        minds: backend.minds.clone(),
     };
     let app = lore_app::App::new(ports, crate::compose::config(overrides)?);
     Ok(Composition { app, jobs: None, store: None, dispatch: Some(signal), aws: Some(backend) })

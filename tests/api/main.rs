@@ -2,6 +2,7 @@
 
 mod auth;
 mod chatbots;
+mod contract;
 mod crawl;
 mod errors;
 mod fixtures;

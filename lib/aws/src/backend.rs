@@ -12,6 +12,7 @@ use aws_sdk_s3::types::{BucketLocationConstraint, CreateBucketConfiguration};
 use aws_sdk_sqs::types::QueueAttributeName;
 use lore_app::form_ports::FormStore;
 use lore_app::knowledge_ports::{BlobStore, EventBus, JobQueue, SourceStore};
+use lore_app::mind_ports::MindStore;
 use lore_app::ports::{ChatbotStore, KeyStore, RateLimiter, StoreError, StoreResult, WorkspaceStore};
 use lore_app::webhook_ports::{DeliveryStore, HookStore};
 use std::sync::Arc;
@@ -32,6 +33,7 @@ pub struct AwsBackend {
     pub forms: Arc<dyn FormStore>,
     pub hooks: Arc<dyn HookStore>,
     pub deliveries: Arc<dyn DeliveryStore>,
+    pub minds: Arc<dyn MindStore>,
     /// The webhook event outbox on the table (what `deliveries` fans out); `forms` writes
     /// response events there itself, in the response's transaction.
     pub outbox: Arc<dyn EventBus>,
@@ -85,6 +87,7 @@ impl AwsBackend {
             forms: dynamo.clone(),
             hooks: dynamo.clone(),
             deliveries: dynamo.clone(),
+            minds: dynamo.clone(),
             outbox: dynamo.clone(),
             dynamo,
             s3,

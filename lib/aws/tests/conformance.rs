@@ -33,6 +33,18 @@ conform! {
     dynamodb_delivery_claim_race => delivery_claim_race("aws");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dynamodb_minds() {
+    let backend = support::backend("minds").await;
+    suite::minds(&support::mind_stores(&backend), "aws").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dynamodb_mind_races() {
+    let backend = support::backend("mind-races").await;
+    suite::mind_races(&support::mind_stores(&backend), "aws").await;
+}
+
 /// The suites share one backend the way `lore serve` shares one table: run them all in a row.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn all_suites_on_one_table() {
@@ -51,4 +63,10 @@ async fn all_suites_on_one_table() {
     suite::hooks(&s, "one").await;
     suite::deliveries(&s, "one").await;
     suite::delivery_claim_race(&s, "one").await;
+    let m = support::mind_stores(&backend);
+    suite::minds(&m, "one").await;
+    suite::mind_races(&m, "one").await;
+    // Twice on one table: public addresses are shared by every workspace of the table.
+    suite::minds(&m, "two").await;
+    suite::mind_races(&m, "two").await;
 }

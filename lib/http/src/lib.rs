@@ -101,7 +101,38 @@ impl Modify for BearerAuth {
 
 /// The OpenAPI document of the route groups given.
 pub fn openapi(groups: &[RouteGroup]) -> utoipa::openapi::OpenApi {
-    api_router(groups).split_for_parts().1
+    let mut doc = api_router(groups).split_for_parts().1;
+    document_rate_limits(&mut doc);
+    doc
+}
+
+/// Every authenticated operation (one that documents 401) may also answer 429 `rate_limited`:
+/// the key's budget is spent when the key is checked, whatever the route. Added here, after every
+/// group is merged, so that no route can leave it out of the document.
+fn document_rate_limits(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let limited = ResponseBuilder::new()
+        .description("`rate_limited`: the key's requests per minute are spent; `Retry-After` gives the seconds to wait")
+        .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build())
+        .build();
+    for item in doc.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for op in operations.into_iter().flatten() {
+            let responses = &mut op.responses.responses;
+            if responses.contains_key("401") && !responses.contains_key("429") {
+                responses.insert("429".into(), RefOr::T(limited.clone()));
+            }
+        }
+    }
 }
 
 fn api_router(groups: &[RouteGroup]) -> OpenApiRouter<ApiState> {
@@ -134,7 +165,8 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::
 
 /// The router serving `groups` over `app`, with the whole platform around it.
 pub fn router(app: App, groups: &[RouteGroup]) -> Router {
-    let (mut router, doc) = api_router(groups).split_for_parts();
+    let (mut router, mut doc) = api_router(groups).split_for_parts();
+    document_rate_limits(&mut doc);
     if groups.contains(&RouteGroup::Files) {
         router = router.merge(files::router());
     }

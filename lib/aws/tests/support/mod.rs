@@ -9,7 +9,7 @@
 
 use aws_config::{BehaviorVersion, Region, SdkConfig};
 use aws_credential_types::Credentials;
-use lore_app::conformance::Stores;
+use lore_app::conformance::{MindStores, Stores};
 use lore_aws::{AwsBackend, AwsSettings, QueueRef};
 use lore_domain::id::SourceId;
 use std::sync::Arc;
@@ -84,4 +84,9 @@ pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
         blobs: b.blobs.clone(),
         events: b.outbox.clone(),
     }
+}
+
+/// The Mind suites' view of the AWS ports.
+pub fn mind_stores(b: &AwsBackend) -> MindStores {
+    MindStores { workspaces: b.workspaces.clone(), minds: b.minds.clone() }
 }

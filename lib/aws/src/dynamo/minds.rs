@@ -1,0 +1,421 @@
+//! Minds on the table (`MindStore`; `infra/dynamodb.md`, "Minds").
+//!
+//! A Mind lives in its workspace's partition (`WS#<ws>/MIND#<mind>`), next to a slug guard
+//! (`WS#<ws>/MINDSLUG#<slug>`: one Mind per slug in the workspace) and, while it is published,
+//! a global guard `PUBSLUG#<slug>` (one published Mind per public address `/m/{slug}`, across
+//! every workspace). Every write is one `TransactWriteItems` of the Mind, the guards it takes or
+//! releases and the workspace's `minds` / `mindSources` counters; updates and deletes are
+//! conditioned on the revision that was read.
+
+use super::forms::{add, transact_retrying};
+use super::records::{COUNTERS_SK, ws_pk};
+use super::{
+    DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
+    malformed, n, newest_first_key, req_s, s,
+};
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::AttributeValue;
+use lore_app::mind_ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
+use lore_app::ports::{StoreError, StoreResult};
+use lore_domain::Timestamp;
+use lore_domain::id::{MindId, WorkspaceId};
+use lore_domain::mind::{
+    Bio, ExpertiseAreas, Headline, Mind, MindName, MindSourceCounts, SocialLinks, SuggestedQuestions, SystemPrompt,
+    Temperature, Theme, VoiceId, VoiceSpeed, WebUrl, WelcomeMessage,
+};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::slug::Slug;
+
+// ---- keys ------------------------------------------------------------------------------------
+
+fn mind_sk(id: &MindId) -> String {
+    format!("MIND#{id}")
+}
+fn minds_of(ws: &WorkspaceId) -> String {
+    format!("MINDS#{ws}")
+}
+fn mind_slug_sk(slug: &str) -> String {
+    format!("MINDSLUG#{slug}")
+}
+fn public_slug_pk(slug: &str) -> String {
+    format!("PUBSLUG#{slug}")
+}
+const PUBLIC_SLUG_SK: &str = "PUBSLUG";
+
+/// The workspace counter cells (on `WS#<ws>/COUNTERS`).
+const MINDS: &str = "minds";
+const MIND_SOURCES: &str = "mindSources";
+/// The Mind-item cells counting its sources by status (changed by the Mind sources, once they
+/// exist, in the same transaction as the sources).
+const SOURCE_CELLS: [&str; 5] = ["src_pending", "src_processing", "src_transcribing", "src_ready", "src_failed"];
+
+// ---- items -----------------------------------------------------------------------------------
+
+fn string_list(items: &[String]) -> AttributeValue {
+    AttributeValue::L(items.iter().map(s).collect())
+}
+
+fn string_map<'a>(entries: impl IntoIterator<Item = (&'static str, &'a str)>) -> AttributeValue {
+    AttributeValue::M(entries.into_iter().map(|(k, v)| (k.to_owned(), s(v))).collect())
+}
+
+/// Every setting, the slug and `updatedAt`: `None` is an unset optional setting (no attribute).
+fn settings(m: &Mind) -> Vec<(&'static str, Option<AttributeValue>)> {
+    let text = |v: Option<&str>| v.map(s);
+    let theme = m.theme.entries();
+    vec![
+        ("name", Some(s(m.name.as_str()))),
+        ("slug", Some(s(m.slug.as_str()))),
+        ("headline", text(m.headline.as_ref().map(Headline::as_str))),
+        ("bio", text(m.bio.as_ref().map(Bio::as_str))),
+        ("avatarUrl", text(m.avatar_url.as_ref().map(WebUrl::as_str))),
+        ("systemPrompt", text(m.system_prompt.as_ref().map(SystemPrompt::as_str))),
+        ("welcomeMessage", text(m.welcome_message.as_ref().map(WelcomeMessage::as_str))),
+        ("suggestedQuestions", Some(string_list(m.suggested_questions.as_slice()))),
+        ("expertiseAreas", Some(string_list(m.expertise_areas.as_slice()))),
+        ("isPublished", Some(AttributeValue::Bool(m.is_published))),
+        ("showSources", Some(AttributeValue::Bool(m.show_sources))),
+        ("collectEmail", Some(AttributeValue::Bool(m.collect_email_before_chat))),
+        ("temperature", Some(n(m.temperature.value()))),
+        ("theme", Some(string_map(theme.iter().map(|(k, v)| (*k, v.as_str()))))),
+        ("socialLinks", Some(string_map(m.social_links.entries().into_iter().map(|(k, u)| (k, u.as_str()))))),
+        ("voiceEnabled", Some(AttributeValue::Bool(m.voice_enabled))),
+        ("voiceId", Some(s(m.voice_id.as_str()))),
+        ("voiceSpeed", Some(n(m.voice_speed.value()))),
+        ("updatedAt", Some(n(m.updated_at.millis()))),
+    ]
+}
+
+/// A new Mind: revision 0, no sources.
+fn mind_item(m: &Mind) -> Item {
+    let mut item = key(ws_pk(&m.workspace_id), mind_sk(&m.id));
+    item.extend([
+        ("gsi1pk".into(), s(minds_of(&m.workspace_id))),
+        ("gsi1sk".into(), s(newest_first_key(m.created_at.millis(), m.id.as_str()))),
+        ("id".into(), s(m.id.as_str())),
+        ("ws".into(), s(m.workspace_id.as_str())),
+        ("createdAt".into(), n(m.created_at.millis())),
+        ("rev".into(), n(0)),
+    ]);
+    item.extend(settings(m).into_iter().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v))));
+    item.extend(SOURCE_CELLS.iter().map(|c| (c.to_string(), n(0))));
+    item
+}
+
+fn strings_from(i: &Item, k: &str) -> StoreResult<Vec<String>> {
+    match i.get(k) {
+        None => Ok(Vec::new()),
+        Some(AttributeValue::L(l)) => {
+            l.iter().map(|v| v.as_s().cloned().map_err(|_| malformed(k))).collect::<StoreResult<_>>()
+        }
+        Some(_) => Err(malformed(k)),
+    }
+}
+
+fn pairs_from(i: &Item, k: &str) -> StoreResult<Vec<(String, String)>> {
+    match i.get(k) {
+        None => Ok(Vec::new()),
+        Some(AttributeValue::M(m)) => m
+            .iter()
+            .map(|(k2, v)| v.as_s().map(|v| (k2.clone(), v.clone())).map_err(|_| malformed(k)))
+            .collect::<StoreResult<_>>(),
+        Some(_) => Err(malformed(k)),
+    }
+}
+
+fn bool_from(i: &Item, k: &str) -> StoreResult<bool> {
+    i.get(k).and_then(|v| v.as_bool().ok()).copied().ok_or_else(|| malformed(k))
+}
+
+fn float_from(i: &Item, k: &str) -> StoreResult<f64> {
+    i.get(k).and_then(|v| v.as_n().ok()).and_then(|v| v.parse().ok()).ok_or_else(|| malformed(k))
+}
+
+fn mind_from(i: &Item) -> StoreResult<Mind> {
+    let text = |k: &str| get_s(i, k).map(str::to_owned);
+    let ms = |k: &str| get_i(i, k).map(Timestamp::from_millis).ok_or_else(|| malformed(k));
+    let theme = pairs_from(i, "theme")?;
+    let links = pairs_from(i, "socialLinks")?;
+    Ok(Mind {
+        id: MindId::parse(req_s(i, "id")?).ok_or_else(|| malformed("mind id"))?,
+        workspace_id: WorkspaceId::parse(req_s(i, "ws")?).ok_or_else(|| malformed("workspace id"))?,
+        name: MindName::from_stored(req_s(i, "name")?.to_owned()),
+        slug: Slug::from_stored(req_s(i, "slug")?.to_owned()),
+        headline: text("headline").map(Headline::from_stored),
+        bio: text("bio").map(Bio::from_stored),
+        avatar_url: text("avatarUrl").map(WebUrl::from_stored),
+        system_prompt: text("systemPrompt").map(SystemPrompt::from_stored),
+        welcome_message: text("welcomeMessage").map(WelcomeMessage::from_stored),
+        suggested_questions: SuggestedQuestions::from_stored(strings_from(i, "suggestedQuestions")?),
+        expertise_areas: ExpertiseAreas::from_stored(strings_from(i, "expertiseAreas")?),
+        is_published: bool_from(i, "isPublished")?,
+        show_sources: bool_from(i, "showSources")?,
+        collect_email_before_chat: bool_from(i, "collectEmail")?,
+        temperature: Temperature::from_stored(float_from(i, "temperature")?),
+        theme: Theme::from_entries(theme.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        social_links: SocialLinks::from_entries(links.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        voice_enabled: bool_from(i, "voiceEnabled")?,
+        voice_id: VoiceId::parse(req_s(i, "voiceId")?).map_err(|_| malformed("voice id"))?,
+        voice_speed: VoiceSpeed::from_stored(float_from(i, "voiceSpeed")?),
+        created_at: ms("createdAt")?,
+        updated_at: ms("updatedAt")?,
+        revision: get_u(i, "rev"),
+        sources: MindSourceCounts {
+            pending: get_u(i, SOURCE_CELLS[0]),
+            processing: get_u(i, SOURCE_CELLS[1]),
+            transcribing: get_u(i, SOURCE_CELLS[2]),
+            ready: get_u(i, SOURCE_CELLS[3]),
+            failed: get_u(i, SOURCE_CELLS[4]),
+        },
+    })
+}
+
+// ---- guards ----------------------------------------------------------------------------------
+
+fn slug_guard(m: &Mind) -> Item {
+    let mut item = key(ws_pk(&m.workspace_id), mind_slug_sk(m.slug.as_str()));
+    item.insert("mind".into(), s(m.id.as_str()));
+    item
+}
+
+fn public_guard(m: &Mind) -> Item {
+    let mut item = key(public_slug_pk(m.slug.as_str()), PUBLIC_SLUG_SK);
+    item.extend([("mind".into(), s(m.id.as_str())), ("ws".into(), s(m.workspace_id.as_str()))]);
+    item
+}
+
+fn put_new(item: Item) -> TxWrite {
+    let mut expr = Expr::new();
+    let cond = format!("attribute_not_exists({})", expr.a("pk"));
+    TxWrite::Put { item, cond: Some(cond), expr }
+}
+
+/// Deletes a guard when it is absent or still names `mind`.
+fn release(pk: String, sk: &str, mind: &MindId) -> TxWrite {
+    let mut expr = Expr::new();
+    let cond =
+        format!("attribute_not_exists({}) OR {} = {}", expr.a("pk"), expr.a("mind"), expr.v("mind", s(mind.as_str())));
+    TxWrite::Delete { key: key(pk, sk), cond: Some(cond), expr }
+}
+
+/// The Mind's own condition: it exists at revision `rev`.
+fn at_revision(expr: &mut Expr, rev: u64) -> String {
+    format!("{} = {}", expr.a("rev"), expr.v("readRev", n(rev)))
+}
+
+// ---- the port --------------------------------------------------------------------------------
+
+#[async_trait]
+impl MindStore for DynamoStore {
+    async fn insert_mind(&self, mind: &Mind, minds_limit: u32) -> StoreResult<MindInsert> {
+        let pk = ws_pk(&mind.workspace_id);
+        for attempt in 0..MAX_ATTEMPTS {
+            // The count and the insert are one transaction: the counter's condition is the limit.
+            let mut expr = Expr::new();
+            let update = format!("ADD {} {}", expr.a(MINDS), expr.v("one", n(1)));
+            let cond = format!(
+                "attribute_exists({}) AND (attribute_not_exists({m}) OR {m} < {})",
+                expr.a("pk"),
+                expr.v("limit", n(minds_limit)),
+                m = expr.a(MINDS),
+            );
+            let mut writes = vec![
+                put_new(mind_item(mind)),
+                put_new(slug_guard(mind)),
+                TxWrite::Update { key: key(&pk, COUNTERS_SK), update, cond: Some(cond), expr },
+            ];
+            if mind.is_published {
+                writes.push(put_new(public_guard(mind)));
+            }
+            let failed = match self.transact(writes).await {
+                Ok(()) => return Ok(MindInsert::Inserted),
+                Err(TxFailure::Conflict) => {
+                    backoff(attempt).await;
+                    continue;
+                }
+                Err(TxFailure::Store(e)) => return Err(e),
+                Err(TxFailure::Condition(failed)) => failed,
+            };
+            // The limit comes first, as in the embedded store: read what is used now.
+            let Some(counters) = self.counters(&mind.workspace_id).await? else {
+                return Err(StoreError::Unavailable(format!("workspace {} does not exist", mind.workspace_id)));
+            };
+            let used = get_u(&counters, MINDS);
+            if used >= u64::from(minds_limit) {
+                return Ok(MindInsert::LimitReached { used });
+            }
+            if failed.contains(&1) {
+                return Err(StoreError::Conflict("slug"));
+            }
+            if failed.contains(&3) {
+                return Err(StoreError::Conflict("public_slug"));
+            }
+            if failed.contains(&0) {
+                return Err(StoreError::Unavailable(format!("mind {} exists", mind.id)));
+            }
+            // The count was at the limit and dropped meanwhile: try again.
+            backoff(attempt).await;
+        }
+        Err(gave_up("insert_mind"))
+    }
+
+    async fn get_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<Mind>> {
+        self.get(&ws_pk(ws), &mind_sk(id)).await?.as_ref().map(mind_from).transpose()
+    }
+
+    async fn find_published_mind(&self, slug: &str) -> StoreResult<Option<Mind>> {
+        let Some(g) = self.get(&public_slug_pk(slug), PUBLIC_SLUG_SK).await? else { return Ok(None) };
+        let (Some(ws), Some(id)) =
+            (get_s(&g, "ws").and_then(WorkspaceId::parse), get_s(&g, "mind").and_then(MindId::parse))
+        else {
+            return Err(malformed("public slug guard"));
+        };
+        // The guard and the Mind change in one transaction; checked anyway.
+        Ok(self.get_mind(&ws, &id).await?.filter(|m| m.is_published && m.slug.as_str() == slug))
+    }
+
+    async fn list_minds(&self, ws: &WorkspaceId, page: PageRequest) -> StoreResult<Page<Mind>> {
+        let total = self.counters(ws).await?.map_or(0, |c| get_u(&c, MINDS));
+        let items = self.listed(GSI1, &minds_of(ws), true, page.offset(), Some(u64::from(page.limit()))).await?;
+        let items = items
+            .iter()
+            .filter(|i| get_s(i, "ws") == Some(ws.as_str()))
+            .map(mind_from)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total, request: page })
+    }
+
+    async fn mind_usage(&self, ws: &WorkspaceId) -> StoreResult<MindUsage> {
+        let c = self.counters(ws).await?;
+        Ok(c.map_or_else(MindUsage::default, |c| MindUsage {
+            minds: get_u(&c, MINDS),
+            sources: get_u(&c, MIND_SOURCES),
+        }))
+    }
+
+    async fn update_mind(&self, mind: &Mind) -> StoreResult<MindWrite> {
+        let pk = ws_pk(&mind.workspace_id);
+        let sk = mind_sk(&mind.id);
+        for attempt in 0..MAX_ATTEMPTS {
+            let Some(item) = self.get(&pk, &sk).await? else { return Ok(MindWrite::NotFound) };
+            let stored = mind_from(&item)?;
+            if stored.revision + 1 != mind.revision {
+                return Ok(MindWrite::Stale);
+            }
+            let mut expr = Expr::new();
+            let (mut sets, mut removes) = (Vec::new(), Vec::new());
+            for (attr, value) in settings(mind) {
+                match value {
+                    Some(v) => sets.push(format!("{} = {}", expr.a(attr), expr.v(attr, v))),
+                    None => removes.push(expr.a(attr)),
+                }
+            }
+            sets.push(format!("{} = {}", expr.a("rev"), expr.v("rev", n(mind.revision))));
+            let mut update = format!("SET {}", sets.join(", "));
+            if !removes.is_empty() {
+                update = format!("{update} REMOVE {}", removes.join(", "));
+            }
+            let cond = at_revision(&mut expr, stored.revision);
+            let mut writes = vec![TxWrite::Update { key: key(&pk, &sk), update, cond: Some(cond), expr }];
+            let (mut slug_taken, mut address_taken) = (None, None);
+            if stored.slug != mind.slug {
+                writes.push(release(pk.clone(), &mind_slug_sk(stored.slug.as_str()), &mind.id));
+                slug_taken = Some(writes.len());
+                writes.push(put_new(slug_guard(mind)));
+            }
+            let address = |m: &Mind| m.is_published.then(|| m.slug.as_str().to_owned());
+            if address(&stored) != address(mind) {
+                if let Some(old) = address(&stored) {
+                    writes.push(release(public_slug_pk(&old), PUBLIC_SLUG_SK, &mind.id));
+                }
+                if mind.is_published {
+                    address_taken = Some(writes.len());
+                    writes.push(put_new(public_guard(mind)));
+                }
+            }
+            match self.transact(writes).await {
+                Ok(()) => return Ok(MindWrite::Done),
+                // Written meanwhile: read again (and answer `Stale` or `NotFound`).
+                Err(TxFailure::Condition(failed)) if failed.contains(&0) => backoff(attempt).await,
+                Err(TxFailure::Condition(failed)) if slug_taken.is_some_and(|i| failed.contains(&i)) => {
+                    return Err(StoreError::Conflict("slug"));
+                }
+                Err(TxFailure::Condition(failed)) if address_taken.is_some_and(|i| failed.contains(&i)) => {
+                    return Err(StoreError::Conflict("public_slug"));
+                }
+                Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+        Err(gave_up("update_mind"))
+    }
+
+    async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>> {
+        let pk = ws_pk(ws);
+        let sk = mind_sk(id);
+        for attempt in 0..MAX_ATTEMPTS {
+            let Some(item) = self.get(&pk, &sk).await? else { return Ok(None) };
+            let stored = mind_from(&item)?;
+            // Mind sources: deleted here in batches before the Mind, once they exist, with their
+            // file keys collected into the removal.
+            let sources = stored.sources.total() as i64;
+            let done = transact_retrying(self, "delete_mind", || {
+                let mut expr = Expr::new();
+                let cond = at_revision(&mut expr, stored.revision);
+                let mut writes = vec![
+                    TxWrite::Delete { key: key(&pk, &sk), cond: Some(cond), expr },
+                    release(pk.clone(), &mind_slug_sk(stored.slug.as_str()), id),
+                    add(pk.clone(), COUNTERS_SK, &[(MINDS, -1), (MIND_SOURCES, -sources)]),
+                ];
+                if stored.is_published {
+                    writes.push(release(public_slug_pk(stored.slug.as_str()), PUBLIC_SLUG_SK, id));
+                }
+                Ok(writes)
+            })
+            .await?;
+            if done {
+                return Ok(Some(MindRemoval::default()));
+            }
+            // Changed meanwhile: read again.
+            backoff(attempt).await;
+        }
+        Err(gave_up("delete_mind"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lore_domain::mind::{Field, MindPatch, NewMind, RawMind};
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn every_setting_round_trips_through_the_item() {
+        let raw = RawMind { name: Field::Value("Ada".into()), ..Default::default() };
+        let mut m = Mind::create(
+            WorkspaceId::generate(),
+            NewMind::parse(&raw).unwrap(),
+            Slug::parse("s", "ada").unwrap(),
+            Timestamp::from_millis(1_700_000_000_000),
+        );
+        assert_eq!(mind_from(&mind_item(&m)).unwrap(), m, "defaults");
+        let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, Option<String>> {
+            pairs.iter().map(|(k, v)| (k.to_string(), Some(v.to_string()))).collect()
+        };
+        let patch = RawMind {
+            headline: Field::Value("Hi".into()),
+            suggested_questions: Field::Value(vec!["Why?".into()]),
+            temperature: Field::Value(1.3),
+            voice_speed: Field::Value(0.25),
+            theme: Field::Value(map(&[("mode", "dark"), ("primaryColor", "#abc")])),
+            social_links: Field::Value(map(&[("website", "https://a.example")])),
+            is_published: Field::Value(true),
+            ..Default::default()
+        };
+        MindPatch::parse(&patch).unwrap().apply(&mut m);
+        assert_eq!(mind_from(&mind_item(&m)).unwrap(), m, "every setting");
+        let unset: Vec<&str> =
+            settings(&Mind { headline: None, ..m }).iter().filter(|(_, v)| v.is_none()).map(|(k, _)| *k).collect();
+        assert!(unset.contains(&"headline"), "an unset setting has no attribute");
+    }
+}
