@@ -19,6 +19,14 @@ const REQUIRED: &[(&str, &str)] = &[
     ("post", "/api/v1/chatbots/{chatbotId}/knowledge/search"),
     ("post", "/api/v1/chatbots/{chatbotId}/uploads"),
     ("post", "/api/v1/chatbots/{chatbotId}/upload-url"),
+    ("get", "/api/v1/minds"),
+    ("post", "/api/v1/minds"),
+    ("get", "/api/v1/minds/{mindId}"),
+    ("patch", "/api/v1/minds/{mindId}"),
+    ("delete", "/api/v1/minds/{mindId}"),
+    ("post", "/api/v1/minds/{mindId}/publish"),
+    ("post", "/api/v1/minds/{mindId}/knowledge/upload"),
+    ("post", "/api/v1/minds/{mindId}/knowledge/upload-url"),
     ("get", "/api/v1/forms"),
     ("post", "/api/v1/forms"),
     ("get", "/api/v1/forms/{formId}"),
@@ -54,7 +62,8 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
             let url = t.url(
                 &path
                     .replace("{chatbotId}", "cb_01jq3z5v7b8c9d0e1f2g3h4j5k")
-                    .replace("{sourceId}", "src_01jq3z5v7b8c9d0e1f2g3h4j5k"),
+                    .replace("{sourceId}", "src_01jq3z5v7b8c9d0e1f2g3h4j5k")
+                    .replace("{mindId}", "mind_01jq3z5v7b8c9d0e1f2g3h4j5k"),
             );
             let res = t.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
             let expected = if path == "/api/v1/openapi.json" { 200 } else { 401 };

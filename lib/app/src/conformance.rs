@@ -388,6 +388,25 @@ pub async fn blobs(p: &Stores, unique: &str) {
     p.blobs.delete(&key).await.unwrap();
     assert_eq!(p.blobs.get(&key).await.unwrap(), None);
     p.blobs.delete(&key).await.expect("deleting twice is fine");
+
+    // Deleting by prefix takes every blob under it, at any depth, and nothing beside it.
+    let owner = format!("ws_conformance/mind_{unique}/");
+    let keys = [format!("{owner}upl_a/a.txt"), format!("{owner}upl_b/b.txt"), format!("{owner}upl_b/deep/c.txt")];
+    let beside = format!("ws_conformance/mind_{unique}x/upl_c/keep.txt");
+    for k in keys.iter().chain([&beside]) {
+        p.blobs.put(k, b"x".to_vec(), "text/plain").await.unwrap();
+    }
+    assert_eq!(p.blobs.delete_prefix(&owner).await.unwrap(), 3);
+    for k in &keys {
+        assert_eq!(p.blobs.get(k).await.unwrap(), None, "{k}");
+    }
+    assert_eq!(p.blobs.get(&beside).await.unwrap().as_deref(), Some(&b"x"[..]), "a sibling prefix is kept");
+    assert_eq!(p.blobs.delete_prefix(&owner).await.unwrap(), 0, "nothing left");
+    for bad in ["", "/", "../", "ws_conformance", "ws_conformance/../"] {
+        assert_eq!(p.blobs.delete_prefix(bad).await.unwrap(), 0, "{bad:?} deletes nothing");
+    }
+    assert!(p.blobs.get(&beside).await.unwrap().is_some());
+    p.blobs.delete(&beside).await.unwrap();
 }
 
 /// Search over the index: exact cosine ranking, BM25 keyword matching, scope by chatbot and by

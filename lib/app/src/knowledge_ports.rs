@@ -207,6 +207,10 @@ pub trait BlobStore: Send + Sync {
     async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()>;
     async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>>;
     async fn delete(&self, key: &str) -> StoreResult<()>;
+    /// Deletes every blob whose key starts with `prefix` (whole segments, ending with `/`, e.g.
+    /// `<workspace>/<mind>/`): what a deleted owner left. Returns how many were deleted; an
+    /// invalid prefix deletes nothing.
+    async fn delete_prefix(&self, prefix: &str) -> StoreResult<u64>;
     /// The CDN URL clients fetch the blob from, without credentials.
     fn public_url(&self, key: &str) -> String;
     /// The key behind a URL this store handed out; `None` for any other URL.

@@ -128,7 +128,7 @@ impl App {
         Ok(MindListing { page, usage })
     }
 
-    async fn find_mind(&self, p: &Principal, id: &MindId) -> Result<Mind, AppError> {
+    pub(crate) async fn find_mind(&self, p: &Principal, id: &MindId) -> Result<Mind, AppError> {
         self.ports.minds.get_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))
     }
 
@@ -194,6 +194,11 @@ impl App {
             if let Err(e) = self.ports.blobs.delete(key).await {
                 tracing::warn!(mind = %id, key, error = %e, "could not delete a file of a deleted Mind");
             }
+        }
+        // Its uploads: every one lives under `<workspace>/<mind>/` (files.rs).
+        let uploads = format!("{}/{}/", p.workspace_id(), id);
+        if let Err(e) = self.ports.blobs.delete_prefix(&uploads).await {
+            tracing::warn!(mind = %id, error = %e, "could not delete the uploads of a deleted Mind");
         }
         Ok(())
     }

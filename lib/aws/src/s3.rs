@@ -231,6 +231,61 @@ impl BlobStore for S3BlobStore {
         Ok(())
     }
 
+    async fn delete_prefix(&self, prefix: &str) -> StoreResult<u64> {
+        if !prefix.strip_suffix('/').is_some_and(valid_key) {
+            return Ok(0);
+        }
+        self.credentials.refresh_if_needed().await;
+        let mut deleted = 0;
+        let mut token = None;
+        loop {
+            // A page holds at most 1,000 keys, which is also what one DeleteObjects takes.
+            let page = self
+                .client
+                .list_objects_v2()
+                .bucket(&self.bucket)
+                .prefix(prefix)
+                .set_continuation_token(token.take())
+                .send()
+                .await
+                .map_err(unavailable)?;
+            let objects = page
+                .contents()
+                .iter()
+                .filter_map(|o| o.key())
+                .map(|k| aws_sdk_s3::types::ObjectIdentifier::builder().key(k).build().map_err(unavailable))
+                .collect::<StoreResult<Vec<_>>>()?;
+            if !objects.is_empty() {
+                let n = objects.len() as u64;
+                let delete = aws_sdk_s3::types::Delete::builder()
+                    .set_objects(Some(objects))
+                    .quiet(true)
+                    .build()
+                    .map_err(unavailable)?;
+                let out = self
+                    .client
+                    .delete_objects()
+                    .bucket(&self.bucket)
+                    .delete(delete)
+                    .send()
+                    .await
+                    .map_err(unavailable)?;
+                if let Some(e) = out.errors().first() {
+                    return Err(StoreError::Unavailable(format!(
+                        "s3 could not delete {}: {}",
+                        e.key().unwrap_or("?"),
+                        e.message().unwrap_or("")
+                    )));
+                }
+                deleted += n;
+            }
+            match page.next_continuation_token() {
+                Some(t) if page.is_truncated() == Some(true) => token = Some(t.to_owned()),
+                _ => return Ok(deleted),
+            }
+        }
+    }
+
     fn public_url(&self, key: &str) -> String {
         format!("{}/{key}", self.public_base)
     }

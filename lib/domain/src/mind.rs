@@ -34,6 +34,9 @@ pub const MAX_TEMPERATURE: f64 = 2.0;
 pub const DEFAULT_VOICE_SPEED: f64 = 1.0;
 pub const MIN_VOICE_SPEED: f64 = 0.25;
 pub const MAX_VOICE_SPEED: f64 = 4.0;
+/// Largest document (PDF, DOCX, TXT, MD) uploaded to a Mind (CONTRACT §10); audio may be
+/// [`MAX_AUDIO_UPLOAD_BYTES`](crate::audio::MAX_AUDIO_UPLOAD_BYTES).
+pub const MAX_MIND_DOCUMENT_BYTES: u64 = 50 * 1024 * 1024;
 
 /// One member of a partial update as the client sent it: left out, explicitly `null`, or a
 /// value. Deserialises `null` to `Null`; a struct member marked `#[serde(default)]` that is

@@ -3,26 +3,48 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, ParseId, PathId};
+use crate::sources::{
+    UploadUrlRequest, UploadUrlView, UploadedView, content_length, is_multipart, multipart_of, read_file_part,
+};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use lore_app::files::{FileCategory, ReceivedFile, UploadRules};
 use lore_app::minds::{MindDetail, MindsUsage};
 use lore_domain::id::MindId;
 use lore_domain::mind::{Field, Mind, MindPatch, NewMind, RawMind, SocialLinks, Theme, VoiceId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<ApiState> {
+    let uploads = OpenApiRouter::new()
+        .routes(routes!(upload_mind_file))
+        .layer(DefaultBodyLimit::max(crate::files::UPLOAD_BODY_LIMIT));
     OpenApiRouter::new()
         .routes(routes!(list_minds, create_mind))
         .routes(routes!(get_mind, update_mind, delete_mind))
         .routes(routes!(publish_mind))
+        .routes(routes!(mind_upload_url))
+        .merge(uploads)
+}
+
+/// Mind uploads are read whole into memory (the `BlobStore` port takes a file's bytes at once):
+/// at most this many MiB of them are in flight together; further uploads wait for room.
+const UPLOAD_MEMORY_BUDGET_MIB: u32 = 1024;
+static UPLOAD_MEMORY: Semaphore = Semaphore::const_new(UPLOAD_MEMORY_BUDGET_MIB as usize);
+
+/// Room for an upload of `content_length` bytes (the largest file when the length is unknown).
+async fn reserve_upload_memory(content_length: u64) -> Option<SemaphorePermit<'static>> {
+    let bytes = if content_length == 0 { UploadRules::MIND.max_bytes() } else { content_length };
+    let mib = u32::try_from(bytes.div_ceil(1024 * 1024)).unwrap_or(u32::MAX).clamp(1, UPLOAD_MEMORY_BUDGET_MIB);
+    UPLOAD_MEMORY.acquire_many(mib).await.ok()
 }
 
 impl ParseId for MindId {
@@ -610,7 +632,8 @@ async fn update_mind(
     Ok(Json(s.app.update_mind(&auth.principal, &id, patch).await?.into()))
 }
 
-/// Delete a Mind with its knowledge sources, their chunks and its uploaded files.
+/// Delete a Mind with everything it owns: its records and its uploaded files (their `fileUrl`s
+/// answer 404 afterwards).
 #[utoipa::path(delete, path = "/api/v1/minds/{mindId}", tag = "minds",
     params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
     security(("bearer" = ["minds:write"])),
@@ -672,6 +695,92 @@ async fn publish_mind(
         },
         warning: publication.warning,
     }))
+}
+
+/// Upload a document (PDF, DOCX, TXT, MD; ≤ 50 MB) or an audio file (MP3, WAV, M4A, OGG;
+/// ≤ 500 MB) to use as the `fileUrl` of a `document` or `podcast` source. The type is decided by
+/// the content, not the name or the declared type. The optional `category` part (`document` or
+/// `audio`) makes a file of the other category `unsupported_file_type`. Through API Gateway
+/// (AWS) a request carries about 6 MB at most: send larger files with `upload-url`.
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge/upload", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    request_body(content = MindUploadForm, content_type = "multipart/form-data"),
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 201, description = "Stored: the uploaded-file result", body = UploadedView),
+        (status = 400, description = "`missing_file`, `unsupported_file_type`, `file_too_large`, `validation_error`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: the body is over 512 MiB", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn upload_mind_file(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<MindId>,
+    req: Request,
+) -> Result<(StatusCode, Json<UploadedView>), ApiError> {
+    // Unknown (or another workspace's) Mind: 404 before the body is read.
+    s.app.get_mind(&auth.principal, &id).await?;
+    if !is_multipart(&req) {
+        return Err(lore_domain::DomainError::new(
+            lore_domain::ErrorCode::MissingFile,
+            "send the file as multipart/form-data in a `file` part",
+        )
+        .into());
+    }
+    let hint = content_length(&req);
+    let _room = reserve_upload_memory(hint).await;
+    let limit = crate::files::UPLOAD_BODY_LIMIT;
+    let part = read_file_part(multipart_of(req, &s, limit).await?, UploadRules::MIND.max_bytes(), limit, hint).await?;
+    let wanted = match part.category.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => Some(
+            FileCategory::parse(c)
+                .ok_or_else(|| lore_domain::DomainError::field("category", "must be document or audio"))?,
+        ),
+    };
+    let audio = lore_extract::audio::sniff_audio(&part.bytes);
+    let file = ReceivedFile { file_name: part.file_name, bytes: part.bytes, audio };
+    let up = s.app.upload_mind_file(&auth.principal, &id, file, wanted).await?;
+    Ok((StatusCode::CREATED, Json(up.into())))
+}
+
+/// The multipart form of a Mind upload.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Documentation only.
+pub struct MindUploadForm {
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    /// `document` or `audio`: refuse a file of the other category.
+    category: Option<String>,
+}
+
+/// Get a signed URL to PUT a file to directly: the way to upload anything over ~6 MB through
+/// API Gateway, and audio up to 500 MB. `mimeType` must be an accepted document or audio type
+/// and `fileSize` within its category's limit; the URL accepts at most `fileSize` bytes until
+/// `expiresAt` (15 minutes). Once the PUT succeeded, `fileUrl` serves the bytes.
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge/upload-url", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    request_body = UploadUrlRequest,
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 201, description = "Where and how to PUT the bytes", body = UploadUrlView),
+        (status = 400, description = "`invalid_json`, `validation_error`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn mind_upload_url(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<MindId>,
+    JsonBody(body): JsonBody<UploadUrlRequest>,
+) -> Result<(StatusCode, Json<UploadUrlView>), ApiError> {
+    let up = s.app.presign_mind_upload(&auth.principal, &id, body.declared()).await?;
+    Ok((StatusCode::CREATED, Json(up.into())))
 }
 
 /// A JSON body that may be left out entirely (then `T::default()`); when present, the same

@@ -6,10 +6,11 @@ use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
-use axum::extract::multipart::{Field, Multipart, MultipartRejection};
+use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::StatusCode;
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use lore_app::files::{DeclaredFile, DirectUpload, ReceivedFile, Upload, UploadOwner, UploadRules, file_too_large};
 use lore_app::knowledge::NewSource;
 use lore_app::knowledge_ports::{SourceFilter, SourceStats};
 use lore_domain::id::{ChatbotId, SourceId};
@@ -217,25 +218,53 @@ pub struct StatsEnvelope {
 #[serde(rename_all = "camelCase")]
 pub struct UploadedView {
     pub status: Status,
-    /// CDN URL; use it as `fileUrl` when creating a file source.
+    /// CDN URL, fetchable without a key; use it as `fileUrl` when creating a source.
     pub file_url: String,
     pub file_name: String,
+    /// The type decided by content (`application/pdf`, `text/markdown`, `audio/mpeg`, …).
     pub mime_type: String,
+    /// Bytes.
     pub file_size: u64,
-    /// `document`.
+    /// `document` (PDF, DOCX, TXT, MD) or `audio` (MP3, WAV, M4A, OGG; Mind uploads only).
     pub category: String,
+}
+
+impl From<Upload> for UploadedView {
+    fn from(u: Upload) -> Self {
+        Self {
+            status: Status::Success,
+            file_url: u.file_url,
+            file_name: u.file_name,
+            mime_type: u.mime_type,
+            file_size: u.file_size,
+            category: u.category.as_str().to_owned(),
+        }
+    }
 }
 
 /// Ask for a direct-upload URL for a file too large for one API request.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadUrlRequest {
-    #[schema(required = true)]
+    #[schema(required = true, example = "talk.mp3")]
     pub file_name: Option<String>,
-    #[schema(required = true)]
+    /// One of the accepted types (documents: `application/pdf`, DOCX, `text/plain`,
+    /// `text/markdown`; Minds also audio: `audio/mpeg`, `audio/wav`, `audio/mp4`, `audio/ogg`).
+    #[schema(required = true, example = "audio/mpeg")]
     pub mime_type: Option<String>,
-    #[schema(required = true)]
+    /// Bytes; within the limit of the file's category. The upload URL accepts at most this many.
+    #[schema(required = true, example = 73400320)]
     pub file_size: Option<u64>,
+}
+
+impl UploadUrlRequest {
+    pub(crate) fn declared(&self) -> DeclaredFile<'_> {
+        DeclaredFile {
+            file_name: self.file_name.as_deref(),
+            mime_type: self.mime_type.as_deref(),
+            file_size: self.file_size,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -252,20 +281,38 @@ pub struct UploadUrlView {
     pub expires_at: String,
 }
 
-fn multipart_error(e: impl std::fmt::Display, status: StatusCode) -> ApiError {
+impl From<DirectUpload> for UploadUrlView {
+    fn from(d: DirectUpload) -> Self {
+        Self {
+            status: Status::Success,
+            upload_url: d.presigned.upload_url,
+            method: d.presigned.method.to_owned(),
+            headers: d.presigned.headers.into_iter().collect(),
+            file_url: d.file_url,
+            expires_at: d.presigned.expires_at.to_string(),
+        }
+    }
+}
+
+fn multipart_error(e: impl std::fmt::Display, status: StatusCode, body_limit: usize) -> ApiError {
     if status == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::PayloadTooLarge { limit_bytes: FILE_BODY_LIMIT }
+        ApiError::PayloadTooLarge { limit_bytes: body_limit }
     } else {
         DomainError::field("body", format!("malformed multipart body: {e}")).into()
     }
 }
 
-/// Reads a file field keeping at most `cap + 1` bytes; the rest is drained and counted so the
+/// Reads a file field keeping at most `cap` bytes; the rest is drained and counted so the
 /// answer can say how large the file was.
-async fn read_capped(mut field: Field<'_>, cap: u64) -> Result<(Vec<u8>, u64), ApiError> {
-    let mut bytes = Vec::new();
+async fn read_capped(
+    mut field: Field<'_>,
+    cap: u64,
+    body_limit: usize,
+    size_hint: u64,
+) -> Result<(Vec<u8>, u64), ApiError> {
+    let mut bytes = Vec::with_capacity(usize::try_from(size_hint.min(cap)).unwrap_or(0));
     let mut total: u64 = 0;
-    while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e, e.status()))? {
+    while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e, e.status(), body_limit))? {
         total += chunk.len() as u64;
         if total <= cap {
             bytes.extend_from_slice(&chunk);
@@ -274,48 +321,62 @@ async fn read_capped(mut field: Field<'_>, cap: u64) -> Result<(Vec<u8>, u64), A
     Ok((bytes, total))
 }
 
-/// The `file` and `name` parts of a multipart upload.
-struct FilePart {
-    file_name: String,
-    bytes: Vec<u8>,
-    name: Option<String>,
+/// The parts of a multipart upload: `file`, and the optional text parts `name` and `category`.
+pub(crate) struct FilePart {
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+    pub name: Option<String>,
+    pub category: Option<String>,
 }
 
-async fn read_file_part(mut multipart: Multipart, cap: u64) -> Result<FilePart, ApiError> {
+/// Reads the `file` part (at most `cap` bytes: a larger file is `file_too_large`, whatever the
+/// body limit) and the text parts. `body_limit` is the route's, for a 413 answer.
+pub(crate) async fn read_file_part(
+    mut multipart: Multipart,
+    cap: u64,
+    body_limit: usize,
+    size_hint: u64,
+) -> Result<FilePart, ApiError> {
     let mut file = None;
     let mut name = None;
-    while let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e, e.status()))? {
+    let mut category = None;
+    let text_error = |e: MultipartError| multipart_error(&e, e.status(), body_limit);
+    while let Some(field) = multipart.next_field().await.map_err(text_error)? {
         match field.name() {
             Some("file") => {
                 let file_name = field.file_name().unwrap_or("file").to_owned();
-                let (bytes, total) = read_capped(field, cap).await?;
+                let (bytes, total) = read_capped(field, cap, body_limit, size_hint).await?;
                 if total > cap {
-                    return Err(DomainError::new(
-                        ErrorCode::FileTooLarge,
-                        format!("the file has {total} bytes; at most {cap} are allowed"),
-                    )
-                    .into());
+                    return Err(file_too_large(total, cap).into());
                 }
                 file = Some((file_name, bytes));
             }
-            Some("name") => name = Some(field.text().await.map_err(|e| multipart_error(&e, e.status()))?),
+            Some("name") => name = Some(field.text().await.map_err(text_error)?),
+            Some("category") => category = Some(field.text().await.map_err(text_error)?),
             _ => {}
         }
     }
     let (file_name, bytes) =
         file.ok_or_else(|| DomainError::new(ErrorCode::MissingFile, "the multipart body has no `file` part"))?;
-    Ok(FilePart { file_name, bytes, name })
+    Ok(FilePart { file_name, bytes, name, category })
 }
 
-fn is_multipart(req: &Request) -> bool {
+pub(crate) fn is_multipart(req: &Request) -> bool {
     req.headers()
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"))
 }
 
-async fn multipart_of(req: Request, state: &ApiState) -> Result<Multipart, ApiError> {
-    Multipart::from_request(req, state).await.map_err(|e: MultipartRejection| multipart_error(&e, e.status()))
+/// The declared `Content-Length` of a request (0 when absent), to size buffers.
+pub(crate) fn content_length(req: &Request) -> u64 {
+    req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+pub(crate) async fn multipart_of(req: Request, state: &ApiState, body_limit: usize) -> Result<Multipart, ApiError> {
+    Multipart::from_request(req, state)
+        .await
+        .map_err(|e: MultipartRejection| multipart_error(&e, e.status(), body_limit))
 }
 
 /// List a chatbot's sources, newest first, optionally by `status` and `type`.
@@ -378,7 +439,14 @@ async fn create_source(
     req: Request,
 ) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
     let new = if is_multipart(&req) {
-        let part = read_file_part(multipart_of(req, &s).await?, MAX_CHATBOT_FILE_BYTES).await?;
+        let hint = content_length(&req);
+        let part = read_file_part(
+            multipart_of(req, &s, FILE_BODY_LIMIT).await?,
+            MAX_CHATBOT_FILE_BYTES,
+            FILE_BODY_LIMIT,
+            hint,
+        )
+        .await?;
         NewSource::Upload { name: part.name, file_name: part.file_name, bytes: part.bytes }
     } else {
         let JsonBody(body) = JsonBody::<CreateSource>::from_request(req, &s).await?;
@@ -516,20 +584,13 @@ async fn upload_file(
             DomainError::new(ErrorCode::MissingFile, "send the file as multipart/form-data in a `file` part").into()
         );
     }
-    let part = read_file_part(multipart_of(req, &s).await?, MAX_CHATBOT_FILE_BYTES).await?;
-    let up = s.app.store_upload(&auth.principal, &part.file_name, part.bytes, MAX_CHATBOT_FILE_BYTES).await?;
-    let f = up.file;
-    Ok((
-        StatusCode::CREATED,
-        Json(UploadedView {
-            status: Status::Success,
-            file_url: f.file_url,
-            file_name: f.file_name,
-            mime_type: f.mime_type,
-            file_size: f.size_bytes,
-            category: "document".into(),
-        }),
-    ))
+    let hint = content_length(&req);
+    let part =
+        read_file_part(multipart_of(req, &s, FILE_BODY_LIMIT).await?, MAX_CHATBOT_FILE_BYTES, FILE_BODY_LIMIT, hint)
+            .await?;
+    let file = ReceivedFile { file_name: part.file_name, bytes: part.bytes, audio: None };
+    let up = s.app.store_file(&auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT, file, None).await?;
+    Ok((StatusCode::CREATED, Json(up.into())))
 }
 
 /// Get a signed URL to PUT a document to directly (for files too large for one API request).
@@ -546,25 +607,6 @@ async fn upload_url(
     JsonBody(body): JsonBody<UploadUrlRequest>,
 ) -> Result<(StatusCode, Json<UploadUrlView>), ApiError> {
     s.app.get_chatbot(&auth.principal, &chatbot).await?;
-    let (up, file_url) = s
-        .app
-        .presign_document_upload(
-            &auth.principal,
-            body.file_name.as_deref(),
-            body.mime_type.as_deref(),
-            body.file_size,
-            MAX_CHATBOT_FILE_BYTES,
-        )
-        .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(UploadUrlView {
-            status: Status::Success,
-            upload_url: up.upload_url,
-            method: up.method.to_owned(),
-            headers: up.headers.into_iter().collect(),
-            file_url,
-            expires_at: up.expires_at.to_string(),
-        }),
-    ))
+    let up = s.app.presign_upload(&auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT, body.declared())?;
+    Ok((StatusCode::CREATED, Json(up.into())))
 }

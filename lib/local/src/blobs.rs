@@ -31,6 +31,19 @@ fn valid_key(key: &str) -> bool {
         })
 }
 
+/// Files under `dir`, recursively (0 when it does not exist).
+fn count_files(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => count_files(&e.path()),
+            Ok(_) => 1,
+            Err(_) => 0,
+        })
+        .sum()
+}
+
 impl FileBlobStore {
     /// `root` holds the files; `public_base` is the server's public base URL; the signing key
     /// authenticates upload URLs (keep it secret and stable across restarts).
@@ -90,6 +103,21 @@ impl BlobStore for FileBlobStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(unavailable(e)),
         }
+    }
+
+    async fn delete_prefix(&self, prefix: &str) -> StoreResult<u64> {
+        let Some(key) = prefix.strip_suffix('/').filter(|k| valid_key(k)) else { return Ok(0) };
+        let dir = self.root.join(key);
+        tokio::task::spawn_blocking(move || {
+            let files = count_files(&dir);
+            match std::fs::remove_dir_all(&dir) {
+                Ok(()) => Ok(files),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
+                Err(e) => Err(unavailable(e)),
+            }
+        })
+        .await
+        .map_err(unavailable)?
     }
 
     fn public_url(&self, key: &str) -> String {
