@@ -50,8 +50,9 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
 /// 4. every entry really inflates to no more than its declared size (a lying header cannot
 ///    smuggle more past step 3). This inflates into a sink, reading at most the declared
 ///    size + 1 byte per entry, so no inflated data is kept in memory; it also verifies the CRCs;
-/// 5. XML parts nest elements at most `MAX_XML_DEPTH` deep (checked by the same sink on every
-///    part that starts like XML, whatever its name: docx-rs finds parts through relationships).
+/// 5. XML parts nest elements at most `MAX_XML_DEPTH` deep and close every element they open
+///    (checked by the same sink on every part that starts like XML, whatever its name: docx-rs
+///    finds parts through relationships, and hangs on a part that ends inside an element).
 ///
 /// Returns the title from `docProps/core.xml` when it has one.
 pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<String>, ExtractError> {
@@ -87,6 +88,10 @@ pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<St
         let entry = archive.by_index(index).map_err(damaged)?;
         let name = entry.name().to_owned();
         let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
+        // XML by name too: quick-xml reads text before the first tag, so a part does not
+        // have to start with `<` to be parsed (found by fuzzing).
+        let lower = name.to_ascii_lowercase();
+        scanner.xml_by_name = lower.ends_with(".xml") || lower.ends_with(".rels");
         let copied = std::io::copy(&mut entry.take(declared.saturating_add(1)), &mut scanner);
         if scanner.too_deep {
             return Err(ExtractError::TooLarge(format!(
@@ -94,6 +99,13 @@ pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<St
             )));
         }
         let inflated = copied.map_err(damaged)?;
+        if scanner.ends_inside_an_element() {
+            // docx-rs's readers loop forever on the end of a part that leaves elements open, or
+            // after skipping a mis-nested end tag (found by fuzzing, docs/fuzzing.md).
+            return Err(ExtractError::Corrupt(format!(
+                "the DOCX part {name} is malformed XML: an element is cut off or closed out of order"
+            )));
+        }
         if inflated > declared {
             return Err(ExtractError::TooLarge(format!(
                 "the DOCX part {name} inflates beyond its declared size of {declared} bytes"
@@ -139,7 +151,21 @@ struct DepthScanner {
     depth: usize,
     max_depth: usize,
     too_deep: bool,
+    /// The names of the open elements (at most `MAX_NAME_BYTES` of each), and the name of the
+    /// tag being read while `naming`.
+    open: Vec<Vec<u8>>,
+    name: Vec<u8>,
+    naming: bool,
+    /// An end tag that does not close the innermost open element: the XML reader of docx-rs
+    /// fails there, and some of its element readers skip such failures and read on to the end
+    /// of the part, where they loop forever.
+    mismatched: bool,
+    /// Scan as XML even when the bytes do not start like XML.
+    xml_by_name: bool,
 }
+
+/// Element names are compared on this many bytes.
+const MAX_NAME_BYTES: usize = 256;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Content {
@@ -159,18 +185,53 @@ enum ScanState {
         quote: Option<u8>,
     },
     CloseTag,
-    /// After `<!`: a comment if `--` follows, else a declaration or CDATA section.
+    /// After `<!`: a comment if `--` follows, a CDATA section if `[` does, else a declaration.
     Bang,
     BangDash,
     Comment {
         dashes: u8,
     },
-    Special,
+    /// Ends at `]]>`.
+    CData {
+        brackets: u8,
+    },
+    /// `<!DOCTYPE …>` and the like: ends at the `>` that balances the `<`s inside (as the XML
+    /// reader of docx-rs counts them), so markup in an internal subset is not taken for elements.
+    Declaration {
+        open: u32,
+    },
+    /// A processing instruction: ends at `?>`.
+    Instruction {
+        question: bool,
+    },
 }
 
 impl DepthScanner {
     fn new(max_depth: usize) -> Self {
-        Self { content: Content::Undecided, state: ScanState::Text, depth: 0, max_depth, too_deep: false }
+        Self {
+            content: Content::Undecided,
+            state: ScanState::Text,
+            depth: 0,
+            max_depth,
+            too_deep: false,
+            open: Vec::new(),
+            name: Vec::new(),
+            naming: false,
+            mismatched: false,
+            xml_by_name: false,
+        }
+    }
+
+    fn name_byte(&mut self, b: u8) {
+        if self.name.len() < MAX_NAME_BYTES {
+            self.name.push(b);
+        }
+    }
+
+    /// Whether the XML seen so far leaves an element (or a tag, comment, …) open.
+    fn ends_inside_an_element(&self) -> bool {
+        matches!(self.content, Content::Xml | Content::Xml16)
+            && (self.depth > 0 || self.mismatched || !matches!(self.state, ScanState::Text))
     }
 }
 
@@ -187,6 +248,10 @@ impl std::io::Write for DepthScanner {
                     }
                     b if b.is_ascii_whitespace() => continue,
                     b'<' => self.content = Content::Xml,
+                    _ if self.xml_by_name => {
+                        self.content = Content::Xml;
+                        continue;
+                    }
                     _ => {
                         self.content = Content::NotXml;
                         return Ok(data.len());
@@ -199,27 +264,47 @@ impl std::io::Write for DepthScanner {
                 ScanState::Text if b == b'<' => ScanState::TagStart,
                 ScanState::Text => ScanState::Text,
                 ScanState::TagStart => match b {
-                    b'/' => ScanState::CloseTag,
+                    b'/' => {
+                        self.name.clear();
+                        ScanState::CloseTag
+                    }
                     b'!' => ScanState::Bang,
-                    b'?' => ScanState::Special,
+                    b'?' => ScanState::Instruction { question: false },
                     _ => {
                         self.depth += 1;
                         if self.depth > self.max_depth {
                             self.too_deep = true;
                             return Err(std::io::Error::other("XML nested too deeply"));
                         }
+                        self.name.clear();
+                        self.name_byte(b);
+                        self.naming = true;
                         ScanState::OpenTag { slash: false, quote: None }
                     }
                 },
                 ScanState::OpenTag { slash, quote: Some(q) } => {
                     ScanState::OpenTag { slash, quote: if b == q { None } else { Some(q) } }
                 }
+                ScanState::OpenTag { .. } if self.naming && !(b.is_ascii_whitespace() || b == b'/' || b == b'>') => {
+                    self.name_byte(b);
+                    self.state
+                }
                 ScanState::OpenTag { slash, quote: None } => match b {
+                    _ if self.naming => {
+                        self.naming = false;
+                        self.open.push(std::mem::take(&mut self.name));
+                        match b {
+                            b'/' => ScanState::OpenTag { slash: true, quote: None },
+                            b'>' => ScanState::Text,
+                            _ => ScanState::OpenTag { slash: false, quote: None },
+                        }
+                    }
                     b'"' | b'\'' => ScanState::OpenTag { slash: false, quote: Some(b) },
                     b'/' => ScanState::OpenTag { slash: true, quote: None },
                     b'>' => {
                         if slash {
                             self.depth = self.depth.saturating_sub(1);
+                            self.open.pop();
                         }
                         ScanState::Text
                     }
@@ -228,20 +313,41 @@ impl std::io::Write for DepthScanner {
                 },
                 ScanState::CloseTag if b == b'>' => {
                     self.depth = self.depth.saturating_sub(1);
+                    let name = self.name.trim_ascii_end();
+                    if self.open.pop().is_none_or(|open| open != name) {
+                        self.mismatched = true;
+                    }
                     ScanState::Text
                 }
-                ScanState::CloseTag => ScanState::CloseTag,
+                ScanState::CloseTag => {
+                    self.name_byte(b);
+                    ScanState::CloseTag
+                }
                 ScanState::Bang if b == b'-' => ScanState::BangDash,
                 ScanState::BangDash if b == b'-' => ScanState::Comment { dashes: 0 },
+                ScanState::Bang if b == b'[' => ScanState::CData { brackets: 0 },
                 ScanState::Bang | ScanState::BangDash if b == b'>' => ScanState::Text,
-                ScanState::Bang | ScanState::BangDash => ScanState::Special,
+                ScanState::Bang | ScanState::BangDash if b == b'<' => ScanState::Declaration { open: 1 },
+                ScanState::Bang | ScanState::BangDash => ScanState::Declaration { open: 0 },
                 ScanState::Comment { dashes } => match b {
                     b'-' => ScanState::Comment { dashes: dashes.saturating_add(1) },
                     b'>' if dashes >= 2 => ScanState::Text,
                     _ => ScanState::Comment { dashes: 0 },
                 },
-                ScanState::Special if b == b'>' => ScanState::Text,
-                ScanState::Special => ScanState::Special,
+                ScanState::CData { brackets } => match b {
+                    b']' => ScanState::CData { brackets: brackets.saturating_add(1) },
+                    b'>' if brackets >= 2 => ScanState::Text,
+                    _ => ScanState::CData { brackets: 0 },
+                },
+                ScanState::Declaration { open } => match b {
+                    b'<' => ScanState::Declaration { open: open.saturating_add(1) },
+                    b'>' if open == 0 => ScanState::Text,
+                    b'>' => ScanState::Declaration { open: open - 1 },
+                    _ => ScanState::Declaration { open },
+                },
+                ScanState::Instruction { .. } if b == b'?' => ScanState::Instruction { question: true },
+                ScanState::Instruction { question: true } if b == b'>' => ScanState::Text,
+                ScanState::Instruction { .. } => ScanState::Instruction { question: false },
             };
         }
         Ok(data.len())
@@ -614,6 +720,28 @@ mod tests {
         let utf16: Vec<u8> =
             [0xfeff_u16].into_iter().chain("<a><b><c/></b></a>".encode_utf16()).flat_map(u16::to_le_bytes).collect();
         assert_eq!(max_depth(&utf16), Err(3), "UTF-16");
+    }
+
+    fn ends_inside(xml: &[u8]) -> bool {
+        use std::io::Write;
+        let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
+        assert!(xml.chunks(1).all(|b| scanner.write_all(b).is_ok()));
+        scanner.ends_inside_an_element()
+    }
+
+    #[test]
+    fn depth_scanner_sees_parts_that_end_inside_an_element() {
+        assert!(!ends_inside(b"<?xml version=\"1.0\"?><a><b/><!-- c --></a>\n"));
+        assert!(!ends_inside(b"not xml <a>"));
+        assert!(ends_inside(b"<a><b></b>"));
+        assert!(ends_inside(b"<a></a><b"), "inside a tag");
+        assert!(ends_inside(b"<a><![CDATA[ > </a> ]]>"), "a CDATA section ends at ]]>");
+        assert!(ends_inside(b"<a><?pi > </a> ?>"), "an instruction ends at ?>");
+        assert!(ends_inside(b"<!DOCTYPE a [ <!ENTITY e 'x'> <!-- > --> ]><a>"));
+        assert!(!ends_inside(b"<!DOCTYPE a [ <!ENTITY e 'x'> ]><a><![CDATA[]]]></a>"));
+        assert!(!ends_inside(b"<w:a x='1'><w:b/><w:b  y=\"/>\" /><c></c ></w:a>"));
+        assert!(ends_inside(b"<a><b></a></b>"), "closed out of order");
+        assert!(ends_inside(b"<a><b></b:<i x=\"y\"></a>"), "a mangled end tag");
     }
 
     #[test]

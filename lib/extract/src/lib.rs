@@ -152,6 +152,30 @@ fn clip_title(title: &str) -> String {
     }
 }
 
+/// Entry points for the fuzz targets in `fuzz/` (docs/fuzzing.md): the synchronous parse,
+/// without the isolation layer, so that panics, hangs, stack overflows and runaway allocations
+/// reach the fuzzer instead of being contained. Not an API: production code goes through
+/// [`DocumentExtractor`].
+#[doc(hidden)]
+pub mod fuzzing {
+    use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extracted};
+    use lore_domain::document::DocumentKind;
+
+    /// The parse [`DocumentExtractor::extract`](crate::DocumentExtractor) isolates, input cap
+    /// included.
+    pub fn extract(bytes: &[u8], kind: DocumentKind, limits: &ExtractLimits) -> Result<Extracted, ExtractError> {
+        if bytes.len() > limits.max_input_bytes {
+            return Err(ExtractError::TooLarge("input over the cap".into()));
+        }
+        super::parse(bytes, kind, limits)
+    }
+
+    /// Content sniffing, as [`DocumentExtractor`](crate::DocumentExtractor) does it.
+    pub fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<DocumentKind> {
+        super::sniff::sniff(bytes, file_name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 mod docx;
 mod fixtures;
+mod fuzz;
 mod html;
 mod isolation;
 mod pdf;
