@@ -17,7 +17,7 @@ use tower::ServiceExt;
 const SAMPLE_MIND_ID: &str = "mind_01jq3z5v7b8c9d0e1f2g3h4j5k";
 
 /// The events that need a key (all but the public page).
-const API_EVENTS: [&str; 7] = [
+const API_EVENTS: [&str; 9] = [
     "list-minds.json",
     "create-mind.json",
     "get-mind.json",
@@ -25,6 +25,8 @@ const API_EVENTS: [&str; 7] = [
     "publish-mind.json",
     "unpublish-mind.json",
     "delete-mind.json",
+    "upload-file.json",
+    "upload-url.json",
 ];
 
 /// An HTML answer: status, content type and text.
@@ -117,6 +119,16 @@ async fn mind_events_drive_a_mind_through_its_lifecycle() {
     assert_eq!(unpublished.status, StatusCode::OK, "{unpublished:?}");
     assert_eq!(unpublished.body["mind"]["isPublished"], false);
     assert_not_found(&invoke(&router, &page).await, "page after unpublishing");
+
+    // Uploads: a multipart file (base64 body, as API Gateway sends it) and a presigned upload.
+    let uploaded = invoke(&router, &ev_id("upload-file.json")).await;
+    assert_eq!(uploaded.status, StatusCode::CREATED, "{uploaded:?}");
+    assert_eq!(uploaded.body["category"], "document", "{uploaded:?}");
+    assert!(uploaded.body["fileUrl"].as_str().is_some_and(|u| u.contains(&id)), "kept under the Mind: {uploaded:?}");
+    let presigned = invoke(&router, &ev_id("upload-url.json")).await;
+    assert_eq!(presigned.status, StatusCode::CREATED, "{presigned:?}");
+    assert_eq!(presigned.body["method"], "PUT");
+    assert!(presigned.body["uploadUrl"].as_str().is_some_and(|u| u.contains("signature=")), "{presigned:?}");
 
     let deleted = invoke(&router, &ev_id("delete-mind.json")).await;
     assert_eq!(deleted.status, StatusCode::OK, "{deleted:?}");
