@@ -14,6 +14,7 @@
 
 pub mod batch;
 pub mod config;
+pub mod http_failure;
 pub mod local;
 pub mod minilm;
 pub mod openai;

@@ -25,15 +25,15 @@
 
 use crate::batch::{BatchLimits, estimate_tokens, plan_batches, truncate_to_tokens};
 use crate::config::ConfigError;
+use crate::http_failure::HttpFailure;
 use crate::local::empty_text_vector;
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
-use async_openai::error::{OpenAIError, WrappedError};
+use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use async_openai::types::embeddings::{CreateEmbeddingRequest, CreateEmbeddingResponse, EmbeddingInput};
 use async_trait::async_trait;
 use lore_app::ingest_ports::{EmbedError, Embedder};
-use reqwest::header::HeaderMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -303,57 +303,6 @@ fn normalised(vector: Vec<f32>) -> Option<Vec<f32>> {
     Some(vector.into_iter().map(|v| (f64::from(v) / norm) as f32).collect())
 }
 
-/// A non-2xx response, as seen by the HTTP service installed in the client.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("HTTP {status}: {message}")]
-struct HttpFailure {
-    status: u16,
-    /// From `retry-after-ms` or `Retry-After` (seconds).
-    retry_after: Option<Duration>,
-    /// `error.message` of an OpenAI error body, or the start of the body.
-    message: String,
-    /// `error.type` and `error.code` of an OpenAI error body.
-    error_type: Option<String>,
-    error_code: Option<String>,
-}
-
-impl HttpFailure {
-    async fn read(response: reqwest::Response) -> Self {
-        let status = response.status().as_u16();
-        let retry_after = retry_after(response.headers());
-        let body = response.bytes().await.unwrap_or_default();
-        match serde_json::from_slice::<WrappedError>(&body) {
-            Ok(wrapped) => Self {
-                status,
-                retry_after,
-                message: wrapped.error.message,
-                error_type: wrapped.error.r#type,
-                error_code: wrapped.error.code,
-            },
-            Err(_) => {
-                let text = String::from_utf8_lossy(&body);
-                let message: String = text.trim().chars().take(300).collect();
-                Self { status, retry_after, message, error_type: None, error_code: None }
-            }
-        }
-    }
-
-    fn is_insufficient_quota(&self) -> bool {
-        self.error_type.as_deref() == Some("insufficient_quota")
-            || self.error_code.as_deref() == Some("insufficient_quota")
-    }
-}
-
-/// The server's requested delay: `retry-after-ms` (OpenAI) or `Retry-After` in seconds.
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let number = |name: &str| headers.get(name)?.to_str().ok()?.trim().parse::<f64>().ok();
-    let valid = |v: f64| v.is_finite() && v >= 0.0;
-    if let Some(ms) = number("retry-after-ms").filter(|v| valid(*v)) {
-        return Some(Duration::from_secs_f64(ms.min(1e9) / 1000.0));
-    }
-    number("retry-after").filter(|v| valid(*v)).map(|s| Duration::from_secs_f64(s.min(1e6)))
-}
-
 enum Failure {
     Permanent(String),
     Transient { message: String, retry_after: Option<Duration> },
@@ -393,6 +342,8 @@ fn classify(error: OpenAIError) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http_failure::retry_after;
+    use reqwest::header::HeaderMap;
 
     #[test]
     fn backoff_doubles_from_the_initial_delay_up_to_the_cap() {

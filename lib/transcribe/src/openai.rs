@@ -27,7 +27,7 @@
 use crate::split;
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
-use async_openai::error::{OpenAIError, WrappedError};
+use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use async_openai::types::InputSource;
 use async_openai::types::audio::{AudioInput, CreateTranscriptionRequest};
@@ -36,7 +36,8 @@ use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
 use lore_app::transcribe_ports::{AudioClip, TranscribeError, Transcriber, Transcript};
 use lore_domain::audio::AudioFormat;
-use reqwest::header::{AUTHORIZATION, HeaderMap};
+use lore_embed::http_failure::HttpFailure;
+use reqwest::header::AUTHORIZATION;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -319,57 +320,6 @@ pub fn piece_name(stem: &str, format: AudioFormat, index: usize, total: usize) -
     format!("{stem}-part{:0width$}.{extension}", index + 1)
 }
 
-/// A non-2xx response, as seen by the HTTP service installed in the client.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("HTTP {status}: {message}")]
-struct HttpFailure {
-    status: u16,
-    /// From `retry-after-ms` or `Retry-After` (seconds).
-    retry_after: Option<Duration>,
-    /// `error.message` of an OpenAI error body, or the start of the body.
-    message: String,
-    /// `error.type` and `error.code` of an OpenAI error body.
-    error_type: Option<String>,
-    error_code: Option<String>,
-}
-
-impl HttpFailure {
-    async fn read(response: reqwest::Response) -> Self {
-        let status = response.status().as_u16();
-        let retry_after = retry_after(response.headers());
-        let body = response.bytes().await.unwrap_or_default();
-        match serde_json::from_slice::<WrappedError>(&body) {
-            Ok(wrapped) => Self {
-                status,
-                retry_after,
-                message: wrapped.error.message,
-                error_type: wrapped.error.r#type,
-                error_code: wrapped.error.code,
-            },
-            Err(_) => {
-                let text = String::from_utf8_lossy(&body);
-                let message: String = text.trim().chars().take(300).collect();
-                Self { status, retry_after, message, error_type: None, error_code: None }
-            }
-        }
-    }
-
-    fn is_insufficient_quota(&self) -> bool {
-        self.error_type.as_deref() == Some("insufficient_quota")
-            || self.error_code.as_deref() == Some("insufficient_quota")
-    }
-}
-
-/// The server's requested delay: `retry-after-ms` (OpenAI) or `Retry-After` in seconds.
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let number = |name: &str| headers.get(name)?.to_str().ok()?.trim().parse::<f64>().ok();
-    let valid = |v: f64| v.is_finite() && v >= 0.0;
-    if let Some(ms) = number("retry-after-ms").filter(|v| valid(*v)) {
-        return Some(Duration::from_secs_f64(ms.min(1e9) / 1000.0));
-    }
-    number("retry-after").filter(|v| valid(*v)).map(|s| Duration::from_secs_f64(s.min(1e6)))
-}
-
 #[derive(Debug, PartialEq)]
 enum Failure {
     Permanent(String),
@@ -409,6 +359,8 @@ fn classify(error: OpenAIError) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lore_embed::http_failure::retry_after;
+    use reqwest::header::HeaderMap;
 
     #[test]
     fn backoff_doubles_up_to_the_cap_and_retry_after_wins() {

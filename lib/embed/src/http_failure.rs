@@ -1,0 +1,58 @@
+//! Reading a failed response of an OpenAI-compatible API, shared by the embedding client and
+//! the transcription client (`lore-transcribe`): both install an HTTP layer in async-openai that
+//! turns every non-2xx response into an [`HttpFailure`] carrying what retry decisions need.
+
+use async_openai::error::WrappedError;
+use reqwest::header::HeaderMap;
+use std::time::Duration;
+
+/// A non-2xx response, as seen by the HTTP service installed in the client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("HTTP {status}: {message}")]
+pub struct HttpFailure {
+    pub status: u16,
+    /// From `retry-after-ms` or `Retry-After` (seconds).
+    pub retry_after: Option<Duration>,
+    /// `error.message` of an OpenAI error body, or the start of the body.
+    pub message: String,
+    /// `error.type` and `error.code` of an OpenAI error body.
+    pub error_type: Option<String>,
+    pub error_code: Option<String>,
+}
+
+impl HttpFailure {
+    pub async fn read(response: reqwest::Response) -> Self {
+        let status = response.status().as_u16();
+        let retry_after = retry_after(response.headers());
+        let body = response.bytes().await.unwrap_or_default();
+        match serde_json::from_slice::<WrappedError>(&body) {
+            Ok(wrapped) => Self {
+                status,
+                retry_after,
+                message: wrapped.error.message,
+                error_type: wrapped.error.r#type,
+                error_code: wrapped.error.code,
+            },
+            Err(_) => {
+                let text = String::from_utf8_lossy(&body);
+                let message: String = text.trim().chars().take(300).collect();
+                Self { status, retry_after, message, error_type: None, error_code: None }
+            }
+        }
+    }
+
+    pub fn is_insufficient_quota(&self) -> bool {
+        self.error_type.as_deref() == Some("insufficient_quota")
+            || self.error_code.as_deref() == Some("insufficient_quota")
+    }
+}
+
+/// The server's requested delay: `retry-after-ms` (OpenAI) or `Retry-After` in seconds.
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let number = |name: &str| headers.get(name)?.to_str().ok()?.trim().parse::<f64>().ok();
+    let valid = |v: f64| v.is_finite() && v >= 0.0;
+    if let Some(ms) = number("retry-after-ms").filter(|v| valid(*v)) {
+        return Some(Duration::from_secs_f64(ms.min(1e9) / 1000.0));
+    }
+    number("retry-after").filter(|v| valid(*v)).map(|s| Duration::from_secs_f64(s.min(1e6)))
+}
