@@ -11,8 +11,10 @@ use lore_app::Ports;
 use lore_app::ingest_ports::Embedder;
 use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
+use lore_app::transcribe_ports::Transcriber;
 use lore_aws::{AwsBackend, AwsSettings};
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::source::SourceOwner;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -46,16 +48,22 @@ async fn database_url(sdk: &SdkConfig) -> anyhow::Result<String> {
 
 /// The embedder the environment names, with the OpenAI key read from its secret when it is not
 /// in the environment.
-async fn embedder(sdk: &SdkConfig) -> anyhow::Result<Arc<dyn lore_app::ingest_ports::Embedder>> {
-    let secret_key = match (env(lore_embed::config::ENV_API_KEY), env("LORE_OPENAI_KEY_SECRET_ARN")) {
+/// The OpenAI key from Secrets Manager, when `LORE_OPENAI_KEY_SECRET_ARN` names it and
+/// `OPENAI_API_KEY` is not set.
+async fn secret_openai_key(sdk: &SdkConfig) -> anyhow::Result<Option<String>> {
+    Ok(match (env(lore_embed::config::ENV_API_KEY), env("LORE_OPENAI_KEY_SECRET_ARN")) {
         (None, Some(arn)) => Some(lore_aws::secrets::secret_string(sdk, &arn).await?),
         _ => None,
-    };
-    let config = lore_embed::config::EmbedderConfig::from_lookup(|name| match (&secret_key, name) {
+    })
+}
+
+/// The environment, with the secret key as `OPENAI_API_KEY` (the embedder and the transcriber
+/// read the same variable).
+fn with_key(secret_key: &Option<String>) -> impl Fn(&str) -> Option<String> + '_ {
+    move |name| match (secret_key, name) {
         (Some(key), lore_embed::config::ENV_API_KEY) => Some(key.clone()),
         _ => std::env::var(name).ok(),
-    })?;
-    Ok(config.build()?)
+    }
 }
 
 /// Connects to every AWS resource and the database (creating what is missing when
@@ -72,7 +80,7 @@ pub async fn compose(public_base: &str, overrides: &Overrides, uses: Uses) -> an
         settings.cdn_base_url = Some(format!("{public_base}/files"));
     }
     let backend = AwsBackend::connect_with(&sdk, settings).await.map_err(|e| anyhow::anyhow!("aws backend: {e}"))?;
-    let (index, embedder): (Arc<dyn VectorIndex>, Arc<dyn Embedder>) = match uses {
+    let (index, embedder, transcriber): (Arc<dyn VectorIndex>, Arc<dyn Embedder>, Arc<dyn Transcriber>) = match uses {
         Uses::Everything => {
             let url = match database {
                 Some(url) => url,
@@ -81,14 +89,23 @@ pub async fn compose(public_base: &str, overrides: &Overrides, uses: Uses) -> an
             let index =
                 lore_pgvector::PgIndex::connect(&url).await.map_err(|e| anyhow::anyhow!("pgvector database: {e}"))?;
             index.migrate().await.map_err(|e| anyhow::anyhow!("pgvector migrations: {e}"))?;
+            let needs_key = overrides.embedder.is_none() || overrides.transcriber.is_none();
+            let secret_key = if needs_key { secret_openai_key(&sdk).await? } else { None };
             let embedder = match &overrides.embedder {
                 Some(e) => e.clone(),
-                None => embedder(&sdk).await.map_err(|e| anyhow::anyhow!("embedder: {e}"))?,
+                None => lore_embed::config::EmbedderConfig::from_lookup(with_key(&secret_key))
+                    .and_then(|c| c.build())
+                    .map_err(|e| anyhow::anyhow!("embedder: {e}"))?,
             };
-            (Arc::new(index), embedder)
+            let transcriber = crate::compose::transcriber(overrides, with_key(&secret_key))?;
+            (Arc::new(index), embedder, transcriber)
         }
         // Never called by these functions; the built-in embedder needs no secret or model files.
-        Uses::RecordsOnly => (Arc::new(NoIndex), Arc::new(lore_embed::LocalEmbedder::new())),
+        Uses::RecordsOnly => (
+            Arc::new(NoIndex),
+            Arc::new(lore_embed::LocalEmbedder::new()),
+            Arc::new(lore_app::transcribe_ports::NoTranscriber),
+        ),
     };
     let net = crate::compose::network(overrides)?;
     // Wakes the dispatcher of `lore serve --backend aws` at once; on Lambda nobody listens and the
@@ -114,6 +131,7 @@ pub async fn compose(public_base: &str, overrides: &Overrides, uses: Uses) -> an
         webhook_sender: net.webhook_sender,
         dispatch_signal: Arc::new(signal.clone()),
         minds: backend.minds.clone(),
+        transcriber,
     };
     let app = lore_app::App::new(ports, crate::compose::config(overrides)?);
     Ok(Composition { app, jobs: None, store: None, dispatch: Some(signal), aws: Some(backend) })
@@ -142,7 +160,7 @@ impl VectorIndex for NoIndex {
     async fn delete_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {
         no_index()
     }
-    async fn delete_chatbot_chunks(&self, _: &ChatbotId) -> StoreResult<u64> {
+    async fn delete_owner_chunks(&self, _: &SourceOwner) -> StoreResult<u64> {
         no_index()
     }
     async fn embeddings_by_hash(&self, _: &SourceId, _: &str) -> StoreResult<HashMap<String, Vec<f32>>> {

@@ -89,6 +89,8 @@ pub struct Overrides {
     pub allow_private_network: bool,
     /// Use this embedder instead of the one `LORE_EMBEDDER` names.
     pub embedder: Option<Arc<dyn lore_app::ingest_ports::Embedder>>,
+    /// Use this transcriber instead of the one `LORE_TRANSCRIBER` names.
+    pub transcriber: Option<Arc<dyn lore_app::transcribe_ports::Transcriber>>,
     /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.
@@ -117,6 +119,21 @@ pub(crate) fn network(overrides: &Overrides) -> anyhow::Result<Network> {
         url_guard: Arc::new(lore_crawl::Guard::new(policy)),
         crawler: Arc::new(lore_crawl::WebCrawler::new(client)),
         webhook_sender: Arc::new(sender),
+    })
+}
+
+/// The transcriber of podcast sources: the override, else what the variables `lookup` reads ask
+/// for (`lore_transcribe::config`), else none (podcast sources then fail saying what to set).
+pub(crate) fn transcriber(
+    overrides: &Overrides,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> anyhow::Result<Arc<dyn lore_app::transcribe_ports::Transcriber>> {
+    if let Some(t) = &overrides.transcriber {
+        return Ok(t.clone());
+    }
+    Ok(match lore_transcribe::transcriber_from_lookup(lookup).map_err(|e| anyhow::anyhow!("transcriber: {e}"))? {
+        Some(t) => t,
+        None => Arc::new(lore_app::transcribe_ports::NoTranscriber),
     })
 }
 
@@ -168,6 +185,7 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
         webhook_sender: net.webhook_sender,
         dispatch_signal: Arc::new(signal.clone()),
         minds: store.clone(),
+        transcriber: transcriber(overrides, |name| std::env::var(name).ok())?,
     };
     Ok(Composition {
         app: App::new(ports, config(overrides)?),

@@ -8,6 +8,7 @@ mod errors;
 mod fixtures;
 mod forms;
 mod knowledge;
+mod mind_sources;
 mod mind_uploads;
 mod minds;
 mod openapi;

@@ -1,6 +1,7 @@
 //! The sample events of `events/api-minds/`, run in-process through the router this function
 //! serves, after `lambda_http`'s own conversion of an API Gateway HTTP API event: every Mind
-//! route of CONTRACT §8 and the public page `GET /m/{slug}`.
+//! route of CONTRACT §8, the knowledge routes of a Mind (§9: a text source from `processing` to
+//! `ready`, its search, reprocess and delete) and the public page `GET /m/{slug}`.
 
 #[allow(dead_code)]
 #[path = "../../test_support.rs"]
@@ -15,9 +16,15 @@ use tower::ServiceExt;
 
 /// The Mind id the sample events that name a Mind carry.
 const SAMPLE_MIND_ID: &str = "mind_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The source id the sample events that name a knowledge source carry.
+const SAMPLE_SOURCE_ID: &str = "src_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The `content` of `add-text-source.json`.
+const SAMPLE_TEXT: &str = "The Analytical Engine weaves algebraical patterns just as the Jacquard loom weaves flowers \
+    and leaves. Note G of my translation of Menabrea's memoir sets out, step by step, how the Engine would compute the \
+    Bernoulli numbers.";
 
 /// The events that need a key (all but the public page).
-const API_EVENTS: [&str; 9] = [
+const API_EVENTS: [&str; 15] = [
     "list-minds.json",
     "create-mind.json",
     "get-mind.json",
@@ -27,7 +34,31 @@ const API_EVENTS: [&str; 9] = [
     "delete-mind.json",
     "upload-file.json",
     "upload-url.json",
+    "list-knowledge.json",
+    "add-text-source.json",
+    "get-knowledge-source.json",
+    "search-knowledge.json",
+    "reprocess-knowledge-source.json",
+    "delete-knowledge-source.json",
 ];
+
+/// Runs the processing jobs the function queued, as a worker would. The function's composition
+/// runs no ingest worker (on AWS the `ingest-worker` function does; here the receiving end of the
+/// in-process queue is dropped, so a queued run stays `processing`, leased to the function's
+/// process): a second composition over the data dir adopts the runs other processes hold, as a
+/// restarted `lore serve` does, and runs their jobs to the end. How many jobs ran.
+async fn run_queued_ingest(tenant: &Tenant) -> usize {
+    let mut worker = lore::compose::embedded(tenant.dir.path(), "http://localhost:3000", &Default::default())
+        .expect("the embedded composition opens");
+    let mut jobs = worker.jobs.take().expect("the embedded composition has an in-process queue");
+    worker.app.sweep_stale_runs(true).await.expect("the sweep adopts the runs");
+    let mut ran = 0;
+    while let Ok(job) = jobs.try_recv() {
+        worker.app.run_ingest_job(job).await.expect("the job runs");
+        ran += 1;
+    }
+    ran
+}
 
 /// An HTML answer: status, content type and text.
 async fn invoke_html(router: &axum::Router, event: &Event) -> (StatusCode, String, String) {
@@ -130,6 +161,121 @@ async fn mind_events_drive_a_mind_through_its_lifecycle() {
     assert_eq!(presigned.body["method"], "PUT");
     assert!(presigned.body["uploadUrl"].as_str().is_some_and(|u| u.contains("signature=")), "{presigned:?}");
 
+    // Knowledge: a text source from `processing` to `ready`, searched, reprocessed and deleted.
+    let empty = invoke(&router, &ev_id("list-knowledge.json")).await;
+    assert_eq!(empty.status, StatusCode::OK, "{empty:?}");
+    assert_eq!(empty.body["sources"], json!([]));
+    assert_eq!(empty.body["pagination"], json!({"page": 1, "limit": 20, "total": 0, "totalPages": 0}));
+    let absent = invoke(&router, &ev_id("get-knowledge-source.json")).await;
+    assert_not_found(&absent, "sample source id");
+    assert_eq!(absent.body["error"]["message"], "source not found", "a resource 404, not a route 404");
+
+    let added = invoke(&router, &ev_id("add-text-source.json")).await;
+    assert_eq!(added.status, StatusCode::CREATED, "{added:?}");
+    let source = &added.body["source"];
+    assert_eq!(
+        (source["type"].clone(), source["name"].clone(), source["mindId"].clone()),
+        (json!("text"), json!("Notes on the Analytical Engine"), json!(id))
+    );
+    assert_eq!(source["content"], SAMPLE_TEXT);
+    assert_eq!(source["sizeBytes"], SAMPLE_TEXT.len());
+    // Processing is queued at once.
+    assert_eq!(source["status"], "processing", "{source}");
+    assert_eq!(source["progress"], json!({"stage": "queued", "done": 0, "total": 0}));
+    assert_eq!(
+        (
+            source["chunkCount"].clone(),
+            source["contentHash"].clone(),
+            source["processedAt"].clone(),
+            source["error"].clone()
+        ),
+        (json!(0), json!(null), json!(null), json!(null))
+    );
+    let source_id = source["id"].as_str().expect("source.id").to_owned();
+    assert!(source_id.starts_with("src_") && source_id != SAMPLE_SOURCE_ID, "{source_id}");
+    let ev_src = |name: &str| ev_id(name).with(SAMPLE_SOURCE_ID, &source_id);
+
+    // No worker runs in this composition, so the source is still `processing`: the detail asks
+    // the client to poll again, and a running source can be neither reprocessed nor deleted.
+    let polled = invoke(&router, &ev_src("get-knowledge-source.json")).await;
+    assert_eq!(polled.status, StatusCode::OK, "{polled:?}");
+    assert_eq!(polled.body["source"], *source);
+    assert_eq!(polled.header("retry-after"), Some("5"), "{polled:?}");
+    for name in ["reprocess-knowledge-source.json", "delete-knowledge-source.json"] {
+        let busy = invoke(&router, &ev_src(name)).await;
+        assert_eq!(busy.status, StatusCode::CONFLICT, "{name}: {busy:?}");
+        assert_eq!(busy.error_code(), "processing_in_progress", "{name}");
+    }
+    let unready = invoke(&router, &ev_id("list-knowledge.json")).await;
+    assert_eq!(unready.body["sources"], json!([]), "`status=ready` leaves a processing source out");
+
+    // The worker's turn; then the poll finds the source `ready`, without `Retry-After`.
+    assert_eq!(run_queued_ingest(&tenant).await, 1, "one queued run");
+    let ready = invoke(&router, &ev_src("get-knowledge-source.json")).await;
+    assert_eq!(ready.status, StatusCode::OK, "{ready:?}");
+    assert_eq!(ready.header("retry-after"), None, "{ready:?}");
+    let done = &ready.body["source"];
+    assert_eq!((done["status"].clone(), done["chunkCount"].clone()), (json!("ready"), json!(1)), "{done}");
+    assert_eq!((done["progress"].clone(), done["error"].clone()), (json!(null), json!(null)));
+    assert_eq!((done["id"].clone(), done["sizeBytes"].clone()), (json!(source_id), json!(SAMPLE_TEXT.len())));
+    assert!(done["processedAt"].is_string(), "{done}");
+    let hash = done["contentHash"].as_str().expect("contentHash once processed").to_owned();
+    assert!(hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()), "{hash}");
+
+    let listed = invoke(&router, &ev_id("list-knowledge.json")).await;
+    assert_eq!(listed.status, StatusCode::OK, "{listed:?}");
+    assert_eq!(listed.body["pagination"], json!({"page": 1, "limit": 20, "total": 1, "totalPages": 1}));
+    let item = &listed.body["sources"][0];
+    assert_eq!((item["id"].clone(), item["status"].clone()), (json!(source_id), json!("ready")));
+    assert!(item.get("content").is_none(), "text content in the detail only: {item}");
+    let stats = invoke(&router, &ev_id("get-mind.json")).await.body["mind"]["sourceStats"].clone();
+    assert_eq!(stats, json!({"total": 1, "ready": 1, "pending": 0, "processing": 0, "failed": 0}));
+
+    let found = invoke(&router, &ev_id("search-knowledge.json")).await;
+    assert_eq!(found.status, StatusCode::OK, "{found:?}");
+    assert_eq!(found.body["results"].as_array().map(Vec::len), Some(1), "{found:?}");
+    let hit = &found.body["results"][0];
+    assert_eq!(
+        (hit["sourceType"].clone(), hit["sourceId"].clone(), hit["sourceName"].clone()),
+        (json!("text"), json!(source_id), json!("Notes on the Analytical Engine"))
+    );
+    assert_eq!(
+        (hit["content"].clone(), hit["position"].clone(), hit["url"].clone()),
+        (json!(SAMPLE_TEXT), json!(0), json!(null))
+    );
+    assert!(hit["score"].as_f64().is_some_and(|s| s > 0.0 && s <= 1.0), "{hit}");
+    assert!(found.body["tookMs"].as_f64().is_some_and(|t| t >= 0.0), "{found:?}");
+
+    let again = invoke(&router, &ev_src("reprocess-knowledge-source.json")).await;
+    assert_eq!(again.status, StatusCode::ACCEPTED, "{again:?}");
+    assert_eq!(
+        (again.body["source"]["id"].clone(), again.body["source"]["status"].clone()),
+        (json!(source_id), json!("processing"))
+    );
+    assert_eq!(again.body["source"]["progress"], json!({"stage": "queued", "done": 0, "total": 0}));
+    assert_eq!(invoke(&router, &ev_src("get-knowledge-source.json")).await.header("retry-after"), Some("5"));
+    assert_eq!(run_queued_ingest(&tenant).await, 1, "the reprocess run");
+    let redone = invoke(&router, &ev_src("get-knowledge-source.json")).await;
+    assert_eq!(redone.header("retry-after"), None, "{redone:?}");
+    assert_eq!(
+        (redone.body["source"]["status"].clone(), redone.body["source"]["chunkCount"].clone()),
+        (json!("ready"), json!(1))
+    );
+    assert_eq!(redone.body["source"]["contentHash"], hash.as_str(), "the same content");
+
+    let removed = invoke(&router, &ev_src("delete-knowledge-source.json")).await;
+    assert_eq!(removed.status, StatusCode::OK, "{removed:?}");
+    assert_eq!(removed.body, json!({"status": "success", "deleted": true, "id": source_id}));
+    assert_not_found(&invoke(&router, &ev_src("get-knowledge-source.json")).await, "deleted source");
+    assert_not_found(&invoke(&router, &ev_src("delete-knowledge-source.json")).await, "second delete of the source");
+    assert_not_found(
+        &invoke(&router, &ev_src("reprocess-knowledge-source.json")).await,
+        "reprocess of a deleted source",
+    );
+    let gone = invoke(&router, &ev_id("search-knowledge.json")).await;
+    assert_eq!((gone.status, gone.body["results"].clone()), (StatusCode::OK, json!([])), "its chunks went with it");
+    assert_eq!(invoke(&router, &ev_id("list-knowledge.json")).await.body["pagination"]["total"], 0);
+
     let deleted = invoke(&router, &ev_id("delete-mind.json")).await;
     assert_eq!(deleted.status, StatusCode::OK, "{deleted:?}");
     assert_eq!(deleted.body, json!({"status": "success", "deleted": true, "id": id}));
@@ -161,15 +307,29 @@ async fn write_events_need_the_minds_write_scope() {
     let router = tenant.router(RouteGroup::Minds);
     let list = invoke(&router, &Event::load("list-minds.json").with_key(&reader)).await;
     assert_eq!(list.status, StatusCode::OK, "{list:?}");
-    for name in ["create-mind.json", "update-mind.json", "publish-mind.json", "unpublish-mind.json", "delete-mind.json"]
-    {
+    for name in [
+        "create-mind.json",
+        "update-mind.json",
+        "publish-mind.json",
+        "unpublish-mind.json",
+        "delete-mind.json",
+        "add-text-source.json",
+        "reprocess-knowledge-source.json",
+        "delete-knowledge-source.json",
+    ] {
         let reply = invoke(&router, &Event::load(name).with_key(&reader)).await;
         assert_eq!(reply.status, StatusCode::FORBIDDEN, "{name}: {reply:?}");
         assert_eq!(reply.error_code(), "insufficient_scope", "{name}");
         assert_eq!(reply.body["error"]["details"]["required"], "minds:write", "{name}");
     }
     let writer = tenant.issue_key("minds:write").await;
-    for name in ["list-minds.json", "get-mind.json"] {
+    for name in [
+        "list-minds.json",
+        "get-mind.json",
+        "list-knowledge.json",
+        "get-knowledge-source.json",
+        "search-knowledge.json",
+    ] {
         let reply = invoke(&router, &Event::load(name).with_key(&writer)).await;
         assert_eq!(reply.status, StatusCode::FORBIDDEN, "{name}: {reply:?}");
         assert_eq!(reply.body["error"]["details"]["required"], "minds:read", "{name}");

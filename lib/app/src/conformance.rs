@@ -2,7 +2,7 @@
 //! and AWS), so both behave the same. Each suite panics with a message naming the broken rule.
 
 use crate::knowledge_ports::{
-    BlobStore, Chunk, EventBus, Finish, Guarded, Lease, SourceFilter, SourceStore, VectorIndex,
+    BlobStore, Chunk, EventBus, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore, VectorIndex,
 };
 use crate::ports::{ChatbotStore, KeyStore, RateDecision, RateLimiter, StoreError, WorkspaceStore};
 use lore_domain::Timestamp;
@@ -12,7 +12,7 @@ use lore_domain::id::{ApiKeyId, ChatbotId, SourceId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
 use lore_domain::scope::ScopeSet;
 use lore_domain::slug::Slug;
-use lore_domain::source::{KnowledgeSource, SourceSpec, SourceStatus, SourceType};
+use lore_domain::source::{KnowledgeSource, SourceOwner, SourceSpec, SourceStatus, SourceType};
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use std::sync::Arc;
 
@@ -230,7 +230,7 @@ fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> KnowledgeSource
     KnowledgeSource {
         id: SourceId::generate(),
         workspace_id: bot.workspace_id.clone(),
-        chatbot_id: bot.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
         name: "t".into(),
         status: SourceStatus::Pending,
         spec: SourceSpec::Text { content: content.into() },
@@ -246,36 +246,42 @@ fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> KnowledgeSource
     }
 }
 
+/// Limits of a chatbot source insert: only the storage quota applies.
+fn quota(bytes: u64) -> InsertLimits {
+    InsertLimits { storage_quota: bytes, workspace_sources: u32::MAX, mind_sources: u32::MAX }
+}
+
 fn lease() -> Lease {
     Lease { owner: "conformance".into(), until: Timestamp::from_millis(Timestamp::now().millis() + 60_000) }
 }
 
 pub async fn sources(p: &Stores, unique: &str) {
     let (ws, bot) = chatbot_in_new_workspace(p, &format!("src-{unique}")).await;
+    let owner = SourceOwner::Chatbot(bot.id.clone());
     let s = &p.sources;
     let a = text_source(&bot, "hello", 1_700_000_000_001);
     let b = text_source(&bot, "world!", 1_700_000_000_002);
-    assert_eq!(s.insert_source(&a, 100).await.unwrap(), Guarded::Done(()));
-    assert_eq!(s.insert_source(&b, 100).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&a, &quota(100)).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&b, &quota(100)).await.unwrap(), Guarded::Done(()));
     assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 2, "counted");
     let big = text_source(&bot, &"x".repeat(90), 1_700_000_000_003);
-    assert_eq!(s.insert_source(&big, 100).await.unwrap(), Guarded::OverQuota { used: 11 }, "quota checked");
+    assert_eq!(s.insert_source(&big, &quota(100)).await.unwrap(), Guarded::OverQuota { used: 11 }, "quota checked");
     let mut orphan = text_source(&bot, "x", 1);
-    orphan.chatbot_id = ChatbotId::generate();
-    assert_eq!(s.insert_source(&orphan, 100).await.unwrap(), Guarded::NotFound, "unknown chatbot");
+    orphan.owner = SourceOwner::Chatbot(ChatbotId::generate());
+    assert_eq!(s.insert_source(&orphan, &quota(100)).await.unwrap(), Guarded::NotFound, "unknown chatbot");
 
     assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "round trip");
     assert_eq!(s.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "never across workspaces");
-    let page = s.list_sources(&ws.id, &bot.id, SourceFilter::default(), PageRequest::default()).await.unwrap();
+    let page = s.list_sources(&ws.id, &owner, SourceFilter::default(), PageRequest::default()).await.unwrap();
     assert_eq!((page.total, page.items[0].id.clone()), (2, b.id.clone()), "newest first");
 
     let started = s.begin_processing(&ws.id, &a.id, &lease(), Timestamp::now()).await.unwrap();
     let Guarded::Done(running) = started else { panic!("begin_processing: {started:?}") };
     assert_eq!((running.status, running.generation), (SourceStatus::Processing, 1));
     let only = SourceFilter { status: Some(SourceStatus::Processing), source_type: Some(SourceType::Text) };
-    assert_eq!(s.list_sources(&ws.id, &bot.id, only, PageRequest::default()).await.unwrap().total, 1, "filters");
+    assert_eq!(s.list_sources(&ws.id, &owner, only, PageRequest::default()).await.unwrap().total, 1, "filters");
     let url_only = SourceFilter { status: None, source_type: Some(SourceType::Url) };
-    assert_eq!(s.list_sources(&ws.id, &bot.id, url_only, PageRequest::default()).await.unwrap().total, 0);
+    assert_eq!(s.list_sources(&ws.id, &owner, url_only, PageRequest::default()).await.unwrap().total, 0);
 
     let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
     assert_eq!(s.delete_source(&ws.id, &a.id, &settled).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
@@ -300,7 +306,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     assert_eq!((done.status, done.chunk_count, done.progress.clone()), (SourceStatus::Ready, 3, None));
     assert!(done.processed_at.is_some());
 
-    let stats = s.source_stats(&ws.id, &bot.id).await.unwrap();
+    let stats = s.source_stats(&ws.id, &owner).await.unwrap();
     assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (2, 3, 11));
     assert_eq!(stats.by_status.get("ready"), Some(&1));
     assert_eq!(stats.by_status.get("pending"), Some(&1));
@@ -315,7 +321,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap(), None);
     assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 1, "uncounted");
     assert_eq!(
-        s.insert_source(&text_source(&bot, &"y".repeat(94), 5), 100).await.unwrap(),
+        s.insert_source(&text_source(&bot, &"y".repeat(94), 5), &quota(100)).await.unwrap(),
         Guarded::Done(()),
         "bytes freed"
     );
@@ -325,7 +331,7 @@ pub async fn sources(p: &Stores, unique: &str) {
 pub async fn processing_race(p: &Stores, unique: &str) {
     let (ws, bot) = chatbot_in_new_workspace(p, &format!("race-src-{unique}")).await;
     let src = text_source(&bot, "race", 1);
-    p.sources.insert_source(&src, u64::MAX).await.unwrap();
+    p.sources.insert_source(&src, &quota(u64::MAX)).await.unwrap();
     let mut tasks = Vec::new();
     for _ in 0..20 {
         let (store, ws, id) = (p.sources.clone(), ws.id.clone(), src.id.clone());
@@ -350,11 +356,11 @@ pub async fn processing_race(p: &Stores, unique: &str) {
 pub async fn chunk_index(p: &Stores, unique: &str) {
     let (_, bot) = chatbot_in_new_workspace(p, &format!("chunks-{unique}")).await;
     let src = text_source(&bot, "c", 1);
-    p.sources.insert_source(&src, u64::MAX).await.unwrap();
+    p.sources.insert_source(&src, &quota(u64::MAX)).await.unwrap();
     let mk = |pos: u32, gen_: u64, text: &str| Chunk {
         id: format!("{}:{gen_}:{pos}", src.id),
         workspace_id: bot.workspace_id.clone(),
-        chatbot_id: bot.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
         source_id: src.id.clone(),
         position: pos,
         content: text.into(),
@@ -419,12 +425,12 @@ pub async fn index_search(p: &Stores, unique: &str) {
     let b = text_source(&bot, "b", 2);
     let foreign = text_source(&other_bot, "f", 3);
     for s in [&a, &b, &foreign] {
-        p.sources.insert_source(s, u64::MAX).await.unwrap();
+        p.sources.insert_source(s, &quota(u64::MAX)).await.unwrap();
     }
     let chunk = |s: &KnowledgeSource, pos: u32, text: &str, v: [f32; 3]| Chunk {
         id: format!("{}:1:{pos}", s.id),
         workspace_id: s.workspace_id.clone(),
-        chatbot_id: s.chatbot_id.clone(),
+        owner: s.owner.clone(),
         source_id: s.id.clone(),
         position: pos,
         content: text.into(),
@@ -457,7 +463,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
         .unwrap();
     let scope = SearchScope {
         workspace_id: ws.id.clone(),
-        chatbot_id: bot.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
         source_ids: vec![a.id.clone(), b.id.clone()],
     };
 
@@ -491,6 +497,11 @@ pub async fn index_search(p: &Stores, unique: &str) {
     let after = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
     assert!(after.iter().all(|h| h.source_id != b.id), "deleted chunks are not found");
     assert!(p.index.keyword_search(&scope, "invoice", 10).await.unwrap().is_empty());
+
+    // An owner's chunks go with it, and only its own.
+    assert_eq!(p.index.delete_owner_chunks(&SourceOwner::Chatbot(bot.id.clone())).await.unwrap(), 2);
+    assert_eq!(p.index.count_source_chunks(&a.id).await.unwrap(), 0);
+    assert_eq!(p.index.count_source_chunks(&foreign.id).await.unwrap(), 1, "another owner's chunks stay");
 }
 
 pub use webhook_suites::{deliveries, delivery_claim_race, forms, hooks};
@@ -817,19 +828,27 @@ mod webhook_suites {
     }
 }
 
-pub use mind_suites::{MindStores, mind_races, minds};
+pub use mind_suites::{MindStores, mind_races, mind_sources, minds};
 
 /// Minds (CONTRACT §8): records, usage, the workspace's `mindsLimit`, revisions, and the public
 /// address rule. Their own set of ports, so that adapter families add them independently.
 mod mind_suites {
     use super::workspace;
+    use crate::knowledge_ports::{CountLimit, Finish, Guarded, InsertLimits, SourceFilter, SourceStore};
     use crate::mind_ports::{MindInsert, MindStore, MindUsage, MindWrite};
     use crate::ports::{StoreError, WorkspaceStore};
     use lore_domain::Timestamp;
+    use lore_domain::audio::AudioFormat;
+    use lore_domain::document::DocumentKind;
+    use lore_domain::id::SourceId;
     use lore_domain::id::{MindId, WorkspaceId};
+    use lore_domain::mind::MindSourceCounts;
     use lore_domain::mind::{Field, Mind, MindName, MindPatch, NewMind, RawMind, Temperature, VoiceId, WebUrl};
     use lore_domain::pagination::PageRequest;
     use lore_domain::slug::Slug;
+    use lore_domain::source::{
+        KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile,
+    };
     use lore_domain::workspace::Workspace;
     use std::collections::BTreeMap;
     use std::sync::Arc;
@@ -839,6 +858,7 @@ mod mind_suites {
     pub struct MindStores {
         pub workspaces: Arc<dyn WorkspaceStore>,
         pub minds: Arc<dyn MindStore>,
+        pub sources: Arc<dyn SourceStore>,
     }
 
     async fn new_workspace(p: &MindStores, name: &str, minds_limit: u32) -> Workspace {
@@ -1079,5 +1099,207 @@ mod mind_suites {
             }
         }
         assert_eq!(won, 1, "exactly one Mind gets a contested public address");
+    }
+
+    fn mind_source(m: &Mind, spec: SourceSpec, created_ms: i64) -> KnowledgeSource {
+        KnowledgeSource {
+            id: SourceId::generate(),
+            workspace_id: m.workspace_id.clone(),
+            owner: SourceOwner::Mind(m.id.clone()),
+            name: "s".into(),
+            status: SourceStatus::Pending,
+            size_bytes: 10,
+            spec,
+            created_at: Timestamp::from_millis(created_ms),
+            updated_at: Timestamp::from_millis(created_ms),
+            processed_at: None,
+            chunk_count: 0,
+            error: None,
+            content_hash: None,
+            progress: None,
+            generation: 0,
+        }
+    }
+
+    fn text(m: &Mind, created_ms: i64) -> KnowledgeSource {
+        mind_source(m, SourceSpec::Text { content: "0123456789".into() }, created_ms)
+    }
+
+    async fn counts(p: &MindStores, m: &Mind) -> MindSourceCounts {
+        p.minds.get_mind(&m.workspace_id, &m.id).await.unwrap().expect("the Mind").sources
+    }
+
+    fn lease() -> crate::knowledge_ports::Lease {
+        crate::knowledge_ports::Lease {
+            owner: "conformance".into(),
+            until: Timestamp::from_millis(Timestamp::now().millis() + 60_000),
+        }
+    }
+
+    /// Mind knowledge sources (CONTRACT §9): the workspace's `sourcesLimit` and the Mind's
+    /// `sourceLimit` checked at insert, the Mind's counts by status kept exact through every
+    /// transition (including `transcribing`), podcast and document records round-tripping, and
+    /// a Mind's delete taking its sources with it.
+    pub async fn mind_sources(p: &MindStores, unique: &str) {
+        let ws = new_workspace(p, &format!("mind-sources-{unique}"), 10).await;
+        let (m1, m2) = (mind(&ws.id, "one", 1), mind(&ws.id, "two", 2));
+        for m in [&m1, &m2] {
+            assert_eq!(p.minds.insert_mind(m, 10).await.unwrap(), MindInsert::Inserted);
+        }
+        let s = &p.sources;
+        let limits = InsertLimits { storage_quota: u64::MAX, workspace_sources: 3, mind_sources: 2 };
+        let doc = mind_source(
+            &m1,
+            SourceSpec::File(StoredFile {
+                file_name: "a.pdf".into(),
+                mime_type: "application/pdf".into(),
+                kind: DocumentKind::Pdf,
+                blob_key: format!("{}/{}/upl_1/a.pdf", ws.id, m1.id),
+                file_url: "https://cdn.example/a.pdf".into(),
+                size_bytes: 10,
+            }),
+            10,
+        );
+        let a = text(&m1, 11);
+        let podcast = mind_source(
+            &m2,
+            SourceSpec::Podcast(StoredAudio {
+                file_name: "talk.mp3".into(),
+                mime_type: "audio/mpeg".into(),
+                format: AudioFormat::Mp3,
+                blob_key: format!("{}/{}/upl_2/talk.mp3", ws.id, m2.id),
+                file_url: "https://cdn.example/talk.mp3".into(),
+                size_bytes: 10,
+            }),
+            12,
+        );
+        assert_eq!(s.insert_source(&doc, &limits).await.unwrap(), Guarded::Done(()));
+        assert_eq!(s.insert_source(&a, &limits).await.unwrap(), Guarded::Done(()));
+        assert_eq!(
+            s.insert_source(&text(&m1, 13), &limits).await.unwrap(),
+            Guarded::LimitReached(CountLimit::Mind { used: 2, limit: 2 }),
+            "the Mind's sourceLimit"
+        );
+        assert_eq!(s.insert_source(&podcast, &limits).await.unwrap(), Guarded::Done(()));
+        assert_eq!(
+            s.insert_source(&text(&m2, 14), &limits).await.unwrap(),
+            Guarded::LimitReached(CountLimit::Workspace { used: 3, limit: 3 }),
+            "the workspace's sourcesLimit"
+        );
+        let mut orphan = text(&m1, 15);
+        orphan.owner = SourceOwner::Mind(MindId::generate());
+        assert_eq!(s.insert_source(&orphan, &limits).await.unwrap(), Guarded::NotFound, "unknown Mind");
+        assert_eq!(s.get_source(&ws.id, &podcast.id).await.unwrap().as_ref(), Some(&podcast), "podcast round trip");
+        assert_eq!(s.get_source(&ws.id, &doc.id).await.unwrap().as_ref(), Some(&doc), "document round trip");
+        assert_eq!(counts(p, &m1).await, MindSourceCounts { pending: 2, ..Default::default() });
+        assert_eq!(p.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 2, sources: 3 });
+        let m1_owner = SourceOwner::Mind(m1.id.clone());
+        let page = s.list_sources(&ws.id, &m1_owner, SourceFilter::default(), PageRequest::default()).await.unwrap();
+        assert_eq!(page.items.iter().map(|s| s.id.clone()).collect::<Vec<_>>(), vec![a.id.clone(), doc.id.clone()]);
+
+        // pending → processing → transcribing → processing → ready, counted at every step.
+        let Guarded::Done(run) = s.begin_processing(&ws.id, &a.id, &lease(), Timestamp::now()).await.unwrap() else {
+            panic!("begin_processing")
+        };
+        assert_eq!(counts(p, &m1).await, MindSourceCounts { pending: 1, processing: 1, ..Default::default() });
+        let transcribing = Progress::new("transcribing", 0, 1);
+        assert!(s.set_running_status(&a.id, run.generation, SourceStatus::Transcribing, &transcribing).await.unwrap());
+        let now = s.get_source(&ws.id, &a.id).await.unwrap().unwrap();
+        assert_eq!((now.status, now.progress), (SourceStatus::Transcribing, Some(transcribing.clone())));
+        assert_eq!(counts(p, &m1).await, MindSourceCounts { pending: 1, transcribing: 1, ..Default::default() });
+        let only = SourceFilter { status: Some(SourceStatus::Transcribing), source_type: None };
+        assert_eq!(s.list_sources(&ws.id, &m1_owner, only, PageRequest::default()).await.unwrap().total, 1);
+        assert!(s.set_progress(&a.id, run.generation, &Progress::new("transcribing", 1, 2)).await.unwrap());
+        assert!(
+            !s.set_running_status(&a.id, run.generation + 1, SourceStatus::Processing, &transcribing).await.unwrap(),
+            "another run's status change is refused"
+        );
+        let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+        assert_eq!(
+            s.delete_source(&ws.id, &a.id, &settled).await.unwrap(),
+            Guarded::WrongStatus(SourceStatus::Transcribing),
+            "not deleted while transcribing"
+        );
+        assert_eq!(
+            s.begin_processing(&ws.id, &a.id, &lease(), Timestamp::now()).await.unwrap(),
+            Guarded::WrongStatus(SourceStatus::Transcribing),
+            "not restarted while transcribing"
+        );
+        let stale = s.stale_runs(Timestamp::now(), Some("someone-else")).await.unwrap();
+        assert!(stale.iter().any(|r| r.source_id == a.id), "a transcribing run can be taken over");
+        let chunking = Progress::new("chunking", 0, 1);
+        assert!(s.set_running_status(&a.id, run.generation, SourceStatus::Processing, &chunking).await.unwrap());
+        let ready = Finish::Ready {
+            chunk_count: 4,
+            size_bytes: None,
+            content_hash: "h".into(),
+            pages_crawled: None,
+            refreshed_at: None,
+        };
+        let done = s.finish_processing(&a.id, run.generation, &ready, Timestamp::now()).await.unwrap().unwrap();
+        assert_eq!((done.status, done.chunk_count), (SourceStatus::Ready, 4));
+        assert_eq!(counts(p, &m1).await, MindSourceCounts { pending: 1, ready: 1, ..Default::default() });
+
+        // A run that ends from `transcribing` (the transcriber failed) is counted as failed.
+        let Guarded::Done(run) = s.begin_processing(&ws.id, &doc.id, &lease(), Timestamp::now()).await.unwrap() else {
+            panic!("begin_processing")
+        };
+        assert!(
+            s.set_running_status(&doc.id, run.generation, SourceStatus::Transcribing, &transcribing).await.unwrap()
+        );
+        let failed = Finish::Error { message: "no transcriber".into() };
+        let ended = s.finish_processing(&doc.id, run.generation, &failed, Timestamp::now()).await.unwrap().unwrap();
+        assert_eq!((ended.status, ended.error.as_deref()), (SourceStatus::Error, Some("no transcriber")));
+        assert_eq!(counts(p, &m1).await, MindSourceCounts { ready: 1, failed: 1, ..Default::default() });
+
+        let stats = s.source_stats(&ws.id, &m1_owner).await.unwrap();
+        assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (2, 4, 20));
+        assert_eq!(stats.by_type.get(SourceType::File.as_str()), Some(&1));
+        assert_eq!(
+            s.file_blob_keys(&ws.id, &m1_owner).await.unwrap(),
+            vec![format!("{}/{}/upl_1/a.pdf", ws.id, m1.id)]
+        );
+
+        // Deleting frees the Mind's and the workspace's counts.
+        assert!(matches!(s.delete_source(&ws.id, &doc.id, &settled).await.unwrap(), Guarded::Done(_)));
+        assert_eq!(counts(p, &m1).await, MindSourceCounts { ready: 1, ..Default::default() });
+        assert_eq!(p.minds.mind_usage(&ws.id).await.unwrap().sources, 2);
+        assert_eq!(s.insert_source(&text(&m1, 16), &limits).await.unwrap(), Guarded::Done(()), "freed");
+
+        // A Mind's delete takes its sources, reports their files, and frees the workspace count.
+        let removal = p.minds.delete_mind(&ws.id, &m2.id).await.unwrap().expect("deleted");
+        assert!(removal.file_keys.contains(&format!("{}/{}/upl_2/talk.mp3", ws.id, m2.id)), "{removal:?}");
+        assert_eq!(s.get_source(&ws.id, &podcast.id).await.unwrap(), None, "its sources are gone");
+        assert_eq!(p.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 1, sources: 2 });
+        let m2_owner = SourceOwner::Mind(m2.id.clone());
+        assert_eq!(
+            s.list_sources(&ws.id, &m2_owner, SourceFilter::default(), PageRequest::default()).await.unwrap().total,
+            0
+        );
+        assert_eq!(
+            s.insert_source(&text(&m2, 17), &limits).await.unwrap(),
+            Guarded::NotFound,
+            "no sources for a deleted Mind"
+        );
+
+        // Concurrent inserts at the Mind's limit: exactly as many win as the limit leaves room for.
+        let racing = mind(&ws.id, "race", 3);
+        p.minds.insert_mind(&racing, 10).await.unwrap();
+        let roomy = InsertLimits { storage_quota: u64::MAX, workspace_sources: 1_000, mind_sources: 3 };
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let (store, src) = (p.sources.clone(), text(&racing, 100 + i));
+            tasks.push(tokio::spawn(async move { store.insert_source(&src, &roomy).await }));
+        }
+        let mut won = 0;
+        for t in tasks {
+            match t.await.unwrap().unwrap() {
+                Guarded::Done(()) => won += 1,
+                Guarded::LimitReached(CountLimit::Mind { limit: 3, .. }) => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(won, 3, "never over the Mind's sourceLimit");
+        assert_eq!(counts(p, &racing).await.total(), 3);
     }
 }

@@ -5,6 +5,7 @@ use crate::chunking::chunk_text;
 use crate::ingest_ports::{CrawlError, CrawlRequest, ExtractError};
 use crate::knowledge::lease_end;
 use crate::knowledge_ports::{Chunk, Finish, IngestJob, Lease};
+use crate::transcribe_ports::AudioClip;
 use crate::{App, AppError, StoreError};
 use lore_domain::Timestamp;
 use lore_domain::document::DocumentKind;
@@ -58,7 +59,7 @@ impl App {
         let Some(source) = self.ports.sources.get_source(&job.workspace_id, &job.source_id).await? else {
             return Ok(());
         };
-        if source.status != SourceStatus::Processing || source.generation != job.generation {
+        if !source.status.is_running() || source.generation != job.generation {
             tracing::debug!(source = %source.id, "dropping a stale ingest job");
             return Ok(());
         }
@@ -87,8 +88,53 @@ impl App {
         if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
     }
 
+    /// Moves the run between `processing` and `transcribing`.
+    async fn running_status(
+        &self,
+        s: &KnowledgeSource,
+        status: SourceStatus,
+        progress: Progress,
+    ) -> Result<(), RunFailure> {
+        let current = self.ports.sources.set_running_status(&s.id, s.generation, status, &progress).await?;
+        if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
+    }
+
     async fn documents(&self, s: &KnowledgeSource) -> Result<(Vec<Document>, Option<u32>), RunFailure> {
         match &s.spec {
+            SourceSpec::Podcast(a) => {
+                self.running_status(s, SourceStatus::Transcribing, Progress::new("transcribing", 0, 1)).await?;
+                let bytes = self
+                    .ports
+                    .blobs
+                    .get(&a.blob_key)
+                    .await?
+                    .ok_or_else(|| RunFailure::Failed("the uploaded audio is no longer stored".into()))?;
+                let clip = AudioClip { bytes, format: a.format, file_name: a.file_name.clone() };
+                // Progress per piece of a split file; written from here, not from the callback.
+                let (tx, mut rx) = tokio::sync::watch::channel((0usize, 1usize));
+                let on_piece = move |done: usize, total: usize| {
+                    let _ = tx.send((done, total));
+                };
+                let transcription = self.ports.transcriber.transcribe(clip, &on_piece);
+                tokio::pin!(transcription);
+                let transcript = loop {
+                    tokio::select! {
+                        result = &mut transcription => break result,
+                        changed = rx.changed() => {
+                            if changed.is_ok() {
+                                let (done, total) = *rx.borrow();
+                                self.progress(s, "transcribing", done as u64, total as u64).await?;
+                            }
+                        }
+                    }
+                };
+                let transcript = transcript.map_err(|e| RunFailure::Failed(e.to_string()))?;
+                if transcript.text.trim().is_empty() {
+                    return Err(RunFailure::Failed("the transcript is empty: no speech was recognised".into()));
+                }
+                self.running_status(s, SourceStatus::Processing, Progress::new("chunking", 0, 1)).await?;
+                Ok((vec![Document { text: transcript.text, markdown: false, url: None }], None))
+            }
             SourceSpec::Text { content } => {
                 Ok((vec![Document { text: content.clone(), markdown: true, url: None }], None))
             }
@@ -225,7 +271,7 @@ impl App {
             .map(|(i, (content, url))| Chunk {
                 id: format!("{}:{}:{}", s.id, s.generation, i),
                 workspace_id: s.workspace_id.clone(),
-                chatbot_id: s.chatbot_id.clone(),
+                owner: s.owner.clone(),
                 source_id: s.id.clone(),
                 position: i as u32,
                 embedding: embeddings.get(&hashes[i]).cloned().unwrap_or_default(),

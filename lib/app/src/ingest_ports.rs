@@ -2,6 +2,7 @@
 //! Implemented by `lore-extract`, `lore-crawl` and `lore-embed`.
 
 use async_trait::async_trait;
+use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;
 use std::time::Duration;
 
@@ -63,6 +64,13 @@ pub trait Extractor: Send + Sync {
     /// tie between Markdown and plain text. `None`: not a supported document (an executable
     /// named `.pdf` is `None`).
     fn sniff(&self, bytes: &[u8], file_name: Option<&str>) -> Option<DocumentKind>;
+
+    /// Decides by content whether the bytes are audio a podcast source can use (MP3, WAV, M4A,
+    /// OGG). `None` unless the implementation recognises audio.
+    fn sniff_audio(&self, bytes: &[u8]) -> Option<AudioFormat> {
+        let _ = bytes;
+        None
+    }
 
     /// Reads the text of a document of `kind`, isolated: a parser that panics, hangs or
     /// balloons ends in an error, never in a crash of the process.

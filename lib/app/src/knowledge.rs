@@ -1,20 +1,23 @@
-//! Chatbot knowledge-source use cases (interface "Chatbot knowledge base"; CONTRACT §6).
+//! Knowledge-source use cases (interface "Chatbot knowledge base", CONTRACT §6; Mind knowledge
+//! sources, CONTRACT §9). Both owners share them: the chatbot entry points here, the Mind ones in
+//! `mind_sources.rs`.
 
 use crate::auth::Principal;
 use crate::ingest_ports::UrlRejection;
-use crate::knowledge_ports::{Guarded, IngestJob, Lease, SourceFilter, SourceStats};
+use crate::knowledge_ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFilter, SourceStats};
 use crate::{App, AppError};
+use lore_domain::audio::MAX_AUDIO_UPLOAD_BYTES;
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::{ChatbotId, SourceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{
-    CrawlDepth, KnowledgeSource, MAX_CHATBOT_FILE_BYTES, SourceSpec, SourceStatus, SourceType, StoredFile, TextContent,
-    source_name,
+    CrawlDepth, KnowledgeSource, MAX_CHATBOT_FILE_BYTES, MAX_MIND_DOCUMENT_BYTES, SourceOwner, SourceSpec,
+    SourceStatus, SourceType, StoredAudio, StoredFile, TextContent, source_name,
 };
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 
 /// Statuses in which a source may be changed or deleted (not while a run holds it).
-const SETTLED: &[SourceStatus] = &[SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+pub(crate) const SETTLED: &[SourceStatus] = &[SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
 
 /// What a client asked to create.
 #[derive(Debug)]
@@ -36,6 +39,11 @@ pub enum NewSource {
     },
     /// A file uploaded earlier to this workspace, named by the `fileUrl` it was given.
     FileUrl {
+        name: Option<String>,
+        file_url: Option<String>,
+    },
+    /// Audio uploaded earlier to this workspace, transcribed when processed (Minds only).
+    Podcast {
         name: Option<String>,
         file_url: Option<String>,
     },
@@ -65,7 +73,21 @@ fn storage_limit(used: u64, quota: u64) -> AppError {
     )
 }
 
-fn processing_in_progress() -> AppError {
+fn sources_limit_reached(limit: CountLimit) -> AppError {
+    let message = match limit {
+        CountLimit::Workspace { used, limit } => format!(
+            "this workspace has {used} Mind knowledge sources and its sourcesLimit is {limit}; delete a source or \
+             raise the limit"
+        ),
+        CountLimit::Mind { used, limit } => format!(
+            "this Mind has {used} knowledge sources and its sourceLimit is {limit}; delete a source or raise the \
+             workspace's mindSourceLimit"
+        ),
+    };
+    rejected(ErrorCode::SourcesLimitReached, message)
+}
+
+pub(crate) fn processing_in_progress() -> AppError {
     rejected(ErrorCode::ProcessingInProgress, "the source is being processed; try again when it is ready or failed")
 }
 
@@ -80,6 +102,14 @@ fn clean_file_name(name: &str) -> String {
 impl App {
     async fn own_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
         self.get_chatbot(p, id).await.map(|_| ())
+    }
+
+    /// The owner exists in the caller's workspace (else `not_found` naming it).
+    pub(crate) async fn own(&self, p: &Principal, owner: &SourceOwner) -> Result<(), AppError> {
+        match owner {
+            SourceOwner::Chatbot(id) => self.own_chatbot(p, id).await,
+            SourceOwner::Mind(id) => self.find_mind(p, id).await.map(|_| ()),
+        }
     }
 
     /// Stores uploaded bytes as a document of this workspace after checking size and kind.
@@ -119,8 +149,14 @@ impl App {
         })
     }
 
-    /// Resolves a `fileUrl` handed out by this workspace's uploads; anything else is not found.
-    async fn file_from_url(&self, p: &Principal, file_url: &str, max_bytes: u64) -> Result<StoredFile, AppError> {
+    /// The key and bytes behind a `fileUrl` handed out by this workspace's uploads (at most
+    /// `max_bytes`); any other URL is not found (CONTRACT §16.11).
+    async fn uploaded_bytes(
+        &self,
+        p: &Principal,
+        file_url: &str,
+        max_bytes: u64,
+    ) -> Result<(String, Vec<u8>), AppError> {
         let key = self.ports.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
         let prefix = format!("{}/", p.workspace_id());
         if !key.starts_with(&prefix) {
@@ -134,6 +170,29 @@ impl App {
                 format!("the file has {size} bytes; at most {max_bytes} are allowed"),
             ));
         }
+        Ok((key, bytes))
+    }
+
+    /// Resolves a `fileUrl` of this workspace's uploads to audio a podcast source can use.
+    async fn audio_from_url(&self, p: &Principal, file_url: &str) -> Result<StoredAudio, AppError> {
+        let (key, bytes) = self.uploaded_bytes(p, file_url, MAX_AUDIO_UPLOAD_BYTES).await?;
+        let format = self.ports.extractor.sniff_audio(&bytes).ok_or_else(|| {
+            rejected(ErrorCode::UnsupportedFileType, "a podcast source needs an MP3, WAV, M4A or OGG file")
+        })?;
+        Ok(StoredAudio {
+            file_name: clean_file_name(key.rsplit('/').next().unwrap_or("audio")),
+            mime_type: format.mime_type().to_owned(),
+            format,
+            blob_key: key,
+            file_url: file_url.to_owned(),
+            size_bytes: bytes.len() as u64,
+        })
+    }
+
+    /// Resolves a `fileUrl` handed out by this workspace's uploads; anything else is not found.
+    async fn file_from_url(&self, p: &Principal, file_url: &str, max_bytes: u64) -> Result<StoredFile, AppError> {
+        let (key, bytes) = self.uploaded_bytes(p, file_url, max_bytes).await?;
+        let size = bytes.len() as u64;
         let file_name = clean_file_name(key.rsplit('/').next().unwrap_or("file"));
         let kind = self.ports.extractor.sniff(&bytes, Some(&file_name)).ok_or_else(|| {
             rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
@@ -154,7 +213,18 @@ impl App {
         chatbot: &ChatbotId,
         new: NewSource,
     ) -> Result<KnowledgeSource, AppError> {
-        self.own_chatbot(p, chatbot).await?;
+        self.create_owned_source(p, &SourceOwner::Chatbot(chatbot.clone()), new).await
+    }
+
+    /// Creates a source of `owner` (pending; processing is started by the caller or a client).
+    pub(crate) async fn create_owned_source(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        new: NewSource,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.own(p, owner).await?;
+        let file_max = if owner.is_mind() { MAX_MIND_DOCUMENT_BYTES } else { MAX_CHATBOT_FILE_BYTES };
         let mut uploaded_key = None;
         let (name, spec, size_bytes) = match new {
             NewSource::Text { name, content } => {
@@ -183,17 +253,26 @@ impl App {
                 let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
                     rejected(ErrorCode::MissingFile, "a file source needs a file (multipart `file`) or a `fileUrl`")
                 })?;
-                let file = self.file_from_url(p, url.trim(), MAX_CHATBOT_FILE_BYTES).await?;
+                let file = self.file_from_url(p, url.trim(), file_max).await?;
                 let name = source_name(name.as_deref(), &file.file_name)?;
                 let size = file.size_bytes;
                 (name, SourceSpec::File(file), size)
+            }
+            NewSource::Podcast { name, file_url } => {
+                let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
+                    rejected(ErrorCode::MissingFile, "a podcast source needs the `fileUrl` of an upload")
+                })?;
+                let audio = self.audio_from_url(p, url.trim()).await?;
+                let name = source_name(name.as_deref(), &audio.file_name)?;
+                let size = audio.size_bytes;
+                (name, SourceSpec::Podcast(audio), size)
             }
         };
         let now = Timestamp::now();
         let source = KnowledgeSource {
             id: SourceId::generate(),
             workspace_id: p.workspace_id().clone(),
-            chatbot_id: chatbot.clone(),
+            owner: owner.clone(),
             name,
             status: SourceStatus::Pending,
             spec,
@@ -207,17 +286,26 @@ impl App {
             progress: None,
             generation: 0,
         };
-        let quota = p.workspace.limits.storage_quota_bytes;
-        match self.ports.sources.insert_source(&source, quota).await? {
-            Guarded::Done(()) => {}
-            Guarded::OverQuota { used } => {
-                if let Some(key) = uploaded_key {
-                    let _ = self.ports.blobs.delete(&key).await;
-                }
-                return Err(storage_limit(used, quota));
+        // Limits as stored now, so a limit changed with the CLI applies at once.
+        let limits = self.current_workspace(p).await?.limits;
+        let quota = limits.storage_quota_bytes;
+        let insert_limits = InsertLimits {
+            storage_quota: quota,
+            workspace_sources: limits.sources_limit,
+            mind_sources: limits.mind_source_limit,
+        };
+        let refused = match self.ports.sources.insert_source(&source, &insert_limits).await? {
+            Guarded::Done(()) => None,
+            Guarded::OverQuota { used } => Some(storage_limit(used, quota)),
+            Guarded::LimitReached(limit) => Some(sources_limit_reached(limit)),
+            Guarded::NotFound => Some(AppError::NotFound(if owner.is_mind() { "mind" } else { "chatbot" })),
+            Guarded::WrongStatus(_) => Some(AppError::Storage("unexpected status on insert".into())),
+        };
+        if let Some(e) = refused {
+            if let Some(key) = uploaded_key {
+                let _ = self.ports.blobs.delete(&key).await;
             }
-            Guarded::NotFound => return Err(AppError::NotFound("chatbot")),
-            Guarded::WrongStatus(_) => return Err(AppError::Storage("unexpected status on insert".into())),
+            return Err(e);
         }
         self.publish(Event::for_source(EventType::SourceCreated, &source)).await;
         Ok(source)
@@ -237,11 +325,20 @@ impl App {
         chatbot: &ChatbotId,
         id: &SourceId,
     ) -> Result<KnowledgeSource, AppError> {
+        self.get_owned_source(p, &SourceOwner::Chatbot(chatbot.clone()), id).await
+    }
+
+    pub(crate) async fn get_owned_source(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
         match self.ports.sources.get_source(p.workspace_id(), id).await? {
-            Some(s) if &s.chatbot_id == chatbot => Ok(s),
+            Some(s) if &s.owner == owner => Ok(s),
             _ => {
-                // Tell "no such chatbot" from "no such source in it".
-                self.own_chatbot(p, chatbot).await?;
+                // Tell "no such chatbot/Mind" from "no such source in it".
+                self.own(p, owner).await?;
                 Err(AppError::NotFound("source"))
             }
         }
@@ -254,8 +351,18 @@ impl App {
         filter: SourceFilter,
         page: PageRequest,
     ) -> Result<Page<KnowledgeSource>, AppError> {
-        self.own_chatbot(p, chatbot).await?;
-        Ok(self.ports.sources.list_sources(p.workspace_id(), chatbot, filter, page).await?)
+        self.list_owned_sources(p, &SourceOwner::Chatbot(chatbot.clone()), filter, page).await
+    }
+
+    pub(crate) async fn list_owned_sources(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        filter: SourceFilter,
+        page: PageRequest,
+    ) -> Result<Page<KnowledgeSource>, AppError> {
+        self.own(p, owner).await?;
+        Ok(self.ports.sources.list_sources(p.workspace_id(), owner, filter, page).await?)
     }
 
     /// PATCH: name for any text source; content too, which sends the source back to `pending`.
@@ -271,7 +378,7 @@ impl App {
         let SourceSpec::Text { content: current } = &source.spec else {
             return Err(rejected(ErrorCode::InvalidOperation, "only text sources can be updated"));
         };
-        if source.status == SourceStatus::Processing {
+        if source.status.is_running() {
             return Err(processing_in_progress());
         }
         let new_content = match content {
@@ -298,6 +405,7 @@ impl App {
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
             Guarded::OverQuota { used } => return Err(storage_limit(used, quota)),
+            Guarded::LimitReached(_) => return Err(AppError::Storage("unexpected count limit on update".into())),
         }
         if content_changed {
             // The old chunks describe text that no longer exists.
@@ -307,16 +415,28 @@ impl App {
     }
 
     pub async fn delete_source(&self, p: &Principal, chatbot: &ChatbotId, id: &SourceId) -> Result<(), AppError> {
-        self.get_source(p, chatbot, id).await?;
+        self.delete_owned_source(p, &SourceOwner::Chatbot(chatbot.clone()), id).await
+    }
+
+    /// Deletes a settled source with its chunks and its file (not while a run holds it).
+    pub(crate) async fn delete_owned_source(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        id: &SourceId,
+    ) -> Result<(), AppError> {
+        self.get_owned_source(p, owner, id).await?;
         let deleted = match self.ports.sources.delete_source(p.workspace_id(), id, SETTLED).await? {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
-            Guarded::OverQuota { .. } => return Err(AppError::Storage("unexpected quota on delete".into())),
+            Guarded::OverQuota { .. } | Guarded::LimitReached(_) => {
+                return Err(AppError::Storage("unexpected limit on delete".into()));
+            }
         };
         self.ports.index.delete_source_chunks(&deleted.id).await?;
-        if let SourceSpec::File(f) = &deleted.spec {
-            self.ports.blobs.delete(&f.blob_key).await?;
+        if let Some(key) = deleted.spec.blob_key() {
+            self.ports.blobs.delete(key).await?;
         }
         self.publish(Event::for_source(EventType::SourceDeleted, &deleted)).await;
         Ok(())
@@ -352,14 +472,16 @@ impl App {
         self.start_run(p, id).await
     }
 
-    async fn start_run(&self, p: &Principal, id: &SourceId) -> Result<KnowledgeSource, AppError> {
+    pub(crate) async fn start_run(&self, p: &Principal, id: &SourceId) -> Result<KnowledgeSource, AppError> {
         let now = Timestamp::now();
         let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
         let source = match self.ports.sources.begin_processing(p.workspace_id(), id, &lease, now).await? {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
-            Guarded::OverQuota { .. } => return Err(AppError::Storage("unexpected quota on process".into())),
+            Guarded::OverQuota { .. } | Guarded::LimitReached(_) => {
+                return Err(AppError::Storage("unexpected limit on process".into()));
+            }
         };
         let job = IngestJob {
             workspace_id: source.workspace_id.clone(),
@@ -375,7 +497,7 @@ impl App {
 
     pub async fn source_stats(&self, p: &Principal, chatbot: &ChatbotId) -> Result<SourceStats, AppError> {
         self.own_chatbot(p, chatbot).await?;
-        Ok(self.ports.sources.source_stats(p.workspace_id(), chatbot).await?)
+        Ok(self.ports.sources.source_stats(p.workspace_id(), &SourceOwner::Chatbot(chatbot.clone())).await?)
     }
 }
 

@@ -5,9 +5,9 @@ use crate::ports::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::event::Event;
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use lore_domain::source::{KnowledgeSource, Progress, SourceStatus, SourceType};
+use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceStatus, SourceType};
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -27,6 +27,28 @@ pub enum Guarded<T> {
     OverQuota {
         used: u64,
     },
+    /// A count limit of Mind sources would be exceeded.
+    LimitReached(CountLimit),
+}
+
+/// Which count limit of Mind sources an insert hit, with what was in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountLimit {
+    /// The workspace's `sourcesLimit` (Mind sources of all its Minds).
+    Workspace { used: u64, limit: u32 },
+    /// The Mind's `sourceLimit` (the workspace's `mindSourceLimit`).
+    Mind { used: u64, limit: u32 },
+}
+
+/// What an insert must stay within.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InsertLimits {
+    /// The workspace's storage quota, in bytes.
+    pub storage_quota: u64,
+    /// Mind sources only: the workspace's `sourcesLimit` …
+    pub workspace_sources: u32,
+    /// … and the per-Mind `sourceLimit`.
+    pub mind_sources: u32,
 }
 
 /// Who holds a processing run and until when (CONTRACT §6: never stuck forever).
@@ -52,7 +74,7 @@ pub enum Finish {
     },
 }
 
-/// Exact statistics of one chatbot's sources.
+/// Exact statistics of one owner's sources.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceStats {
     pub total_sources: u64,
@@ -74,15 +96,17 @@ pub struct StaleRun {
 
 #[async_trait]
 pub trait SourceStore: Send + Sync {
-    /// Inserts a new source, counting it on its chatbot and its bytes against the workspace's
-    /// storage, in one transaction. `OverQuota` when `quota` would be exceeded.
-    async fn insert_source(&self, source: &KnowledgeSource, quota: u64) -> StoreResult<Guarded<()>>;
+    /// Inserts a new source, counting it on its owner and its bytes against the workspace's
+    /// storage, in one transaction. `NotFound` when the owner does not exist; `OverQuota` when
+    /// the storage quota would be exceeded; for a Mind's source, `LimitReached` when the Mind
+    /// or the workspace already has as many Mind sources as its limit allows.
+    async fn insert_source(&self, source: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>>;
     async fn get_source(&self, ws: &WorkspaceId, id: &SourceId) -> StoreResult<Option<KnowledgeSource>>;
     /// Newest first, filtered, with the exact total.
     async fn list_sources(
         &self,
         ws: &WorkspaceId,
-        chatbot: &ChatbotId,
+        owner: &SourceOwner,
         filter: SourceFilter,
         page: PageRequest,
     ) -> StoreResult<Page<KnowledgeSource>>;
@@ -102,7 +126,7 @@ pub trait SourceStore: Send + Sync {
         allowed: &[SourceStatus],
     ) -> StoreResult<Guarded<KnowledgeSource>>;
     /// `pending|ready|error → processing`: bumps the generation, takes the lease, resets the
-    /// attempt count. Exactly one of concurrent callers wins.
+    /// attempt count. Exactly one of concurrent callers wins. (`WrongStatus` while running.)
     async fn begin_processing(
         &self,
         ws: &WorkspaceId,
@@ -112,6 +136,15 @@ pub trait SourceStore: Send + Sync {
     ) -> StoreResult<Guarded<KnowledgeSource>>;
     /// Records progress of the run `generation`; `false` when that run is no longer current.
     async fn set_progress(&self, id: &SourceId, generation: u64, progress: &Progress) -> StoreResult<bool>;
+    /// Moves the run `generation` between its running statuses (`processing ⇄ transcribing`),
+    /// with its progress; `false` when that run is no longer current.
+    async fn set_running_status(
+        &self,
+        id: &SourceId,
+        generation: u64,
+        status: SourceStatus,
+        progress: &Progress,
+    ) -> StoreResult<bool>;
     /// Ends the run `generation`. `None` when it was superseded (its results must be dropped).
     async fn finish_processing(
         &self,
@@ -122,12 +155,12 @@ pub trait SourceStore: Send + Sync {
     ) -> StoreResult<Option<KnowledgeSource>>;
     /// Takes over a run (same generation) with a new lease, counting the attempt.
     async fn renew_lease(&self, id: &SourceId, generation: u64, lease: &Lease) -> StoreResult<bool>;
-    /// Runs in `processing` whose lease expired before `now`, or (with `not_owner`) whose
+    /// Runs in a running status whose lease expired before `now`, or (with `not_owner`) whose
     /// lease belongs to anyone else — a restarted embedded server adopts its predecessor's runs.
     async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>>;
-    async fn source_stats(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<SourceStats>;
-    /// Blob keys of the chatbot's file sources (to delete them with the chatbot).
-    async fn file_blob_keys(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<Vec<String>>;
+    async fn source_stats(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<SourceStats>;
+    /// Blob keys of the owner's file and podcast sources (to delete them with the owner).
+    async fn file_blob_keys(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<String>>;
 }
 
 /// One piece of a source's text with its embedding.
@@ -136,7 +169,7 @@ pub struct Chunk {
     /// Deterministic: `<sourceId>:<generation>:<position>`, so a retried run overwrites.
     pub id: String,
     pub workspace_id: WorkspaceId,
-    pub chatbot_id: ChatbotId,
+    pub owner: SourceOwner,
     pub source_id: SourceId,
     pub position: u32,
     pub content: String,
@@ -147,11 +180,11 @@ pub struct Chunk {
     pub embedding: Vec<f32>,
 }
 
-/// Which chunks a search may return: one chatbot's, of these (ready) sources only.
+/// Which chunks a search may return: one owner's, of these (ready) sources only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchScope {
     pub workspace_id: WorkspaceId,
-    pub chatbot_id: ChatbotId,
+    pub owner: SourceOwner,
     /// Only chunks of these sources; an empty list matches nothing.
     pub source_ids: Vec<SourceId>,
 }
@@ -183,7 +216,8 @@ pub trait VectorIndex: Send + Sync {
     /// Replaces every chunk of the source with `chunks`, atomically.
     async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()>;
     async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
-    async fn delete_chatbot_chunks(&self, chatbot: &ChatbotId) -> StoreResult<u64>;
+    /// Removes every chunk of a chatbot's or a Mind's sources.
+    async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64>;
     /// Embeddings already stored for the source, by content hash, when made by `model`.
     async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>>;
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;

@@ -18,6 +18,7 @@ pub mod ingest_ports;
 pub mod knowledge;
 pub mod knowledge_ports;
 pub mod mind_ports;
+pub mod mind_sources;
 pub mod minds;
 pub mod ports;
 pub mod search;
@@ -97,6 +98,8 @@ pub struct Ports {
     pub webhook_sender: Arc<dyn webhook_ports::WebhookSender>,
     pub dispatch_signal: Arc<dyn webhook_ports::DispatchSignal>,
     pub minds: Arc<dyn mind_ports::MindStore>,
+    /// Podcast sources' audio to text ([`transcribe_ports::NoTranscriber`] when not configured).
+    pub transcriber: Arc<dyn transcribe_ports::Transcriber>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.

@@ -15,6 +15,7 @@ use lore_domain::id::MindId;
 use lore_domain::mind::{Mind, MindPatch, NewMind};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
+use lore_domain::source::SourceOwner;
 use lore_domain::workspace::Workspace;
 use lore_domain::{DomainError, ErrorCode};
 
@@ -85,7 +86,7 @@ fn too_contended() -> AppError {
 
 impl App {
     /// The caller's workspace as stored now (limits included).
-    async fn current_workspace(&self, p: &Principal) -> Result<Workspace, AppError> {
+    pub(crate) async fn current_workspace(&self, p: &Principal) -> Result<Workspace, AppError> {
         Ok(self.ports.workspaces.get_workspace(p.workspace_id()).await?.unwrap_or_else(|| p.workspace.clone()))
     }
 
@@ -187,7 +188,12 @@ impl App {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.
         //    Conversations do not exist in this service, so there are none to remove.
         let removal = self.ports.minds.delete_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))?;
-        // 2. Its chunks in the vector index: added with Mind sources (they have none before).
+        // 2. Its chunks in the vector index (an index in another database is not reached by the
+        //    records' transaction). A failure leaves chunks no search can reach: their sources
+        //    are gone, and searches only look at chunks of listed ready sources.
+        if let Err(e) = self.ports.index.delete_owner_chunks(&SourceOwner::Mind(id.clone())).await {
+            tracing::warn!(mind = %id, error = %e, "could not delete the chunks of a deleted Mind");
+        }
         // 3. Its files. After the records are gone, so a failure here leaves unreferenced
         //    bytes behind, never a record that points at nothing.
         for key in &removal.file_keys {

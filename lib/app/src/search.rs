@@ -32,9 +32,9 @@
 use crate::auth::Principal;
 use crate::knowledge_ports::{ChunkHit, SearchScope, SourceFilter};
 use crate::{App, AppError};
-use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::id::{ChatbotId, MindId, SourceId};
 use lore_domain::pagination::PageRequest;
-use lore_domain::source::{KnowledgeSource, SourceStatus, SourceType};
+use lore_domain::source::{KnowledgeSource, SourceOwner, SourceStatus, SourceType};
 use lore_domain::{DomainError, error::Validator};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -66,8 +66,30 @@ pub struct SearchRequest {
     pub types: Option<Vec<SourceType>>,
 }
 
+/// Whose vocabulary a request's `types` are in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeNames {
+    /// `text`, `url`, `file`.
+    Chatbot,
+    /// `text`, `url`, `document`, `podcast`.
+    Mind,
+}
+
 impl SearchRequest {
+    /// A chatbot search (`types` in `text`, `url`, `file`).
     pub fn parse(
+        query: Option<&str>,
+        top_k: Option<i64>,
+        mode: Option<&str>,
+        min_score: Option<f64>,
+        source_ids: Option<&[String]>,
+        types: Option<&[String]>,
+    ) -> Result<Self, DomainError> {
+        Self::parse_for(TypeNames::Chatbot, query, top_k, mode, min_score, source_ids, types)
+    }
+
+    pub fn parse_for(
+        names: TypeNames,
         query: Option<&str>,
         top_k: Option<i64>,
         mode: Option<&str>,
@@ -105,8 +127,11 @@ impl SearchRequest {
             None => Ok(None),
             Some(ts) => ts
                 .iter()
-                .map(|t| {
-                    SourceType::parse(t).ok_or_else(|| DomainError::field("types", "must contain only text, url, file"))
+                .map(|t| match names {
+                    TypeNames::Chatbot => SourceType::parse_chatbot(t)
+                        .ok_or_else(|| DomainError::field("types", "must contain only text, url, file")),
+                    TypeNames::Mind => SourceType::parse_mind(t)
+                        .ok_or_else(|| DomainError::field("types", "must contain only text, url, document, podcast")),
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
@@ -170,11 +195,11 @@ fn fuse(primary: &[ChunkHit], secondary: &[ChunkHit]) -> Vec<ChunkHit> {
 }
 
 impl App {
-    /// The ready sources of a chatbot a search may look at, after the request's filters.
+    /// The ready sources of an owner a search may look at, after the request's filters.
     async fn searchable_sources(
         &self,
         p: &Principal,
-        chatbot: &ChatbotId,
+        owner: &SourceOwner,
         req: &SearchRequest,
     ) -> Result<HashMap<SourceId, KnowledgeSource>, AppError> {
         let mut out = HashMap::new();
@@ -182,7 +207,7 @@ impl App {
         loop {
             let filter = SourceFilter { status: Some(SourceStatus::Ready), source_type: None };
             let batch =
-                self.ports.sources.list_sources(p.workspace_id(), chatbot, filter, PageRequest::new(page, 100)).await?;
+                self.ports.sources.list_sources(p.workspace_id(), owner, filter, PageRequest::new(page, 100)).await?;
             let done = batch.items.len() < 100;
             for s in batch.items {
                 let by_id = req.source_ids.as_ref().is_none_or(|ids| ids.contains(&s.id));
@@ -204,12 +229,26 @@ impl App {
         chatbot: &ChatbotId,
         req: SearchRequest,
     ) -> Result<SearchResults, AppError> {
+        self.search(p, &SourceOwner::Chatbot(chatbot.clone()), req).await
+    }
+
+    /// Searches a Mind's ready knowledge sources (CONTRACT §7).
+    pub async fn search_mind(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        req: SearchRequest,
+    ) -> Result<SearchResults, AppError> {
+        self.search(p, &SourceOwner::Mind(mind.clone()), req).await
+    }
+
+    async fn search(&self, p: &Principal, owner: &SourceOwner, req: SearchRequest) -> Result<SearchResults, AppError> {
         let started = Instant::now();
-        self.get_chatbot(p, chatbot).await?;
-        let sources = self.searchable_sources(p, chatbot, &req).await?;
+        self.own(p, owner).await?;
+        let sources = self.searchable_sources(p, owner, &req).await?;
         let scope = SearchScope {
             workspace_id: p.workspace_id().clone(),
-            chatbot_id: chatbot.clone(),
+            owner: owner.clone(),
             source_ids: sources.keys().cloned().collect(),
         };
         let depth = match req.mode {

@@ -40,6 +40,12 @@ async fn dynamodb_minds() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dynamodb_mind_sources() {
+    let backend = support::backend("mind-sources").await;
+    suite::mind_sources(&support::mind_stores(&backend), "aws").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn dynamodb_mind_races() {
     let backend = support::backend("mind-races").await;
     suite::mind_races(&support::mind_stores(&backend), "aws").await;
@@ -66,7 +72,9 @@ async fn all_suites_on_one_table() {
     let m = support::mind_stores(&backend);
     suite::minds(&m, "one").await;
     suite::mind_races(&m, "one").await;
+    suite::mind_sources(&m, "one").await;
     // Twice on one table: public addresses are shared by every workspace of the table.
     suite::minds(&m, "two").await;
     suite::mind_races(&m, "two").await;
+    suite::mind_sources(&m, "two").await;
 }

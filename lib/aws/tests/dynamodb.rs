@@ -1,22 +1,28 @@
 //! DynamoDB beyond the shared suites: counters under concurrent writes, atomic quotas, races
-//! between different transitions, batched chatbot deletes, the lease index, the table layout,
-//! and a differential check of every list and statistic against the SQLite adapter.
+//! between different transitions, batched chatbot and Mind deletes, the count limits of Mind
+//! sources, the lease index, the table layout, and a differential check of every list and
+//! statistic against the SQLite adapter.
 
 mod support;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::knowledge_ports::{Finish, Guarded, Lease, SourceFilter, SourceStore};
+use lore_app::knowledge_ports::{CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore};
+use lore_app::mind_ports::{MindInsert, MindUsage};
 use lore_app::ports::{ChatbotStore, KeyStore, RateDecision, WorkspaceStore};
 use lore_aws::AwsBackend;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
+use lore_domain::audio::AudioFormat;
 use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::document::DocumentKind;
-use lore_domain::id::{ApiKeyId, ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{ApiKeyId, ChatbotId, MindId, SourceId, WorkspaceId};
+use lore_domain::mind::{Field, Mind, MindSourceCounts, NewMind, RawMind};
 use lore_domain::pagination::PageRequest;
 use lore_domain::scope::ScopeSet;
 use lore_domain::slug::Slug;
-use lore_domain::source::{CrawlDepth, KnowledgeSource, SourceSpec, SourceStatus, SourceType, StoredFile};
+use lore_domain::source::{
+    CrawlDepth, KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile,
+};
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -72,11 +78,12 @@ fn source(bot: &Chatbot, i: u64) -> KnowledgeSource {
         SourceSpec::Text { content } => content.len() as u64,
         SourceSpec::Url { .. } => 0,
         SourceSpec::File(f) => f.size_bytes,
+        SourceSpec::Podcast(a) => a.size_bytes,
     };
     KnowledgeSource {
         id: SourceId::generate(),
         workspace_id: bot.workspace_id.clone(),
-        chatbot_id: bot.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
         name: format!("s{i}"),
         status: SourceStatus::Pending,
         spec,
@@ -90,6 +97,15 @@ fn source(bot: &Chatbot, i: u64) -> KnowledgeSource {
         progress: None,
         generation: 0,
     }
+}
+
+/// Limits of a chatbot source insert: only the storage quota applies.
+fn quota(bytes: u64) -> InsertLimits {
+    InsertLimits { storage_quota: bytes, workspace_sources: u32::MAX, mind_sources: u32::MAX }
+}
+
+fn owner(bot: &ChatbotId) -> SourceOwner {
+    SourceOwner::Chatbot(bot.clone())
 }
 
 fn lease(owner: &str, until_ms: i64) -> Lease {
@@ -140,7 +156,7 @@ async fn raw_counters(b: &AwsBackend, ws: &WorkspaceId) -> HashMap<String, i64> 
 async fn all_sources(s: &dyn SourceStore, ws: &WorkspaceId, bot: &ChatbotId) -> Vec<KnowledgeSource> {
     let mut out = Vec::new();
     for page in 1.. {
-        let p = s.list_sources(ws, bot, SourceFilter::default(), PageRequest::new(page, 100)).await.unwrap();
+        let p = s.list_sources(ws, &owner(bot), SourceFilter::default(), PageRequest::new(page, 100)).await.unwrap();
         let done = p.items.len() < 100;
         out.extend(p.items);
         if done {
@@ -153,7 +169,7 @@ async fn all_sources(s: &dyn SourceStore, ws: &WorkspaceId, bot: &ChatbotId) -> 
 /// The counters (stats, list totals, sourceCount, workspace storage) equal what the items say.
 async fn assert_counters_match_items(b: &AwsBackend, ws: &WorkspaceId, bot: &ChatbotId, other_bytes: u64) {
     let items = all_sources(b.sources.as_ref(), ws, bot).await;
-    let stats = b.sources.source_stats(ws, bot).await.unwrap();
+    let stats = b.sources.source_stats(ws, &owner(bot)).await.unwrap();
     assert_eq!(stats.total_sources, items.len() as u64, "total sources");
     assert_eq!(stats.total_chunks, items.iter().map(|s| s.chunk_count).sum::<u64>(), "total chunks");
     let bytes: u64 = items.iter().map(|s| s.size_bytes).sum();
@@ -163,12 +179,13 @@ async fn assert_counters_match_items(b: &AwsBackend, ws: &WorkspaceId, bot: &Cha
         *by_status.entry(s.status.as_str()).or_default() += 1;
     }
     assert_eq!(stats.by_status, by_status, "by status");
-    for t in SourceType::ALL {
+    assert_eq!(stats.by_type.len(), SourceType::CHATBOT.len(), "a chatbot's types only");
+    for t in SourceType::CHATBOT {
         let n = items.iter().filter(|s| s.source_type() == t).count() as u64;
         assert_eq!(stats.by_type.get(t.as_str()), Some(&n), "by type {t:?}");
-        for st in SourceStatus::ALL {
+        for st in SourceStatus::CHATBOT {
             let filter = SourceFilter { status: Some(st), source_type: Some(t) };
-            let page = b.sources.list_sources(ws, bot, filter, PageRequest::new(1, 100)).await.unwrap();
+            let page = b.sources.list_sources(ws, &owner(bot), filter, PageRequest::new(1, 100)).await.unwrap();
             let expected = items.iter().filter(|s| s.source_type() == t && s.status == st).count() as u64;
             assert_eq!((page.total, page.items.len() as u64), (expected, expected), "filtered {st:?} {t:?}");
         }
@@ -186,7 +203,7 @@ async fn counters_stay_exact_under_concurrent_writes() {
     let mut tasks = Vec::new();
     for s in sources.clone() {
         let store = b.sources.clone();
-        tasks.push(tokio::spawn(async move { store.insert_source(&s, u64::MAX).await.unwrap() }));
+        tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(u64::MAX)).await.unwrap() }));
     }
     for t in tasks {
         assert_eq!(t.await.unwrap(), Guarded::Done(()));
@@ -252,7 +269,7 @@ async fn the_quota_holds_under_concurrent_inserts() {
         s.size_bytes = 30;
         s.created_at = Timestamp::from_millis(1_700_000_000_000 + i);
         let store = b.sources.clone();
-        tasks.push(tokio::spawn(async move { store.insert_source(&s, 100).await.unwrap() }));
+        tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(100)).await.unwrap() }));
     }
     let mut outcomes = Vec::new();
     for t in tasks {
@@ -272,7 +289,7 @@ async fn delete_and_begin_processing_race_exactly_one_wins() {
     let (ws, bot) = setup(&b, "delrace").await;
     for i in 0..12 {
         let s = source(&bot, i);
-        b.sources.insert_source(&s, u64::MAX).await.unwrap();
+        b.sources.insert_source(&s, &quota(u64::MAX)).await.unwrap();
         let (s1, s2) = (b.sources.clone(), b.sources.clone());
         let (w1, w2, id1, id2) = (ws.id.clone(), ws.id.clone(), s.id.clone(), s.id.clone());
         let delete = tokio::spawn(async move { s1.delete_source(&w1, &id1, &SETTLED).await.unwrap() });
@@ -302,14 +319,14 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
     let keep = chatbot(&ws.id, "keep");
     b.chatbots.insert_chatbot(&keep).await.unwrap();
     let kept = source(&keep, 0);
-    b.sources.insert_source(&kept, u64::MAX).await.unwrap();
+    b.sources.insert_source(&kept, &quota(u64::MAX)).await.unwrap();
 
     let sources: Vec<KnowledgeSource> = (0..120).map(|i| source(&bot, i)).collect();
     for chunk in sources.chunks(20) {
         let mut tasks = Vec::new();
         for s in chunk {
             let (store, s) = (b.sources.clone(), s.clone());
-            tasks.push(tokio::spawn(async move { store.insert_source(&s, u64::MAX).await.unwrap() }));
+            tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(u64::MAX)).await.unwrap() }));
         }
         for t in tasks {
             t.await.unwrap();
@@ -318,7 +335,7 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
     for s in sources.iter().take(5) {
         b.sources.begin_processing(&ws.id, &s.id, &lease("w", 1), Timestamp::now()).await.unwrap();
     }
-    let mut blob_keys = b.sources.file_blob_keys(&ws.id, &bot.id).await.unwrap();
+    let mut blob_keys = b.sources.file_blob_keys(&ws.id, &owner(&bot.id)).await.unwrap();
     blob_keys.sort();
     let mut expected: Vec<String> = sources
         .iter()
@@ -329,7 +346,7 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
         .collect();
     expected.sort();
     assert_eq!(blob_keys, expected, "file_blob_keys lists every file source's blob");
-    assert!(b.sources.file_blob_keys(&WorkspaceId::generate(), &bot.id).await.unwrap().is_empty(), "scoped");
+    assert!(b.sources.file_blob_keys(&WorkspaceId::generate(), &owner(&bot.id)).await.unwrap().is_empty(), "scoped");
 
     assert!(b.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
     for s in &sources {
@@ -351,7 +368,7 @@ async fn stale_runs_come_from_the_sparse_lease_index() {
     let now = Timestamp::now().millis();
     let s: Vec<KnowledgeSource> = (0..4).map(|i| source(&bot, i)).collect();
     for x in &s {
-        b.sources.insert_source(x, u64::MAX).await.unwrap();
+        b.sources.insert_source(x, &quota(u64::MAX)).await.unwrap();
     }
     let begin = |i: usize, l: Lease| {
         let (store, ws, id) = (b.sources.clone(), ws.id.clone(), s[i].id.clone());
@@ -398,6 +415,181 @@ async fn stale_runs_come_from_the_sparse_lease_index() {
             .count;
     }
     assert_eq!(in_index, 3);
+}
+
+fn mind(ws: &WorkspaceId, slug: &str) -> Mind {
+    let raw = RawMind { name: Field::Value(format!("Mind {slug}")), ..Default::default() };
+    let mut m =
+        Mind::create(ws.clone(), NewMind::parse(&raw).unwrap(), Slug::parse("slug", slug).unwrap(), Timestamp::now());
+    m.id = MindId::generate();
+    m
+}
+
+/// The i-th source of a Mind: text, document or podcast, 10 bytes each.
+fn mind_source(m: &Mind, i: u64) -> KnowledgeSource {
+    let blob_key = format!("{}/{}/upl_{i}/f{i}", m.workspace_id, m.id);
+    let spec = match i % 3 {
+        0 => SourceSpec::Text { content: "0123456789".into() },
+        1 => SourceSpec::File(StoredFile {
+            file_name: format!("f{i}.pdf"),
+            mime_type: "application/pdf".into(),
+            kind: DocumentKind::Pdf,
+            blob_key,
+            file_url: format!("https://cdn.example.com/f{i}.pdf"),
+            size_bytes: 10,
+        }),
+        _ => SourceSpec::Podcast(StoredAudio {
+            file_name: format!("f{i}.mp3"),
+            mime_type: "audio/mpeg".into(),
+            format: AudioFormat::Mp3,
+            blob_key,
+            file_url: format!("https://cdn.example.com/f{i}.mp3"),
+            size_bytes: 10,
+        }),
+    };
+    let created = Timestamp::from_millis(1_700_000_000_000 + i as i64);
+    KnowledgeSource {
+        id: SourceId::generate(),
+        workspace_id: m.workspace_id.clone(),
+        owner: SourceOwner::Mind(m.id.clone()),
+        name: format!("s{i}"),
+        status: SourceStatus::Pending,
+        spec,
+        created_at: created,
+        updated_at: created,
+        processed_at: None,
+        chunk_count: 0,
+        size_bytes: 10,
+        error: None,
+        content_hash: None,
+        progress: None,
+        generation: 0,
+    }
+}
+
+/// A Mind's counts by status, from its items (through the paged list).
+async fn counted_from_items(b: &AwsBackend, m: &Mind) -> MindSourceCounts {
+    let owner = SourceOwner::Mind(m.id.clone());
+    let mut c = MindSourceCounts::default();
+    for page in 1.. {
+        let p = b.sources.list_sources(&m.workspace_id, &owner, SourceFilter::default(), PageRequest::new(page, 100));
+        let p = p.await.unwrap();
+        for s in &p.items {
+            match s.status {
+                SourceStatus::Pending => c.pending += 1,
+                SourceStatus::Processing => c.processing += 1,
+                SourceStatus::Transcribing => c.transcribing += 1,
+                SourceStatus::Ready => c.ready += 1,
+                SourceStatus::Error => c.failed += 1,
+            }
+        }
+        if p.items.len() < 100 {
+            break;
+        }
+    }
+    c
+}
+
+/// Mind sources on the table: the workspace's `sourcesLimit` holds for inserts racing across
+/// Minds, the Mind's counts by status stay exact under concurrent transitions (a renewed
+/// transcribing run is processing again), and a Mind's delete takes more sources than one
+/// transaction holds, reporting every blob.
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
+    let b = support::backend("mindsrc").await;
+    let ws = workspace("mindsrc");
+    b.workspaces.insert_workspace(&ws).await.unwrap();
+    let (big, small) = (mind(&ws.id, "big"), mind(&ws.id, "small"));
+    for m in [&big, &small] {
+        assert_eq!(b.minds.insert_mind(m, 10).await.unwrap(), MindInsert::Inserted);
+    }
+    let limits = InsertLimits { storage_quota: u64::MAX, workspace_sources: 130, mind_sources: 1_000 };
+    let sources: Vec<KnowledgeSource> = (0..120).map(|i| mind_source(&big, i)).collect();
+    for chunk in sources.chunks(20) {
+        let mut tasks = Vec::new();
+        for s in chunk {
+            let (store, s) = (b.sources.clone(), s.clone());
+            tasks.push(tokio::spawn(async move { store.insert_source(&s, &limits).await.unwrap() }));
+        }
+        for t in tasks {
+            assert_eq!(t.await.unwrap(), Guarded::Done(()));
+        }
+    }
+    // 20 racing inserts into the other Mind, 10 places left in the workspace.
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let (store, s) = (b.sources.clone(), mind_source(&small, 1_000 + i));
+        tasks.push(tokio::spawn(async move { store.insert_source(&s, &limits).await.unwrap() }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Guarded::Done(()) => won += 1,
+            Guarded::LimitReached(CountLimit::Workspace { used: 130, limit: 130 }) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(won, 10, "never over the workspace's sourcesLimit");
+    assert_eq!(b.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 2, sources: 130 });
+
+    // At once: runs that transcribe, fail, finish, or are taken over while transcribing.
+    let mut tasks = Vec::new();
+    for (i, s) in sources.iter().enumerate().take(40) {
+        let (store, ws, s) = (b.sources.clone(), ws.id.clone(), s.clone());
+        tasks.push(tokio::spawn(async move {
+            let Guarded::Done(run) =
+                store.begin_processing(&ws, &s.id, &lease("w", later()), Timestamp::now()).await.unwrap()
+            else {
+                panic!("begin")
+            };
+            let g = run.generation;
+            let listening = Progress::new("transcribing", 0, 1);
+            assert!(store.set_running_status(&s.id, g, SourceStatus::Transcribing, &listening).await.unwrap());
+            match i % 4 {
+                0 => {}
+                1 => {
+                    let failed = Finish::Error { message: "x".into() };
+                    assert!(store.finish_processing(&s.id, g, &failed, Timestamp::now()).await.unwrap().is_some());
+                }
+                2 => {
+                    let back = Progress::new("chunking", 0, 1);
+                    assert!(store.set_running_status(&s.id, g, SourceStatus::Processing, &back).await.unwrap());
+                    assert!(store.finish_processing(&s.id, g, &ready(2), Timestamp::now()).await.unwrap().is_some());
+                }
+                _ => {
+                    assert!(store.renew_lease(&s.id, g, &lease("other", later())).await.unwrap());
+                    let again = store.get_source(&ws, &s.id).await.unwrap().unwrap();
+                    assert_eq!(again.status, SourceStatus::Processing, "a restarted run starts over");
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let stored = b.minds.get_mind(&ws.id, &big.id).await.unwrap().unwrap().sources;
+    assert_eq!(stored, MindSourceCounts { pending: 80, processing: 10, transcribing: 10, ready: 10, failed: 10 });
+    assert_eq!(stored, counted_from_items(&b, &big).await, "the Mind's counts are its items'");
+    let stats = b.sources.source_stats(&ws.id, &SourceOwner::Mind(big.id.clone())).await.unwrap();
+    assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (120, 20, 1_200));
+    assert_eq!(stats.by_type.get("podcast"), Some(&40));
+
+    let mut expected: Vec<String> = sources.iter().filter_map(|s| s.spec.blob_key().map(str::to_owned)).collect();
+    expected.sort();
+    let mut listed = b.sources.file_blob_keys(&ws.id, &SourceOwner::Mind(big.id.clone())).await.unwrap();
+    listed.sort();
+    assert_eq!(listed, expected, "documents and podcasts");
+    let mut removal = b.minds.delete_mind(&ws.id, &big.id).await.unwrap().expect("deleted");
+    removal.file_keys.sort();
+    assert_eq!(removal.file_keys, expected, "every blob of the deleted sources");
+    for s in &sources {
+        assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
+    }
+    let stale = b.sources.stale_runs(Timestamp::from_millis(later() + 1), None).await.unwrap();
+    assert!(stale.iter().all(|r| !sources.iter().any(|s| s.id == r.source_id)), "no run of a deleted Mind");
+    assert_eq!(b.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 1, sources: 10 });
+    assert_eq!(raw_counters(&b, &ws.id).await["storageBytes"], 100, "the other Mind's bytes remain");
+    assert_eq!(b.minds.delete_mind(&ws.id, &big.id).await.unwrap(), None, "gone");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 8)]
@@ -476,7 +668,7 @@ async fn lists_and_stats_agree_with_the_sqlite_adapter() {
             k.insert_key(key).await.unwrap();
         }
         for (i, src) in sources.iter().enumerate() {
-            s.insert_source(src, u64::MAX).await.unwrap();
+            s.insert_source(src, &quota(u64::MAX)).await.unwrap();
             let now = Timestamp::from_millis(1_800_000_000_000);
             if i % 4 != 0 {
                 let Guarded::Done(run) =
@@ -497,20 +689,20 @@ async fn lists_and_stats_agree_with_the_sqlite_adapter() {
     }
 
     let filters = std::iter::once(None)
-        .chain(SourceStatus::ALL.into_iter().map(Some))
-        .flat_map(|st| std::iter::once(None).chain(SourceType::ALL.into_iter().map(Some)).map(move |t| (st, t)));
+        .chain(SourceStatus::CHATBOT.into_iter().map(Some))
+        .flat_map(|st| std::iter::once(None).chain(SourceType::CHATBOT.into_iter().map(Some)).map(move |t| (st, t)));
     for (status, source_type) in filters {
         let filter = SourceFilter { status, source_type };
         for page in 1..=5 {
             let req = PageRequest::new(page, 3);
-            let a = aws.sources.list_sources(&ws.id, &bots[0].id, filter, req).await.unwrap();
-            let e = sq.sources.list_sources(&ws.id, &bots[0].id, filter, req).await.unwrap();
+            let a = aws.sources.list_sources(&ws.id, &owner(&bots[0].id), filter, req).await.unwrap();
+            let e = sq.sources.list_sources(&ws.id, &owner(&bots[0].id), filter, req).await.unwrap();
             assert_eq!(a, e, "list_sources {filter:?} page {page}");
         }
     }
     assert_eq!(
-        aws.sources.source_stats(&ws.id, &bots[0].id).await.unwrap(),
-        sq.sources.source_stats(&ws.id, &bots[0].id).await.unwrap(),
+        aws.sources.source_stats(&ws.id, &owner(&bots[0].id)).await.unwrap(),
+        sq.sources.source_stats(&ws.id, &owner(&bots[0].id)).await.unwrap(),
         "stats"
     );
     for page in 1..=4 {

@@ -65,12 +65,14 @@ impl Event {
 
     /// A knowledge-source lifecycle event with the interface's data members.
     pub fn for_source(event_type: EventType, s: &KnowledgeSource) -> Self {
+        // A Mind's source names its Mind and speaks the Mind vocabulary (CONTRACT §16.20).
+        let owner_key = if s.owner.is_mind() { "mindId" } else { "chatbotId" };
         let mut data = json!({
             "sourceId": s.id,
             "sourceName": s.name,
-            "sourceType": s.source_type().as_str(),
-            "chatbotId": s.chatbot_id,
-            "status": s.status.as_str(),
+            "sourceType": s.source_type().name_for(&s.owner),
+            owner_key: s.owner.as_str(),
+            "status": s.status.name_for(&s.owner),
         });
         match event_type {
             EventType::SourceReady => data["chunkCount"] = json!(s.chunk_count),

@@ -1,9 +1,14 @@
-//! Knowledge sources of a chatbot (interface "Knowledge source"; CONTRACT §6): their kinds,
-//! states and the validated values they are made of.
+//! Knowledge sources of a chatbot (interface "Knowledge source"; CONTRACT §6) or of a Mind
+//! (CONTRACT §9): their owners, kinds, states and the validated values they are made of.
+//!
+//! Both owners share one record and one pipeline. The Mind vocabulary differs only in names:
+//! a Mind's `document` is a [`SourceType::File`], its `failed` is [`SourceStatus::Error`]; the
+//! HTTP layer translates.
 
+use crate::audio::AudioFormat;
 use crate::document::DocumentKind;
 use crate::error::{DomainError, ErrorCode};
-use crate::id::{ChatbotId, SourceId, WorkspaceId};
+use crate::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use crate::time::Timestamp;
 use serde::Serialize;
 use std::fmt;
@@ -11,6 +16,66 @@ use std::fmt;
 pub const MAX_TEXT_CHARS: usize = 100_000;
 pub const MAX_CHATBOT_FILE_BYTES: u64 = 10 * 1024 * 1024;
 pub const MAX_SOURCE_NAME: usize = 200;
+/// Largest document behind a Mind `document` source (CONTRACT §10).
+pub const MAX_MIND_DOCUMENT_BYTES: u64 = 50 * 1024 * 1024;
+
+/// Whose knowledge a source is. Stored as the owner's prefixed id, which names the kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SourceOwner {
+    Chatbot(ChatbotId),
+    Mind(MindId),
+}
+
+impl SourceOwner {
+    /// The owner's prefixed id (`cb_…` or `mind_…`).
+    pub fn as_str(&self) -> &str {
+        match self {
+            SourceOwner::Chatbot(id) => id.as_str(),
+            SourceOwner::Mind(id) => id.as_str(),
+        }
+    }
+
+    /// Reads a stored owner id back; the prefix tells the kind.
+    pub fn parse(s: &str) -> Option<Self> {
+        ChatbotId::parse(s).map(SourceOwner::Chatbot).or_else(|| MindId::parse(s).map(SourceOwner::Mind))
+    }
+
+    pub fn chatbot(&self) -> Option<&ChatbotId> {
+        match self {
+            SourceOwner::Chatbot(id) => Some(id),
+            SourceOwner::Mind(_) => None,
+        }
+    }
+
+    pub fn mind(&self) -> Option<&MindId> {
+        match self {
+            SourceOwner::Mind(id) => Some(id),
+            SourceOwner::Chatbot(_) => None,
+        }
+    }
+
+    pub fn is_mind(&self) -> bool {
+        matches!(self, SourceOwner::Mind(_))
+    }
+}
+
+impl fmt::Display for SourceOwner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<ChatbotId> for SourceOwner {
+    fn from(id: ChatbotId) -> Self {
+        SourceOwner::Chatbot(id)
+    }
+}
+
+impl From<MindId> for SourceOwner {
+    fn from(id: MindId) -> Self {
+        SourceOwner::Mind(id)
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -18,21 +83,54 @@ pub enum SourceType {
     Text,
     Url,
     File,
+    /// Audio, transcribed (Mind sources only).
+    Podcast,
 }
 
 impl SourceType {
-    pub const ALL: [SourceType; 3] = [SourceType::Text, SourceType::Url, SourceType::File];
+    /// Every type, by stored name.
+    pub const ALL: [SourceType; 4] = [SourceType::Text, SourceType::Url, SourceType::File, SourceType::Podcast];
+    /// The types a chatbot's knowledge base has (its `sourcesByType` always lists these).
+    pub const CHATBOT: [SourceType; 3] = [SourceType::Text, SourceType::Url, SourceType::File];
+    /// The types of a Mind's knowledge, in the Mind vocabulary's order.
+    pub const MIND: [SourceType; 4] = [SourceType::Text, SourceType::Url, SourceType::File, SourceType::Podcast];
 
+    /// The stored (and chatbot API) name.
     pub fn as_str(self) -> &'static str {
         match self {
             SourceType::Text => "text",
             SourceType::Url => "url",
             SourceType::File => "file",
+            SourceType::Podcast => "podcast",
         }
     }
 
+    /// Reads a stored name back.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// A chatbot API name (`text`, `url`, `file`).
+    pub fn parse_chatbot(s: &str) -> Option<Self> {
+        Self::CHATBOT.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// The name in the Mind API: a file is a `document`.
+    pub fn mind_name(self) -> &'static str {
+        match self {
+            SourceType::File => "document",
+            other => other.as_str(),
+        }
+    }
+
+    /// A Mind API name (`text`, `url`, `document`, `podcast`).
+    pub fn parse_mind(s: &str) -> Option<Self> {
+        Self::MIND.into_iter().find(|t| t.mind_name() == s)
+    }
+
+    /// The name for `owner`'s API.
+    pub fn name_for(self, owner: &SourceOwner) -> &'static str {
+        if owner.is_mind() { self.mind_name() } else { self.as_str() }
     }
 }
 
@@ -41,25 +139,68 @@ impl SourceType {
 pub enum SourceStatus {
     Pending,
     Processing,
+    /// Processing, while the audio of a podcast source is being transcribed.
+    Transcribing,
     Ready,
     Error,
 }
 
 impl SourceStatus {
-    pub const ALL: [SourceStatus; 4] =
+    /// Every status, by stored name.
+    pub const ALL: [SourceStatus; 5] = [
+        SourceStatus::Pending,
+        SourceStatus::Processing,
+        SourceStatus::Transcribing,
+        SourceStatus::Ready,
+        SourceStatus::Error,
+    ];
+    /// The statuses a chatbot source can have.
+    pub const CHATBOT: [SourceStatus; 4] =
         [SourceStatus::Pending, SourceStatus::Processing, SourceStatus::Ready, SourceStatus::Error];
+    /// The statuses of a run in flight: the record belongs to the run until it ends.
+    pub const RUNNING: [SourceStatus; 2] = [SourceStatus::Processing, SourceStatus::Transcribing];
 
+    /// The stored (and chatbot API) name.
     pub fn as_str(self) -> &'static str {
         match self {
             SourceStatus::Pending => "pending",
             SourceStatus::Processing => "processing",
+            SourceStatus::Transcribing => "transcribing",
             SourceStatus::Ready => "ready",
             SourceStatus::Error => "error",
         }
     }
 
+    /// Reads a stored name back.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// A chatbot API name (`pending`, `processing`, `ready`, `error`).
+    pub fn parse_chatbot(s: &str) -> Option<Self> {
+        Self::CHATBOT.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// The name in the Mind API: an error is `failed`.
+    pub fn mind_name(self) -> &'static str {
+        match self {
+            SourceStatus::Error => "failed",
+            other => other.as_str(),
+        }
+    }
+
+    /// A Mind API name (`pending`, `processing`, `transcribing`, `ready`, `failed`).
+    pub fn parse_mind(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.mind_name() == s)
+    }
+
+    /// The name for `owner`'s API.
+    pub fn name_for(self, owner: &SourceOwner) -> &'static str {
+        if owner.is_mind() { self.mind_name() } else { self.as_str() }
+    }
+
+    pub fn is_running(self) -> bool {
+        Self::RUNNING.contains(&self)
     }
 }
 
@@ -148,12 +289,25 @@ pub struct StoredFile {
     pub size_bytes: u64,
 }
 
+/// A stored audio upload behind a podcast source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredAudio {
+    pub file_name: String,
+    pub mime_type: String,
+    pub format: AudioFormat,
+    /// The blob store key (`<workspace>/<mind>/<upload id>/<file name>`).
+    pub blob_key: String,
+    pub file_url: String,
+    pub size_bytes: u64,
+}
+
 /// What a source is made of, per type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SourceSpec {
     Text { content: String },
     Url { url: String, crawl_depth: CrawlDepth, pages_crawled: u32, last_refreshed_at: Option<Timestamp> },
     File(StoredFile),
+    Podcast(StoredAudio),
 }
 
 impl SourceSpec {
@@ -162,6 +316,16 @@ impl SourceSpec {
             SourceSpec::Text { .. } => SourceType::Text,
             SourceSpec::Url { .. } => SourceType::Url,
             SourceSpec::File(_) => SourceType::File,
+            SourceSpec::Podcast(_) => SourceType::Podcast,
+        }
+    }
+
+    /// The blob the source reads, for file and podcast sources.
+    pub fn blob_key(&self) -> Option<&str> {
+        match self {
+            SourceSpec::File(f) => Some(&f.blob_key),
+            SourceSpec::Podcast(a) => Some(&a.blob_key),
+            _ => None,
         }
     }
 }
@@ -185,7 +349,7 @@ impl Progress {
 pub struct KnowledgeSource {
     pub id: SourceId,
     pub workspace_id: WorkspaceId,
-    pub chatbot_id: ChatbotId,
+    pub owner: SourceOwner,
     pub name: String,
     pub status: SourceStatus,
     pub spec: SourceSpec,
@@ -229,6 +393,30 @@ mod tests {
         assert_eq!(CrawlDepth::parse(Some(5)).unwrap().get(), 5);
         for bad in [0, 6, -1] {
             assert_eq!(CrawlDepth::parse(Some(bad)).unwrap_err().fields.keys().next().unwrap(), "crawlDepth");
+        }
+    }
+
+    #[test]
+    fn owners_round_trip_through_their_ids() {
+        let bot = SourceOwner::from(ChatbotId::generate());
+        let mind = SourceOwner::from(MindId::generate());
+        assert_eq!(SourceOwner::parse(bot.as_str()), Some(bot.clone()));
+        assert_eq!(SourceOwner::parse(mind.as_str()), Some(mind.clone()));
+        assert!(mind.is_mind() && !bot.is_mind());
+        assert_eq!(SourceOwner::parse("src_01"), None);
+    }
+
+    #[test]
+    fn mind_names_translate_file_and_error() {
+        assert_eq!(SourceType::parse_mind("document"), Some(SourceType::File));
+        assert_eq!(SourceType::parse_mind("file"), None);
+        assert_eq!(SourceType::parse_chatbot("podcast"), None);
+        assert_eq!(SourceStatus::parse_mind("failed"), Some(SourceStatus::Error));
+        assert_eq!(SourceStatus::parse_mind("error"), None);
+        assert_eq!(SourceStatus::parse_chatbot("transcribing"), None);
+        for s in SourceStatus::ALL {
+            assert_eq!(SourceStatus::parse(s.as_str()), Some(s));
+            assert_eq!(SourceStatus::parse_mind(s.mind_name()), Some(s));
         }
     }
 

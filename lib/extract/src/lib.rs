@@ -76,6 +76,10 @@ impl Extractor for DocumentExtractor {
         sniff::sniff(bytes, file_name)
     }
 
+    fn sniff_audio(&self, bytes: &[u8]) -> Option<lore_domain::audio::AudioFormat> {
+        audio::sniff_audio(bytes)
+    }
+
     async fn extract(
         &self,
         bytes: Vec<u8>,

@@ -9,6 +9,7 @@ pub mod extract;
 mod files;
 mod forms;
 mod integrations;
+mod mind_sources;
 mod minds;
 mod public_page;
 mod search;
@@ -62,7 +63,7 @@ impl RouteGroup {
             RouteGroup::Integrations => integrations::router(),
             // The Mind API, and the public pages of published Minds (`/m/{slug}`, HTML, not in
             // the API document).
-            RouteGroup::Minds => public_page::route(minds::router()),
+            RouteGroup::Minds => public_page::route(minds::router().merge(mind_sources::router())),
             RouteGroup::Files => OpenApiRouter::new(),
         }
     }

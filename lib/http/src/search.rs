@@ -6,7 +6,7 @@ use crate::state::ApiState;
 use crate::views::Status;
 use axum::Json;
 use axum::extract::State;
-use lore_app::search::{SearchRequest, SearchResults};
+use lore_app::search::{SearchRequest, SearchResults, TypeNames};
 use lore_domain::id::ChatbotId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -32,7 +32,8 @@ pub struct SearchBody {
     pub min_score: Option<f64>,
     /// Only these sources.
     pub source_ids: Option<Vec<String>>,
-    /// Only these source types (`text`, `url`, `file`).
+    /// Only these source types (chatbots: `text`, `url`, `file`; Minds: `text`, `url`, `document`,
+    /// `podcast`).
     pub types: Option<Vec<String>>,
 }
 
@@ -61,8 +62,9 @@ pub struct SearchResponse {
     pub took_ms: f64,
 }
 
-impl From<SearchResults> for SearchResponse {
-    fn from(r: SearchResults) -> Self {
+impl SearchResponse {
+    /// The results, source types named in the owner's vocabulary.
+    pub(crate) fn new(r: SearchResults, names: TypeNames) -> Self {
         Self {
             status: Status::Success,
             results: r
@@ -72,7 +74,11 @@ impl From<SearchResults> for SearchResponse {
                     chunk_id: h.chunk_id,
                     source_id: h.source_id.to_string(),
                     source_name: h.source_name,
-                    source_type: h.source_type.as_str().to_owned(),
+                    source_type: match names {
+                        TypeNames::Chatbot => h.source_type.as_str(),
+                        TypeNames::Mind => h.source_type.mind_name(),
+                    }
+                    .to_owned(),
                     content: h.content,
                     score: h.score,
                     position: h.position,
@@ -84,8 +90,9 @@ impl From<SearchResults> for SearchResponse {
     }
 }
 
-pub(crate) fn parse(body: SearchBody) -> Result<SearchRequest, ApiError> {
-    Ok(SearchRequest::parse(
+pub(crate) fn parse(body: SearchBody, names: TypeNames) -> Result<SearchRequest, ApiError> {
+    Ok(SearchRequest::parse_for(
+        names,
         body.query.as_deref(),
         body.top_k,
         body.mode.as_deref(),
@@ -108,6 +115,6 @@ async fn search_chatbot(
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<SearchBody>,
 ) -> Result<Json<SearchResponse>, ApiError> {
-    let req = parse(body)?;
-    Ok(Json(s.app.search_chatbot(&auth.principal, &chatbot, req).await?.into()))
+    let req = parse(body, TypeNames::Chatbot)?;
+    Ok(Json(SearchResponse::new(s.app.search_chatbot(&auth.principal, &chatbot, req).await?, TypeNames::Chatbot)))
 }

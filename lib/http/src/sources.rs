@@ -42,7 +42,7 @@ pub fn router() -> OpenApiRouter<ApiState> {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProgressView {
-    /// `queued`, `crawling`, `extracting`, `chunking`, `embedding` or `indexing`.
+    /// `queued`, `crawling`, `extracting`, `transcribing`, `chunking`, `embedding` or `indexing`.
     pub stage: String,
     pub done: u64,
     pub total: u64,
@@ -60,11 +60,20 @@ impl From<Progress> for ProgressView {
 pub struct SourceView {
     pub id: String,
     pub chatbot_id: String,
-    /// `text`, `url` or `file`.
+    #[serde(flatten)]
+    pub record: SourceRecord,
+}
+
+/// The members of a source both owners' records share, in the owner's vocabulary.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceRecord {
+    /// Chatbots: `text`, `url` or `file`. Minds: `text`, `url`, `document` or `podcast`.
     #[serde(rename = "type")]
     pub source_type: String,
     pub name: String,
-    /// `pending`, `processing`, `ready` or `error`.
+    /// Chatbots: `pending`, `processing`, `ready` or `error`. Minds: `pending`, `processing`,
+    /// `transcribing`, `ready` or `failed`.
     pub status: String,
     pub created_at: String,
     pub updated_at: String,
@@ -94,14 +103,13 @@ pub struct SourceView {
     pub file_url: Option<String>,
 }
 
-impl SourceView {
-    fn new(s: KnowledgeSource, detail: bool) -> Self {
-        let mut v = SourceView {
-            id: s.id.to_string(),
-            chatbot_id: s.chatbot_id.to_string(),
-            source_type: s.source_type().as_str().to_owned(),
+impl SourceRecord {
+    /// The record of `s`, named in its owner's vocabulary; text content in the detail only.
+    pub(crate) fn new(s: KnowledgeSource, detail: bool) -> Self {
+        let mut v = SourceRecord {
+            source_type: s.source_type().name_for(&s.owner).to_owned(),
             name: s.name,
-            status: s.status.as_str().to_owned(),
+            status: s.status.name_for(&s.owner).to_owned(),
             created_at: s.created_at.to_string(),
             updated_at: s.updated_at.to_string(),
             processed_at: s.processed_at.map(|t| t.to_string()),
@@ -132,8 +140,19 @@ impl SourceView {
                 v.mime_type = Some(f.mime_type);
                 v.file_url = Some(f.file_url);
             }
+            SourceSpec::Podcast(a) => {
+                v.file_name = Some(a.file_name);
+                v.mime_type = Some(a.mime_type);
+                v.file_url = Some(a.file_url);
+            }
         }
         v
+    }
+}
+
+impl SourceView {
+    fn new(s: KnowledgeSource, detail: bool) -> Self {
+        SourceView { id: s.id.to_string(), chatbot_id: s.owner.to_string(), record: SourceRecord::new(s, detail) }
     }
 }
 
@@ -399,15 +418,15 @@ async fn list_sources(
     let status = match p.param("status") {
         None => None,
         Some(v) => Some(
-            SourceStatus::parse(v)
+            SourceStatus::parse_chatbot(v)
                 .ok_or_else(|| DomainError::field("status", "must be one of pending, processing, ready, error"))?,
         ),
     };
     let source_type = match p.param("type") {
         None => None,
-        Some(v) => {
-            Some(SourceType::parse(v).ok_or_else(|| DomainError::field("type", "must be one of text, url, file"))?)
-        }
+        Some(v) => Some(
+            SourceType::parse_chatbot(v).ok_or_else(|| DomainError::field("type", "must be one of text, url, file"))?,
+        ),
     };
     let page = s.app.list_sources(&auth.principal, &chatbot, SourceFilter { status, source_type }, p.page).await?;
     let pagination = page.info().into();

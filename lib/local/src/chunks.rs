@@ -2,11 +2,12 @@
 //! replaced per source in one transaction. Search over them comes with the search work.
 
 use crate::sqlite::{SqliteStore, unavailable};
-use crate::vectors::ChatbotVectors;
+use crate::vectors::OwnerVectors;
 use async_trait::async_trait;
 use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::StoreResult;
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::source::SourceOwner;
 use rusqlite::{Connection, params};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -38,7 +39,7 @@ impl VectorIndex for SqliteStore {
                 st.execute(params![
                     c.id,
                     c.workspace_id.as_str(),
-                    c.chatbot_id.as_str(),
+                    c.owner.as_str(),
                     c.source_id.as_str(),
                     c.position,
                     c.content,
@@ -66,12 +67,13 @@ impl VectorIndex for SqliteStore {
         .await
     }
 
-    async fn delete_chatbot_chunks(&self, chatbot: &ChatbotId) -> StoreResult<u64> {
-        let chatbot = chatbot.clone();
+    async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64> {
+        let owner = owner.clone();
         let vectors = self.vectors.clone();
         self.write(move |tx| {
             vectors.clear();
-            tx.execute("DELETE FROM chunks WHERE chatbot_id = ?1", [chatbot.as_str()])
+            // `chatbot_id` holds the owner's id, a chatbot's or a Mind's (migration 6).
+            tx.execute("DELETE FROM chunks WHERE chatbot_id = ?1", [owner.as_str()])
                 .map(|n| n as u64)
                 .map_err(unavailable)
         })
@@ -91,7 +93,7 @@ impl VectorIndex for SqliteStore {
         let (scope, model, query) = (scope.clone(), model.to_owned(), query.to_vec());
         let cache = self.vectors.clone();
         self.read(move |c| {
-            let vectors = match cache.get(&scope.chatbot_id, &model) {
+            let vectors = match cache.get(&scope.owner, &model) {
                 Some(v) => v,
                 None => {
                     let mut st = c
@@ -101,14 +103,14 @@ impl VectorIndex for SqliteStore {
                         )
                         .map_err(unavailable)?;
                     let rows = st
-                        .query_map([scope.chatbot_id.as_str(), scope.workspace_id.as_str(), model.as_str()], |r| {
+                        .query_map([scope.owner.as_str(), scope.workspace_id.as_str(), model.as_str()], |r| {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Vec<u8>>(2)?))
                         })
                         .map_err(unavailable)?
                         .collect::<rusqlite::Result<Vec<_>>>()
                         .map_err(unavailable)?;
-                    let v = Arc::new(ChatbotVectors::build(rows));
-                    cache.put(&scope.chatbot_id, &model, v.clone());
+                    let v = Arc::new(OwnerVectors::build(rows));
+                    cache.put(&scope.owner, &model, v.clone());
                     v
                 }
             };
@@ -138,10 +140,9 @@ impl VectorIndex for SqliteStore {
                 )
                 .map_err(unavailable)?;
             let top = st
-                .query_map(
-                    params![expr, scope.chatbot_id.as_str(), scope.workspace_id.as_str(), sources, k as i64],
-                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32)),
-                )
+                .query_map(params![expr, scope.owner.as_str(), scope.workspace_id.as_str(), sources, k as i64], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32))
+                })
                 .map_err(unavailable)?
                 .collect::<rusqlite::Result<Vec<_>>>()
                 .map_err(unavailable)?;

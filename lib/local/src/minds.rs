@@ -16,10 +16,16 @@ use lore_domain::slug::Slug;
 use rusqlite::{OptionalExtension, Row, params};
 use std::collections::BTreeMap;
 
+/// The Mind's columns, then its source counts by status, read from its sources in the same
+/// statement (index `sources_of_minds`), so they are exact by construction.
 const MIND_COLS: &str = "id, workspace_id, name, slug, headline, bio, avatar_url, system_prompt, welcome_message, \
      suggested_questions, expertise_areas, is_published, show_sources, collect_email_before_chat, temperature, theme, \
-     social_links, voice_enabled, voice_id, voice_speed, created_at, updated_at, revision, sources_pending, \
-     sources_processing, sources_transcribing, sources_ready, sources_failed";
+     social_links, voice_enabled, voice_id, voice_speed, created_at, updated_at, revision, \
+     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'pending'), \
+     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'processing'), \
+     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'transcribing'), \
+     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'ready'), \
+     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'error')";
 
 /// Unique-index names in SQLite's messages, to the conflict each means. The workspace rule
 /// comes first: its message contains the other's column too.
@@ -197,8 +203,8 @@ impl MindStore for SqliteStore {
         let ws = ws.clone();
         self.read(move |c| {
             c.query_row(
-                "SELECT COUNT(*), COALESCE(SUM(sources_pending + sources_processing + sources_transcribing
-                 + sources_ready + sources_failed), 0) FROM minds WHERE workspace_id = ?1",
+                "SELECT (SELECT COUNT(*) FROM minds WHERE workspace_id = ?1),
+                        (SELECT COUNT(*) FROM sources WHERE workspace_id = ?1 AND mind_id IS NOT NULL)",
                 [ws.as_str()],
                 |r| Ok(MindUsage { minds: count(r, 0)?, sources: count(r, 1)? }),
             )
@@ -248,12 +254,22 @@ impl MindStore for SqliteStore {
     async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>> {
         let (ws, id) = (ws.clone(), id.clone());
         self.write(move |tx| {
-            // Mind sources: their rows and file keys are collected and removed here, in this
-            // transaction, once they exist.
+            // Its sources' files are collected first; the delete cascades to the sources and
+            // from them to their chunks, in this transaction.
+            let file_keys = {
+                let mut st = tx
+                    .prepare(
+                        "SELECT json_extract(spec, '$.blobKey') FROM sources
+                         WHERE mind_id = ?1 AND workspace_id = ?2 AND type IN ('file', 'podcast')",
+                    )
+                    .map_err(unavailable)?;
+                let rows = st.query_map([id.as_str(), ws.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
+                rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)?
+            };
             let n = tx
                 .execute("DELETE FROM minds WHERE id = ?1 AND workspace_id = ?2", params![id.as_str(), ws.as_str()])
                 .map_err(unavailable)?;
-            Ok((n == 1).then(MindRemoval::default))
+            Ok((n == 1).then_some(MindRemoval { file_keys }))
         })
         .await
     }

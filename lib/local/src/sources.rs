@@ -5,17 +5,22 @@
 
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
-use lore_app::knowledge_ports::{Finish, Guarded, Lease, SourceFilter, SourceStats, SourceStore, StaleRun};
+use lore_app::knowledge_ports::{
+    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
+};
 use lore_app::ports::StoreResult;
 use lore_domain::Timestamp;
+use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use lore_domain::source::{CrawlDepth, KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType, StoredFile};
+use lore_domain::source::{
+    CrawlDepth, KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile,
+};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde_json::{Value, json};
 
-const COLS: &str = "id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error, \
+const COLS: &str = "id, workspace_id, owner_id, type, name, status, spec, size_bytes, chunk_count, error, \
                     content_hash, progress, generation, created_at, updated_at, processed_at";
 
 fn spec_json(spec: &SourceSpec) -> String {
@@ -34,6 +39,14 @@ fn spec_json(spec: &SourceSpec) -> String {
             "blobKey": f.blob_key,
             "fileUrl": f.file_url,
             "sizeBytes": f.size_bytes,
+        }),
+        SourceSpec::Podcast(a) => json!({
+            "fileName": a.file_name,
+            "mimeType": a.mime_type,
+            "format": a.format.as_str(),
+            "blobKey": a.blob_key,
+            "fileUrl": a.file_url,
+            "sizeBytes": a.size_bytes,
         }),
     }
     .to_string()
@@ -59,6 +72,14 @@ fn spec_from(t: SourceType, raw: &str) -> rusqlite::Result<SourceSpec> {
             file_url: s("fileUrl"),
             size_bytes: v["sizeBytes"].as_u64().unwrap_or(0),
         }),
+        SourceType::Podcast => SourceSpec::Podcast(StoredAudio {
+            file_name: s("fileName"),
+            mime_type: s("mimeType"),
+            format: AudioFormat::parse(v["format"].as_str().unwrap_or("")).ok_or_else(|| bad("audio format"))?,
+            blob_key: s("blobKey"),
+            file_url: s("fileUrl"),
+            size_bytes: v["sizeBytes"].as_u64().unwrap_or(0),
+        }),
     })
 }
 
@@ -72,7 +93,7 @@ fn source_from(r: &Row<'_>) -> rusqlite::Result<KnowledgeSource> {
     Ok(KnowledgeSource {
         id: SourceId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("source id"))?,
         workspace_id: WorkspaceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| bad("workspace id"))?,
-        chatbot_id: ChatbotId::parse(&r.get::<_, String>(2)?).ok_or_else(|| bad("chatbot id"))?,
+        owner: SourceOwner::parse(&r.get::<_, String>(2)?).ok_or_else(|| bad("owner id"))?,
         name: r.get(4)?,
         status: SourceStatus::parse(&r.get::<_, String>(5)?).ok_or_else(|| bad("status"))?,
         spec: spec_from(t, &r.get::<_, String>(6)?)?,
@@ -95,6 +116,9 @@ fn progress_json(p: &Progress) -> String {
     json!({ "stage": p.stage, "done": p.done, "total": p.total }).to_string()
 }
 
+/// The guard of writes by a run in flight (`SourceStatus::RUNNING`).
+const RUNNING: &str = "status IN ('processing', 'transcribing')";
+
 fn get(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<KnowledgeSource>> {
     tx.query_row(&format!("SELECT {COLS} FROM sources WHERE id = ?1"), [id], source_from).optional()
 }
@@ -110,32 +134,72 @@ fn status_in(s: SourceStatus, allowed: &[SourceStatus]) -> bool {
     allowed.contains(&s)
 }
 
+fn count(tx: &Transaction<'_>, sql: &str, arg: &str) -> rusqlite::Result<u64> {
+    tx.query_row(sql, [arg], |r| r.get::<_, i64>(0)).map(|n| n.max(0) as u64)
+}
+
+/// Counts the new source on its owner, or tells why it may not be inserted. A Mind's source
+/// must stay within the Mind's and the workspace's count limits (CONTRACT §8).
+fn admit(tx: &Transaction<'_>, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlite::Result<Option<Guarded<()>>> {
+    match &s.owner {
+        SourceOwner::Chatbot(bot) => {
+            let counted = tx.execute(
+                "UPDATE chatbots SET source_count = source_count + 1 WHERE id = ?1 AND workspace_id = ?2",
+                [bot.as_str(), s.workspace_id.as_str()],
+            )?;
+            Ok((counted == 0).then_some(Guarded::NotFound))
+        }
+        SourceOwner::Mind(mind) => {
+            let exists: Option<i64> = tx
+                .query_row(
+                    "SELECT 1 FROM minds WHERE id = ?1 AND workspace_id = ?2",
+                    [mind.as_str(), s.workspace_id.as_str()],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if exists.is_none() {
+                return Ok(Some(Guarded::NotFound));
+            }
+            let used = count(tx, "SELECT COUNT(*) FROM sources WHERE mind_id = ?1", mind.as_str())?;
+            if used >= u64::from(limits.mind_sources) {
+                return Ok(Some(Guarded::LimitReached(CountLimit::Mind { used, limit: limits.mind_sources })));
+            }
+            let used = count(
+                tx,
+                "SELECT COUNT(*) FROM sources WHERE workspace_id = ?1 AND mind_id IS NOT NULL",
+                s.workspace_id.as_str(),
+            )?;
+            if used >= u64::from(limits.workspace_sources) {
+                return Ok(Some(Guarded::LimitReached(CountLimit::Workspace {
+                    used,
+                    limit: limits.workspace_sources,
+                })));
+            }
+            Ok(None)
+        }
+    }
+}
+
 #[async_trait]
 impl SourceStore for SqliteStore {
-    async fn insert_source(&self, s: &KnowledgeSource, quota: u64) -> StoreResult<Guarded<()>> {
-        let s = s.clone();
+    async fn insert_source(&self, s: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>> {
+        let (s, limits) = (s.clone(), *limits);
         self.write(move |tx| {
             let used = storage_used(tx, s.workspace_id.as_str()).map_err(unavailable)?;
-            if used.saturating_add(s.size_bytes) > quota {
+            if used.saturating_add(s.size_bytes) > limits.storage_quota {
                 return Ok(Guarded::OverQuota { used });
             }
-            let counted = tx
-                .execute(
-                    "UPDATE chatbots SET source_count = source_count + 1 WHERE id = ?1 AND workspace_id = ?2",
-                    [s.chatbot_id.as_str(), s.workspace_id.as_str()],
-                )
-                .map_err(unavailable)?;
-            if counted == 0 {
-                return Ok(Guarded::NotFound);
+            if let Some(refused) = admit(tx, &s, &limits).map_err(unavailable)? {
+                return Ok(refused);
             }
             tx.execute(
-                "INSERT INTO sources (id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count,
-                     error, content_hash, progress, generation, created_at, updated_at, processed_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                "INSERT INTO sources (id, workspace_id, chatbot_id, mind_id, type, name, status, spec, size_bytes,
+                     chunk_count, error, content_hash, progress, generation, created_at, updated_at, processed_at)
+                 VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                 params![
                     s.id.as_str(),
                     s.workspace_id.as_str(),
-                    s.chatbot_id.as_str(),
+                    s.owner.chatbot().map(|c| c.as_str()),
                     s.source_type().as_str(),
                     s.name,
                     s.status.as_str(),
@@ -149,6 +213,7 @@ impl SourceStore for SqliteStore {
                     s.created_at.millis(),
                     s.updated_at.millis(),
                     s.processed_at.map(Timestamp::millis),
+                    s.owner.mind().map(|m| m.as_str()),
                 ],
             )
             .map_err(unavailable)?;
@@ -170,20 +235,21 @@ impl SourceStore for SqliteStore {
     async fn list_sources(
         &self,
         ws: &WorkspaceId,
-        chatbot: &ChatbotId,
+        owner: &SourceOwner,
         filter: SourceFilter,
         page: PageRequest,
     ) -> StoreResult<Page<KnowledgeSource>> {
-        let (ws, chatbot) = (ws.clone(), chatbot.clone());
+        let (ws, owner) = (ws.clone(), owner.clone());
         self.read(move |c| {
             c.execute_batch("BEGIN").map_err(unavailable)?;
             let result = (|| -> rusqlite::Result<Page<KnowledgeSource>> {
                 let status = filter.status.map(|s| s.as_str());
                 let kind = filter.source_type.map(|t| t.as_str());
-                let cond = "workspace_id = ?1 AND chatbot_id = ?2 AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR type = ?4)";
+                let cond =
+                    "workspace_id = ?1 AND owner_id = ?2 AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR type = ?4)";
                 let total: i64 = c.query_row(
                     &format!("SELECT COUNT(*) FROM sources WHERE {cond}"),
-                    params![ws.as_str(), chatbot.as_str(), status, kind],
+                    params![ws.as_str(), owner.as_str(), status, kind],
                     |r| r.get(0),
                 )?;
                 let mut st = c.prepare_cached(&format!(
@@ -191,7 +257,7 @@ impl SourceStore for SqliteStore {
                 ))?;
                 let items = st
                     .query_map(
-                        params![ws.as_str(), chatbot.as_str(), status, kind, page.limit(), page.offset() as i64],
+                        params![ws.as_str(), owner.as_str(), status, kind, page.limit(), page.offset() as i64],
                         source_from,
                     )?
                     .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -266,11 +332,10 @@ impl SourceStore for SqliteStore {
                 return Ok(Guarded::WrongStatus(current.status));
             }
             tx.execute("DELETE FROM sources WHERE id = ?1", [id.as_str()]).map_err(unavailable)?;
-            tx.execute(
-                "UPDATE chatbots SET source_count = MAX(source_count - 1, 0) WHERE id = ?1",
-                [current.chatbot_id.as_str()],
-            )
-            .map_err(unavailable)?;
+            if let SourceOwner::Chatbot(bot) = &current.owner {
+                tx.execute("UPDATE chatbots SET source_count = MAX(source_count - 1, 0) WHERE id = ?1", [bot.as_str()])
+                    .map_err(unavailable)?;
+            }
             Ok(Guarded::Done(current))
         })
         .await
@@ -309,8 +374,33 @@ impl SourceStore for SqliteStore {
         self.write(move |tx| {
             let n = tx
                 .execute(
-                    "UPDATE sources SET progress = ?3 WHERE id = ?1 AND generation = ?2 AND status = 'processing'",
+                    &format!("UPDATE sources SET progress = ?3 WHERE id = ?1 AND generation = ?2 AND {RUNNING}"),
                     params![id.as_str(), generation as i64, p],
+                )
+                .map_err(unavailable)?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn set_running_status(
+        &self,
+        id: &SourceId,
+        generation: u64,
+        status: SourceStatus,
+        progress: &Progress,
+    ) -> StoreResult<bool> {
+        if !status.is_running() {
+            return Ok(false);
+        }
+        let (id, p) = (id.clone(), progress_json(progress));
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    &format!(
+                        "UPDATE sources SET status = ?3, progress = ?4 WHERE id = ?1 AND generation = ?2 AND {RUNNING}"
+                    ),
+                    params![id.as_str(), generation as i64, status.as_str(), p],
                 )
                 .map_err(unavailable)?;
             Ok(n == 1)
@@ -327,7 +417,7 @@ impl SourceStore for SqliteStore {
     ) -> StoreResult<Option<KnowledgeSource>> {
         let (id, finish) = (id.clone(), finish.clone());
         self.write(move |tx| {
-            let guard = "WHERE id = ?1 AND generation = ?2 AND status = 'processing'";
+            let guard = format!("WHERE id = ?1 AND generation = ?2 AND {RUNNING}");
             let n = match &finish {
                 Finish::Ready { chunk_count, size_bytes, content_hash, pages_crawled, refreshed_at } => tx.execute(
                     &format!(
@@ -373,9 +463,11 @@ impl SourceStore for SqliteStore {
         self.write(move |tx| {
             let n = tx
                 .execute(
-                    "UPDATE sources SET lease_owner = ?3, lease_until = ?4, attempts = attempts + 1,
-                         progress = '{\"stage\":\"queued\",\"done\":0,\"total\":0}'
-                     WHERE id = ?1 AND generation = ?2 AND status = 'processing'",
+                    &format!(
+                        "UPDATE sources SET status = 'processing', lease_owner = ?3, lease_until = ?4,
+                             attempts = attempts + 1, progress = '{{\"stage\":\"queued\",\"done\":0,\"total\":0}}'
+                         WHERE id = ?1 AND generation = ?2 AND {RUNNING}"
+                    ),
                     params![id.as_str(), generation as i64, lease.owner, lease.until.millis()],
                 )
                 .map_err(unavailable)?;
@@ -390,7 +482,8 @@ impl SourceStore for SqliteStore {
             let mut st = c
                 .prepare(
                     "SELECT workspace_id, id, generation, attempts FROM sources
-                     WHERE status = 'processing' AND (lease_until < ?1 OR (?2 IS NOT NULL AND lease_owner IS NOT ?2))",
+                     WHERE status IN ('processing', 'transcribing')
+                         AND (lease_until < ?1 OR (?2 IS NOT NULL AND lease_owner IS NOT ?2))",
                 )
                 .map_err(unavailable)?;
             let rows = st
@@ -408,21 +501,22 @@ impl SourceStore for SqliteStore {
         .await
     }
 
-    async fn source_stats(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<SourceStats> {
-        let (ws, chatbot) = (ws.clone(), chatbot.clone());
+    async fn source_stats(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<SourceStats> {
+        let (ws, owner) = (ws.clone(), owner.clone());
         self.read(move |c| {
             let mut st = c
                 .prepare_cached(
                     "SELECT type, status, COUNT(*), SUM(chunk_count), SUM(size_bytes) FROM sources
-                     WHERE workspace_id = ?1 AND chatbot_id = ?2 GROUP BY type, status",
+                     WHERE workspace_id = ?1 AND owner_id = ?2 GROUP BY type, status",
                 )
                 .map_err(unavailable)?;
             let mut stats = SourceStats::default();
-            for t in SourceType::ALL {
+            let types: &[SourceType] = if owner.is_mind() { &SourceType::MIND } else { &SourceType::CHATBOT };
+            for t in types {
                 stats.by_type.insert(t.as_str(), 0);
             }
             let rows = st
-                .query_map([ws.as_str(), chatbot.as_str()], |r| {
+                .query_map([ws.as_str(), owner.as_str()], |r| {
                     Ok((
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,
@@ -446,16 +540,16 @@ impl SourceStore for SqliteStore {
         .await
     }
 
-    async fn file_blob_keys(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<Vec<String>> {
-        let (ws, chatbot) = (ws.clone(), chatbot.clone());
+    async fn file_blob_keys(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<String>> {
+        let (ws, owner) = (ws.clone(), owner.clone());
         self.read(move |c| {
             let mut st = c
                 .prepare(
                     "SELECT json_extract(spec, '$.blobKey') FROM sources
-                     WHERE workspace_id = ?1 AND chatbot_id = ?2 AND type = 'file'",
+                     WHERE workspace_id = ?1 AND owner_id = ?2 AND type IN ('file', 'podcast')",
                 )
                 .map_err(unavailable)?;
-            let rows = st.query_map([ws.as_str(), chatbot.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
+            let rows = st.query_map([ws.as_str(), owner.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
             rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
         })
         .await

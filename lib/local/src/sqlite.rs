@@ -5,7 +5,7 @@
 //! and applied under `BEGIN IMMEDIATE`, so two processes opening a new file cannot both migrate.
 
 use lore_app::StoreError;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -219,6 +219,55 @@ CREATE TABLE minds (
 CREATE INDEX minds_newest_first ON minds (workspace_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX minds_public_slug ON minds (slug) WHERE is_published = 1;
 "#,
+    r#"
+-- Mind knowledge sources (CONTRACT §9) share the sources table with chatbot sources: a source
+-- belongs to a chatbot or a Mind (exactly one), and goes with it (ON DELETE CASCADE, then its
+-- chunks with it). `owner_id` is the owner's id whichever it is. The table is rebuilt (SQLite
+-- cannot relax NOT NULL in place); `migrate` runs this with foreign keys off, as SQLite's
+-- table-rebuild procedure requires, and checks them before committing.
+CREATE TABLE sources_new (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE,
+    mind_id TEXT REFERENCES minds(id) ON DELETE CASCADE,
+    owner_id TEXT GENERATED ALWAYS AS (COALESCE(chatbot_id, mind_id)) VIRTUAL,
+    type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    content_hash TEXT,
+    progress TEXT,
+    generation INTEGER NOT NULL DEFAULT 0,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    processed_at INTEGER,
+    CHECK ((chatbot_id IS NULL) <> (mind_id IS NULL))
+);
+INSERT INTO sources_new (id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error,
+    content_hash, progress, generation, lease_owner, lease_until, attempts, created_at, updated_at, processed_at)
+SELECT id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error,
+    content_hash, progress, generation, lease_owner, lease_until, attempts, created_at, updated_at, processed_at
+FROM sources;
+DROP TABLE sources;
+ALTER TABLE sources_new RENAME TO sources;
+CREATE INDEX sources_newest_first ON sources (owner_id, created_at DESC, id DESC);
+CREATE INDEX sources_by_workspace ON sources (workspace_id);
+CREATE INDEX sources_by_status ON sources (status, lease_until);
+CREATE INDEX sources_of_minds ON sources (mind_id, status) WHERE mind_id IS NOT NULL;
+-- A Mind's counts are read from its sources (one indexed query), not kept beside them.
+ALTER TABLE minds DROP COLUMN sources_pending;
+ALTER TABLE minds DROP COLUMN sources_processing;
+ALTER TABLE minds DROP COLUMN sources_transcribing;
+ALTER TABLE minds DROP COLUMN sources_ready;
+ALTER TABLE minds DROP COLUMN sources_failed;
+-- `chunks.chatbot_id` holds the owner's id (a chatbot's or a Mind's) from here on.
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -269,13 +318,24 @@ fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let version: usize = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", i + 1)?;
-    }
-    tx.commit()
+    // Table rebuilds (DROP + RENAME) must not fire ON DELETE CASCADE into the tables that
+    // reference the rebuilt one; foreign keys can only be switched outside a transaction.
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
+    let migrated = (|| {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let version: usize = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i + 1)?;
+        }
+        let broken: Option<String> = tx.query_row("PRAGMA foreign_key_check", [], |r| r.get(0)).optional()?;
+        if let Some(table) = broken {
+            return Err(rusqlite::Error::InvalidColumnName(format!("migration broke a reference of table {table}")));
+        }
+        tx.commit()
+    })();
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    migrated
 }
 
 impl SqliteStore {
@@ -343,4 +403,55 @@ pub(crate) fn conflict_or_unavailable(e: rusqlite::Error, rules: &[(&str, &'stat
         return StoreError::Conflict(what);
     }
     unavailable(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A data dir written before Mind sources existed (schema version 5) keeps its chatbot
+    /// sources and, through the rebuild of `sources`, their chunks: the rebuild must not
+    /// cascade into `chunks`.
+    #[test]
+    fn the_owner_migration_keeps_sources_and_their_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lore.db");
+        {
+            let mut conn = open_connection(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..5] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 5).unwrap();
+            tx.execute_batch(
+                "INSERT INTO workspaces VALUES ('ws_1', 'w', 1, 1, 1, 1, 1, 0);
+                 INSERT INTO chatbots (id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count)
+                     VALUES ('cb_1', 'ws_1', 'b', 'b', 'd', 0, 0, 1);
+                 INSERT INTO sources (id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, created_at,
+                     updated_at) VALUES ('src_1', 'ws_1', 'cb_1', 'text', 't', 'ready', '{}', 5, 0, 0);
+                 INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, model,
+                     embedding) VALUES ('src_1:1:0', 'ws_1', 'cb_1', 'src_1', 0, 'hello', 'h', 'm', x'');",
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let mut conn = open_connection(&path).unwrap();
+        migrate(&mut conn).unwrap();
+        let version: usize = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(version, MIGRATIONS.len());
+        let owner: String =
+            conn.query_row("SELECT owner_id FROM sources WHERE id = 'src_1'", [], |r| r.get(0)).unwrap();
+        assert_eq!(owner, "cb_1");
+        let chunks: i64 = conn.query_row("SELECT COUNT(*) FROM chunks", [], |r| r.get(0)).unwrap();
+        assert_eq!(chunks, 1, "no cascade into chunks");
+        let fts: i64 =
+            conn.query_row("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'hello'", [], |r| r.get(0)).unwrap();
+        assert_eq!(fts, 1, "the keyword index still finds it");
+        let fk: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert!(fk, "foreign keys are on again");
+        // The references still hold: deleting the chatbot takes its source and its chunks.
+        conn.execute("DELETE FROM chatbots WHERE id = 'cb_1'", []).unwrap();
+        let left: i64 = conn.query_row("SELECT COUNT(*) FROM chunks", [], |r| r.get(0)).unwrap();
+        assert_eq!(left, 0);
+    }
 }

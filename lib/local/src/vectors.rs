@@ -1,15 +1,16 @@
-//! Exact semantic search for the embedded backend: each chatbot's embeddings are loaded once into
+//! Exact semantic search for the embedded backend: each owner's (chatbot's or Mind's) embeddings are loaded once into
 //! one contiguous matrix and scanned with dot products (vectors are unit length, so the dot
 //! product is the cosine). Any chunk write drops the cached matrices; the next search reloads.
 
 use crate::chunks::decode_vector;
-use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::id::SourceId;
+use lore_domain::source::SourceOwner;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-/// One chatbot's embeddings of one model.
-pub(crate) struct ChatbotVectors {
+/// One owner's embeddings of one model.
+pub(crate) struct OwnerVectors {
     pub dims: usize,
     /// Row i of `matrix` belongs to chunk `rowids[i]` of source `sources[source_of[i]]`.
     pub matrix: Vec<f32>,
@@ -18,10 +19,10 @@ pub(crate) struct ChatbotVectors {
     pub sources: Vec<SourceId>,
 }
 
-impl ChatbotVectors {
+impl OwnerVectors {
     /// Builds from `(rowid, source id, embedding bytes)` rows; rows of another size are skipped.
     pub fn build(rows: Vec<(i64, String, Vec<u8>)>) -> Self {
-        let mut v = ChatbotVectors {
+        let mut v = OwnerVectors {
             dims: 0,
             matrix: Vec::new(),
             rowids: Vec::new(),
@@ -96,16 +97,16 @@ impl Ord for Scored {
 
 #[derive(Default)]
 pub struct VectorCache {
-    entries: Mutex<HashMap<(ChatbotId, String), Arc<ChatbotVectors>>>,
+    entries: Mutex<HashMap<(SourceOwner, String), Arc<OwnerVectors>>>,
 }
 
 impl VectorCache {
-    pub(crate) fn get(&self, chatbot: &ChatbotId, model: &str) -> Option<Arc<ChatbotVectors>> {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&(chatbot.clone(), model.to_owned())).cloned()
+    pub(crate) fn get(&self, owner: &SourceOwner, model: &str) -> Option<Arc<OwnerVectors>> {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&(owner.clone(), model.to_owned())).cloned()
     }
 
-    pub(crate) fn put(&self, chatbot: &ChatbotId, model: &str, v: Arc<ChatbotVectors>) {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner()).insert((chatbot.clone(), model.to_owned()), v);
+    pub(crate) fn put(&self, owner: &SourceOwner, model: &str, v: Arc<OwnerVectors>) {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).insert((owner.clone(), model.to_owned()), v);
     }
 
     /// Forgets everything: called on every chunk write.
@@ -129,7 +130,7 @@ mod tests {
             (3, b.to_string(), encode_vector(&[0.0, 1.0])),
             (4, a.to_string(), encode_vector(&[1.0, 0.0, 0.0])), // another size: skipped
         ];
-        let v = ChatbotVectors::build(rows);
+        let v = OwnerVectors::build(rows);
         let both: HashSet<&SourceId> = [&a, &b].into_iter().collect();
         assert_eq!(v.top_k(&[0.0, 1.0], &both, 2), vec![(3, 1.0), (2, 0.8)]);
         let only_a: HashSet<&SourceId> = [&a].into_iter().collect();

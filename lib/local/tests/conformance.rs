@@ -60,9 +60,10 @@ async fn reopening_keeps_data_and_schema() {
 async fn embedded_mind_store_conforms() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
-    let p = lore_app::conformance::MindStores { workspaces: store.clone(), minds: store };
+    let p = lore_app::conformance::MindStores { workspaces: store.clone(), minds: store.clone(), sources: store };
     lore_app::conformance::minds(&p, "one").await;
     lore_app::conformance::mind_races(&p, "one").await;
+    lore_app::conformance::mind_sources(&p, "one").await;
     // A second run on the same file: public addresses and names stay apart.
     lore_app::conformance::minds(&p, "two").await;
     lore_app::conformance::mind_races(&p, "two").await;

@@ -8,9 +8,15 @@
 //!
 //! # Semantic search: exact where it matters, HNSW where it must
 //!
-//! A search is scoped to one chatbot, one model and a list of sources. The adapter first counts
-//! the candidate rows (bounded: it stops counting at `exact_limit + 1`, through the
-//! `(chatbot_id, model)` btree index).
+//! A search is scoped to one owner (a chatbot or a Mind), one model and a list of sources. The
+//! adapter first counts the candidate rows (bounded: it stops counting at `exact_limit + 1`,
+//! through the `(chatbot_id, model)` btree index).
+//!
+//! # Owners
+//!
+//! A chunk belongs to its source's owner. The `chatbot_id` column predates Mind sources: it holds
+//! the owner's prefixed id (`cb_…` or `mind_…`, [`SourceOwner::as_str`]), so a chatbot's and a
+//! Mind's chunks never mix and existing rows stay valid without a migration.
 //!
 //! * At most `exact_limit` candidates (default 20,000 — every chatbot of a normal size): an
 //!   **exact** filtered scan ordered by `embedding <#> query`. The HNSW index is not used (its
@@ -45,7 +51,8 @@
 use async_trait::async_trait;
 use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::source::SourceOwner;
 use pgvector::Vector;
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
@@ -266,7 +273,8 @@ impl VectorIndex for PgIndex {
         let sources: Vec<&str> = scope.source_ids.iter().map(|s| s.as_str()).collect();
         let q = Vector::from(query.to_vec());
         let limit = k as i64;
-        let (bot, ws) = (scope.chatbot_id.as_str(), scope.workspace_id.as_str());
+        // `chatbot_id` holds the owner's id, a chatbot's or a Mind's (see the crate docs).
+        let (bot, ws) = (scope.owner.as_str(), scope.workspace_id.as_str());
         let mut conn = self.pool.get().await?;
         let tx = conn.build_transaction().read_only(true).start().await.map_err(pg)?;
 
@@ -335,7 +343,7 @@ impl VectorIndex for PgIndex {
              LIMIT $5"
         );
         let rows = conn
-            .query(&sql, &[&expr, &scope.chatbot_id.as_str(), &scope.workspace_id.as_str(), &sources, &(k as i64)])
+            .query(&sql, &[&expr, &scope.owner.as_str(), &scope.workspace_id.as_str(), &sources, &(k as i64)])
             .await
             .map_err(pg)?;
         // A match always has a positive relevance (the app maps x to x / (1 + x)).
@@ -365,7 +373,7 @@ impl VectorIndex for PgIndex {
         for batch in chunks.chunks(INSERT_BATCH) {
             let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
             let wss: Vec<&str> = batch.iter().map(|c| c.workspace_id.as_str()).collect();
-            let bots: Vec<&str> = batch.iter().map(|c| c.chatbot_id.as_str()).collect();
+            let owners: Vec<&str> = batch.iter().map(|c| c.owner.as_str()).collect();
             let srcs: Vec<&str> = batch.iter().map(|c| c.source_id.as_str()).collect();
             let positions: Vec<i32> = batch.iter().map(|c| c.position as i32).collect();
             let contents: Vec<&str> = batch.iter().map(|c| c.content.as_str()).collect();
@@ -374,7 +382,7 @@ impl VectorIndex for PgIndex {
             let embeddings: Vec<String> = batch.iter().map(|c| vector_text(&c.embedding)).collect();
             tx.execute(
                 &insert,
-                &[&ids, &wss, &bots, &srcs, &positions, &contents, &hashes, &urls, &model, &embeddings],
+                &[&ids, &wss, &owners, &srcs, &positions, &contents, &hashes, &urls, &model, &embeddings],
             )
             .await
             .map_err(pg)?;
@@ -391,9 +399,9 @@ impl VectorIndex for PgIndex {
         Ok(n)
     }
 
-    async fn delete_chatbot_chunks(&self, chatbot: &ChatbotId) -> StoreResult<u64> {
+    async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64> {
         let conn = self.pool.get().await?;
-        conn.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&chatbot.as_str()]).await.map_err(pg)
+        conn.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&owner.as_str()]).await.map_err(pg)
     }
 
     async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {

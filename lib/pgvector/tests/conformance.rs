@@ -8,7 +8,8 @@
 
 use lore_app::conformance::Stores;
 use lore_app::knowledge_ports::{Chunk, SearchScope, VectorIndex};
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
+use lore_domain::source::SourceOwner;
 use lore_pgvector::{PgIndex, PgIndexOptions};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -93,12 +94,12 @@ impl Rng {
 
 const DIMS: usize = 384;
 
-fn chunks(ws: &WorkspaceId, bot: &ChatbotId, src: &SourceId, gen_: u32, n: u32, rng: &mut Rng) -> Vec<Chunk> {
+fn chunks(ws: &WorkspaceId, owner: &SourceOwner, src: &SourceId, gen_: u32, n: u32, rng: &mut Rng) -> Vec<Chunk> {
     (0..n)
         .map(|pos| Chunk {
             id: format!("{src}:{gen_}:{pos}"),
             workspace_id: ws.clone(),
-            chatbot_id: bot.clone(),
+            owner: owner.clone(),
             source_id: src.clone(),
             position: pos,
             content: format!("chunk {pos} of generation {gen_}"),
@@ -118,7 +119,7 @@ fn brute_force(all: &[Chunk], query: &[f32], k: usize) -> Vec<(String, f32)> {
     scored
 }
 
-/// 2,000 chunks in chatbot A, 20 in chatbot B, all 384-dimensional (so the HNSW index applies):
+/// 2,000 chunks in chatbot A, 20 in Mind B, all 384-dimensional (so the HNSW index applies):
 /// a search scoped to B returns exactly B's best chunks in exact order; so does one scoped to one
 /// of B's sources. The approximate path (forced by `exact_limit: 0`) still honours the filters
 /// and returns `k` rows.
@@ -126,7 +127,7 @@ fn brute_force(all: &[Chunk], query: &[f32], k: usize) -> Vec<(String, f32)> {
 async fn selective_filters_stay_exact() {
     let index = index().await;
     let ws = WorkspaceId::generate();
-    let (bot_a, bot_b) = (ChatbotId::generate(), ChatbotId::generate());
+    let (bot_a, bot_b) = (SourceOwner::Chatbot(ChatbotId::generate()), SourceOwner::Mind(MindId::generate()));
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let big: Vec<SourceId> = (0..4).map(|_| SourceId::generate()).collect();
     for s in &big {
@@ -140,7 +141,7 @@ async fn selective_filters_stay_exact() {
     let all_b: Vec<Chunk> = b1_chunks.iter().chain(&b2_chunks).cloned().collect();
 
     let scope_b =
-        SearchScope { workspace_id: ws.clone(), chatbot_id: bot_b.clone(), source_ids: vec![b1.clone(), b2.clone()] };
+        SearchScope { workspace_id: ws.clone(), owner: bot_b.clone(), source_ids: vec![b1.clone(), b2.clone()] };
     for round in 0..10 {
         let query = rng.unit(DIMS);
         let got = index.semantic_search(&scope_b, "m", &query, 10).await.unwrap();
@@ -163,7 +164,7 @@ async fn selective_filters_stay_exact() {
         );
     }
 
-    // The HNSW path under the same selective filter: never another chatbot's chunks, never short.
+    // The HNSW path under the same selective filter: never another owner's chunks, never short.
     let hnsw = index.with_options(PgIndexOptions { exact_limit: 0, ..PgIndexOptions::default() });
     let query = rng.unit(DIMS);
     let got = hnsw.semantic_search(&scope_b, "m", &query, 10).await.unwrap();
@@ -171,15 +172,15 @@ async fn selective_filters_stay_exact() {
     assert!(got.iter().all(|h| h.source_id == b1 || h.source_id == b2));
     assert!(got.windows(2).all(|w| w[0].score >= w[1].score), "best first");
     // Over the big chatbot, HNSW recall against brute force (reported; must be high).
-    let scope_a = SearchScope { workspace_id: ws.clone(), chatbot_id: bot_a.clone(), source_ids: big.clone() };
+    let scope_a = SearchScope { workspace_id: ws.clone(), owner: bot_a.clone(), source_ids: big.clone() };
     let exact = index.semantic_search(&scope_a, "m", &query, 10).await.unwrap();
     let approx = hnsw.semantic_search(&scope_a, "m", &query, 10).await.unwrap();
     let overlap = approx.iter().filter(|h| exact.iter().any(|e| e.chunk_id == h.chunk_id)).count();
     eprintln!("HNSW recall@10 over 2,000 chunks: {overlap}/10");
     assert!(overlap >= 8, "HNSW recall@10 {overlap}/10");
 
-    assert_eq!(index.delete_chatbot_chunks(&bot_a).await.unwrap(), 2000);
-    assert_eq!(index.delete_chatbot_chunks(&bot_b).await.unwrap(), 20);
+    assert_eq!(index.delete_owner_chunks(&bot_a).await.unwrap(), 2000);
+    assert_eq!(index.delete_owner_chunks(&bot_b).await.unwrap(), 20);
 }
 
 /// Replacing a source's chunks is atomic: a concurrent reader counts either the old or the new
@@ -188,7 +189,7 @@ async fn selective_filters_stay_exact() {
 async fn replace_is_atomic_for_readers() {
     let index = index().await;
     let ws = WorkspaceId::generate();
-    let bot = ChatbotId::generate();
+    let bot = SourceOwner::Chatbot(ChatbotId::generate());
     let src = SourceId::generate();
     let mut rng = Rng(42);
     let (old_n, new_n) = (30u32, 17u32);

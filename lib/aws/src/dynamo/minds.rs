@@ -4,11 +4,17 @@
 //! (`WS#<ws>/MINDSLUG#<slug>`: one Mind per slug in the workspace) and, while it is published,
 //! a global guard `PUBSLUG#<slug>` (one published Mind per public address `/m/{slug}`, across
 //! every workspace). Every write is one `TransactWriteItems` of the Mind, the guards it takes or
-//! releases and the workspace's `minds` / `mindSources` counters; updates and deletes are
-//! conditioned on the revision that was read.
+//! releases and the workspace's `minds` counter; updates and deletes are conditioned on the
+//! revision that was read.
+//!
+//! The Mind item also carries the counters of its knowledge sources, kept by the source store
+//! (`sources.rs`) in the same transaction as every source write, exactly as on a chatbot's item:
+//! `sourceCount`, `n_<status>_<type>`, `chunkCount`, `sizeBytes`. The Mind's counts by status
+//! are the sums of its `n_<status>_*` cells; a source write never changes the Mind's `rev`, so
+//! it never makes a settings update stale.
 
-use super::forms::{add, transact_retrying};
 use super::records::{COUNTERS_SK, ws_pk};
+use super::sources::{MIND_SOURCES, count_in_status};
 use super::{
     DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
     malformed, n, newest_first_key, req_s, s,
@@ -25,10 +31,11 @@ use lore_domain::mind::{
 };
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
+use lore_domain::source::SourceStatus;
 
 // ---- keys ------------------------------------------------------------------------------------
 
-fn mind_sk(id: &MindId) -> String {
+pub(crate) fn mind_sk(id: &MindId) -> String {
     format!("MIND#{id}")
 }
 fn minds_of(ws: &WorkspaceId) -> String {
@@ -44,10 +51,6 @@ const PUBLIC_SLUG_SK: &str = "PUBSLUG";
 
 /// The workspace counter cells (on `WS#<ws>/COUNTERS`).
 const MINDS: &str = "minds";
-const MIND_SOURCES: &str = "mindSources";
-/// The Mind-item cells counting its sources by status (changed by the Mind sources, once they
-/// exist, in the same transaction as the sources).
-const SOURCE_CELLS: [&str; 5] = ["src_pending", "src_processing", "src_transcribing", "src_ready", "src_failed"];
 
 // ---- items -----------------------------------------------------------------------------------
 
@@ -86,7 +89,7 @@ fn settings(m: &Mind) -> Vec<(&'static str, Option<AttributeValue>)> {
     ]
 }
 
-/// A new Mind: revision 0, no sources.
+/// A new Mind: revision 0, no sources (no counter cells: absent is 0).
 fn mind_item(m: &Mind) -> Item {
     let mut item = key(ws_pk(&m.workspace_id), mind_sk(&m.id));
     item.extend([
@@ -98,7 +101,6 @@ fn mind_item(m: &Mind) -> Item {
         ("rev".into(), n(0)),
     ]);
     item.extend(settings(m).into_iter().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v))));
-    item.extend(SOURCE_CELLS.iter().map(|c| (c.to_string(), n(0))));
     item
 }
 
@@ -161,11 +163,11 @@ fn mind_from(i: &Item) -> StoreResult<Mind> {
         updated_at: ms("updatedAt")?,
         revision: get_u(i, "rev"),
         sources: MindSourceCounts {
-            pending: get_u(i, SOURCE_CELLS[0]),
-            processing: get_u(i, SOURCE_CELLS[1]),
-            transcribing: get_u(i, SOURCE_CELLS[2]),
-            ready: get_u(i, SOURCE_CELLS[3]),
-            failed: get_u(i, SOURCE_CELLS[4]),
+            pending: count_in_status(i, SourceStatus::Pending),
+            processing: count_in_status(i, SourceStatus::Processing),
+            transcribing: count_in_status(i, SourceStatus::Transcribing),
+            ready: count_in_status(i, SourceStatus::Ready),
+            failed: count_in_status(i, SourceStatus::Error),
         },
     })
 }
@@ -353,31 +355,43 @@ impl MindStore for DynamoStore {
     async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>> {
         let pk = ws_pk(ws);
         let sk = mind_sk(id);
+        let mut file_keys = Vec::new();
         for attempt in 0..MAX_ATTEMPTS {
-            let Some(item) = self.get(&pk, &sk).await? else { return Ok(None) };
+            // Its sources first, batch by batch (each with the Mind's and the workspace's counters
+            // it changes); then the Mind, only while it counts none, so that a source inserted
+            // meanwhile is never left behind (the insert needs the Mind: once it is gone, none can
+            // be added).
+            let (item, keys) = self.delete_mind_sources(ws, id).await?;
+            file_keys.extend(keys);
+            let Some(item) = item else {
+                // Absent, or deleted meanwhile by a concurrent delete (which reports the rest):
+                // what this call deleted is still reported, for the caller to clean up.
+                return Ok((!file_keys.is_empty()).then_some(MindRemoval { file_keys }));
+            };
             let stored = mind_from(&item)?;
-            // Mind sources: deleted here in batches before the Mind, once they exist, with their
-            // file keys collected into the removal.
-            let sources = stored.sources.total() as i64;
-            let done = transact_retrying(self, "delete_mind", || {
-                let mut expr = Expr::new();
-                let cond = at_revision(&mut expr, stored.revision);
-                let mut writes = vec![
-                    TxWrite::Delete { key: key(&pk, &sk), cond: Some(cond), expr },
-                    release(pk.clone(), &mind_slug_sk(stored.slug.as_str()), id),
-                    add(pk.clone(), COUNTERS_SK, &[(MINDS, -1), (MIND_SOURCES, -sources)]),
-                ];
-                if stored.is_published {
-                    writes.push(release(public_slug_pk(stored.slug.as_str()), PUBLIC_SLUG_SK, id));
-                }
-                Ok(writes)
-            })
-            .await?;
-            if done {
-                return Ok(Some(MindRemoval::default()));
+            let mut expr = Expr::new();
+            let cond = format!(
+                "{} AND (attribute_not_exists({c}) OR {c} = {z})",
+                at_revision(&mut expr, stored.revision),
+                c = expr.a("sourceCount"),
+                z = expr.v("zero", n(0)),
+            );
+            let mut e2 = Expr::new();
+            let update = format!("ADD {} {}", e2.a(MINDS), e2.v("minus", n(-1)));
+            let mut writes = vec![
+                TxWrite::Delete { key: key(&pk, &sk), cond: Some(cond), expr },
+                release(pk.clone(), &mind_slug_sk(stored.slug.as_str()), id),
+                TxWrite::Update { key: key(&pk, COUNTERS_SK), update, cond: None, expr: e2 },
+            ];
+            if stored.is_published {
+                writes.push(release(public_slug_pk(stored.slug.as_str()), PUBLIC_SLUG_SK, id));
             }
-            // Changed meanwhile: read again.
-            backoff(attempt).await;
+            match self.transact(writes).await {
+                Ok(()) => return Ok(Some(MindRemoval { file_keys })),
+                // Changed meanwhile (a setting, or a new source): read again.
+                Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
         }
         Err(gave_up("delete_mind"))
     }

@@ -8,12 +8,13 @@ use aws_sdk_dynamodb::types::{
 use lore_app::ports::{StoreError, StoreResult};
 
 /// Parent → children, in key order: workspaces (`WORKSPACES`), a workspace's keys
-/// (`KEYS#<ws>`) and chatbots (`CBS#<ws>`), a chatbot's sources (`SRCS#<cb>`).
+/// (`KEYS#<ws>`), chatbots (`CBS#<ws>`) and Minds (`MINDS#<ws>`), a chatbot's or a Mind's sources
+/// (`SRCS#<owner>`, the owner's prefixed id).
 pub const GSI1: &str = "gsi1";
-/// Second listings: a chatbot's sources of one status (`SRCS#<cb>#<status>`), all keys (`KEYS`).
+/// Second listings: an owner's sources of one status (`SRCS#<owner>#<status>`), all keys (`KEYS`).
 pub const GSI2: &str = "gsi2";
 /// Processing runs by lease expiry: `leaseShard` = `LEASE#<0..LEASE_SHARDS>`, `leaseUntil` (ms).
-/// Present only while a source is `processing`.
+/// Present only while a source is running (`processing` or `transcribing`).
 pub const LEASES: &str = "leases";
 /// How many partitions the lease index is spread over (the sweeper queries each).
 pub const LEASE_SHARDS: u32 = 4;

@@ -1,12 +1,20 @@
-//! Knowledge sources on the table (`SourceStore`).
+//! Knowledge sources on the table (`SourceStore`), of a chatbot or of a Mind.
 //!
-//! A source is one item addressed by its id. Every write that changes what the chatbot's
-//! counters or the workspace's storage count is a read, then one `TransactWriteItems` of the
-//! source (conditioned on the revision that was read), the chatbot's counters and the
-//! workspace's storage counter; a changed revision means someone else wrote first, and the
-//! operation reads again. So exactly one of concurrent transitions wins, and the counters are
-//! always the sum of the items.
+//! A source is one item addressed by its id. Its owner's item (the chatbot's `CB#<cb>` or the
+//! Mind's `MIND#<mind>`, in the workspace partition) carries the owner's counters: `sourceCount`,
+//! one `n_<status>_<type>` cell per status and type, `chunkCount` and `sizeBytes`. Every write
+//! that changes what they, the workspace's `storageBytes` or (for a Mind's source) the
+//! workspace's `mindSources` count is a read, then one `TransactWriteItems` of the source
+//! (conditioned on the revision that was read), the owner's counters and the workspace's counters
+//! item; a changed revision means someone else wrote first, and the operation reads again. So
+//! exactly one of concurrent transitions wins, and the counters are always the sum of the items.
+//!
+//! The count limits of Mind sources are conditions of that same transaction: DynamoDB conditions
+//! compare a stored number with a value (they cannot add cells), so each limit has a plain total
+//! to compare: the Mind's `sourceCount < mindSourceLimit` and the workspace's
+//! `mindSources < sourcesLimit`.
 
+use super::minds::mind_sk;
 use super::records::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
 use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
@@ -14,24 +22,39 @@ use super::{
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::knowledge_ports::{Finish, Guarded, Lease, SourceFilter, SourceStats, SourceStore, StaleRun};
+use lore_app::knowledge_ports::{
+    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
+};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
+use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use lore_domain::source::{CrawlDepth, KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType, StoredFile};
+use lore_domain::source::{
+    CrawlDepth, KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile,
+};
 use std::collections::{BTreeMap, HashMap};
 
 pub(crate) fn source_pk(id: &SourceId) -> String {
     format!("SRC#{id}")
 }
 pub(crate) const SOURCE_SK: &str = "SRC";
-fn sources_of(cb: &ChatbotId) -> String {
-    format!("SRCS#{cb}")
+/// The owner's id is prefixed (`cb_…`, `mind_…`), so chatbots and Minds never share a partition.
+fn sources_of(owner: &SourceOwner) -> String {
+    format!("SRCS#{owner}")
 }
-fn sources_in_status(cb: &ChatbotId, status: SourceStatus) -> String {
-    format!("SRCS#{cb}#{status}")
+fn sources_in_status(owner: &SourceOwner, status: SourceStatus) -> String {
+    format!("SRCS#{owner}#{status}")
+}
+
+/// The sort key of the item that carries the owner's counters (in the workspace partition): the
+/// chatbot or the Mind.
+fn owner_sk(owner: &SourceOwner) -> String {
+    match owner {
+        SourceOwner::Chatbot(cb) => chatbot_sk(cb),
+        SourceOwner::Mind(m) => mind_sk(m),
+    }
 }
 
 /// The lease-index partition of a source: its id hashed (FNV-1a) over `LEASE_SHARDS`.
@@ -40,13 +63,23 @@ fn lease_shard(id: &SourceId) -> String {
     format!("LEASE#{}", h % u64::from(LEASE_SHARDS))
 }
 
-/// The chatbot-item attribute counting sources of one status and type.
+/// The owner-item attribute counting sources of one status and type.
 fn counter(status: SourceStatus, t: SourceType) -> String {
     format!("n_{}_{}", status.as_str(), t.as_str())
 }
 
-/// How many sources a delete of a chatbot removes per transaction (plus two counter items:
-/// well inside the 100-item limit of `TransactWriteItems`).
+/// The owner-item attribute counting all its sources (what the Mind's limit compares).
+const SOURCE_COUNT: &str = "sourceCount";
+/// The workspace-counters attribute counting the sources of all its Minds.
+pub(crate) const MIND_SOURCES: &str = "mindSources";
+
+/// How many of the owner's sources are in `status` (the sum of its cells over the types).
+pub(crate) fn count_in_status(owner_item: &Item, status: SourceStatus) -> u64 {
+    SourceType::ALL.iter().map(|t| get_u(owner_item, &counter(status, *t))).sum()
+}
+
+/// How many sources a delete of a chatbot or a Mind removes per transaction (plus two counter
+/// items: well inside the 100-item limit of `TransactWriteItems`).
 const DELETE_BATCH: u64 = 50;
 
 /// A source as stored: the record plus what only the store keeps.
@@ -83,7 +116,7 @@ fn source_item(st: &Stored) -> Item {
     item.extend([
         ("id".into(), s(src.id.as_str())),
         ("ws".into(), s(src.workspace_id.as_str())),
-        ("cb".into(), s(src.chatbot_id.as_str())),
+        ("owner".into(), s(src.owner.as_str())),
         ("srcType".into(), s(src.source_type().as_str())),
         ("name".into(), s(&src.name)),
         ("status".into(), s(src.status.as_str())),
@@ -94,9 +127,9 @@ fn source_item(st: &Stored) -> Item {
         ("createdAt".into(), n(src.created_at.millis())),
         ("updatedAt".into(), n(src.updated_at.millis())),
         ("rev".into(), n(st.rev)),
-        ("gsi1pk".into(), s(sources_of(&src.chatbot_id))),
+        ("gsi1pk".into(), s(sources_of(&src.owner))),
         ("gsi1sk".into(), s(&order)),
-        ("gsi2pk".into(), s(sources_in_status(&src.chatbot_id, src.status))),
+        ("gsi2pk".into(), s(sources_in_status(&src.owner, src.status))),
         ("gsi2sk".into(), s(order)),
     ]);
     let optional = [
@@ -128,9 +161,19 @@ fn source_item(st: &Stored) -> Item {
                 ("fileSize".into(), n(f.size_bytes)),
             ]);
         }
+        SourceSpec::Podcast(a) => {
+            item.extend([
+                ("fileName".into(), s(&a.file_name)),
+                ("mimeType".into(), s(&a.mime_type)),
+                ("audioFormat".into(), s(a.format.as_str())),
+                ("blobKey".into(), s(&a.blob_key)),
+                ("fileUrl".into(), s(&a.file_url)),
+                ("fileSize".into(), n(a.size_bytes)),
+            ]);
+        }
     }
-    // The lease index holds exactly the runs in progress.
-    if src.status == SourceStatus::Processing
+    // The lease index holds exactly the runs in progress (`processing` or `transcribing`).
+    if src.status.is_running()
         && let Some(lease) = &st.lease
     {
         item.extend([
@@ -162,16 +205,29 @@ fn stored_from(item: &Item) -> StoreResult<Stored> {
             file_url: text("fileUrl"),
             size_bytes: get_u(item, "fileSize"),
         }),
+        SourceType::Podcast => SourceSpec::Podcast(StoredAudio {
+            file_name: text("fileName"),
+            mime_type: text("mimeType"),
+            format: AudioFormat::parse(req_s(item, "audioFormat")?).ok_or_else(|| malformed("audio format"))?,
+            blob_key: text("blobKey"),
+            file_url: text("fileUrl"),
+            size_bytes: get_u(item, "fileSize"),
+        }),
     };
     let lease = match (get_s(item, "leaseOwner"), ms("leaseUntil")) {
         (Some(owner), Some(until)) => Some(Lease { owner: owner.to_owned(), until }),
         _ => None,
     };
+    // Items written before Mind sources existed name their chatbot in `cb`.
+    let owner = match get_s(item, "owner") {
+        Some(o) => SourceOwner::parse(o),
+        None => ChatbotId::parse(req_s(item, "cb")?).map(SourceOwner::Chatbot),
+    };
     Ok(Stored {
         source: KnowledgeSource {
             id: SourceId::parse(req_s(item, "id")?).ok_or_else(|| malformed("source id"))?,
             workspace_id: WorkspaceId::parse(req_s(item, "ws")?).ok_or_else(|| malformed("workspace id"))?,
-            chatbot_id: ChatbotId::parse(req_s(item, "cb")?).ok_or_else(|| malformed("chatbot id"))?,
+            owner: owner.ok_or_else(|| malformed("source owner"))?,
             name: text("name"),
             status: SourceStatus::parse(req_s(item, "status")?).ok_or_else(|| malformed("status"))?,
             spec,
@@ -191,18 +247,18 @@ fn stored_from(item: &Item) -> StoreResult<Stored> {
     })
 }
 
-/// What one source adds to its chatbot's counters.
+/// What one source adds to its owner's counters.
 fn contribution(st: &Stored) -> [(String, i64); 4] {
     let src = &st.source;
     [
-        ("sourceCount".to_owned(), 1),
+        (SOURCE_COUNT.to_owned(), 1),
         (counter(src.status, src.source_type()), 1),
         ("chunkCount".to_owned(), src.chunk_count as i64),
         ("sizeBytes".to_owned(), src.size_bytes as i64),
     ]
 }
 
-/// The change of the chatbot's counters from `old` to `new` (either may be absent), zeros left
+/// The change of the owner's counters from `old` to `new` (either may be absent), zeros left
 /// out.
 fn counter_delta<'a>(
     old: impl IntoIterator<Item = &'a Stored>,
@@ -223,36 +279,71 @@ fn counter_delta<'a>(
     d
 }
 
-/// `ADD` of the deltas to the chatbot item, which must exist.
-fn chatbot_counters(ws: &WorkspaceId, cb: &ChatbotId, delta: &BTreeMap<String, i64>) -> TxWrite {
+/// `ADD` of the deltas to the owner's item, which must exist; with `limit` (the insert of a
+/// Mind's source), only while it has fewer than `limit` sources.
+fn owner_counters(ws: &WorkspaceId, owner: &SourceOwner, delta: &BTreeMap<String, i64>, limit: Option<u32>) -> TxWrite {
     let mut expr = Expr::new();
     let adds: Vec<String> = delta
         .iter()
         .enumerate()
         .map(|(i, (attr, v))| format!("{} {}", expr.a(attr), expr.v(&format!("d{i}"), n(v))))
         .collect();
-    let cond = format!("attribute_exists({})", expr.a("pk"));
+    let mut cond = format!("attribute_exists({})", expr.a("pk"));
+    if let Some(l) = limit {
+        cond = format!(
+            "{cond} AND (attribute_not_exists({c}) OR {c} < {l})",
+            c = expr.a(SOURCE_COUNT),
+            l = expr.v("limit", n(l))
+        );
+    }
     TxWrite::Update {
-        key: key(ws_pk(ws), chatbot_sk(cb)),
+        key: key(ws_pk(ws), owner_sk(owner)),
         update: format!("ADD {}", adds.join(", ")),
         cond: Some(cond),
         expr,
     }
 }
 
-/// `ADD` of `bytes` to the workspace's storage, refused when the result would exceed `quota`.
-fn storage(ws: &WorkspaceId, bytes: i64, quota: Option<u64>) -> TxWrite {
+/// The change of the workspace's counters item: `bytes` of storage (refused when the result
+/// would exceed `quota`) and `mind_sources` Mind sources (refused, with `limit`, when the
+/// workspace already has `limit`). One write: a transaction touches an item once. `None` when
+/// there is nothing to change or check.
+fn workspace_counters(
+    ws: &WorkspaceId,
+    bytes: i64,
+    quota: Option<u64>,
+    mind_sources: i64,
+    limit: Option<u32>,
+) -> Option<TxWrite> {
     let mut expr = Expr::new();
-    let update = format!("ADD {} {}", expr.a("storageBytes"), expr.v("bytes", n(bytes)));
-    let cond = quota.map(|q| {
+    let mut adds = Vec::new();
+    let mut conds = Vec::new();
+    if bytes != 0 || quota.is_some() {
+        adds.push(format!("{} {}", expr.a("storageBytes"), expr.v("bytes", n(bytes))));
+    }
+    if let Some(q) = quota {
         let max = i128::from(q) - i128::from(bytes);
-        format!(
-            "attribute_not_exists({a}) OR {a} <= {m}",
+        conds.push(format!(
+            "(attribute_not_exists({a}) OR {a} <= {m})",
             a = expr.a("storageBytes"),
             m = expr.v("max", n(max.clamp(i128::from(i64::MIN), i128::from(i64::MAX))))
-        )
-    });
-    TxWrite::Update { key: key(ws_pk(ws), COUNTERS_SK), update, cond, expr }
+        ));
+    }
+    if mind_sources != 0 {
+        adds.push(format!("{} {}", expr.a(MIND_SOURCES), expr.v("mindSources", n(mind_sources))));
+    }
+    if let Some(l) = limit {
+        conds.push(format!(
+            "(attribute_not_exists({c}) OR {c} < {l})",
+            c = expr.a(MIND_SOURCES),
+            l = expr.v("limit", n(l))
+        ));
+    }
+    if adds.is_empty() {
+        return None;
+    }
+    let cond = (!conds.is_empty()).then(|| conds.join(" AND "));
+    Some(TxWrite::Update { key: key(ws_pk(ws), COUNTERS_SK), update: format!("ADD {}", adds.join(", ")), cond, expr })
 }
 
 /// How a source write ended.
@@ -260,11 +351,21 @@ enum Written {
     Done,
     /// The source is not (or no longer) at the revision that was read.
     Changed,
-    /// The chatbot the source belongs to does not exist.
-    NoChatbot,
-    OverQuota,
+    /// The owner's item refused: it does not exist, or (insert with count limits) the Mind is at
+    /// its limit.
+    OwnerRefused,
+    /// The workspace's counters refused: the storage quota, or (insert with count limits) the
+    /// workspace's limit of Mind sources.
+    WorkspaceRefused,
     /// Concurrent transactions on the same items; retry.
     Conflict,
+}
+
+/// The count limits an insert of a Mind's source is conditioned on.
+#[derive(Clone, Copy)]
+struct CountLimits {
+    workspace: u32,
+    mind: u32,
 }
 
 impl DynamoStore {
@@ -276,16 +377,24 @@ impl DynamoStore {
         Ok(self.counters(ws).await?.map_or(0, |c| get_u(&c, "storageBytes")))
     }
 
+    async fn owner_item(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Option<Item>> {
+        self.get(&ws_pk(ws), &owner_sk(owner)).await
+    }
+
     /// Writes `new` in place of `old` (insert: no `old`; delete: no `new`) with the counters,
-    /// in one transaction. `quota` makes a growth of the workspace's storage conditional.
+    /// in one transaction. `quota` makes a growth of the workspace's storage conditional;
+    /// `limits` (the insert of a Mind's source) makes the insert conditional on the Mind's and
+    /// the workspace's counts of Mind sources.
     async fn write_source(
         &self,
         old: Option<&Stored>,
         new: Option<&Stored>,
         quota: Option<u64>,
+        limits: Option<CountLimits>,
     ) -> StoreResult<Written> {
         let Some(any) = new.or(old) else { return Ok(Written::Done) };
-        let (ws, cb) = (&any.source.workspace_id, &any.source.chatbot_id);
+        let (ws, owner) = (&any.source.workspace_id, &any.source.owner);
+        let limits = limits.filter(|_| owner.is_mind() && old.is_none());
         let mut expr = Expr::new();
         let cond = match old {
             Some(o) => format!("{} = {}", expr.a("rev"), expr.v("rev", n(o.rev))),
@@ -296,32 +405,61 @@ impl DynamoStore {
             None => TxWrite::Delete { key: key(source_pk(&any.source.id), SOURCE_SK), cond: Some(cond), expr },
         }];
         let delta = counter_delta(old, new);
-        let mut chatbot_at = None;
+        let mut owner_at = None;
         if !delta.is_empty() {
-            writes.push(chatbot_counters(ws, cb, &delta));
-            chatbot_at = Some(writes.len() - 1);
+            writes.push(owner_counters(ws, owner, &delta, limits.map(|l| l.mind)));
+            owner_at = Some(writes.len() - 1);
         }
         let bytes = delta.get("sizeBytes").copied().unwrap_or(0);
         let quota = quota.filter(|_| bytes > 0 || old.is_none());
-        let mut storage_at = None;
-        if bytes != 0 || quota.is_some() {
-            writes.push(storage(ws, bytes, quota));
-            storage_at = Some(writes.len() - 1);
+        let mind_sources = if owner.is_mind() { delta.get(SOURCE_COUNT).copied().unwrap_or(0) } else { 0 };
+        let mut workspace_at = None;
+        if let Some(w) = workspace_counters(ws, bytes, quota, mind_sources, limits.map(|l| l.workspace)) {
+            writes.push(w);
+            workspace_at = Some(writes.len() - 1);
         }
         match self.transact(writes).await {
             Ok(()) => Ok(Written::Done),
-            Err(TxFailure::Condition(failed)) => Ok(if storage_at.is_some_and(|i| failed.contains(&i)) {
-                Written::OverQuota
-            } else if failed.contains(&0) {
+            Err(TxFailure::Condition(failed)) => Ok(if failed.contains(&0) {
                 Written::Changed
-            } else if chatbot_at.is_some_and(|i| failed.contains(&i)) {
-                Written::NoChatbot
+            } else if owner_at.is_some_and(|i| failed.contains(&i)) {
+                Written::OwnerRefused
+            } else if workspace_at.is_some_and(|i| failed.contains(&i)) {
+                Written::WorkspaceRefused
             } else {
                 Written::Conflict
             }),
             Err(TxFailure::Conflict) => Ok(Written::Conflict),
             Err(TxFailure::Store(e)) => Err(e),
         }
+    }
+
+    /// Why an insert was refused, read after the fact, in the order the embedded store checks:
+    /// the owner, the Mind's limit, the workspace's limit, the storage quota. `None` when nothing
+    /// refuses any more (what refused changed meanwhile): try again.
+    async fn refusal(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Option<Guarded<()>>> {
+        let ws = &src.workspace_id;
+        let Some(owner) = self.owner_item(ws, &src.owner).await? else { return Ok(Some(Guarded::NotFound)) };
+        if src.owner.is_mind() {
+            let used = get_u(&owner, SOURCE_COUNT);
+            if used >= u64::from(limits.mind_sources) {
+                return Ok(Some(Guarded::LimitReached(CountLimit::Mind { used, limit: limits.mind_sources })));
+            }
+        }
+        let counters = self.counters(ws).await?;
+        let cell = |a: &str| counters.as_ref().map_or(0, |c| get_u(c, a));
+        if src.owner.is_mind() {
+            let used = cell(MIND_SOURCES);
+            if used >= u64::from(limits.workspace_sources) {
+                let limit = limits.workspace_sources;
+                return Ok(Some(Guarded::LimitReached(CountLimit::Workspace { used, limit })));
+            }
+        }
+        let used = cell("storageBytes");
+        if used.saturating_add(src.size_bytes) > limits.storage_quota {
+            return Ok(Some(Guarded::OverQuota { used }));
+        }
+        Ok(None)
     }
 
     /// Reads the source of `ws`, lets `change` decide, writes the result guarded by the revision
@@ -348,16 +486,87 @@ impl DynamoStore {
             {
                 return Ok(Guarded::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
             }
-            match self.write_source(Some(&current), new.as_deref(), quota).await? {
+            match self.write_source(Some(&current), new.as_deref(), quota, None).await? {
                 Written::Done => return Ok(Guarded::Done(out)),
-                Written::OverQuota => {
+                // Without count limits, the workspace's counters refuse only over the quota.
+                Written::WorkspaceRefused => {
                     return Ok(Guarded::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
                 }
-                Written::NoChatbot => return Ok(Guarded::NotFound),
+                Written::OwnerRefused => return Ok(Guarded::NotFound),
                 Written::Changed | Written::Conflict => backoff(attempt).await,
             }
         }
         Err(gave_up(what))
+    }
+
+    /// Deletes up to `DELETE_BATCH` of the owner's sources in one transaction, with the counters
+    /// they change. The blob keys of the deleted sources, or `None` when nothing was deleted
+    /// (the index does not show the counted sources yet, or the transaction lost a race): the
+    /// caller backs off and tries again.
+    async fn delete_source_batch(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Option<Vec<String>>> {
+        let keys = self.query_index(GSI1, "gsi1pk", &sources_of(owner), true, None, 0, Some(DELETE_BATCH)).await?;
+        let batch: Vec<Stored> = self
+            .batch_get(keys)
+            .await?
+            .iter()
+            .map(stored_from)
+            .filter(|r| r.as_ref().map_or(true, |st| st.source.workspace_id == *ws && st.source.owner == *owner))
+            .collect::<StoreResult<_>>()?;
+        if batch.is_empty() {
+            return Ok(None);
+        }
+        let mut writes: Vec<TxWrite> = batch
+            .iter()
+            .map(|st| {
+                let mut expr = Expr::new();
+                let cond = format!("{} = {}", expr.a("rev"), expr.v("rev", n(st.rev)));
+                TxWrite::Delete { key: key(source_pk(&st.source.id), SOURCE_SK), cond: Some(cond), expr }
+            })
+            .collect();
+        let delta = counter_delta(&batch, None);
+        writes.push(owner_counters(ws, owner, &delta, None));
+        let bytes = delta.get("sizeBytes").copied().unwrap_or(0);
+        let mind_sources = if owner.is_mind() { delta.get(SOURCE_COUNT).copied().unwrap_or(0) } else { 0 };
+        writes.extend(workspace_counters(ws, bytes, None, mind_sources, None));
+        match self.transact(writes).await {
+            Ok(()) => Ok(Some(batch.iter().filter_map(|st| st.source.spec.blob_key()).map(str::to_owned).collect())),
+            Err(TxFailure::Condition(_) | TxFailure::Conflict) => Ok(None),
+            Err(TxFailure::Store(e)) => Err(e),
+        }
+    }
+
+    /// Deletes every source of a Mind (for its delete), batch by batch, until the Mind item
+    /// (read fresh each round) counts none. Returns that Mind item (`None` when the Mind does not
+    /// exist, or no longer) and the blob keys of the sources deleted. The Mind's delete must
+    /// still be conditioned on its `sourceCount` being 0: a source inserted meanwhile is never
+    /// left behind.
+    pub(crate) async fn delete_mind_sources(
+        &self,
+        ws: &WorkspaceId,
+        mind: &MindId,
+    ) -> StoreResult<(Option<Item>, Vec<String>)> {
+        let owner = SourceOwner::Mind(mind.clone());
+        let mut blob_keys = Vec::new();
+        let mut stalls = 0;
+        loop {
+            let Some(item) = self.owner_item(ws, &owner).await? else { return Ok((None, blob_keys)) };
+            if get_u(&item, SOURCE_COUNT) == 0 {
+                return Ok((Some(item), blob_keys));
+            }
+            match self.delete_source_batch(ws, &owner).await? {
+                Some(keys) => {
+                    blob_keys.extend(keys);
+                    stalls = 0;
+                }
+                None => {
+                    stalls += 1;
+                    if stalls > MAX_ATTEMPTS {
+                        return Err(gave_up("delete_mind (its sources)"));
+                    }
+                    backoff(stalls).await;
+                }
+            }
+        }
     }
 
     /// Deletes the chatbot, after its sources (in batches, each with the counters it changes);
@@ -365,16 +574,17 @@ impl DynamoStore {
     /// meanwhile is never left behind.
     pub(crate) async fn delete_chatbot_and_sources(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {
         let (pk, sk) = (ws_pk(ws), chatbot_sk(id));
+        let owner = SourceOwner::Chatbot(id.clone());
         let mut stalls = 0;
         loop {
             let Some(chatbot) = self.get(&pk, &sk).await? else { return Ok(false) };
-            if get_u(&chatbot, "sourceCount") == 0 {
+            if get_u(&chatbot, SOURCE_COUNT) == 0 {
                 let slug = req_s(&chatbot, "slug")?;
                 let mut e1 = Expr::new();
                 let cond = format!(
                     "attribute_exists({pk}) AND (attribute_not_exists({c}) OR {c} = {z})",
                     pk = e1.a("pk"),
-                    c = e1.a("sourceCount"),
+                    c = e1.a(SOURCE_COUNT),
                     z = e1.v("zero", n(0))
                 );
                 let mut e2 = Expr::new();
@@ -400,47 +610,17 @@ impl DynamoStore {
                     Err(TxFailure::Store(e)) => return Err(e),
                 }
             }
-            let keys = self.query_index(GSI1, "gsi1pk", &sources_of(id), true, None, 0, Some(DELETE_BATCH)).await?;
-            let batch: Vec<Stored> = self
-                .batch_get(keys)
-                .await?
-                .iter()
-                .map(stored_from)
-                .filter(|r| r.as_ref().map_or(true, |st| st.source.workspace_id == *ws && st.source.chatbot_id == *id))
-                .collect::<StoreResult<_>>()?;
-            if batch.is_empty() {
-                // Counted sources the index does not show yet (it is eventually consistent).
-                stalls += 1;
-                if stalls > MAX_ATTEMPTS {
-                    return Err(gave_up("delete_chatbot (sources missing from the index)"));
-                }
-                backoff(stalls).await;
-                continue;
-            }
-            let mut writes: Vec<TxWrite> = batch
-                .iter()
-                .map(|st| {
-                    let mut expr = Expr::new();
-                    let cond = format!("{} = {}", expr.a("rev"), expr.v("rev", n(st.rev)));
-                    TxWrite::Delete { key: key(source_pk(&st.source.id), SOURCE_SK), cond: Some(cond), expr }
-                })
-                .collect();
-            let delta = counter_delta(&batch, None);
-            writes.push(chatbot_counters(ws, id, &delta));
-            let bytes = delta.get("sizeBytes").copied().unwrap_or(0);
-            if bytes != 0 {
-                writes.push(storage(ws, bytes, None));
-            }
-            match self.transact(writes).await {
-                Ok(()) => stalls = 0,
-                Err(TxFailure::Condition(_) | TxFailure::Conflict) => {
+            match self.delete_source_batch(ws, &owner).await? {
+                Some(_) => stalls = 0,
+                None => {
+                    // Counted sources the index does not show yet (it is eventually consistent),
+                    // or a lost race.
                     stalls += 1;
                     if stalls > MAX_ATTEMPTS {
                         return Err(gave_up("delete_chatbot"));
                     }
                     backoff(stalls).await;
                 }
-                Err(TxFailure::Store(e)) => return Err(e),
             }
         }
     }
@@ -460,18 +640,22 @@ fn next(current: &Stored) -> Stored {
 
 #[async_trait]
 impl SourceStore for DynamoStore {
-    async fn insert_source(&self, src: &KnowledgeSource, quota: u64) -> StoreResult<Guarded<()>> {
-        if src.size_bytes > quota {
+    async fn insert_source(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>> {
+        if src.size_bytes > limits.storage_quota {
             return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
         }
         let new = Stored { source: src.clone(), attempts: 0, lease: None, rev: 1 };
+        let counts = CountLimits { workspace: limits.workspace_sources, mind: limits.mind_sources };
         for attempt in 0..MAX_ATTEMPTS {
-            match self.write_source(None, Some(&new), Some(quota)).await? {
+            match self.write_source(None, Some(&new), Some(limits.storage_quota), Some(counts)).await? {
                 Written::Done => return Ok(Guarded::Done(())),
-                Written::OverQuota => {
-                    return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
+                Written::OwnerRefused | Written::WorkspaceRefused => {
+                    if let Some(refused) = self.refusal(src, limits).await? {
+                        return Ok(refused);
+                    }
+                    // What refused changed meanwhile: try again.
+                    backoff(attempt).await;
                 }
-                Written::NoChatbot => return Ok(Guarded::NotFound),
                 Written::Changed => return Err(StoreError::Unavailable(format!("source {} exists", src.id))),
                 Written::Conflict => backoff(attempt).await,
             }
@@ -486,11 +670,11 @@ impl SourceStore for DynamoStore {
     async fn list_sources(
         &self,
         ws: &WorkspaceId,
-        chatbot: &ChatbotId,
+        owner: &SourceOwner,
         filter: SourceFilter,
         page: PageRequest,
     ) -> StoreResult<Page<KnowledgeSource>> {
-        let Some(counters) = self.get(&ws_pk(ws), &chatbot_sk(chatbot)).await? else {
+        let Some(counters) = self.owner_item(ws, owner).await? else {
             return Ok(Page { items: Vec::new(), total: 0, request: page });
         };
         let statuses: Vec<SourceStatus> = filter.status.map_or(SourceStatus::ALL.to_vec(), |st| vec![st]);
@@ -505,8 +689,8 @@ impl SourceStore for DynamoStore {
             (format!("{} = {}", expr.a("srcType"), expr.v("type", s(t.as_str()))), expr)
         });
         let (index, pk_attr, pk) = match filter.status {
-            Some(st) => (GSI2, "gsi2pk", sources_in_status(chatbot, st)),
-            None => (GSI1, "gsi1pk", sources_of(chatbot)),
+            Some(st) => (GSI2, "gsi2pk", sources_in_status(owner, st)),
+            None => (GSI1, "gsi1pk", sources_of(owner)),
         };
         let keys = self
             .query_index(index, pk_attr, &pk, true, type_filter, page.offset(), Some(u64::from(page.limit())))
@@ -517,7 +701,7 @@ impl SourceStore for DynamoStore {
             // The index is eventually consistent; the items are read fresh.
             let matches = filter.status.is_none_or(|st| st == src.status)
                 && filter.source_type.is_none_or(|t| t == src.source_type());
-            if src.workspace_id == *ws && src.chatbot_id == *chatbot && matches {
+            if src.workspace_id == *ws && src.owner == *owner && matches {
                 items.push(src);
             }
         }
@@ -545,7 +729,7 @@ impl SourceStore for DynamoStore {
             s.content_hash = src.content_hash.clone();
             s.progress = src.progress.clone();
             s.updated_at = src.updated_at;
-            if s.status != SourceStatus::Processing {
+            if !s.status.is_running() {
                 new.lease = None;
             }
             Ok(Step::Write { new: Some(Box::new(new)), quota: Some(quota), out: () })
@@ -597,13 +781,40 @@ impl SourceStore for DynamoStore {
         let mut expr = Expr::new();
         let update = format!("SET {} = {}", expr.a("progress"), expr.v("progress", progress_value(progress)));
         let cond = format!(
-            "{} = {} AND {} = {}",
+            "{} = {} AND {} IN ({}, {})",
             expr.a("generation"),
             expr.v("generation", n(generation)),
             expr.a("status"),
-            expr.v("processing", s(SourceStatus::Processing.as_str()))
+            expr.v("processing", s(SourceStatus::Processing.as_str())),
+            expr.v("transcribing", s(SourceStatus::Transcribing.as_str())),
         );
         Ok(self.update_if(key(source_pk(id), SOURCE_SK), update, cond, expr).await?.is_some())
+    }
+
+    async fn set_running_status(
+        &self,
+        id: &SourceId,
+        generation: u64,
+        status: SourceStatus,
+        progress: &Progress,
+    ) -> StoreResult<bool> {
+        if !status.is_running() {
+            return Ok(false);
+        }
+        // A status change moves the source between its owner's cells and its status listing:
+        // a transition, not an in-place update.
+        let moved = self
+            .transition(None, id, "set_running_status", |current| {
+                if !current.source.status.is_running() || current.source.generation != generation {
+                    return Ok(Step::Stop(Guarded::NotFound));
+                }
+                let mut new = next(&current);
+                new.source.status = status;
+                new.source.progress = Some(progress.clone());
+                Ok(Step::Write { new: Some(Box::new(new)), quota: None, out: () })
+            })
+            .await?;
+        Ok(matches!(moved, Guarded::Done(())))
     }
 
     async fn finish_processing(
@@ -615,7 +826,7 @@ impl SourceStore for DynamoStore {
     ) -> StoreResult<Option<KnowledgeSource>> {
         let done = self
             .transition(None, id, "finish_processing", |current| {
-                if current.source.status != SourceStatus::Processing || current.source.generation != generation {
+                if !current.source.status.is_running() || current.source.generation != generation {
                     return Ok(Step::Stop(Guarded::NotFound));
                 }
                 let mut new = next(&current);
@@ -658,30 +869,22 @@ impl SourceStore for DynamoStore {
     }
 
     async fn renew_lease(&self, id: &SourceId, generation: u64, lease: &Lease) -> StoreResult<bool> {
-        let mut expr = Expr::new();
-        let update = format!(
-            "SET {} = {}, {} = {}, {} = {}, {} = {} ADD {} {}, {} {}",
-            expr.a("leaseOwner"),
-            expr.v("owner", s(&lease.owner)),
-            expr.a("leaseUntil"),
-            expr.v("until", n(lease.until.millis())),
-            expr.a("leaseShard"),
-            expr.v("shard", s(lease_shard(id))),
-            expr.a("progress"),
-            expr.v("progress", progress_value(&queued())),
-            expr.a("attempts"),
-            expr.v("one", n(1)),
-            expr.a("rev"),
-            expr.v("one2", n(1)),
-        );
-        let cond = format!(
-            "{} = {} AND {} = {}",
-            expr.a("generation"),
-            expr.v("generation", n(generation)),
-            expr.a("status"),
-            expr.v("processing", s(SourceStatus::Processing.as_str()))
-        );
-        Ok(self.update_if(key(source_pk(id), SOURCE_SK), update, cond, expr).await?.is_some())
+        // A restarted run starts over: back to `processing` (a transition, since a transcribing
+        // run changes status).
+        let renewed = self
+            .transition(None, id, "renew_lease", |current| {
+                if !current.source.status.is_running() || current.source.generation != generation {
+                    return Ok(Step::Stop(Guarded::NotFound));
+                }
+                let mut new = next(&current);
+                new.source.status = SourceStatus::Processing;
+                new.source.progress = Some(queued());
+                new.lease = Some(lease.clone());
+                new.attempts = current.attempts.saturating_add(1);
+                Ok(Step::Write { new: Some(Box::new(new)), quota: None, out: () })
+            })
+            .await?;
+        Ok(matches!(renewed, Guarded::Done(())))
     }
 
     async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>> {
@@ -743,12 +946,13 @@ impl SourceStore for DynamoStore {
         Ok(runs)
     }
 
-    async fn source_stats(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<SourceStats> {
+    async fn source_stats(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<SourceStats> {
         let mut stats = SourceStats::default();
-        for t in SourceType::ALL {
+        let types: &[SourceType] = if owner.is_mind() { &SourceType::MIND } else { &SourceType::CHATBOT };
+        for t in types {
             stats.by_type.insert(t.as_str(), 0);
         }
-        let Some(c) = self.get(&ws_pk(ws), &chatbot_sk(chatbot)).await? else { return Ok(stats) };
+        let Some(c) = self.owner_item(ws, owner).await? else { return Ok(stats) };
         for st in SourceStatus::ALL {
             for t in SourceType::ALL {
                 let count = get_u(&c, &counter(st, t));
@@ -764,14 +968,18 @@ impl SourceStore for DynamoStore {
         Ok(stats)
     }
 
-    async fn file_blob_keys(&self, ws: &WorkspaceId, chatbot: &ChatbotId) -> StoreResult<Vec<String>> {
-        if self.get(&ws_pk(ws), &chatbot_sk(chatbot)).await?.is_none() {
+    async fn file_blob_keys(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<String>> {
+        if self.owner_item(ws, owner).await?.is_none() {
             return Ok(Vec::new());
         }
         let mut expr = Expr::new();
-        let filter = format!("{} = {}", expr.a("srcType"), expr.v("type", s(SourceType::File.as_str())));
-        let entries =
-            self.query_index(GSI1, "gsi1pk", &sources_of(chatbot), true, Some((filter, expr)), 0, None).await?;
+        let filter = format!(
+            "{} IN ({}, {})",
+            expr.a("srcType"),
+            expr.v("file", s(SourceType::File.as_str())),
+            expr.v("podcast", s(SourceType::Podcast.as_str()))
+        );
+        let entries = self.query_index(GSI1, "gsi1pk", &sources_of(owner), true, Some((filter, expr)), 0, None).await?;
         Ok(entries.iter().filter_map(|e| get_s(e, "blobKey")).map(str::to_owned).collect())
     }
 }
@@ -786,7 +994,7 @@ mod tests {
             source: KnowledgeSource {
                 id: SourceId::generate(),
                 workspace_id: WorkspaceId::generate(),
-                chatbot_id: ChatbotId::generate(),
+                owner: SourceOwner::Chatbot(ChatbotId::generate()),
                 name: "n".into(),
                 status,
                 spec: SourceSpec::Url {
@@ -820,7 +1028,47 @@ mod tests {
         assert_eq!((back.source, back.attempts, back.lease, back.rev), (st.source, st.attempts, st.lease, st.rev));
         let ready = stored(SourceStatus::Ready, 10, 2);
         assert!(!source_item(&ready).contains_key("leaseShard"), "sparse: not processing, not indexed");
-        assert_eq!(get_s(&source_item(&ready), "gsi2pk").unwrap(), format!("SRCS#{}#ready", ready.source.chatbot_id));
+        assert_eq!(get_s(&source_item(&ready), "gsi2pk").unwrap(), format!("SRCS#{}#ready", ready.source.owner));
+        let transcribing = stored(SourceStatus::Transcribing, 10, 2);
+        assert!(source_item(&transcribing).contains_key("leaseShard"), "a transcribing run is running");
+    }
+
+    #[test]
+    fn mind_podcasts_round_trip_and_list_under_their_mind() {
+        let mut st = stored(SourceStatus::Pending, 10, 0);
+        let mind = MindId::generate();
+        st.source.owner = SourceOwner::Mind(mind.clone());
+        st.source.spec = SourceSpec::Podcast(StoredAudio {
+            file_name: "talk.ogg".into(),
+            mime_type: "audio/ogg".into(),
+            format: AudioFormat::Ogg,
+            blob_key: "ws/mind/upl/talk.ogg".into(),
+            file_url: "https://cdn.example/talk.ogg".into(),
+            size_bytes: 10,
+        });
+        let item = source_item(&st);
+        assert_eq!(get_s(&item, "gsi1pk").unwrap(), format!("SRCS#{mind}"));
+        assert_eq!(stored_from(&item).unwrap().source, st.source);
+    }
+
+    #[test]
+    fn items_written_before_mind_sources_read_their_chatbot_from_cb() {
+        let st = stored(SourceStatus::Ready, 1, 1);
+        let mut item = source_item(&st);
+        let owner = item.remove("owner").unwrap();
+        item.insert("cb".into(), owner);
+        assert_eq!(stored_from(&item).unwrap().source, st.source);
+    }
+
+    #[test]
+    fn status_counts_sum_the_cells_of_every_type() {
+        let mut item = Item::new();
+        item.insert(counter(SourceStatus::Ready, SourceType::Text), n(2));
+        item.insert(counter(SourceStatus::Ready, SourceType::Podcast), n(3));
+        item.insert(counter(SourceStatus::Error, SourceType::File), n(1));
+        assert_eq!(count_in_status(&item, SourceStatus::Ready), 5);
+        assert_eq!(count_in_status(&item, SourceStatus::Error), 1);
+        assert_eq!(count_in_status(&item, SourceStatus::Transcribing), 0);
     }
 
     #[test]

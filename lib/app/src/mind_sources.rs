@@ -1,0 +1,72 @@
+//! Mind knowledge-source use cases (CONTRACT §9): the chatbot pipeline of `knowledge.rs` with a
+//! Mind as the owner. Differences: processing starts on create, `reprocess` answers 409
+//! `processing_in_progress` while a run holds the source, and inserts count against the
+//! workspace's `sourcesLimit` and the Mind's `sourceLimit`.
+
+use crate::auth::Principal;
+use crate::knowledge::NewSource;
+use crate::knowledge_ports::SourceFilter;
+use crate::{App, AppError};
+use lore_domain::id::{MindId, SourceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::{KnowledgeSource, SourceOwner};
+
+fn owner(mind: &MindId) -> SourceOwner {
+    SourceOwner::Mind(mind.clone())
+}
+
+impl App {
+    /// Creates the source and queues its processing at once.
+    pub async fn create_mind_source(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        new: NewSource,
+    ) -> Result<KnowledgeSource, AppError> {
+        let created = self.create_owned_source(p, &owner(mind), new).await?;
+        match self.start_run(p, &created.id).await {
+            Ok(queued) => Ok(queued),
+            // The source exists and is listed; a client's reprocess starts it.
+            Err(e) => {
+                tracing::error!(source = %created.id, error = %e, "could not start processing a new Mind source");
+                Ok(created)
+            }
+        }
+    }
+
+    pub async fn list_mind_sources(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        filter: SourceFilter,
+        page: PageRequest,
+    ) -> Result<Page<KnowledgeSource>, AppError> {
+        self.list_owned_sources(p, &owner(mind), filter, page).await
+    }
+
+    pub async fn get_mind_source(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.get_owned_source(p, &owner(mind), id).await
+    }
+
+    /// Deletes the source, its chunks and its file; 409 `processing_in_progress` while running.
+    pub async fn delete_mind_source(&self, p: &Principal, mind: &MindId, id: &SourceId) -> Result<(), AppError> {
+        self.delete_owned_source(p, &owner(mind), id).await
+    }
+
+    /// Processes the source again from `pending`, `ready` or `failed`; 409
+    /// `processing_in_progress` from `processing` or `transcribing`.
+    pub async fn reprocess_mind_source(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.get_mind_source(p, mind, id).await?;
+        self.start_run(p, id).await
+    }
+}

@@ -1,0 +1,251 @@
+//! A Mind's knowledge sources and its search: `/api/v1/minds/{mindId}/knowledge/…`
+//! (interface "Mind knowledge source"; CONTRACT §7, §9). The records are the chatbot sources'
+//! ([`SourceRecord`]) in the Mind vocabulary: `document`/`podcast` types, `failed` status.
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId, PathIds};
+use crate::search::{SearchBody, SearchResponse, parse};
+use crate::sources::SourceRecord;
+use crate::state::ApiState;
+use crate::views::{Deleted, PageParams, PaginationView, Status};
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use lore_app::knowledge::NewSource;
+use lore_app::knowledge_ports::SourceFilter;
+use lore_app::search::TypeNames;
+use lore_domain::DomainError;
+use lore_domain::id::{MindId, SourceId};
+use lore_domain::source::{KnowledgeSource, SourceStatus};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Seconds a client should wait before polling a source that is still being processed.
+const POLL_AFTER_SECS: &str = "5";
+
+pub fn router() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_mind_sources, create_mind_source))
+        .routes(routes!(get_mind_source, delete_mind_source))
+        .routes(routes!(reprocess_mind_source))
+        .routes(routes!(search_mind))
+}
+
+/// A Mind knowledge source. Type-specific members appear for their type only: `content` (text,
+/// detail only), `url`/`crawlDepth`/`pagesCrawled`/`lastRefreshedAt` (url), `fileName`/`mimeType`/
+/// `fileUrl` (document, podcast).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MindSourceView {
+    pub id: String,
+    pub mind_id: String,
+    #[serde(flatten)]
+    pub record: SourceRecord,
+}
+
+impl MindSourceView {
+    fn new(s: KnowledgeSource, detail: bool) -> Self {
+        MindSourceView { id: s.id.to_string(), mind_id: s.owner.to_string(), record: SourceRecord::new(s, detail) }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MindSourceEnvelope {
+    pub status: Status,
+    pub source: MindSourceView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MindSourceList {
+    pub status: Status,
+    pub sources: Vec<MindSourceView>,
+    pub pagination: PaginationView,
+}
+
+/// Add a knowledge source to a Mind; processing starts at once.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateMindSource {
+    /// `text`, `url`, `document` or `podcast`.
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub source_type: Option<String>,
+    pub name: Option<String>,
+    /// Text sources: at most 100,000 characters.
+    pub content: Option<String>,
+    /// Url sources: the address to crawl.
+    pub url: Option<String>,
+    /// Url sources: 1 (the page itself) to 5; default 1.
+    pub crawl_depth: Option<i64>,
+    /// Document sources: the `fileUrl` of an uploaded PDF, DOCX, TXT or MD file (≤ 50 MB).
+    /// Podcast sources: the `fileUrl` of an uploaded MP3, WAV, M4A or OGG file. Uploads of this
+    /// workspace only.
+    pub file_url: Option<String>,
+}
+
+fn envelope(s: KnowledgeSource) -> Json<MindSourceEnvelope> {
+    Json(MindSourceEnvelope { status: Status::Success, source: MindSourceView::new(s, true) })
+}
+
+/// List a Mind's knowledge sources, newest first, optionally by `status`.
+#[utoipa::path(get, path = "/api/v1/minds/{mindId}/knowledge", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), PageParams,
+        ("status" = Option<String>, Query, description = "`pending`, `processing`, `transcribing`, `ready` or `failed`")),
+    security(("bearer" = ["minds:read"])),
+    responses(
+        (status = 200, body = MindSourceList),
+        (status = 400, description = "`validation_error`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn list_mind_sources(
+    auth: Authed<MindsRead>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    p: Pagination,
+) -> Result<Json<MindSourceList>, ApiError> {
+    let status = match p.param("status") {
+        None => None,
+        Some(v) => Some(SourceStatus::parse_mind(v).ok_or_else(|| {
+            DomainError::field("status", "must be one of pending, processing, transcribing, ready, failed")
+        })?),
+    };
+    let filter = SourceFilter { status, source_type: None };
+    let page = s.app.list_mind_sources(&auth.principal, &mind, filter, p.page).await?;
+    let pagination = page.info().into();
+    let sources = page.items.into_iter().map(|x| MindSourceView::new(x, false)).collect();
+    Ok(Json(MindSourceList { status: Status::Success, sources, pagination }))
+}
+
+/// Add a knowledge source: `text` (`content`), `url` (`url`, `crawlDepth`), `document`
+/// (`fileUrl` of an uploaded document) or `podcast` (`fileUrl` of uploaded audio, transcribed
+/// first). Processing is queued at once: the answer shows the source in `processing`.
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    request_body = CreateMindSource,
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 201, body = MindSourceEnvelope),
+        (status = 400, description = "`missing_content`, `content_too_large`, `missing_url`, `invalid_url`, `url_blocked`, \
+            `missing_file`, `unsupported_file_type`, `file_too_large`, `invalid_json`, `validation_error`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`, `sources_limit_reached` or `storage_limit`", body = ErrorBody),
+        (status = 404, description = "`not_found`: the Mind, or a `fileUrl` that is not this workspace's", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn create_mind_source(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    JsonBody(body): JsonBody<CreateMindSource>,
+) -> Result<(StatusCode, Json<MindSourceEnvelope>), ApiError> {
+    let new = match body.source_type.as_deref() {
+        Some("text") => NewSource::Text { name: body.name, content: body.content },
+        Some("url") => NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth },
+        Some("document") => NewSource::FileUrl { name: body.name, file_url: body.file_url },
+        Some("podcast") => NewSource::Podcast { name: body.name, file_url: body.file_url },
+        Some(_) => return Err(DomainError::field("type", "must be one of text, url, document, podcast").into()),
+        None => return Err(DomainError::field("type", "is required (text, url, document or podcast)").into()),
+    };
+    let source = s.app.create_mind_source(&auth.principal, &mind, new).await?;
+    Ok((StatusCode::CREATED, envelope(source)))
+}
+
+/// Read a source with its status and progress. While it is `processing` or `transcribing` the
+/// answer carries `Retry-After: 5`: poll again then.
+#[utoipa::path(get, path = "/api/v1/minds/{mindId}/knowledge/{sourceId}", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("sourceId" = String, Path)),
+    security(("bearer" = ["minds:read"])),
+    responses(
+        (status = 200, body = MindSourceEnvelope,
+            headers(("Retry-After" = u32, description = "`5` while the source is processing or transcribing"))),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn get_mind_source(
+    auth: Authed<MindsRead>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, SourceId>,
+) -> Result<Response, ApiError> {
+    let source = s.app.get_mind_source(&auth.principal, &mind, &id).await?;
+    let running = source.status.is_running();
+    let mut response = envelope(source).into_response();
+    if running {
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(POLL_AFTER_SECS));
+    }
+    Ok(response)
+}
+
+/// Delete a source with its chunks and its file; 409 while it is processing or transcribing.
+#[utoipa::path(delete, path = "/api/v1/minds/{mindId}/knowledge/{sourceId}", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("sourceId" = String, Path)),
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 200, body = Deleted),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`processing_in_progress`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn delete_mind_source(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, SourceId>,
+) -> Result<Json<Deleted>, ApiError> {
+    s.app.delete_mind_source(&auth.principal, &mind, &id).await?;
+    Ok(Json(Deleted::new(id)))
+}
+
+/// Process a source again (from `pending`, `ready` or `failed`); 202 at once. 409
+/// `processing_in_progress` while it is processing or transcribing.
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge/{sourceId}/reprocess", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("sourceId" = String, Path)),
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 202, body = MindSourceEnvelope),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`processing_in_progress`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn reprocess_mind_source(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, SourceId>,
+) -> Result<(StatusCode, Json<MindSourceEnvelope>), ApiError> {
+    let source = s.app.reprocess_mind_source(&auth.principal, &mind, &id).await?;
+    Ok((StatusCode::ACCEPTED, envelope(source)))
+}
+
+/// Search a Mind's ready knowledge sources (as the chatbot search; `types` in the Mind
+/// vocabulary: `text`, `url`, `document`, `podcast`).
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge/search", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")), request_body = SearchBody,
+    security(("bearer" = ["minds:read"])),
+    responses(
+        (status = 200, body = SearchResponse),
+        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ))]
+async fn search_mind(
+    auth: Authed<MindsRead>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    JsonBody(body): JsonBody<SearchBody>,
+) -> Result<Json<SearchResponse>, ApiError> {
+    let req = parse(body, TypeNames::Mind)?;
+    Ok(Json(SearchResponse::new(s.app.search_mind(&auth.principal, &mind, req).await?, TypeNames::Mind)))
+}
