@@ -1,5 +1,6 @@
 //! The `api-minds` Lambda: the Minds route group — `/api/v1/minds/…` (Minds, publishing, file
-//! uploads and signed upload URLs; `docs/minds.md`) and the public pages `GET /m/{slug}` —
+//! knowledge sources, their search, uploads and signed upload URLs; `docs/minds.md`) and the public
+//! pages `GET /m/{slug}` —
 //! behind API Gateway (HTTP API, payload format 2.0). Request bodies are capped at about 6 MB
 //! there, so large uploads go through `…/knowledge/upload-url` and straight to S3. Every router
 //! also serves `GET /api/v1/openapi.json`; any other path answers the JSON `not_found` envelope.
