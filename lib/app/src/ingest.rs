@@ -88,6 +88,30 @@ impl App {
         if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
     }
 
+    /// Drives `work` to its end while recording the `(done, total)` pairs its callback sends
+    /// through `updates` as the run's progress in `stage`. Written from here because a callback
+    /// cannot await the store; only the latest pair counts.
+    async fn reporting<T>(
+        &self,
+        s: &KnowledgeSource,
+        stage: &str,
+        work: impl std::future::Future<Output = T>,
+        mut updates: tokio::sync::watch::Receiver<(u64, u64)>,
+    ) -> Result<T, RunFailure> {
+        tokio::pin!(work);
+        loop {
+            tokio::select! {
+                result = &mut work => return Ok(result),
+                changed = updates.changed() => {
+                    if changed.is_ok() {
+                        let (done, total) = *updates.borrow();
+                        self.progress(s, stage, done, total).await?;
+                    }
+                }
+            }
+        }
+    }
+
     /// Moves the run between `processing` and `transcribing`.
     async fn running_status(
         &self,
@@ -110,24 +134,13 @@ impl App {
                     .await?
                     .ok_or_else(|| RunFailure::Failed("the uploaded audio is no longer stored".into()))?;
                 let clip = AudioClip { bytes, format: a.format, file_name: a.file_name.clone() };
-                // Progress per piece of a split file; written from here, not from the callback.
-                let (tx, mut rx) = tokio::sync::watch::channel((0usize, 1usize));
+                // Progress per piece of a split file.
+                let (tx, rx) = tokio::sync::watch::channel((0, 1));
                 let on_piece = move |done: usize, total: usize| {
-                    let _ = tx.send((done, total));
+                    let _ = tx.send((done as u64, total as u64));
                 };
                 let transcription = self.ports.transcriber.transcribe(clip, &on_piece);
-                tokio::pin!(transcription);
-                let transcript = loop {
-                    tokio::select! {
-                        result = &mut transcription => break result,
-                        changed = rx.changed() => {
-                            if changed.is_ok() {
-                                let (done, total) = *rx.borrow();
-                                self.progress(s, "transcribing", done as u64, total as u64).await?;
-                            }
-                        }
-                    }
-                };
+                let transcript = self.reporting(s, "transcribing", transcription, rx).await?;
                 let transcript = transcript.map_err(|e| RunFailure::Failed(e.to_string()))?;
                 if transcript.text.trim().is_empty() {
                     return Err(RunFailure::Failed("the transcript is empty: no speech was recognised".into()));
@@ -163,23 +176,13 @@ impl App {
                     max_page_bytes: self.config.crawl_max_page_bytes,
                     page_timeout: self.config.crawl_page_timeout,
                 };
-                let (tx, mut rx) = tokio::sync::watch::channel(0usize);
+                let max_pages = self.config.crawl_max_pages as u64;
+                let (tx, rx) = tokio::sync::watch::channel((0, max_pages));
                 let on_page = move |n: usize| {
-                    let _ = tx.send(n);
+                    let _ = tx.send((n as u64, max_pages));
                 };
                 let crawl = self.ports.crawler.crawl(request, &on_page);
-                tokio::pin!(crawl);
-                let pages = loop {
-                    tokio::select! {
-                        result = &mut crawl => break result,
-                        changed = rx.changed() => {
-                            if changed.is_ok() {
-                                let n = *rx.borrow();
-                                self.progress(s, "crawling", n as u64, self.config.crawl_max_pages as u64).await?;
-                            }
-                        }
-                    }
-                };
+                let pages = self.reporting(s, "crawling", crawl, rx).await?;
                 let pages = pages.map_err(|e| match e {
                     CrawlError::Blocked(m) => RunFailure::Failed(format!("URL blocked: {m}")),
                     e => RunFailure::Failed(e.to_string()),

@@ -60,6 +60,11 @@ const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 
 /// A package whose only content part is `document` (what the docx fuzz target builds).
 fn docx_with_document(document: &str) -> Vec<u8> {
+    docx_with_styles(document, None)
+}
+
+/// A minimal DOCX; with `styles`, a `word/styles.xml` the document's relationships point at.
+fn docx_with_styles(document: &str, styles: Option<&str>) -> Vec<u8> {
     let rels = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
         <Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\
         <Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" \
@@ -68,17 +73,60 @@ fn docx_with_document(document: &str) -> Vec<u8> {
         <Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">\
         <Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>\
         <Default Extension=\"xml\" ContentType=\"application/xml\"/></Types>";
-    let document_rels = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
-        <Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"></Relationships>";
-    zip_of(
-        &[
-            ("[Content_Types].xml", types.as_bytes()),
-            ("_rels/.rels", rels.as_bytes()),
-            ("word/_rels/document.xml.rels", document_rels.as_bytes()),
-            ("word/document.xml", document.as_bytes()),
-        ],
-        CompressionMethod::Stored,
-    )
+    let styles_rel = if styles.is_some() {
+        "<Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles\" \
+         Target=\"styles.xml\"/>"
+    } else {
+        ""
+    };
+    let document_rels = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
+        <Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">{styles_rel}</Relationships>"
+    );
+    let mut parts = vec![
+        ("[Content_Types].xml", types.as_bytes()),
+        ("_rels/.rels", rels.as_bytes()),
+        ("word/_rels/document.xml.rels", document_rels.as_bytes()),
+        ("word/document.xml", document.as_bytes()),
+    ];
+    if let Some(styles) = styles {
+        parts.push(("word/styles.xml", styles.as_bytes()));
+    }
+    zip_of(&parts, CompressionMethod::Stored)
+}
+
+/// Fuzzing finding 4 (docx, 2026-11-22): a part that is well-formed XML with an unexpected root
+/// element made docx-rs's readers wait forever for their own end tag (its `EventReader` returned
+/// `EndDocument` again and again). Fixed in the vendored docx-rs (vendor/README.md): reading past
+/// the end is an error, so the extraction answers `Corrupt` at once, not `TimedOut` with a
+/// parser thread left spinning. Own runtime for the same reason as the test below.
+#[test]
+fn a_docx_part_with_an_unexpected_root_is_corrupt_not_a_hang() {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        runtime.block_on(async {
+            let limits = ExtractLimits { timeout: Duration::from_secs(5), ..limits() };
+            let body = format!(
+                "<w:document xmlns:w=\"{W}\"><w:body><w:p><w:r><w:t>Kept</w:t></w:r></w:p></w:body></w:document>"
+            );
+            let styles = format!("<w:styles xmlns:w=\"{W}\"></w:styles>");
+            let fine = extractor().extract(docx_with_styles(&body, Some(&styles)), DocumentKind::Docx, limits).await;
+            assert_eq!(fine.unwrap().text, "Kept", "a document with a proper styles part still reads");
+            for (document, styles) in
+                [("<a/>", None), (body.as_str(), Some("<a/>")), (body.as_str(), Some("<w:numbering/>"))]
+            {
+                let started = std::time::Instant::now();
+                let docx = docx_with_styles(document, styles);
+                let error = extractor().extract(docx, DocumentKind::Docx, limits).await.unwrap_err();
+                assert!(matches!(error, ExtractError::Corrupt(_)), "{document} / {styles:?}: {error:?}");
+                assert!(started.elapsed() < Duration::from_secs(2), "answered at once, not by the time limit");
+            }
+        })
+    }));
+    runtime.shutdown_background();
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 /// Fuzzing finding (docx, 2026-11-22): a document part that ends inside a paragraph made

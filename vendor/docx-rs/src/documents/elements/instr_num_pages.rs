@@ -1,0 +1,26 @@
+use serde::Serialize;
+use std::io::Write;
+
+use crate::documents::*;
+use crate::xml_builder::XMLBuilder;
+
+#[derive(Serialize, Debug, Clone, PartialEq, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct InstrNUMPAGES {}
+
+impl InstrNUMPAGES {
+    pub fn new() -> Self {
+        Self {}
+    }
+}
+
+impl BuildXML for InstrNUMPAGES {
+    fn build_to<W: Write>(
+        &self,
+        stream: crate::xml::writer::EventWriter<W>,
+    ) -> crate::xml::writer::Result<crate::xml::writer::EventWriter<W>> {
+        XMLBuilder::from(stream)
+            .plain_text("NUMPAGES")?
+            .into_inner()
+    }
+}

@@ -1,0 +1,3 @@
+mod toc;
+
+pub use toc::*;
