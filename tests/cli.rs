@@ -360,6 +360,59 @@ fn a_retry_pending_when_the_server_is_killed_happens_once_after_a_restart() {
     drop(rt);
 }
 
+/// A variable `scripts/test.sh` sets (the moto server, the PostgreSQL server).
+fn need(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run the tests with scripts/test.sh"))
+}
+
+/// The SDK configuration of the moto server at `moto`.
+async fn moto_sdk(moto: &str) -> aws_config::SdkConfig {
+    aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .region(aws_config::Region::new("us-east-1"))
+        .endpoint_url(moto)
+        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "tests"))
+        .load()
+        .await
+}
+
+/// The environment of `lore --backend aws` on the moto server `moto`, with resources named
+/// `name` (created at start: `LORE_AWS_BOOTSTRAP`) and the database named by `database`
+/// (`LORE_DATABASE_URL` or `LORE_DATABASE_SECRET_ARN`, and its value).
+fn aws_env(moto: &str, name: &str, database: (&'static str, &str)) -> Vec<(&'static str, String)> {
+    vec![
+        ("AWS_ENDPOINT_URL", moto.to_owned()),
+        ("AWS_REGION", "us-east-1".to_owned()),
+        ("AWS_ACCESS_KEY_ID", "testing".to_owned()),
+        ("AWS_SECRET_ACCESS_KEY", "testing".to_owned()),
+        ("LORE_AWS_BOOTSTRAP", "true".to_owned()),
+        ("LORE_DYNAMODB_TABLE", name.to_owned()),
+        ("LORE_S3_BUCKET", name.to_owned()),
+        ("LORE_INGEST_QUEUE", format!("{name}-ingest")),
+        ("LORE_EVENT_BUS", name.to_owned()),
+        (database.0, database.1.to_owned()),
+    ]
+}
+
+/// `lore --backend aws serve` on `data_dir` with `env` (see [`aws_env`]).
+fn serve_aws(data_dir: &Path, env: &[(&str, &str)]) -> Server {
+    let mut command = Command::new(LORE);
+    command.arg("--data-dir").arg(data_dir).args(["--backend", "aws", "serve", "--addr", "127.0.0.1:0"]);
+    serve_child(command, env)
+}
+
+/// Polls the source's detail until it is `ready` or `error` (at most 60 s) and returns it.
+fn settle(client: &reqwest::Client, detail: &str, key: &str) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, body) = send(client.get(detail).bearer_auth(key));
+        if body["source"]["status"] == "ready" || body["source"]["status"] == "error" {
+            return body["source"].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "still {}", body["source"]["status"]);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The same binary on the AWS backend, configured only through the environment as on a laptop
 /// pointed at moto: `lore serve --backend aws` creates its resources (`LORE_AWS_BOOTSTRAP`), reads
 /// the database URL from Secrets Manager,
@@ -367,20 +420,11 @@ fn a_retry_pending_when_the_server_is_killed_happens_once_after_a_restart() {
 /// admin commands see the same DynamoDB table.
 #[test]
 fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
-    let need = |name: &str| {
-        std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run the tests with scripts/test.sh"))
-    };
     let (moto, database) = (need("LORE_TEST_MOTO_URL"), need("LORE_TEST_DATABASE_URL"));
     let name = format!("lore-cli-{}", std::process::id());
-    let queue = format!("{name}-ingest");
     // The database URL reaches the server as a Secrets Manager secret, as on Lambda.
     let secret_arn = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-            .region(aws_config::Region::new("us-east-1"))
-            .endpoint_url(&moto)
-            .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "tests"))
-            .load()
-            .await;
+        let sdk = moto_sdk(&moto).await;
         let created = aws_sdk_secretsmanager::Client::new(&sdk)
             .create_secret()
             .name(format!("{name}-database"))
@@ -390,22 +434,10 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
             .expect("secret created on moto");
         created.arn.expect("secret ARN")
     });
-    let env = [
-        ("AWS_ENDPOINT_URL", moto.as_str()),
-        ("AWS_REGION", "us-east-1"),
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", "testing"),
-        ("LORE_AWS_BOOTSTRAP", "true"),
-        ("LORE_DYNAMODB_TABLE", name.as_str()),
-        ("LORE_S3_BUCKET", name.as_str()),
-        ("LORE_INGEST_QUEUE", queue.as_str()),
-        ("LORE_EVENT_BUS", name.as_str()),
-        ("LORE_DATABASE_SECRET_ARN", secret_arn.as_str()),
-    ];
+    let env = aws_env(&moto, &name, ("LORE_DATABASE_SECRET_ARN", &secret_arn));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let dir = tempfile::tempdir().unwrap();
-    let mut command = Command::new(LORE);
-    command.arg("--data-dir").arg(dir.path()).args(["--backend", "aws", "serve", "--addr", "127.0.0.1:0"]);
-    let server = serve_child(command, &env);
+    let server = serve_aws(dir.path(), &env);
     let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
     let client = reqwest::Client::new();
     let (status, bot) = send(
@@ -422,15 +454,7 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
     assert_eq!(status, 201, "{src}");
     let id = src["source"]["id"].as_str().unwrap().to_owned();
     assert_eq!(send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key)).0, 202);
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    let done = loop {
-        let (_, body) = send(client.get(format!("{sources}/{id}")).bearer_auth(&key));
-        if body["source"]["status"] == "ready" || body["source"]["status"] == "error" {
-            break body["source"].clone();
-        }
-        assert!(std::time::Instant::now() < deadline, "still {}", body["source"]["status"]);
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let done = settle(&client, &format!("{sources}/{id}"), &key);
     assert_eq!(done["status"], "ready", "{done}");
     let search = format!("{}/api/v1/chatbots/{bot}/knowledge/search", server.base);
     let (status, found) =
@@ -449,4 +473,114 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("default"), "the table the server bootstrapped");
     drop(server);
+}
+
+/// The queue's counts of waiting and in-flight messages (`ApproximateNumberOfMessages`,
+/// `ApproximateNumberOfMessagesNotVisible`).
+async fn queue_counts(queue: &lore_aws::SqsJobQueue) -> (u64, u64) {
+    let out = queue
+        .client()
+        .get_queue_attributes()
+        .queue_url(queue.queue_url())
+        .attribute_names("ApproximateNumberOfMessages".into())
+        .attribute_names("ApproximateNumberOfMessagesNotVisible".into())
+        .send()
+        .await
+        .expect("queue attributes");
+    let attributes = out.attributes.unwrap_or_default();
+    let count = |name: &str| {
+        attributes.iter().find(|(k, _)| k.as_str() == name).map(|(_, v)| v.parse().unwrap()).unwrap_or(u64::MAX)
+    };
+    (count("ApproximateNumberOfMessages"), count("ApproximateNumberOfMessagesNotVisible"))
+}
+
+/// `lore serve --backend aws` killed with SIGKILL while its SQS ingest worker is inside a run
+/// (a URL source whose page never answers): the message it held was never deleted, so SQS
+/// delivers it again after the queue's visibility timeout; a restarted server takes it and the
+/// source ends `ready` with exactly one set of chunks in pgvector. The lease stays at its default
+/// (15 min), so the sweeper cannot be what finishes the run: only the redelivery can.
+#[test]
+fn an_aws_ingest_run_killed_by_kill_9_is_redelivered_and_finishes_without_duplicates() {
+    let (moto, database) = (need("LORE_TEST_MOTO_URL"), need("LORE_TEST_DATABASE_URL"));
+    let name = format!("lore-kill-{}", std::process::id());
+    let mut env = aws_env(&moto, &name, ("LORE_DATABASE_URL", &database));
+    env.push(("LORE_ALLOW_PRIVATE_NETWORK", "true".to_owned()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let site = rt.block_on(site::Site::start());
+    // The resources as bootstrap makes them, then the ingest queue's visibility timeout cut from
+    // 30 min to 5 s (bootstrap leaves existing resources as they are).
+    const VISIBILITY_SECS: u64 = 5;
+    let queue = rt.block_on(async {
+        let vars: std::collections::HashMap<&str, &str> = env.iter().copied().collect();
+        let settings = lore_aws::AwsSettings::from_lookup(|k| vars.get(k).map(|v| v.to_string()));
+        let aws = lore_aws::AwsBackend::connect_with(&moto_sdk(&moto).await, settings).await.expect("bootstrap");
+        aws.sqs
+            .client()
+            .set_queue_attributes()
+            .queue_url(aws.sqs.queue_url())
+            .attributes("VisibilityTimeout".into(), VISIBILITY_SECS.to_string())
+            .send()
+            .await
+            .expect("visibility timeout set");
+        aws.sqs
+    });
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = serve_aws(dir.path(), &env);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let (status, bot) = send(
+        client
+            .post(format!("{}/api/v1/chatbots", server.base))
+            .bearer_auth(&key)
+            .json(&serde_json::json!({"name": "kb"})),
+    );
+    assert_eq!(status, 201, "{bot}");
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let body = serde_json::json!({"type": "url", "url": site.url("/slow")});
+    let (status, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
+    assert_eq!(status, 201, "{src}");
+    let id = src["source"]["id"].as_str().unwrap().to_owned();
+    // The job's message is sent, and received, after this instant.
+    let before_process = std::time::Instant::now();
+    let (status, started) = send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key));
+    assert_eq!((status, started["source"]["status"].as_str()), (202, Some("processing")), "{started}");
+
+    // Kill the server once its worker is inside the fetch, i.e. holds the job's message.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while site.hits("slow") == 0 {
+        assert!(std::time::Instant::now() < deadline, "the worker never fetched the page");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    assert_eq!(rt.block_on(queue_counts(&queue)), (0, 1), "the killed worker's message is in flight, not deleted");
+    site.release_slow();
+
+    let restarted = serve_aws(dir.path(), &env);
+    let detail = format!("{}/api/v1/chatbots/{bot}/sources/{id}", restarted.base);
+    let done = settle(&client, &detail, &key);
+    assert_eq!(done["status"], "ready", "{done}");
+    let waited = before_process.elapsed();
+    assert!(waited >= Duration::from_secs(VISIBILITY_SECS), "ready only after the visibility timeout: {waited:?}");
+    assert!(site.hits("slow") >= 2, "the restarted server fetched the page again");
+    assert_eq!(done["chunkCount"], 1, "{done}");
+    let index = rt.block_on(lore_pgvector::PgIndex::connect(&database)).expect("pgvector");
+    let source_id = lore_domain::id::SourceId::parse(&id).unwrap();
+    let stored = rt.block_on(lore_app::knowledge_ports::VectorIndex::count_source_chunks(&index, &source_id)).unwrap();
+    assert_eq!(stored, 1, "exactly one set of chunks in pgvector");
+    // The redelivered message was deleted once its run finished.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let counts = rt.block_on(queue_counts(&queue));
+        if counts == (0, 0) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the job's message is still queued: {counts:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(restarted);
+    drop(rt);
 }
