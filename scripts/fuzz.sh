@@ -3,7 +3,7 @@
 # and runs each for a fixed time. Exits non-zero when a target crashes, hangs or runs out of
 # memory, and prints the reproducer.
 #
-#   scripts/fuzz.sh [seconds-per-target] [target...]      (default: 30 s; pdf html bodies)
+#   scripts/fuzz.sh [seconds-per-target] [target...]      (default: 30 s; pdf docx html bodies)
 #
 # Environment:
 #   LORE_FUZZ_TARGET_DIR  build directory (default ~/.cache/lore/fuzz-target; not the main
@@ -21,10 +21,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-# docx is left out of the default (CI) set while its known hang is open: docx-rs loops forever
-# on a well-formed part with an unexpected root element, which the fuzzer finds within a minute
-# (docs/fuzzing.md, "Open"). Run it by name: scripts/fuzz.sh 300 docx
-[ ${#targets[@]} -gt 0 ] || targets=(pdf html bodies)
+[ ${#targets[@]} -gt 0 ] || targets=(pdf docx html bodies)
 
 target_dir="${LORE_FUZZ_TARGET_DIR:-$HOME/.cache/lore/fuzz-target}"
 work_dir="${LORE_FUZZ_WORK_DIR:-$HOME/.cache/lore/fuzz}"
