@@ -388,6 +388,10 @@ pub async fn blobs(p: &Stores, unique: &str) {
     let key = format!("ws_conformance/upl_{unique}/notes.txt");
     p.blobs.put(&key, b"hello".to_vec(), "text/plain").await.unwrap();
     assert_eq!(p.blobs.get(&key).await.unwrap().as_deref(), Some(&b"hello"[..]));
+    let head = |bytes: &[u8], size| Some(crate::knowledge_ports::BlobHead { bytes: bytes.to_vec(), size });
+    assert_eq!(p.blobs.head(&key, 2).await.unwrap(), head(b"he", 5), "the head and the whole size");
+    assert_eq!(p.blobs.head(&key, 64).await.unwrap(), head(b"hello", 5), "a short blob whole");
+    assert_eq!(p.blobs.head(&format!("{key}.absent"), 2).await.unwrap(), None);
     let url = p.blobs.public_url(&key);
     assert_eq!(p.blobs.key_for_url(&url), Some(key.clone()), "a handed-out URL maps back to its key");
     assert_eq!(p.blobs.key_for_url("https://elsewhere.example/files/x"), None);

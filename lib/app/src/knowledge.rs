@@ -17,6 +17,10 @@ use lore_domain::source::{
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 
 /// Statuses in which a source may be changed or deleted (not while a run holds it).
+/// How much of an audio file is read to tell its format: the head, with room for an ID3 tag
+/// carrying cover art before the first MP3 frame.
+const AUDIO_SNIFF_BYTES: u64 = 2 * 1024 * 1024;
+
 pub(crate) const SETTLED: &[SourceStatus] = &[SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
 
 /// What a client asked to create.
@@ -157,11 +161,7 @@ impl App {
         file_url: &str,
         max_bytes: u64,
     ) -> Result<(String, Vec<u8>), AppError> {
-        let key = self.ports.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
-        let prefix = format!("{}/", p.workspace_id());
-        if !key.starts_with(&prefix) {
-            return Err(AppError::NotFound("file"));
-        }
+        let key = self.upload_key(p, file_url)?;
         let bytes = self.ports.blobs.get(&key).await?.ok_or(AppError::NotFound("file"))?;
         let size = bytes.len() as u64;
         if size > max_bytes {
@@ -173,10 +173,15 @@ impl App {
         Ok((key, bytes))
     }
 
-    /// Resolves a `fileUrl` of this workspace's uploads to audio a podcast source can use.
+    /// Resolves a `fileUrl` of this workspace's uploads to audio a podcast source can use. Only
+    /// the file's head is read (a podcast may be 500 MB; the API process need not hold it).
     async fn audio_from_url(&self, p: &Principal, file_url: &str) -> Result<StoredAudio, AppError> {
-        let (key, bytes) = self.uploaded_bytes(p, file_url, MAX_AUDIO_UPLOAD_BYTES).await?;
-        let format = self.ports.extractor.sniff_audio(&bytes).ok_or_else(|| {
+        let key = self.upload_key(p, file_url)?;
+        let head = self.ports.blobs.head(&key, AUDIO_SNIFF_BYTES).await?.ok_or(AppError::NotFound("file"))?;
+        if head.size > MAX_AUDIO_UPLOAD_BYTES {
+            return Err(crate::files::file_too_large(head.size, MAX_AUDIO_UPLOAD_BYTES));
+        }
+        let format = self.ports.extractor.sniff_audio(&head.bytes).ok_or_else(|| {
             rejected(ErrorCode::UnsupportedFileType, "a podcast source needs an MP3, WAV, M4A or OGG file")
         })?;
         Ok(StoredAudio {
@@ -185,8 +190,18 @@ impl App {
             format,
             blob_key: key,
             file_url: file_url.to_owned(),
-            size_bytes: bytes.len() as u64,
+            size_bytes: head.size,
         })
+    }
+
+    /// The key behind a `fileUrl` handed out by this workspace's uploads; any other URL is not
+    /// found (CONTRACT §16.11).
+    fn upload_key(&self, p: &Principal, file_url: &str) -> Result<String, AppError> {
+        let key = self.ports.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
+        if !key.starts_with(&format!("{}/", p.workspace_id())) {
+            return Err(AppError::NotFound("file"));
+        }
+        Ok(key)
     }
 
     /// Resolves a `fileUrl` handed out by this workspace's uploads; anything else is not found.

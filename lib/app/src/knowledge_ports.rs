@@ -226,6 +226,13 @@ pub trait VectorIndex: Send + Sync {
     async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>>;
 }
 
+/// The beginning of a blob and its whole size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobHead {
+    pub bytes: Vec<u8>,
+    pub size: u64,
+}
+
 /// A URL a client PUTs a file's bytes to directly (S3 presigned PUT, or a signed local URL).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PresignedUpload {
@@ -240,6 +247,9 @@ pub struct PresignedUpload {
 pub trait BlobStore: Send + Sync {
     async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()>;
     async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>>;
+    /// The first `max_bytes` bytes of the blob (fewer when it is shorter) and its whole size,
+    /// without reading the rest: to look at a large file (a 500 MB podcast) cheaply.
+    async fn head(&self, key: &str, max_bytes: u64) -> StoreResult<Option<BlobHead>>;
     async fn delete(&self, key: &str) -> StoreResult<()>;
     /// Deletes every blob whose key starts with `prefix` (whole segments, ending with `/`, e.g.
     /// `<workspace>/<mind>/`): what a deleted owner left. Returns how many were deleted; an

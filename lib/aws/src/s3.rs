@@ -12,7 +12,7 @@ use aws_sdk_s3::config::IdentityCache;
 use aws_sdk_s3::error::DisplayErrorContext;
 use aws_sdk_s3::presigning::PresigningConfig;
 use aws_sdk_s3::primitives::ByteStream;
-use lore_app::knowledge_ports::{BlobStore, PresignedUpload};
+use lore_app::knowledge_ports::{BlobHead, BlobStore, PresignedUpload};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use std::future::Future;
@@ -217,6 +217,31 @@ impl BlobStore for S3BlobStore {
             Ok(out) => Ok(Some(out.body.collect().await.map_err(unavailable)?.into_bytes().to_vec())),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
             Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 404) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    async fn head(&self, key: &str, max_bytes: u64) -> StoreResult<Option<BlobHead>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        self.credentials.refresh_if_needed().await;
+        // A ranged GET: `Content-Range: bytes 0-N/<size>` tells the whole size.
+        let range = format!("bytes=0-{}", max_bytes.max(1) - 1);
+        match self.client.get_object().bucket(&self.bucket).key(key).range(range).send().await {
+            Ok(out) => {
+                let total = out.content_range.as_deref().and_then(|r| r.rsplit('/').next()?.parse::<u64>().ok());
+                let length = out.content_length.unwrap_or(0).max(0) as u64;
+                let mut bytes = out.body.collect().await.map_err(unavailable)?.into_bytes().to_vec();
+                bytes.truncate(usize::try_from(max_bytes).unwrap_or(usize::MAX));
+                Ok(Some(BlobHead { size: total.unwrap_or(length), bytes }))
+            }
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
+            Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 404) => Ok(None),
+            // An empty object cannot satisfy a range.
+            Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 416) => {
+                Ok(Some(BlobHead { bytes: Vec::new(), size: 0 }))
+            }
             Err(e) => Err(unavailable(e)),
         }
     }

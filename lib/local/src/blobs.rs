@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
-use lore_app::knowledge_ports::{BlobStore, PresignedUpload, UploadRefusal};
+use lore_app::knowledge_ports::{BlobHead, BlobStore, PresignedUpload, UploadRefusal};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use sha2::Sha256;
@@ -88,6 +88,20 @@ impl BlobStore for FileBlobStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(unavailable(e)),
         }
+    }
+
+    async fn head(&self, key: &str, max_bytes: u64) -> StoreResult<Option<BlobHead>> {
+        use tokio::io::AsyncReadExt;
+        let Ok(path) = self.path(key) else { return Ok(None) };
+        let file = match tokio::fs::File::open(&path).await {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(unavailable(e)),
+        };
+        let size = file.metadata().await.map_err(unavailable)?.len();
+        let mut bytes = Vec::with_capacity(usize::try_from(size.min(max_bytes)).unwrap_or(0));
+        file.take(max_bytes).read_to_end(&mut bytes).await.map_err(unavailable)?;
+        Ok(Some(BlobHead { bytes, size }))
     }
 
     async fn delete(&self, key: &str) -> StoreResult<()> {
