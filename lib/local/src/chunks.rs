@@ -25,9 +25,12 @@ pub(crate) fn decode_vector(b: &[u8]) -> Vec<f32> {
 impl VectorIndex for SqliteStore {
     async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
         let (source, model) = (source.clone(), model.to_owned());
+        // An empty replacement names no owner: every matrix goes.
+        let owner = chunks.first().map(|c| c.owner.clone());
         let vectors = self.vectors.clone();
+        let owner_in_tx = owner.clone();
         self.write(move |tx| {
-            vectors.clear();
+            vectors.invalidate(owner_in_tx.as_ref());
             tx.execute("DELETE FROM chunks WHERE source_id = ?1", [source.as_str()]).map_err(unavailable)?;
             let mut st = tx
                 .prepare_cached(
@@ -52,32 +55,41 @@ impl VectorIndex for SqliteStore {
             }
             Ok(())
         })
-        .await
+        .await?;
+        self.vectors.invalidate(owner.as_ref());
+        Ok(())
     }
 
     async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
         let source = source.clone();
         let vectors = self.vectors.clone();
-        self.write(move |tx| {
-            vectors.clear();
-            tx.execute("DELETE FROM chunks WHERE source_id = ?1", [source.as_str()])
-                .map(|n| n as u64)
-                .map_err(unavailable)
-        })
-        .await
+        let deleted = self
+            .write(move |tx| {
+                vectors.invalidate(None);
+                tx.execute("DELETE FROM chunks WHERE source_id = ?1", [source.as_str()])
+                    .map(|n| n as u64)
+                    .map_err(unavailable)
+            })
+            .await?;
+        self.vectors.invalidate(None);
+        Ok(deleted)
     }
 
     async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64> {
         let owner = owner.clone();
         let vectors = self.vectors.clone();
-        self.write(move |tx| {
-            vectors.clear();
-            // `chatbot_id` holds the owner's id, a chatbot's or a Mind's (migration 6).
-            tx.execute("DELETE FROM chunks WHERE chatbot_id = ?1", [owner.as_str()])
-                .map(|n| n as u64)
-                .map_err(unavailable)
-        })
-        .await
+        let gone = owner.clone();
+        let deleted = self
+            .write(move |tx| {
+                vectors.invalidate(Some(&gone));
+                // `chatbot_id` holds the owner's id, a chatbot's or a Mind's (migration 6).
+                tx.execute("DELETE FROM chunks WHERE chatbot_id = ?1", [gone.as_str()])
+                    .map(|n| n as u64)
+                    .map_err(unavailable)
+            })
+            .await?;
+        self.vectors.invalidate(Some(&owner));
+        Ok(deleted)
     }
 
     async fn semantic_search(
@@ -96,6 +108,7 @@ impl VectorIndex for SqliteStore {
             let vectors = match cache.get(&scope.owner, &model) {
                 Some(v) => v,
                 None => {
+                    let epoch = cache.epoch();
                     let mut st = c
                         .prepare_cached(
                             "SELECT rowid, source_id, embedding FROM chunks
@@ -110,7 +123,7 @@ impl VectorIndex for SqliteStore {
                         .collect::<rusqlite::Result<Vec<_>>>()
                         .map_err(unavailable)?;
                     let v = Arc::new(OwnerVectors::build(rows));
-                    cache.put(&scope.owner, &model, v.clone());
+                    cache.put(&scope.owner, &model, v.clone(), epoch);
                     v
                 }
             };

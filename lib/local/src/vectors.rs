@@ -7,6 +7,7 @@ use lore_domain::id::SourceId;
 use lore_domain::source::SourceOwner;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::atomic::{self, AtomicU64};
 use std::sync::{Arc, Mutex};
 
 /// One owner's embeddings of one model.
@@ -95,9 +96,15 @@ impl Ord for Scored {
     }
 }
 
+/// The matrices, per owner and model. A write to the chunks invalidates its owner's matrix twice:
+/// inside its transaction and again after it committed, and bumps the write epoch each time. A
+/// search records the epoch before it reads the rows and may cache what it built only if no write
+/// came in between: otherwise it may have read the rows from before that write's commit, and the
+/// stale matrix would hide the write's chunks until the next one.
 #[derive(Default)]
 pub struct VectorCache {
     entries: Mutex<HashMap<(SourceOwner, String), Arc<OwnerVectors>>>,
+    writes: AtomicU64,
 }
 
 impl VectorCache {
@@ -105,13 +112,28 @@ impl VectorCache {
         self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&(owner.clone(), model.to_owned())).cloned()
     }
 
-    pub(crate) fn put(&self, owner: &SourceOwner, model: &str, v: Arc<OwnerVectors>) {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner()).insert((owner.clone(), model.to_owned()), v);
+    /// The write epoch, to pass to [`Self::put`]; read it before reading the rows.
+    pub(crate) fn epoch(&self) -> u64 {
+        self.writes.load(atomic::Ordering::SeqCst)
     }
 
-    /// Forgets everything: called on every chunk write.
-    pub(crate) fn clear(&self) {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    /// Keeps `v` unless a write invalidated the cache since `epoch`.
+    pub(crate) fn put(&self, owner: &SourceOwner, model: &str, v: Arc<OwnerVectors>, epoch: u64) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if self.writes.load(atomic::Ordering::SeqCst) == epoch {
+            entries.insert((owner.clone(), model.to_owned()), v);
+        }
+    }
+
+    /// Forgets `owner`'s matrices (every owner's with `None`), and refuses what searches that
+    /// started before this call would cache.
+    pub(crate) fn invalidate(&self, owner: Option<&SourceOwner>) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        self.writes.fetch_add(1, atomic::Ordering::SeqCst);
+        match owner {
+            Some(o) => entries.retain(|(k, _), _| k != o),
+            None => entries.clear(),
+        }
     }
 }
 
@@ -119,6 +141,27 @@ impl VectorCache {
 mod tests {
     use super::*;
     use crate::chunks::encode_vector;
+    use lore_domain::id::{ChatbotId, MindId};
+
+    #[test]
+    fn a_matrix_built_across_a_write_is_not_cached_and_invalidation_is_per_owner() {
+        let cache = VectorCache::default();
+        let (a, b) = (SourceOwner::Chatbot(ChatbotId::generate()), SourceOwner::Mind(MindId::generate()));
+        let matrix = || Arc::new(OwnerVectors::build(Vec::new()));
+        let before = cache.epoch();
+        cache.invalidate(Some(&a)); // a write committed while the search read its rows
+        cache.put(&a, "m", matrix(), before);
+        assert!(cache.get(&a, "m").is_none(), "built from rows older than the write: not kept");
+        let now = cache.epoch();
+        cache.put(&a, "m", matrix(), now);
+        cache.put(&b, "m", matrix(), now);
+        assert!(cache.get(&a, "m").is_some());
+        cache.invalidate(Some(&b));
+        assert!(cache.get(&a, "m").is_some(), "another owner's write keeps this matrix");
+        assert!(cache.get(&b, "m").is_none());
+        cache.invalidate(None);
+        assert!(cache.get(&a, "m").is_none(), "an ownerless write drops every matrix");
+    }
 
     #[test]
     fn top_k_is_exact_ordered_and_filtered() {
