@@ -162,6 +162,8 @@ struct DepthScanner {
     mismatched: bool,
     /// Scan as XML even when the bytes do not start like XML.
     xml_by_name: bool,
+    /// The first byte of what may be a UTF-16 byte-order mark.
+    bom_half: Option<u8>,
 }
 
 /// Element names are compared on this many bytes.
@@ -219,6 +221,7 @@ impl DepthScanner {
             naming: false,
             mismatched: false,
             xml_by_name: false,
+            bom_half: None,
         }
     }
 
@@ -240,10 +243,25 @@ impl std::io::Write for DepthScanner {
         for &b in data {
             match self.content {
                 Content::NotXml => return Ok(data.len()),
+                // A byte-order mark half-read: only `FF FE` / `FE FF` make UTF-16 (a JPEG starts
+                // `FF D8`, and is no XML).
+                Content::Undecided if self.bom_half.is_some() => {
+                    let first = self.bom_half.take().unwrap_or_default();
+                    if matches!((first, b), (0xff, 0xfe) | (0xfe, 0xff)) {
+                        self.content = Content::Xml16;
+                        continue;
+                    }
+                    if self.xml_by_name {
+                        self.content = Content::Xml;
+                        continue;
+                    }
+                    self.content = Content::NotXml;
+                    return Ok(data.len());
+                }
                 Content::Undecided => match b {
                     0xef | 0xbb | 0xbf | 0x00 => continue,
                     0xff | 0xfe => {
-                        self.content = Content::Xml16;
+                        self.bom_half = Some(b);
                         continue;
                     }
                     b if b.is_ascii_whitespace() => continue,
@@ -727,6 +745,19 @@ mod tests {
         let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
         assert!(xml.chunks(1).all(|b| scanner.write_all(b).is_ok()));
         scanner.ends_inside_an_element()
+    }
+
+    /// A JPEG starts `FF D8`: not a UTF-16 byte-order mark, so it is not scanned as XML, even
+    /// when its bytes happen to contain `<` (found by the extraction benchmark: a DOCX with a
+    /// photo was refused as "malformed XML").
+    #[test]
+    fn only_a_real_byte_order_mark_makes_a_part_utf16_xml() {
+        let jpeg = [&[0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10][..], b"JFIF\0<a><b", &[0xff, 0xd9]].concat();
+        assert!(!ends_inside(&jpeg), "a JPEG is not XML");
+        let be: Vec<u8> = [0xfeff_u16].into_iter().chain("<a><b>".encode_utf16()).flat_map(u16::to_be_bytes).collect();
+        assert!(ends_inside(&be), "UTF-16 BE with its mark is scanned");
+        let le: Vec<u8> = [0xfeff_u16].into_iter().chain("<a></a>".encode_utf16()).flat_map(u16::to_le_bytes).collect();
+        assert!(!ends_inside(&le), "complete UTF-16 LE XML");
     }
 
     #[test]

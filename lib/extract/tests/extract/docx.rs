@@ -1,5 +1,5 @@
 use crate::fixtures::{
-    CONTENT_TYPES, extractor, lie_about_size, limits, sample_docx, with_core_title, zip_bomb, zip_of,
+    CONTENT_TYPES, extractor, lie_about_size, limits, sample_docx, with_core_title, with_part, zip_bomb, zip_of,
 };
 use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
@@ -33,6 +33,18 @@ async fn the_title_comes_from_core_properties() {
     let extracted = extractor().extract(bytes, DocumentKind::Docx, limits()).await.unwrap();
     assert_eq!(extracted.title.as_deref(), Some("Annual R&D Review"));
     assert!(extracted.text.starts_with("# Quarterly Report"));
+}
+
+/// Pictures are binary parts: a JPEG (`FF D8 …`) whose bytes happen to contain `<` used to be
+/// scanned as UTF-16 XML and the whole DOCX refused as malformed (found by the extraction
+/// benchmark on python-docx's own template, whose thumbnail is a JPEG).
+#[tokio::test]
+async fn a_docx_with_a_jpeg_picture_is_read() {
+    let jpeg = [&[0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10][..], b"JFIF\0\x01<\x02<a", &[0x7f; 64], &[0xff, 0xd9]].concat();
+    let bytes = with_part(&sample_docx(), "word/media/image1.jpeg", &jpeg);
+    let bytes = with_part(&bytes, "docProps/thumbnail.jpeg", &jpeg);
+    let extracted = extractor().extract(bytes, DocumentKind::Docx, limits()).await.unwrap();
+    assert!(extracted.text.starts_with("# Quarterly Report"), "{}", extracted.text);
 }
 
 #[tokio::test]

@@ -177,6 +177,23 @@ pub fn with_core_title(docx: &[u8], title: &str) -> Vec<u8> {
     writer.finish().unwrap().into_inner()
 }
 
+/// `docx` with one more part (the same archive otherwise).
+pub fn with_part(docx: &[u8], part: &str, content: &[u8]) -> Vec<u8> {
+    let mut archive = zip::ZipArchive::new(Cursor::new(docx)).unwrap();
+    let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data).unwrap();
+        writer.start_file(entry.name(), options).unwrap();
+        writer.write_all(&data).unwrap();
+    }
+    writer.start_file(part, options).unwrap();
+    writer.write_all(content).unwrap();
+    writer.finish().unwrap().into_inner()
+}
+
 /// A ZIP of `(name, content)` entries.
 pub fn zip_of(entries: &[(&str, &[u8])], method: CompressionMethod) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
