@@ -112,13 +112,10 @@ pub(crate) fn network(overrides: &Overrides) -> anyhow::Result<Network> {
     } else {
         lore_crawl::NetPolicy::from_env()
     };
-    let client = lore_crawl::SafeClient::new(policy.clone())
-        .map_err(|e| anyhow::anyhow!("cannot build the HTTP client: {e:?}"))?;
-    let sender = crate::webhooks::SignedSender::new(policy.clone())?;
     Ok(Network {
+        crawler: Arc::new(crate::lazy::LazyCrawler::new(policy.clone())),
+        webhook_sender: Arc::new(crate::lazy::LazySender::new(policy.clone())),
         url_guard: Arc::new(lore_crawl::Guard::new(policy)),
-        crawler: Arc::new(lore_crawl::WebCrawler::new(client)),
-        webhook_sender: Arc::new(sender),
     })
 }
 

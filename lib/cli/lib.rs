@@ -6,6 +6,7 @@ pub mod aws_backend;
 pub mod cli;
 pub mod compose;
 pub mod lambda;
+mod lazy;
 pub mod serve;
 pub mod telemetry;
 pub mod webhooks;

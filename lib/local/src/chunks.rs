@@ -229,14 +229,29 @@ impl SqliteStore {
 /// The words of a user's query as an FTS5 expression: each word quoted (so no query syntax gets
 /// through), any of them may match; BM25 ranks documents matching more and rarer words first.
 fn fts_query(query: &str) -> Option<String> {
-    let words: Vec<String> = query
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(64)
-        .map(|w| format!("\"{}\"", w.to_lowercase()))
-        .collect();
-    (!words.is_empty()).then(|| words.join(" OR "))
+    let mut words: Vec<String> = Vec::new();
+    for w in query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(64) {
+        let w = w.to_lowercase();
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    // Words nearly every chunk has add next to nothing to BM25, yet make it score (and join)
+    // nearly every chunk: a question's stop words are left out unless it has nothing else.
+    if words.iter().any(|w| !STOP_WORDS.contains(&w.as_str())) {
+        words.retain(|w| !STOP_WORDS.contains(&w.as_str()));
+    }
+    let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    (!quoted.is_empty()).then(|| quoted.join(" OR "))
 }
+
+/// English function words (questions are mostly English; other languages keep all their words).
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "do", "does", "for", "from",
+    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should",
+    "so", "that", "the", "their", "them", "then", "there", "these", "this", "to", "us", "was", "we", "what", "when",
+    "where", "which", "who", "why", "will", "with", "would", "you", "your",
+];
 
 /// Loads the chunks behind `(rowid, score)` pairs, keeping their order.
 fn hits_by_rowid(c: &Connection, top: &[(i64, f32)]) -> StoreResult<Vec<ChunkHit>> {
@@ -268,7 +283,14 @@ mod tests {
     #[test]
     fn fts_queries_quote_every_word() {
         assert_eq!(fts_query("Refund policy?").as_deref(), Some("\"refund\" OR \"policy\""));
-        assert_eq!(fts_query("\"a\" NEAR(b) *").as_deref(), Some("\"a\" OR \"near\" OR \"b\""));
+        assert_eq!(fts_query("\"x\" NEAR(b) *").as_deref(), Some("\"x\" OR \"near\" OR \"b\""));
         assert_eq!(fts_query("  ?! "), None);
+        assert_eq!(
+            fts_query("How do I pause my program for a few seconds?").as_deref(),
+            Some("\"pause\" OR \"program\" OR \"few\" OR \"seconds\""),
+            "stop words are left out"
+        );
+        assert_eq!(fts_query("to be or not to be").as_deref(), Some("\"not\""), "and repeats");
+        assert_eq!(fts_query("Who are you?").as_deref(), Some("\"who\" OR \"are\" OR \"you\""), "all stop words: kept");
     }
 }

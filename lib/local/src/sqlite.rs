@@ -318,12 +318,21 @@ fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    // Up to date (every start but the first after an upgrade): nothing to lock or check.
+    let version: usize = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version >= MIGRATIONS.len() {
+        return Ok(());
+    }
     // Table rebuilds (DROP + RENAME) must not fire ON DELETE CASCADE into the tables that
     // reference the rebuilt one; foreign keys can only be switched outside a transaction.
     conn.pragma_update(None, "foreign_keys", "OFF")?;
     let migrated = (|| {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Read again under the write lock: another process may have migrated meanwhile.
         let version: usize = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version >= MIGRATIONS.len() {
+            return tx.commit();
+        }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", i + 1)?;

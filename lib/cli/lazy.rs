@@ -1,0 +1,77 @@
+//! Network adapters built on first use. Their HTTP clients load the system's root certificates
+//! (hundreds of files), which cost a Lambda cold start milliseconds (docs/benchmarks.md,
+//! "processes") in every function, though only the ingest worker crawls and only the dispatcher
+//! sends webhooks.
+
+use async_trait::async_trait;
+use lore_app::ingest_ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
+use lore_app::webhook_ports::{SendOutcome, WebhookRequest, WebhookSender};
+use lore_crawl::NetPolicy;
+use std::sync::OnceLock;
+
+/// A value built once by `build`, or the reason it could not be.
+struct Lazy<T> {
+    policy: NetPolicy,
+    build: fn(NetPolicy) -> Result<T, String>,
+    cell: OnceLock<Result<T, String>>,
+}
+
+impl<T> Lazy<T> {
+    fn get(&self) -> Result<&T, &str> {
+        self.cell.get_or_init(|| (self.build)(self.policy.clone())).as_ref().map_err(String::as_str)
+    }
+}
+
+/// [`lore_crawl::WebCrawler`] on a client built at the first crawl.
+pub(crate) struct LazyCrawler(Lazy<lore_crawl::WebCrawler>);
+
+impl LazyCrawler {
+    pub(crate) fn new(policy: NetPolicy) -> Self {
+        Self(Lazy {
+            policy,
+            build: |p| {
+                lore_crawl::SafeClient::new(p)
+                    .map(lore_crawl::WebCrawler::new)
+                    .map_err(|e| format!("cannot build the HTTP client: {e:?}"))
+            },
+            cell: OnceLock::new(),
+        })
+    }
+}
+
+#[async_trait]
+impl Crawler for LazyCrawler {
+    async fn crawl(
+        &self,
+        request: CrawlRequest,
+        on_page: &(dyn Fn(usize) + Send + Sync),
+    ) -> Result<Vec<CrawledPage>, CrawlError> {
+        match self.0.get() {
+            Ok(crawler) => crawler.crawl(request, on_page).await,
+            Err(reason) => Err(CrawlError::Unreachable { url: request.url, reason: reason.to_owned() }),
+        }
+    }
+}
+
+/// [`crate::webhooks::SignedSender`] on a client built at the first delivery.
+pub(crate) struct LazySender(Lazy<crate::webhooks::SignedSender>);
+
+impl LazySender {
+    pub(crate) fn new(policy: NetPolicy) -> Self {
+        Self(Lazy {
+            policy,
+            build: |p| crate::webhooks::SignedSender::new(p).map_err(|e| e.to_string()),
+            cell: OnceLock::new(),
+        })
+    }
+}
+
+#[async_trait]
+impl WebhookSender for LazySender {
+    async fn send(&self, request: &WebhookRequest) -> SendOutcome {
+        match self.0.get() {
+            Ok(sender) => sender.send(request).await,
+            Err(reason) => SendOutcome::NoAnswer(reason.to_owned()),
+        }
+    }
+}
