@@ -1,0 +1,1071 @@
+//! Process-level performance budgets of DESIGN §6, each against its peer in the same run:
+//!
+//! 1. Lambda cold start (spawn → first response against a local Runtime API emulator): the
+//!    `api-chatbots` binary vs a hello-world `lambda_http` + axum binary, minus the harness floor
+//!    (a bare `lambda_runtime` echo loop).
+//! 2. API request overhead: `lore serve`, GET source detail, 32 connections, `wrk` vs an axum
+//!    hello world.
+//! 3. Memory: `lore serve` idle RSS vs the axum hello world's; peak RSS processing a ~10 MB PDF
+//!    in `lore serve`, in the `api-chatbots` Lambda and in the `ingest-worker` Lambda.
+//!
+//! `bash scripts/bench-process.sh` builds everything with the `perf` profile and runs this;
+//! see benches/process/README.md.
+
+mod emulator;
+mod pdf;
+
+use anyhow::{Context, Result, anyhow, bail};
+use emulator::Emulator;
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BEGIN: &str = "<!-- perf-process:begin -->";
+const END: &str = "<!-- perf-process:end -->";
+const HEADING: &str = "## Performance budgets (processes)";
+/// The PDF: ~10 MB (under the 10 MiB upload limit), 250 text pages, 25 images.
+const PDF_BYTES: usize = 10_000_000;
+const PDF_PAGES: usize = 250;
+const PDF_IMAGES: usize = 25;
+const PROCESS_TIMEOUT: Duration = Duration::from_secs(1200);
+
+struct Opts {
+    bin_dir: PathBuf,
+    reps: usize,
+    duration_secs: u64,
+    connections: u32,
+    write: Option<PathBuf>,
+    only: Option<String>,
+    /// Extra environment of our function in the cold-start row (`--ours-env K=V`, diagnostics).
+    ours_env: Vec<(String, String)>,
+}
+
+fn parse_args() -> Result<Opts> {
+    let exe = std::env::current_exe()?;
+    // target/<profile>/deps/process-… → target/<profile>
+    let default_bin_dir = exe.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default();
+    let mut o = Opts {
+        bin_dir: default_bin_dir,
+        reps: 100,
+        duration_secs: 10,
+        connections: 32,
+        write: None,
+        only: None,
+        ours_env: vec![],
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or_else(|| anyhow!("{a} needs a value"));
+        match a.as_str() {
+            "--bench" => {}
+            "--bin-dir" => o.bin_dir = value()?.into(),
+            "--reps" => o.reps = value()?.parse()?,
+            "--duration" => o.duration_secs = value()?.parse()?,
+            "--connections" => o.connections = value()?.parse()?,
+            "--write" => o.write = Some(value()?.into()),
+            "--only" => o.only = Some(value()?),
+            "--ours-env" => {
+                let kv = value()?;
+                let (k, v) = kv.split_once('=').ok_or_else(|| anyhow!("--ours-env takes K=V"))?;
+                o.ours_env.push((k.to_owned(), v.to_owned()));
+            }
+            other => bail!("unknown argument {other} (--bin-dir, --reps, --duration, --connections, --write, --only)"),
+        }
+    }
+    Ok(o)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<()> {
+    let o = parse_args()?;
+    let bins = Bins::new(&o.bin_dir)?;
+    let work = tempfile::Builder::new().prefix("lore-bench-process-").tempdir()?;
+    let machine = machine();
+    eprintln!("bench-process: {machine}; binaries from {}; scratch {}", o.bin_dir.display(), work.path().display());
+    let run = |name: &str| o.only.as_deref().is_none_or(|only| only.split(',').any(|x| x == name));
+
+    let mut report = Report::default();
+    let api_setup = if run("api") || run("cold") { Some(ApiSetup::prepare(&bins, work.path()).await?) } else { None };
+    if run("api") {
+        let setup = api_setup.as_ref().unwrap();
+        report.api = Some(api_overhead(&bins, setup, &o).await?);
+    }
+    if run("cold") {
+        let setup = api_setup.as_ref().unwrap();
+        report.cold = Some(cold_start(&bins, setup, o.reps, &o.ours_env).await?);
+    }
+    if run("idle") {
+        report.idle = Some(idle_memory(&bins, work.path()).await?);
+    }
+    if run("pdf") {
+        report.pdf = Some(pdf_memory(&bins, work.path()).await?);
+    }
+    let block = report.render(&machine, &o);
+    println!("{block}");
+    if o.only.is_some() && o.write.is_some() {
+        eprintln!("bench-process: a partial run (--only) does not rewrite the block; run every row to update it");
+    } else if let Some(path) = &o.write {
+        write_block(path, &block)?;
+        eprintln!("bench-process: wrote the block to {}", path.display());
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- binaries and processes
+
+struct Bins {
+    lore: PathBuf,
+    api_chatbots: PathBuf,
+    ingest_worker: PathBuf,
+    hello_lambda: PathBuf,
+    floor_lambda: PathBuf,
+    hello_http: PathBuf,
+}
+
+impl Bins {
+    fn new(dir: &Path) -> Result<Self> {
+        let b = Bins {
+            lore: dir.join("lore"),
+            api_chatbots: dir.join("api-chatbots"),
+            ingest_worker: dir.join("ingest-worker"),
+            hello_lambda: dir.join("examples/process-hello-lambda"),
+            floor_lambda: dir.join("examples/process-floor-lambda"),
+            hello_http: dir.join("examples/process-hello-http"),
+        };
+        for p in [&b.lore, &b.api_chatbots, &b.ingest_worker, &b.hello_lambda, &b.floor_lambda, &b.hello_http] {
+            if !p.exists() {
+                bail!("{} is missing: build it first (scripts/bench-process.sh does)", p.display());
+            }
+        }
+        Ok(b)
+    }
+}
+
+/// `VmRSS` and `VmHWM` of a process, in KiB.
+#[derive(Debug, Clone, Copy, Default)]
+struct Mem {
+    rss_kib: u64,
+    hwm_kib: u64,
+}
+
+impl Mem {
+    fn of(pid: u32) -> Result<Mem> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+        let field = |name: &str| -> Result<u64> {
+            let line = status.lines().find(|l| l.starts_with(name)).ok_or_else(|| anyhow!("no {name}"))?;
+            Ok(line.split_whitespace().nth(1).unwrap_or("0").parse()?)
+        };
+        Ok(Mem { rss_kib: field("VmRSS:")?, hwm_kib: field("VmHWM:")? })
+    }
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn stop(child: &mut Child, grace: Duration) {
+    let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+    let until = Instant::now() + grace;
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// A running `lore serve` on a data dir.
+struct Serve {
+    child: Child,
+    base: String,
+    client: reqwest::Client,
+    key: String,
+}
+
+impl Serve {
+    /// Starts `lore serve` and waits until it answers. `key`: the one to use (default: the dev key).
+    async fn start(bins: &Bins, data_dir: &Path, env: &[(&str, &str)], key: Option<&str>) -> Result<Serve> {
+        let port = free_port()?;
+        let log = std::fs::File::create(data_dir.with_extension("serve.log"))?;
+        let mut cmd = Command::new(&bins.lore);
+        cmd.arg("--data-dir")
+            .arg(data_dir)
+            .arg("serve")
+            .arg("--addr")
+            .arg(format!("127.0.0.1:{port}"))
+            .env_remove("LORE_BACKEND")
+            .env_remove("LORE_EMBEDDER")
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::null())
+            .stderr(log);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().context("spawning lore serve")?;
+        let base = format!("http://127.0.0.1:{port}");
+        let client = reqwest::Client::new();
+        let until = Instant::now() + Duration::from_secs(180);
+        loop {
+            if let Ok(r) = client.get(format!("{base}/api/v1/openapi.json")).send().await
+                && r.status().is_success()
+            {
+                break;
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                bail!("lore serve exited ({status}); log in {}", data_dir.with_extension("serve.log").display());
+            }
+            if Instant::now() > until {
+                stop(&mut child, Duration::from_secs(1));
+                bail!("lore serve did not answer within 180 s");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let key = match key {
+            Some(k) => k.to_owned(),
+            None => std::fs::read_to_string(data_dir.join("dev-key"))?.trim().to_owned(),
+        };
+        Ok(Serve { child, base, client, key })
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Result<(u16, Value)> {
+        let mut req = self.client.request(method, format!("{}{path}", self.base)).bearer_auth(&self.key);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let res = req.send().await?;
+        let status = res.status().as_u16();
+        Ok((status, res.json().await.unwrap_or(Value::Null)))
+    }
+
+    async fn create_chatbot(&self) -> Result<String> {
+        let (status, v) =
+            self.call(reqwest::Method::POST, "/api/v1/chatbots", Some(json!({ "name": "Bench bot" }))).await?;
+        str_at(&v, "/chatbot/id").with_context(|| format!("create chatbot: {status} {v}"))
+    }
+
+    /// Uploads `bytes` as a file source (multipart `POST …/sources`): upload + create in one request.
+    async fn create_pdf_source(&self, bot: &str, bytes: Vec<u8>) -> Result<String> {
+        let part = reqwest::multipart::Part::bytes(bytes).file_name("handbook.pdf").mime_str("application/pdf")?;
+        let form = reqwest::multipart::Form::new().part("file", part).text("name", "Handbook");
+        let res = self
+            .client
+            .post(format!("{}/api/v1/chatbots/{bot}/sources", self.base))
+            .bearer_auth(&self.key)
+            .multipart(form)
+            .send()
+            .await?;
+        let status = res.status();
+        let v: Value = res.json().await.unwrap_or(Value::Null);
+        str_at(&v, "/source/id").with_context(|| format!("create file source: {status} {v}"))
+    }
+
+    async fn process(&self, bot: &str, source: &str) -> Result<()> {
+        let (status, v) =
+            self.call(reqwest::Method::POST, &format!("/api/v1/chatbots/{bot}/sources/{source}/process"), None).await?;
+        if status != 202 {
+            bail!("process: {status} {v}");
+        }
+        Ok(())
+    }
+
+    /// Polls the source's detail until it is `ready`; its chunk count.
+    async fn wait_ready(&self, bot: &str, source: &str) -> Result<u64> {
+        let until = Instant::now() + PROCESS_TIMEOUT;
+        loop {
+            let (_, v) =
+                self.call(reqwest::Method::GET, &format!("/api/v1/chatbots/{bot}/sources/{source}"), None).await?;
+            match v.pointer("/source/status").and_then(Value::as_str) {
+                Some("ready") => return Ok(v.pointer("/source/chunkCount").and_then(Value::as_u64).unwrap_or(0)),
+                Some("error") => bail!("the source ended in error: {v}"),
+                _ if Instant::now() > until => bail!("the source was not ready within {PROCESS_TIMEOUT:?}: {v}"),
+                _ => tokio::time::sleep(Duration::from_millis(250)).await,
+            }
+        }
+    }
+
+    fn stop(mut self) {
+        stop(&mut self.child, Duration::from_secs(10));
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn str_at(v: &Value, pointer: &str) -> Result<String> {
+    v.pointer(pointer).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| anyhow!("no {pointer}"))
+}
+
+/// Runs the `lore` CLI; its last stdout line (the id or key it created).
+fn cli(bins: &Bins, data_dir: &Path, args: &[&str]) -> Result<String> {
+    let out =
+        Command::new(&bins.lore).arg("--data-dir").arg(data_dir).args(args).env_remove("LORE_BACKEND").output()?;
+    if !out.status.success() {
+        bail!("lore {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let stdout = String::from_utf8(out.stdout)?;
+    stdout.lines().rfind(|l| !l.trim().is_empty()).map(|l| l.trim().to_owned()).ok_or_else(|| anyhow!("no output"))
+}
+
+/// A function process as Lambda starts it: a clean environment with the Runtime API's address
+/// and the `AWS_LAMBDA_*` variables, plus `env`.
+fn lambda_command(bin: &Path, api: &Emulator, name: &str, env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("AWS_LAMBDA_RUNTIME_API", api.addr.to_string())
+        .env("AWS_LAMBDA_FUNCTION_NAME", name)
+        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "128")
+        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
+        .env("AWS_LAMBDA_LOG_STREAM_NAME", "2026/05/01/[$LATEST]0123456789abcdef")
+        .env("AWS_LAMBDA_LOG_GROUP_NAME", format!("/aws/lambda/{name}"))
+        .env("AWS_REGION", "eu-west-1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+/// An API Gateway HTTP API (2.0) event for `method path`, from the shipped `get-chatbot.json`.
+fn http_event(template: &Value, key: &str, method: &str, path: &str) -> String {
+    let mut e = template.clone();
+    e["rawPath"] = json!(path);
+    e["requestContext"]["http"]["path"] = json!(path);
+    e["requestContext"]["http"]["method"] = json!(method);
+    e["pathParameters"]["proxy"] = json!(path.trim_start_matches("/api/v1/chatbots/"));
+    e["headers"]["authorization"] = json!(format!("Bearer {key}"));
+    e.to_string()
+}
+
+fn api_gateway_template() -> Result<Value> {
+    let text = std::fs::read_to_string("events/api-chatbots/get-chatbot.json").context("events/api-chatbots")?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+// ---------------------------------------------------------------- statistics
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Dist {
+    median: f64,
+    p90: f64,
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    // Nearest rank.
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn dist(values: &[f64]) -> Dist {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    Dist { median: quantile(&v, 0.5), p90: quantile(&v, 0.9) }
+}
+
+// ---------------------------------------------------------------- row 1: cold start
+
+/// A data dir with a workspace (high rate limit), a key, a chatbot and a ready text source.
+struct ApiSetup {
+    data_dir: PathBuf,
+    key: String,
+    bot: String,
+    source: String,
+}
+
+impl ApiSetup {
+    async fn prepare(bins: &Bins, work: &Path) -> Result<Self> {
+        let data_dir = work.join("api");
+        cli(bins, &data_dir, &["workspaces", "create", "--name", "bench", "--rate-limit-per-minute", "100000000"])?;
+        let key = cli(bins, &data_dir, &["keys", "create", "--workspace", "bench", "--scopes", "all"])?;
+        let serve = Serve::start(bins, &data_dir, &[("LORE_EMBEDDER", "local")], Some(&key)).await?;
+        let bot = serve.create_chatbot().await?;
+        let content = "Refunds are accepted within 14 days of purchase. ".repeat(40);
+        let (status, v) = serve
+            .call(
+                reqwest::Method::POST,
+                &format!("/api/v1/chatbots/{bot}/sources"),
+                Some(json!({ "type": "text", "name": "Refund policy", "content": content })),
+            )
+            .await?;
+        let source = str_at(&v, "/source/id").with_context(|| format!("create text source: {status} {v}"))?;
+        serve.process(&bot, &source).await?;
+        serve.wait_ready(&bot, &source).await?;
+        serve.stop();
+        Ok(ApiSetup { data_dir, key, bot, source })
+    }
+}
+
+struct ColdRow {
+    label: &'static str,
+    total: Dist,
+    init: Dist,
+    rss_mib: f64,
+}
+
+struct Cold {
+    rows: Vec<ColdRow>,
+    reps: usize,
+}
+
+/// Spawn → first response, each binary in turn (round robin, so that load from elsewhere on the
+/// machine falls on all three alike); the first round is a warm-up (page cache) and not counted.
+async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String, String)]) -> Result<Cold> {
+    let template = api_gateway_template()?;
+    let ours_event = http_event(&template, &setup.key, "GET", &format!("/api/v1/chatbots/{}", setup.bot));
+    let hello_event = ours_event.clone();
+    let floor_event = json!({ "hello": "floor" }).to_string();
+    let data_dir = setup.data_dir.to_string_lossy().into_owned();
+    let mut ours_env: Vec<(&str, &str)> =
+        vec![("LORE_BACKEND", "local"), ("LORE_DATA_DIR", &data_dir), ("LORE_EMBEDDER", "local")];
+    ours_env.extend(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    type Case<'a> = (&'static str, &'a Path, &'a str, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
+        ("floor: bare `lambda_runtime` echo loop", &bins.floor_lambda, "floor", vec![], &floor_event),
+        ("hello world: `lambda_http` + axum", &bins.hello_lambda, "hello", vec![], &hello_event),
+        ("ours: `api-chatbots`, GET chatbot", &bins.api_chatbots, "api-chatbots", ours_env, &ours_event),
+    ];
+    let mut totals = vec![Vec::new(); cases.len()];
+    let mut inits = vec![Vec::new(); cases.len()];
+    let mut rss = vec![Vec::new(); cases.len()];
+    for rep in 0..=reps {
+        for (i, (label, bin, name, env, event)) in cases.iter().enumerate() {
+            let mut api = Emulator::start(name).await?;
+            api.queue((*event).to_owned());
+            let mut cmd = lambda_command(bin, &api, name, env);
+            let t0 = Instant::now();
+            let mut child = cmd.spawn().with_context(|| format!("spawning {}", bin.display()))?;
+            let posted = api.wait(Duration::from_secs(30)).await;
+            let mem = Mem::of(child.id()).unwrap_or_default();
+            let _ = child.kill();
+            let _ = child.wait();
+            let posted = posted.ok_or_else(|| anyhow!("{label}: no response within 30 s"))?;
+            if posted.kind != emulator::Kind::Response {
+                bail!("{label}: posted {:?}: {}", posted.kind, String::from_utf8_lossy(&posted.body));
+            }
+            if *name != "floor" {
+                let answer = posted.json();
+                if answer["statusCode"] != 200 {
+                    bail!("{label}: answered {answer}");
+                }
+            }
+            if rep > 0 {
+                totals[i].push((posted.at - t0).as_secs_f64() * 1e3);
+                inits[i].push(api.first_next().map(|t| (t - t0).as_secs_f64() * 1e3).unwrap_or(f64::NAN));
+                rss[i].push(mib(mem.rss_kib));
+            }
+        }
+        if rep % 20 == 0 {
+            eprintln!("bench-process: cold start {rep}/{reps}");
+        }
+    }
+    let rows = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ColdRow {
+            label: c.0,
+            total: dist(&totals[i]),
+            init: dist(&inits[i]),
+            rss_mib: dist(&rss[i]).median,
+        })
+        .collect();
+    Ok(Cold { rows, reps })
+}
+
+// ---------------------------------------------------------------- row 2: API overhead
+
+#[derive(Debug, Clone, Default)]
+struct Wrk {
+    rps: f64,
+    p50_ms: f64,
+    p90_ms: f64,
+    p99_ms: f64,
+    requests: u64,
+    non_2xx: u64,
+    errors: String,
+}
+
+fn wrk_duration_ms(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let (num, factor) = if let Some(n) = s.strip_suffix("us") {
+        (n, 1e-3)
+    } else if let Some(n) = s.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix("m") {
+        (n, 60e3)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1e3)
+    } else {
+        return None;
+    };
+    num.parse::<f64>().ok().map(|v| v * factor)
+}
+
+fn run_wrk(url: &str, key: Option<&str>, connections: u32, secs: u64) -> Result<Wrk> {
+    let mut cmd = Command::new("wrk");
+    cmd.args(["-t2", &format!("-c{connections}"), &format!("-d{secs}s"), "--latency"]);
+    if let Some(k) = key {
+        cmd.args(["-H", &format!("Authorization: Bearer {k}")]);
+    }
+    let out = cmd.arg(url).output().context("running wrk (apt-get install wrk)")?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        bail!("wrk failed: {text}{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut w = Wrk::default();
+    for line in text.lines() {
+        let t = line.trim();
+        let mut parts = t.split_whitespace();
+        match (parts.next(), parts.next()) {
+            (Some("50%"), Some(v)) => w.p50_ms = wrk_duration_ms(v).unwrap_or(f64::NAN),
+            (Some("90%"), Some(v)) => w.p90_ms = wrk_duration_ms(v).unwrap_or(f64::NAN),
+            (Some("99%"), Some(v)) => w.p99_ms = wrk_duration_ms(v).unwrap_or(f64::NAN),
+            (Some("Requests/sec:"), Some(v)) => w.rps = v.parse().unwrap_or(f64::NAN),
+            _ => {}
+        }
+        if t.contains("requests in") {
+            w.requests = t.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
+        }
+        if let Some(n) = t.strip_prefix("Non-2xx or 3xx responses:") {
+            w.non_2xx = n.trim().parse().unwrap_or(0);
+        }
+        if t.starts_with("Socket errors:") {
+            w.errors = t.to_owned();
+        }
+    }
+    Ok(w)
+}
+
+struct Api {
+    ours: Wrk,
+    hello: Wrk,
+    connections: u32,
+    secs: u64,
+    body_bytes: usize,
+}
+
+async fn api_overhead(bins: &Bins, setup: &ApiSetup, o: &Opts) -> Result<Api> {
+    // `lore serve` as a user starts it (default embedder), on the prepared data dir.
+    let serve = Serve::start(bins, &setup.data_dir, &[], Some(&setup.key)).await?;
+    let path = format!("/api/v1/chatbots/{}/sources/{}", setup.bot, setup.source);
+    let (status, body) = serve.call(reqwest::Method::GET, &path, None).await?;
+    if status != 200 {
+        bail!("GET source detail answered {status}: {body}");
+    }
+    let body_bytes = body.to_string().len();
+    let url = format!("{}{path}", serve.base);
+    eprintln!("bench-process: wrk {} connections, {} s: lore serve", o.connections, o.duration_secs);
+    run_wrk(&url, Some(&setup.key), o.connections, 2)?; // warm-up
+    let ours = run_wrk(&url, Some(&setup.key), o.connections, o.duration_secs)?;
+    serve.stop();
+
+    let port = free_port()?;
+    let mut hello = Command::new(&bins.hello_http)
+        .arg(format!("127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let hello_url = format!("http://127.0.0.1:{port}/");
+    wait_http(&hello_url).await?;
+    eprintln!("bench-process: wrk {} connections, {} s: axum hello world", o.connections, o.duration_secs);
+    run_wrk(&hello_url, None, o.connections, 2)?;
+    let peer = run_wrk(&hello_url, None, o.connections, o.duration_secs)?;
+    stop(&mut hello, Duration::from_secs(5));
+    if ours.non_2xx > 0 {
+        bail!("lore serve answered {} non-2xx responses under load (rate limit?)", ours.non_2xx);
+    }
+    Ok(Api { ours, hello: peer, connections: o.connections, secs: o.duration_secs, body_bytes })
+}
+
+async fn wait_http(url: &str) -> Result<()> {
+    let until = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < until {
+        if reqwest::get(url).await.is_ok_and(|r| r.status().is_success()) {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    bail!("{url} did not answer")
+}
+
+// ---------------------------------------------------------------- row 3: memory
+
+struct IdleRow {
+    label: String,
+    mem: Mem,
+}
+
+/// RSS a second after start + one request.
+async fn idle_memory(bins: &Bins, work: &Path) -> Result<Vec<IdleRow>> {
+    let mut rows = Vec::new();
+    let minilm = minilm_present();
+    let mut variants: Vec<(String, Vec<(&str, &str)>)> = Vec::new();
+    if minilm {
+        variants.push(("`lore serve`, default embedder (all-MiniLM-L6-v2 found and loaded)".into(), vec![]));
+    } else {
+        variants.push(("`lore serve`, default embedder (no MiniLM files: lexical)".into(), vec![]));
+    }
+    variants.push(("`lore serve`, `LORE_EMBEDDER=local` (lexical)".into(), vec![("LORE_EMBEDDER", "local")]));
+    for (n, (label, env)) in variants.into_iter().enumerate() {
+        let dir = work.join(format!("idle-{n}"));
+        let serve = Serve::start(bins, &dir, &env, None).await?;
+        let (status, _) = serve.call(reqwest::Method::GET, "/api/v1/chatbots", None).await?;
+        if status != 200 {
+            bail!("GET /api/v1/chatbots answered {status}");
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        rows.push(IdleRow { label, mem: Mem::of(serve.pid())? });
+        serve.stop();
+    }
+    let port = free_port()?;
+    let mut hello = Command::new(&bins.hello_http)
+        .arg(format!("127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    wait_http(&format!("http://127.0.0.1:{port}/")).await?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    rows.push(IdleRow { label: "axum hello world (baseline)".into(), mem: Mem::of(hello.id())? });
+    stop(&mut hello, Duration::from_secs(5));
+    Ok(rows)
+}
+
+fn minilm_present() -> bool {
+    std::env::var_os("HOME")
+        .map(|h| PathBuf::from(h).join(".cache/lore/models/all-MiniLM-L6-v2/model.safetensors").exists())
+        .unwrap_or(false)
+}
+
+struct PdfRow {
+    label: String,
+    mem: Mem,
+    secs: f64,
+    chunks: u64,
+}
+
+struct PdfReport {
+    bytes: usize,
+    text_bytes: usize,
+    rows: Vec<PdfRow>,
+    skipped: Vec<String>,
+}
+
+async fn pdf_memory(bins: &Bins, work: &Path) -> Result<PdfReport> {
+    let bytes = pdf::generate(PDF_BYTES, PDF_PAGES, PDF_IMAGES);
+    std::fs::write(work.join("handbook.pdf"), &bytes)?;
+    let mut report =
+        PdfReport { bytes: bytes.len(), text_bytes: pdf::text_bytes(PDF_PAGES), rows: vec![], skipped: vec![] };
+
+    // lore serve: upload + create (one multipart request), process, poll until ready.
+    let mut variants: Vec<(String, Vec<(&str, &str)>)> = vec![(
+        "`lore serve`, `LORE_EMBEDDER=local`: upload + create + process".into(),
+        vec![("LORE_EMBEDDER", "local")],
+    )];
+    if minilm_present() {
+        variants.push(("`lore serve`, default embedder (MiniLM): upload + create + process".into(), vec![]));
+    }
+    for (n, (label, env)) in variants.into_iter().enumerate() {
+        let dir = work.join(format!("pdf-serve-{n}"));
+        let serve = Serve::start(bins, &dir, &env, None).await?;
+        let t0 = Instant::now();
+        let bot = serve.create_chatbot().await?;
+        let source = serve.create_pdf_source(&bot, bytes.clone()).await?;
+        serve.process(&bot, &source).await?;
+        let chunks = serve.wait_ready(&bot, &source).await?;
+        let secs = t0.elapsed().as_secs_f64();
+        let mem = Mem::of(serve.pid())?;
+        eprintln!("bench-process: {label}: {chunks} chunks in {secs:.1} s, peak {:.1} MiB", mib(mem.hwm_kib));
+        report.rows.push(PdfRow { label, mem, secs, chunks });
+        serve.stop();
+    }
+
+    // The api-chatbots Lambda (embedded backend, lexical embedder as deployed): POST …/process,
+    // then GET detail events until ready; its in-process workers run the job.
+    match lambda_api_pdf(bins, work, &bytes).await {
+        Ok(row) => report.rows.push(row),
+        Err(e) => report.skipped.push(format!("`api-chatbots` Lambda: {e:#}")),
+    }
+    match lambda_worker_pdf(bins, work, &bytes).await {
+        Ok(row) => report.rows.push(row),
+        Err(e) => report.skipped.push(format!("`ingest-worker` Lambda: {e:#}")),
+    }
+    Ok(report)
+}
+
+async fn lambda_api_pdf(bins: &Bins, work: &Path, bytes: &[u8]) -> Result<PdfRow> {
+    let dir = work.join("pdf-lambda-api");
+    let serve = Serve::start(bins, &dir, &[("LORE_EMBEDDER", "local")], None).await?;
+    let bot = serve.create_chatbot().await?;
+    let source = serve.create_pdf_source(&bot, bytes.to_vec()).await?;
+    let key = serve.key.clone();
+    serve.stop();
+
+    let template = api_gateway_template()?;
+    let dir_s = dir.to_string_lossy().into_owned();
+    let env = [("LORE_BACKEND", "local"), ("LORE_DATA_DIR", dir_s.as_str()), ("LORE_EMBEDDER", "local")];
+    let mut api = Emulator::start("api-chatbots").await?;
+    let mut child = lambda_command(&bins.api_chatbots, &api, "api-chatbots", &env).spawn()?;
+    let result = async {
+        let t0 = Instant::now();
+        let path = format!("/api/v1/chatbots/{bot}/sources/{source}");
+        let posted = api
+            .invoke(http_event(&template, &key, "POST", &format!("{path}/process")), Duration::from_secs(60))
+            .await?;
+        if posted.json()["statusCode"] != 202 {
+            bail!("POST process answered {}", posted.json());
+        }
+        let until = Instant::now() + PROCESS_TIMEOUT;
+        loop {
+            let answer = api.invoke(http_event(&template, &key, "GET", &path), Duration::from_secs(60)).await?.json();
+            let body: Value = serde_json::from_str(answer["body"].as_str().unwrap_or("null")).unwrap_or(Value::Null);
+            match body.pointer("/source/status").and_then(Value::as_str) {
+                Some("ready") => {
+                    let chunks = body.pointer("/source/chunkCount").and_then(Value::as_u64).unwrap_or(0);
+                    let mem = Mem::of(child.id())?;
+                    return Ok(PdfRow {
+                        label: "`api-chatbots` Lambda (embedded backend, `LORE_EMBEDDER=local`): process + poll; \
+                                the run executes in its in-process worker"
+                            .into(),
+                        mem,
+                        secs: t0.elapsed().as_secs_f64(),
+                        chunks,
+                    });
+                }
+                Some("error") => bail!("the source ended in error: {body}"),
+                _ if Instant::now() > until => bail!("not ready within {PROCESS_TIMEOUT:?}"),
+                _ => tokio::time::sleep(Duration::from_millis(250)).await,
+            }
+        }
+    }
+    .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
+
+/// The ingest-worker with the embedded backend. The job must be in `processing` in the data dir
+/// before the worker starts: `lore serve` starts the run (POST …/process) and is killed (-9) as soon
+/// as it has answered 202. At init the worker's sweeper adopts that orphaned run (the embedded
+/// backend's rule for a data dir's runs) and runs it with `App::run_ingest_job`, the function the
+/// SQS handler calls; the SQS event for the same job is delivered once the run finished (a no-op
+/// then, by its generation guard), so that one run, not two concurrent ones, is measured.
+async fn lambda_worker_pdf(bins: &Bins, work: &Path, bytes: &[u8]) -> Result<PdfRow> {
+    let dir = work.join("pdf-lambda-worker");
+    let serve = Serve::start(bins, &dir, &[("LORE_EMBEDDER", "local")], None).await?;
+    let bot = serve.create_chatbot().await?;
+    let source = serve.create_pdf_source(&bot, bytes.to_vec()).await?;
+    serve.process(&bot, &source).await?;
+    serve.kill();
+
+    let db = rusqlite::Connection::open_with_flags(
+        dir.join("lore.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    let state = |db: &rusqlite::Connection| -> Result<(String, String, u64, u64)> {
+        Ok(db.query_row(
+            "SELECT status, workspace_id, generation, chunk_count FROM sources WHERE id = ?1",
+            [&source],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64, r.get::<_, i64>(3)? as u64)),
+        )?)
+    };
+    let (status, workspace, generation, _) = state(&db)?;
+    if status != "processing" {
+        bail!("after the kill the source is {status}, not processing (lore serve finished it first)");
+    }
+    let dir_s = dir.to_string_lossy().into_owned();
+    let env = [("LORE_BACKEND", "local"), ("LORE_DATA_DIR", dir_s.as_str()), ("LORE_EMBEDDER", "local")];
+    let mut api = Emulator::start("ingest-worker").await?;
+    let t0 = Instant::now();
+    let mut child = lambda_command(&bins.ingest_worker, &api, "ingest-worker", &env).spawn()?;
+    let result = async {
+        let until = Instant::now() + PROCESS_TIMEOUT;
+        let chunks = loop {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let (status, _, _, chunks) = state(&db)?;
+            match status.as_str() {
+                "ready" => break chunks,
+                "error" => bail!("the source ended in error"),
+                _ if Instant::now() > until => bail!("not ready within {PROCESS_TIMEOUT:?}"),
+                _ => {}
+            }
+            if let Ok(Some(s)) = child.try_wait() {
+                bail!("the ingest-worker exited: {s}");
+            }
+        };
+        let secs = t0.elapsed().as_secs_f64();
+        let job = json!({ "type": "ingest", "workspaceId": workspace, "sourceId": source, "generation": generation });
+        let event = json!({ "Records": [{
+            "messageId": "bench-1", "receiptHandle": "bench", "body": job.to_string(), "attributes": {},
+            "messageAttributes": {}, "eventSource": "aws:sqs",
+            "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:lore-IngestQueue", "awsRegion": "eu-west-1"
+        }]});
+        let answer = api.invoke(event.to_string(), Duration::from_secs(60)).await?.json();
+        if answer["batchItemFailures"].as_array().is_some_and(|f| !f.is_empty()) {
+            bail!("the SQS batch reported failures: {answer}");
+        }
+        Ok(PdfRow {
+            label: "`ingest-worker` Lambda (embedded backend, `LORE_EMBEDDER=local`): the run adopted at init, \
+                    then the SQS job event"
+                .into(),
+            mem: Mem::of(child.id())?,
+            secs,
+            chunks,
+        })
+    }
+    .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
+
+// ---------------------------------------------------------------- report
+
+#[derive(Default)]
+struct Report {
+    cold: Option<Cold>,
+    api: Option<Api>,
+    idle: Option<Vec<IdleRow>>,
+    pdf: Option<PdfReport>,
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| m.lines().next().and_then(|l| l.split_whitespace().nth(1)).and_then(|k| k.parse::<u64>().ok()))
+        .map(|k| format!(", {:.1} GiB RAM", k as f64 / 1024.0 / 1024.0))
+        .unwrap_or_default();
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .map(|l| format!(", load average at start {}", l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")))
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores{mem}{load}")
+}
+
+fn revision() -> String {
+    let git = |args: &[&str]| {
+        Command::new("git").args(args).output().ok().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    let rev = git(&["rev-parse", "--short", "HEAD"]).filter(|r| !r.is_empty()).unwrap_or_else(|| "unknown".into());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    if dirty { format!("{rev} + uncommitted changes") } else { rev }
+}
+
+fn met(ok: bool) -> &'static str {
+    if ok { "**met**" } else { "**missed**" }
+}
+
+impl Report {
+    fn render(&self, machine: &str, o: &Opts) -> String {
+        let command = std::env::var("LORE_BENCH_COMMAND").unwrap_or_else(|_| "bash scripts/bench-process.sh".into());
+        let date = Command::new("date")
+            .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default();
+        let mut s = String::new();
+        let _ = writeln!(s, "{BEGIN}");
+        let _ = writeln!(
+            s,
+            "Measured {date} on {machine}; Rust profile `perf` for every binary (ours and the peers); \
+             revision {}. Reproduce with:\n\n```sh\n{command}\n```\n",
+            revision()
+        );
+        let _ = writeln!(s, "| row | ours | peer / baseline (same run) | ratio | budget | met? |");
+        let _ = writeln!(s, "|---|---:|---:|---:|---|---|");
+        if let Some(c) = &self.cold {
+            let (floor, hello, ours) = (&c.rows[0], &c.rows[1], &c.rows[2]);
+            let net = |r: &ColdRow, f: fn(&Dist) -> f64| f(&r.total) - f(&floor.total);
+            let ratio_med = net(ours, |d| d.median) / net(hello, |d| d.median);
+            let ratio_p90 = net(ours, |d| d.p90) / net(hello, |d| d.p90);
+            let _ = writeln!(
+                s,
+                "| Lambda cold start, spawn → first response, minus floor (median / p90) | {:.2} / {:.2} ms | \
+                 hello world {:.2} / {:.2} ms | **{ratio_med:.2}× / {ratio_p90:.2}×** | ≤ 2× | {} |",
+                net(ours, |d| d.median),
+                net(ours, |d| d.p90),
+                net(hello, |d| d.median),
+                net(hello, |d| d.p90),
+                met(ratio_med <= 2.0 && ratio_p90 <= 2.0)
+            );
+        }
+        if let Some(a) = &self.api {
+            let _ = writeln!(
+                s,
+                "| API overhead, GET source detail, {} connections: p99 | {:.2} ms | hello world {:.2} ms | {:.1}× | ≤ 5 ms | {} |",
+                a.connections,
+                a.ours.p99_ms,
+                a.hello.p99_ms,
+                a.ours.p99_ms / a.hello.p99_ms,
+                met(a.ours.p99_ms <= 5.0)
+            );
+            let _ = writeln!(
+                s,
+                "| API overhead, same run: throughput | {:.0} req/s | hello world {:.0} req/s | {:.2}× | ≥ 10,000 req/s on 2 cores | {} |",
+                a.ours.rps,
+                a.hello.rps,
+                a.ours.rps / a.hello.rps,
+                met(a.ours.rps >= 10_000.0)
+            );
+        }
+        if let Some(idle) = &self.idle {
+            let base = idle.last().map(|r| r.mem.rss_kib).unwrap_or(1);
+            for r in &idle[..idle.len().saturating_sub(1)] {
+                let _ = writeln!(
+                    s,
+                    "| Memory idle (start + one request): {} | {:.1} MiB RSS | hello world {:.1} MiB | {:.1}× | ≤ 50 MB | {} |",
+                    r.label,
+                    mib(r.mem.rss_kib),
+                    mib(base),
+                    r.mem.rss_kib as f64 / base as f64,
+                    met(r.mem.rss_kib * 1024 <= 50_000_000)
+                );
+            }
+        }
+        if let Some(p) = &self.pdf {
+            for r in &p.rows {
+                let lambda = r.label.contains("Lambda");
+                let _ = writeln!(
+                    s,
+                    "| Memory peak (VmHWM), {:.1} MB PDF: {} | {:.1} MiB | no peer (budget only) | {:.2}× the budget | {} | {} |",
+                    p.bytes as f64 / 1e6,
+                    r.label,
+                    mib(r.mem.hwm_kib),
+                    r.mem.hwm_kib as f64 * 1024.0 / 128e6,
+                    if lambda { "≤ 128 MB (Lambda handler)" } else { "≤ 128 MB is for a Lambda handler: info" },
+                    if lambda { met(r.mem.hwm_kib * 1024 <= 128_000_000) } else { "(info)" }
+                );
+            }
+        }
+        let _ = writeln!(s);
+        if let Some(c) = &self.cold {
+            let _ = writeln!(
+                s,
+                "**Cold start** ({} spawns of each binary, round robin, after one warm-up round; local Runtime API \
+                 emulator `benches/process/emulator.rs` on 127.0.0.1, a fresh one per process; `api-chatbots` with \
+                 `LORE_BACKEND=local`, `LORE_EMBEDDER=local` on a data dir holding one workspace, key and chatbot, \
+                 answering `events/api-chatbots/get-chatbot.json` with the real key and id: 200). Times in ms from \
+                 `spawn()` to the emulator receiving the response; *init* = to the first `GET …/invocation/next`; \
+                 RSS = VmRSS right after the response:\n",
+                c.reps
+            );
+            let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+            for r in &c.rows {
+                let _ = writeln!(
+                    s,
+                    "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB |",
+                    r.label, r.total.median, r.total.p90, r.init.median, r.init.p90, r.rss_mib
+                );
+            }
+            let _ = writeln!(s);
+        }
+        if let Some(a) = &self.api {
+            let _ = writeln!(
+                s,
+                "**API overhead** (`wrk -t2 -c{} -d{}s --latency`, after a 2 s warm-up each, load generator on the \
+                 same 2 cores): `lore serve` (embedded backend, default settings) `GET /api/v1/chatbots/{{chatbotId}}/sources/{{sourceId}}` (a ready text source; {} B of JSON) with a key of a \
+                 workspace created with `--rate-limit-per-minute 100000000` vs `process-hello-http` (`GET /` → \
+                 `Hello, World!`).\n",
+                a.connections, a.secs, a.body_bytes
+            );
+            let _ = writeln!(s, "| server | req/s | p50 ms | p90 ms | p99 ms | requests | non-2xx | socket errors |");
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---|");
+            for (name, w) in [("`lore serve`", &a.ours), ("axum hello world", &a.hello)] {
+                let _ = writeln!(
+                    s,
+                    "| {name} | {:.0} | {:.2} | {:.2} | {:.2} | {} | {} | {} |",
+                    w.rps,
+                    w.p50_ms,
+                    w.p90_ms,
+                    w.p99_ms,
+                    w.requests,
+                    w.non_2xx,
+                    if w.errors.is_empty() { "none" } else { &w.errors }
+                );
+            }
+            let _ = writeln!(s);
+        }
+        if let Some(idle) = &self.idle {
+            let _ =
+                writeln!(s, "**Idle memory** (fresh data dir, one `GET /api/v1/chatbots` — or `GET /` — then 1 s):\n");
+            let _ = writeln!(s, "| process | VmRSS | VmHWM |");
+            let _ = writeln!(s, "|---|---:|---:|");
+            for r in idle {
+                let _ = writeln!(s, "| {} | {:.1} MiB | {:.1} MiB |", r.label, mib(r.mem.rss_kib), mib(r.mem.hwm_kib));
+            }
+            let _ = writeln!(s);
+        }
+        if let Some(p) = &self.pdf {
+            let _ = writeln!(
+                s,
+                "**Peak memory for a {:.1} MB PDF** (generated deterministically by `benches/process/pdf.rs`: {PDF_PAGES} \
+                 Helvetica text pages, {:.0} KB of uncompressed text streams, and {PDF_IMAGES} raw RGB images of \
+                 incompressible pixels for the rest). VmHWM of the process that ran the job, read when the source was \
+                 `ready`; the time is from the first request (or the worker's spawn) to `ready`:\n",
+                p.bytes as f64 / 1e6,
+                p.text_bytes as f64 / 1e3
+            );
+            let _ = writeln!(s, "| process | VmHWM (peak) | VmRSS after | chunks | time |");
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+            for r in &p.rows {
+                let _ = writeln!(
+                    s,
+                    "| {} | {:.1} MiB | {:.1} MiB | {} | {:.1} s |",
+                    r.label,
+                    mib(r.mem.hwm_kib),
+                    mib(r.mem.rss_kib),
+                    r.chunks,
+                    r.secs
+                );
+            }
+            for skipped in &p.skipped {
+                let _ = writeln!(s, "\nNot measured: {skipped}");
+            }
+            let _ = writeln!(s);
+        }
+        if o.only.is_none() {
+            let _ = writeln!(s, "{}", include_str!("FINDINGS.md").trim_end());
+            let _ = writeln!(s);
+        }
+        if o.only.is_some() {
+            let _ = writeln!(s, "(partial run: `--only {}`)\n", o.only.as_deref().unwrap_or(""));
+        }
+        let _ = write!(s, "{END}");
+        s
+    }
+}
+
+/// Replaces the block between the markers, or appends the heading and the block at the end.
+fn write_block(path: &Path, block: &str) -> Result<()> {
+    let doc = std::fs::read_to_string(path).unwrap_or_default();
+    let new = match (doc.find(BEGIN), doc.find(END)) {
+        (Some(b), Some(e)) if e > b => format!("{}{block}{}", &doc[..b], &doc[e + END.len()..]),
+        _ => format!("{}\n\n{HEADING}\n\n{block}\n", doc.trim_end()),
+    };
+    std::fs::write(path, new)?;
+    Ok(())
+}

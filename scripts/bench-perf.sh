@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# In-process performance budgets (DESIGN §6): chunking, extraction, embedded search and webhook
+# fan-out, each measured against its peer or baseline in the same run (benches/perf/main.rs).
+# One command reproduces the "Performance budgets (in process)" block of docs/benchmarks.md.
+#
+#   bash scripts/bench-perf.sh                          # everything, rewrites docs/benchmarks.md
+#   bash scripts/bench-perf.sh --only chunking,search   # extra arguments go to the bench
+#   LORE_BENCH_NO_WRITE=1 bash scripts/bench-perf.sh    # print only
+#
+# 1. Creates the Python peers' venv ($HOME/.cache/lore/tools/bench-venv) with pinned versions of
+#    langchain-text-splitters, pypdf and python-docx (once; checked by a stamp file).
+# 2. Builds the bench with the `perf` profile (release without LTO) and runs it. About 5 minutes
+#    once built on 2 cores; most of it is writing 100k chunks into the index and the Python peers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/lore/target}"
+
+venv="${LORE_BENCH_VENV:-$HOME/.cache/lore/tools/bench-venv}"
+pins=(langchain-text-splitters==1.1.3 pypdf==7.1.0 python-docx==1.2.0)
+stamp="$venv/.lore-pins"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+if [ "$(cat "$stamp" 2>/dev/null)" != "${pins[*]}" ]; then
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}"
+  echo "${pins[*]}" >"$stamp"
+fi
+export LORE_BENCH_PYTHON="$venv/bin/python"
+
+args=()
+if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
+  args+=(--write docs/benchmarks.md)
+fi
+export LORE_BENCH_COMMAND="bash scripts/bench-perf.sh${*:+ $*}"
+start=$(date +%s)
+cargo bench --profile perf --bench perf -- "${args[@]}" "$@"
+echo "bench-perf: finished in $(($(date +%s) - start)) s (build included)" >&2

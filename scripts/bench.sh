@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every benchmark of docs/benchmarks.md, one after the other, each rewriting its own block there:
+#
+#   bash scripts/bench.sh
+#
+# 1. scripts/bench-retrieval.sh  retrieval quality and latency through the HTTP API
+# 2. scripts/bench-perf.sh       in-process budgets of DESIGN §6 (chunking, extraction, search, fan-out)
+# 3. scripts/bench-process.sh    process budgets of DESIGN §6 (cold start, API overhead, memory)
+#
+# Each installs what it needs (Python peers in a venv, wrk from Debian) and builds with the
+# `perf` profile. About 15 minutes once built; the first perf build takes about 20 more on two
+# cores. Run it on an otherwise idle machine: the ratios are measured in one run, but a loaded
+# machine still widens the tails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+status=0
+for bench in bench-retrieval bench-perf bench-process; do
+  echo "== scripts/$bench.sh"
+  bash "scripts/$bench.sh" || status=$?
+done
+exit "$status"
