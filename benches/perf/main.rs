@@ -25,6 +25,9 @@ mod extract;
 mod search;
 mod webhooks;
 
+#[path = "../common/machine.rs"]
+mod machine;
+use machine::{cpu_model, today};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -205,33 +208,6 @@ pub fn human_bytes(bytes: usize) -> String {
 
 pub fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "**not met**" }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned())
-}
-
-/// Today (UTC) as YYYY-MM-DD (civil-from-days, H. Hinnant).
-fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 fn git_revision(root: &Path) -> String {
