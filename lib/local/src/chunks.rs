@@ -8,7 +8,7 @@ use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::StoreResult;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -141,24 +141,7 @@ impl VectorIndex for SqliteStore {
         }
         let scope = scope.clone();
         self.read(move |c| {
-            let sources = serde_json::to_string(&scope.source_ids.iter().map(|s| s.as_str()).collect::<Vec<_>>())
-                .map_err(unavailable)?;
-            let mut st = c
-                .prepare_cached(
-                    "SELECT c.rowid, -bm25(chunks_fts) AS relevance FROM chunks_fts
-                     JOIN chunks c ON c.rowid = chunks_fts.rowid
-                     WHERE chunks_fts MATCH ?1 AND c.chatbot_id = ?2 AND c.workspace_id = ?3
-                       AND c.source_id IN (SELECT value FROM json_each(?4))
-                     ORDER BY relevance DESC, c.rowid LIMIT ?5",
-                )
-                .map_err(unavailable)?;
-            let top = st
-                .query_map(params![expr, scope.owner.as_str(), scope.workspace_id.as_str(), sources, k as i64], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32))
-                })
-                .map_err(unavailable)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .map_err(unavailable)?;
+            let top = keyword_top_k(c, &expr, &scope, k).map_err(unavailable)?;
             hits_by_rowid(c, &top)
         })
         .await
@@ -252,6 +235,49 @@ const STOP_WORDS: &[&str] = &[
     "so", "that", "the", "their", "them", "then", "there", "these", "this", "to", "us", "was", "we", "what", "when",
     "where", "which", "who", "why", "will", "with", "would", "you", "your",
 ];
+
+/// BM25's best `k` chunks in `scope`, `(rowid, relevance)` best first (ties by rowid).
+///
+/// Ranked inside FTS5 first, `depth` candidates at a time, and only then checked against the
+/// scope: joining every match to `chunks` for the scope before ranking read a chunk row per
+/// match (hundreds of milliseconds at 100k chunks, docs/benchmarks.md). When the candidates run
+/// out before `k` are in scope (other owners' chunks rank higher), the depth grows until FTS5 has
+/// no more matches, so the result is the same as ranking the scope alone.
+fn keyword_top_k(c: &Connection, expr: &str, scope: &SearchScope, k: usize) -> rusqlite::Result<Vec<(i64, f32)>> {
+    let sources: HashSet<&str> = scope.source_ids.iter().map(|s| s.as_str()).collect();
+    let mut ranked = c.prepare_cached(
+        "SELECT rowid, -bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?1
+         ORDER BY bm25(chunks_fts), rowid LIMIT ?2",
+    )?;
+    let mut in_scope =
+        c.prepare_cached("SELECT source_id FROM chunks WHERE rowid = ?1 AND chatbot_id = ?2 AND workspace_id = ?3")?;
+    let mut depth = (k * KEYWORD_DEPTH).max(64);
+    loop {
+        let candidates = ranked
+            .query_map(params![expr, depth as i64], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let exhausted = candidates.len() < depth;
+        let mut top = Vec::with_capacity(k);
+        for (rowid, relevance) in candidates {
+            let source: Option<String> = in_scope
+                .query_row(params![rowid, scope.owner.as_str(), scope.workspace_id.as_str()], |r| r.get(0))
+                .optional()?;
+            if source.is_some_and(|s| sources.contains(s.as_str())) {
+                top.push((rowid, relevance));
+                if top.len() == k {
+                    return Ok(top);
+                }
+            }
+        }
+        if exhausted {
+            return Ok(top);
+        }
+        depth *= 4;
+    }
+}
+
+/// Keyword candidates ranked per wanted result before the scope check.
+const KEYWORD_DEPTH: usize = 8;
 
 /// Loads the chunks behind `(rowid, score)` pairs, keeping their order.
 fn hits_by_rowid(c: &Connection, top: &[(i64, f32)]) -> StoreResult<Vec<ChunkHit>> {

@@ -297,8 +297,14 @@ fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     // last transactions, which is the usual trade for an embedded server.
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Read pages straight from the page cache instead of copying each into SQLite's own cache:
+    // keyword search touches many FTS5 and chunk pages (docs/benchmarks.md). Address space only.
+    conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;
     Ok(conn)
 }
+
+/// How much of the database file each connection maps.
+const MMAP_BYTES: i64 = 1 << 30;
 
 /// Switches a new file to WAL. Two processes opening a new file at once (`lore serve` and the
 /// CLI) race for that switch, and SQLite answers the loser `SQLITE_BUSY` at once, without the
