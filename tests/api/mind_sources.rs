@@ -103,8 +103,12 @@ impl TestApp {
 
     /// The detail response: status, `Retry-After`, and the source.
     async fn mind_source(&self, mind: &str, id: &str) -> (u16, Option<String>, Value) {
+        self.mind_source_with(&self.dev_key, mind, id).await
+    }
+
+    async fn mind_source_with(&self, key: &str, mind: &str, id: &str) -> (u16, Option<String>, Value) {
         let path = format!("/api/v1/minds/{mind}/knowledge/{id}");
-        let res = self.req(Method::GET, &path, &self.dev_key).send().await.unwrap();
+        let res = self.req(Method::GET, &path, key).send().await.unwrap();
         let retry = res.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned());
         let (status, body) = parts(res).await;
         (status, retry, body["source"].clone())
@@ -116,9 +120,13 @@ impl TestApp {
     }
 
     async fn wait_mind_source(&self, mind: &str, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+        self.wait_mind_source_with(&self.dev_key, mind, id, done).await
+    }
+
+    async fn wait_mind_source_with(&self, key: &str, mind: &str, id: &str, done: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            let (status, _, s) = self.mind_source(mind, id).await;
+            let (status, _, s) = self.mind_source_with(key, mind, id).await;
             assert_eq!(status, 200, "{s}");
             if done(&s) {
                 return s;
@@ -335,27 +343,12 @@ async fn source_limits_of_the_mind_and_the_workspace_are_enforced_and_reported()
 
     // Deleting a source frees room in both limits.
     let id = created["source"]["id"].as_str().unwrap();
-    t.settle_mind_source_with(&key, &b, id).await;
+    t.wait_mind_source_with(&key, &b, id, |s| s["status"] == "ready" || s["status"] == "failed").await;
     let path = format!("/api/v1/minds/{b}/knowledge/{id}");
     let (status, _) = parts(t.req(Method::DELETE, &path, &key).send().await.unwrap()).await;
     assert_eq!(status, 200);
     assert_eq!(t.add_knowledge(&key, &b, text(6)).await.0, 201, "room again");
     t.stop().await;
-}
-
-impl TestApp {
-    async fn settle_mind_source_with(&self, key: &str, mind: &str, id: &str) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let res = self.req(Method::GET, &format!("/api/v1/minds/{mind}/knowledge/{id}"), key).send().await;
-            let (_, body) = parts(res.unwrap()).await;
-            if matches!(body["source"]["status"].as_str(), Some("ready" | "failed")) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "{body}");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
 }
 
 #[tokio::test]

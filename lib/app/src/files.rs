@@ -9,6 +9,7 @@ use crate::auth::Principal;
 use crate::knowledge_ports::{PresignedUpload, UploadRefusal};
 use crate::{App, AppError};
 use lore_domain::audio::{AudioFormat, MAX_AUDIO_UPLOAD_BYTES};
+use lore_domain::document::DocumentKind;
 use lore_domain::id::{MindId, SourceId};
 use lore_domain::mind::MAX_MIND_DOCUMENT_BYTES;
 use lore_domain::source::MAX_CHATBOT_FILE_BYTES;
@@ -157,6 +158,8 @@ pub struct Upload {
     pub mime_type: String,
     pub file_size: u64,
     pub category: FileCategory,
+    /// The document kind decided by content (`None` for audio).
+    pub kind: Option<DocumentKind>,
     pub blob_key: String,
 }
 
@@ -186,7 +189,7 @@ pub fn file_too_large(size: u64, max: u64) -> AppError {
 }
 
 /// A display file name: the last path segment, without control characters, at most 200 chars.
-fn display_file_name(name: &str) -> String {
+pub(crate) fn display_file_name(name: &str) -> String {
     let last = name.rsplit(['/', '\\']).next().unwrap_or("");
     let cleaned: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
     let cleaned = cleaned.trim().trim_start_matches('.').to_owned();
@@ -214,11 +217,6 @@ pub(crate) fn new_owned_upload_key(p: &Principal, owner: UploadOwner<'_>, file_n
         UploadOwner::Chatbot => format!("{}/{upload}/{name}", p.workspace_id()),
         UploadOwner::Mind(mind) => format!("{}/{mind}/{upload}/{name}", p.workspace_id()),
     }
-}
-
-/// A new chatbot upload key (see [`new_owned_upload_key`]).
-pub(crate) fn new_upload_key(p: &Principal, file_name: &str) -> String {
-    new_owned_upload_key(p, UploadOwner::Chatbot, file_name)
 }
 
 /// The category and signed content type of a declared MIME type.
@@ -287,12 +285,12 @@ impl App {
             return Err(file_too_large(size, rules.max_bytes()));
         }
         let file_name = display_file_name(&file.file_name);
-        let (category, mime_type) = match file.audio.filter(|_| rules.audio_max.is_some()) {
-            Some(format) => (FileCategory::Audio, format.mime_type()),
+        let (category, mime_type, kind) = match file.audio.filter(|_| rules.audio_max.is_some()) {
+            Some(format) => (FileCategory::Audio, format.mime_type(), None),
             None => {
                 let kind =
                     self.ports.extractor.sniff(&file.bytes, Some(&file_name)).ok_or_else(|| rules.unsupported())?;
-                (FileCategory::Document, kind.mime_type())
+                (FileCategory::Document, kind.mime_type(), Some(kind))
             }
         };
         let max = rules.max_for(category).ok_or_else(|| rules.unsupported())?;
@@ -313,6 +311,7 @@ impl App {
             mime_type: mime_type.to_owned(),
             file_size: size,
             category,
+            kind,
             blob_key: key,
         })
     }

@@ -3,6 +3,7 @@
 //! `mind_sources.rs`.
 
 use crate::auth::Principal;
+use crate::files::{ReceivedFile, UploadOwner, UploadRules};
 use crate::ingest_ports::UrlRejection;
 use crate::knowledge_ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFilter, SourceStats};
 use crate::{App, AppError};
@@ -53,12 +54,6 @@ pub enum NewSource {
     },
 }
 
-/// An upload stored for later use as a file source.
-#[derive(Debug, Clone)]
-pub struct UploadedFile {
-    pub file: StoredFile,
-}
-
 fn rejected(code: ErrorCode, message: impl Into<String>) -> AppError {
     AppError::Rejected(DomainError::new(code, message))
 }
@@ -95,14 +90,6 @@ pub(crate) fn processing_in_progress() -> AppError {
     rejected(ErrorCode::ProcessingInProgress, "the source is being processed; try again when it is ready or failed")
 }
 
-/// A display file name: the last path segment, without control characters, at most 200 chars.
-fn clean_file_name(name: &str) -> String {
-    let last = name.rsplit(['/', '\\']).next().unwrap_or("");
-    let cleaned: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
-    let cleaned = cleaned.trim().trim_start_matches('.').to_owned();
-    if cleaned.is_empty() { "file".to_owned() } else { cleaned }
-}
-
 impl App {
     async fn own_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
         self.get_chatbot(p, id).await.map(|_| ())
@@ -116,40 +103,25 @@ impl App {
         }
     }
 
-    /// Stores uploaded bytes as a document of this workspace after checking size and kind.
-    pub async fn store_upload(
+    /// Stores a chatbot document sent with a source's request (the upload rules of
+    /// `POST …/uploads`), as the file the source reads.
+    async fn store_chatbot_document(
         &self,
         p: &Principal,
-        file_name: &str,
+        file_name: String,
         bytes: Vec<u8>,
-        max_bytes: u64,
-    ) -> Result<UploadedFile, AppError> {
-        let size = bytes.len() as u64;
-        if size == 0 {
-            return Err(rejected(ErrorCode::MissingFile, "the uploaded file is empty"));
-        }
-        if size > max_bytes {
-            return Err(rejected(
-                ErrorCode::FileTooLarge,
-                format!("the file has {size} bytes; at most {max_bytes} are allowed"),
-            ));
-        }
-        let file_name = clean_file_name(file_name);
-        let kind = self.ports.extractor.sniff(&bytes, Some(&file_name)).ok_or_else(|| {
-            rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
-        })?;
-        let key = crate::files::new_upload_key(p, &file_name);
-        self.ports.blobs.put(&key, bytes, kind.mime_type()).await?;
-        let file_url = self.ports.blobs.public_url(&key);
-        Ok(UploadedFile {
-            file: StoredFile {
-                file_name,
-                mime_type: kind.mime_type().to_owned(),
-                kind,
-                blob_key: key,
-                file_url,
-                size_bytes: size,
-            },
+    ) -> Result<StoredFile, AppError> {
+        let received = ReceivedFile { file_name, bytes, audio: None };
+        let up = self.store_file(p, UploadOwner::Chatbot, UploadRules::CHATBOT, received, None).await?;
+        let kind =
+            up.kind.ok_or_else(|| AppError::Storage("a chatbot upload was stored without a document kind".into()))?;
+        Ok(StoredFile {
+            file_name: up.file_name,
+            mime_type: up.mime_type,
+            kind,
+            blob_key: up.blob_key,
+            file_url: up.file_url,
+            size_bytes: up.file_size,
         })
     }
 
@@ -185,7 +157,7 @@ impl App {
             rejected(ErrorCode::UnsupportedFileType, "a podcast source needs an MP3, WAV, M4A or OGG file")
         })?;
         Ok(StoredAudio {
-            file_name: clean_file_name(key.rsplit('/').next().unwrap_or("audio")),
+            file_name: crate::files::display_file_name(key.rsplit('/').next().unwrap_or("audio")),
             mime_type: format.mime_type().to_owned(),
             format,
             blob_key: key,
@@ -208,7 +180,7 @@ impl App {
     async fn file_from_url(&self, p: &Principal, file_url: &str, max_bytes: u64) -> Result<StoredFile, AppError> {
         let (key, bytes) = self.uploaded_bytes(p, file_url, max_bytes).await?;
         let size = bytes.len() as u64;
-        let file_name = clean_file_name(key.rsplit('/').next().unwrap_or("file"));
+        let file_name = crate::files::display_file_name(key.rsplit('/').next().unwrap_or("file"));
         let kind = self.ports.extractor.sniff(&bytes, Some(&file_name)).ok_or_else(|| {
             rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
         })?;
@@ -258,11 +230,11 @@ impl App {
                 (name, SourceSpec::Url { url, crawl_depth, pages_crawled: 0, last_refreshed_at: None }, 0)
             }
             NewSource::Upload { name, file_name, bytes } => {
-                let up = self.store_upload(p, &file_name, bytes, MAX_CHATBOT_FILE_BYTES).await?;
-                uploaded_key = Some(up.file.blob_key.clone());
-                let name = source_name(name.as_deref(), &up.file.file_name)?;
-                let size = up.file.size_bytes;
-                (name, SourceSpec::File(up.file), size)
+                let file = self.store_chatbot_document(p, file_name, bytes).await?;
+                uploaded_key = Some(file.blob_key.clone());
+                let name = source_name(name.as_deref(), &file.file_name)?;
+                let size = file.size_bytes;
+                (name, SourceSpec::File(file), size)
             }
             NewSource::FileUrl { name, file_url } => {
                 let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
