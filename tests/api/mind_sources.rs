@@ -466,3 +466,31 @@ async fn deleting_a_mind_takes_its_sources_chunks_and_files() {
     assert_eq!(ids, [kept.as_str()], "{found}");
     t.stop().await;
 }
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_mind_knowledge_routes() {
+    let t = TestApp::spawn().await;
+    let doc: Value = t.client.get(t.url("/api/v1/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let base = "/api/v1/minds/{mindId}/knowledge";
+    for (method, path, scope) in [
+        ("get", base.to_owned(), "minds:read"),
+        ("post", base.to_owned(), "minds:write"),
+        ("get", format!("{base}/{{sourceId}}"), "minds:read"),
+        ("delete", format!("{base}/{{sourceId}}"), "minds:write"),
+        ("post", format!("{base}/{{sourceId}}/reprocess"), "minds:write"),
+        ("post", format!("{base}/search"), "minds:read"),
+    ] {
+        let op = &doc["paths"][&path][method];
+        assert!(op.is_object(), "{method} {path} missing from the document");
+        assert_eq!(op["tags"], json!(["minds"]), "{method} {path}");
+        assert_eq!(op["security"][0]["bearer"], json!([scope]), "{method} {path}");
+    }
+    let detail = &doc["paths"][format!("{base}/{{sourceId}}")]["get"]["responses"]["200"];
+    assert!(detail["headers"]["Retry-After"].is_object(), "the poll hint is documented: {detail}");
+    let create = &doc["components"]["schemas"]["CreateMindSource"];
+    assert_eq!(create["required"], json!(["type"]));
+    for key in ["content", "url", "crawlDepth", "fileUrl"] {
+        assert!(create["properties"][key].is_object(), "CreateMindSource.{key}");
+    }
+    t.stop().await;
+}
