@@ -93,6 +93,18 @@ def pdf_seeds():
         b"BT /F1 12 Tf 72 720 Td (Hello) Tj /F2 10 Tf <00010002> Tj ET q 1 0 0 1 5 5 cm /X2 Do Q",
         type0.encode(), xform]))
     write("pdf", "assembled-text.bin", b"\x01" + TEXT.encode())
+    # Issue 14's bombs, small: a content stream inflating to 8 MB (over the 4 MiB page cap), and
+    # 300 pages sharing one busy content stream (the total-content path, under the caps).
+    bomb = zlib.compress(b"BT /F1 12 Tf (bomb) Tj ET\n" * (8 * 1024 * 1024 // 26), 9)
+    write("pdf", "content-bomb.bin", b"\0" + pdf([CATALOG, PAGES, page("<< /Font << /F1 4 0 R >> >>"), HELVETICA,
+                                                   stream("/Filter /FlateDecode", bomb)]))
+    busy = zlib.compress(b"".join(b"BT /F1 9 Tf %d %d Td (busy %d) Tj ET\n" % (20 + (i % 10) * 50, 20 + i, i)
+                                  for i in range(400)), 9)
+    kids = " ".join("%d 0 R" % (5 + i) for i in range(300))
+    pages = ("<< /Type /Pages /Kids [%s] /Count 300 /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> >>"
+             % kids)
+    write("pdf", "busy-pages.bin", b"\0" + pdf([CATALOG, pages, stream("/Filter /FlateDecode", busy), HELVETICA]
+                                                + ["<< /Type /Page /Parent 2 0 R /Contents 3 0 R >>"] * 300))
 
 
 # ---------------------------------------------------------------------------------------- DOCX
@@ -175,6 +187,26 @@ def docx_seeds():
     write("docx", "deflated.bin", b"\0" + docx(zipfile.ZIP_DEFLATED))
     write("docx", "parts.bin", b"\x01" + b"\0PART\0".join(p.encode() for p in [DOCUMENT, STYLES, NUMBERING, CORE]))
     write("docx", "document-only.bin", b"\x01" + DOCUMENT.encode())
+    # Issue 14's paragraph bomb, small: 20,000 one-word paragraphs of distinct words (text-like
+    # compression, inside the zip-bomb ratio check; the full-size bomb is over the paragraph cap).
+    words = []
+    for i in range(20000):
+        word, n = "", i
+        while True:
+            word += chr(ord("a") + n % 26)
+            n //= 26
+            if n == 0:
+                break
+        words.append("<w:p><w:r><w:t>%s</w:t></w:r></w:p>" % word)
+    bomb = '<?xml version="1.0" encoding="UTF-8"?><w:document %s><w:body>%s</w:body></w:document>' % (W, "".join(words))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS),
+                           ("word/_rels/document.xml.rels",
+                            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>'),
+                           ("word/document.xml", bomb)]:
+            z.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), text, zipfile.ZIP_DEFLATED)
+    write("docx", "many-paragraphs.bin", b"\0" + buf.getvalue())
 
 
 # ---------------------------------------------------------------------------------------- HTML

@@ -290,6 +290,121 @@ fn a_run_interrupted_by_kill_9_finishes_after_restart_without_duplicates() {
     drop(rt);
 }
 
+/// A run whose worker is killed twice (an input that crashes the server, say) is not started a
+/// third time: the next server ends the source in `error` instead of fetching again.
+#[test]
+fn a_run_whose_worker_died_twice_ends_in_error_without_a_third_attempt() {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let site = rt.block_on(site::Site::start());
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("LORE_ALLOW_PRIVATE_NETWORK", "true")];
+    let mut server = serve_with(dir.path(), &env);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let (_, bot) = send(
+        client
+            .post(format!("{}/api/v1/chatbots", server.base))
+            .bearer_auth(&key)
+            .json(&serde_json::json!({"name": "kb"})),
+    );
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let (status, src) = send(
+        client.post(&sources).bearer_auth(&key).json(&serde_json::json!({"type": "url", "url": site.url("/slow")})),
+    );
+    assert_eq!(status, 201, "{src}");
+    let id = src["source"]["id"].as_str().unwrap().to_owned();
+    let (status, _) = send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key));
+    assert_eq!(status, 202);
+
+    // Two runs, each killed with the server while it is inside the fetch.
+    for attempt in 1..=2 {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while site.hits("slow") < attempt {
+            assert!(std::time::Instant::now() < deadline, "run {attempt} never fetched the page");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+        server = serve_with(dir.path(), &env);
+    }
+
+    let detail = format!("{}/api/v1/chatbots/{bot}/sources/{id}", server.base);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let done = loop {
+        let (_, body) = send(client.get(&detail).bearer_auth(&key));
+        if body["source"]["status"] == "ready" || body["source"]["status"] == "error" {
+            break body["source"].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "still {}", body["source"]["status"]);
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(done["status"], "error", "{done}");
+    assert!(done["error"].as_str().unwrap().contains("after 2 attempts"), "{done}");
+    assert_eq!(site.hits("slow"), 2, "no third run fetched the page");
+    site.release_slow();
+    drop(server);
+    drop(rt);
+}
+
+/// Files `lore serve` writes hold secrets (the database keeps webhook secrets in clear to sign
+/// deliveries): they are the owner's alone, in a data dir only the owner can enter.
+#[cfg(unix)]
+#[test]
+fn the_data_dir_and_the_files_in_it_are_private_to_the_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let parent = tempfile::tempdir().unwrap();
+    let data_dir = parent.path().join("data");
+    let server = serve(&data_dir);
+    let key = std::fs::read_to_string(data_dir.join("dev-key")).unwrap().trim().to_owned();
+    // An upload puts a file (and its directories) under the data dir.
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(b"# Notes\n\nPrivate.".to_vec()).file_name("notes.md"));
+    let (_, bot) = send(
+        reqwest::Client::new()
+            .post(format!("{}/api/v1/chatbots", server.base))
+            .bearer_auth(&key)
+            .json(&serde_json::json!({"name": "kb"})),
+    );
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let (status, upload) = send(
+        reqwest::Client::new()
+            .post(format!("{}/api/v1/chatbots/{bot}/uploads", server.base))
+            .bearer_auth(&key)
+            .multipart(form),
+    );
+    assert_eq!(status, 201, "{upload}");
+
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data_dir), 0o700, "data dir");
+    let mut seen = 0;
+    let mut stack = vec![data_dir.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                assert_eq!(mode(&path), 0o700, "{}", path.display());
+                stack.push(path);
+            } else {
+                assert_eq!(mode(&path), 0o600, "{}", path.display());
+                seen += 1;
+            }
+        }
+    }
+    // lore.db (+ -wal, -shm), dev-key, upload-signing-key and the upload at least.
+    assert!(seen >= 5, "only {seen} files checked");
+    assert!(data_dir.join("lore.db").exists() && data_dir.join("upload-signing-key").exists());
+
+    // A data dir of ours left open by an older version is tightened at start.
+    drop(server);
+    std::fs::set_permissions(&data_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(data_dir.join("lore.db"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let again = serve(&data_dir);
+    assert_eq!(mode(&data_dir), 0o700);
+    assert_eq!(mode(&data_dir.join("lore.db")), 0o600);
+    drop(again);
+}
+
 #[path = "api/receiver.rs"]
 #[allow(dead_code)]
 mod receiver;

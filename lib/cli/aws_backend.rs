@@ -121,7 +121,7 @@ pub async fn compose(public_base: &str, overrides: &Overrides, uses: Uses) -> an
         blobs: backend.blobs.clone(),
         jobs: backend.jobs.clone(),
         events: backend.events.clone(),
-        extractor: Arc::new(lore_extract::DocumentExtractor::new()),
+        extractor: crate::compose::extractor(overrides)?,
         url_guard: net.url_guard,
         crawler: net.crawler,
         embedder,

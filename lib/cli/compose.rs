@@ -54,6 +54,7 @@ pub fn app_config() -> anyhow::Result<AppConfig> {
         env_parse("LORE_CHUNK_OVERLAP_PERCENT", 15usize)?,
     );
     c.lease = Duration::from_secs(env_parse("LORE_INGEST_LEASE_SECS", c.lease.as_secs())?.max(1));
+    c.max_attempts = env_parse("LORE_INGEST_MAX_ATTEMPTS", c.max_attempts)?.clamp(1, 10);
     if let Ok(v) = std::env::var("LORE_WEBHOOK_RETRY_SCHEDULE")
         && !v.trim().is_empty()
     {
@@ -64,7 +65,88 @@ pub fn app_config() -> anyhow::Result<AppConfig> {
         anyhow::bail!("LORE_WEBHOOK_TIMEOUT_SECS must be more than 0 and at most 300, not {timeout}");
     }
     c.webhook_timeout = Duration::from_secs_f64(timeout);
+    extract_limits(&mut c.extract_limits)?;
     Ok(c)
+}
+
+/// The document parsers' budgets (docs/limits.md): `LORE_EXTRACT_MEMORY_MB` (memory of one
+/// parse's process, default 512), `LORE_EXTRACT_MAX_CONTENT_MB` (inflated PDF content / DOCX
+/// XML of one document, default 64), `LORE_EXTRACT_MAX_PAGE_CONTENT_MB` (inflated content of
+/// one PDF page, default 4), `LORE_EXTRACT_MAX_PARAGRAPHS` (of one DOCX, default 200000),
+/// `LORE_EXTRACT_TIMEOUT_SECS` (wall clock of one parse, waiting for a slot included, default 60).
+fn extract_limits(limits: &mut lore_app::ingest_ports::ExtractLimits) -> anyhow::Result<()> {
+    const MIB: u64 = 1024 * 1024;
+    let mib = |name: &str, default: u64, floor: u64| -> anyhow::Result<u64> {
+        let value = env_parse(name, default / MIB)?;
+        anyhow::ensure!((floor..=1 << 20).contains(&value), "{name} must be between {floor} and 1048576, not {value}");
+        Ok(value * MIB)
+    };
+    // Below ~64 MiB the parser process cannot even load its binary.
+    limits.max_memory_bytes = mib("LORE_EXTRACT_MEMORY_MB", limits.max_memory_bytes, 64)?;
+    limits.max_content_bytes = mib("LORE_EXTRACT_MAX_CONTENT_MB", limits.max_content_bytes, 1)?;
+    limits.max_page_content_bytes = mib("LORE_EXTRACT_MAX_PAGE_CONTENT_MB", limits.max_page_content_bytes, 1)?;
+    limits.max_paragraphs = env_parse("LORE_EXTRACT_MAX_PARAGRAPHS", limits.max_paragraphs)?.max(1);
+    let timeout = env_parse("LORE_EXTRACT_TIMEOUT_SECS", limits.timeout.as_secs())?;
+    anyhow::ensure!(
+        (1..=3600).contains(&timeout),
+        "LORE_EXTRACT_TIMEOUT_SECS must be between 1 and 3600, not {timeout}"
+    );
+    limits.timeout = Duration::from_secs(timeout);
+    Ok(())
+}
+
+/// For the `main` of every binary built on this composition, first thing: when this process was
+/// started as a document-parser child of `extractor`, parses one document and exits.
+pub fn serve_extraction_child_if_requested() {
+    lore_extract::serve_child_if_requested();
+}
+
+/// The document extractor: `LORE_EXTRACT_ISOLATION=process` (default: each parse in a child
+/// process of this binary, memory-capped and killed at its time limit; the binary's `main` calls
+/// `lore_extract::serve_child_if_requested` first) or `thread` (in this process, uncapped).
+pub(crate) fn extractor(overrides: &Overrides) -> anyhow::Result<Arc<lore_extract::DocumentExtractor>> {
+    let extractor = lore_extract::DocumentExtractor::new();
+    let isolation = match std::env::var("LORE_EXTRACT_ISOLATION").as_deref().map(str::trim) {
+        Ok("process") | Ok("") | Err(_) => {
+            let program = match &overrides.extract_child_program {
+                Some(program) => program.clone(),
+                None => std::env::current_exe()
+                    .map_err(|e| anyhow::anyhow!("cannot find this binary to run document parsers: {e}"))?,
+            };
+            lore_extract::Isolation::Process { program }
+        }
+        Ok("thread") => lore_extract::Isolation::Thread,
+        Ok(other) => anyhow::bail!("LORE_EXTRACT_ISOLATION must be 'process' or 'thread', not '{other}'"),
+    };
+    Ok(Arc::new(extractor.isolated(isolation)))
+}
+
+/// Creates the data dir readable by its owner only (0700): it holds the database with webhook
+/// secrets, the upload-signing key, the dev key and uploaded files. A data dir of ours that
+/// already exists (it holds `lore.db`, or nothing yet) is tightened to 0700; any other existing
+/// directory named as data dir is left as it is, with a warning when others can read it.
+pub fn private_data_dir(data_dir: &Path) -> anyhow::Result<()> {
+    let failed = |e: std::io::Error| anyhow::anyhow!("cannot create the data dir {}: {e}", data_dir.display());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        if !data_dir.exists() {
+            std::fs::DirBuilder::new().recursive(true).mode(0o700).create(data_dir).map_err(failed)?;
+        }
+        let mode = std::fs::metadata(data_dir).map_err(failed)?.permissions().mode();
+        if mode & 0o077 != 0 {
+            let ours =
+                database_path(data_dir).exists() || std::fs::read_dir(data_dir).map_err(failed)?.next().is_none();
+            if ours {
+                std::fs::set_permissions(data_dir, std::fs::Permissions::from_mode(0o700)).map_err(failed)?;
+            } else {
+                tracing::warn!(dir = %data_dir.display(), "the data dir is readable by other users; use a private directory");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(data_dir).map_err(failed)?;
+    Ok(())
 }
 
 /// The secret that signs local upload URLs: created once per data dir, kept across restarts.
@@ -97,6 +179,9 @@ pub struct Overrides {
     pub webhook_timeout: Option<Duration>,
     /// The AWS endpoint, resources and database of `--backend aws`, instead of the environment's.
     pub aws: Option<crate::aws_backend::AwsOverrides>,
+    /// The binary document parsers run in (`LORE_EXTRACT_ISOLATION=process`) instead of this
+    /// process's own: in-process test servers, whose own binary is the test harness.
+    pub extract_child_program: Option<PathBuf>,
 }
 
 /// The network-facing adapters every backend shares, built under one SSRF policy.
@@ -149,8 +234,7 @@ pub(crate) fn config(overrides: &Overrides) -> anyhow::Result<AppConfig> {
 /// The embedded composition over `data_dir` (created when absent). `public_base_url` is where
 /// clients reach this server (`fileUrl`s are built from it).
 pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -> anyhow::Result<Composition> {
-    std::fs::create_dir_all(data_dir)
-        .map_err(|e| anyhow::anyhow!("cannot create the data dir {}: {e}", data_dir.display()))?;
+    private_data_dir(data_dir)?;
     let store = SqliteStore::open(&database_path(data_dir))
         .map_err(|e| anyhow::anyhow!("cannot open the database in {}: {e}", data_dir.display()))?;
     let store = Arc::new(store);
@@ -172,7 +256,7 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
         events: Arc::new(WakingEventBus::new(store.clone(), signal.clone())),
         blobs: Arc::new(blobs),
         jobs: Arc::new(queue),
-        extractor: Arc::new(lore_extract::DocumentExtractor::new()),
+        extractor: extractor(overrides)?,
         url_guard: net.url_guard,
         crawler: net.crawler,
         embedder,

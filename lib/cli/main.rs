@@ -1,6 +1,8 @@
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
+    // A document-parser child (lore_extract::Isolation::Process) parses and exits here.
+    lore::compose::serve_extraction_child_if_requested();
     lore::telemetry::init();
     let cli = lore::cli::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {

@@ -77,6 +77,7 @@ async fn shutdown_signal() {
 /// Creates workspace `default` and a key with every scope when the data dir has no dev key
 /// yet, and writes the key to `<data-dir>/dev-key` (readable by the owner only).
 pub async fn bootstrap_dev_key(app: &App, data_dir: &Path) -> anyhow::Result<Option<String>> {
+    crate::compose::private_data_dir(data_dir)?;
     let path = dev_key_path(data_dir);
     if path.exists() {
         return Ok(None);

@@ -91,6 +91,15 @@ async fn documents_and_audio_are_stored_with_their_category_and_served_as_sent()
         assert_eq!(fetch(&url).await, (200, bytes), "{name}: the exact bytes, without a key");
         urls.push(url);
     }
+    // A key naming a directory (a workspace's uploads, one upload) is no file: 404, never 500.
+    let (prefix, key) = urls[0].split_once("/files/").unwrap();
+    let mut segments = key.split('/');
+    let workspace = segments.next().unwrap();
+    let second = segments.next().unwrap();
+    for dir in [workspace.to_owned(), format!("{workspace}/"), format!("{workspace}/{second}")] {
+        let res = reqwest::get(format!("{prefix}/files/{dir}")).await.unwrap();
+        expect_error(res, 404, "not_found").await;
+    }
     // The optional `category` part, when it agrees.
     let form = file_form("episode.mp3", audio("tone.mp3")).text("category", "audio");
     let (status, body) = t.upload_to_mind(&k, &mind, form).await;

@@ -39,6 +39,8 @@ impl TestApp {
         if overrides.embedder.is_none() {
             overrides.embedder = Some(std::sync::Arc::new(lore_embed::LocalEmbedder::new()));
         }
+        // Document parsers run in the real binary (this process is the test harness).
+        overrides.extract_child_program.get_or_insert_with(|| env!("CARGO_BIN_EXE_lore").into());
         let dir = tempfile::tempdir().expect("temp dir");
         let mut backend = lore::compose::Backend::Local;
         if std::env::var("LORE_TEST_BACKEND").as_deref() == Ok("aws") {

@@ -45,6 +45,17 @@ pub struct ExtractLimits {
     pub max_output_bytes: usize,
     /// Wall-clock budget of one extraction.
     pub timeout: Duration,
+    /// Memory (address space) budget of one parse when it runs in its own process, in bytes.
+    pub max_memory_bytes: u64,
+    /// Largest total of inflated content a document may make the parser read, in bytes: PDF
+    /// page content streams and the forms they draw (counted once per page that draws them),
+    /// DOCX XML parts.
+    pub max_content_bytes: u64,
+    /// Largest inflated content of one PDF page (its streams and forms), in bytes: the parser
+    /// holds a page's decoded drawing operations in memory at once.
+    pub max_page_content_bytes: u64,
+    /// Most paragraphs a DOCX may have (docx-rs holds every one in memory).
+    pub max_paragraphs: u64,
 }
 
 impl Default for ExtractLimits {
@@ -54,6 +65,10 @@ impl Default for ExtractLimits {
             max_unpacked_bytes: 200 * 1024 * 1024,
             max_output_bytes: 50 * 1024 * 1024,
             timeout: Duration::from_secs(60),
+            max_memory_bytes: 512 * 1024 * 1024,
+            max_content_bytes: 64 * 1024 * 1024,
+            max_page_content_bytes: 4 * 1024 * 1024,
+            max_paragraphs: 200_000,
         }
     }
 }

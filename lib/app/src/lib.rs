@@ -22,6 +22,7 @@ pub mod mind_sources;
 pub mod minds;
 pub mod ports;
 pub mod search;
+pub mod storage;
 pub mod transcribe_ports;
 pub mod webhook_ports;
 
@@ -45,7 +46,9 @@ pub struct AppConfig {
     pub extract_limits: ingest_ports::ExtractLimits,
     /// How long a worker owns a processing run before the sweeper may take it over.
     pub lease: Duration,
-    /// Runs started per processing request before the source is set to `error`.
+    /// Runs started per processing request before the source is set to `error`: a run whose
+    /// worker died (a crash, a kill) is restarted by the sweeper until this many have started, so
+    /// an input that kills its worker twice is not tried a third time (default 2).
     pub max_attempts: u32,
     /// Identifies this process as a lease owner.
     pub instance_id: String,
@@ -67,7 +70,7 @@ impl Default for AppConfig {
             crawl_page_timeout: Duration::from_secs(15),
             extract_limits: ingest_ports::ExtractLimits::default(),
             lease: Duration::from_secs(15 * 60),
-            max_attempts: 3,
+            max_attempts: 2,
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
             webhook_timeout: Duration::from_secs(30),

@@ -31,6 +31,10 @@ pub enum ErrorCode {
     InvalidOperation,
     MindsLimitReached,
     SourcesLimitReached,
+    /// The workspace has as many webhook subscriptions as it may (`LORE_MAX_HOOKS_PER_WORKSPACE`).
+    WebhooksLimitReached,
+    /// The client stopped sending the request body (no bytes within the body read timeout).
+    RequestTimeout,
 }
 
 impl ErrorCode {
@@ -60,6 +64,8 @@ impl ErrorCode {
             Self::InvalidOperation => "invalid_operation",
             Self::MindsLimitReached => "minds_limit_reached",
             Self::SourcesLimitReached => "sources_limit_reached",
+            Self::WebhooksLimitReached => "webhooks_limit_reached",
+            Self::RequestTimeout => "request_timeout",
         }
     }
 }

@@ -29,7 +29,7 @@ const MAX_XML_DEPTH: usize = 128;
 const MAX_NESTING: usize = 64;
 
 pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, Option<String>), ExtractError> {
-    let core_title = check_archive(bytes, limits.max_unpacked_bytes)?;
+    let core_title = check_archive(bytes, limits)?;
     let docx =
         docx_rs::read_docx(bytes).map_err(|e| ExtractError::Corrupt(format!("the DOCX document is damaged: {e}")))?;
     let mut writer = Writer::new(&docx, limits.max_output_bytes);
@@ -52,10 +52,15 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
 ///    size + 1 byte per entry, so no inflated data is kept in memory; it also verifies the CRCs;
 /// 5. XML parts nest elements at most `MAX_XML_DEPTH` deep and close every element they open
 ///    (checked by the same sink on every part that starts like XML, whatever its name: docx-rs
-///    finds parts through relationships, and hangs on a part that ends inside an element).
+///    finds parts through relationships, and hangs on a part that ends inside an element);
+/// 6. the XML parts inflate to at most `max_content_bytes` in all, counted while inflating, and
+///    hold at most `max_paragraphs` paragraphs: docx-rs keeps the whole document tree in memory,
+///    ~1 KB per one-word paragraph, so 18 MB of text-like XML (well inside the ratio check)
+///    would cost it ~2 GB.
 ///
 /// Returns the title from `docProps/core.xml` when it has one.
-pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<String>, ExtractError> {
+pub(crate) fn check_archive(bytes: &[u8], limits: &ExtractLimits) -> Result<Option<String>, ExtractError> {
+    let max_unpacked = limits.max_unpacked_bytes;
     // Checked before the zip crate reads the directory: it allocates per declared entry.
     let entries = declared_entry_count(bytes);
     if entries > MAX_ENTRIES {
@@ -84,10 +89,15 @@ pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<St
         }
         sizes.push(size);
     }
+    let mut xml_bytes: u64 = 0;
+    let mut paragraphs: u64 = 0;
     for (index, declared) in sizes.into_iter().enumerate() {
         let entry = archive.by_index(index).map_err(damaged)?;
         let name = entry.name().to_owned();
         let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
+        scanner.paragraphs = paragraphs;
+        scanner.max_paragraphs = limits.max_paragraphs;
+        scanner.max_xml_bytes = limits.max_content_bytes.saturating_sub(xml_bytes);
         // XML by name too: quick-xml reads text before the first tag, so a part does not
         // have to start with `<` to be parsed (found by fuzzing).
         let lower = name.to_ascii_lowercase();
@@ -97,6 +107,22 @@ pub(crate) fn check_archive(bytes: &[u8], max_unpacked: u64) -> Result<Option<St
             return Err(ExtractError::TooLarge(format!(
                 "the DOCX part {name} nests elements more than {MAX_XML_DEPTH} levels deep"
             )));
+        }
+        if scanner.paragraphs > limits.max_paragraphs {
+            return Err(ExtractError::TooLarge(format!(
+                "the DOCX document has more than {} paragraphs, the limit",
+                limits.max_paragraphs
+            )));
+        }
+        paragraphs = scanner.paragraphs;
+        if matches!(scanner.content, Content::Xml | Content::Xml16) {
+            xml_bytes = xml_bytes.saturating_add(scanner.bytes);
+            if xml_bytes > limits.max_content_bytes {
+                return Err(ExtractError::TooLarge(format!(
+                    "the DOCX XML parts inflate to more than {}, the limit",
+                    crate::human_bytes(limits.max_content_bytes)
+                )));
+            }
         }
         let inflated = copied.map_err(damaged)?;
         if scanner.ends_inside_an_element() {
@@ -164,6 +190,13 @@ struct DepthScanner {
     xml_by_name: bool,
     /// The first byte of what may be a UTF-16 byte-order mark.
     bom_half: Option<u8>,
+    /// Bytes written so far, and how many XML bytes make the scan stop.
+    bytes: u64,
+    max_xml_bytes: u64,
+    /// Paragraph elements (`p` in any namespace) seen, with those of earlier parts, and how many
+    /// make the scan stop.
+    paragraphs: u64,
+    max_paragraphs: u64,
 }
 
 /// Element names are compared on this many bytes.
@@ -222,6 +255,10 @@ impl DepthScanner {
             mismatched: false,
             xml_by_name: false,
             bom_half: None,
+            bytes: 0,
+            max_xml_bytes: u64::MAX,
+            paragraphs: 0,
+            max_paragraphs: u64::MAX,
         }
     }
 
@@ -240,6 +277,11 @@ impl DepthScanner {
 
 impl std::io::Write for DepthScanner {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.bytes = self.bytes.saturating_add(data.len() as u64);
+        if self.bytes > self.max_xml_bytes && matches!(self.content, Content::Xml | Content::Xml16) {
+            // Stops the inflation; the caller reports the cap.
+            return Err(std::io::Error::other("XML over the content cap"));
+        }
         for &b in data {
             match self.content {
                 Content::NotXml => return Ok(data.len()),
@@ -310,6 +352,12 @@ impl std::io::Write for DepthScanner {
                 ScanState::OpenTag { slash, quote: None } => match b {
                     _ if self.naming => {
                         self.naming = false;
+                        if self.name == b"p" || self.name.ends_with(b":p") {
+                            self.paragraphs += 1;
+                            if self.paragraphs > self.max_paragraphs {
+                                return Err(std::io::Error::other("too many paragraphs"));
+                            }
+                        }
                         self.open.push(std::mem::take(&mut self.name));
                         match b {
                             b'/' => ScanState::OpenTag { slash: true, quote: None },

@@ -63,7 +63,7 @@ where
     }
 }
 
-fn parser_failed(payload: &(dyn Any + Send)) -> ExtractError {
+pub(crate) fn parser_failed(payload: &(dyn Any + Send)) -> ExtractError {
     let message = if let Some(s) = payload.downcast_ref::<&'static str>() {
         (*s).to_owned()
     } else if let Some(s) = payload.downcast_ref::<String>() {

@@ -1,10 +1,18 @@
 //! Document text extraction: PDF (pdf-extract), DOCX (docx-rs), HTML (scraper), Markdown and
 //! plain text, behind the `lore_app::ingest_ports::Extractor` port.
 //!
-//! Every parse is isolated (DESIGN §3, see `isolate.rs`): it runs on a blocking thread with
-//! panics caught, under the caller's time limit, with at most a few parsers running at once, and
-//! with caps on the input, on the unpacked size of archives (the zip-bomb defence in
-//! `docx.rs`) and on the output.
+//! Every parse is isolated (DESIGN §3), under the caller's time limit, with at most a few parsers
+//! running at once, and with caps on the input, on the unpacked size of archives (the zip-bomb
+//! defence in `docx.rs`), on the inflated content a parser is given (PDF content streams, DOCX
+//! XML and paragraphs, measured while inflating, before the library sees them) and on the
+//! output. The isolation is one of two [`Isolation`] modes:
+//!
+//! - [`Isolation::Process`] (production, `process.rs`): each parse runs in a child process of
+//!   the service's own binary, whose memory the kernel caps (`RLIMIT_AS`) and which is killed
+//!   when its time is up, freeing its slot at once. A binary that uses it calls
+//!   [`serve_child_if_requested`] first thing in `main`.
+//! - [`Isolation::Thread`] (unit tests, benchmarks; `isolate.rs`): a blocking thread with panics
+//!   caught. A timed-out parser keeps running and keeps its slot; memory is not capped.
 //!
 //! `catch_unwind` cannot catch a stack overflow: it aborts the process. The parsers recurse
 //! without limits in places (docx-rs on nested XML, pdf-extract on form XObjects and on the
@@ -12,25 +20,29 @@
 //! before parsing: DOCX parts nesting XML more than 128 levels, PDF XObjects that call
 //! themselves or nest more than 32 levels, page trees whose `/Parent` links loop.
 //!
-//! For the composition root: a parser that hangs keeps its blocking thread (and its permit)
-//! until it returns, and a tokio runtime waits for running blocking tasks when it is dropped —
-//! shut the runtime down with `shutdown_timeout` or `shutdown_background` so such a thread
-//! cannot hold up process exit. [`DocumentExtractor::idle_parsers`] tells a health check when
-//! every slot is held by a hung parser (then only a restart frees them).
+//! For the composition root, in thread mode: a parser that hangs keeps its blocking thread (and
+//! its permit) until it returns, and a tokio runtime waits for running blocking tasks when it is
+//! dropped — shut the runtime down with `shutdown_timeout` or `shutdown_background` so such a
+//! thread cannot hold up process exit. [`DocumentExtractor::idle_parsers`] tells a health check
+//! when every slot is held by a hung parser (then only a restart frees them).
 
 pub mod audio;
 mod docx;
 mod html;
 mod isolate;
 mod pdf;
+mod process;
 mod sniff;
 mod text;
 
 use async_trait::async_trait;
 use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extracted, Extractor};
 use lore_domain::document::DocumentKind;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
+
+pub use process::CHILD_ENV;
 
 /// How many parsers run at once by default. Parsing is CPU-bound, and a parser that hangs keeps
 /// its slot until it returns, so the bound also caps the threads hung parsers can hold.
@@ -39,26 +51,60 @@ pub const DEFAULT_CONCURRENCY: usize = 2;
 /// Titles longer than this are cut (at a character boundary).
 const MAX_TITLE_CHARS: usize = 300;
 
+/// Parses a document when this process was started as a parser child ([`CHILD_ENV`] set), then
+/// exits; returns at once otherwise. Every binary whose composition uses
+/// [`Isolation::Process`] with its own executable calls this first thing in `main`, before a
+/// runtime or logging starts (the child needs neither).
+pub fn serve_child_if_requested() {
+    if process::serve_child() {
+        std::process::exit(0);
+    }
+}
+
+/// Where a parse runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Isolation {
+    /// In a child process running `program` (a binary that calls [`serve_child_if_requested`]),
+    /// under `ExtractLimits::max_memory_bytes` and killed at the time limit.
+    Process { program: PathBuf },
+    /// On a blocking thread of this process, panics caught; no memory cap, and a timed-out
+    /// parser runs on (holding its slot) until it returns.
+    Thread,
+}
+
 /// The `Extractor` of Lore: sniffs uploads by content and extracts their text in isolation.
 #[derive(Debug, Clone)]
 pub struct DocumentExtractor {
     permits: Arc<Semaphore>,
+    isolation: Arc<Isolation>,
 }
 
 impl DocumentExtractor {
-    /// An extractor running at most [`DEFAULT_CONCURRENCY`] parsers at once.
+    /// An extractor running at most [`DEFAULT_CONCURRENCY`] parsers at once, in threads.
     pub fn new() -> Self {
         Self::with_concurrency(DEFAULT_CONCURRENCY)
     }
 
-    /// An extractor running at most `parsers` parsers at once (at least one). Clones share
-    /// the bound.
+    /// An extractor running at most `parsers` parsers at once (at least one), in threads.
+    /// Clones share the bound.
     pub fn with_concurrency(parsers: usize) -> Self {
-        Self { permits: Arc::new(Semaphore::new(parsers.max(1))) }
+        Self { permits: Arc::new(Semaphore::new(parsers.max(1))), isolation: Arc::new(Isolation::Thread) }
+    }
+
+    /// The same extractor with its parses isolated as `isolation` says.
+    pub fn isolated(mut self, isolation: Isolation) -> Self {
+        self.isolation = Arc::new(isolation);
+        self
+    }
+
+    /// How parses are isolated.
+    pub fn isolation(&self) -> &Isolation {
+        &self.isolation
     }
 
     /// How many parser slots are free right now. Zero for long means every slot is held by a
-    /// parser that is running or hung (timed-out parsers keep their slot until they return).
+    /// parser that is running or hung (in thread mode, timed-out parsers keep their slot until
+    /// they return).
     pub fn idle_parsers(&self) -> usize {
         self.permits.available_permits()
     }
@@ -95,7 +141,12 @@ impl Extractor for DocumentExtractor {
         }
         let started = std::time::Instant::now();
         let input_bytes = bytes.len();
-        let result = isolate::run_isolated(&self.permits, limits.timeout, move || parse(&bytes, kind, &limits)).await;
+        let result = match self.isolation.as_ref() {
+            Isolation::Process { program } => process::run_in_child(program, &self.permits, bytes, kind, limits).await,
+            Isolation::Thread => {
+                isolate::run_isolated(&self.permits, limits.timeout, move || parse(&bytes, kind, &limits)).await
+            }
+        };
         match &result {
             Ok(extracted) => tracing::debug!(
                 ?kind,
@@ -113,7 +164,7 @@ impl Extractor for DocumentExtractor {
 /// The parse itself, run isolated: format-specific extraction, then the output checks.
 fn parse(bytes: &[u8], kind: DocumentKind, limits: &ExtractLimits) -> Result<Extracted, ExtractError> {
     let (text, title) = match kind {
-        DocumentKind::Pdf => pdf::extract(bytes, limits.max_output_bytes)?,
+        DocumentKind::Pdf => pdf::extract(bytes, limits)?,
         DocumentKind::Docx => docx::extract(bytes, limits)?,
         DocumentKind::Html => html::extract(bytes, limits.max_output_bytes)?,
         DocumentKind::Markdown => text::extract_markdown(bytes),
@@ -146,6 +197,12 @@ fn no_text_reason(kind: DocumentKind, empty_input: bool) -> String {
         }
     };
     format!("no text could be extracted: {why}")
+}
+
+/// `n` bytes for an error message: whole MiB when it is a multiple of one, else bytes.
+pub(crate) fn human_bytes(n: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if n >= MIB && n.is_multiple_of(MIB) { format!("{} MiB", n / MIB) } else { format!("{n} bytes") }
 }
 
 fn clip_title(title: &str) -> String {

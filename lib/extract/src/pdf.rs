@@ -1,10 +1,11 @@
 //! PDF text through pdf-extract (lopdf underneath), title from the Info dictionary.
 
 use crate::text::{Collapser, single_line};
-use lore_app::ingest_ports::ExtractError;
+use lore_app::ingest_ports::{ExtractError, ExtractLimits};
 use pdf_extract::content::Content;
 use pdf_extract::{Dictionary, Document, Object, ObjectId, PlainTextOutput, Stream};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
 
 /// XObjects may call each other at most this deep. pdf-extract follows `Do` recursively
 /// without a limit, and a form that calls itself overflows the stack — which aborts the
@@ -18,7 +19,13 @@ const MAX_PARENT_CHAIN: usize = 64;
 
 /// Reads the text layer and the Info title. pdf-extract panics on many malformed files; the
 /// caller runs this isolated.
-pub(crate) fn extract(bytes: &[u8], max_output_bytes: usize) -> Result<(String, Option<String>), ExtractError> {
+///
+/// Before pdf-extract runs, the inflated size of what it would interpret is measured (see
+/// [`ContentBudget`]): a content bomb (a few KB of Flate inflating to hundreds of MB of drawing
+/// operations, which pdf-extract decodes into memory ~80 times their size) is refused here,
+/// cheaply and with a reason, instead of exhausting the parser's memory budget.
+pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, Option<String>), ExtractError> {
+    let max_output_bytes = limits.max_output_bytes;
     let mut doc =
         Document::load_mem(bytes).map_err(|e| ExtractError::Corrupt(format!("the PDF structure is damaged: {e}")))?;
     if doc.is_encrypted() {
@@ -26,7 +33,7 @@ pub(crate) fn extract(bytes: &[u8], max_output_bytes: usize) -> Result<(String, 
         doc.decrypt("").map_err(|_| ExtractError::Corrupt("the PDF is protected by a password".into()))?;
     }
     drop_image_data(&mut doc);
-    check_recursion(&doc)?;
+    check_structure(&doc, &mut ContentBudget::new(limits))?;
     let title = info_title(&doc);
 
     // pdf-extract pads its output with spaces and newlines; the sink collapses them as the text
@@ -62,8 +69,9 @@ fn drop_image_data(doc: &mut Document) {
 
 /// Refuses the structures that make pdf-extract recurse without end: `/Parent` loops in the
 /// page tree (followed to inherit `/Resources` and `/MediaBox`) and form XObjects that call
-/// themselves, directly or through others, or nest too deep.
-fn check_recursion(doc: &Document) -> Result<(), ExtractError> {
+/// themselves, directly or through others, or nest too deep; and documents whose content
+/// streams inflate past the content budget (measured before anything is decoded whole).
+fn check_structure(doc: &Document, budget: &mut ContentBudget) -> Result<(), ExtractError> {
     let pages = doc.get_pages();
     for page_id in pages.values() {
         check_parent_chain(doc, *page_id)?;
@@ -71,16 +79,120 @@ fn check_recursion(doc: &Document) -> Result<(), ExtractError> {
     let empty = Dictionary::new();
     let mut checked: HashSet<(ObjectId, usize)> = HashSet::new();
     let mut visits = 0usize;
-    for page_id in pages.values() {
+    for (&number, page_id) in &pages {
+        budget.start_page(number);
+        for stream_id in doc.get_page_contents(*page_id) {
+            if let Ok(stream) = doc.get_object(stream_id).and_then(Object::as_stream) {
+                budget.charge(stream_id, stream, Charge::Page)?;
+            }
+        }
         let Ok(page) = doc.get_dictionary(*page_id) else { continue };
         let resources = inherited_resources(doc, page).unwrap_or(&empty);
         if !has_xobjects(resources) {
             continue; // `Do` cannot call anything on this page.
         }
         let Ok(content) = doc.get_page_content(*page_id) else { continue };
-        check_form_calls(doc, &content, resources, &mut checked, &mut visits)?;
+        check_form_calls(doc, &content, resources, &mut checked, &mut visits, budget)?;
     }
     Ok(())
+}
+
+/// The content budget of a document: the inflated bytes of every page's content streams and
+/// of the forms its drawing calls, per page (pdf-extract decodes one page at a time, so this
+/// bounds its memory) and in all (pdf-extract interprets a shared stream once per page that
+/// draws it, so this bounds its work). Sizes are measured by inflating into a counter that
+/// stops at the cap, once per stream.
+struct ContentBudget<'a> {
+    limits: &'a ExtractLimits,
+    sizes: HashMap<ObjectId, u64>,
+    page: u32,
+    page_bytes: u64,
+    total_bytes: u64,
+}
+
+impl<'a> ContentBudget<'a> {
+    fn new(limits: &'a ExtractLimits) -> Self {
+        Self { limits, sizes: HashMap::new(), page: 0, page_bytes: 0, total_bytes: 0 }
+    }
+
+    fn start_page(&mut self, number: u32) {
+        self.page = number;
+        self.page_bytes = 0;
+    }
+
+    /// Counts `stream` against the current page and the document.
+    fn charge(&mut self, id: ObjectId, stream: &Stream, charge: Charge) -> Result<(), ExtractError> {
+        let cap = self.limits.max_page_content_bytes.min(self.limits.max_content_bytes).saturating_add(1);
+        let size = *self.sizes.entry(id).or_insert_with(|| inflated_size(stream, cap));
+        let on_page = match charge {
+            Charge::Page => {
+                self.page_bytes = self.page_bytes.saturating_add(size);
+                self.page_bytes
+            }
+            Charge::Call => self.page_bytes.saturating_add(size),
+        };
+        self.total_bytes = self.total_bytes.saturating_add(size);
+        if on_page > self.limits.max_page_content_bytes {
+            return Err(ExtractError::TooLarge(format!(
+                "page {} of the PDF inflates to more than {} of drawing instructions, the limit per page",
+                self.page,
+                crate::human_bytes(self.limits.max_page_content_bytes)
+            )));
+        }
+        if self.total_bytes > self.limits.max_content_bytes {
+            return Err(ExtractError::TooLarge(format!(
+                "the PDF's pages inflate to more than {} of drawing instructions in all, the limit",
+                crate::human_bytes(self.limits.max_content_bytes)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What a stream is to the page being checked.
+#[derive(Clone, Copy)]
+enum Charge {
+    /// One of the page's content streams, decoded together.
+    Page,
+    /// A form the page (or a form) draws, decoded on its own for each call.
+    Call,
+}
+
+/// The decoded size of `stream`, counted up to `cap` (then `cap`) without keeping the data.
+/// Flate, the filter of nearly every content stream, is inflated into a counter, as lopdf
+/// would inflate it (zlib, else raw deflate). Other filter chains are rare and decoded by lopdf
+/// (LZW and ASCII85 expand at most ~2700:1; the parser process's memory budget bounds them).
+fn inflated_size(stream: &Stream, cap: u64) -> u64 {
+    let filters = match stream.filters() {
+        Ok(filters) => filters,
+        Err(_) => return stream.content.len() as u64,
+    };
+    match filters.as_slice() {
+        [] => stream.content.len() as u64,
+        [b"FlateDecode"] => {
+            let counted = count_read(flate2::read::ZlibDecoder::new(stream.content.as_slice()), cap);
+            if counted == 0 && stream.content.len() > 2 {
+                count_read(flate2::read::DeflateDecoder::new(&stream.content[2..]), cap)
+            } else {
+                counted
+            }
+        }
+        _ => stream.decompressed_content().map_or(stream.content.len(), |d| d.len()) as u64,
+    }
+}
+
+/// Bytes `reader` yields until it ends, fails or reaches `cap`.
+fn count_read(reader: impl Read, cap: u64) -> u64 {
+    let mut limited = reader.take(cap);
+    let mut buffer = [0u8; 16 * 1024];
+    let mut total = 0u64;
+    while let Ok(n) = limited.read(&mut buffer) {
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+    }
+    total
 }
 
 fn check_parent_chain(doc: &Document, page_id: ObjectId) -> Result<(), ExtractError> {
@@ -139,6 +251,7 @@ fn check_form_calls<'a>(
     page_resources: &'a Dictionary,
     checked: &mut HashSet<(ObjectId, usize)>,
     visits: &mut usize,
+    budget: &mut ContentBudget,
 ) -> Result<(), ExtractError> {
     struct Frame<'a> {
         form: Option<(ObjectId, usize)>,
@@ -159,6 +272,10 @@ fn check_form_calls<'a>(
         frame.next += 1;
         let resources = frame.resources;
         let Some((id, form)) = resolve_form(doc, resources, name) else { continue };
+        // Measured before anything decodes it. pdf-extract runs a form on every call, so every
+        // call counts towards the total; a form's operations are dropped after each run, so for
+        // the page's memory only the form's own size matters.
+        budget.charge(id, form, Charge::Call)?;
         let form_resources = form
             .dict
             .get(b"Resources")

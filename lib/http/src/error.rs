@@ -36,7 +36,10 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
     use ErrorCode::*;
     match code {
         Unauthorized => StatusCode::UNAUTHORIZED,
-        InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached => StatusCode::FORBIDDEN,
+        InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached | WebhooksLimitReached => {
+            StatusCode::FORBIDDEN
+        }
+        RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         NotFound => StatusCode::NOT_FOUND,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,

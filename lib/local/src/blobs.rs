@@ -44,6 +44,33 @@ fn count_files(dir: &Path) -> u64 {
         .sum()
 }
 
+/// Whether a failed read means "no blob under this key": a missing file, or a key that names a
+/// directory (`<workspace>` alone) or passes through a file.
+fn no_such_blob(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{IsADirectory, NotADirectory, NotFound};
+    matches!(e.kind(), NotFound | IsADirectory | NotADirectory)
+}
+
+/// Creates `dir` and its missing parents readable by the owner only (0700): uploads are private
+/// files of their workspace, served only through their capability URLs.
+fn private_dirs(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Writes `bytes` to a new file (replacing a leftover) readable by the owner only (0600).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
+}
+
 impl FileBlobStore {
     /// `root` holds the files; `public_base` is the server's public base URL; the signing key
     /// authenticates upload URLs (keep it secret and stable across restarts).
@@ -71,10 +98,10 @@ impl BlobStore for FileBlobStore {
         let path = self.path(key)?;
         tokio::task::spawn_blocking(move || {
             let dir = path.parent().ok_or_else(|| StoreError::Unavailable("blob without a directory".into()))?;
-            std::fs::create_dir_all(dir).map_err(unavailable)?;
+            private_dirs(dir).map_err(unavailable)?;
             // Write then rename: a reader never sees half a file.
             let tmp = path.with_extension("partial");
-            std::fs::write(&tmp, &bytes).map_err(unavailable)?;
+            write_private(&tmp, &bytes).map_err(unavailable)?;
             std::fs::rename(&tmp, &path).map_err(unavailable)
         })
         .await
@@ -85,7 +112,7 @@ impl BlobStore for FileBlobStore {
         let Ok(path) = self.path(key) else { return Ok(None) };
         match tokio::fs::read(&path).await {
             Ok(b) => Ok(Some(b)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) if no_such_blob(&e) => Ok(None),
             Err(e) => Err(unavailable(e)),
         }
     }
@@ -95,10 +122,14 @@ impl BlobStore for FileBlobStore {
         let Ok(path) = self.path(key) else { return Ok(None) };
         let file = match tokio::fs::File::open(&path).await {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if no_such_blob(&e) => return Ok(None),
             Err(e) => return Err(unavailable(e)),
         };
-        let size = file.metadata().await.map_err(unavailable)?.len();
+        let metadata = file.metadata().await.map_err(unavailable)?;
+        if !metadata.is_file() {
+            return Ok(None);
+        }
+        let size = metadata.len();
         let mut bytes = Vec::with_capacity(usize::try_from(size.min(max_bytes)).unwrap_or(0));
         file.take(max_bytes).read_to_end(&mut bytes).await.map_err(unavailable)?;
         Ok(Some(BlobHead { bytes, size }))
@@ -204,6 +235,25 @@ mod tests {
         store.delete("ws_a/upl_b/doc.pdf").await.unwrap();
         assert_eq!(store.get("ws_a/upl_b/doc.pdf").await.unwrap(), None);
         assert!(store.put("../x", vec![1], "x").await.is_err());
+    }
+
+    #[tokio::test]
+    async fn keys_naming_directories_are_no_blob_and_stored_files_are_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileBlobStore::new(dir.path(), "http://h:1/", b"k".to_vec());
+        store.put("ws_a/upl_b/doc.md", b"# Hi".to_vec(), "text/markdown").await.unwrap();
+        assert_eq!(store.get("ws_a").await.unwrap(), None);
+        assert_eq!(store.get("ws_a/upl_b").await.unwrap(), None);
+        assert_eq!(store.get("ws_a/upl_b/doc.md/x").await.unwrap(), None);
+        assert!(store.head("ws_a/upl_b", 10).await.unwrap().is_none());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&dir.path().join("ws_a")), 0o700);
+            assert_eq!(mode(&dir.path().join("ws_a/upl_b")), 0o700);
+            assert_eq!(mode(&dir.path().join("ws_a/upl_b/doc.md")), 0o600);
+        }
     }
 
     #[test]

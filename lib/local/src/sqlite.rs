@@ -288,6 +288,34 @@ pub(crate) fn unavailable(e: impl std::fmt::Display) -> StoreError {
     StoreError::Unavailable(e.to_string())
 }
 
+/// The database holds webhook secrets in clear (they sign deliveries): it and its WAL and
+/// shared-memory files are readable by the owner only. A new database is created empty with mode
+/// 0600 before SQLite opens it (SQLite gives its `-wal`/`-shm` files the database file's mode);
+/// an existing one is tightened.
+fn restrict_to_owner(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags)?;
@@ -356,6 +384,7 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
 impl SqliteStore {
     /// Opens (creating when absent) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        restrict_to_owner(path).map_err(unavailable)?;
         let mut writer = open_connection(path).map_err(unavailable)?;
         migrate(&mut writer).map_err(unavailable)?;
         let readers = (0..READERS)

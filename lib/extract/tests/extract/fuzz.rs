@@ -28,6 +28,12 @@ async fn whole_file_seeds_extract(target: &str, kind: DocumentKind) {
         let Some((0, file)) = bytes.split_first() else { continue };
         assert_eq!(extractor().sniff(file, None), Some(kind), "{name}");
         let extracted = extractor().extract(file.to_vec(), kind, limits()).await;
+        if name.contains("bomb") {
+            // Issue 14's bombs: refused by the content caps with the defaults.
+            assert!(matches!(extracted, Err(ExtractError::TooLarge(_))), "{name}: {extracted:?}");
+            checked += 1;
+            continue;
+        }
         let extracted = extracted.unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(!extracted.text.trim().is_empty(), "{name}");
         checked += 1;

@@ -1,0 +1,1 @@
+//! (cases added by the issue-14 work)
