@@ -19,7 +19,11 @@ type Test = fn() -> Pin<Box<dyn Future<Output = ()>>>;
 
 fn main() {
     lore_extract::serve_child_if_requested();
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // nextest lists with `--list --format terse` and runs one test with `<name> --exact`.
+    let listing = args.iter().any(|a| a == "--list");
+    let exact = args.iter().any(|a| a == "--exact");
+    let filter: Vec<String> = args.iter().filter(|a| !a.starts_with('-') && *a != "terse").cloned().collect();
     let tests: &[(&str, Test)] = &[
         ("a_small_pdf_and_docx_are_read_in_a_child", || Box::pin(a_small_pdf_and_docx_are_read_in_a_child())),
         ("a_pdf_content_bomb_is_refused_before_parsing", || Box::pin(a_pdf_content_bomb_is_refused_before_parsing())),
@@ -39,10 +43,20 @@ fn main() {
             Box::pin(a_program_that_is_no_parser_child_falls_back_to_a_thread())
         }),
     ];
+    if listing {
+        if !args.iter().any(|a| a == "--ignored") {
+            for (name, _) in tests {
+                println!("{name}: test");
+            }
+        }
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     let mut ran = 0;
     for (name, test) in tests {
-        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+        let chosen = filter.is_empty()
+            || filter.iter().any(|f| if exact { name == f } else { name.contains(f.as_str()) });
+        if !chosen {
             continue;
         }
         let started = Instant::now();
