@@ -417,6 +417,59 @@ pub async fn blobs(p: &Stores, unique: &str) {
     }
     assert!(p.blobs.get(&beside).await.unwrap().is_some());
     p.blobs.delete(&beside).await.unwrap();
+    blob_streams(p, unique).await;
+}
+
+/// A body of `chunks` chunks of `chunk` bytes each (byte `i` of the whole is `i % 251`), then
+/// `tail` (an error ends a body that fails).
+fn body_of(chunks: usize, chunk: usize, tail: Option<std::io::Error>) -> crate::knowledge_ports::ByteStream<'static> {
+    use futures::StreamExt;
+    let parts = (0..chunks)
+        .map(move |n| Ok(bytes::Bytes::from((0..chunk).map(|i| ((n * chunk + i) % 251) as u8).collect::<Vec<u8>>())));
+    Box::pin(futures::stream::iter(parts).chain(futures::stream::iter(tail.map(Err))))
+}
+
+async fn collect(read: crate::knowledge_ports::BlobRead) -> Vec<u8> {
+    use futures::StreamExt;
+    let mut out = Vec::new();
+    let mut body = read.body;
+    while let Some(chunk) = body.next().await {
+        out.extend_from_slice(&chunk.expect("a stored blob reads"));
+    }
+    out
+}
+
+/// Streamed puts and reads: bounded, all-or-nothing, ranges.
+pub async fn blob_streams(p: &Stores, unique: &str) {
+    use crate::knowledge_ports::{ByteRange, StreamPutError};
+    let expected = |len: usize| (0..len).map(|i| (i % 251) as u8).collect::<Vec<u8>>();
+    let key = format!("ws_conformance/upl_{unique}s/big.bin");
+    // 20 MiB in 1 MiB chunks: several parts where the store uploads in parts.
+    let size = p.blobs.put_stream(&key, "application/octet-stream", &mut body_of(20, 1 << 20, None), 20 << 20).await;
+    assert_eq!(size.unwrap(), 20 << 20, "the stored size");
+    let whole = p.blobs.read(&key, None).await.unwrap().expect("the streamed blob");
+    assert_eq!(whole.size, 20 << 20);
+    assert!(collect(whole).await == expected(20 << 20), "the streamed bytes read back whole");
+    let range = ByteRange { start: 9 << 20, end: (9 << 20) + 9 };
+    let part = p.blobs.read(&key, Some(range)).await.unwrap().expect("a range");
+    assert_eq!(part.size, 20 << 20, "a range still tells the whole size");
+    assert_eq!(collect(part).await, expected(20 << 20)[(9 << 20)..(9 << 20) + 10].to_vec());
+    assert!(p.blobs.read(&format!("{key}.absent"), None).await.unwrap().is_none());
+
+    // Over the limit: refused, and nothing stored (also not a previous version's replacement).
+    let over = format!("ws_conformance/upl_{unique}s/over.bin");
+    let refused = p.blobs.put_stream(&over, "application/octet-stream", &mut body_of(10, 1 << 20, None), 9 << 20).await;
+    assert!(matches!(refused, Err(StreamPutError::TooLarge { max_bytes }) if max_bytes == 9 << 20), "{refused:?}");
+    assert_eq!(p.blobs.get(&over).await.unwrap(), None, "nothing of a refused body is kept");
+    let small = p.blobs.put_stream(&over, "text/plain", &mut body_of(1, 3, None), 10).await;
+    assert_eq!(small.unwrap(), 3);
+    let broken = std::io::Error::new(std::io::ErrorKind::TimedOut, "stalled");
+    let failed = p.blobs.put_stream(&over, "text/plain", &mut body_of(12, 1 << 20, Some(broken)), 64 << 20).await;
+    assert!(matches!(failed, Err(StreamPutError::Body(_))), "{failed:?}");
+    assert_eq!(p.blobs.get(&over).await.unwrap(), Some(expected(3)), "a failed body leaves the old blob whole");
+    for k in [&key, &over] {
+        p.blobs.delete(k).await.unwrap();
+    }
 }
 
 /// Search over the index: exact cosine ranking, BM25 keyword matching, scope by chatbot and by

@@ -1,7 +1,7 @@
 //! Ports of the knowledge base: source records, chunk index, file blobs, the job queue and the
 //! event bus.
 
-use crate::ports::StoreResult;
+use crate::ports::{StoreError, StoreResult};
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::event::Event;
@@ -243,10 +243,61 @@ pub struct PresignedUpload {
     pub expires_at: Timestamp,
 }
 
+/// Bytes as they flow, chunk by chunk: a request body on its way to storage, a stored file on
+/// its way to a client. An `Err` is the other end's failure (a client that stalled or left).
+pub type ByteStream<'a> = std::pin::Pin<Box<dyn futures::Stream<Item = std::io::Result<Bytes>> + Send + 'a>>;
+
+pub use bytes::Bytes;
+
+/// Why a streamed put stored nothing.
+#[derive(Debug)]
+pub enum StreamPutError {
+    /// More than the allowed bytes arrived; the bytes after the limit were not read.
+    TooLarge {
+        max_bytes: u64,
+    },
+    /// The body failed (timed out, the client left) before it ended.
+    Body(std::io::Error),
+    Store(StoreError),
+}
+
+impl From<StoreError> for StreamPutError {
+    fn from(e: StoreError) -> Self {
+        StreamPutError::Store(e)
+    }
+}
+
+/// A stored blob being read: its whole size and the requested bytes of it.
+pub struct BlobRead {
+    /// The size of the whole blob, whatever range was asked for.
+    pub size: u64,
+    pub body: ByteStream<'static>,
+}
+
+/// Bytes `start..=end` of a blob (an HTTP range after it was resolved against the size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteRange {
+    pub start: u64,
+    pub end: u64,
+}
+
 #[async_trait]
 pub trait BlobStore: Send + Sync {
     async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()>;
+    /// Stores what `body` yields under `key`, holding only a bounded buffer in memory (a chunk
+    /// on disk, one multipart part on S3), and stops reading as soon as more than `max_bytes`
+    /// arrived. Nothing is kept under `key` unless the whole body arrived within the limit.
+    /// Returns the stored size.
+    async fn put_stream(
+        &self,
+        key: &str,
+        content_type: &str,
+        body: &mut ByteStream<'_>,
+        max_bytes: u64,
+    ) -> Result<u64, StreamPutError>;
     async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>>;
+    /// Streams the blob (or `range` of it, which must lie within it) without holding it.
+    async fn read(&self, key: &str, range: Option<ByteRange>) -> StoreResult<Option<BlobRead>>;
     /// The first `max_bytes` bytes of the blob (fewer when it is shorter) and its whole size,
     /// without reading the rest: to look at a large file (a 500 MB podcast) cheaply.
     async fn head(&self, key: &str, max_bytes: u64) -> StoreResult<Option<BlobHead>>;

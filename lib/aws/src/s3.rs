@@ -12,7 +12,11 @@ use aws_sdk_s3::config::IdentityCache;
 use aws_sdk_s3::error::DisplayErrorContext;
 use aws_sdk_s3::presigning::PresigningConfig;
 use aws_sdk_s3::primitives::ByteStream;
-use lore_app::knowledge_ports::{BlobHead, BlobStore, PresignedUpload};
+use aws_sdk_s3::types::{CompletedMultipartUpload, CompletedPart};
+use futures::StreamExt;
+use lore_app::knowledge_ports::{
+    BlobHead, BlobRead, BlobStore, ByteRange, ByteStream as Body, Bytes, PresignedUpload, StreamPutError,
+};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use std::future::Future;
@@ -20,6 +24,34 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, SystemTime};
+
+/// The part size of a streamed put: what one upload holds in memory. A body shorter than one
+/// part is a single PUT; S3's smallest part (but the last) is 5 MiB.
+const PART_BYTES: usize = 8 * 1024 * 1024;
+
+/// Reads `body` until `buf` holds `PART_BYTES` or the body ends, counting against `max_bytes`.
+/// True when the body ended.
+async fn fill_part(
+    body: &mut Body<'_>,
+    buf: &mut Vec<u8>,
+    size: &mut u64,
+    max_bytes: u64,
+) -> Result<bool, StreamPutError> {
+    while buf.len() < PART_BYTES {
+        match body.next().await {
+            None => return Ok(true),
+            Some(chunk) => {
+                let chunk = chunk.map_err(StreamPutError::Body)?;
+                *size += chunk.len() as u64;
+                if *size > max_bytes {
+                    return Err(StreamPutError::TooLarge { max_bytes });
+                }
+                buf.extend_from_slice(&chunk);
+            }
+        }
+    }
+    Ok(false)
+}
 
 /// The longest a SigV4 presigned URL may live.
 const MAX_PRESIGN: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -137,6 +169,52 @@ impl ProvideCredentials for SnapshotProvider {
 }
 
 impl S3BlobStore {
+    /// Uploads `first` and then the rest of `body` as the parts of `upload_id`, then completes it.
+    async fn upload_parts(
+        &self,
+        key: &str,
+        upload_id: &str,
+        body: &mut Body<'_>,
+        first: Vec<u8>,
+        size: &mut u64,
+        max_bytes: u64,
+    ) -> Result<(), StreamPutError> {
+        let mut parts = Vec::new();
+        let mut buf = first;
+        loop {
+            let number = i32::try_from(parts.len() + 1).unwrap_or(i32::MAX);
+            let part = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(PART_BYTES)));
+            let out = self
+                .client
+                .upload_part()
+                .bucket(&self.bucket)
+                .key(key)
+                .upload_id(upload_id)
+                .part_number(number)
+                .body(ByteStream::from(part))
+                .send()
+                .await
+                .map_err(unavailable)?;
+            parts.push(CompletedPart::builder().part_number(number).set_e_tag(out.e_tag).build());
+            let ended = fill_part(body, &mut buf, size, max_bytes).await?;
+            if ended && buf.is_empty() {
+                break;
+            }
+            // Else the next part: a full one, or the last, shorter one (then `fill_part` ends
+            // at once on the next turn with an empty buffer).
+        }
+        self.client
+            .complete_multipart_upload()
+            .bucket(&self.bucket)
+            .key(key)
+            .upload_id(upload_id)
+            .multipart_upload(CompletedMultipartUpload::builder().set_parts(Some(parts)).build())
+            .send()
+            .await
+            .map_err(unavailable)?;
+        Ok(())
+    }
+
     /// A store over `settings.bucket`; resolves credentials once for presigning.
     pub async fn new(sdk: &SdkConfig, settings: &AwsSettings) -> Self {
         let base = aws_sdk_s3::config::Builder::from(sdk).force_path_style(settings.s3_force_path_style);
@@ -206,6 +284,71 @@ impl BlobStore for S3BlobStore {
             .await
             .map_err(unavailable)?;
         Ok(())
+    }
+
+    async fn put_stream(
+        &self,
+        key: &str,
+        content_type: &str,
+        body: &mut Body<'_>,
+        max_bytes: u64,
+    ) -> Result<u64, StreamPutError> {
+        Self::check(key)?;
+        let mut size = 0;
+        let mut buf = Vec::with_capacity(PART_BYTES.min(usize::try_from(max_bytes).unwrap_or(PART_BYTES)));
+        if fill_part(body, &mut buf, &mut size, max_bytes).await? {
+            self.put(key, buf, content_type).await?;
+            return Ok(size);
+        }
+        // Larger than one part: a multipart upload, aborted on any failure so no part lingers.
+        self.credentials.refresh_if_needed().await;
+        let created = self
+            .client
+            .create_multipart_upload()
+            .bucket(&self.bucket)
+            .key(key)
+            .content_type(content_type)
+            .send()
+            .await
+            .map_err(unavailable)?;
+        let upload_id = created.upload_id.ok_or_else(|| StoreError::Unavailable("s3: no upload id".into()))?;
+        let result = self.upload_parts(key, &upload_id, body, buf, &mut size, max_bytes).await;
+        if result.is_err() {
+            let abort = self.client.abort_multipart_upload().bucket(&self.bucket).key(key).upload_id(&upload_id);
+            if let Err(e) = abort.send().await {
+                tracing::warn!(key, error = %DisplayErrorContext(e), "could not abort a multipart upload");
+            }
+        }
+        result.map(|()| size)
+    }
+
+    async fn read(&self, key: &str, range: Option<ByteRange>) -> StoreResult<Option<BlobRead>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        self.credentials.refresh_if_needed().await;
+        let mut request = self.client.get_object().bucket(&self.bucket).key(key);
+        if let Some(r) = range {
+            request = request.range(format!("bytes={}-{}", r.start, r.end));
+        }
+        match request.send().await {
+            Ok(out) => {
+                let length = out.content_length.unwrap_or(0).max(0) as u64;
+                let size = out
+                    .content_range
+                    .as_deref()
+                    .and_then(|r| r.rsplit('/').next()?.parse::<u64>().ok())
+                    .unwrap_or(length);
+                let stream = futures::stream::unfold(out.body, |mut b| async move {
+                    let next = b.next().await?;
+                    Some((next.map_err(std::io::Error::other), b))
+                });
+                Ok(Some(BlobRead { size, body: Box::pin(stream) }))
+            }
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
+            Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 404) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
     }
 
     async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {

@@ -6,12 +6,18 @@ use crate::sqlite::unavailable;
 use async_trait::async_trait;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use futures::StreamExt;
 use hmac::{Hmac, Mac};
-use lore_app::knowledge_ports::{BlobHead, BlobStore, PresignedUpload, UploadRefusal};
+use lore_app::knowledge_ports::{
+    BlobHead, BlobRead, BlobStore, ByteRange, ByteStream, PresignedUpload, StreamPutError, UploadRefusal,
+};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use sha2::Sha256;
 use std::path::{Path, PathBuf};
+
+/// The chunk size a stored file is read in while it streams to a client.
+const READ_CHUNK: usize = 64 * 1024;
 
 pub struct FileBlobStore {
     root: PathBuf,
@@ -61,14 +67,27 @@ fn private_dirs(dir: &Path) -> std::io::Result<()> {
     builder.create(dir)
 }
 
-/// Writes `bytes` to a new file (replacing a leftover) readable by the owner only (0600).
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
+fn private_file_options() -> std::fs::OpenOptions {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(bytes)
+    options
+}
+
+/// Writes `bytes` to a new file (replacing a leftover) readable by the owner only (0600).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    private_file_options().open(path)?.write_all(bytes)
+}
+
+/// A temporary name next to `path`, unique to one writer: two PUTs of the same key never write
+/// into the same file, and the last rename wins whole.
+fn partial_path(path: &Path) -> PathBuf {
+    let mut nonce = [0u8; 8];
+    let _ = getrandom::fill(&mut nonce);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("blob");
+    path.with_file_name(format!(".{name}.{}.partial", u64::from_le_bytes(nonce)))
 }
 
 impl FileBlobStore {
@@ -106,6 +125,73 @@ impl BlobStore for FileBlobStore {
         })
         .await
         .map_err(unavailable)?
+    }
+
+    async fn put_stream(
+        &self,
+        key: &str,
+        _content_type: &str,
+        body: &mut ByteStream<'_>,
+        max_bytes: u64,
+    ) -> Result<u64, StreamPutError> {
+        use tokio::io::AsyncWriteExt;
+        let path = self.path(key)?;
+        let dir = path.parent().ok_or_else(|| StoreError::Unavailable("blob without a directory".into()))?;
+        let dir = dir.to_path_buf();
+        tokio::task::spawn_blocking(move || private_dirs(&dir)).await.map_err(unavailable)?.map_err(unavailable)?;
+        let tmp = partial_path(&path);
+        let mut file = tokio::fs::OpenOptions::from(private_file_options()).open(&tmp).await.map_err(unavailable)?;
+        let mut size: u64 = 0;
+        let written: Result<(), StreamPutError> = async {
+            while let Some(chunk) = body.next().await {
+                let chunk = chunk.map_err(StreamPutError::Body)?;
+                size += chunk.len() as u64;
+                if size > max_bytes {
+                    return Err(StreamPutError::TooLarge { max_bytes });
+                }
+                file.write_all(&chunk).await.map_err(|e| StreamPutError::Store(unavailable(e)))?;
+            }
+            file.flush().await.map_err(|e| StreamPutError::Store(unavailable(e)))
+        }
+        .await;
+        drop(file);
+        match written {
+            // Write then rename: a reader never sees half a file.
+            Ok(()) => match tokio::fs::rename(&tmp, &path).await {
+                Ok(()) => Ok(size),
+                Err(e) => {
+                    let _ = tokio::fs::remove_file(&tmp).await;
+                    Err(StreamPutError::Store(unavailable(e)))
+                }
+            },
+            Err(e) => {
+                let _ = tokio::fs::remove_file(&tmp).await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn read(&self, key: &str, range: Option<ByteRange>) -> StoreResult<Option<BlobRead>> {
+        use tokio::io::{AsyncReadExt, AsyncSeekExt};
+        let Ok(path) = self.path(key) else { return Ok(None) };
+        let mut file = match tokio::fs::File::open(&path).await {
+            Ok(f) => f,
+            Err(e) if no_such_blob(&e) => return Ok(None),
+            Err(e) => return Err(unavailable(e)),
+        };
+        let metadata = file.metadata().await.map_err(unavailable)?;
+        if !metadata.is_file() {
+            return Ok(None);
+        }
+        let size = metadata.len();
+        let (start, len) = match range {
+            Some(r) if r.start <= r.end && r.end < size => (r.start, r.end - r.start + 1),
+            Some(_) => return Err(StoreError::Unavailable(format!("range outside a blob of {size} bytes"))),
+            None => (0, size),
+        };
+        file.seek(std::io::SeekFrom::Start(start)).await.map_err(unavailable)?;
+        let body = tokio_util::io::ReaderStream::with_capacity(file.take(len), READ_CHUNK);
+        Ok(Some(BlobRead { size, body: Box::pin(body) }))
     }
 
     async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {

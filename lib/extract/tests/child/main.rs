@@ -54,8 +54,8 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     let mut ran = 0;
     for (name, test) in tests {
-        let chosen = filter.is_empty()
-            || filter.iter().any(|f| if exact { name == f } else { name.contains(f.as_str()) });
+        let chosen =
+            filter.is_empty() || filter.iter().any(|f| if exact { name == f } else { name.contains(f.as_str()) });
         if !chosen {
             continue;
         }
