@@ -55,6 +55,11 @@ pub fn app_config() -> anyhow::Result<AppConfig> {
     );
     c.lease = Duration::from_secs(env_parse("LORE_INGEST_LEASE_SECS", c.lease.as_secs())?.max(1));
     c.max_attempts = env_parse("LORE_INGEST_MAX_ATTEMPTS", c.max_attempts)?.clamp(1, 10);
+    c.uploads_per_workspace = env_parse("LORE_UPLOADS_PER_WORKSPACE", c.uploads_per_workspace)?.max(1);
+    let retention_hours = env_parse("LORE_UPLOAD_RETENTION_HOURS", c.upload_retention.as_secs() / 3600)?;
+    c.upload_retention = Duration::from_secs(retention_hours.max(1) * 3600);
+    let body_timeout = env_parse("LORE_BODY_READ_TIMEOUT_SECS", c.body_read_timeout.as_secs())?;
+    c.body_read_timeout = Duration::from_secs(body_timeout.clamp(1, 3600));
     if let Ok(v) = std::env::var("LORE_WEBHOOK_RETRY_SCHEDULE")
         && !v.trim().is_empty()
     {

@@ -67,6 +67,7 @@ pub async fn run_all(ports: &Stores, unique: &str) {
     chunk_index(ports, unique).await;
     index_search(ports, unique).await;
     blobs(ports, unique).await;
+    uploads(ports, unique).await;
     forms(ports, unique).await;
     hooks(ports, unique).await;
     deliveries(ports, unique).await;
@@ -418,6 +419,30 @@ pub async fn blobs(p: &Stores, unique: &str) {
     assert!(p.blobs.get(&beside).await.unwrap().is_some());
     p.blobs.delete(&beside).await.unwrap();
     blob_streams(p, unique).await;
+}
+
+/// Uploads counted in the workspace's storage: within the quota, once per key, released once.
+pub async fn uploads(p: &Stores, unique: &str) {
+    let src = &p.sources;
+    let ws = WorkspaceId::generate();
+    let (a, b) = (format!("{ws}/upl_a{unique}/a.pdf"), format!("{ws}/upl_b{unique}/b.pdf"));
+    let at = Timestamp::from_millis(1_000_000);
+    assert_eq!(src.charge_upload(&ws, &a, 600, 1000, at).await.unwrap(), Guarded::Done(()));
+    assert_eq!(
+        src.charge_upload(&ws, &b, 500, 1000, at).await.unwrap(),
+        Guarded::OverQuota { used: 600 },
+        "600 + 500 bytes do not fit 1000"
+    );
+    assert_eq!(src.charge_upload(&ws, &a, 900, 1000, at).await.unwrap(), Guarded::Done(()), "counted already");
+    assert_eq!(src.release_upload(&ws, &a).await.unwrap(), Some(600), "the first count stands");
+    assert_eq!(src.release_upload(&ws, &a).await.unwrap(), None, "released once");
+    assert_eq!(src.charge_upload(&ws, &b, 1000, 1000, at).await.unwrap(), Guarded::Done(()), "room again");
+    let later = Timestamp::from_millis(1_000_001);
+    assert_eq!(src.uploads_charged_before(&ws, later).await.unwrap(), vec![b.clone()]);
+    assert!(src.uploads_charged_before(&ws, at).await.unwrap().is_empty(), "not before it was charged");
+    assert!(src.uploads_charged_before(&WorkspaceId::generate(), later).await.unwrap().is_empty());
+    assert_eq!(src.release_upload(&WorkspaceId::generate(), &b).await.unwrap(), None, "another workspace's key");
+    assert_eq!(src.release_upload(&ws, &b).await.unwrap(), Some(1000));
 }
 
 /// A body of `chunks` chunks of `chunk` bytes each (byte `i` of the whole is `i % 251`), then

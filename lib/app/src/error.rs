@@ -17,6 +17,9 @@ pub enum AppError {
     InsufficientScope(Scope),
     #[error("rate limit exceeded; retry after {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// A per-workspace concurrency limit is full (`what` says which); answered like a rate limit.
+    #[error("{what}; retry after {retry_after_secs} s")]
+    Busy { what: String, retry_after_secs: u64 },
     /// The store failed: logged with its detail, answered as `internal_error` without it.
     #[error("storage failure: {0}")]
     Storage(String),
@@ -29,7 +32,7 @@ impl AppError {
             AppError::NotFound(_) => ErrorCode::NotFound,
             AppError::Unauthorized(_) => ErrorCode::Unauthorized,
             AppError::InsufficientScope(_) => ErrorCode::InsufficientScope,
-            AppError::RateLimited { .. } => ErrorCode::RateLimited,
+            AppError::RateLimited { .. } | AppError::Busy { .. } => ErrorCode::RateLimited,
             AppError::Storage(_) => ErrorCode::InternalError,
         }
     }

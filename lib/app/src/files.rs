@@ -6,14 +6,18 @@
 //! (`BlobStore::key_for_url`) to a key whose first segment says which workspace may use it.
 
 use crate::auth::Principal;
-use crate::knowledge_ports::{PresignedUpload, UploadRefusal};
+use crate::knowledge_ports::{BlobRead, ByteRange};
+use crate::knowledge_ports::{ByteStream, Bytes, PresignedUpload, StreamPutError, UploadRefusal};
 use crate::{App, AppError};
+use futures::StreamExt;
 use lore_domain::audio::{AudioFormat, MAX_AUDIO_UPLOAD_BYTES};
 use lore_domain::document::DocumentKind;
-use lore_domain::id::{MindId, SourceId};
+use lore_domain::id::{MindId, SourceId, WorkspaceId};
 use lore_domain::mind::MAX_MIND_DOCUMENT_BYTES;
 use lore_domain::source::MAX_CHATBOT_FILE_BYTES;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// How long a signed upload URL stays valid.
 const UPLOAD_URL_TTL_MS: i64 = 15 * 60 * 1000;
@@ -138,16 +142,101 @@ pub enum UploadOwner<'a> {
     Mind(&'a MindId),
 }
 
-/// A file received with a request.
-#[derive(Debug, Clone)]
-pub struct ReceivedFile {
-    /// The name the client gave it.
+/// A file arriving with a request: the name the client gave it and its bytes as they flow.
+pub struct IncomingFile<'a, 'b> {
     pub file_name: String,
-    pub bytes: Vec<u8>,
-    /// The audio format of the bytes, decided by content by the caller
-    /// (`lore_extract::audio::sniff_audio`): this crate cannot depend on `lore-extract` (which
-    /// depends on it), and the `Extractor` port recognises documents only.
-    pub audio: Option<AudioFormat>,
+    pub body: &'a mut ByteStream<'b>,
+}
+
+/// A signed direct upload whose URL was checked, before its bytes are read.
+#[derive(Debug, Clone)]
+pub struct SignedPut {
+    key: String,
+    workspace: WorkspaceId,
+    max_bytes: u64,
+}
+
+/// How many first bytes decide an upload's type (a DOCX is recognised by the names at the
+/// start of its archive; audio by its first frames).
+pub(crate) const SNIFF_BYTES: usize = 64 * 1024;
+
+/// The first bytes of `body` (fewer when it is shorter).
+async fn read_head(body: &mut ByteStream<'_>) -> Result<Vec<u8>, AppError> {
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    while head.len() < SNIFF_BYTES {
+        match body.next().await {
+            None => break,
+            Some(chunk) => head.extend_from_slice(&chunk.map_err(|e| body_error(&e))?),
+        }
+    }
+    Ok(head)
+}
+
+/// Reads the rest of `body` without keeping it; how many bytes it had.
+async fn drain(body: &mut ByteStream<'_>) -> u64 {
+    let mut n = 0;
+    while let Some(Ok(chunk)) = body.next().await {
+        n += chunk.len() as u64;
+    }
+    n
+}
+
+/// The answer to a request body that failed while it was read: `request_timeout` when the
+/// client stopped sending, `payload_too_large` over the route's limit, else a malformed body.
+pub fn body_error(e: &std::io::Error) -> AppError {
+    match e.kind() {
+        std::io::ErrorKind::TimedOut => {
+            rejected(ErrorCode::RequestTimeout, "the request body stopped arriving; send it without pauses")
+        }
+        std::io::ErrorKind::FileTooLarge => rejected(ErrorCode::PayloadTooLarge, e.to_string()),
+        _ => rejected(ErrorCode::ValidationError, format!("the request body could not be read: {e}")),
+    }
+}
+
+fn wrong_category(category: FileCategory, wanted: FileCategory) -> AppError {
+    rejected(ErrorCode::UnsupportedFileType, format!("the file is {}, not {}", describe(category), describe(wanted)))
+}
+
+/// The `maxBytes` a signed upload URL's query names (the signature covers it).
+fn signed_max_bytes(query: &str) -> Option<u64> {
+    query.split('&').find_map(|kv| kv.strip_prefix("maxBytes=")).and_then(|v| v.parse().ok())
+}
+
+/// Uploads being received, per workspace.
+#[derive(Debug, Default)]
+pub(crate) struct UploadSlots {
+    in_flight: Mutex<HashMap<WorkspaceId, u32>>,
+}
+
+impl UploadSlots {
+    fn take(self: &Arc<Self>, ws: &WorkspaceId, limit: u32) -> Option<UploadSlot> {
+        let mut map = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        let n = map.entry(ws.clone()).or_insert(0);
+        if *n >= limit {
+            return None;
+        }
+        *n += 1;
+        Some(UploadSlot { slots: self.clone(), ws: ws.clone() })
+    }
+}
+
+/// One upload being received; frees its workspace's slot when dropped.
+#[derive(Debug)]
+pub struct UploadSlot {
+    slots: Arc<UploadSlots>,
+    ws: WorkspaceId,
+}
+
+impl Drop for UploadSlot {
+    fn drop(&mut self) {
+        let mut map = self.slots.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = map.get_mut(&self.ws) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&self.ws);
+            }
+        }
+    }
 }
 
 /// A stored upload: the flat upload result of CONTRACT §16.3.
@@ -229,15 +318,29 @@ fn declared_type(mime: &str) -> Option<(FileCategory, &'static str)> {
 }
 
 impl App {
-    /// The bytes behind a public file URL, and their content type.
-    pub async fn public_file(&self, key: &str) -> Result<(Vec<u8>, &'static str), AppError> {
-        let bytes = self.ports.blobs.get(key).await?.ok_or(AppError::NotFound("file"))?;
-        Ok((bytes, content_type_for(key)))
+    /// The size of the file behind a public file URL: to answer a range request.
+    pub async fn public_file_size(&self, key: &str) -> Result<u64, AppError> {
+        Ok(self.ports.blobs.head(key, 0).await?.ok_or(AppError::NotFound("file"))?.size)
     }
 
-    /// Accepts the bytes of a signed direct upload.
-    pub async fn signed_upload(&self, key: &str, query: &str, bytes: Vec<u8>) -> Result<String, AppError> {
-        match self.ports.blobs.verify_signed_put(key, query, bytes.len() as u64, Timestamp::now()) {
+    /// The file behind a public file URL (or `range` of it), streamed, and its content type.
+    pub async fn public_file(&self, key: &str, range: Option<ByteRange>) -> Result<(BlobRead, &'static str), AppError> {
+        let read = self.ports.blobs.read(key, range).await?.ok_or(AppError::NotFound("file"))?;
+        Ok((read, content_type_for(key)))
+    }
+
+    /// Checks a signed direct upload before its body is read: the signature, the expiry and the
+    /// declared size (`Content-Length`, when the client sent one). Returns the upload's
+    /// workspace and the most bytes the URL accepts.
+    pub fn check_signed_upload(
+        &self,
+        key: &str,
+        query: &str,
+        declared_size: Option<u64>,
+    ) -> Result<SignedPut, AppError> {
+        let max_bytes = signed_max_bytes(query).ok_or(AppError::NotFound("upload"))?;
+        let size = declared_size.unwrap_or(0);
+        match self.ports.blobs.verify_signed_put(key, query, size, Timestamp::now()) {
             Ok(()) => {}
             Err(UploadRefusal::BadSignature) => return Err(AppError::NotFound("upload")),
             Err(UploadRefusal::Expired) => {
@@ -250,8 +353,39 @@ impl App {
                 ));
             }
         }
-        self.ports.blobs.put(key, bytes, content_type_for(key)).await?;
-        Ok(self.ports.blobs.public_url(key))
+        let workspace = key.split('/').next().and_then(WorkspaceId::parse).ok_or(AppError::NotFound("upload"))?;
+        Ok(SignedPut { key: key.to_owned(), workspace, max_bytes })
+    }
+
+    /// Receives the bytes of a signed direct upload checked by [`App::check_signed_upload`]:
+    /// streamed to storage within the signed size, then checked by content — the bytes must be
+    /// a document or audio as the key's owner accepts (a Mind's uploads may be audio) — and
+    /// counted against the workspace's quota with their real size. Anything refused is deleted.
+    pub async fn signed_upload(&self, put: SignedPut, body: &mut ByteStream<'_>) -> Result<String, AppError> {
+        let _slot = self.upload_slot(&put.workspace)?;
+        let rules = if put.key.split('/').count() > 3 { UploadRules::MIND } else { UploadRules::CHATBOT };
+        let head = read_head(body).await?;
+        let file_name = put.key.rsplit('/').next().unwrap_or("file").to_owned();
+        let (category, _, _) = self.sniff_upload(rules, &head, &file_name)?;
+        let content_type = content_type_for(&put.key);
+        let max = rules.max_for(category).unwrap_or(0).min(put.max_bytes);
+        let size = self.put_body(&put.key, content_type, head, body, max).await?;
+        if let Err(e) = self.charge_upload(&put.workspace, &put.key, size).await {
+            let _ = self.ports.blobs.delete(&put.key).await;
+            return Err(e);
+        }
+        Ok(self.ports.blobs.public_url(&put.key))
+    }
+
+    /// Room for one more upload of the workspace being received, held until the guard drops;
+    /// `rate_limited` when it already receives `uploads_per_workspace` (one tenant cannot hold
+    /// every connection and byte of the upload path).
+    pub fn upload_slot(&self, ws: &WorkspaceId) -> Result<UploadSlot, AppError> {
+        let limit = self.config.uploads_per_workspace.max(1);
+        self.uploads.take(ws, limit).ok_or_else(|| AppError::Busy {
+            what: format!("this workspace already has {limit} uploads in progress"),
+            retry_after_secs: 5,
+        })
     }
 
     /// Stores a file uploaded to the Mind (documents ≤ 50 MB, audio ≤ 500 MB, decided by
@@ -261,50 +395,53 @@ impl App {
         &self,
         p: &Principal,
         mind: &MindId,
-        file: ReceivedFile,
+        file: IncomingFile<'_, '_>,
         wanted: Option<FileCategory>,
     ) -> Result<Upload, AppError> {
         self.find_mind(p, mind).await?;
         self.store_file(p, UploadOwner::Mind(mind), UploadRules::MIND, file, wanted).await
     }
 
-    /// Stores an upload of `owner` after checking its size and, by content, its category.
+    /// Stores an upload of `owner` as its bytes arrive: its category is decided by content from
+    /// the first bytes, the bytes are streamed to storage within the category's limit, and the
+    /// stored size is counted against the workspace's quota. Memory stays bounded whatever the
+    /// size; anything refused after the bytes arrived is deleted.
     pub async fn store_file(
         &self,
         p: &Principal,
         owner: UploadOwner<'_>,
         rules: UploadRules,
-        file: ReceivedFile,
+        file: IncomingFile<'_, '_>,
         wanted: Option<FileCategory>,
     ) -> Result<Upload, AppError> {
-        let size = file.bytes.len() as u64;
-        if size == 0 {
+        let _slot = self.upload_slot(p.workspace_id())?;
+        let body = file.body;
+        let head = read_head(body).await?;
+        if head.is_empty() {
             return Err(rejected(ErrorCode::MissingFile, "the uploaded file is empty"));
         }
-        if size > rules.max_bytes() {
-            return Err(file_too_large(size, rules.max_bytes()));
-        }
         let file_name = display_file_name(&file.file_name);
-        let (category, mime_type, kind) = match file.audio.filter(|_| rules.audio_max.is_some()) {
-            Some(format) => (FileCategory::Audio, format.mime_type(), None),
-            None => {
-                let kind =
-                    self.ports.extractor.sniff(&file.bytes, Some(&file_name)).ok_or_else(|| rules.unsupported())?;
-                (FileCategory::Document, kind.mime_type(), Some(kind))
+        let sniffed = self.sniff_upload(rules, &head, &file_name);
+        let (category, mime_type, kind) = match sniffed {
+            Ok(s) => s,
+            Err(e) => {
+                // Read to the end (bounded by the route's body limit) so the client gets the
+                // answer instead of a reset connection.
+                drain(body).await;
+                return Err(e);
             }
         };
-        let max = rules.max_for(category).ok_or_else(|| rules.unsupported())?;
-        if size > max {
-            return Err(file_too_large(size, max));
-        }
         if let Some(wanted) = wanted.filter(|w| *w != category) {
-            return Err(rejected(
-                ErrorCode::UnsupportedFileType,
-                format!("the file is {}, not {}", describe(category), describe(wanted)),
-            ));
+            drain(body).await;
+            return Err(wrong_category(category, wanted));
         }
+        let max = rules.max_for(category).ok_or_else(|| rules.unsupported())?;
         let key = new_owned_upload_key(p, owner, &file_name);
-        self.ports.blobs.put(&key, file.bytes, mime_type).await?;
+        let size = self.put_body(&key, mime_type, head, body, max).await?;
+        if let Err(e) = self.charge_upload(p.workspace_id(), &key, size).await {
+            let _ = self.ports.blobs.delete(&key).await;
+            return Err(e);
+        }
         Ok(Upload {
             file_url: self.ports.blobs.public_url(&key),
             file_name,
@@ -316,6 +453,67 @@ impl App {
         })
     }
 
+    /// Refuses a stored upload of another category than `wanted` (a category the client named
+    /// after the file): the upload is deleted.
+    pub async fn keep_if_category(
+        &self,
+        p: &Principal,
+        up: Upload,
+        wanted: Option<FileCategory>,
+    ) -> Result<Upload, AppError> {
+        match wanted.filter(|w| *w != up.category) {
+            None => Ok(up),
+            Some(wanted) => {
+                self.ports.blobs.delete(&up.blob_key).await?;
+                self.release_upload(p.workspace_id(), &up.blob_key).await?;
+                Err(wrong_category(up.category, wanted))
+            }
+        }
+    }
+
+    /// The category, MIME type and document kind of an upload, by its first bytes.
+    fn sniff_upload(
+        &self,
+        rules: UploadRules,
+        head: &[u8],
+        file_name: &str,
+    ) -> Result<(FileCategory, &'static str, Option<DocumentKind>), AppError> {
+        if rules.audio_max.is_some()
+            && let Some(format) = self.ports.extractor.sniff_audio(head)
+        {
+            return Ok((FileCategory::Audio, format.mime_type(), None));
+        }
+        let kind = self.ports.extractor.sniff(head, Some(file_name)).ok_or_else(|| rules.unsupported())?;
+        Ok((FileCategory::Document, kind.mime_type(), Some(kind)))
+    }
+
+    /// Streams `head` and the rest of `body` to `key`, at most `max` bytes. Over the limit the
+    /// rest is read and counted (bounded by the route's body limit) for the answer.
+    async fn put_body(
+        &self,
+        key: &str,
+        content_type: &str,
+        head: Vec<u8>,
+        body: &mut ByteStream<'_>,
+        max: u64,
+    ) -> Result<u64, AppError> {
+        let seen = head.len() as u64;
+        let result = {
+            let mut whole: ByteStream<'_> =
+                Box::pin(futures::stream::once(async move { Ok(Bytes::from(head)) }).chain(&mut *body));
+            self.ports.blobs.put_stream(key, content_type, &mut whole, max).await
+        };
+        match result {
+            Ok(size) => Ok(size),
+            Err(StreamPutError::TooLarge { max_bytes }) => {
+                let rest = drain(body).await;
+                Err(file_too_large((max_bytes + 1).max(seen) + rest, max_bytes))
+            }
+            Err(StreamPutError::Body(e)) => Err(body_error(&e)),
+            Err(StreamPutError::Store(e)) => Err(e.into()),
+        }
+    }
+
     /// A direct-upload URL for a file of the Mind (CONTRACT §10).
     pub async fn presign_mind_upload(
         &self,
@@ -324,12 +522,13 @@ impl App {
         declared: DeclaredFile<'_>,
     ) -> Result<DirectUpload, AppError> {
         self.find_mind(p, mind).await?;
-        self.presign_upload(p, UploadOwner::Mind(mind), UploadRules::MIND, declared)
+        self.presign_upload(p, UploadOwner::Mind(mind), UploadRules::MIND, declared).await
     }
 
     /// A direct-upload URL for a file the client declared (name, MIME type, size), checked
-    /// against `rules`; the URL accepts at most the declared size.
-    pub fn presign_upload(
+    /// against `rules` and against the room left in the workspace's quota; the URL accepts at
+    /// most the declared size. The bytes count against the quota once they arrived.
+    pub async fn presign_upload(
         &self,
         p: &Principal,
         owner: UploadOwner<'_>,
@@ -365,6 +564,7 @@ impl App {
         let key = new_owned_upload_key(p, owner, file_name);
         let expires_at = Timestamp::from_millis(Timestamp::now().millis() + UPLOAD_URL_TTL_MS);
         let presigned = self.ports.blobs.presign_put(&key, content_type, size, expires_at)?;
+        self.check_storage_room(p.workspace_id(), &key, size).await?;
         Ok(DirectUpload { presigned, file_url: self.ports.blobs.public_url(&key), category })
     }
 }

@@ -3,9 +3,10 @@
 //! `mind_sources.rs`.
 
 use crate::auth::Principal;
-use crate::files::{ReceivedFile, UploadOwner, UploadRules};
+use crate::files::Upload;
 use crate::ingest_ports::UrlRejection;
 use crate::knowledge_ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFilter, SourceStats};
+use crate::storage::storage_limit;
 use crate::{App, AppError};
 use lore_domain::audio::MAX_AUDIO_UPLOAD_BYTES;
 use lore_domain::event::{Event, EventType};
@@ -21,6 +22,8 @@ use lore_domain::{DomainError, ErrorCode, Timestamp};
 /// How much of an audio file is read to tell its format: the head, with room for an ID3 tag
 /// carrying cover art before the first MP3 frame.
 const AUDIO_SNIFF_BYTES: u64 = 2 * 1024 * 1024;
+/// The first bytes that decide a document's kind (see `files::SNIFF_BYTES`).
+const DOCUMENT_SNIFF_BYTES: u64 = crate::files::SNIFF_BYTES as u64;
 
 pub(crate) const SETTLED: &[SourceStatus] = &[SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
 
@@ -36,11 +39,10 @@ pub enum NewSource {
         url: Option<String>,
         crawl_depth: Option<i64>,
     },
-    /// Bytes uploaded with the request (multipart).
+    /// A document uploaded with the request (multipart), stored already by `App::store_file`.
     Upload {
         name: Option<String>,
-        file_name: String,
-        bytes: Vec<u8>,
+        upload: Upload,
     },
     /// A file uploaded earlier to this workspace, named by the `fileUrl` it was given.
     FileUrl {
@@ -63,13 +65,6 @@ pub(crate) fn url_error(e: UrlRejection) -> AppError {
         UrlRejection::Invalid(m) => rejected(ErrorCode::InvalidUrl, m),
         UrlRejection::Blocked(m) => rejected(ErrorCode::UrlBlocked, m),
     }
-}
-
-fn storage_limit(used: u64, quota: u64) -> AppError {
-    rejected(
-        ErrorCode::StorageLimit,
-        format!("the workspace storage quota of {quota} bytes would be exceeded ({used} bytes in use)"),
-    )
 }
 
 fn sources_limit_reached(limit: CountLimit) -> AppError {
@@ -103,16 +98,8 @@ impl App {
         }
     }
 
-    /// Stores a chatbot document sent with a source's request (the upload rules of
-    /// `POST …/uploads`), as the file the source reads.
-    async fn store_chatbot_document(
-        &self,
-        p: &Principal,
-        file_name: String,
-        bytes: Vec<u8>,
-    ) -> Result<StoredFile, AppError> {
-        let received = ReceivedFile { file_name, bytes, audio: None };
-        let up = self.store_file(p, UploadOwner::Chatbot, UploadRules::CHATBOT, received, None).await?;
+    /// The stored file of a chatbot document uploaded with the request.
+    fn uploaded_document(up: Upload) -> Result<StoredFile, AppError> {
         let kind =
             up.kind.ok_or_else(|| AppError::Storage("a chatbot upload was stored without a document kind".into()))?;
         Ok(StoredFile {
@@ -123,26 +110,6 @@ impl App {
             file_url: up.file_url,
             size_bytes: up.file_size,
         })
-    }
-
-    /// The key and bytes behind a `fileUrl` handed out by this workspace's uploads (at most
-    /// `max_bytes`); any other URL is not found (CONTRACT §16.11).
-    async fn uploaded_bytes(
-        &self,
-        p: &Principal,
-        file_url: &str,
-        max_bytes: u64,
-    ) -> Result<(String, Vec<u8>), AppError> {
-        let key = self.upload_key(p, file_url)?;
-        let bytes = self.ports.blobs.get(&key).await?.ok_or(AppError::NotFound("file"))?;
-        let size = bytes.len() as u64;
-        if size > max_bytes {
-            return Err(rejected(
-                ErrorCode::FileTooLarge,
-                format!("the file has {size} bytes; at most {max_bytes} are allowed"),
-            ));
-        }
-        Ok((key, bytes))
     }
 
     /// Resolves a `fileUrl` of this workspace's uploads to audio a podcast source can use. Only
@@ -176,12 +143,16 @@ impl App {
         Ok(key)
     }
 
-    /// Resolves a `fileUrl` handed out by this workspace's uploads; anything else is not found.
+    /// Resolves a `fileUrl` handed out by this workspace's uploads to a document of at most
+    /// `max_bytes` (its kind decided by its first bytes); anything else is not found.
     async fn file_from_url(&self, p: &Principal, file_url: &str, max_bytes: u64) -> Result<StoredFile, AppError> {
-        let (key, bytes) = self.uploaded_bytes(p, file_url, max_bytes).await?;
-        let size = bytes.len() as u64;
+        let key = self.upload_key(p, file_url)?;
+        let head = self.ports.blobs.head(&key, DOCUMENT_SNIFF_BYTES).await?.ok_or(AppError::NotFound("file"))?;
+        if head.size > max_bytes {
+            return Err(crate::files::file_too_large(head.size, max_bytes));
+        }
         let file_name = crate::files::display_file_name(key.rsplit('/').next().unwrap_or("file"));
-        let kind = self.ports.extractor.sniff(&bytes, Some(&file_name)).ok_or_else(|| {
+        let kind = self.ports.extractor.sniff(&head.bytes, Some(&file_name)).ok_or_else(|| {
             rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
         })?;
         Ok(StoredFile {
@@ -190,7 +161,7 @@ impl App {
             kind,
             blob_key: key,
             file_url: file_url.to_owned(),
-            size_bytes: size,
+            size_bytes: head.size,
         })
     }
 
@@ -229,8 +200,8 @@ impl App {
                 let name = source_name(name.as_deref(), &url)?;
                 (name, SourceSpec::Url { url, crawl_depth, pages_crawled: 0, last_refreshed_at: None }, 0)
             }
-            NewSource::Upload { name, file_name, bytes } => {
-                let file = self.store_chatbot_document(p, file_name, bytes).await?;
+            NewSource::Upload { name, upload } => {
+                let file = Self::uploaded_document(upload)?;
                 uploaded_key = Some(file.blob_key.clone());
                 let name = source_name(name.as_deref(), &file.file_name)?;
                 let size = file.size_bytes;
@@ -281,6 +252,12 @@ impl App {
             workspace_sources: limits.sources_limit,
             mind_sources: limits.mind_source_limit,
         };
+        // From now on the source counts the upload's bytes: the upload stops counting them, so
+        // the same bytes are not counted twice against the quota.
+        let taken_over = match source.spec.blob_key() {
+            Some(key) => self.ports.sources.release_upload(p.workspace_id(), key).await?.map(|n| (key, n)),
+            None => None,
+        };
         let refused = match self.ports.sources.insert_source(&source, &insert_limits).await? {
             Guarded::Done(()) => None,
             Guarded::OverQuota { used } => Some(storage_limit(used, quota)),
@@ -291,6 +268,10 @@ impl App {
         if let Some(e) = refused {
             if let Some(key) = uploaded_key {
                 let _ = self.ports.blobs.delete(&key).await;
+            } else if let Some((key, bytes)) = taken_over {
+                // The upload stays, unused: it counts again.
+                let at = Timestamp::now();
+                let _ = self.ports.sources.charge_upload(p.workspace_id(), key, bytes, u64::MAX, at).await;
             }
             return Err(e);
         }

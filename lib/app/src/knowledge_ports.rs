@@ -161,6 +161,24 @@ pub trait SourceStore: Send + Sync {
     async fn source_stats(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<SourceStats>;
     /// Blob keys of the owner's file and podcast sources (to delete them with the owner).
     async fn file_blob_keys(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<String>>;
+
+    /// Counts `bytes` of the upload at blob `key` in the workspace's storage (an upload no source
+    /// uses yet), in one conditional write with the workspace's counters: `OverQuota` (nothing
+    /// counted) when the storage in use plus `bytes` would pass `quota`. A key counted already is
+    /// `Done` without a change (release it first to count a new size).
+    async fn charge_upload(
+        &self,
+        ws: &WorkspaceId,
+        key: &str,
+        bytes: u64,
+        quota: u64,
+        at: Timestamp,
+    ) -> StoreResult<Guarded<()>>;
+    /// Stops counting the upload at `key` (a source counts its bytes now, or it is gone): the
+    /// bytes it counted, `None` when it was not counted.
+    async fn release_upload(&self, ws: &WorkspaceId, key: &str) -> StoreResult<Option<u64>>;
+    /// The keys of the workspace's counted uploads charged before `before`.
+    async fn uploads_charged_before(&self, ws: &WorkspaceId, before: Timestamp) -> StoreResult<Vec<String>>;
 }
 
 /// One piece of a source's text with its embedding.

@@ -50,6 +50,15 @@ pub struct AppConfig {
     /// worker died (a crash, a kill) is restarted by the sweeper until this many have started, so
     /// an input that kills its worker twice is not tried a third time (default 2).
     pub max_attempts: u32,
+    /// Uploads of one workspace being received at once (multipart and signed PUTs); one more
+    /// is `rate_limited` (`LORE_UPLOADS_PER_WORKSPACE`, default 2).
+    pub uploads_per_workspace: u32,
+    /// How long an upload no source uses stays stored and counted against the quota
+    /// (`LORE_UPLOAD_RETENTION_HOURS`, default 24).
+    pub upload_retention: Duration,
+    /// The longest wait for the next bytes of a request body before the request ends with
+    /// `request_timeout` (`LORE_BODY_READ_TIMEOUT_SECS`, default 30). Used by the HTTP layer.
+    pub body_read_timeout: Duration,
     /// Identifies this process as a lease owner.
     pub instance_id: String,
     /// Waits between webhook attempts (`LORE_WEBHOOK_RETRY_SCHEDULE`, default `1m,5m,30m`).
@@ -71,6 +80,9 @@ impl Default for AppConfig {
             extract_limits: ingest_ports::ExtractLimits::default(),
             lease: Duration::from_secs(15 * 60),
             max_attempts: 2,
+            uploads_per_workspace: 2,
+            upload_retention: Duration::from_secs(24 * 3600),
+            body_read_timeout: Duration::from_secs(30),
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
             webhook_timeout: Duration::from_secs(30),
@@ -111,12 +123,13 @@ pub struct App {
     ports: Ports,
     config: AppConfig,
     key_cache: Arc<auth::KeyCache>,
+    uploads: Arc<files::UploadSlots>,
 }
 
 impl App {
     pub fn new(ports: Ports, config: AppConfig) -> Self {
         let key_cache = Arc::new(auth::KeyCache::new(config.key_cache_ttl));
-        Self { ports, config, key_cache }
+        Self { ports, config, key_cache, uploads: Arc::default() }
     }
 
     pub fn config(&self) -> &AppConfig {

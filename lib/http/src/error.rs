@@ -98,6 +98,11 @@ impl ApiError {
                     format!("too many requests for this API key; retry in {retry_after_secs} s"),
                     Some(json!({ "retryAfterSeconds": retry_after_secs })),
                 ),
+                AppError::Busy { what, retry_after_secs } => (
+                    ErrorCode::RateLimited,
+                    format!("{what}; retry in {retry_after_secs} s"),
+                    Some(json!({ "retryAfterSeconds": retry_after_secs })),
+                ),
                 AppError::Storage(_) => (ErrorCode::InternalError, "an internal error occurred".into(), None),
             },
             ApiError::InvalidJson(why) => {
@@ -134,7 +139,7 @@ impl IntoResponse for ApiError {
             ApiError::App(AppError::Unauthorized(_)) => {
                 res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            ApiError::App(AppError::RateLimited { retry_after_secs }) => {
+            ApiError::App(AppError::RateLimited { retry_after_secs } | AppError::Busy { retry_after_secs, .. }) => {
                 res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs.max(1)));
             }
             _ => {}

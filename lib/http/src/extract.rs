@@ -92,6 +92,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         let bytes = Bytes::from_request(req, state).await.map_err(|rej| {
             if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::PayloadTooLarge { limit_bytes: limit }
+            } else if crate::body_timed_out(&rej) {
+                lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
             } else {
                 ApiError::InvalidJson(rej.body_text())
             }

@@ -28,8 +28,10 @@ use lore_app::App;
 use lore_domain::id::RequestId;
 use std::sync::Arc;
 use tower::ServiceBuilder;
+use tower::util::MapRequestLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutBody;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -160,6 +162,26 @@ impl MakeRequestId for NewRequestId {
     }
 }
 
+/// Whether a body error (anywhere in its chain of sources) is the read timeout of
+/// [`router`]'s body layer.
+pub(crate) fn body_timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(err) = next {
+        if err.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        next = err.source();
+    }
+    false
+}
+
+/// A failed request body as the error of a byte stream: `TimedOut` when the client stopped
+/// sending (answered `request_timeout`), else `InvalidData`.
+pub(crate) fn body_io_error(e: &(dyn std::error::Error + 'static)) -> std::io::Error {
+    let kind = if body_timed_out(e) { std::io::ErrorKind::TimedOut } else { std::io::ErrorKind::InvalidData };
+    std::io::Error::new(kind, e.to_string())
+}
+
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::body::Body> {
     ApiError::Panicked.into_response()
 }
@@ -172,6 +194,9 @@ pub fn router(app: App, groups: &[RouteGroup]) -> Router {
         router = router.merge(files::router());
     }
     let openapi_json = Arc::new(doc.to_json().unwrap_or_else(|_| "{}".into()));
+    // A client that stops sending its body mid-way is answered `request_timeout` once no byte
+    // came for this long, so a stalled upload cannot hold its upload slot or memory.
+    let idle = app.config().body_read_timeout;
     let state = ApiState { app, openapi_json };
     let trace = TraceLayer::new_for_http()
         .make_span_with(|req: &Request<_>| {
@@ -183,6 +208,9 @@ pub fn router(app: App, groups: &[RouteGroup]) -> Router {
         .fallback(|| async { ApiError::RouteNotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .layer(MapRequestLayer::new(move |req: Request<axum::body::Body>| {
+            req.map(|body| axum::body::Body::new(TimeoutBody::new(idle, body)))
+        }))
         .layer(
             ServiceBuilder::new()
                 .layer(SetRequestIdLayer::x_request_id(NewRequestId))

@@ -3,22 +3,19 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, ParseId, PathId};
-use crate::sources::{
-    UploadUrlRequest, UploadUrlView, UploadedView, content_length, is_multipart, multipart_of, read_file_part,
-};
+use crate::sources::{UploadUrlRequest, UploadUrlView, UploadedView, is_multipart, multipart_of, store_file_part};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use lore_app::files::{FileCategory, ReceivedFile, UploadRules};
+use lore_app::files::{UploadOwner, UploadRules};
 use lore_app::minds::{MindDetail, MindsUsage};
 use lore_domain::id::MindId;
 use lore_domain::mind::{Field, Mind, MindPatch, NewMind, RawMind, SocialLinks, Theme, VoiceId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use tokio::sync::{Semaphore, SemaphorePermit};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -33,18 +30,6 @@ pub fn router() -> OpenApiRouter<ApiState> {
         .routes(routes!(publish_mind))
         .routes(routes!(mind_upload_url))
         .merge(uploads)
-}
-
-/// Mind uploads are read whole into memory (the `BlobStore` port takes a file's bytes at once):
-/// at most this many MiB of them are in flight together; further uploads wait for room.
-const UPLOAD_MEMORY_BUDGET_MIB: u32 = 1024;
-static UPLOAD_MEMORY: Semaphore = Semaphore::const_new(UPLOAD_MEMORY_BUDGET_MIB as usize);
-
-/// Room for an upload of `content_length` bytes (the largest file when the length is unknown).
-async fn reserve_upload_memory(content_length: u64) -> Option<SemaphorePermit<'static>> {
-    let bytes = if content_length == 0 { UploadRules::MIND.max_bytes() } else { content_length };
-    let mib = u32::try_from(bytes.div_ceil(1024 * 1024)).unwrap_or(u32::MAX).clamp(1, UPLOAD_MEMORY_BUDGET_MIB);
-    UPLOAD_MEMORY.acquire_many(mib).await.ok()
 }
 
 impl ParseId for MindId {
@@ -730,20 +715,11 @@ async fn upload_mind_file(
         )
         .into());
     }
-    let hint = content_length(&req);
-    let _room = reserve_upload_memory(hint).await;
     let limit = crate::files::UPLOAD_BODY_LIMIT;
-    let part = read_file_part(multipart_of(req, &s, limit).await?, UploadRules::MIND.max_bytes(), limit, hint).await?;
-    let wanted = match part.category.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-        None => None,
-        Some(c) => Some(
-            FileCategory::parse(c)
-                .ok_or_else(|| lore_domain::DomainError::field("category", "must be document or audio"))?,
-        ),
-    };
-    let audio = lore_extract::audio::sniff_audio(&part.bytes);
-    let file = ReceivedFile { file_name: part.file_name, bytes: part.bytes, audio };
-    let up = s.app.upload_mind_file(&auth.principal, &id, file, wanted).await?;
+    let multipart = multipart_of(req, &s, limit).await?;
+    let owner = UploadOwner::Mind(&id);
+    let part = store_file_part(&s, &auth.principal, multipart, owner, UploadRules::MIND, limit).await?;
+    let up = part.upload;
     Ok((StatusCode::CREATED, Json(up.into())))
 }
 

@@ -6,15 +6,18 @@ use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
-use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
+use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::StatusCode;
-use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
-use lore_app::files::{DeclaredFile, DirectUpload, ReceivedFile, Upload, UploadOwner, UploadRules, file_too_large};
+use axum::http::header::CONTENT_TYPE;
+use futures::StreamExt;
+use lore_app::auth::Principal;
+use lore_app::files::{DeclaredFile, DirectUpload, FileCategory, IncomingFile, Upload, UploadOwner, UploadRules};
 use lore_app::knowledge::NewSource;
+use lore_app::knowledge_ports::ByteStream;
 use lore_app::knowledge_ports::{SourceFilter, SourceStats};
 use lore_domain::id::{ChatbotId, SourceId};
-use lore_domain::source::{KnowledgeSource, MAX_CHATBOT_FILE_BYTES, Progress, SourceSpec, SourceStatus, SourceType};
+use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType};
 use lore_domain::{DomainError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -313,71 +316,74 @@ impl From<DirectUpload> for UploadUrlView {
     }
 }
 
-fn multipart_error(e: impl std::fmt::Display, status: StatusCode, body_limit: usize) -> ApiError {
+fn multipart_error(e: &(dyn std::error::Error + 'static), status: StatusCode, body_limit: usize) -> ApiError {
     if status == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::PayloadTooLarge { limit_bytes: body_limit }
+    } else if crate::body_timed_out(e) {
+        lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
     } else {
         DomainError::field("body", format!("malformed multipart body: {e}")).into()
     }
 }
 
-/// Reads a file field keeping at most `cap` bytes; the rest is drained and counted so the
-/// answer can say how large the file was.
-async fn read_capped(
-    mut field: Field<'_>,
-    cap: u64,
-    body_limit: usize,
-    size_hint: u64,
-) -> Result<(Vec<u8>, u64), ApiError> {
-    let mut bytes = Vec::with_capacity(usize::try_from(size_hint.min(cap)).unwrap_or(0));
-    let mut total: u64 = 0;
-    while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e, e.status(), body_limit))? {
-        total += chunk.len() as u64;
-        if total <= cap {
-            bytes.extend_from_slice(&chunk);
-        }
+/// A multipart body's error as the error of a byte stream: over the route's body limit, a
+/// stalled body (`request_timeout`), or malformed.
+fn multipart_io(e: MultipartError) -> std::io::Error {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        std::io::Error::new(std::io::ErrorKind::FileTooLarge, e.body_text())
+    } else {
+        crate::body_io_error(&e)
     }
-    Ok((bytes, total))
 }
 
-/// The parts of a multipart upload: `file`, and the optional text parts `name` and `category`.
-pub(crate) struct FilePart {
-    pub file_name: String,
-    pub bytes: Vec<u8>,
+/// A stored upload and the text parts sent with it.
+pub(crate) struct StoredPart {
+    pub upload: Upload,
     pub name: Option<String>,
-    pub category: Option<String>,
 }
 
-/// Reads the `file` part (at most `cap` bytes: a larger file is `file_too_large`, whatever the
-/// body limit) and the text parts. `body_limit` is the route's, for a 413 answer.
-pub(crate) async fn read_file_part(
+/// Stores the `file` part of a multipart upload as it arrives (never whole in memory; see
+/// `App::store_file`) and reads the text parts `name` and `category` (`document` or `audio`:
+/// a file of the other category is refused, whichever part came first). `body_limit` is the
+/// route's, for a 413 answer.
+pub(crate) async fn store_file_part(
+    s: &ApiState,
+    p: &Principal,
     mut multipart: Multipart,
-    cap: u64,
+    owner: UploadOwner<'_>,
+    rules: UploadRules,
     body_limit: usize,
-    size_hint: u64,
-) -> Result<FilePart, ApiError> {
-    let mut file = None;
+) -> Result<StoredPart, ApiError> {
+    let mut upload = None;
     let mut name = None;
     let mut category = None;
     let text_error = |e: MultipartError| multipart_error(&e, e.status(), body_limit);
     while let Some(field) = multipart.next_field().await.map_err(text_error)? {
         match field.name() {
-            Some("file") => {
+            Some("file") if upload.is_none() => {
                 let file_name = field.file_name().unwrap_or("file").to_owned();
-                let (bytes, total) = read_capped(field, cap, body_limit, size_hint).await?;
-                if total > cap {
-                    return Err(file_too_large(total, cap).into());
-                }
-                file = Some((file_name, bytes));
+                let mut body: ByteStream<'_> = Box::pin(field.map(|r| r.map_err(multipart_io)));
+                let file = IncomingFile { file_name, body: &mut body };
+                upload = Some(s.app.store_file(p, owner, rules, file, category).await?);
             }
             Some("name") => name = Some(field.text().await.map_err(text_error)?),
-            Some("category") => category = Some(field.text().await.map_err(text_error)?),
+            Some("category") => {
+                let text = field.text().await.map_err(text_error)?;
+                category = match text.trim() {
+                    "" => None,
+                    c => Some(
+                        FileCategory::parse(c)
+                            .ok_or_else(|| DomainError::field("category", "must be document or audio"))?,
+                    ),
+                };
+            }
             _ => {}
         }
     }
-    let (file_name, bytes) =
-        file.ok_or_else(|| DomainError::new(ErrorCode::MissingFile, "the multipart body has no `file` part"))?;
-    Ok(FilePart { file_name, bytes, name, category })
+    let upload =
+        upload.ok_or_else(|| DomainError::new(ErrorCode::MissingFile, "the multipart body has no `file` part"))?;
+    let upload = s.app.keep_if_category(p, upload, category).await?;
+    Ok(StoredPart { upload, name })
 }
 
 pub(crate) fn is_multipart(req: &Request) -> bool {
@@ -385,11 +391,6 @@ pub(crate) fn is_multipart(req: &Request) -> bool {
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"))
-}
-
-/// The declared `Content-Length` of a request (0 when absent), to size buffers.
-pub(crate) fn content_length(req: &Request) -> u64 {
-    req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
 pub(crate) async fn multipart_of(req: Request, state: &ApiState, body_limit: usize) -> Result<Multipart, ApiError> {
@@ -458,15 +459,18 @@ async fn create_source(
     req: Request,
 ) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
     let new = if is_multipart(&req) {
-        let hint = content_length(&req);
-        let part = read_file_part(
-            multipart_of(req, &s, FILE_BODY_LIMIT).await?,
-            MAX_CHATBOT_FILE_BYTES,
+        s.app.get_chatbot(&auth.principal, &chatbot).await?;
+        let multipart = multipart_of(req, &s, FILE_BODY_LIMIT).await?;
+        let part = store_file_part(
+            &s,
+            &auth.principal,
+            multipart,
+            UploadOwner::Chatbot,
+            UploadRules::CHATBOT,
             FILE_BODY_LIMIT,
-            hint,
         )
         .await?;
-        NewSource::Upload { name: part.name, file_name: part.file_name, bytes: part.bytes }
+        NewSource::Upload { name: part.name, upload: part.upload }
     } else {
         let JsonBody(body) = JsonBody::<CreateSource>::from_request(req, &s).await?;
         match body.source_type.as_deref() {
@@ -603,13 +607,11 @@ async fn upload_file(
             DomainError::new(ErrorCode::MissingFile, "send the file as multipart/form-data in a `file` part").into()
         );
     }
-    let hint = content_length(&req);
+    let multipart = multipart_of(req, &s, FILE_BODY_LIMIT).await?;
     let part =
-        read_file_part(multipart_of(req, &s, FILE_BODY_LIMIT).await?, MAX_CHATBOT_FILE_BYTES, FILE_BODY_LIMIT, hint)
+        store_file_part(&s, &auth.principal, multipart, UploadOwner::Chatbot, UploadRules::CHATBOT, FILE_BODY_LIMIT)
             .await?;
-    let file = ReceivedFile { file_name: part.file_name, bytes: part.bytes, audio: None };
-    let up = s.app.store_file(&auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT, file, None).await?;
-    Ok((StatusCode::CREATED, Json(up.into())))
+    Ok((StatusCode::CREATED, Json(part.upload.into())))
 }
 
 /// Get a signed URL to PUT a document to directly (for files too large for one API request).
@@ -626,6 +628,6 @@ async fn upload_url(
     JsonBody(body): JsonBody<UploadUrlRequest>,
 ) -> Result<(StatusCode, Json<UploadUrlView>), ApiError> {
     s.app.get_chatbot(&auth.principal, &chatbot).await?;
-    let up = s.app.presign_upload(&auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT, body.declared())?;
+    let up = s.app.presign_upload(&auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT, body.declared()).await?;
     Ok((StatusCode::CREATED, Json(up.into())))
 }

@@ -123,11 +123,15 @@ fn get(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<KnowledgeSourc
     tx.query_row(&format!("SELECT {COLS} FROM sources WHERE id = ?1"), [id], source_from).optional()
 }
 
+/// Bytes in use: the workspace's sources and the uploads no source uses yet.
 fn storage_used(tx: &Transaction<'_>, ws: &str) -> rusqlite::Result<u64> {
-    tx.query_row("SELECT COALESCE(SUM(size_bytes), 0) FROM sources WHERE workspace_id = ?1", [ws], |r| {
-        r.get::<_, i64>(0)
-    })
-    .map(|v| v as u64)
+    tx.query_row(
+        "SELECT (SELECT COALESCE(SUM(size_bytes), 0) FROM sources WHERE workspace_id = ?1)
+              + (SELECT COALESCE(SUM(size_bytes), 0) FROM uploads WHERE workspace_id = ?1)",
+        [ws],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|v| v.max(0) as u64)
 }
 
 fn status_in(s: SourceStatus, allowed: &[SourceStatus]) -> bool {
@@ -550,6 +554,66 @@ impl SourceStore for SqliteStore {
                 )
                 .map_err(unavailable)?;
             let rows = st.query_map([ws.as_str(), owner.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn charge_upload(
+        &self,
+        ws: &WorkspaceId,
+        key: &str,
+        bytes: u64,
+        quota: u64,
+        at: Timestamp,
+    ) -> StoreResult<Guarded<()>> {
+        let (ws, key) = (ws.clone(), key.to_owned());
+        self.write(move |tx| {
+            let counted = tx
+                .query_row("SELECT 1 FROM uploads WHERE blob_key = ?1", [&key], |_| Ok(()))
+                .optional()
+                .map_err(unavailable)?;
+            if counted.is_some() {
+                return Ok(Guarded::Done(()));
+            }
+            let used = storage_used(tx, ws.as_str()).map_err(unavailable)?;
+            if used.saturating_add(bytes) > quota {
+                return Ok(Guarded::OverQuota { used });
+            }
+            tx.execute(
+                "INSERT INTO uploads (blob_key, workspace_id, size_bytes, charged_at) VALUES (?1, ?2, ?3, ?4)",
+                params![key, ws.as_str(), i64::try_from(bytes).unwrap_or(i64::MAX), at.millis()],
+            )
+            .map_err(unavailable)?;
+            Ok(Guarded::Done(()))
+        })
+        .await
+    }
+
+    async fn release_upload(&self, ws: &WorkspaceId, key: &str) -> StoreResult<Option<u64>> {
+        let (ws, key) = (ws.clone(), key.to_owned());
+        self.write(move |tx| {
+            let bytes = tx
+                .query_row(
+                    "DELETE FROM uploads WHERE blob_key = ?1 AND workspace_id = ?2 RETURNING size_bytes",
+                    [&key, ws.as_str()],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            Ok(bytes.map(|b| b.max(0) as u64))
+        })
+        .await
+    }
+
+    async fn uploads_charged_before(&self, ws: &WorkspaceId, before: Timestamp) -> StoreResult<Vec<String>> {
+        let ws = ws.clone();
+        self.read(move |c| {
+            let mut st = c
+                .prepare("SELECT blob_key FROM uploads WHERE workspace_id = ?1 AND charged_at < ?2 ORDER BY charged_at")
+                .map_err(unavailable)?;
+            let rows =
+                st.query_map(params![ws.as_str(), before.millis()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
             rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
         })
         .await

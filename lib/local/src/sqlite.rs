@@ -268,6 +268,17 @@ ALTER TABLE minds DROP COLUMN sources_ready;
 ALTER TABLE minds DROP COLUMN sources_failed;
 -- `chunks.chatbot_id` holds the owner's id (a chatbot's or a Mind's) from here on.
 "#,
+    // Uploads no source uses yet: counted in the workspace's storage until a source takes them
+    // over or they expire (docs/limits.md "Storage quota").
+    r#"
+CREATE TABLE uploads (
+    blob_key TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    charged_at INTEGER NOT NULL
+);
+CREATE INDEX uploads_by_workspace ON uploads (workspace_id, charged_at);
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.

@@ -10,6 +10,7 @@ mod rate_limit;
 mod records;
 mod schema;
 mod sources;
+mod uploads;
 mod webhooks;
 
 use aws_sdk_dynamodb::Client;

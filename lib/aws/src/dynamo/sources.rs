@@ -308,7 +308,7 @@ fn owner_counters(ws: &WorkspaceId, owner: &SourceOwner, delta: &BTreeMap<String
 /// would exceed `quota`) and `mind_sources` Mind sources (refused, with `limit`, when the
 /// workspace already has `limit`). One write: a transaction touches an item once. `None` when
 /// there is nothing to change or check.
-fn workspace_counters(
+pub(crate) fn workspace_counters(
     ws: &WorkspaceId,
     bytes: i64,
     quota: Option<u64>,
@@ -373,7 +373,7 @@ impl DynamoStore {
         self.get(&source_pk(id), SOURCE_SK).await?.as_ref().map(stored_from).transpose()
     }
 
-    async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64> {
+    pub(crate) async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64> {
         Ok(self.counters(ws).await?.map_or(0, |c| get_u(&c, "storageBytes")))
     }
 
@@ -640,6 +640,25 @@ fn next(current: &Stored) -> Stored {
 
 #[async_trait]
 impl SourceStore for DynamoStore {
+    async fn charge_upload(
+        &self,
+        ws: &WorkspaceId,
+        key: &str,
+        bytes: u64,
+        quota: u64,
+        at: Timestamp,
+    ) -> StoreResult<Guarded<()>> {
+        self.charge_upload_item(ws, key, bytes, quota, at).await
+    }
+
+    async fn release_upload(&self, ws: &WorkspaceId, key: &str) -> StoreResult<Option<u64>> {
+        self.release_upload_item(ws, key).await
+    }
+
+    async fn uploads_charged_before(&self, ws: &WorkspaceId, before: Timestamp) -> StoreResult<Vec<String>> {
+        self.upload_keys_charged_before(ws, before).await
+    }
+
     async fn insert_source(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>> {
         if src.size_bytes > limits.storage_quota {
             return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
