@@ -188,12 +188,18 @@ impl App {
                     e => RunFailure::Failed(e.to_string()),
                 })?;
                 let crawled = pages.len() as u32;
-                let mut docs = Vec::new();
+                let room = self.crawl_room(s).await?;
+                let mut docs: Vec<Document> = Vec::new();
+                let mut text_bytes: u64 = 0;
                 for (i, page) in pages.into_iter().enumerate() {
+                    if text_bytes > room.free {
+                        return Err(RunFailure::Failed(room.exceeded(text_bytes)));
+                    }
                     self.progress(s, "extracting", i as u64, crawled as u64).await?;
                     let kind = page_kind(page.content_type.as_deref(), &page.url);
                     match self.ports.extractor.extract(page.body, kind, self.config.extract_limits).await {
                         Ok(e) if !e.text.trim().is_empty() => {
+                            text_bytes += e.text.len() as u64;
                             docs.push(Document { text: e.text, markdown: kind.is_markdown_like(), url: Some(page.url) })
                         }
                         Ok(_) => {}
@@ -202,12 +208,27 @@ impl App {
                         Err(err) => return Err(extract_failure(err)),
                     }
                 }
+                if text_bytes > room.free {
+                    return Err(RunFailure::Failed(room.exceeded(text_bytes)));
+                }
                 if docs.is_empty() {
                     return Err(RunFailure::Failed("no readable text was found at the URL".into()));
                 }
                 Ok((docs, Some(crawled)))
             }
         }
+    }
+
+    /// The room a crawl's text has in the workspace's quota: what is free plus what this source
+    /// counts already (a refresh replaces its old text).
+    async fn crawl_room(&self, s: &KnowledgeSource) -> Result<CrawlRoom, RunFailure> {
+        let quota = match self.ports.workspaces.get_workspace(&s.workspace_id).await? {
+            Some(w) => w.limits.storage_quota_bytes,
+            None => u64::MAX,
+        };
+        let used = self.ports.sources.storage_used(&s.workspace_id).await?;
+        let others = used.saturating_sub(s.size_bytes);
+        Ok(CrawlRoom { quota, used: others, free: quota.saturating_sub(others) })
     }
 
     async fn ingest(&self, s: &KnowledgeSource) -> Result<Finish, RunFailure> {
@@ -359,5 +380,23 @@ fn page_kind(content_type: Option<&str>, url: &str) -> DocumentKind {
         DocumentKind::Text
     } else {
         DocumentKind::Html
+    }
+}
+
+/// How much crawled text fits the workspace's storage quota.
+struct CrawlRoom {
+    quota: u64,
+    /// Counted by everything else in the workspace.
+    used: u64,
+    free: u64,
+}
+
+impl CrawlRoom {
+    /// The reason of a crawl stopped by the quota: starts with the contract's code.
+    fn exceeded(&self, text_bytes: u64) -> String {
+        format!(
+            "storage_limit: the crawled text ({text_bytes} bytes so far) would pass the workspace storage quota of {} bytes ({} bytes in use)",
+            self.quota, self.used
+        )
     }
 }

@@ -179,6 +179,8 @@ pub trait SourceStore: Send + Sync {
     async fn release_upload(&self, ws: &WorkspaceId, key: &str) -> StoreResult<Option<u64>>;
     /// The keys of the workspace's counted uploads charged before `before`.
     async fn uploads_charged_before(&self, ws: &WorkspaceId, before: Timestamp) -> StoreResult<Vec<String>>;
+    /// Bytes the workspace's storage counts now: its sources and its uploads no source uses.
+    async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64>;
 }
 
 /// One piece of a source's text with its embedding.

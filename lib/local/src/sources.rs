@@ -606,6 +606,11 @@ impl SourceStore for SqliteStore {
         .await
     }
 
+    async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64> {
+        let ws = ws.clone();
+        self.write(move |tx| storage_used(tx, ws.as_str()).map_err(unavailable)).await
+    }
+
     async fn uploads_charged_before(&self, ws: &WorkspaceId, before: Timestamp) -> StoreResult<Vec<String>> {
         let ws = ws.clone();
         self.read(move |c| {

@@ -659,6 +659,10 @@ impl SourceStore for DynamoStore {
         self.upload_keys_charged_before(ws, before).await
     }
 
+    async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64> {
+        DynamoStore::storage_used(self, ws).await
+    }
+
     async fn insert_source(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>> {
         if src.size_bytes > limits.storage_quota {
             return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
