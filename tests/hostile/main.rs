@@ -4,7 +4,6 @@
 
 mod support;
 
-mod fairness;
 mod files;
 mod parsers;
 mod quotas;

@@ -1,1 +1,0 @@
-//! (cases added by the issue-14 work)
