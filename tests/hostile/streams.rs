@@ -89,10 +89,9 @@ async fn huge_puts_with_a_bad_signature_are_refused_before_their_bodies_are_read
     let started = Instant::now();
     // Three 400 MB PUTs at once (the report: +2.6 GB of RSS).
     let puts = (0..3).map(|_| put(&server, &forged, wav_header(0), 400 * MIB));
-    for answer in futures::future::join_all(puts).await {
-        if let Some((status, body)) = answer {
-            assert_eq!((status, body["error"]["code"].clone()), (404, json!("not_found")), "{body}");
-        }
+    // A closed connection (no answer) is also fine: the server refused the body unread.
+    for (status, body) in futures::future::join_all(puts).await.into_iter().flatten() {
+        assert_eq!((status, body["error"]["code"].clone()), (404, json!("not_found")), "{body}");
     }
     // Refused unread: far faster than sending 1.2 GB through a debug build would be.
     assert!(started.elapsed() < Duration::from_secs(30), "took {:?}", started.elapsed());
