@@ -1,13 +1,11 @@
 //! Builds the use cases over a backend's adapters, once per process.
 
-use lore_app::knowledge_ports::IngestJob;
 use lore_app::{App, AppConfig, Ports};
 use lore_domain::delivery::RetrySchedule;
 use lore_local::{FileBlobStore, LocalJobQueue, LocalSignal, MemoryRateLimiter, SqliteStore, WakingEventBus};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Where records and files live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -27,7 +25,7 @@ pub fn database_path(data_dir: &Path) -> PathBuf {
 pub struct Composition {
     pub app: App,
     /// `Some` for the in-process queue: whoever runs workers takes it.
-    pub jobs: Option<UnboundedReceiver<IngestJob>>,
+    pub jobs: Option<Arc<lore_local::FairQueue>>,
     /// The embedded store, for operators and tests (event outbox).
     pub store: Option<Arc<SqliteStore>>,
     /// `Some` for the in-process dispatcher: whoever runs it waits on this signal.
@@ -55,6 +53,9 @@ pub fn app_config() -> anyhow::Result<AppConfig> {
     );
     c.lease = Duration::from_secs(env_parse("LORE_INGEST_LEASE_SECS", c.lease.as_secs())?.max(1));
     c.max_attempts = env_parse("LORE_INGEST_MAX_ATTEMPTS", c.max_attempts)?.clamp(1, 10);
+    c.ingest_workers = env_parse("LORE_INGEST_WORKERS", c.ingest_workers)?.clamp(1, 64);
+    c.ingest_jobs_per_workspace = env_parse("LORE_INGEST_JOBS_PER_WORKSPACE", c.ingest_jobs_per_workspace)?.max(1);
+    c.max_hooks_per_workspace = env_parse("LORE_MAX_HOOKS_PER_WORKSPACE", c.max_hooks_per_workspace)?.max(1);
     c.uploads_per_workspace = env_parse("LORE_UPLOADS_PER_WORKSPACE", c.uploads_per_workspace)?.max(1);
     let retention_hours = env_parse("LORE_UPLOAD_RETENTION_HOURS", c.upload_retention.as_secs() / 3600)?;
     c.upload_retention = Duration::from_secs(retention_hours.max(1) * 3600);
@@ -182,6 +183,8 @@ pub struct Overrides {
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.
     pub webhook_timeout: Option<Duration>,
+    /// Allow this many webhook subscriptions per workspace instead of `LORE_MAX_HOOKS_PER_WORKSPACE`.
+    pub max_hooks_per_workspace: Option<u32>,
     /// The AWS endpoint, resources and database of `--backend aws`, instead of the environment's.
     pub aws: Option<crate::aws_backend::AwsOverrides>,
     /// The binary document parsers run in (`LORE_EXTRACT_ISOLATION=process`) instead of this
@@ -230,6 +233,9 @@ pub(crate) fn config(overrides: &Overrides) -> anyhow::Result<AppConfig> {
     if let Some(schedule) = &overrides.webhook_retry_schedule {
         config.webhook_retry_schedule = schedule.clone();
     }
+    if let Some(limit) = overrides.max_hooks_per_workspace {
+        config.max_hooks_per_workspace = limit;
+    }
     if let Some(timeout) = overrides.webhook_timeout {
         config.webhook_timeout = timeout;
     }
@@ -244,7 +250,8 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
         .map_err(|e| anyhow::anyhow!("cannot open the database in {}: {e}", data_dir.display()))?;
     let store = Arc::new(store);
     let blobs = FileBlobStore::new(&data_dir.join("files"), public_base_url, upload_signing_key(data_dir)?);
-    let (queue, jobs) = LocalJobQueue::new();
+    let config = config(overrides)?;
+    let (queue, jobs) = LocalJobQueue::new(config.ingest_jobs_per_workspace);
     let net = network(overrides)?;
     let signal = LocalSignal::new();
     let embedder = match &overrides.embedder {
@@ -274,7 +281,7 @@ pub fn embedded(data_dir: &Path, public_base_url: &str, overrides: &Overrides) -
         transcriber: transcriber(overrides, |name| std::env::var(name).ok())?,
     };
     Ok(Composition {
-        app: App::new(ports, config(overrides)?),
+        app: App::new(ports, config),
         jobs: Some(jobs),
         store: Some(store),
         dispatch: Some(signal),

@@ -5,14 +5,15 @@ use lore_app::App;
 use lore_app::knowledge_ports::IngestJob;
 use lore_app::webhook_ports::DispatchSignal;
 use lore_domain::Timestamp;
+use lore_local::FairQueue;
 use lore_local::LocalSignal;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
-/// Concurrent processing runs. Extraction and embedding are CPU-bound; two fit two cores.
+/// Concurrent processing runs of `lore serve --backend aws` (SQS consumers). Extraction and
+/// embedding are CPU-bound; two fit two cores.
 pub const WORKERS: usize = 2;
 /// How often the sweeper looks for runs whose lease expired.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
@@ -34,16 +35,17 @@ impl Drop for Workers {
 /// the current one are queued for re-embedding. The first sweep adopts every run left in
 /// `processing` by a previous process on this data dir (a crash, a kill -9), so nothing stays
 /// stuck and nothing waits for a lease to expire.
-pub fn spawn(app: App, jobs: UnboundedReceiver<IngestJob>) -> Workers {
-    let jobs = Arc::new(Mutex::new(jobs));
+/// `app.config().ingest_workers` workers take jobs from the fair queue (workspaces in turn, at
+/// most `ingest_jobs_per_workspace` running each).
+pub fn spawn(app: App, jobs: Arc<FairQueue>) -> Workers {
     let mut tasks = Vec::new();
-    for n in 0..WORKERS {
+    for n in 0..app.config().ingest_workers.max(1) {
         let (app, jobs) = (app.clone(), jobs.clone());
         tasks.push(tokio::spawn(async move {
-            loop {
-                let next = jobs.lock().await.recv().await;
-                let Some(job) = next else { break };
-                run_job(&app, n, job).await;
+            while let Some(taken) = jobs.take().await {
+                // The workspace's slot is held until the run ended (`taken` drops after it).
+                run_job(&app, n, taken.job.clone()).await;
+                drop(taken);
             }
         }));
     }

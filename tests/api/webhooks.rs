@@ -725,7 +725,7 @@ async fn the_address_connected_to_is_checked_again_at_delivery_time() {
     let form = id(&t.form(contact_form()).await, "id");
     let target = HookTarget::new(HookFilter::FormResponse, None, None).unwrap();
     let hook = Subscription::new(ws, "http://localhost:8123/rebound".into(), target, Timestamp::now());
-    t.hook_store().subscribe(&hook).await.unwrap();
+    t.hook_store().subscribe(&hook, 100).await.unwrap().expect("within the cap");
     t.submit(&form, json!({"values": {"name": "Ada"}})).await;
 
     let log = t.wait_deliveries("", |b| b["deliveries"][0]["attempts"].as_array().is_some_and(|a| !a.is_empty())).await;
@@ -733,5 +733,39 @@ async fn the_address_connected_to_is_checked_again_at_delivery_time() {
     assert_eq!((d["status"].as_str(), d["attempts"][0]["statusCode"].clone()), (Some("pending"), Value::Null), "{d}");
     let error = d["attempts"][0]["error"].as_str().unwrap();
     assert!(error.contains("blocked by request protection") && error.contains("localhost resolves to"), "{error}");
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn a_workspace_has_at_most_its_cap_of_subscriptions() {
+    let t = TestApp::spawn_with(lore::compose::Overrides {
+        allow_private_network: true,
+        max_hooks_per_workspace: Some(3),
+        ..Default::default()
+    })
+    .await;
+    let rx = Receiver::start().await;
+    let hooks: Vec<String> = [
+        t.hook(json!({"hookUrl": rx.url("/1")})).await,
+        t.hook(json!({"hookUrl": rx.url("/2")})).await,
+        t.hook(json!({"hookUrl": rx.url("/3")})).await,
+    ]
+    .iter()
+    .map(|h| id(h, "hookId"))
+    .collect();
+    let (status, body) = t.subscribe(&t.dev_key, json!({"hookUrl": rx.url("/4")})).await;
+    assert_eq!((status, body["error"]["code"].clone()), (403, json!("webhooks_limit_reached")), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains('3'), "{body}");
+    // Subscribing an existing target again is no new subscription: fine at the cap.
+    assert_eq!(id(&t.hook(json!({"hookUrl": rx.url("/1")})).await, "hookId"), hooks[0]);
+    // Another workspace has its own cap.
+    t.workspace("other", LimitsPatch::default()).await;
+    let theirs = t.key("other", "all").await;
+    assert_eq!(t.subscribe(&theirs, json!({"hookUrl": rx.url("/4")})).await.0, 201);
+    // Unsubscribing makes room again.
+    let base = "/api/integrations/webhooks/triggers/subscribe";
+    let res = t.req(Method::DELETE, &format!("{base}/{}", hooks[1]), &t.dev_key).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert_eq!(t.subscribe(&t.dev_key, json!({"hookUrl": rx.url("/4")})).await.0, 201);
     t.stop().await;
 }

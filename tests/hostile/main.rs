@@ -4,6 +4,7 @@
 
 mod support;
 
+mod fairness;
 mod files;
 mod parsers;
 mod quotas;

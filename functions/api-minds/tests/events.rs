@@ -50,11 +50,11 @@ const API_EVENTS: [&str; 15] = [
 async fn run_queued_ingest(tenant: &Tenant) -> usize {
     let mut worker = lore::compose::embedded(tenant.dir.path(), "http://localhost:3000", &Default::default())
         .expect("the embedded composition opens");
-    let mut jobs = worker.jobs.take().expect("the embedded composition has an in-process queue");
+    let jobs = worker.jobs.take().expect("the embedded composition has an in-process queue");
     worker.app.sweep_stale_runs(true).await.expect("the sweep adopts the runs");
     let mut ran = 0;
-    while let Ok(job) = jobs.try_recv() {
-        worker.app.run_ingest_job(job).await.expect("the job runs");
+    while let Some(taken) = jobs.try_take() {
+        worker.app.run_ingest_job(taken.job.clone()).await.expect("the job runs");
         ran += 1;
     }
     ran

@@ -725,16 +725,24 @@ mod webhook_suites {
             HookTarget::new(HookFilter::Exact(EventType::SourceReady), None, Some(bot)).unwrap(),
         );
         for h in [&a, &on_f, &knowledge] {
-            assert_eq!(&s.subscribe(h).await.unwrap(), h, "a new subscription is stored as given");
+            assert_eq!(
+                &s.subscribe(h, 100).await.unwrap().expect("within the cap"),
+                h,
+                "a new subscription is stored as given"
+            );
         }
         assert_eq!(s.get_hook(&ws.id, &knowledge.id).await.unwrap().as_ref(), Some(&knowledge), "round trip");
         assert_eq!(s.get_hook(&other.id, &a.id).await.unwrap(), None, "never across workspaces");
 
         let again = subscription(&ws.id, "https://a.example/h", all_forms());
-        let same = s.subscribe(&again).await.unwrap();
+        let same = s.subscribe(&again, 100).await.unwrap().expect("within the cap");
         assert_eq!((same.id.clone(), same.secret.clone()), (a.id.clone(), a.secret.clone()), "same target: same hook");
         let elsewhere = subscription(&other.id, "https://a.example/h", all_forms());
-        assert_eq!(s.subscribe(&elsewhere).await.unwrap().id, elsewhere.id, "targets are per workspace");
+        assert_eq!(
+            s.subscribe(&elsewhere, 100).await.unwrap().expect("within the cap").id,
+            elsewhere.id,
+            "targets are per workspace"
+        );
 
         for n in 1..3 {
             assert_eq!(
@@ -756,7 +764,11 @@ mod webhook_suites {
         let active: Vec<HookId> = s.active_hooks(&ws.id).await.unwrap().into_iter().map(|h| h.id).collect();
         assert_eq!(active, vec![on_f.id.clone(), knowledge.id.clone()], "a disabled hook is not active");
         assert_eq!(s.count_hooks(&ws.id).await.unwrap(), HookCounts { active: 2, disabled: 1 });
-        let revived = s.subscribe(&again).await.unwrap();
+        // The cap counts active and disabled subscriptions; the same target is revived at the cap.
+        let fourth = subscription(&ws.id, "https://d.example/h", all_forms());
+        assert_eq!(s.subscribe(&fourth, 3).await.unwrap(), None, "a 4th subscription over a cap of 3");
+        assert_eq!(s.get_hook(&ws.id, &fourth.id).await.unwrap(), None, "nothing stored over the cap");
+        let revived = s.subscribe(&again, 3).await.unwrap().expect("the same target at the cap");
         assert_eq!(
             (revived.id.clone(), revived.status, revived.consecutive_failures),
             (a.id.clone(), HookStatus::Active, 0)
@@ -789,7 +801,12 @@ mod webhook_suites {
         let mut out = Vec::new();
         for i in 0..hooks {
             let target = HookTarget::new(HookFilter::AllKnowledge, None, None).unwrap();
-            let h = p.hooks.subscribe(&subscription(&ws.id, &format!("https://h{i}.example/"), target)).await.unwrap();
+            let h = p
+                .hooks
+                .subscribe(&subscription(&ws.id, &format!("https://h{i}.example/"), target), 100)
+                .await
+                .unwrap()
+                .expect("within the cap");
             let mut d = Delivery::new(&h, &event, Timestamp::from_millis(due_ms));
             d.created_at = Timestamp::from_millis(due_ms + i as i64);
             out.push(d);

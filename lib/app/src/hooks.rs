@@ -60,7 +60,14 @@ impl App {
             self.get_chatbot(p, bot).await?;
         }
         let hook = Subscription::new(p.workspace_id().clone(), url, target, Timestamp::now());
-        Ok(self.ports.hooks.subscribe(&hook).await?)
+        let limit = self.config.max_hooks_per_workspace;
+        self.ports.hooks.subscribe(&hook, limit).await?.ok_or_else(|| {
+            DomainError::new(
+                ErrorCode::WebhooksLimitReached,
+                format!("this workspace already has {limit} webhook subscriptions; delete one first"),
+            )
+            .into()
+        })
     }
 
     pub async fn unsubscribe(&self, p: &Principal, id: &HookId) -> Result<(), AppError> {

@@ -50,6 +50,15 @@ pub struct AppConfig {
     /// worker died (a crash, a kill) is restarted by the sweeper until this many have started, so
     /// an input that kills its worker twice is not tried a third time (default 2).
     pub max_attempts: u32,
+    /// Processing runs at once in `lore serve` (`LORE_INGEST_WORKERS`, default 2: extraction and
+    /// embedding are CPU-bound; two fit two cores).
+    pub ingest_workers: usize,
+    /// Processing runs of one workspace at once in `lore serve`; its further jobs wait while
+    /// other workspaces' jobs take turns (`LORE_INGEST_JOBS_PER_WORKSPACE`, default 1).
+    pub ingest_jobs_per_workspace: usize,
+    /// Webhook subscriptions one workspace may have, active or disabled; one more is
+    /// `webhooks_limit_reached` (`LORE_MAX_HOOKS_PER_WORKSPACE`, default 100).
+    pub max_hooks_per_workspace: u32,
     /// Uploads of one workspace being received at once (multipart and signed PUTs); one more
     /// is `rate_limited` (`LORE_UPLOADS_PER_WORKSPACE`, default 2).
     pub uploads_per_workspace: u32,
@@ -80,6 +89,9 @@ impl Default for AppConfig {
             extract_limits: ingest_ports::ExtractLimits::default(),
             lease: Duration::from_secs(15 * 60),
             max_attempts: 2,
+            ingest_workers: 2,
+            ingest_jobs_per_workspace: 1,
+            max_hooks_per_workspace: 100,
             uploads_per_workspace: 2,
             upload_retention: Duration::from_secs(24 * 3600),
             body_read_timeout: Duration::from_secs(30),

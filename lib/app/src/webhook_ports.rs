@@ -27,8 +27,10 @@ pub struct HookCounts {
 pub trait HookStore: Send + Sync {
     /// Stores `hook`, unless the workspace already has a subscription with the same url and
     /// the same events (`Subscription::same_target`): then that one is re-activated (status
-    /// `active`, failure streak reset) and returned instead. Returns the stored subscription.
-    async fn subscribe(&self, hook: &Subscription) -> StoreResult<Subscription>;
+    /// `active`, failure streak reset) and returned instead. Returns the stored subscription;
+    /// `None` when the workspace already has `limit` subscriptions (active or disabled) and
+    /// `hook` is not one of them — checked in the same transaction as the insert.
+    async fn subscribe(&self, hook: &Subscription, limit: u32) -> StoreResult<Option<Subscription>>;
     async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Subscription>>;
     /// `false` when it did not exist.
     async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool>;

@@ -172,7 +172,9 @@ impl From<Subscription> for Subscribed {
     }
 }
 
-/// Subscribe a receiving URL to form responses or knowledge-source events.
+/// Subscribe a receiving URL to form responses or knowledge-source events. A workspace has at
+/// most 100 subscriptions (active or disabled; `LORE_MAX_HOOKS_PER_WORKSPACE`); subscribing a
+/// URL to the same events again returns the existing one and is always allowed.
 #[utoipa::path(post, path = "/api/integrations/webhooks/triggers/subscribe", tag = "integrations",
     request_body = SubscribeBody,
     security(("bearer" = ["webhooks:write"])),
@@ -180,7 +182,9 @@ impl From<Subscription> for Subscribed {
         (status = 201, body = Subscribed),
         (status = 400, description = "`validation_error` (no `hookUrl`, unknown `event`, `formId` with a knowledge event, \
             `chatbotId` with form_response), `invalid_url`, `url_blocked`, `invalid_json`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "`insufficient_scope`, or `webhooks_limit_reached`: the workspace has as many \
+            subscriptions as it may", body = ErrorBody),
         (status = 404, description = "`not_found`: unknown `formId` or `chatbotId`", body = ErrorBody),
         (status = 429, body = ErrorBody),
     ))]

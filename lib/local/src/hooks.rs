@@ -44,7 +44,7 @@ fn get(tx: &Transaction<'_>, ws: &str, id: &str) -> rusqlite::Result<Option<Subs
 
 #[async_trait]
 impl HookStore for SqliteStore {
-    async fn subscribe(&self, hook: &Subscription) -> StoreResult<Subscription> {
+    async fn subscribe(&self, hook: &Subscription, limit: u32) -> StoreResult<Option<Subscription>> {
         let h = hook.clone();
         self.write(move |tx| {
             let (form, bot) = (h.form_id.as_ref().map(FormId::as_str), h.chatbot_id.as_ref().map(ChatbotId::as_str));
@@ -62,7 +62,16 @@ impl HookStore for SqliteStore {
                     .map_err(unavailable)?;
                 return get(tx, h.workspace_id.as_str(), &id)
                     .map_err(unavailable)?
-                    .ok_or_else(|| unavailable("the subscription vanished inside its transaction"));
+                    .ok_or_else(|| unavailable("the subscription vanished inside its transaction"))
+                    .map(Some);
+            }
+            let count: i64 = tx
+                .query_row("SELECT COUNT(*) FROM hooks WHERE workspace_id = ?1", [h.workspace_id.as_str()], |r| {
+                    r.get(0)
+                })
+                .map_err(unavailable)?;
+            if count >= i64::from(limit) {
+                return Ok(None);
             }
             tx.execute(
                 &format!("INSERT INTO hooks ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
@@ -80,7 +89,7 @@ impl HookStore for SqliteStore {
                 ],
             )
             .map_err(unavailable)?;
-            Ok(h)
+            Ok(Some(h))
         })
         .await
     }

@@ -19,7 +19,7 @@ pub mod sqlite;
 mod vectors;
 
 pub use blobs::FileBlobStore;
-pub use queue::LocalJobQueue;
+pub use queue::{FairQueue, LocalJobQueue};
 pub use rate_limit::MemoryRateLimiter;
 pub use signal::{LocalSignal, WakingEventBus};
 pub use sqlite::SqliteStore;

@@ -207,7 +207,7 @@ impl DynamoStore {
 
 #[async_trait]
 impl HookStore for DynamoStore {
-    async fn subscribe(&self, hook: &Subscription) -> StoreResult<Subscription> {
+    async fn subscribe(&self, hook: &Subscription, limit: u32) -> StoreResult<Option<Subscription>> {
         let pk = ws_pk(&hook.workspace_id);
         let target = target_of(hook);
         for attempt in 0..MAX_ATTEMPTS {
@@ -231,26 +231,50 @@ impl HookStore for DynamoStore {
                         continue;
                     };
                     if h.status == HookStatus::Active && h.consecutive_failures == 0 {
-                        return Ok(h);
+                        return Ok(Some(h));
                     }
                     match self.transact(hook_transition(&h, HookStatus::Active, 0)).await {
-                        Ok(()) => return Ok(Subscription { status: HookStatus::Active, consecutive_failures: 0, ..h }),
+                        Ok(()) => {
+                            return Ok(Some(Subscription { status: HookStatus::Active, consecutive_failures: 0, ..h }));
+                        }
                         Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
                         Err(TxFailure::Store(e)) => return Err(e),
                     }
                 }
                 None => {
+                    // The cap: the counters as read must still hold when the insert commits.
+                    let counters = self.get(&pk, COUNTERS_SK).await?;
+                    let count = |status| counters.as_ref().map_or(0, |c| get_u(c, &hook_counter(status)));
+                    let (active, disabled) = (count(HookStatus::Active), count(HookStatus::Disabled));
+                    if active + disabled >= u64::from(limit) {
+                        return Ok(None);
+                    }
                     let sk = target_sk(&target, slot);
                     let mut guard = key(&pk, &sk);
                     guard.insert("target".into(), s(&target));
                     guard.insert("hook".into(), s(hook.id.as_str()));
+                    let TxWrite::Update { key: ckey, update, mut expr, .. } =
+                        add(pk.clone(), COUNTERS_SK, &[(hook_counter(hook.status).as_str(), 1)])
+                    else {
+                        unreachable!("add makes an update")
+                    };
+                    let unchanged = |expr: &mut Expr, status: HookStatus, seen: u64| {
+                        let a = expr.a(&hook_counter(status));
+                        let v = expr.v(&format!("seen_{}", status.as_str()), n(seen));
+                        format!("(attribute_not_exists({a}) OR {a} = {v})")
+                    };
+                    let cond = format!(
+                        "{} AND {}",
+                        unchanged(&mut expr, HookStatus::Active, active),
+                        unchanged(&mut expr, HookStatus::Disabled, disabled)
+                    );
                     let writes = vec![
                         put_if_absent(hook_item(hook, &sk)),
                         put_if_absent(guard),
-                        add(pk.clone(), COUNTERS_SK, &[(hook_counter(hook.status).as_str(), 1)]),
+                        TxWrite::Update { key: ckey, update, cond: Some(cond), expr },
                     ];
                     match self.transact(writes).await {
-                        Ok(()) => return Ok(hook.clone()),
+                        Ok(()) => return Ok(Some(hook.clone())),
                         Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
                         Err(TxFailure::Store(e)) => return Err(e),
                     }
