@@ -62,17 +62,25 @@ pub fn event_from_eventbridge(body: &str) -> Option<Event> {
 
 /// Fans each event of an SQS batch out to its subscribers, then attempts what is due.
 pub async fn dispatch_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
+    // The batch's events are fanned out together (`App::fan_out_batch`): a batch of events
+    // nobody subscribed to costs about one round of store calls.
     let mut failures = Vec::new();
+    let mut events = Vec::new();
+    let mut ids = Vec::new();
     for record in batch.records {
         let id = record.message_id.clone().unwrap_or_default();
         match event_from_eventbridge(record.body.as_deref().unwrap_or("")) {
             None => tracing::error!(message = %id, "dropping a message that is not a Lore event"),
             Some(event) => {
-                if let Err(e) = app.fan_out(&event).await {
-                    tracing::error!(message = %id, error = %e, "fan-out failed; the message will be retried");
-                    failures.push(failure(id));
-                }
+                events.push(event);
+                ids.push(id);
             }
+        }
+    }
+    for (id, result) in ids.into_iter().zip(app.fan_out_batch(&events).await) {
+        if let Err(e) = result {
+            tracing::error!(message = %id, error = %e, "fan-out failed; the message will be retried");
+            failures.push(failure(id));
         }
     }
     if let Err(e) = app.dispatch_due(Timestamp::now(), DISPATCH_LIMIT).await {

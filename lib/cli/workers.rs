@@ -118,13 +118,25 @@ pub fn spawn_sqs(app: App, queue: lore_aws::SqsPoller) -> Workers {
     Workers { tasks }
 }
 
+/// Batches of the deliveries queue being fanned out at once in `lore serve --backend aws`.
+const EVENT_BATCHES_IN_FLIGHT: usize = 8;
+
 /// The consumer of the deliveries queue for `lore serve --backend aws`: each EventBridge event
 /// the bus's rule routed there is fanned out to its subscribers (then the dispatcher is woken
 /// to attempt them) and deleted; a failed fan-out comes back after the visibility timeout.
+///
+/// One loop receives; each batch of ten is fanned out in its own task, up to
+/// [`EVENT_BATCHES_IN_FLIGHT`] at once, so a backlog drains many events per round trip while an
+/// idle queue costs one long poll. Measured on moto with 1,000 queued events ahead of a
+/// knowledge event (`tests/api/webhooks.rs`): first attempt after 48 s when events were fanned
+/// out one at a time, 0.1–2 s now (docs/limits.md "Webhooks").
 pub fn spawn_event_consumer(app: App, queue: lore_aws::SqsPoller, signal: LocalSignal) -> Workers {
     let task = tokio::spawn(async move {
+        let slots = Arc::new(Semaphore::new(EVENT_BATCHES_IN_FLIGHT));
         loop {
+            let Ok(slot) = slots.clone().acquire_owned().await else { break };
             let messages = match queue.receive(10, RECEIVE_WAIT).await {
+                Ok(m) if m.is_empty() => continue,
                 Ok(m) => m,
                 Err(e) => {
                     tracing::error!(error = %e, "cannot receive events from the deliveries queue");
@@ -132,30 +144,49 @@ pub fn spawn_event_consumer(app: App, queue: lore_aws::SqsPoller, signal: LocalS
                     continue;
                 }
             };
-            for message in messages {
-                let done = match crate::lambda::event_from_eventbridge(&message.body) {
-                    None => {
-                        tracing::error!(message = %message.message_id, "dropping a message that is not a Lore event");
-                        true
-                    }
-                    Some(event) => match app.fan_out(&event).await {
-                        Ok(_) => true,
-                        Err(e) => {
-                            tracing::error!(error = %e, "fan-out failed; the event will be retried");
-                            false
-                        }
-                    },
-                };
-                if done {
-                    if let Err(e) = queue.delete(&message).await {
-                        tracing::warn!(error = %e, "could not delete a fanned-out event");
-                    }
+            let (app, queue, signal) = (app.clone(), queue.clone(), signal.clone());
+            tokio::spawn(async move {
+                if consume_events(&app, &queue, &messages).await {
                     signal.notify();
                 }
-            }
+                drop(slot);
+            });
         }
     });
     Workers { tasks: vec![task] }
+}
+
+/// Fans a batch of queued events out and deletes the messages that are done (a failed
+/// fan-out comes back after the visibility timeout). True when any was fanned out.
+async fn consume_events(app: &App, queue: &lore_aws::SqsPoller, messages: &[lore_aws::Received]) -> bool {
+    let mut done: Vec<&lore_aws::Received> = Vec::new();
+    let mut events = Vec::new();
+    let mut carriers = Vec::new();
+    for message in messages {
+        match crate::lambda::event_from_eventbridge(&message.body) {
+            None => {
+                tracing::error!(message = %message.message_id, "dropping a message that is not a Lore event");
+                done.push(message);
+            }
+            Some(event) => {
+                events.push(event);
+                carriers.push(message);
+            }
+        }
+    }
+    let fanned = !events.is_empty();
+    for (message, result) in carriers.into_iter().zip(app.fan_out_batch(&events).await) {
+        match result {
+            Ok(_) => done.push(message),
+            Err(e) => tracing::error!(error = %e, "fan-out failed; the event will be retried"),
+        }
+    }
+    match queue.delete_batch(&done).await {
+        Ok(0) => {}
+        Ok(n) => tracing::warn!(messages = n, "could not delete fanned-out events; they will be fanned out again"),
+        Err(e) => tracing::warn!(error = %e, "could not delete fanned-out events; they will be fanned out again"),
+    }
+    fanned
 }
 
 /// Every [`SWEEP_EVERY`], restarts or fails runs whose lease expired. With `adopt`, the first

@@ -97,6 +97,44 @@ impl TestApp {
         }
     }
 
+    /// On the AWS backend: puts `n` knowledge events of a workspace no one subscribed to on the
+    /// deliveries queue, as the event bus's rule does (the same message body), ten per request so
+    /// they pile up faster than they are consumed. `false` on the embedded backend (no queue).
+    pub async fn queue_event_backlog(&self, n: usize) -> bool {
+        use aws_sdk_sqs::types::SendMessageBatchRequestEntry;
+        use futures::StreamExt;
+        use lore_domain::event::{Event, EventType};
+        let Some(aws) = self.running.as_ref().and_then(|r| r.aws.as_ref()) else { return false };
+        let queue = aws.deliveries_queue_url().await.expect("the deliveries queue");
+        let ws = lore_domain::id::WorkspaceId::generate();
+        let started = std::time::Instant::now();
+        let numbers: Vec<usize> = (0..n).collect();
+        let sends = numbers.chunks(10).map(|batch| {
+            let entries = batch
+                .iter()
+                .map(|i| {
+                    let event = Event::new(
+                        EventType::SourceReady,
+                        ws.clone(),
+                        serde_json::json!({"sourceId": format!("src_b{i}")}),
+                    );
+                    let body = serde_json::json!({
+                        "detail-type": event.event_type.as_str(),
+                        "source": "lore",
+                        "detail": lore_aws::event_detail(&event),
+                    });
+                    SendMessageBatchRequestEntry::builder().id(format!("m{i}")).message_body(body.to_string()).build()
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .expect("batch entries");
+            aws.sqs.client().send_message_batch().queue_url(&queue).set_entries(Some(entries)).send()
+        });
+        let sent = futures::stream::iter(sends).buffer_unordered(16).collect::<Vec<_>>().await;
+        assert!(sent.iter().all(Result::is_ok), "the backlog is queued");
+        eprintln!("queued {n} events in {:?}", started.elapsed());
+        true
+    }
+
     /// The delivery store (and webhook outbox) of whichever backend runs.
     pub fn delivery_store(&self) -> std::sync::Arc<dyn lore_app::webhook_ports::DeliveryStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {

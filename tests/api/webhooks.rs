@@ -769,3 +769,34 @@ async fn a_workspace_has_at_most_its_cap_of_subscriptions() {
     assert_eq!(t.subscribe(&t.dev_key, json!({"hookUrl": rx.url("/4")})).await.0, 201);
     t.stop().await;
 }
+
+/// How long a knowledge event may wait for its first delivery attempt behind a backlog of
+/// 1,000 events on the AWS backend (docs/limits.md "Webhooks").
+const BACKLOG_FIRST_ATTEMPT_BOUND: Duration = Duration::from_secs(15);
+
+#[tokio::test]
+async fn a_backlog_of_events_delays_a_new_subscriptions_first_attempt_by_a_bounded_time() {
+    let t = TestApp::spawn_webhooks("1s").await;
+    // A backlog of knowledge events nobody subscribed to, queued ahead of the event below.
+    // (Form responses also travel through the table's outbox, which the dispatcher fans out
+    // itself; knowledge events reach subscribers only through the queue.)
+    if !t.queue_event_backlog(1000).await {
+        // The embedded backend fans events out from its outbox table, with no queue to back up.
+        t.stop().await;
+        return;
+    }
+    let rx = Receiver::start().await;
+    let bot = t.chatbot().await;
+    t.hook(json!({"hookUrl": rx.url("/after-backlog"), "event": "knowledge.source.ready", "chatbotId": bot})).await;
+    let (_, src) = t.post_source(&t.dev_key, &bot, json!({"type": "text", "content": "Refunds within 14 days."})).await;
+    let src = id(&src["source"], "id");
+    t.process(&bot, &src).await;
+    assert_eq!(t.settle(&bot, &src).await["status"], "ready");
+    let ready = std::time::Instant::now();
+    let got = rx.next(BACKLOG_FIRST_ATTEMPT_BOUND + Duration::from_secs(60)).await;
+    let waited = ready.elapsed();
+    assert_eq!((got.path.as_str(), got.json()["data"]["sourceId"].clone()), ("/after-backlog", json!(src)));
+    eprintln!("first attempt after a 1,000-event backlog: {waited:?}");
+    assert!(waited < BACKLOG_FIRST_ATTEMPT_BOUND, "the first attempt came {waited:?} after the source was ready");
+    t.stop().await;
+}

@@ -132,6 +132,36 @@ impl SqsPoller {
             .collect())
     }
 
+    /// Removes handled messages, ten per request; the ones that could not be removed (they
+    /// come back after the visibility timeout, and handling them again is harmless).
+    pub async fn delete_batch(&self, messages: &[&Received]) -> StoreResult<usize> {
+        use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
+        let mut failed = 0;
+        for chunk in messages.chunks(10) {
+            let entries = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    DeleteMessageBatchRequestEntry::builder()
+                        .id(i.to_string())
+                        .receipt_handle(&m.receipt_handle)
+                        .build()
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| StoreError::Unavailable(format!("sqs: {e}")))?;
+            let out = self
+                .client
+                .delete_message_batch()
+                .queue_url(&self.queue_url)
+                .set_entries(Some(entries))
+                .send()
+                .await
+                .map_err(|e| StoreError::Unavailable(format!("sqs: {}", DisplayErrorContext(e))))?;
+            failed += out.failed.len();
+        }
+        Ok(failed)
+    }
+
     /// Removes a handled message.
     pub async fn delete(&self, message: &Received) -> StoreResult<()> {
         self.client
