@@ -1,0 +1,173 @@
+//! The built `ingest-worker` binary, run as Lambda runs it (a Runtime API emulator on
+//! 127.0.0.1) on the AWS backend — DynamoDB, S3 and SQS on the moto server, chunks on the test
+//! PostgreSQL — fed SQS batches of the hostile documents of issue 14. Each bomb ends its source in
+//! `error` with a reason, the batch reports no failure (no retry loop), a small document still
+//! becomes `ready`, and the function's own process stays within its memory budget (read from
+//! `/proc/<pid>/status`; each parse runs in a child process with its own address-space limit).
+
+#[path = "../../../tests/hostile/files.rs"]
+mod files;
+#[path = "../../runtime_api.rs"]
+mod runtime_api;
+
+use lore::compose::{Overrides, Uses};
+use lore_app::auth::Principal;
+use lore_app::files::{IncomingFile, UploadOwner, UploadRules};
+use lore_app::knowledge::NewSource;
+use lore_app::knowledge_ports::{ByteStream, Bytes, IngestJob};
+use lore_domain::chatbot::NewChatbot;
+use lore_domain::id::ChatbotId;
+use lore_domain::scope::ScopeSet;
+use lore_domain::source::SourceStatus;
+use lore_domain::workspace::{LimitsPatch, WorkspaceName};
+use runtime_api::{Function, Posted, RuntimeApi};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+const FUNCTION_NAME: &str = "ingest-worker";
+const PROGRAM: &str = env!("CARGO_BIN_EXE_ingest-worker");
+/// Peak resident memory of the function's process while it handles the hostile batch, KiB
+/// (docs/limits.md): the same budget as `lore serve`'s.
+const FUNCTION_PEAK_RSS_BUDGET_KIB: u64 = 300 * 1024;
+
+fn required_env(name: &str) -> String {
+    match std::env::var(name) {
+        Ok(v) if !v.trim().is_empty() => v.trim().trim_end_matches('/').to_owned(),
+        _ => panic!("this test needs {name} (scripts/test.sh starts moto and PostgreSQL and sets it)"),
+    }
+}
+
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM")
+}
+
+/// Stores `bytes` as a chatbot upload and makes a file source of it; returns the source id.
+async fn file_source(app: &lore_app::App, p: &Principal, bot: &ChatbotId, name: &str, bytes: Vec<u8>) -> String {
+    let mut body: ByteStream<'_> = Box::pin(futures::stream::once(async move { Ok(Bytes::from(bytes)) }));
+    let file = IncomingFile { file_name: name.to_owned(), body: &mut body };
+    let upload = app.store_file(p, UploadOwner::Chatbot, UploadRules::CHATBOT, file, None).await.expect("stored");
+    let source = app.create_source(p, bot, NewSource::Upload { name: None, upload }).await.expect("created");
+    let started = app.process_source(p, bot, &source.id).await.expect("processing");
+    assert_eq!(started.status, SourceStatus::Processing);
+    source.id.to_string()
+}
+
+/// An SQS event of the ingest jobs of `sources` (generation 1), as Lambda's event source sends it.
+fn batch(workspace: &str, sources: &[String]) -> String {
+    let records: Vec<Value> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, source)| {
+            let job = IngestJob {
+                workspace_id: lore_domain::id::WorkspaceId::parse(workspace).unwrap(),
+                source_id: lore_domain::id::SourceId::parse(source).unwrap(),
+                generation: 1,
+            };
+            json!({
+                "messageId": format!("msg-{i}"),
+                "receiptHandle": format!("handle-{i}"),
+                "body": lore_aws::job_body(&job),
+                "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "1777636800000"},
+                "messageAttributes": {},
+                "eventSource": "aws:sqs",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:lore-ingest",
+                "awsRegion": "us-east-1"
+            })
+        })
+        .collect();
+    json!({ "Records": records }).to_string()
+}
+
+#[tokio::test]
+async fn hostile_documents_end_in_error_within_the_functions_memory_budget_on_aws() {
+    let moto = required_env("LORE_TEST_MOTO_URL");
+    let database = required_env("LORE_TEST_DATABASE_URL");
+    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .region(aws_config::Region::new("us-east-1"))
+        .endpoint_url(&moto)
+        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-tests"))
+        .load()
+        .await;
+    let id = lore_domain::id::SourceId::generate();
+    let name = format!("lore-ingest-{}", &id.as_str()[4..]);
+    let settings = lore_aws::AwsSettings {
+        table: name.clone(),
+        bucket: name.clone(),
+        cdn_base_url: None,
+        ingest_queue: lore_aws::QueueRef::Name(name.clone()),
+        deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
+        event_bus: name.clone(),
+        bootstrap: true,
+        s3_endpoint: Some(moto.clone()),
+        s3_force_path_style: true,
+    };
+    // The API side: the same resources, composed in this process, makes the sources.
+    let overrides = Overrides {
+        embedder: Some(Arc::new(lore_embed::LocalEmbedder::new())),
+        aws: Some(lore::aws_backend::AwsOverrides { sdk, settings, database_url: Some(database.clone()) }),
+        ..Default::default()
+    };
+    let api = lore::aws_backend::compose("http://localhost:3000", &overrides, Uses::Everything).await.expect("aws");
+    let app = api.app;
+    let ws = app.create_workspace(WorkspaceName::parse("hostile").unwrap(), LimitsPatch::default()).await.unwrap();
+    let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
+    let p = app.authenticate(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
+    let bot = app.create_chatbot(&p, NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap().id;
+    let sources = vec![
+        file_source(&app, &p, &bot, "bomb.pdf", files::pdf_content_bomb(432 << 20)).await,
+        file_source(&app, &p, &bot, "paragraphs.docx", files::docx_paragraph_bomb(2_000_000)).await,
+        file_source(&app, &p, &bot, "fine.pdf", files::small_pdf("A small document after the bombs.")).await,
+    ];
+
+    // The function, configured as in production but pointed at moto and the test database.
+    let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
+    let env = [
+        ("LORE_BACKEND", "aws"),
+        ("LORE_DYNAMODB_TABLE", name.as_str()),
+        ("LORE_S3_BUCKET", name.as_str()),
+        ("LORE_INGEST_QUEUE", name.as_str()),
+        ("LORE_EVENT_BUS", name.as_str()),
+        ("LORE_DELIVERIES_QUEUE", &format!("{name}-deliveries")),
+        ("LORE_DATABASE_URL", database.as_str()),
+        ("LORE_EMBEDDER", "local"),
+        ("AWS_ENDPOINT_URL", moto.as_str()),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+    ];
+    let mut function = Function::spawn(&runtime, PROGRAM, FUNCTION_NAME, &env);
+    match function.invoke(&mut runtime, "inv-hostile", &batch(ws.id.as_str(), &sources)).await {
+        Posted::Response { body, .. } => {
+            assert_eq!(body, json!({"batchItemFailures": []}), "a bomb is no retry: {}", function.log());
+        }
+        other => panic!("expected a batch response, got {other:?}; the log:\n{}", function.log()),
+    }
+    let peak = peak_rss_kib(function.child.id());
+
+    let status = |source: &str| {
+        let (app, p, bot) = (app.clone(), p.clone(), bot.clone());
+        let source = lore_domain::id::SourceId::parse(source).unwrap();
+        async move { app.get_source(&p, &bot, &source).await.unwrap() }
+    };
+    for (source, reason) in [
+        (&sources[0], "4 MiB of drawing instructions, the limit per page"),
+        (&sources[1], "more than 200000 paragraphs, the limit"),
+    ] {
+        let s = status(source).await;
+        assert_eq!(s.status, SourceStatus::Error, "{s:?}");
+        assert!(s.error.as_deref().unwrap_or("").contains(reason), "{s:?}");
+    }
+    assert_eq!(status(&sources[2]).await.status, SourceStatus::Ready, "the small document after the bombs");
+    assert!(
+        peak <= FUNCTION_PEAK_RSS_BUDGET_KIB,
+        "the ingest-worker function peaked at {} MiB, over its {} MiB budget",
+        peak / 1024,
+        FUNCTION_PEAK_RSS_BUDGET_KIB / 1024
+    );
+    eprintln!("ingest-worker peak RSS over the hostile batch: {} MiB", peak / 1024);
+}
