@@ -388,20 +388,6 @@ impl App {
         })
     }
 
-    /// Stores a file uploaded to the Mind (documents ≤ 50 MB, audio ≤ 500 MB, decided by
-    /// content). `wanted`: the category the client asked for, if any; a file of the other
-    /// category is `unsupported_file_type`.
-    pub async fn upload_mind_file(
-        &self,
-        p: &Principal,
-        mind: &MindId,
-        file: IncomingFile<'_, '_>,
-        wanted: Option<FileCategory>,
-    ) -> Result<Upload, AppError> {
-        self.find_mind(p, mind).await?;
-        self.store_file(p, UploadOwner::Mind(mind), UploadRules::MIND, file, wanted).await
-    }
-
     /// Stores an upload of `owner` as its bytes arrive: its category is decided by content from
     /// the first bytes, the bytes are streamed to storage within the category's limit, and the
     /// stored size is counted against the workspace's quota. Memory stays bounded whatever the
