@@ -45,7 +45,9 @@ impl TestApp {
         let mut backend = lore::compose::Backend::Local;
         if std::env::var("LORE_TEST_BACKEND").as_deref() == Ok("aws") {
             backend = lore::compose::Backend::Aws;
-            overrides.aws = Some(aws_overrides().await);
+            if overrides.aws.is_none() {
+                overrides.aws = Some(aws_overrides().await);
+            }
         }
         let database_url = overrides.aws.as_ref().and_then(|a| a.database_url.clone());
         let config = lore::serve::ServeConfig {
@@ -95,44 +97,6 @@ impl TestApp {
             Some(aws) => aws.hooks.clone(),
             None => self.store().clone(),
         }
-    }
-
-    /// On the AWS backend: puts `n` knowledge events of a workspace no one subscribed to on the
-    /// deliveries queue, as the event bus's rule does (the same message body), ten per request so
-    /// they pile up faster than they are consumed. `false` on the embedded backend (no queue).
-    pub async fn queue_event_backlog(&self, n: usize) -> bool {
-        use aws_sdk_sqs::types::SendMessageBatchRequestEntry;
-        use futures::StreamExt;
-        use lore_domain::event::{Event, EventType};
-        let Some(aws) = self.running.as_ref().and_then(|r| r.aws.as_ref()) else { return false };
-        let queue = aws.deliveries_queue_url().await.expect("the deliveries queue");
-        let ws = lore_domain::id::WorkspaceId::generate();
-        let started = std::time::Instant::now();
-        let numbers: Vec<usize> = (0..n).collect();
-        let sends = numbers.chunks(10).map(|batch| {
-            let entries = batch
-                .iter()
-                .map(|i| {
-                    let event = Event::new(
-                        EventType::SourceReady,
-                        ws.clone(),
-                        serde_json::json!({"sourceId": format!("src_b{i}")}),
-                    );
-                    let body = serde_json::json!({
-                        "detail-type": event.event_type.as_str(),
-                        "source": "lore",
-                        "detail": lore_aws::event_detail(&event),
-                    });
-                    SendMessageBatchRequestEntry::builder().id(format!("m{i}")).message_body(body.to_string()).build()
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .expect("batch entries");
-            aws.sqs.client().send_message_batch().queue_url(&queue).set_entries(Some(entries)).send()
-        });
-        let sent = futures::stream::iter(sends).buffer_unordered(16).collect::<Vec<_>>().await;
-        assert!(sent.iter().all(Result::is_ok), "the backlog is queued");
-        eprintln!("queued {n} events in {:?}", started.elapsed());
-        true
     }
 
     /// The delivery store (and webhook outbox) of whichever backend runs.
@@ -373,6 +337,92 @@ fn required_env(name: &str) -> String {
         Ok(v) if !v.trim().is_empty() => v.trim().trim_end_matches('/').to_owned(),
         _ => panic!("LORE_TEST_BACKEND=aws needs {name} (scripts/test.sh sets it)"),
     }
+}
+
+/// A backlog of events for a server to start on, and what draining as many messages takes the
+/// queue service itself.
+pub struct EventBacklog {
+    pub aws: lore::aws_backend::AwsOverrides,
+    /// Receiving (ten at a time) and deleting (ten per request) the same number of messages of
+    /// the same size from another queue, one request after the other: the queue's own floor.
+    pub peer_drain: std::time::Duration,
+}
+
+/// Sends `bodies` to `queue`, ten per request, sixteen requests at once.
+async fn send_all(sqs: &aws_sdk_sqs::Client, queue: &str, bodies: &[String]) {
+    use aws_sdk_sqs::types::SendMessageBatchRequestEntry;
+    use futures::StreamExt;
+    let sends = bodies.chunks(10).map(|batch| {
+        let entries = batch
+            .iter()
+            .enumerate()
+            .map(|(i, b)| SendMessageBatchRequestEntry::builder().id(format!("m{i}")).message_body(b).build())
+            .collect::<Result<Vec<_>, _>>()
+            .expect("batch entries");
+        sqs.send_message_batch().queue_url(queue).set_entries(Some(entries)).send()
+    });
+    let sent = futures::stream::iter(sends).buffer_unordered(16).collect::<Vec<_>>().await;
+    assert!(sent.iter().all(Result::is_ok), "the messages are queued");
+}
+
+/// On the AWS backend (`LORE_TEST_BACKEND=aws`): fresh resources, created now, whose deliveries
+/// queue holds `n` knowledge events of a workspace no one subscribed to — the message body the
+/// event bus's rule delivers — before any server consumes it, and the peer drain measured on
+/// another queue. `None` on the embedded backend.
+pub async fn aws_with_event_backlog(n: usize) -> Option<EventBacklog> {
+    use aws_sdk_sqs::types::DeleteMessageBatchRequestEntry;
+    use lore_domain::event::{Event, EventType};
+    if std::env::var("LORE_TEST_BACKEND").as_deref() != Ok("aws") {
+        return None;
+    }
+    let aws = aws_overrides().await;
+    lore_aws::bootstrap(&aws.sdk, &aws.settings).await.expect("the test resources");
+    let sqs = aws_sdk_sqs::Client::new(&aws.sdk);
+    let lore_aws::QueueRef::Name(name) = &aws.settings.deliveries_queue else { unreachable!("named above") };
+    let url = |name: String| {
+        let sqs = sqs.clone();
+        async move { sqs.create_queue().queue_name(name).send().await.expect("a queue").queue_url.unwrap() }
+    };
+    let deliveries = url(name.clone()).await;
+    let peer = url(format!("{name}-peer")).await;
+    let ws = lore_domain::id::WorkspaceId::generate();
+    let bodies: Vec<String> = (0..n)
+        .map(|i| {
+            let event =
+                Event::new(EventType::SourceReady, ws.clone(), serde_json::json!({"sourceId": format!("src_b{i}")}));
+            serde_json::json!({
+                "detail-type": event.event_type.as_str(),
+                "source": "lore",
+                "detail": lore_aws::event_detail(&event),
+            })
+            .to_string()
+        })
+        .collect();
+    send_all(&sqs, &deliveries, &bodies).await;
+    send_all(&sqs, &peer, &bodies).await;
+    let started = std::time::Instant::now();
+    let mut drained = 0;
+    while drained < n {
+        let got = sqs.receive_message().queue_url(&peer).max_number_of_messages(10).send().await.expect("receive");
+        let messages = got.messages.unwrap_or_default();
+        let entries = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                DeleteMessageBatchRequestEntry::builder()
+                    .id(i.to_string())
+                    .receipt_handle(m.receipt_handle.clone().unwrap_or_default())
+                    .build()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .expect("delete entries");
+        if entries.is_empty() {
+            continue;
+        }
+        drained += entries.len();
+        sqs.delete_message_batch().queue_url(&peer).set_entries(Some(entries)).send().await.expect("delete");
+    }
+    Some(EventBacklog { aws, peer_drain: started.elapsed() })
 }
 
 /// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on.

@@ -244,24 +244,26 @@ async fn a_submission_goes_to_the_all_forms_and_that_forms_subscriptions_only() 
     let b = id(&t.form(contact_form()).await, "id");
     t.hook(json!({"hookUrl": rx.url("/all")})).await;
     t.hook(json!({"hookUrl": rx.url("/all-again"), "formId": null})).await;
+    // The dropdown's "All forms" entry (CONTRACT §12).
+    t.hook(json!({"hookUrl": rx.url("/all-dropdown"), "formId": "all"})).await;
     t.hook(json!({"hookUrl": rx.url("/a"), "formId": a})).await;
     t.hook(json!({"hookUrl": rx.url("/b"), "formId": b})).await;
     t.hook(json!({"hookUrl": rx.url("/knowledge"), "event": "knowledge.source.*"})).await;
 
     t.submit(&a, json!({"values": {"name": "Ada"}})).await;
-    let mut got = rx.take(3, WAIT).await;
+    let mut got = rx.take(4, WAIT).await;
     got.sort_by(|x, y| x.path.cmp(&y.path));
-    assert_eq!(got.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), ["/a", "/all", "/all-again"]);
-    assert!(got.iter().all(|r| r.json()["eventId"] == got[0].json()["eventId"]), "one event, three deliveries");
+    assert_eq!(got.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), ["/a", "/all", "/all-again", "/all-dropdown"]);
+    assert!(got.iter().all(|r| r.json()["eventId"] == got[0].json()["eventId"]), "one event, four deliveries");
     rx.expect_none(Duration::from_millis(800)).await;
 
     t.submit(&b, json!({"values": {"name": "Bob"}})).await;
-    let mut got = rx.take(3, WAIT).await;
+    let mut got = rx.take(4, WAIT).await;
     got.sort_by(|x, y| x.path.cmp(&y.path));
-    assert_eq!(got.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), ["/all", "/all-again", "/b"]);
+    assert_eq!(got.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), ["/all", "/all-again", "/all-dropdown", "/b"]);
     assert!(got.iter().all(|r| r.json()["data"]["formId"] == b.as_str()));
     rx.expect_none(Duration::from_millis(800)).await;
-    assert_eq!(t.deliveries("").await["pagination"]["total"], 6);
+    assert_eq!(t.deliveries("").await["pagination"]["total"], 8);
     t.stop().await;
 }
 
@@ -471,7 +473,7 @@ async fn the_forms_action_lists_all_forms_first_then_each_form_newest_first() {
     let t = TestApp::spawn().await;
     let path = "/api/integrations/webhooks/actions/forms";
     let (status, empty) = parts(t.req(Method::GET, path, &t.dev_key).send().await.unwrap()).await;
-    assert_eq!((status, empty), (200, json!([{"id": null, "name": "All forms"}])));
+    assert_eq!((status, empty), (200, json!([{"id": "all", "name": "All forms"}])));
     let older = t.form(json!({"name": "Older", "fields": [{"key": "q", "label": "Q", "type": "short_text"}]})).await;
     let newer = t.form(json!({"name": "Newer", "fields": [{"key": "q", "label": "Q", "type": "short_text"}]})).await;
     t.workspace("other", LimitsPatch::default()).await;
@@ -483,7 +485,7 @@ async fn the_forms_action_lists_all_forms_first_then_each_form_newest_first() {
     assert_eq!(
         list,
         json!([
-            {"id": null, "name": "All forms"},
+            {"id": "all", "name": "All forms"},
             {"id": newer["id"], "name": "Newer"},
             {"id": older["id"], "name": "Older"},
         ])
@@ -502,9 +504,15 @@ async fn samples_are_the_latest_responses_or_made_up_from_the_fields() {
         let req = t.req(Method::GET, &format!("{path}{q}"), &t.dev_key);
         async move { parts(req.send().await.unwrap()).await }
     };
-    // No form at all: one example envelope covering every field type.
+    // No form at all: one example envelope covering every field type ("all" means the same).
     let (status, samples) = get(String::new()).await;
     assert_eq!(status, 200, "{samples}");
+    let (status, all) = get("?formId=all".into()).await;
+    assert_eq!((status, all[0]["data"]["formName"].clone()), (200, samples[0]["data"]["formName"].clone()), "{all}");
+    assert_eq!(
+        all[0]["data"]["fields"].as_array().map(Vec::len),
+        samples[0]["data"]["fields"].as_array().map(Vec::len)
+    );
     assert_eq!(samples.as_array().unwrap().len(), 1);
     let types: Vec<&str> =
         samples[0]["data"]["fields"].as_array().unwrap().iter().map(|f| f["type"].as_str().unwrap()).collect();
@@ -770,21 +778,24 @@ async fn a_workspace_has_at_most_its_cap_of_subscriptions() {
     t.stop().await;
 }
 
-/// How long a knowledge event may wait for its first delivery attempt behind a backlog of
-/// 1,000 events on the AWS backend (docs/limits.md "Webhooks").
-const BACKLOG_FIRST_ATTEMPT_BOUND: Duration = Duration::from_secs(15);
+/// Events queued ahead of the one whose first attempt is timed.
+const BACKLOG: usize = 500;
 
 #[tokio::test]
 async fn a_backlog_of_events_delays_a_new_subscriptions_first_attempt_by_a_bounded_time() {
-    let t = TestApp::spawn_webhooks("1s").await;
-    // A backlog of knowledge events nobody subscribed to, queued ahead of the event below.
-    // (Form responses also travel through the table's outbox, which the dispatcher fans out
-    // itself; knowledge events reach subscribers only through the queue.)
-    if !t.queue_event_backlog(1000).await {
-        // The embedded backend fans events out from its outbox table, with no queue to back up.
-        t.stop().await;
-        return;
-    }
+    // Knowledge events nobody subscribed to wait in the deliveries queue before the server
+    // starts. (Form responses also travel through the table's outbox, which the dispatcher fans
+    // out itself; knowledge events reach subscribers only through the queue.) The embedded
+    // backend fans events out from its outbox table, with no queue to back up.
+    let Some(backlog) = crate::support::aws_with_event_backlog(BACKLOG).await else { return };
+    let started = std::time::Instant::now();
+    let t = TestApp::spawn_with(lore::compose::Overrides {
+        allow_private_network: true,
+        webhook_retry_schedule: Some(lore_domain::delivery::RetrySchedule::parse("1s").unwrap()),
+        aws: Some(backlog.aws),
+        ..Default::default()
+    })
+    .await;
     let rx = Receiver::start().await;
     let bot = t.chatbot().await;
     t.hook(json!({"hookUrl": rx.url("/after-backlog"), "event": "knowledge.source.ready", "chatbotId": bot})).await;
@@ -792,11 +803,17 @@ async fn a_backlog_of_events_delays_a_new_subscriptions_first_attempt_by_a_bound
     let src = id(&src["source"], "id");
     t.process(&bot, &src).await;
     assert_eq!(t.settle(&bot, &src).await["status"], "ready");
-    let ready = std::time::Instant::now();
-    let got = rx.next(BACKLOG_FIRST_ATTEMPT_BOUND + Duration::from_secs(60)).await;
-    let waited = ready.elapsed();
+    // The bound: twice what the queue service itself takes to hand out and delete as many
+    // messages (measured just before, in this run), plus 10 s for the server's start and the
+    // source's processing (docs/limits.md "Webhooks").
+    let bound = backlog.peer_drain * 2 + Duration::from_secs(10);
+    let got = rx.next(bound + Duration::from_secs(120)).await;
+    let waited = started.elapsed();
     assert_eq!((got.path.as_str(), got.json()["data"]["sourceId"].clone()), ("/after-backlog", json!(src)));
-    eprintln!("first attempt after a 1,000-event backlog: {waited:?}");
-    assert!(waited < BACKLOG_FIRST_ATTEMPT_BOUND, "the first attempt came {waited:?} after the source was ready");
+    eprintln!(
+        "first attempt behind {BACKLOG} events: {waited:?} from the server's start; the queue's own drain: {:?}",
+        backlog.peer_drain
+    );
+    assert!(waited < bound, "the first attempt came {waited:?} after the server started; bound {bound:?}");
     t.stop().await;
 }

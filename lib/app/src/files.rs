@@ -172,10 +172,13 @@ async fn read_head(body: &mut ByteStream<'_>) -> Result<Vec<u8>, AppError> {
     Ok(head)
 }
 
-/// Reads the rest of `body` without keeping it; how many bytes it had.
-async fn drain(body: &mut ByteStream<'_>) -> u64 {
+/// Reads the rest of `body` without keeping it, stopping after `limit` bytes; how many bytes
+/// it read. (Bodies with a route limit end there anyway.)
+async fn drain(body: &mut ByteStream<'_>, limit: u64) -> u64 {
     let mut n = 0;
-    while let Some(Ok(chunk)) = body.next().await {
+    while n <= limit
+        && let Some(Ok(chunk)) = body.next().await
+    {
         n += chunk.len() as u64;
     }
     n
@@ -366,7 +369,15 @@ impl App {
         let rules = if put.key.split('/').count() > 3 { UploadRules::MIND } else { UploadRules::CHATBOT };
         let head = read_head(body).await?;
         let file_name = put.key.rsplit('/').next().unwrap_or("file").to_owned();
-        let (category, _, _) = self.sniff_upload(rules, &head, &file_name)?;
+        let (category, _, _) = match self.sniff_upload(rules, &head, &file_name) {
+            Ok(sniffed) => sniffed,
+            Err(e) => {
+                // Read the rest (at most the signed size) so the client gets the answer instead
+                // of a reset connection.
+                drain(body, put.max_bytes).await;
+                return Err(e);
+            }
+        };
         let content_type = content_type_for(&put.key);
         let max = rules.max_for(category).unwrap_or(0).min(put.max_bytes);
         let size = self.put_body(&put.key, content_type, head, body, max).await?;
@@ -413,12 +424,12 @@ impl App {
             Err(e) => {
                 // Read to the end (bounded by the route's body limit) so the client gets the
                 // answer instead of a reset connection.
-                drain(body).await;
+                drain(body, u64::MAX).await;
                 return Err(e);
             }
         };
         if let Some(wanted) = wanted.filter(|w| *w != category) {
-            drain(body).await;
+            drain(body, u64::MAX).await;
             return Err(wrong_category(category, wanted));
         }
         let max = rules.max_for(category).ok_or_else(|| rules.unsupported())?;
@@ -473,8 +484,7 @@ impl App {
         Ok((FileCategory::Document, kind.mime_type(), Some(kind)))
     }
 
-    /// Streams `head` and the rest of `body` to `key`, at most `max` bytes. Over the limit the
-    /// rest is read and counted (bounded by the route's body limit) for the answer.
+    /// Streams `head` and the rest of `body` to `key`, at most `max` bytes.
     async fn put_body(
         &self,
         key: &str,
@@ -492,7 +502,9 @@ impl App {
         match result {
             Ok(size) => Ok(size),
             Err(StreamPutError::TooLarge { max_bytes }) => {
-                let rest = drain(body).await;
+                // Read on (at most as much again) so the client gets the answer; the size
+                // reported is then a lower bound for a body larger still.
+                let rest = drain(body, max_bytes).await;
                 Err(file_too_large((max_bytes + 1).max(seen) + rest, max_bytes))
             }
             Err(StreamPutError::Body(e)) => Err(body_error(&e)),

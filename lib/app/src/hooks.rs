@@ -7,6 +7,7 @@ use crate::webhook_ports::{DeliveryFilter, HookCounts};
 use crate::{App, AppError};
 use lore_domain::delivery::Delivery;
 use lore_domain::error::Validator;
+use lore_domain::form::ALL_FORMS_ID;
 use lore_domain::hook::{HookFilter, HookStatus, HookTarget, MAX_HOOK_URL, Subscription};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId};
 use lore_domain::pagination::{Page, PageRequest};
@@ -30,6 +31,12 @@ fn optional_id<T>(raw: Option<&str>, parse: fn(&str) -> Option<T>, what: &'stati
     }
 }
 
+/// A `formId` as a client sends it: absent, empty or `"all"` is every form; else the form it
+/// names (an id that cannot be ours names nothing: 404).
+pub fn form_selection(raw: Option<&str>) -> Result<Option<FormId>, AppError> {
+    optional_id(raw.filter(|f| f.trim() != ALL_FORMS_ID), FormId::parse, "form")
+}
+
 impl App {
     /// Subscribes a URL (checked by request protection now, and at every delivery). Subscribing
     /// the same URL to the same events again returns that subscription, re-enabled.
@@ -42,7 +49,7 @@ impl App {
         let filter = v.check(HookFilter::parse(req.event.as_deref()));
         v.finish()?;
         let (Some(url), Some(filter)) = (url, filter) else { unreachable!("validator finished without errors") };
-        let form_id = optional_id(req.form_id.as_deref(), FormId::parse, "form")?;
+        let form_id = form_selection(req.form_id.as_deref())?;
         let chatbot_id = optional_id(req.chatbot_id.as_deref(), ChatbotId::parse, "chatbot")?;
         let target = HookTarget::new(filter, form_id, chatbot_id)?;
         if url.chars().count() > MAX_HOOK_URL {

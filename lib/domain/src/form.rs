@@ -11,6 +11,10 @@ use crate::time::Timestamp;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashSet};
 
+/// The `formId` that stands for every form: the first entry of the forms dropdown, accepted by
+/// subscribe and sample (CONTRACT §12: Zapier refuses a dropdown entry without an id).
+pub const ALL_FORMS_ID: &str = "all";
+
 pub const MAX_FORM_NAME: usize = 200;
 pub const MAX_FIELDS: usize = 100;
 pub const MAX_KEY: usize = 64;

@@ -15,7 +15,7 @@ use lore_app::webhook_ports::DeliveryFilter;
 use lore_domain::DomainError;
 use lore_domain::delivery::{Delivery, DeliveryStatus};
 use lore_domain::hook::Subscription;
-use lore_domain::id::{DeliveryId, FormId, HookId};
+use lore_domain::id::{DeliveryId, HookId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -103,12 +103,13 @@ async fn verify(auth: Authed<AnyScope>, State(s): State<ApiState>) -> Result<Jso
 /// An entry of the forms dropdown.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FormChoice {
-    /// `null` on the first entry, which stands for all forms.
-    pub id: Option<String>,
+    /// `all` on the first entry, which stands for every form (accepted as `formId` by subscribe
+    /// and sample); else the form's id.
+    pub id: String,
     pub name: String,
 }
 
-/// The forms to choose from: a bare JSON array whose first entry `{"id": null, "name": "All
+/// The forms to choose from: a bare JSON array whose first entry `{"id": "all", "name": "All
 /// forms"}` stands for every form, then one entry per form, newest first.
 #[utoipa::path(get, path = "/api/integrations/webhooks/actions/forms", tag = "integrations",
     security(("bearer" = ["forms:read"])),
@@ -116,13 +117,13 @@ pub struct FormChoice {
         (status = 429, body = ErrorBody)))]
 async fn form_choices(auth: Authed<FormsRead>, State(s): State<ApiState>) -> Result<Json<Vec<FormChoice>>, ApiError> {
     let forms = s.app.form_choices(&auth.principal).await?;
-    let mut choices = vec![FormChoice { id: None, name: "All forms".into() }];
-    choices.extend(forms.into_iter().map(|f| FormChoice { id: Some(f.id.to_string()), name: f.name }));
+    let mut choices = vec![FormChoice { id: lore_domain::form::ALL_FORMS_ID.into(), name: "All forms".into() }];
+    choices.extend(forms.into_iter().map(|f| FormChoice { id: f.id.to_string(), name: f.name }));
     Ok(Json(choices))
 }
 
 /// Subscribe a URL (REST hook). `event` defaults to `form_response`; `formId` narrows form
-/// responses to one form (absent, `null` or `""`: all forms); `chatbotId` narrows knowledge
+/// responses to one form (absent, `null`, `""` or `"all"`: all forms); `chatbotId` narrows knowledge
 /// events to one chatbot. The same URL subscribed again to the same events returns the same
 /// subscription (re-enabled when it was disabled).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -268,7 +269,7 @@ async fn unsubscribe_by_body(
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct SampleQuery {
-    /// One form's samples; absent or empty: across all forms.
+    /// One form's samples; absent, empty or `all`: across all forms.
     pub form_id: Option<String>,
 }
 
@@ -287,10 +288,7 @@ async fn sample(
     query: Result<Query<SampleQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
     let Query(q) = query.map_err(|_| DomainError::field("query", "is not a valid query string"))?;
-    let form = match q.form_id.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        Some(raw) => Some(FormId::parse(raw).ok_or(lore_app::AppError::NotFound("form"))?),
-        None => None,
-    };
+    let form = lore_app::hooks::form_selection(q.form_id.as_deref())?;
     Ok(Json(s.app.sample_events(&auth.principal, form.as_ref()).await?))
 }
 
