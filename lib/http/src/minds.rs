@@ -695,10 +695,11 @@ async fn publish_mind(
         (status = 201, description = "Stored: the uploaded-file result", body = UploadedView),
         (status = 400, description = "`missing_file`, `unsupported_file_type`, `file_too_large`, `validation_error`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
         (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
+        (status = 408, description = "`request_timeout`: the body stopped arriving", body = ErrorBody),
         (status = 413, description = "`payload_too_large`: the body is over 512 MiB", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests, or uploads in progress", body = ErrorBody),
     ))]
 async fn upload_mind_file(
     auth: Authed<MindsWrite>,
@@ -745,7 +746,7 @@ pub struct MindUploadForm {
         (status = 201, description = "Where and how to PUT the bytes", body = UploadUrlView),
         (status = 400, description = "`invalid_json`, `validation_error`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
+        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
         (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]

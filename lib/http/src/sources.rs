@@ -587,14 +587,22 @@ async fn knowledge_stats(
 }
 
 /// Upload a document (PDF, DOCX, TXT, MD; ≤ 10 MB) to use later as a file source's `fileUrl`.
+/// The file is streamed to storage and counts against the workspace's storage quota until a
+/// source uses it (unused uploads are deleted after 24 hours). A workspace receives at most 2
+/// uploads at once (`rate_limited` beyond); a body that stops arriving for 30 s ends with
+/// `request_timeout`.
 #[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/uploads", tag = "knowledge",
     params(("chatbotId" = String, Path)),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     security(("bearer" = ["knowledge:write"])),
     responses((status = 201, body = UploadedView),
         (status = 400, description = "`missing_file`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 413, body = ErrorBody)))]
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 408, description = "`request_timeout`: the body stopped arriving", body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests, or uploads in progress", body = ErrorBody)))]
 async fn upload_file(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
@@ -615,12 +623,16 @@ async fn upload_file(
 }
 
 /// Get a signed URL to PUT a document to directly (for files too large for one API request).
+/// Refused with `storage_limit` when the declared size does not fit the workspace's storage
+/// quota now; the bytes are checked again (size, quota and type by content) when they arrive.
 #[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/upload-url", tag = "knowledge",
     params(("chatbotId" = String, Path)), request_body = UploadUrlRequest,
     security(("bearer" = ["knowledge:write"])),
     responses((status = 201, body = UploadUrlView),
         (status = 400, description = "`validation_error`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
 async fn upload_url(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
