@@ -73,7 +73,7 @@ async fn integration_events_subscribe_sample_log_redeliver_and_unsubscribe() {
 
     let choices = invoke(&router, &ev("list-forms-action.json")).await;
     assert_eq!(choices.status, StatusCode::OK, "{choices:?}");
-    assert_eq!(choices.body, json!([{"id": null, "name": "All forms"}]));
+    assert_eq!(choices.body, json!([{"id": "all", "name": "All forms"}]));
     let sample = invoke(&router, &ev("sample.json")).await;
     assert_eq!((sample.status, sample.error_code()), (StatusCode::NOT_FOUND, "not_found"), "unknown formId");
     let subscribe = ev("subscribe.json").with(SAMPLE_HOOK_URL, LOCAL_HOOK_URL);
@@ -86,7 +86,7 @@ async fn integration_events_subscribe_sample_log_redeliver_and_unsubscribe() {
     let created = invoke(&forms, &Event::load_from("api-forms", "create-form.json").with_key(&tenant.key)).await;
     let form = created.body["form"]["id"].as_str().unwrap().to_owned();
     let choices = invoke(&router, &ev("list-forms-action.json")).await;
-    assert_eq!(choices.body, json!([{"id": null, "name": "All forms"}, {"id": form, "name": "Contact us"}]));
+    assert_eq!(choices.body, json!([{"id": "all", "name": "All forms"}, {"id": form, "name": "Contact us"}]));
     let sample = invoke(&router, &ev("sample.json").with(SAMPLE_FORM_ID, &form)).await;
     assert_eq!(sample.status, StatusCode::OK, "{sample:?}");
     assert_eq!(sample.body[0]["eventType"], "form_response");
