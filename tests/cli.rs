@@ -74,7 +74,7 @@ fn serve_child(mut command: Command, env: &[(&str, &str)]) -> Server {
     let mut lines = Vec::new();
     // The banner ends with the "Try:" line; collect up to it.
     loop {
-        let line = rx.recv_timeout(Duration::from_secs(30)).expect("lore serve prints its banner");
+        let line = rx.recv_timeout(Duration::from_secs(90)).expect("lore serve prints its banner");
         let done = line.starts_with("Try:");
         lines.push(line);
         if done {
@@ -624,8 +624,8 @@ fn an_aws_ingest_run_killed_by_kill_9_is_redelivered_and_finishes_without_duplic
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let site = rt.block_on(site::Site::start());
     // The resources as bootstrap makes them, then the ingest queue's visibility timeout cut from
-    // 30 min to 5 s (bootstrap leaves existing resources as they are).
-    const VISIBILITY_SECS: u64 = 5;
+    // 30 min to 15 s: long enough that a loaded machine does not redeliver before the kill (bootstrap leaves existing resources as they are).
+    const VISIBILITY_SECS: u64 = 15;
     let queue = rt.block_on(async {
         let vars: std::collections::HashMap<&str, &str> = env.iter().copied().collect();
         let settings = lore_aws::AwsSettings::from_lookup(|k| vars.get(k).map(|v| v.to_string()));
