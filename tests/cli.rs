@@ -624,7 +624,8 @@ fn an_aws_ingest_run_killed_by_kill_9_is_redelivered_and_finishes_without_duplic
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let site = rt.block_on(site::Site::start());
     // The resources as bootstrap makes them, then the ingest queue's visibility timeout cut from
-    // 30 min to 15 s: long enough that a loaded machine does not redeliver before the kill (bootstrap leaves existing resources as they are).
+    // 30 min to 15 s (bootstrap leaves existing resources as they are): long enough that a
+    // loaded machine does not redeliver the message before the kill.
     const VISIBILITY_SECS: u64 = 15;
     let queue = rt.block_on(async {
         let vars: std::collections::HashMap<&str, &str> = env.iter().copied().collect();
