@@ -193,6 +193,8 @@ async fn measure(o: &Options) -> Result<Measured> {
                 lore_domain::delivery::RetrySchedule::parse(SCHEDULE).map_err(|e| format!("{e:?}"))?,
             ),
             webhook_timeout: Some(Duration::from_secs(5)),
+            // The fan-out and the retry runs subscribe in one workspace, past the default cap.
+            max_hooks_per_workspace: Some((hooks + flaky_hooks) as u32),
             ..Default::default()
         },
     })

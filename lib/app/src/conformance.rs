@@ -70,6 +70,7 @@ pub async fn run_all(ports: &Stores, unique: &str) {
     uploads(ports, unique).await;
     forms(ports, unique).await;
     hooks(ports, unique).await;
+    hooks_limit_race(ports, unique).await;
     deliveries(ports, unique).await;
     delivery_claim_race(ports, unique).await;
 }
@@ -593,7 +594,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
     assert_eq!(p.index.count_source_chunks(&foreign.id).await.unwrap(), 300, "another owner's chunks stay");
 }
 
-pub use webhook_suites::{deliveries, delivery_claim_race, forms, hooks};
+pub use webhook_suites::{deliveries, delivery_claim_race, forms, hooks, hooks_limit_race};
 
 /// Forms, subscriptions and deliveries (CONTRACT §11–13).
 mod webhook_suites {
@@ -781,6 +782,25 @@ mod webhook_suites {
         assert_eq!(s.delete_form_hooks(&ws.id, &f).await.unwrap(), 1);
         assert_eq!(s.get_hook(&ws.id, &on_f.id).await.unwrap(), None, "a form's hooks go with it");
         assert_eq!(s.count_hooks(&ws.id).await.unwrap(), HookCounts { active: 1, disabled: 0 });
+    }
+
+    /// Concurrent subscribes of one workspace under a cap store exactly the cap, never more.
+    pub async fn hooks_limit_race(p: &Stores, unique: &str) {
+        let ws = new_workspace(p, &format!("hooks-limit-race-{unique}")).await;
+        let mut tasks = Vec::new();
+        for n in 0..12 {
+            let (store, h) = (p.hooks.clone(), subscription(&ws.id, &format!("https://r{n}.example/h"), all_forms()));
+            tasks.push(tokio::spawn(async move { store.subscribe(&h, 5).await }));
+        }
+        let mut stored = 0;
+        for t in tasks {
+            if t.await.unwrap().unwrap().is_some() {
+                stored += 1;
+            }
+        }
+        assert_eq!(stored, 5, "exactly the cap is stored");
+        assert_eq!(p.hooks.count_hooks(&ws.id).await.unwrap(), HookCounts { active: 5, disabled: 0 });
+        assert_eq!(p.hooks.active_hooks(&ws.id).await.unwrap().len(), 5, "and exactly that many exist");
     }
 
     fn lease(owner: &str, now: Timestamp) -> Lease {
