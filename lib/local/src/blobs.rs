@@ -104,6 +104,19 @@ impl FileBlobStore {
         Ok(self.root.join(key))
     }
 
+    /// The file of a blob and its size; `None` when there is none (also for a key naming a
+    /// directory).
+    async fn open(&self, key: &str) -> StoreResult<Option<(tokio::fs::File, u64)>> {
+        let Ok(path) = self.path(key) else { return Ok(None) };
+        let file = match tokio::fs::File::open(&path).await {
+            Ok(f) => f,
+            Err(e) if no_such_blob(&e) => return Ok(None),
+            Err(e) => return Err(unavailable(e)),
+        };
+        let metadata = file.metadata().await.map_err(unavailable)?;
+        Ok(metadata.is_file().then_some((file, metadata.len())))
+    }
+
     fn signature(&self, key: &str, expires: i64, max_bytes: u64) -> String {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.signing_key).expect("HMAC takes any key length");
         mac.update(format!("PUT\n{key}\n{expires}\n{max_bytes}").as_bytes());
@@ -173,17 +186,7 @@ impl BlobStore for FileBlobStore {
 
     async fn read(&self, key: &str, range: Option<ByteRange>) -> StoreResult<Option<BlobRead>> {
         use tokio::io::{AsyncReadExt, AsyncSeekExt};
-        let Ok(path) = self.path(key) else { return Ok(None) };
-        let mut file = match tokio::fs::File::open(&path).await {
-            Ok(f) => f,
-            Err(e) if no_such_blob(&e) => return Ok(None),
-            Err(e) => return Err(unavailable(e)),
-        };
-        let metadata = file.metadata().await.map_err(unavailable)?;
-        if !metadata.is_file() {
-            return Ok(None);
-        }
-        let size = metadata.len();
+        let Some((mut file, size)) = self.open(key).await? else { return Ok(None) };
         let (start, len) = match range {
             Some(r) if r.start <= r.end && r.end < size => (r.start, r.end - r.start + 1),
             Some(_) => return Err(StoreError::Unavailable(format!("range outside a blob of {size} bytes"))),
@@ -205,17 +208,7 @@ impl BlobStore for FileBlobStore {
 
     async fn head(&self, key: &str, max_bytes: u64) -> StoreResult<Option<BlobHead>> {
         use tokio::io::AsyncReadExt;
-        let Ok(path) = self.path(key) else { return Ok(None) };
-        let file = match tokio::fs::File::open(&path).await {
-            Ok(f) => f,
-            Err(e) if no_such_blob(&e) => return Ok(None),
-            Err(e) => return Err(unavailable(e)),
-        };
-        let metadata = file.metadata().await.map_err(unavailable)?;
-        if !metadata.is_file() {
-            return Ok(None);
-        }
-        let size = metadata.len();
+        let Some((file, size)) = self.open(key).await? else { return Ok(None) };
         let mut bytes = Vec::with_capacity(usize::try_from(size.min(max_bytes)).unwrap_or(0));
         file.take(max_bytes).read_to_end(&mut bytes).await.map_err(unavailable)?;
         Ok(Some(BlobHead { bytes, size }))
