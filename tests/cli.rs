@@ -685,7 +685,7 @@ fn an_aws_ingest_run_killed_by_kill_9_is_redelivered_and_finishes_without_duplic
     assert_eq!(done["chunkCount"], 1, "{done}");
     let index = rt.block_on(lore_pgvector::PgIndex::connect(&database)).expect("pgvector");
     let source_id = lore_domain::id::SourceId::parse(&id).unwrap();
-    let stored = rt.block_on(lore_app::knowledge_ports::VectorIndex::count_source_chunks(&index, &source_id)).unwrap();
+    let stored = rt.block_on(lore_app::ports::VectorIndex::count_source_chunks(&index, &source_id)).unwrap();
     assert_eq!(stored, 1, "exactly one set of chunks in pgvector");
     // The redelivered message was deleted once its run finished.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);

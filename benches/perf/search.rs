@@ -11,7 +11,7 @@
 //! `keyword_search`, top 10, scope = every source), one at a time.
 
 use crate::{Options, Result, Rng, Section, percentile, verdict};
-use lore_app::knowledge_ports::{Chunk, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, SearchScope, VectorIndex};
 use lore_domain::id::{ChatbotId, SourceId};
 use lore_domain::source::SourceOwner;
 use serde_json::{Value, json};

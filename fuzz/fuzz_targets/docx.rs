@@ -13,7 +13,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use lore_app::ingest_ports::ExtractLimits;
+use lore_app::ports::ExtractLimits;
 use lore_domain::document::DocumentKind;
 use std::io::{Cursor, Write};
 use zip::write::SimpleFileOptions;

@@ -8,7 +8,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use lore_app::ingest_ports::ExtractLimits;
+use lore_app::ports::ExtractLimits;
 use lore_domain::document::DocumentKind;
 use lore_extract::fuzzing;
 

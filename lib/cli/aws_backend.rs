@@ -8,10 +8,10 @@
 use crate::compose::{Composition, Overrides, Uses};
 use aws_config::SdkConfig;
 use lore_app::Ports;
-use lore_app::ingest_ports::Embedder;
-use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::Embedder;
+use lore_app::ports::Transcriber;
+use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
-use lore_app::transcribe_ports::Transcriber;
 use lore_aws::{AwsBackend, AwsSettings};
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
@@ -101,11 +101,9 @@ pub async fn compose(public_base: &str, overrides: &Overrides, uses: Uses) -> an
             (Arc::new(index), embedder, transcriber)
         }
         // Never called by these functions; the built-in embedder needs no secret or model files.
-        Uses::RecordsOnly => (
-            Arc::new(NoIndex),
-            Arc::new(lore_embed::LocalEmbedder::new()),
-            Arc::new(lore_app::transcribe_ports::NoTranscriber),
-        ),
+        Uses::RecordsOnly => {
+            (Arc::new(NoIndex), Arc::new(lore_embed::LocalEmbedder::new()), Arc::new(lore_app::ports::NoTranscriber))
+        }
     };
     let net = crate::compose::network(overrides)?;
     // Wakes the dispatcher of `lore serve --backend aws` at once; on Lambda nobody listens and the

@@ -80,7 +80,7 @@ pub fn app_config() -> anyhow::Result<AppConfig> {
 /// XML of one document, default 64), `LORE_EXTRACT_MAX_PAGE_CONTENT_MB` (inflated content of
 /// one PDF page, default 4), `LORE_EXTRACT_MAX_PARAGRAPHS` (of one DOCX, default 200000),
 /// `LORE_EXTRACT_TIMEOUT_SECS` (wall clock of one parse, waiting for a slot included, default 60).
-fn extract_limits(limits: &mut lore_app::ingest_ports::ExtractLimits) -> anyhow::Result<()> {
+fn extract_limits(limits: &mut lore_app::ports::ExtractLimits) -> anyhow::Result<()> {
     const MIB: u64 = 1024 * 1024;
     let mib = |name: &str, default: u64, floor: u64| -> anyhow::Result<u64> {
         let value = env_parse(name, default / MIB)?;
@@ -176,9 +176,9 @@ pub struct Overrides {
     /// Lift the SSRF address and port rules as `LORE_ALLOW_PRIVATE_NETWORK=true` does.
     pub allow_private_network: bool,
     /// Use this embedder instead of the one `LORE_EMBEDDER` names.
-    pub embedder: Option<Arc<dyn lore_app::ingest_ports::Embedder>>,
+    pub embedder: Option<Arc<dyn lore_app::ports::Embedder>>,
     /// Use this transcriber instead of the one `LORE_TRANSCRIBER` names.
-    pub transcriber: Option<Arc<dyn lore_app::transcribe_ports::Transcriber>>,
+    pub transcriber: Option<Arc<dyn lore_app::ports::Transcriber>>,
     /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.
@@ -194,9 +194,9 @@ pub struct Overrides {
 
 /// The network-facing adapters every backend shares, built under one SSRF policy.
 pub(crate) struct Network {
-    pub url_guard: Arc<dyn lore_app::ingest_ports::UrlGuard>,
-    pub crawler: Arc<dyn lore_app::ingest_ports::Crawler>,
-    pub webhook_sender: Arc<dyn lore_app::webhook_ports::WebhookSender>,
+    pub url_guard: Arc<dyn lore_app::ports::UrlGuard>,
+    pub crawler: Arc<dyn lore_app::ports::Crawler>,
+    pub webhook_sender: Arc<dyn lore_app::ports::WebhookSender>,
 }
 
 pub(crate) fn network(overrides: &Overrides) -> anyhow::Result<Network> {
@@ -217,13 +217,13 @@ pub(crate) fn network(overrides: &Overrides) -> anyhow::Result<Network> {
 pub(crate) fn transcriber(
     overrides: &Overrides,
     lookup: impl Fn(&str) -> Option<String>,
-) -> anyhow::Result<Arc<dyn lore_app::transcribe_ports::Transcriber>> {
+) -> anyhow::Result<Arc<dyn lore_app::ports::Transcriber>> {
     if let Some(t) = &overrides.transcriber {
         return Ok(t.clone());
     }
     Ok(match lore_transcribe::transcriber_from_lookup(lookup).map_err(|e| anyhow::anyhow!("transcriber: {e}"))? {
         Some(t) => t,
-        None => Arc::new(lore_app::transcribe_ports::NoTranscriber),
+        None => Arc::new(lore_app::ports::NoTranscriber),
     })
 }
 

@@ -4,8 +4,8 @@
 //! sends webhooks.
 
 use async_trait::async_trait;
-use lore_app::ingest_ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
-use lore_app::webhook_ports::{SendOutcome, WebhookRequest, WebhookSender};
+use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
+use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
 use lore_crawl::NetPolicy;
 use std::sync::OnceLock;
 

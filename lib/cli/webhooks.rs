@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
-use lore_app::webhook_ports::{SendOutcome, WebhookRequest, WebhookSender};
+use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
 use lore_crawl::reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
 use lore_crawl::{FetchError, NetPolicy, Overflow, SafeClient, SafeRequest};
 use lore_domain::hook::WebhookSecret;

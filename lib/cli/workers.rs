@@ -2,8 +2,8 @@
 //! dispatcher.
 
 use lore_app::App;
-use lore_app::knowledge_ports::IngestJob;
-use lore_app::webhook_ports::DispatchSignal;
+use lore_app::ports::DispatchSignal;
+use lore_app::ports::IngestJob;
 use lore_domain::Timestamp;
 use lore_local::FairQueue;
 use lore_local::LocalSignal;

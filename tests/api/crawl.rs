@@ -2,7 +2,7 @@
 
 use crate::site::Site;
 use crate::support::{TestApp, expect_error, parts};
-use lore_app::ingest_ports::{EmbedError, Embedder};
+use lore_app::ports::{EmbedError, Embedder};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::sync::Arc;

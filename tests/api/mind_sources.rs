@@ -48,7 +48,7 @@ impl TranscriptionStub {
         self.gate.add_permits(100);
     }
 
-    fn transcriber(&self) -> Arc<dyn lore_app::transcribe_ports::Transcriber> {
+    fn transcriber(&self) -> Arc<dyn lore_app::ports::Transcriber> {
         let config = lore_transcribe::OpenAiTranscriberConfig {
             base_url: self.base_url.clone(),
             ..lore_transcribe::OpenAiTranscriberConfig::new(None)
@@ -290,7 +290,7 @@ async fn reprocess_and_delete_wait_for_a_running_source() {
 #[tokio::test]
 async fn without_a_transcriber_a_podcast_fails_with_the_reason() {
     let t = TestApp::spawn_with(lore::compose::Overrides {
-        transcriber: Some(Arc::new(lore_app::transcribe_ports::NoTranscriber)),
+        transcriber: Some(Arc::new(lore_app::ports::NoTranscriber)),
         ..Default::default()
     })
     .await;

@@ -181,15 +181,15 @@ async fn bad_requests_and_missing_scope_are_refused() {
 struct Renamed(lore_embed::LocalEmbedder);
 
 #[async_trait::async_trait]
-impl lore_app::ingest_ports::Embedder for Renamed {
+impl lore_app::ports::Embedder for Renamed {
     fn model_id(&self) -> &str {
         "renamed-model"
     }
     fn dimensions(&self) -> usize {
         self.0.dimensions()
     }
-    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, lore_app::ingest_ports::EmbedError> {
-        lore_app::ingest_ports::Embedder::embed(&self.0, texts).await
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        lore_app::ports::Embedder::embed(&self.0, texts).await
     }
 }
 
@@ -199,7 +199,7 @@ async fn a_new_embedding_model_re_embeds_old_sources_at_start_never_mixing_them(
     use lore::serve::{ServeConfig, start};
     use std::sync::Arc;
     let dir = tempfile::tempdir().unwrap();
-    let config = |embedder: Arc<dyn lore_app::ingest_ports::Embedder>| ServeConfig {
+    let config = |embedder: Arc<dyn lore_app::ports::Embedder>| ServeConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.path().to_path_buf(),
         backend: Backend::Local,

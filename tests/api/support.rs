@@ -92,7 +92,7 @@ impl TestApp {
     }
 
     /// The subscription store of whichever backend runs.
-    pub fn hook_store(&self) -> std::sync::Arc<dyn lore_app::webhook_ports::HookStore> {
+    pub fn hook_store(&self) -> std::sync::Arc<dyn lore_app::ports::HookStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
             Some(aws) => aws.hooks.clone(),
             None => self.store().clone(),
@@ -100,7 +100,7 @@ impl TestApp {
     }
 
     /// The delivery store (and webhook outbox) of whichever backend runs.
-    pub fn delivery_store(&self) -> std::sync::Arc<dyn lore_app::webhook_ports::DeliveryStore> {
+    pub fn delivery_store(&self) -> std::sync::Arc<dyn lore_app::ports::DeliveryStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
             Some(aws) => aws.deliveries.clone(),
             None => self.store().clone(),

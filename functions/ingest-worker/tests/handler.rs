@@ -4,7 +4,7 @@
 
 use aws_lambda_events::event::sqs::SqsEvent;
 use lore::compose::{Overrides, embedded};
-use lore_app::knowledge::NewSource;
+use lore_app::sources::NewSource;
 use lore_domain::scope::ScopeSet;
 use lore_domain::source::SourceStatus;
 use lore_domain::workspace::{LimitsPatch, WorkspaceName};

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::routing::post;
 use lore::compose::{Overrides, embedded};
-use lore_app::hooks::SubscribeRequest;
+use lore_app::webhooks::SubscribeRequest;
 use lore_domain::scope::ScopeSet;
 use lore_domain::workspace::{LimitsPatch, WorkspaceName};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Conformance suites for the ports: written once, run against every adapter family (embedded
 //! and AWS), so both behave the same. Each suite panics with a message naming the broken rule.
 
-use crate::knowledge_ports::{
+use crate::ports::{
     BlobStore, Chunk, EventBus, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore, VectorIndex,
 };
 use crate::ports::{ChatbotStore, KeyStore, RateDecision, RateLimiter, StoreError, WorkspaceStore};
@@ -50,9 +50,9 @@ pub struct Stores {
     pub index: Arc<dyn VectorIndex>,
     pub blobs: Arc<dyn BlobStore>,
     pub events: Arc<dyn EventBus>,
-    pub forms: Arc<dyn crate::form_ports::FormStore>,
-    pub hooks: Arc<dyn crate::webhook_ports::HookStore>,
-    pub deliveries: Arc<dyn crate::webhook_ports::DeliveryStore>,
+    pub forms: Arc<dyn crate::ports::FormStore>,
+    pub hooks: Arc<dyn crate::ports::HookStore>,
+    pub deliveries: Arc<dyn crate::ports::DeliveryStore>,
 }
 
 /// Runs every suite. `unique` keeps names apart when several runs share one backend.
@@ -390,7 +390,7 @@ pub async fn blobs(p: &Stores, unique: &str) {
     let key = format!("ws_conformance/upl_{unique}/notes.txt");
     p.blobs.put(&key, b"hello".to_vec(), "text/plain").await.unwrap();
     assert_eq!(p.blobs.get(&key).await.unwrap().as_deref(), Some(&b"hello"[..]));
-    let head = |bytes: &[u8], size| Some(crate::knowledge_ports::BlobHead { bytes: bytes.to_vec(), size });
+    let head = |bytes: &[u8], size| Some(crate::ports::BlobHead { bytes: bytes.to_vec(), size });
     assert_eq!(p.blobs.head(&key, 2).await.unwrap(), head(b"he", 5), "the head and the whole size");
     assert_eq!(p.blobs.head(&key, 64).await.unwrap(), head(b"hello", 5), "a short blob whole");
     assert_eq!(p.blobs.head(&format!("{key}.absent"), 2).await.unwrap(), None);
@@ -448,14 +448,14 @@ pub async fn uploads(p: &Stores, unique: &str) {
 
 /// A body of `chunks` chunks of `chunk` bytes each (byte `i` of the whole is `i % 251`), then
 /// `tail` (an error ends a body that fails).
-fn body_of(chunks: usize, chunk: usize, tail: Option<std::io::Error>) -> crate::knowledge_ports::ByteStream<'static> {
+fn body_of(chunks: usize, chunk: usize, tail: Option<std::io::Error>) -> crate::ports::ByteStream<'static> {
     use futures::StreamExt;
     let parts = (0..chunks)
         .map(move |n| Ok(bytes::Bytes::from((0..chunk).map(|i| ((n * chunk + i) % 251) as u8).collect::<Vec<u8>>())));
     Box::pin(futures::stream::iter(parts).chain(futures::stream::iter(tail.map(Err))))
 }
 
-async fn collect(read: crate::knowledge_ports::BlobRead) -> Vec<u8> {
+async fn collect(read: crate::ports::BlobRead) -> Vec<u8> {
     use futures::StreamExt;
     let mut out = Vec::new();
     let mut body = read.body;
@@ -467,7 +467,7 @@ async fn collect(read: crate::knowledge_ports::BlobRead) -> Vec<u8> {
 
 /// Streamed puts and reads: bounded, all-or-nothing, ranges.
 pub async fn blob_streams(p: &Stores, unique: &str) {
-    use crate::knowledge_ports::{ByteRange, StreamPutError};
+    use crate::ports::{ByteRange, StreamPutError};
     let expected = |len: usize| (0..len).map(|i| (i % 251) as u8).collect::<Vec<u8>>();
     let key = format!("ws_conformance/upl_{unique}s/big.bin");
     // 20 MiB in 1 MiB chunks: several parts where the store uploads in parts.
@@ -501,7 +501,7 @@ pub async fn blob_streams(p: &Stores, unique: &str) {
 /// Search over the index: exact cosine ranking, BM25 keyword matching, scope by chatbot and by
 /// source list, deletion. Needs only `sources`, `chatbots`, `workspaces` and `index`.
 pub async fn index_search(p: &Stores, unique: &str) {
-    use crate::knowledge_ports::SearchScope;
+    use crate::ports::SearchScope;
     let (ws, bot) = chatbot_in_new_workspace(p, &format!("search-{unique}")).await;
     let (_, other_bot) = chatbot_in_new_workspace(p, &format!("search-other-{unique}")).await;
     let a = text_source(&bot, "a", 1);
@@ -599,8 +599,8 @@ pub use webhook_suites::{deliveries, delivery_claim_race, forms, hooks, hooks_li
 /// Forms, subscriptions and deliveries (CONTRACT §11–13).
 mod webhook_suites {
     use super::{Stores, chatbot, workspace};
-    use crate::knowledge_ports::Lease;
-    use crate::webhook_ports::{DeliveryFilter, DeliveryUpdate, HookCounts};
+    use crate::ports::Lease;
+    use crate::ports::{DeliveryFilter, DeliveryUpdate, HookCounts};
     use lore_domain::Timestamp;
     use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
     use lore_domain::event::{Event, EventType};
@@ -960,8 +960,8 @@ pub use mind_suites::{MindStores, mind_races, mind_sources, minds};
 /// address rule. Their own set of ports, so that adapter families add them independently.
 mod mind_suites {
     use super::workspace;
-    use crate::knowledge_ports::{CountLimit, Finish, Guarded, InsertLimits, SourceFilter, SourceStore};
-    use crate::mind_ports::{MindInsert, MindStore, MindUsage, MindWrite};
+    use crate::ports::{CountLimit, Finish, Guarded, InsertLimits, SourceFilter, SourceStore};
+    use crate::ports::{MindInsert, MindStore, MindUsage, MindWrite};
     use crate::ports::{StoreError, WorkspaceStore};
     use lore_domain::Timestamp;
     use lore_domain::audio::AudioFormat;
@@ -1255,8 +1255,8 @@ mod mind_suites {
         p.minds.get_mind(&m.workspace_id, &m.id).await.unwrap().expect("the Mind").sources
     }
 
-    fn lease() -> crate::knowledge_ports::Lease {
-        crate::knowledge_ports::Lease {
+    fn lease() -> crate::ports::Lease {
+        crate::ports::Lease {
             owner: "conformance".into(),
             until: Timestamp::from_millis(Timestamp::now().millis() + 60_000),
         }

@@ -5,9 +5,11 @@
 //! uploads, `<workspace>/<mind id>/upl_<id>/<name>` for Mind uploads — so a `fileUrl` maps back
 //! (`BlobStore::key_for_url`) to a key whose first segment says which workspace may use it.
 
+pub(crate) mod quota;
+
 use crate::auth::Principal;
-use crate::knowledge_ports::{BlobRead, ByteRange};
-use crate::knowledge_ports::{ByteStream, Bytes, PresignedUpload, StreamPutError, UploadRefusal};
+use crate::ports::{BlobRead, ByteRange};
+use crate::ports::{ByteStream, Bytes, PresignedUpload, StreamPutError, UploadRefusal};
 use crate::{App, AppError};
 use futures::StreamExt;
 use lore_domain::audio::{AudioFormat, MAX_AUDIO_UPLOAD_BYTES};

@@ -2,10 +2,10 @@
 //! progress, a lease, generations and a sweeper (CONTRACT §6, DESIGN §3).
 
 use crate::chunking::chunk_text;
-use crate::ingest_ports::{CrawlError, CrawlRequest, ExtractError};
-use crate::knowledge::lease_end;
-use crate::knowledge_ports::{Chunk, Finish, IngestJob, Lease};
-use crate::transcribe_ports::AudioClip;
+use crate::ports::AudioClip;
+use crate::ports::{Chunk, Finish, IngestJob, Lease};
+use crate::ports::{CrawlError, CrawlRequest, ExtractError};
+use crate::sources::lease_end;
 use crate::{App, AppError, StoreError};
 use lore_domain::Timestamp;
 use lore_domain::document::DocumentKind;
@@ -327,7 +327,7 @@ impl App {
         for (ws, source) in stale {
             let now = Timestamp::now();
             let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
-            if let crate::knowledge_ports::Guarded::Done(s) =
+            if let crate::ports::Guarded::Done(s) =
                 self.ports.sources.begin_processing(&ws, &source, &lease, now).await?
             {
                 let job = IngestJob { workspace_id: ws, source_id: s.id, generation: s.generation };

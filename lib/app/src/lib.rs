@@ -7,24 +7,16 @@ pub mod chatbots;
 pub mod chunking;
 #[cfg(feature = "conformance")]
 pub mod conformance;
-mod dispatch;
 pub mod error;
 pub mod files;
-pub mod form_ports;
 pub mod forms;
-pub mod hooks;
 mod ingest;
-pub mod ingest_ports;
-pub mod knowledge;
-pub mod knowledge_ports;
-pub mod mind_ports;
 pub mod mind_sources;
 pub mod minds;
 pub mod ports;
 pub mod search;
-pub mod storage;
-pub mod transcribe_ports;
-pub mod webhook_ports;
+pub mod sources;
+pub mod webhooks;
 
 pub use error::AppError;
 pub use ports::StoreError;
@@ -43,7 +35,7 @@ pub struct AppConfig {
     pub crawl_max_pages: usize,
     pub crawl_max_page_bytes: usize,
     pub crawl_page_timeout: Duration,
-    pub extract_limits: ingest_ports::ExtractLimits,
+    pub extract_limits: ports::ExtractLimits,
     /// How long a worker owns a processing run before the sweeper may take it over.
     pub lease: Duration,
     /// Runs started per processing request before the source is set to `error`: a run whose
@@ -86,7 +78,7 @@ impl Default for AppConfig {
             crawl_max_pages: 50,
             crawl_max_page_bytes: 5 * 1024 * 1024,
             crawl_page_timeout: Duration::from_secs(15),
-            extract_limits: ingest_ports::ExtractLimits::default(),
+            extract_limits: ports::ExtractLimits::default(),
             lease: Duration::from_secs(15 * 60),
             max_attempts: 2,
             ingest_workers: 2,
@@ -110,23 +102,23 @@ pub struct Ports {
     pub keys: Arc<dyn ports::KeyStore>,
     pub chatbots: Arc<dyn ports::ChatbotStore>,
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
-    pub sources: Arc<dyn knowledge_ports::SourceStore>,
-    pub index: Arc<dyn knowledge_ports::VectorIndex>,
-    pub blobs: Arc<dyn knowledge_ports::BlobStore>,
-    pub jobs: Arc<dyn knowledge_ports::JobQueue>,
-    pub events: Arc<dyn knowledge_ports::EventBus>,
-    pub extractor: Arc<dyn ingest_ports::Extractor>,
-    pub url_guard: Arc<dyn ingest_ports::UrlGuard>,
-    pub crawler: Arc<dyn ingest_ports::Crawler>,
-    pub embedder: Arc<dyn ingest_ports::Embedder>,
-    pub forms: Arc<dyn form_ports::FormStore>,
-    pub hooks: Arc<dyn webhook_ports::HookStore>,
-    pub deliveries: Arc<dyn webhook_ports::DeliveryStore>,
-    pub webhook_sender: Arc<dyn webhook_ports::WebhookSender>,
-    pub dispatch_signal: Arc<dyn webhook_ports::DispatchSignal>,
-    pub minds: Arc<dyn mind_ports::MindStore>,
-    /// Podcast sources' audio to text ([`transcribe_ports::NoTranscriber`] when not configured).
-    pub transcriber: Arc<dyn transcribe_ports::Transcriber>,
+    pub sources: Arc<dyn ports::SourceStore>,
+    pub index: Arc<dyn ports::VectorIndex>,
+    pub blobs: Arc<dyn ports::BlobStore>,
+    pub jobs: Arc<dyn ports::JobQueue>,
+    pub events: Arc<dyn ports::EventBus>,
+    pub extractor: Arc<dyn ports::Extractor>,
+    pub url_guard: Arc<dyn ports::UrlGuard>,
+    pub crawler: Arc<dyn ports::Crawler>,
+    pub embedder: Arc<dyn ports::Embedder>,
+    pub forms: Arc<dyn ports::FormStore>,
+    pub hooks: Arc<dyn ports::HookStore>,
+    pub deliveries: Arc<dyn ports::DeliveryStore>,
+    pub webhook_sender: Arc<dyn ports::WebhookSender>,
+    pub dispatch_signal: Arc<dyn ports::DispatchSignal>,
+    pub minds: Arc<dyn ports::MindStore>,
+    /// Podcast sources' audio to text ([`ports::NoTranscriber`] when not configured).
+    pub transcriber: Arc<dyn ports::Transcriber>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.

@@ -4,8 +4,8 @@
 //! workspace's `sourcesLimit` and the Mind's `sourceLimit`.
 
 use crate::auth::Principal;
-use crate::knowledge::NewSource;
-use crate::knowledge_ports::SourceFilter;
+use crate::ports::SourceFilter;
+use crate::sources::NewSource;
 use crate::{App, AppError};
 use lore_domain::id::{MindId, SourceId};
 use lore_domain::pagination::{Page, PageRequest};

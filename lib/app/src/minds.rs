@@ -6,8 +6,8 @@
 
 use crate::auth::Principal;
 use crate::chatbots::slug_taken;
-use crate::mind_ports::{MindInsert, MindWrite};
 use crate::ports::StoreError;
+use crate::ports::{MindInsert, MindWrite};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::SlugChoice;

@@ -14,7 +14,7 @@
 //! a term being 0 when the chunk is not in that ranking; the divisor is the score of a chunk first
 //! in both, so scores lie in 0..1 (`minScore` applies to them). The primary ranking is the one with
 //! the more independent evidence: the semantic one, unless the embedder only measures shared words
-//! ([`Embedder::lexical_only`](crate::ingest_ports::Embedder::lexical_only), the built-in hashing
+//! ([`Embedder::lexical_only`](crate::ports::Embedder::lexical_only), the built-in hashing
 //! embedder), in which case BM25 is the better lexical ranker and leads.
 //!
 //! Why: the two rankings are rarely equally good. On the retrieval benchmark (docs/benchmarks.md,
@@ -30,7 +30,7 @@
 //! model call: the one query embedding of semantic search.
 
 use crate::auth::Principal;
-use crate::knowledge_ports::{ChunkHit, SearchScope, SourceFilter};
+use crate::ports::{ChunkHit, SearchScope, SourceFilter};
 use crate::{App, AppError};
 use lore_domain::id::{ChatbotId, MindId, SourceId};
 use lore_domain::pagination::PageRequest;

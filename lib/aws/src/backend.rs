@@ -10,11 +10,11 @@ use aws_config::{BehaviorVersion, SdkConfig};
 use aws_sdk_dynamodb::types::{IndexStatus, TableStatus, TimeToLiveSpecification, TimeToLiveStatus};
 use aws_sdk_s3::types::{BucketLocationConstraint, CreateBucketConfiguration};
 use aws_sdk_sqs::types::QueueAttributeName;
-use lore_app::form_ports::FormStore;
-use lore_app::knowledge_ports::{BlobStore, EventBus, JobQueue, SourceStore};
-use lore_app::mind_ports::MindStore;
+use lore_app::ports::FormStore;
+use lore_app::ports::MindStore;
+use lore_app::ports::{BlobStore, EventBus, JobQueue, SourceStore};
 use lore_app::ports::{ChatbotStore, KeyStore, RateLimiter, StoreError, StoreResult, WorkspaceStore};
-use lore_app::webhook_ports::{DeliveryStore, HookStore};
+use lore_app::ports::{DeliveryStore, HookStore};
 use std::sync::Arc;
 use std::time::Duration;
 

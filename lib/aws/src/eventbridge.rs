@@ -7,7 +7,7 @@ use aws_sdk_eventbridge::Client;
 use aws_sdk_eventbridge::error::DisplayErrorContext;
 use aws_sdk_eventbridge::primitives::DateTime;
 use aws_sdk_eventbridge::types::PutEventsRequestEntry;
-use lore_app::knowledge_ports::EventBus;
+use lore_app::ports::EventBus;
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::event::Event;
 use serde_json::Value;

@@ -14,7 +14,7 @@ use aws_sdk_s3::presigning::PresigningConfig;
 use aws_sdk_s3::primitives::ByteStream;
 use aws_sdk_s3::types::{CompletedMultipartUpload, CompletedPart};
 use futures::StreamExt;
-use lore_app::knowledge_ports::{
+use lore_app::ports::{
     BlobHead, BlobRead, BlobStore, ByteRange, ByteStream as Body, Bytes, PresignedUpload, StreamPutError,
 };
 use lore_app::ports::{StoreError, StoreResult};

@@ -11,7 +11,7 @@
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::error::DisplayErrorContext;
-use lore_app::knowledge_ports::{IngestJob, JobQueue};
+use lore_app::ports::{IngestJob, JobQueue};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
 use serde_json::{Value, json};

@@ -6,9 +6,9 @@
 mod support;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::knowledge_ports::{CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore};
-use lore_app::mind_ports::{MindInsert, MindUsage};
 use lore_app::ports::{ChatbotStore, KeyStore, RateDecision, WorkspaceStore};
+use lore_app::ports::{CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore};
+use lore_app::ports::{MindInsert, MindUsage};
 use lore_aws::AwsBackend;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
@@ -380,7 +380,7 @@ async fn stale_runs_come_from_the_sparse_lease_index() {
     let Guarded::Done(run3) = begin(3, lease("me", now - 1_000)).await else { panic!() };
     b.sources.finish_processing(&s[3].id, run3.generation, &ready(1), Timestamp::now()).await.unwrap().unwrap();
 
-    let ids = |runs: Vec<lore_app::knowledge_ports::StaleRun>| {
+    let ids = |runs: Vec<lore_app::ports::StaleRun>| {
         let mut v: Vec<SourceId> = runs.into_iter().map(|r| r.source_id).collect();
         v.sort();
         v

@@ -4,7 +4,7 @@ mod support;
 
 use aws_sdk_eventbridge::types::Target;
 use aws_sdk_sqs::types::QueueAttributeName;
-use lore_app::knowledge_ports::EventBus;
+use lore_app::ports::EventBus;
 use lore_aws::{EVENT_SOURCE, EventBridgeBus, event_detail};
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::WorkspaceId;

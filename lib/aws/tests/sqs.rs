@@ -4,7 +4,7 @@
 mod support;
 
 use aws_sdk_sqs::types::QueueAttributeName;
-use lore_app::knowledge_ports::IngestJob;
+use lore_app::ports::IngestJob;
 use lore_aws::parse_job;
 use lore_domain::id::{SourceId, WorkspaceId};
 use std::time::{Duration, Instant};

@@ -16,7 +16,7 @@ use std::error::Error as StdError;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lore_app::ingest_ports::UrlRejection;
+use lore_app::ports::UrlRejection;
 use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode};
 use url::Url;

@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use lore_app::ingest_ports::{CrawlError, CrawlRequest, CrawledPage, Crawler, UrlRejection};
+use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler, UrlRejection};
 use reqwest::header::HeaderMap;
 use reqwest::{Method, StatusCode};
 use url::Url;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use lore_app::ingest_ports::{UrlGuard, UrlRejection};
+use lore_app::ports::{UrlGuard, UrlRejection};
 use url::{Host, Url};
 
 use crate::policy::{NetPolicy, parse_url};

@@ -6,7 +6,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-use lore_app::ingest_ports::UrlRejection;
+use lore_app::ports::UrlRejection;
 use url::{Host, Url};
 
 /// `true` (also `1`, `yes`, `on`) lifts the address and port rules — local development and tests only.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use lore_app::ingest_ports::UrlGuard;
+use lore_app::ports::UrlGuard;
 use lore_crawl::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use lore_crawl::{FetchError, Guard, NetPolicy, Overflow, SafeClient, SafeRequest, StaticResolver};
 use support::{Reply, html, local_names, loopback_only_policy, raw_server, serve};

@@ -7,7 +7,7 @@ mod support;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use lore_app::ingest_ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
+use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
 use lore_crawl::{CrawlConfig, NetPolicy, SafeClient, WebCrawler};
 use support::{Reply, TestServer, html, links, local_names, loopback_only_policy, serve};
 

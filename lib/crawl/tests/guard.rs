@@ -5,7 +5,7 @@ mod support;
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use lore_app::ingest_ports::{UrlGuard, UrlRejection};
+use lore_app::ports::{UrlGuard, UrlRejection};
 use lore_crawl::{Guard, NetPolicy, StaticResolver, parse_url};
 
 fn ip(s: &str) -> IpAddr {

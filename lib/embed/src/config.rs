@@ -28,7 +28,7 @@ use crate::openai::{
     DEFAULT_BASE_URL, DEFAULT_MODEL, OpenAiEmbedder, OpenAiEmbedderConfig, known_dimensions,
     supports_dimensions_parameter,
 };
-use lore_app::ingest_ports::Embedder;
+use lore_app::ports::Embedder;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

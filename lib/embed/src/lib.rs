@@ -1,4 +1,4 @@
-//! Embedding providers implementing [`lore_app::ingest_ports::Embedder`]:
+//! Embedding providers implementing [`lore_app::ports::Embedder`]:
 //!
 //! - [`MiniLmEmbedder`] (`all-minilm-l6-v2`, 384 dimensions): the all-MiniLM-L6-v2 sentence model
 //!   run on the CPU with candle, from files put in place by `scripts/fetch-model.sh`; semantic
@@ -22,6 +22,6 @@ pub mod openai;
 pub use batch::BatchLimits;
 pub use config::{ConfigError, EmbedderConfig, embedder_from_env, model_dir_from_lookup};
 pub use local::{LOCAL_DIMENSIONS, LOCAL_MODEL_ID, LocalEmbedder};
-pub use lore_app::ingest_ports::{EmbedError, Embedder};
+pub use lore_app::ports::{EmbedError, Embedder};
 pub use minilm::{MINILM_DIMENSIONS, MINILM_MAX_TOKENS, MINILM_MODEL_ID, MiniLmEmbedder, MiniLmError};
 pub use openai::{OpenAiEmbedder, OpenAiEmbedderConfig};

@@ -1,7 +1,7 @@
 //! The built-in local embedder: feature hashing of words and character trigrams.
 
 use async_trait::async_trait;
-use lore_app::ingest_ports::{EmbedError, Embedder};
+use lore_app::ports::{EmbedError, Embedder};
 use std::collections::BTreeMap;
 
 /// Model id of [`LocalEmbedder`]. Any change to the algorithm that changes a vector must change

@@ -33,7 +33,7 @@ use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use async_openai::types::embeddings::{CreateEmbeddingRequest, CreateEmbeddingResponse, EmbeddingInput};
 use async_trait::async_trait;
-use lore_app::ingest_ports::{EmbedError, Embedder};
+use lore_app::ports::{EmbedError, Embedder};
 use std::fmt;
 use std::time::Duration;
 

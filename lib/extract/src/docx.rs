@@ -7,7 +7,7 @@ use docx_rs::{
     DocumentChild, Docx, InsertChild, MoveToChild, Paragraph, ParagraphChild, Run, RunChild, StructuredDataTag,
     StructuredDataTagChild, Table, TableCellContent, TableChild, TableRowChild,
 };
-use lore_app::ingest_ports::{ExtractError, ExtractLimits};
+use lore_app::ports::{ExtractError, ExtractLimits};
 use std::collections::HashMap;
 use std::io::{Cursor, Read};
 

@@ -2,7 +2,7 @@
 
 use crate::text::{collapse_whitespace, detect_legacy, single_line};
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
-use lore_app::ingest_ports::ExtractError;
+use lore_app::ports::ExtractError;
 use scraper::{ElementRef, Html, Node, Selector, node::Element};
 
 /// Elements whose content is never page text.

@@ -11,7 +11,7 @@
 //! Nothing global is installed: no panic hook is set (the process may have its own, which will
 //! still print the panic as usual), and the parser's own stdout/stderr output is not captured.
 
-use lore_app::ingest_ports::ExtractError;
+use lore_app::ports::ExtractError;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

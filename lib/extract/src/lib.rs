@@ -1,5 +1,5 @@
 //! Document text extraction: PDF (pdf-extract), DOCX (docx-rs), HTML (scraper), Markdown and
-//! plain text, behind the `lore_app::ingest_ports::Extractor` port.
+//! plain text, behind the `lore_app::ports::Extractor` port.
 //!
 //! Every parse is isolated (DESIGN §3), under the caller's time limit, with at most a few parsers
 //! running at once, and with caps on the input, on the unpacked size of archives (the zip-bomb
@@ -36,7 +36,7 @@ mod sniff;
 mod text;
 
 use async_trait::async_trait;
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extracted, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extracted, Extractor};
 use lore_domain::document::DocumentKind;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -219,7 +219,7 @@ fn clip_title(title: &str) -> String {
 /// [`DocumentExtractor`].
 #[doc(hidden)]
 pub mod fuzzing {
-    use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extracted};
+    use lore_app::ports::{ExtractError, ExtractLimits, Extracted};
     use lore_domain::document::DocumentKind;
 
     /// The parse [`DocumentExtractor::extract`](crate::DocumentExtractor) isolates, input cap

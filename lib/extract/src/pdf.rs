@@ -1,7 +1,7 @@
 //! PDF text through pdf-extract (lopdf underneath), title from the Info dictionary.
 
 use crate::text::{Collapser, single_line};
-use lore_app::ingest_ports::{ExtractError, ExtractLimits};
+use lore_app::ports::{ExtractError, ExtractLimits};
 use pdf_extract::content::Content;
 use pdf_extract::{Dictionary, Document, Object, ObjectId, PlainTextOutput, Stream};
 use std::collections::{HashMap, HashSet};

@@ -16,7 +16,7 @@
 //! - answer on stdout: `MAGIC`, then `0`, the title length as `u64` (`u64::MAX`: none), the title, the text to
 //!   EOF; or an error code (`1` unsupported, `2` corrupt, `3` too large) and the message to EOF.
 
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extracted};
+use lore_app::ports::{ExtractError, ExtractLimits, Extracted};
 use lore_domain::document::DocumentKind;
 use std::io::{Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};

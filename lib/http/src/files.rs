@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures::StreamExt;
 use lore_app::AppError;
-use lore_app::knowledge_ports::{ByteRange, ByteStream};
+use lore_app::ports::{ByteRange, ByteStream};
 use serde::Serialize;
 
 /// Largest upload body a multipart Mind upload may have (Mind audio may be 500 MB). Signed PUTs

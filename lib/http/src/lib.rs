@@ -8,7 +8,6 @@ pub mod error;
 pub mod extract;
 mod files;
 mod forms;
-mod integrations;
 mod mind_sources;
 mod minds;
 mod public_page;
@@ -16,6 +15,7 @@ mod search;
 mod sources;
 mod state;
 pub mod views;
+mod webhooks;
 
 pub use error::ApiError;
 pub use state::ApiState;
@@ -62,7 +62,7 @@ impl RouteGroup {
         match self {
             RouteGroup::Chatbots => chatbots::router().merge(sources::router()).merge(search::router()),
             RouteGroup::Forms => forms::router(),
-            RouteGroup::Integrations => integrations::router(),
+            RouteGroup::Integrations => webhooks::router(),
             // The Mind API, and the public pages of published Minds (`/m/{slug}`, HTML, not in
             // the API document).
             RouteGroup::Minds => public_page::route(minds::router().merge(mind_sources::router())),

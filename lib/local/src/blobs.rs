@@ -8,7 +8,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use futures::StreamExt;
 use hmac::{Hmac, Mac};
-use lore_app::knowledge_ports::{
+use lore_app::ports::{
     BlobHead, BlobRead, BlobStore, ByteRange, ByteStream, PresignedUpload, StreamPutError, UploadRefusal,
 };
 use lore_app::ports::{StoreError, StoreResult};

@@ -4,8 +4,8 @@
 use crate::sqlite::{SqliteStore, unavailable};
 use crate::vectors::OwnerVectors;
 use async_trait::async_trait;
-use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::StoreResult;
+use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use rusqlite::{Connection, OptionalExtension, params};

@@ -3,7 +3,7 @@
 
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
-use lore_app::knowledge_ports::EventBus;
+use lore_app::ports::EventBus;
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::event::{Event, EventType};

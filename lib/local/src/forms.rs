@@ -5,7 +5,7 @@ use crate::events::insert_event;
 use crate::paging::paged;
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
-use lore_app::form_ports::FormStore;
+use lore_app::ports::FormStore;
 use lore_app::ports::StoreResult;
 use lore_domain::Timestamp;
 use lore_domain::event::Event;

@@ -3,7 +3,7 @@
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
-use lore_app::webhook_ports::{HookCounts, HookStore};
+use lore_app::ports::{HookCounts, HookStore};
 use lore_domain::Timestamp;
 use lore_domain::hook::{HookFilter, HookStatus, Subscription, WebhookSecret};
 use lore_domain::id::{ChatbotId, FormId, HookId, WorkspaceId};

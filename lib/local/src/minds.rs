@@ -3,8 +3,8 @@
 use crate::paging::paged;
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
-use lore_app::mind_ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
 use lore_app::ports::StoreResult;
+use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
 use lore_domain::Timestamp;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::{

@@ -8,7 +8,7 @@
 //! job per worker, not by the hundred (docs/limits.md "Ingest workers and fairness").
 
 use async_trait::async_trait;
-use lore_app::knowledge_ports::{IngestJob, JobQueue};
+use lore_app::ports::{IngestJob, JobQueue};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::WorkspaceId;
 use std::collections::{HashMap, VecDeque};

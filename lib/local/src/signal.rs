@@ -2,9 +2,9 @@
 //! sent while the dispatcher is busy is kept, so none is lost between two of its rounds.
 
 use async_trait::async_trait;
-use lore_app::knowledge_ports::EventBus;
+use lore_app::ports::DispatchSignal;
+use lore_app::ports::EventBus;
 use lore_app::ports::StoreResult;
-use lore_app::webhook_ports::DispatchSignal;
 use lore_domain::event::Event;
 use std::sync::Arc;
 use tokio::sync::Notify;

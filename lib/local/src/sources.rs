@@ -5,10 +5,10 @@
 
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
-use lore_app::knowledge_ports::{
+use lore_app::ports::StoreResult;
+use lore_app::ports::{
     CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
 };
-use lore_app::ports::StoreResult;
 use lore_domain::Timestamp;
 use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;

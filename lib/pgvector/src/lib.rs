@@ -49,7 +49,7 @@
 //! database on a private network or localhost; TLS is a follow-up.
 
 use async_trait::async_trait;
-use lore_app::knowledge_ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;

@@ -7,7 +7,7 @@
 //! tests fail: they never pass silently.
 
 use lore_app::conformance::Stores;
-use lore_app::knowledge_ports::{Chunk, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, SearchScope, VectorIndex};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use lore_pgvector::{PgIndex, PgIndexOptions};

@@ -16,11 +16,11 @@
 //! transcription on: it often points at an embeddings-only server.
 //!
 //! Without a transcriber ([`transcriber_from_env`] returns `None`) podcast sources fail with
-//! [`TranscribeError::NotConfigured`](lore_app::transcribe_ports::TranscribeError::NotConfigured),
+//! [`TranscribeError::NotConfigured`](lore_app::ports::TranscribeError::NotConfigured),
 //! whose message says what to set.
 
 use crate::openai::{BuildError, DEFAULT_BASE_URL, OpenAiTranscriber, OpenAiTranscriberConfig};
-use lore_app::transcribe_ports::Transcriber;
+use lore_app::ports::Transcriber;
 use std::sync::Arc;
 
 pub const ENV_TRANSCRIBER: &str = "LORE_TRANSCRIBER";

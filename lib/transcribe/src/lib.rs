@@ -1,4 +1,4 @@
-//! Transcription of podcast audio, implementing [`lore_app::transcribe_ports::Transcriber`]:
+//! Transcription of podcast audio, implementing [`lore_app::ports::Transcriber`]:
 //!
 //! - [`OpenAiTranscriber`]: OpenAI or any OpenAI-compatible server (`POST …/audio/transcriptions`)
 //!   over `async-openai`, retried with backoff ([`openai`]).
@@ -15,5 +15,5 @@ pub mod openai;
 pub mod split;
 
 pub use config::{ConfigError, config_from_env, config_from_lookup, transcriber_from_env, transcriber_from_lookup};
-pub use lore_app::transcribe_ports::{AudioClip, NoTranscriber, TranscribeError, Transcriber, Transcript};
+pub use lore_app::ports::{AudioClip, NoTranscriber, TranscribeError, Transcriber, Transcript};
 pub use openai::{BuildError, OpenAiTranscriber, OpenAiTranscriberConfig};

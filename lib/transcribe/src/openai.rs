@@ -34,7 +34,7 @@ use async_openai::types::audio::{AudioInput, CreateTranscriptionRequest};
 use async_trait::async_trait;
 use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
-use lore_app::transcribe_ports::{AudioClip, TranscribeError, Transcriber, Transcript};
+use lore_app::ports::{AudioClip, TranscribeError, Transcriber, Transcript};
 use lore_domain::audio::AudioFormat;
 use lore_embed::http_failure::HttpFailure;
 use reqwest::header::AUTHORIZATION;

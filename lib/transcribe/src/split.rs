@@ -20,7 +20,7 @@
 //! a Vorbis decoder drops one block of overlap (~30 ms) and an Opus decoder its pre-skip (~6 ms).
 
 use bytes::{Bytes, BytesMut};
-use lore_app::transcribe_ports::TranscribeError;
+use lore_app::ports::TranscribeError;
 use lore_domain::audio::AudioFormat;
 use lore_extract::audio::ogg::{self, OggCodec, Page};
 use lore_extract::audio::{mpeg, wav};

@@ -4,7 +4,7 @@
 mod support;
 
 use bytes::Bytes;
-use lore_app::transcribe_ports::TranscribeError;
+use lore_app::ports::TranscribeError;
 use lore_domain::audio::AudioFormat;
 use lore_extract::audio::{mpeg, ogg};
 use lore_transcribe::split::{Piece, plan};

@@ -8,8 +8,8 @@ use super::{
     malformed, n, newest_first_key, req_s, s,
 };
 use async_trait::async_trait;
-use lore_app::form_ports::FormStore;
-use lore_app::knowledge_ports::EventBus;
+use lore_app::ports::EventBus;
+use lore_app::ports::FormStore;
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::event::{Event, EventType};

@@ -21,7 +21,7 @@ use super::{
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::mind_ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
+use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::id::{MindId, WorkspaceId};

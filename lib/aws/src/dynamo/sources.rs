@@ -22,7 +22,7 @@ use super::{
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::knowledge_ports::{
+use lore_app::ports::{
     CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
 };
 use lore_app::ports::{StoreError, StoreResult};

@@ -9,7 +9,7 @@ use super::{
     DynamoStore, Expr, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_s, get_u, key, n, s, unavailable,
 };
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::knowledge_ports::Guarded;
+use lore_app::ports::Guarded;
 use lore_app::ports::StoreResult;
 use lore_domain::Timestamp;
 use lore_domain::id::WorkspaceId;

@@ -12,9 +12,9 @@ use super::{
     get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,
 };
 use async_trait::async_trait;
-use lore_app::knowledge_ports::Lease;
+use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;
-use lore_app::webhook_ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts, HookStore};
+use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts, HookStore};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};

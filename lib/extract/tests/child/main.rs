@@ -8,7 +8,7 @@
 #[path = "../../../../tests/hostile/files.rs"]
 mod files;
 
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
 use lore_extract::{DocumentExtractor, Isolation};
 use std::future::Future;
@@ -76,7 +76,7 @@ fn limits() -> ExtractLimits {
     ExtractLimits { timeout: Duration::from_secs(30), ..ExtractLimits::default() }
 }
 
-fn too_large(result: Result<lore_app::ingest_ports::Extracted, ExtractError>) -> String {
+fn too_large(result: Result<lore_app::ports::Extracted, ExtractError>) -> String {
     match result {
         Err(ExtractError::TooLarge(reason)) => reason,
         other => panic!("expected TooLarge, got {other:?}"),

@@ -1,7 +1,7 @@
 use crate::fixtures::{
     CONTENT_TYPES, extractor, lie_about_size, limits, sample_docx, with_core_title, with_part, zip_bomb, zip_of,
 };
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
 use std::time::{Duration, Instant};
 use zip::CompressionMethod;

@@ -1,7 +1,7 @@
 //! Test documents, generated in code.
 
 use docx_rs::{Docx, IndentLevel, NumberingId, Paragraph, Run, Table, TableCell, TableRow};
-use lore_app::ingest_ports::ExtractLimits;
+use lore_app::ports::ExtractLimits;
 use lore_extract::DocumentExtractor;
 use std::io::{Cursor, Read, Write};
 use std::time::Duration;

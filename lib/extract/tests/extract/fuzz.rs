@@ -2,7 +2,7 @@
 //! targets found stay handled.
 
 use crate::fixtures::{extractor, limits, zip_of};
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,5 +1,5 @@
 use crate::fixtures::{extractor, limits};
-use lore_app::ingest_ports::{ExtractError, Extracted, Extractor};
+use lore_app::ports::{ExtractError, Extracted, Extractor};
 use lore_domain::document::DocumentKind;
 
 async fn extract(page: &[u8]) -> Result<Extracted, ExtractError> {

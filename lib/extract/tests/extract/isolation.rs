@@ -1,5 +1,5 @@
 use crate::fixtures::{extractor, limits, sample_docx, sample_pdf};
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 use crate::fixtures::{
     HELVETICA, extractor, limits, pdf, pdf_objects, pdf_with_forms, sample_pdf, stream, text_content,
 };
-use lore_app::ingest_ports::{ExtractError, ExtractLimits, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
 
 #[tokio::test]

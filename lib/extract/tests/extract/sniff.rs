@@ -1,5 +1,5 @@
 use crate::fixtures::{extractor, sample_docx, sample_pdf, zip_of};
-use lore_app::ingest_ports::Extractor;
+use lore_app::ports::Extractor;
 use lore_domain::document::DocumentKind;
 use zip::CompressionMethod;
 

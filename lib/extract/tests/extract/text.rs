@@ -1,8 +1,8 @@
 use crate::fixtures::{extractor, limits};
-use lore_app::ingest_ports::{ExtractError, Extractor};
+use lore_app::ports::{ExtractError, Extractor};
 use lore_domain::document::DocumentKind;
 
-async fn extract(bytes: &[u8], kind: DocumentKind) -> Result<lore_app::ingest_ports::Extracted, ExtractError> {
+async fn extract(bytes: &[u8], kind: DocumentKind) -> Result<lore_app::ports::Extracted, ExtractError> {
     extractor().extract(bytes.to_vec(), kind, limits()).await
 }
 

@@ -1,6 +1,6 @@
 //! The port of forms and their responses.
 
-use crate::ports::StoreResult;
+use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::event::Event;
 use lore_domain::form::{Form, FormResponse};

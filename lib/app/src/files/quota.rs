@@ -5,7 +5,7 @@
 //! upload URL is refused early when the declared size does not fit, but holds nothing: on AWS
 //! its bytes go straight to S3 and count once a source uses them.
 
-use crate::knowledge_ports::Guarded;
+use crate::ports::Guarded;
 use crate::{App, AppError};
 use lore_domain::id::WorkspaceId;
 use lore_domain::{DomainError, ErrorCode, Timestamp};

@@ -1,24 +1,11 @@
-//! The ports the use cases need. Each adapter family (embedded, AWS) implements all of them and
-//! passes the same conformance tests.
+//! Workspaces, their API keys and the per-key rate limiter.
 
+use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash};
-use lore_domain::chatbot::Chatbot;
-use lore_domain::id::{ApiKeyId, ChatbotId, WorkspaceId};
-use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::workspace::Workspace;
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StoreError {
-    /// A uniqueness rule refused the write; names what was taken (`slug`, `name`).
-    #[error("{0} is taken")]
-    Conflict(&'static str),
-    #[error("store unavailable: {0}")]
-    Unavailable(String),
-}
-
-pub type StoreResult<T> = Result<T, StoreError>;
 
 #[async_trait]
 pub trait WorkspaceStore: Send + Sync {
@@ -47,20 +34,6 @@ pub trait KeyStore: Send + Sync {
     async fn list_keys(&self, workspace: Option<&WorkspaceId>) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked. `false` when no such key exists or it was already revoked.
     async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool>;
-}
-
-#[async_trait]
-pub trait ChatbotStore: Send + Sync {
-    /// Fails with `Conflict("slug")` when the workspace has a chatbot with that slug.
-    async fn insert_chatbot(&self, chatbot: &Chatbot) -> StoreResult<()>;
-    async fn get_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<Option<Chatbot>>;
-    /// Newest first (`createdAt` desc, id desc), with the exact total.
-    async fn list_chatbots(&self, ws: &WorkspaceId, page: PageRequest) -> StoreResult<Page<Chatbot>>;
-    /// Replaces name, slug, descriptor and `updatedAt`. `false` when it no longer exists;
-    /// `Conflict("slug")` when the new slug is taken.
-    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<bool>;
-    /// Removes the chatbot and everything it owns. `false` when it did not exist.
-    async fn delete_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool>;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

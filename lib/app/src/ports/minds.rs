@@ -5,7 +5,7 @@
 //! per-Mind counts ([`MindSourceCounts`](lore_domain::mind::MindSourceCounts)) in the same
 //! transaction as the source records, and a Mind's delete removes them with it.
 
-use crate::ports::StoreResult;
+use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::Mind;
@@ -87,7 +87,7 @@ pub struct MindsUnavailable;
 
 impl MindsUnavailable {
     fn refuse<T>() -> StoreResult<T> {
-        Err(crate::ports::StoreError::Unavailable("this backend has no Mind store".into()))
+        Err(super::StoreError::Unavailable("this backend has no Mind store".into()))
     }
 }
 

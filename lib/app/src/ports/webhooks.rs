@@ -5,8 +5,8 @@
 //! in-process loop of `lore serve`, or a Lambda on a queue and a timer) can crash at any point
 //! and the next one finds every due delivery (at-least-once, CONTRACT §13).
 
-use crate::knowledge_ports::Lease;
-use crate::ports::StoreResult;
+use super::Lease;
+use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};

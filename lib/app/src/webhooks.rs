@@ -1,9 +1,11 @@
 //! Subscription use cases: subscribe, unsubscribe, the delivery log and redelivery
 //! (CONTRACT §12, §13).
 
+mod delivery;
+
 use crate::auth::Principal;
-use crate::knowledge::url_error;
-use crate::webhook_ports::{DeliveryFilter, HookCounts};
+use crate::ports::{DeliveryFilter, HookCounts};
+use crate::sources::url_error;
 use crate::{App, AppError};
 use lore_domain::delivery::Delivery;
 use lore_domain::error::Validator;

@@ -4,9 +4,9 @@
 
 use crate::auth::Principal;
 use crate::files::Upload;
-use crate::ingest_ports::UrlRejection;
-use crate::knowledge_ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFilter, SourceStats};
-use crate::storage::storage_limit;
+use crate::files::quota::storage_limit;
+use crate::ports::UrlRejection;
+use crate::ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFilter, SourceStats};
 use crate::{App, AppError};
 use lore_domain::audio::MAX_AUDIO_UPLOAD_BYTES;
 use lore_domain::event::{Event, EventType};

@@ -6,9 +6,9 @@
 //! [`App::attempt_claimed`]; a queue consumer calls [`App::fan_out`] per event and
 //! [`App::attempt`] per delivery; a timer calls [`App::dispatch_due`].
 
-use crate::knowledge::lease_end;
-use crate::knowledge_ports::Lease;
-use crate::webhook_ports::{DeliveryUpdate, SendOutcome, WebhookRequest};
+use crate::ports::Lease;
+use crate::ports::{DeliveryUpdate, SendOutcome, WebhookRequest};
+use crate::sources::lease_end;
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Answer, Delivery, DeliveryStatus, HookEffect};

@@ -10,8 +10,8 @@ use crate::views::{PageParams, PaginationView, Status};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use lore_app::hooks::SubscribeRequest;
-use lore_app::webhook_ports::DeliveryFilter;
+use lore_app::ports::DeliveryFilter;
+use lore_app::webhooks::SubscribeRequest;
 use lore_domain::DomainError;
 use lore_domain::delivery::{Delivery, DeliveryStatus};
 use lore_domain::hook::Subscription;
@@ -288,7 +288,7 @@ async fn sample(
     query: Result<Query<SampleQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
     let Query(q) = query.map_err(|_| DomainError::field("query", "is not a valid query string"))?;
-    let form = lore_app::hooks::form_selection(q.form_id.as_deref())?;
+    let form = lore_app::webhooks::form_selection(q.form_id.as_deref())?;
     Ok(Json(s.app.sample_events(&auth.principal, form.as_ref()).await?))
 }
 

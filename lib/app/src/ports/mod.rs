@@ -1,0 +1,31 @@
+//! The ports the use cases need, one file per family; every port type is re-exported here, so
+//! callers import from `lore_app::ports`. Each backend (embedded, AWS) implements all of them
+//! and passes the same conformance suites.
+
+mod chatbots;
+mod events;
+mod files;
+mod forms;
+mod ingest;
+mod jobs;
+mod minds;
+mod search;
+mod sources;
+mod store;
+mod transcription;
+mod webhooks;
+mod workspaces;
+
+pub use chatbots::*;
+pub use events::*;
+pub use files::*;
+pub use forms::*;
+pub use ingest::*;
+pub use jobs::*;
+pub use minds::*;
+pub use search::*;
+pub use sources::*;
+pub use store::*;
+pub use transcription::*;
+pub use webhooks::*;
+pub use workspaces::*;

@@ -1,0 +1,70 @@
+//! The chunk index: chunks with their embeddings, semantic and keyword search.
+
+use super::StoreResult;
+use async_trait::async_trait;
+use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::source::SourceOwner;
+use std::collections::HashMap;
+
+/// One piece of a source's text with its embedding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chunk {
+    /// Deterministic: `<sourceId>:<generation>:<position>`, so a retried run overwrites.
+    pub id: String,
+    pub workspace_id: WorkspaceId,
+    pub owner: SourceOwner,
+    pub source_id: SourceId,
+    pub position: u32,
+    pub content: String,
+    /// SHA-256 of the content: identical chunks reuse their embedding on refresh.
+    pub content_hash: String,
+    /// The page a crawled chunk came from.
+    pub url: Option<String>,
+    pub embedding: Vec<f32>,
+}
+
+/// Which chunks a search may return: one owner's, of these (ready) sources only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchScope {
+    pub workspace_id: WorkspaceId,
+    pub owner: SourceOwner,
+    /// Only chunks of these sources; an empty list matches nothing.
+    pub source_ids: Vec<SourceId>,
+}
+
+/// A chunk found by a search, with its raw score (cosine similarity, or BM25 relevance where
+/// higher is better).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkHit {
+    pub chunk_id: String,
+    pub source_id: SourceId,
+    pub content: String,
+    pub position: u32,
+    pub url: Option<String>,
+    pub score: f32,
+}
+
+#[async_trait]
+pub trait VectorIndex: Send + Sync {
+    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`.
+    async fn semantic_search(
+        &self,
+        scope: &SearchScope,
+        model: &str,
+        query: &[f32],
+        k: usize,
+    ) -> StoreResult<Vec<ChunkHit>>;
+    /// The `k` chunks best matching the words of `query` (BM25), best first.
+    async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>>;
+    /// Replaces every chunk of the source with `chunks`, atomically.
+    async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()>;
+    async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
+    /// Removes every chunk of a chatbot's or a Mind's sources.
+    async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64>;
+    /// Embeddings already stored for the source, by content hash, when made by `model`.
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>>;
+    async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
+    /// Sources that have chunks embedded by a model other than `model` (the deployment changed
+    /// its embedder): they must be embedded again before semantic search can find them.
+    async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>>;
+}
