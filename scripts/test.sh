@@ -44,10 +44,13 @@ cargo nextest run --workspace --locked --no-fail-fast "$@" || status=$?
 
 # The black-box HTTP suite (tests/api) once more against `lore serve --backend aws`: DynamoDB,
 # S3, SQS and EventBridge on the moto server, chunks on the PostgreSQL + pgvector server
-# (tests/api/support.rs). Skipped when arguments narrowed the run above.
+# (tests/api/support.rs). Skipped when arguments narrowed the run above. `--workspace` with a
+# filter, not `-p lore`: the same package selection resolves the same features, so this reuses the
+# build above instead of recompiling every dependency.
 if [ "$#" -eq 0 ]; then
   echo "== tests/api on the AWS backend (moto + pgvector)"
-  LORE_TEST_BACKEND=aws cargo nextest run -p lore --test api --locked --no-fail-fast || status=$?
+  LORE_TEST_BACKEND=aws cargo nextest run --workspace --locked --no-fail-fast -E 'package(lore) & binary(api)' \
+    || status=$?
 fi
 
 # Contract fuzzing: schemathesis against the OpenAPI document of `lore serve` (bounded; see

@@ -51,7 +51,7 @@ pub struct Options {
 
 impl Options {
     fn parse() -> Result<Self> {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
         let mut o = Options {
             only: vec![],
             write: None,

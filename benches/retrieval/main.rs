@@ -82,7 +82,7 @@ struct Options {
 }
 
 fn parse_options() -> Result<Option<Options>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let mut o = Options {
         embedders: vec!["local".into(), "minilm".into()],
         write: None,

@@ -68,7 +68,7 @@ async fn spawn_with_transcriber(stub: &TranscriptionStub) -> TestApp {
 }
 
 fn audio(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/fixtures/audio/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/fixtures/audio/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

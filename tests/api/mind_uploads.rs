@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 const MIB: u64 = 1024 * 1024;
 
 fn audio(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/fixtures/audio/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/fixtures/audio/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -209,7 +209,7 @@ impl TestApp {
                 break;
             }
             for m in batch {
-                let event = lore::lambda::event_from_eventbridge(&m.body).expect("a Lore event");
+                let event = lore_aws::parse_event(&m.body).expect("a Lore event");
                 seen.push((event.id.to_string(), event.workspace_id.to_string(), event.event_type.as_str().to_owned()));
                 aws.tap.delete(&m).await.expect("delete");
             }
@@ -342,7 +342,7 @@ fn required_env(name: &str) -> String {
 /// A backlog of events for a server to start on, and what draining as many messages takes the
 /// queue service itself.
 pub struct EventBacklog {
-    pub aws: lore::aws_backend::AwsOverrides,
+    pub aws: lore::compose::AwsOverrides,
     /// Receiving (ten at a time) and deleting (ten per request) the same number of messages of
     /// the same size from another queue, one request after the other: the queue's own floor.
     pub peer_drain: std::time::Duration,
@@ -426,7 +426,7 @@ pub async fn aws_with_event_backlog(n: usize) -> Option<EventBacklog> {
 }
 
 /// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on.
-async fn aws_overrides() -> lore::aws_backend::AwsOverrides {
+async fn aws_overrides() -> lore::compose::AwsOverrides {
     let moto = required_env("LORE_TEST_MOTO_URL");
     let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
         .region(aws_config::Region::new("us-east-1"))
@@ -447,5 +447,5 @@ async fn aws_overrides() -> lore::aws_backend::AwsOverrides {
         s3_endpoint: Some(moto),
         s3_force_path_style: true,
     };
-    lore::aws_backend::AwsOverrides { sdk, settings, database_url: Some(required_env("LORE_TEST_DATABASE_URL")) }
+    lore::compose::AwsOverrides { sdk, settings, database_url: Some(required_env("LORE_TEST_DATABASE_URL")) }
 }

@@ -10,7 +10,7 @@ mod files;
 #[path = "../../runtime_api.rs"]
 mod runtime_api;
 
-use lore::compose::{Overrides, Uses};
+use lore::compose::Overrides;
 use lore_app::auth::Principal;
 use lore_app::files::{IncomingFile, UploadOwner, UploadRules};
 use lore_app::ports::{ByteStream, Bytes, IngestJob};
@@ -109,10 +109,13 @@ async fn hostile_documents_end_in_error_within_the_functions_memory_budget_on_aw
     // The API side: the same resources, composed in this process, makes the sources.
     let overrides = Overrides {
         embedder: Some(Arc::new(lore_embed::LocalEmbedder::new())),
-        aws: Some(lore::aws_backend::AwsOverrides { sdk, settings, database_url: Some(database.clone()) }),
+        aws: Some(lore::compose::AwsOverrides { sdk, settings, database_url: Some(database.clone()) }),
         ..Default::default()
     };
-    let api = lore::aws_backend::compose("http://localhost:3000", &overrides, Uses::Everything).await.expect("aws");
+    let dir = tempfile::tempdir().unwrap();
+    let api = lore::compose::open(lore::compose::Backend::Aws, dir.path(), "http://localhost:3000", &overrides)
+        .await
+        .expect("aws");
     let app = api.app;
     let ws = app.create_workspace(WorkspaceName::parse("hostile").unwrap(), LimitsPatch::default()).await.unwrap();
     let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();

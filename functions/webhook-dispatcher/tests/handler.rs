@@ -81,10 +81,10 @@ async fn an_event_from_the_queue_is_delivered_signed_and_the_schedule_runs() {
 fn eventbridge_bodies_parse_into_events_and_junk_does_not() {
     let v: Value = serde_json::from_str(&sample("sqs-events.json")).unwrap();
     let body = v["Records"][0]["body"].as_str().unwrap();
-    let e = lore::lambda::event_from_eventbridge(body).unwrap();
+    let e = lore_aws::parse_event(body).unwrap();
     assert_eq!(e.event_type.as_str(), "knowledge.source.ready");
     assert_eq!(e.workspace_id.as_str(), SAMPLE_WS);
     assert_eq!(e.envelope()["data"]["sourceName"], "Handbook");
-    assert!(lore::lambda::event_from_eventbridge("{}").is_none());
-    assert!(lore::lambda::event_from_eventbridge("not json").is_none());
+    assert!(lore_aws::parse_event("{}").is_none());
+    assert!(lore_aws::parse_event("not json").is_none());
 }

@@ -60,6 +60,9 @@ pub struct AppConfig {
     /// The longest wait for the next bytes of a request body before the request ends with
     /// `request_timeout` (`LORE_BODY_READ_TIMEOUT_SECS`, default 30). Used by the HTTP layer.
     pub body_read_timeout: Duration,
+    /// Where clients reach this service (`LORE_PUBLIC_BASE_URL`, no trailing `/`): the links of
+    /// published Minds. `None`: the address each request reached.
+    pub public_base_url: Option<String>,
     /// Identifies this process as a lease owner.
     pub instance_id: String,
     /// Waits between webhook attempts (`LORE_WEBHOOK_RETRY_SCHEDULE`, default `1m,5m,30m`).
@@ -87,6 +90,7 @@ impl Default for AppConfig {
             uploads_per_workspace: 2,
             upload_retention: Duration::from_secs(24 * 3600),
             body_read_timeout: Duration::from_secs(30),
+            public_base_url: None,
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
             webhook_timeout: Duration::from_secs(30),

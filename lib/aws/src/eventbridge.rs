@@ -9,7 +9,9 @@ use aws_sdk_eventbridge::primitives::DateTime;
 use aws_sdk_eventbridge::types::PutEventsRequestEntry;
 use lore_app::ports::EventBus;
 use lore_app::ports::{StoreError, StoreResult};
-use lore_domain::event::Event;
+use lore_domain::Timestamp;
+use lore_domain::event::{Event, EventType};
+use lore_domain::id::{EventId, WorkspaceId};
 use serde_json::Value;
 
 /// The `Source` of every Lore event.
@@ -20,6 +22,21 @@ pub fn event_detail(e: &Event) -> Value {
     let mut detail = e.envelope();
     detail["workspaceId"] = Value::String(e.workspace_id.to_string());
     detail
+}
+
+/// The domain event inside an EventBridge event as SQS delivers it (the reverse of
+/// [`event_detail`]); `None` for anything else (a test message, another source's event).
+pub fn parse_event(body: &str) -> Option<Event> {
+    let v: Value = serde_json::from_str(body).ok()?;
+    let d = &v["detail"];
+    Some(Event {
+        id: EventId::parse(d["eventId"].as_str()?)?,
+        event_type: EventType::parse(d["eventType"].as_str()?)?,
+        workspace_id: WorkspaceId::parse(d["workspaceId"].as_str()?)?,
+        created_at: Timestamp::parse(d["createdAt"].as_str()?)?,
+        data: d["data"].clone(),
+        metadata: d["metadata"].clone(),
+    })
 }
 
 pub struct EventBridgeBus {

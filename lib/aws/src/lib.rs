@@ -15,7 +15,7 @@ pub mod sqs;
 
 pub use backend::{AwsBackend, bootstrap, deliveries_rule_pattern, load_sdk_config};
 pub use dynamo::DynamoStore;
-pub use eventbridge::{EVENT_SOURCE, EventBridgeBus, event_detail};
+pub use eventbridge::{EVENT_SOURCE, EventBridgeBus, event_detail, parse_event};
 pub use s3::S3BlobStore;
 pub use settings::{AwsSettings, QueueRef};
 pub use sqs::{NotAJob, Received, SqsJobQueue, SqsPoller, job_body, parse_job};

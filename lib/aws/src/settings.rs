@@ -45,11 +45,6 @@ pub const DEFAULT_EVENT_BUS: &str = "lore";
 pub const DELIVERIES_RULE: &str = "lore-webhook-events";
 
 impl AwsSettings {
-    /// Reads the process environment.
-    pub fn from_env() -> Self {
-        Self::from_lookup(|k| std::env::var(k).ok())
-    }
-
     /// Reads settings through `get` (the environment, or a map in tests). Empty values count as
     /// unset.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {

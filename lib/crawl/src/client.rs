@@ -233,11 +233,6 @@ impl SafeClient {
         Self::builder(policy).build()
     }
 
-    /// [`NetPolicy::from_env`].
-    pub fn from_env() -> Result<Self, ClientBuildError> {
-        Self::new(NetPolicy::from_env())
-    }
-
     pub fn policy(&self) -> &NetPolicy {
         &self.policy
     }

@@ -9,7 +9,7 @@ use reqwest::header::HeaderMap;
 use reqwest::{Method, StatusCode};
 use url::Url;
 
-use crate::client::{ClientBuildError, FetchError, FetchedResponse, Hop, MAX_REDIRECTS, Overflow, SafeClient};
+use crate::client::{FetchError, FetchedResponse, Hop, MAX_REDIRECTS, Overflow, SafeClient};
 use crate::links::{extract_links, has_skipped_extension, is_html, is_text_page};
 use crate::policy::parse_url;
 use crate::robots::{ROBOTS_MAX_BYTES, RobotsRules, fetch_robots};
@@ -84,11 +84,6 @@ impl WebCrawler {
 
     pub fn with_config(client: SafeClient, config: CrawlConfig) -> Self {
         Self { client, config }
-    }
-
-    /// A crawler over [`SafeClient::from_env`].
-    pub fn from_env() -> Result<Self, ClientBuildError> {
-        Ok(Self::new(SafeClient::from_env()?))
     }
 
     pub fn client(&self) -> &SafeClient {

@@ -34,11 +34,6 @@ impl Guard {
         Self::with_resolver(policy, Arc::new(SystemResolver))
     }
 
-    /// [`NetPolicy::from_env`] with the system resolver.
-    pub fn from_env() -> Self {
-        Self::new(NetPolicy::from_env())
-    }
-
     pub fn with_resolver(policy: NetPolicy, resolver: Arc<dyn HostResolver>) -> Self {
         Self { policy: Arc::new(policy), resolver }
     }

@@ -62,13 +62,8 @@ impl NetPolicy {
         Self { allow_private: true, ..Self::strict() }
     }
 
-    /// Reads `LORE_ALLOW_PRIVATE_NETWORK` and `LORE_ALLOWED_PORTS`. An unparsable port list is
-    /// logged and the default ports are kept.
-    pub fn from_env() -> Self {
-        Self::from_vars(|name| std::env::var(name).ok())
-    }
-
-    /// [`NetPolicy::from_env`] over any variable source (testable without touching the process env).
+    /// Reads `LORE_ALLOW_PRIVATE_NETWORK` and `LORE_ALLOWED_PORTS` through `var`. An unparsable port
+    /// list is logged and the default ports are kept.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
         let mut policy = Self::strict();
         policy.allow_private = var(ALLOW_PRIVATE_ENV).is_some_and(|v| parse_bool(&v));

@@ -23,7 +23,7 @@
 //! The two models' vectors have different model ids and are never mixed in one index.
 
 use crate::local::{LOCAL_MODEL_ID, LocalEmbedder};
-use crate::minilm::{MiniLmEmbedder, default_model_dir, missing_model_files};
+use crate::minilm::{default_model_dir, missing_model_files};
 use crate::openai::{
     DEFAULT_BASE_URL, DEFAULT_MODEL, OpenAiEmbedder, OpenAiEmbedderConfig, known_dimensions,
     supports_dimensions_parameter,
@@ -64,6 +64,11 @@ pub enum ConfigError {
     InvalidBaseUrl(String),
     #[error("could not create the HTTP client: {0}")]
     HttpClient(String),
+    #[error(
+        "LORE_EMBEDDER=minilm: this binary is built without the all-MiniLM-L6-v2 model code (cargo feature \
+         `minilm`, on for `lore`, off for the Lambda functions); use LORE_EMBEDDER=openai or local"
+    )]
+    NotBuiltIn,
 }
 
 /// Which embedder to run, with its settings.
@@ -79,12 +84,8 @@ pub enum EmbedderConfig {
 }
 
 impl EmbedderConfig {
-    /// Reads the process environment (see the module documentation).
-    pub fn from_env() -> Result<Self, ConfigError> {
-        Self::from_lookup(|name| std::env::var(name).ok())
-    }
-
-    /// Like [`Self::from_env`], reading variables through `lookup` (for tests and other sources).
+    /// Reads the variables of the module documentation through `lookup` (the composition's
+    /// settings, or a map in tests).
     /// The model directory comes from `LORE_MODEL_DIR` or `HOME` through `lookup` too; whether the
     /// model files are in it is checked on the file system.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
@@ -137,7 +138,11 @@ impl EmbedderConfig {
     }
 
     /// No `LORE_EMBEDDER`: MiniLM when its files are present, else the built-in embedder (warned).
+    /// A binary without the MiniLM model code (the `minilm` feature) uses the built-in one.
     fn default_for(model_dir: Option<PathBuf>) -> Self {
+        if !cfg!(feature = "minilm") {
+            return Self::Local;
+        }
         let Some(model_dir) = model_dir else {
             tracing::warn!(
                 "using the built-in lexical embedder {LOCAL_MODEL_ID}: neither LORE_MODEL_DIR nor HOME is set, so the \
@@ -160,13 +165,17 @@ impl EmbedderConfig {
         Self::Local
     }
 
-    /// Creates the embedder. `MiniLm` loads the model here (blocking, about half a second).
+    /// Creates the embedder. `MiniLm` loads the model here (blocking, about half a second); in a
+    /// binary built without the `minilm` feature it is an error saying so.
     pub fn build(self) -> Result<Arc<dyn Embedder>, ConfigError> {
         Ok(match self {
             Self::Local => Arc::new(LocalEmbedder::new()),
+            #[cfg(feature = "minilm")]
             Self::MiniLm { model_dir } => {
-                Arc::new(MiniLmEmbedder::load(&model_dir).map_err(|e| ConfigError::ModelLoad(e.to_string()))?)
+                Arc::new(crate::MiniLmEmbedder::load(&model_dir).map_err(|e| ConfigError::ModelLoad(e.to_string()))?)
             }
+            #[cfg(not(feature = "minilm"))]
+            Self::MiniLm { .. } => return Err(ConfigError::NotBuiltIn),
             Self::OpenAi(config) => Arc::new(OpenAiEmbedder::new(config)?),
         })
     }
@@ -177,11 +186,6 @@ impl EmbedderConfig {
 pub fn model_dir_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
     get(ENV_MODEL_DIR).map(PathBuf::from).or_else(|| get(ENV_HOME).map(|home| default_model_dir(Path::new(&home))))
-}
-
-/// `EmbedderConfig::from_env()?.build()`: the embedder the environment asks for.
-pub fn embedder_from_env() -> Result<Arc<dyn Embedder>, ConfigError> {
-    EmbedderConfig::from_env()?.build()
 }
 
 #[cfg(test)]
@@ -228,6 +232,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "minilm")]
     fn minilm_is_the_default_when_its_files_are_present() {
         let dir = fake_model_dir();
         let expected = EmbedderConfig::MiniLm { model_dir: dir.path().to_path_buf() };
@@ -248,11 +253,23 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "minilm")]
     fn damaged_model_files_are_an_error_not_a_fallback() {
         let dir = fake_model_dir();
         let err = config(&[("LORE_MODEL_DIR", path(&dir))]).unwrap().build().err().expect("an error");
         assert!(matches!(err, ConfigError::ModelLoad(_)), "{err:?}");
         assert!(err.to_string().contains("config.json"), "{err}");
+    }
+
+    #[test]
+    #[cfg(not(feature = "minilm"))]
+    fn without_the_model_code_minilm_is_never_the_default_and_asking_for_it_says_why() {
+        let dir = fake_model_dir();
+        assert_eq!(config(&[("LORE_MODEL_DIR", path(&dir))]), Ok(EmbedderConfig::Local));
+        let asked = config(&[("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", path(&dir))]).unwrap();
+        let err = asked.build().err().expect("an error");
+        assert!(matches!(err, ConfigError::NotBuiltIn), "{err:?}");
+        assert!(err.to_string().contains("LORE_EMBEDDER=openai or local"), "{err}");
     }
 
     #[test]

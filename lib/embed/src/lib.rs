@@ -8,8 +8,8 @@
 //! - [`OpenAiEmbedder`]: OpenAI or any OpenAI-compatible server, over `async-openai`, batched within
 //!   the API's limits ([`batch`]) and retried with backoff.
 //!
-//! [`EmbedderConfig::from_env`] (or [`embedder_from_env`]) picks one from `LORE_EMBEDDER` and
-//! `LORE_MODEL_DIR`. Every vector returned has unit length; with `local` and `openai` a text without
+//! [`EmbedderConfig::from_lookup`] picks one from `LORE_EMBEDDER` and `LORE_MODEL_DIR` (as the
+//! composition read them). Every vector returned has unit length; with `local` and `openai` a text without
 //! content gets a fixed unit vector, with MiniLM the model's vector of `[CLS] [SEP]`.
 
 pub mod batch;
@@ -20,8 +20,10 @@ pub mod minilm;
 pub mod openai;
 
 pub use batch::BatchLimits;
-pub use config::{ConfigError, EmbedderConfig, embedder_from_env, model_dir_from_lookup};
+pub use config::{ConfigError, EmbedderConfig, model_dir_from_lookup};
 pub use local::{LOCAL_DIMENSIONS, LOCAL_MODEL_ID, LocalEmbedder};
 pub use lore_app::ports::{EmbedError, Embedder};
-pub use minilm::{MINILM_DIMENSIONS, MINILM_MAX_TOKENS, MINILM_MODEL_ID, MiniLmEmbedder, MiniLmError};
+pub use minilm::{MINILM_DIMENSIONS, MINILM_MAX_TOKENS, MINILM_MODEL_ID};
+#[cfg(feature = "minilm")]
+pub use minilm::{MiniLmEmbedder, MiniLmError};
 pub use openai::{OpenAiEmbedder, OpenAiEmbedderConfig};

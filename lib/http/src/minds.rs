@@ -39,13 +39,12 @@ impl ParseId for MindId {
     }
 }
 
-/// Where the public pages are: `LORE_PUBLIC_BASE_URL` when set (CONTRACT §8), else the address
-/// this request reached (its `Host`, and `X-Forwarded-Proto` behind API Gateway or a proxy).
-pub(crate) fn public_base(headers: &HeaderMap) -> String {
-    if let Ok(v) = std::env::var("LORE_PUBLIC_BASE_URL")
-        && !v.trim().is_empty()
-    {
-        return v.trim().trim_end_matches('/').to_owned();
+/// Where the public pages are: the configured public base URL (`LORE_PUBLIC_BASE_URL`) when
+/// set, else the address this request reached (its `Host`, and `X-Forwarded-Proto` behind API
+/// Gateway or a proxy).
+pub(crate) fn public_base(configured: Option<&str>, headers: &HeaderMap) -> String {
+    if let Some(base) = configured {
+        return base.to_owned();
     }
     let host = headers
         .get(header::HOST)
@@ -661,7 +660,7 @@ async fn publish_mind(
     PathId(id): PathId<MindId>,
     req: Request,
 ) -> Result<Json<PublishEnvelope>, ApiError> {
-    let base = public_base(req.headers());
+    let base = public_base(s.app.config().public_base_url.as_deref(), req.headers());
     let body = optional_json::<PublishMind>(req, &s).await?;
     let publish = match body.is_published {
         Field::Absent => true,

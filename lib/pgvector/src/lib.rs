@@ -113,13 +113,6 @@ impl PgIndex {
         Ok(PgIndex { pool, options })
     }
 
-    /// Connects to `LORE_DATABASE_URL`.
-    pub async fn from_env() -> StoreResult<PgIndex> {
-        let url = std::env::var("LORE_DATABASE_URL")
-            .map_err(|_| StoreError::Unavailable("LORE_DATABASE_URL is not set".into()))?;
-        PgIndex::connect(&url).await
-    }
-
     /// The same index with other tuning (shares the connection pool).
     pub fn with_options(&self, options: PgIndexOptions) -> PgIndex {
         PgIndex { pool: self.pool.clone(), options }

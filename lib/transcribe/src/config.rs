@@ -15,7 +15,7 @@
 //! be keyless, and then no `Authorization` header is sent. `OPENAI_BASE_URL` alone does not turn
 //! transcription on: it often points at an embeddings-only server.
 //!
-//! Without a transcriber ([`transcriber_from_env`] returns `None`) podcast sources fail with
+//! Without a transcriber ([`transcriber_from_lookup`] returns `None`) podcast sources fail with
 //! [`TranscribeError::NotConfigured`](lore_app::ports::TranscribeError::NotConfigured),
 //! whose message says what to set.
 
@@ -85,19 +85,9 @@ pub fn config_from_lookup(
     Ok(Some(config))
 }
 
-/// [`config_from_lookup`] over the process environment.
-pub fn config_from_env() -> Result<Option<OpenAiTranscriberConfig>, ConfigError> {
-    config_from_lookup(|name| std::env::var(name).ok())
-}
-
-/// The transcriber the environment asks for, or `None` when transcription is not configured (podcast
-/// sources then fail with a reason saying what to set). An error for settings that are present
-/// but wrong.
-pub fn transcriber_from_env() -> Result<Option<Arc<dyn Transcriber>>, ConfigError> {
-    transcriber_from_lookup(|name| std::env::var(name).ok())
-}
-
-/// [`transcriber_from_env`], reading variables through `lookup`.
+/// The transcriber the variables read through `lookup` ask for, or `None` when transcription is
+/// not configured (podcast sources then fail with a reason saying what to set). An error for
+/// settings that are present but wrong.
 pub fn transcriber_from_lookup(
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<Arc<dyn Transcriber>>, ConfigError> {

@@ -6,7 +6,7 @@
 //!   their format (MP3 frames, WAV sample frames, Ogg pages behind the stream's headers) and the
 //!   pieces' texts joined in order. M4A is not cut: such files are refused with advice to convert.
 //!
-//! [`transcriber_from_env`] builds one from the environment (variables in [`config`]), or returns
+//! [`transcriber_from_lookup`] builds one from the variables in [`config`], or returns
 //! `None` when transcription is not configured; then the pipeline fails podcast sources with
 //! [`TranscribeError::NotConfigured`].
 
@@ -14,6 +14,6 @@ pub mod config;
 pub mod openai;
 pub mod split;
 
-pub use config::{ConfigError, config_from_env, config_from_lookup, transcriber_from_env, transcriber_from_lookup};
+pub use config::{ConfigError, config_from_lookup, transcriber_from_lookup};
 pub use lore_app::ports::{AudioClip, NoTranscriber, TranscribeError, Transcriber, Transcript};
 pub use openai::{BuildError, OpenAiTranscriber, OpenAiTranscriberConfig};

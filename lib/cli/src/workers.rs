@@ -163,7 +163,7 @@ async fn consume_events(app: &App, queue: &lore_aws::SqsPoller, messages: &[lore
     let mut events = Vec::new();
     let mut carriers = Vec::new();
     for message in messages {
-        match crate::lambda::event_from_eventbridge(&message.body) {
+        match lore_aws::parse_event(&message.body) {
             None => {
                 tracing::error!(message = %message.message_id, "dropping a message that is not a Lore event");
                 done.push(message);

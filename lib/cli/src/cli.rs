@@ -1,8 +1,10 @@
 //! The `lore` command line (CONTRACT §15). Commands that create something print its id or key
 //! as their last stdout line, so scripts can take `| tail -n1`; everything else goes to stderr.
 
-use crate::compose::{self, Backend};
+use crate::compose::{self, Backend, Overrides, Uses};
+use crate::data_dir::dev_key_path;
 use crate::serve::{self, ServeConfig};
+use crate::settings::Settings;
 use clap::{Args, Parser, Subcommand};
 use lore_domain::api_key::KeyName;
 use lore_domain::scope::ScopeSet;
@@ -13,12 +15,14 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "lore", version, about = "Lore: knowledge bases, Minds and form webhooks over one HTTP API")]
 pub struct Cli {
-    /// Where the embedded backend keeps its database and files (and the dev key).
-    #[arg(long, global = true, env = "LORE_DATA_DIR", default_value = ".lore")]
-    pub data_dir: PathBuf,
-    /// Which adapters serve the records, files, queues and index.
-    #[arg(long, global = true, env = "LORE_BACKEND", value_enum, default_value = "local")]
-    pub backend: Backend,
+    /// Where the embedded backend keeps its database and files (and the dev key)
+    /// [default: `LORE_DATA_DIR`, else .lore].
+    #[arg(long, global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// Which adapters serve the records, files, queues and index [default: `LORE_BACKEND`, else
+    /// local].
+    #[arg(long, global = true, value_enum)]
+    pub backend: Option<Backend>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -27,9 +31,9 @@ pub struct Cli {
 pub enum Command {
     /// Serve every route group, the workers and the dispatcher in one process.
     Serve {
-        /// Address to listen on.
-        #[arg(long, env = "LORE_ADDR", default_value = "127.0.0.1:3000")]
-        addr: SocketAddr,
+        /// Address to listen on [default: `LORE_ADDR`, else 127.0.0.1:3000].
+        #[arg(long)]
+        addr: Option<SocketAddr>,
     },
     /// Create, update and list workspaces.
     #[command(subcommand)]
@@ -132,41 +136,42 @@ fn describe(ws: &Workspace) -> String {
 }
 
 /// Runs one parsed command to completion.
+/// The use cases for an administrative command: the records only (no chunk index, no model).
+async fn admin_app(settings: &Settings, data_dir: &std::path::Path) -> anyhow::Result<lore_app::App> {
+    let public_base = settings.public_base_or("http://127.0.0.1:3000");
+    Ok(compose::open_with(settings, data_dir, &public_base, &Overrides::default(), Uses::RecordsOnly).await?.app)
+}
+
+/// Flags win over the settings of the environment, which win over the defaults.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let settings = Settings::from_env()?;
+    let backend = cli.backend.unwrap_or(settings.backend);
+    let data_dir = cli.data_dir.or_else(|| settings.data_dir.clone()).unwrap_or_else(|| PathBuf::from(".lore"));
+    let mut settings = settings;
+    settings.backend = backend;
     match cli.command {
         Command::Serve { addr } => {
-            let running = serve::start(ServeConfig {
-                addr,
-                data_dir: cli.data_dir.clone(),
-                backend: cli.backend,
-                overrides: Default::default(),
-            })
-            .await?;
+            let addr = addr.or(settings.addr).unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 3000)));
+            let config = ServeConfig { addr, data_dir: data_dir.clone(), backend, overrides: Overrides::default() };
+            let running = serve::start_with(settings, config).await?;
             println!("Lore is listening on http://{}", running.addr);
             match &running.new_dev_key {
                 Some(key) => {
                     println!("Created workspace 'default' and a dev API key with every scope:");
                     println!("  {key}");
-                    println!("(saved to {}; it is not shown again)", serve::dev_key_path(&cli.data_dir).display());
+                    println!("(saved to {}; it is not shown again)", dev_key_path(&data_dir).display());
                 }
-                None => println!("Dev API key: see {}", serve::dev_key_path(&cli.data_dir).display()),
+                None => println!("Dev API key: see {}", dev_key_path(&data_dir).display()),
             }
             println!(
                 "Try: curl -H \"Authorization: Bearer $(cat {})\" http://{}/api/v1/chatbots",
-                serve::dev_key_path(&cli.data_dir).display(),
+                dev_key_path(&data_dir).display(),
                 running.addr
             );
             running.wait_for_signal().await?;
         }
         Command::Workspaces(cmd) => {
-            let app = compose::open(
-                cli.backend,
-                &cli.data_dir,
-                &compose::public_base_url("http://127.0.0.1:3000"),
-                &Default::default(),
-            )
-            .await?
-            .app;
+            let app = admin_app(&settings, &data_dir).await?;
             match cmd {
                 WorkspaceCommand::Create { name, limits } => {
                     let ws = app.create_workspace(WorkspaceName::parse(&name)?, limits.into()).await?;
@@ -187,14 +192,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Keys(cmd) => {
-            let app = compose::open(
-                cli.backend,
-                &cli.data_dir,
-                &compose::public_base_url("http://127.0.0.1:3000"),
-                &Default::default(),
-            )
-            .await?
-            .app;
+            let app = admin_app(&settings, &data_dir).await?;
             match cmd {
                 KeyCommand::Create { workspace, scopes, name } => {
                     let scopes = ScopeSet::parse(&scopes)?;

@@ -1,16 +1,14 @@
 //! The handlers of the two background Lambdas, over the use cases; their `main`s are a few lines.
 //!
-//! - `ingest-worker`: an SQS batch of ingest jobs (`infra/messages.md`) → one processing run each,
+//! - `ingest-worker`: an SQS batch of ingest jobs (`infra/messages.md`; parsed by `lore_aws::parse_job`) → one processing run each,
 //!   with partial batch failure reporting so only failed messages come back.
 //! - `webhook-dispatcher`: an SQS batch of EventBridge events (`knowledge.source.*`,
-//!   `form_response`) → fan-out to matching subscriptions and delivery; or the 1-minute schedule
+//!   `form_response`; parsed by `lore_aws::parse_event`) → fan-out to matching subscriptions and delivery; or the 1-minute schedule
 //!   → due retries, the outbox, and the stuck-processing sweep.
 
 use aws_lambda_events::event::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use lore_app::App;
 use lore_domain::Timestamp;
-use lore_domain::event::{Event, EventType};
-use lore_domain::id::{EventId, WorkspaceId};
 use serde_json::{Value, json};
 
 /// Deliveries attempted per invocation; the schedule picks up what is left a minute later.
@@ -45,21 +43,6 @@ pub async fn ingest_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
     response
 }
 
-/// The domain event inside an EventBridge event (as SQS delivers it): `detail` is the envelope
-/// plus `workspaceId` (`lore_aws::event_detail`).
-pub fn event_from_eventbridge(body: &str) -> Option<Event> {
-    let v: Value = serde_json::from_str(body).ok()?;
-    let d = &v["detail"];
-    Some(Event {
-        id: EventId::parse(d["eventId"].as_str()?)?,
-        event_type: EventType::parse(d["eventType"].as_str()?)?,
-        workspace_id: WorkspaceId::parse(d["workspaceId"].as_str()?)?,
-        created_at: Timestamp::parse(d["createdAt"].as_str()?)?,
-        data: d["data"].clone(),
-        metadata: d["metadata"].clone(),
-    })
-}
-
 /// Fans each event of an SQS batch out to its subscribers, then attempts what is due.
 pub async fn dispatch_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
     // The batch's events are fanned out together (`App::fan_out_batch`): a batch of events
@@ -69,7 +52,7 @@ pub async fn dispatch_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
     let mut ids = Vec::new();
     for record in batch.records {
         let id = record.message_id.clone().unwrap_or_default();
-        match event_from_eventbridge(record.body.as_deref().unwrap_or("")) {
+        match lore_aws::parse_event(record.body.as_deref().unwrap_or("")) {
             None => tracing::error!(message = %id, "dropping a message that is not a Lore event"),
             Some(event) => {
                 events.push(event);

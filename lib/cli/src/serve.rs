@@ -2,6 +2,8 @@
 //! on the embedded backend (default) or on AWS (`--backend aws`: the queues are consumed here).
 
 use crate::compose;
+use crate::data_dir::{dev_key_path, private_data_dir, write_private};
+use crate::settings::Settings;
 use lore_app::App;
 use lore_http::RouteGroup;
 use std::net::SocketAddr;
@@ -9,11 +11,6 @@ use std::path::{Path, PathBuf};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-
-/// The file `lore serve` writes the bootstrap key to.
-pub fn dev_key_path(data_dir: &Path) -> PathBuf {
-    data_dir.join("dev-key")
-}
 
 #[derive(Clone)]
 pub struct ServeConfig {
@@ -77,7 +74,7 @@ async fn shutdown_signal() {
 /// Creates workspace `default` and a key with every scope when the data dir has no dev key
 /// yet, and writes the key to `<data-dir>/dev-key` (readable by the owner only).
 pub async fn bootstrap_dev_key(app: &App, data_dir: &Path) -> anyhow::Result<Option<String>> {
-    crate::compose::private_data_dir(data_dir)?;
+    private_data_dir(data_dir)?;
     let path = dev_key_path(data_dir);
     if path.exists() {
         return Ok(None);
@@ -95,29 +92,24 @@ pub async fn bootstrap_dev_key(app: &App, data_dir: &Path) -> anyhow::Result<Opt
     Ok(Some(secret))
 }
 
-/// Creates `path` readable by its owner only; fails when it exists.
-pub(crate) fn write_private(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    opts.open(path)?.write_all(contents.as_ref())
+/// [`start_with`] the settings of the environment.
+pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
+    start_with(Settings::from_env()?, config).await
 }
 
 /// Opens the backend, bootstraps the dev key, binds and starts serving in the background.
-pub async fn start(config: ServeConfig) -> anyhow::Result<Running> {
+/// `config` says where (its backend and data dir win over `settings`').
+pub async fn start_with(settings: Settings, config: ServeConfig) -> anyhow::Result<Running> {
     // Bind first: the public base URL defaults to the address actually bound (port 0 in tests).
     let listener =
         TcpListener::bind(config.addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
-    let mut composition = compose::open(
-        config.backend,
-        &config.data_dir,
-        &compose::public_base_url(&format!("http://{addr}")),
-        &config.overrides,
-    )
-    .await?;
+    let mut settings = settings;
+    settings.backend = config.backend;
+    let public_base = settings.public_base_or(&format!("http://{addr}"));
+    let mut composition =
+        compose::open_with(&settings, &config.data_dir, &public_base, &config.overrides, compose::Uses::Everything)
+            .await?;
     let app = composition.app.clone();
     let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
     let mut workers = composition.jobs.take().map(|jobs| crate::workers::spawn(app.clone(), jobs));

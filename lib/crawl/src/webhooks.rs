@@ -1,15 +1,15 @@
 //! The `WebhookSender` port over the SSRF-safe client: Standard Webhooks signatures, no
 //! redirects, the address actually connected to checked, answers read with a cap
-//! (CONTRACT §13, §14). Shared by `lore serve` and any Lambda that dispatches deliveries.
+//! (docs/decisions.md, webhooks). Shared by `lore serve` and the webhook-dispatcher Lambda.
 
+use crate::{FetchError, NetPolicy, Overflow, SafeClient, SafeRequest};
 use async_trait::async_trait;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
 use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
-use lore_crawl::reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
-use lore_crawl::{FetchError, NetPolicy, Overflow, SafeClient, SafeRequest};
 use lore_domain::hook::WebhookSecret;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
 use sha2::Sha256;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -48,11 +48,11 @@ pub struct SignedSender {
 }
 
 impl SignedSender {
-    pub fn new(policy: NetPolicy) -> anyhow::Result<Self> {
+    pub fn new(policy: NetPolicy) -> Result<Self, String> {
         let client = SafeClient::builder(policy)
             .user_agent(USER_AGENT_VALUE)
             .build()
-            .map_err(|e| anyhow::anyhow!("cannot build the webhook HTTP client: {e}"))?;
+            .map_err(|e| format!("cannot build the webhook HTTP client: {e:?}"))?;
         Ok(Self { client })
     }
 }

@@ -3,10 +3,10 @@
 //! "processes") in every function, though only the ingest worker crawls and only the dispatcher
 //! sends webhooks.
 
+use crate::NetPolicy;
 use async_trait::async_trait;
 use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
 use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
-use lore_crawl::NetPolicy;
 use std::sync::OnceLock;
 
 /// A value built once by `build`, or the reason it could not be.
@@ -22,16 +22,16 @@ impl<T> Lazy<T> {
     }
 }
 
-/// [`lore_crawl::WebCrawler`] on a client built at the first crawl.
-pub(crate) struct LazyCrawler(Lazy<lore_crawl::WebCrawler>);
+/// [`crate::WebCrawler`] on a client built at the first crawl: the `Crawler` the compositions use.
+pub struct LazyCrawler(Lazy<crate::WebCrawler>);
 
 impl LazyCrawler {
-    pub(crate) fn new(policy: NetPolicy) -> Self {
+    pub fn new(policy: NetPolicy) -> Self {
         Self(Lazy {
             policy,
             build: |p| {
-                lore_crawl::SafeClient::new(p)
-                    .map(lore_crawl::WebCrawler::new)
+                crate::SafeClient::new(p)
+                    .map(crate::WebCrawler::new)
                     .map_err(|e| format!("cannot build the HTTP client: {e:?}"))
             },
             cell: OnceLock::new(),
@@ -53,16 +53,13 @@ impl Crawler for LazyCrawler {
     }
 }
 
-/// [`crate::webhooks::SignedSender`] on a client built at the first delivery.
-pub(crate) struct LazySender(Lazy<crate::webhooks::SignedSender>);
+/// [`crate::SignedSender`] on a client built at the first delivery: the `WebhookSender` the
+/// compositions use.
+pub struct LazySender(Lazy<crate::webhooks::SignedSender>);
 
 impl LazySender {
-    pub(crate) fn new(policy: NetPolicy) -> Self {
-        Self(Lazy {
-            policy,
-            build: |p| crate::webhooks::SignedSender::new(p).map_err(|e| e.to_string()),
-            cell: OnceLock::new(),
-        })
+    pub fn new(policy: NetPolicy) -> Self {
+        Self(Lazy { policy, build: |p| crate::webhooks::SignedSender::new(p), cell: OnceLock::new() })
     }
 }
 

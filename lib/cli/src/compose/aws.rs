@@ -1,0 +1,129 @@
+//! The AWS backend's storage ports: records on DynamoDB, files on S3, jobs on SQS, events on
+//! EventBridge, chunks on PostgreSQL + pgvector. It also reads the secrets the backend keeps:
+//! the database URL is `LORE_DATABASE_URL`, else the `SecretString` of
+//! `LORE_DATABASE_SECRET_ARN`; the OpenAI key, when `OPENAI_API_KEY` is not set, is the
+//! `SecretString` of `LORE_OPENAI_KEY_SECRET_ARN`. Both are read once, at start.
+
+use super::parts::{AwsOverrides, StoragePorts, Uses};
+use crate::settings::Settings;
+use aws_config::SdkConfig;
+use lore_app::ports::{Chunk, ChunkHit, SearchScope, StoreError, StoreResult, VectorIndex};
+use lore_aws::AwsBackend;
+use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::source::SourceOwner;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub(super) struct AwsStorage {
+    pub ports: StoragePorts,
+    pub backend: AwsBackend,
+    /// The OpenAI key read from Secrets Manager, when the settings name its secret and the
+    /// shared ports need it.
+    pub openai_key: Option<String>,
+}
+
+/// Connects to every AWS resource and the database (creating what is missing when
+/// `LORE_AWS_BOOTSTRAP=true`) and migrates the database.
+///
+/// Without `LORE_CDN_BASE_URL`, `fileUrl`s point at this server's own `/files/…` route (which
+/// reads S3): the bucket is private, so its own URLs would not be readable.
+pub(super) async fn storage(
+    settings: &Settings,
+    overrides: Option<&AwsOverrides>,
+    public_base: &str,
+    uses: Uses,
+    needs_openai_key: bool,
+) -> anyhow::Result<AwsStorage> {
+    let (sdk, mut aws, database) = match overrides {
+        Some(o) => (o.sdk.clone(), o.settings.clone(), o.database_url.clone()),
+        None => (lore_aws::load_sdk_config().await, settings.aws.clone(), None),
+    };
+    if aws.cdn_base_url.is_none() {
+        aws.cdn_base_url = Some(format!("{public_base}/files"));
+    }
+    let backend = AwsBackend::connect_with(&sdk, aws).await.map_err(|e| anyhow::anyhow!("aws backend: {e}"))?;
+    let (index, openai_key): (Arc<dyn VectorIndex>, _) = match uses {
+        Uses::Everything => {
+            let url = match database {
+                Some(url) => url,
+                None => database_url(settings, &sdk).await?,
+            };
+            let index =
+                lore_pgvector::PgIndex::connect(&url).await.map_err(|e| anyhow::anyhow!("pgvector database: {e}"))?;
+            index.migrate().await.map_err(|e| anyhow::anyhow!("pgvector migrations: {e}"))?;
+            let key = match (&settings.openai_key_secret_arn, needs_openai_key && !settings.has_openai_key()) {
+                (Some(arn), true) => Some(lore_aws::secrets::secret_string(&sdk, arn).await?),
+                _ => None,
+            };
+            (Arc::new(index), key)
+        }
+        Uses::RecordsOnly => (Arc::new(NoIndex), None),
+    };
+    let ports = StoragePorts {
+        workspaces: backend.workspaces.clone(),
+        keys: backend.keys.clone(),
+        chatbots: backend.chatbots.clone(),
+        rate_limiter: backend.rate_limiter.clone(),
+        sources: backend.sources.clone(),
+        index,
+        blobs: backend.blobs.clone(),
+        jobs: backend.jobs.clone(),
+        events: backend.events.clone(),
+        forms: backend.forms.clone(),
+        hooks: backend.hooks.clone(),
+        deliveries: backend.deliveries.clone(),
+        minds: backend.minds.clone(),
+    };
+    Ok(AwsStorage { ports, backend, openai_key })
+}
+
+/// The pgvector URL from the settings or its secret.
+async fn database_url(settings: &Settings, sdk: &SdkConfig) -> anyhow::Result<String> {
+    if let Some(url) = &settings.database_url {
+        return Ok(url.clone());
+    }
+    match &settings.database_secret_arn {
+        Some(arn) => Ok(lore_aws::secrets::secret_string(sdk, arn).await?),
+        None => anyhow::bail!(
+            "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
+             (postgres://user:password@host:port/db) or LORE_DATABASE_SECRET_ARN"
+        ),
+    }
+}
+
+/// The chunk index of functions that never search or ingest (forms, integrations, the webhook
+/// dispatcher): they get no database connection, secret or VPC access (least privilege in
+/// `template.yaml`). A call is a composition mistake and fails as unavailable storage.
+struct NoIndex;
+
+fn no_index<T>() -> StoreResult<T> {
+    Err(StoreError::Unavailable("this function is composed without the chunk index (Uses::RecordsOnly)".into()))
+}
+
+#[async_trait::async_trait]
+impl VectorIndex for NoIndex {
+    async fn semantic_search(&self, _: &SearchScope, _: &str, _: &[f32], _: usize) -> StoreResult<Vec<ChunkHit>> {
+        no_index()
+    }
+    async fn keyword_search(&self, _: &SearchScope, _: &str, _: usize) -> StoreResult<Vec<ChunkHit>> {
+        no_index()
+    }
+    async fn replace_source_chunks(&self, _: &SourceId, _: &str, _: Vec<Chunk>) -> StoreResult<()> {
+        no_index()
+    }
+    async fn delete_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {
+        no_index()
+    }
+    async fn delete_owner_chunks(&self, _: &SourceOwner) -> StoreResult<u64> {
+        no_index()
+    }
+    async fn embeddings_by_hash(&self, _: &SourceId, _: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+        no_index()
+    }
+    async fn count_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {
+        no_index()
+    }
+    async fn sources_with_other_models(&self, _: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        no_index()
+    }
+}

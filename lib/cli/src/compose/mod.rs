@@ -1,0 +1,160 @@
+//! Builds the use cases over a backend's adapters, once per process: the backend's module
+//! (`local`, `aws`) returns its storage ports, `shared` builds the ports every backend shares,
+//! and [`open_with`] assembles them into `lore_app::Ports` — the one place that does.
+
+mod aws;
+mod local;
+mod parts;
+mod shared;
+
+pub use crate::settings::Backend;
+pub use parts::{AwsOverrides, Overrides, SharedPorts, StoragePorts, Uses};
+
+use crate::settings::Settings;
+use lore_app::{App, AppConfig, Ports};
+use lore_local::{LocalSignal, SqliteStore};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A composed system: the use cases, and the jobs its queue hands to workers.
+pub struct Composition {
+    pub app: App,
+    /// `Some` for the in-process queue: whoever runs workers takes it.
+    pub jobs: Option<Arc<lore_local::FairQueue>>,
+    /// The embedded store, for operators and tests (event outbox).
+    pub store: Option<Arc<SqliteStore>>,
+    /// Raised on every published event: whoever runs the in-process dispatcher waits on it.
+    pub dispatch: Option<LocalSignal>,
+    /// The AWS adapters, when the backend is `aws`: `lore serve` consumes their queues.
+    pub aws: Option<lore_aws::AwsBackend>,
+}
+
+/// For the `main` of every binary built on this composition, first thing: when this process was
+/// started as a document-parser child, parses one document and exits.
+pub fn serve_extraction_child_if_requested() {
+    lore_extract::serve_child_if_requested();
+}
+
+/// The composition `settings.backend` names over `data_dir` (the embedded backend's directory,
+/// created when absent). `public_base` is where clients reach this server (`fileUrl`s are built
+/// from it).
+pub async fn open_with(
+    settings: &Settings,
+    data_dir: &Path,
+    public_base: &str,
+    overrides: &Overrides,
+    uses: Uses,
+) -> anyhow::Result<Composition> {
+    match settings.backend {
+        Backend::Local => embedded_with(settings, data_dir, public_base, overrides, uses),
+        Backend::Aws => {
+            let needs_key = overrides.embedder.is_none() || overrides.transcriber.is_none();
+            let aws = aws::storage(settings, overrides.aws.as_ref(), public_base, uses, needs_key).await?;
+            let shared = shared::shared(settings, overrides, uses, aws.openai_key.as_deref())?;
+            let signal = LocalSignal::new();
+            let app = assemble(settings, overrides, aws.ports, shared, &signal);
+            Ok(Composition { app, jobs: None, store: None, dispatch: Some(signal), aws: Some(aws.backend) })
+        }
+    }
+}
+
+fn embedded_with(
+    settings: &Settings,
+    data_dir: &Path,
+    public_base: &str,
+    overrides: &Overrides,
+    uses: Uses,
+) -> anyhow::Result<Composition> {
+    let signal = LocalSignal::new();
+    let local = local::storage(settings, data_dir, public_base, &signal)?;
+    let shared = shared::shared(settings, overrides, uses, None)?;
+    let app = assemble(settings, overrides, local.ports, shared, &signal);
+    Ok(Composition { app, jobs: Some(local.jobs), store: Some(local.store), dispatch: Some(signal), aws: None })
+}
+
+/// The one place the ports come together. `signal` wakes an in-process dispatcher at once when
+/// a delivery is due; on Lambda nobody listens (the dispatcher function runs on its queue and
+/// schedule).
+fn assemble(
+    settings: &Settings,
+    overrides: &Overrides,
+    storage: StoragePorts,
+    shared: SharedPorts,
+    signal: &LocalSignal,
+) -> App {
+    let ports = Ports {
+        workspaces: storage.workspaces,
+        keys: storage.keys,
+        chatbots: storage.chatbots,
+        rate_limiter: storage.rate_limiter,
+        sources: storage.sources,
+        index: storage.index,
+        blobs: storage.blobs,
+        jobs: storage.jobs,
+        events: storage.events,
+        forms: storage.forms,
+        hooks: storage.hooks,
+        deliveries: storage.deliveries,
+        minds: storage.minds,
+        extractor: shared.extractor,
+        url_guard: shared.url_guard,
+        crawler: shared.crawler,
+        embedder: shared.embedder,
+        webhook_sender: shared.webhook_sender,
+        transcriber: shared.transcriber,
+        dispatch_signal: Arc::new(signal.clone()),
+    };
+    App::new(ports, config(settings, overrides))
+}
+
+/// The use cases' settings with the caller's overrides applied.
+fn config(settings: &Settings, overrides: &Overrides) -> AppConfig {
+    let mut config = settings.app.clone();
+    if let Some(schedule) = &overrides.webhook_retry_schedule {
+        config.webhook_retry_schedule = schedule.clone();
+    }
+    if let Some(limit) = overrides.max_hooks_per_workspace {
+        config.max_hooks_per_workspace = limit;
+    }
+    if let Some(timeout) = overrides.webhook_timeout {
+        config.webhook_timeout = timeout;
+    }
+    config
+}
+
+/// [`open_with`] for `backend`, every port, the settings of the environment.
+pub async fn open(
+    backend: Backend,
+    data_dir: &Path,
+    public_base: &str,
+    overrides: &Overrides,
+) -> anyhow::Result<Composition> {
+    let mut settings = Settings::from_env()?;
+    settings.backend = backend;
+    open_with(&settings, data_dir, public_base, overrides, Uses::Everything).await
+}
+
+/// The embedded composition over `data_dir` with the settings of the environment (tests and
+/// tools that work on a data dir directly).
+pub fn embedded(data_dir: &Path, public_base: &str, overrides: &Overrides) -> anyhow::Result<Composition> {
+    embedded_with(&Settings::from_env()?, data_dir, public_base, overrides, Uses::Everything)
+}
+
+/// The composition of a Lambda function, from its environment: `LORE_BACKEND` (default
+/// `local`) and `LORE_DATA_DIR` (default `/tmp/lore`, the writable path on Lambda). Must run
+/// inside the Tokio runtime: an in-process queue gets its workers here. With `aws`, the queues
+/// trigger the worker functions instead and nothing runs in the background.
+pub async fn from_env(uses: Uses) -> anyhow::Result<App> {
+    let settings = Settings::from_env()?;
+    let data_dir = settings.data_dir.clone().unwrap_or_else(|| PathBuf::from("/tmp/lore"));
+    let public_base = settings.public_base_or("http://localhost:3000");
+    let mut c = open_with(&settings, &data_dir, &public_base, &Overrides::default(), uses).await?;
+    if let Some(jobs) = c.jobs.take() {
+        // They serve for the life of the execution environment; dropping the handle would
+        // abort them at once.
+        std::mem::forget(crate::workers::spawn(c.app.clone(), jobs));
+    }
+    // No webhook dispatcher here: in AWS it is its own function (`webhook-dispatcher`); with
+    // the embedded backend `lore serve` runs it.
+    Ok(c.app)
+}

@@ -1,0 +1,81 @@
+//! What the composition is made of: the storage ports a backend provides, the shared ports built
+//! once for every backend, and the caller's choices. A leaf: the backend modules and the
+//! assembly in `compose/mod.rs` import it, it imports none of them.
+
+use lore_app::ports;
+use lore_domain::delivery::RetrySchedule;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Which ports a process needs beyond the records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Uses {
+    /// Everything: `lore serve`, and the functions that search or ingest.
+    Everything,
+    /// Records, files, queues and events only: no chunk index (on AWS: no database connection),
+    /// no embedder and no transcriber, for the functions that never touch knowledge (forms,
+    /// integrations, dispatcher).
+    RecordsOnly,
+}
+
+/// The ports a backend provides: records, files, queues, events, the chunk index and the rate
+/// limiter.
+pub struct StoragePorts {
+    pub workspaces: Arc<dyn ports::WorkspaceStore>,
+    pub keys: Arc<dyn ports::KeyStore>,
+    pub chatbots: Arc<dyn ports::ChatbotStore>,
+    pub rate_limiter: Arc<dyn ports::RateLimiter>,
+    pub sources: Arc<dyn ports::SourceStore>,
+    pub index: Arc<dyn ports::VectorIndex>,
+    pub blobs: Arc<dyn ports::BlobStore>,
+    pub jobs: Arc<dyn ports::JobQueue>,
+    pub events: Arc<dyn ports::EventBus>,
+    pub forms: Arc<dyn ports::FormStore>,
+    pub hooks: Arc<dyn ports::HookStore>,
+    pub deliveries: Arc<dyn ports::DeliveryStore>,
+    pub minds: Arc<dyn ports::MindStore>,
+}
+
+/// The ports every backend shares: the outbound web under one request-protection policy, the
+/// document parsers and the model providers.
+pub struct SharedPorts {
+    pub extractor: Arc<dyn ports::Extractor>,
+    pub url_guard: Arc<dyn ports::UrlGuard>,
+    pub crawler: Arc<dyn ports::Crawler>,
+    pub webhook_sender: Arc<dyn ports::WebhookSender>,
+    pub embedder: Arc<dyn ports::Embedder>,
+    pub transcriber: Arc<dyn ports::Transcriber>,
+}
+
+/// Choices the environment cannot express, made by the caller (tests, mostly).
+#[derive(Clone, Default)]
+pub struct Overrides {
+    /// Lift the request-protection address and port rules as `LORE_ALLOW_PRIVATE_NETWORK=true` does.
+    pub allow_private_network: bool,
+    /// Use this embedder instead of the one `LORE_EMBEDDER` names.
+    pub embedder: Option<Arc<dyn ports::Embedder>>,
+    /// Use this transcriber instead of the one `LORE_TRANSCRIBER` names.
+    pub transcriber: Option<Arc<dyn ports::Transcriber>>,
+    /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
+    pub webhook_retry_schedule: Option<RetrySchedule>,
+    /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.
+    pub webhook_timeout: Option<Duration>,
+    /// Allow this many webhook subscriptions per workspace instead of `LORE_MAX_HOOKS_PER_WORKSPACE`.
+    pub max_hooks_per_workspace: Option<u32>,
+    /// The AWS endpoint, resources and database of the aws backend, instead of the environment's.
+    pub aws: Option<AwsOverrides>,
+    /// The binary document parsers run in (`LORE_EXTRACT_ISOLATION=process`) instead of this
+    /// process's own: in-process test servers, whose own binary is the test harness.
+    pub extract_child_program: Option<PathBuf>,
+}
+
+/// What tests (and embedders of the library) choose instead of the environment on AWS.
+#[derive(Clone)]
+pub struct AwsOverrides {
+    /// The SDK configuration (endpoint, region, credentials).
+    pub sdk: aws_config::SdkConfig,
+    pub settings: lore_aws::AwsSettings,
+    /// The pgvector database, instead of `LORE_DATABASE_URL` / `LORE_DATABASE_SECRET_ARN`.
+    pub database_url: Option<String>,
+}

