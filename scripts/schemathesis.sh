@@ -4,7 +4,7 @@
 #   bash scripts/schemathesis.sh                                 # the bounded run (scripts/test.sh)
 #   LORE_SCHEMATHESIS_EXAMPLES=500 bash scripts/schemathesis.sh  # the long run
 #
-# Builds `lore` (`cargo build --bin lore`), starts `lore serve --addr 127.0.0.1:0` on a fresh
+# Builds `lore` (`cargo build --workspace --bins`, reusing the test build), starts `lore serve --addr 127.0.0.1:0` on a fresh
 # temporary data dir with the built-in lexical embedder, and runs every phase of schemathesis
 # (examples, coverage, fuzzing, stateful) against <base>/api/v1/openapi.json with the dev key,
 # checking that no response is a 5xx and that every status code, content type and body is the
@@ -53,7 +53,8 @@ PY="$VENV/bin/python"
 if [ -n "${LORE_BIN:-}" ]; then
   LORE="$LORE_BIN"
 else
-  cargo build --bin lore --locked >&2
+  # `--workspace`: the package selection of scripts/test.sh's nextest run, so its build is reused.
+  cargo build --workspace --bins --locked >&2
   LORE="$CARGO_TARGET_DIR/debug/lore"
 fi
 
