@@ -14,8 +14,8 @@ use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::{DeliveryId, EventId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
+use lore_records::{AttemptRecord, from_json, to_json};
 use rusqlite::{OptionalExtension, Row, params};
-use serde_json::{Value, json};
 
 const COLS: &str = "id, workspace_id, hook_id, event_id, event_type, payload, status, attempts, next_attempt_at, \
                     round_start, claim, created_at";
@@ -25,24 +25,13 @@ fn bad(what: &str) -> rusqlite::Error {
 }
 
 fn attempts_json(attempts: &[Attempt]) -> String {
-    let list: Vec<Value> = attempts
-        .iter()
-        .map(|a| json!({"at": a.at.millis(), "statusCode": a.status_code, "error": a.error, "durationMs": a.duration_ms}))
-        .collect();
-    Value::Array(list).to_string()
+    to_json(&AttemptRecord::list(attempts))
 }
 
 fn attempts_from(raw: &str) -> rusqlite::Result<Vec<Attempt>> {
-    let list: Vec<Value> = serde_json::from_str(raw).map_err(|_| bad("delivery attempts"))?;
-    Ok(list
-        .iter()
-        .map(|a| Attempt {
-            at: Timestamp::from_millis(a["at"].as_i64().unwrap_or(0)),
-            status_code: a["statusCode"].as_u64().map(|s| s as u16),
-            error: a["error"].as_str().map(str::to_owned),
-            duration_ms: a["durationMs"].as_u64().unwrap_or(0),
-        })
-        .collect())
+    from_json(raw, "delivery attempts")
+        .map(AttemptRecord::into_attempts)
+        .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))
 }
 
 fn delivery_from(r: &Row<'_>) -> rusqlite::Result<Delivery> {

@@ -10,77 +10,23 @@ use lore_app::ports::{
     CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
 };
 use lore_domain::Timestamp;
-use lore_domain::audio::AudioFormat;
-use lore_domain::document::DocumentKind;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use lore_domain::source::{
-    CrawlDepth, KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile,
-};
+use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType};
+use lore_records::{ProgressRecord, SourceSpecRecord, from_json, to_json};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
-use serde_json::{Value, json};
 
 const COLS: &str = "id, workspace_id, owner_id, type, name, status, spec, size_bytes, chunk_count, error, \
                     content_hash, progress, generation, created_at, updated_at, processed_at";
 
 fn spec_json(spec: &SourceSpec) -> String {
-    match spec {
-        SourceSpec::Text { content } => json!({ "content": content }),
-        SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => json!({
-            "url": url,
-            "crawlDepth": crawl_depth.get(),
-            "pagesCrawled": pages_crawled,
-            "lastRefreshedAt": last_refreshed_at.map(Timestamp::millis),
-        }),
-        SourceSpec::File(f) => json!({
-            "fileName": f.file_name,
-            "mimeType": f.mime_type,
-            "kind": f.kind.as_str(),
-            "blobKey": f.blob_key,
-            "fileUrl": f.file_url,
-            "sizeBytes": f.size_bytes,
-        }),
-        SourceSpec::Podcast(a) => json!({
-            "fileName": a.file_name,
-            "mimeType": a.mime_type,
-            "format": a.format.as_str(),
-            "blobKey": a.blob_key,
-            "fileUrl": a.file_url,
-            "sizeBytes": a.size_bytes,
-        }),
-    }
-    .to_string()
+    to_json(&SourceSpecRecord::of(spec))
 }
 
 fn spec_from(t: SourceType, raw: &str) -> rusqlite::Result<SourceSpec> {
-    let v: Value =
-        serde_json::from_str(raw).map_err(|e| rusqlite::Error::InvalidColumnName(format!("source spec: {e}")))?;
-    let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
-    Ok(match t {
-        SourceType::Text => SourceSpec::Text { content: s("content") },
-        SourceType::Url => SourceSpec::Url {
-            url: s("url"),
-            crawl_depth: CrawlDepth::from_stored(v["crawlDepth"].as_u64().unwrap_or(1) as u8),
-            pages_crawled: v["pagesCrawled"].as_u64().unwrap_or(0) as u32,
-            last_refreshed_at: v["lastRefreshedAt"].as_i64().map(Timestamp::from_millis),
-        },
-        SourceType::File => SourceSpec::File(StoredFile {
-            file_name: s("fileName"),
-            mime_type: s("mimeType"),
-            kind: DocumentKind::from_stored(v["kind"].as_str().unwrap_or("")),
-            blob_key: s("blobKey"),
-            file_url: s("fileUrl"),
-            size_bytes: v["sizeBytes"].as_u64().unwrap_or(0),
-        }),
-        SourceType::Podcast => SourceSpec::Podcast(StoredAudio {
-            file_name: s("fileName"),
-            mime_type: s("mimeType"),
-            format: AudioFormat::parse(v["format"].as_str().unwrap_or("")).ok_or_else(|| bad("audio format"))?,
-            blob_key: s("blobKey"),
-            file_url: s("fileUrl"),
-            size_bytes: v["sizeBytes"].as_u64().unwrap_or(0),
-        }),
-    })
+    from_json::<SourceSpecRecord>(raw, "source spec")
+        .and_then(|r| r.into_spec(t))
+        .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))
 }
 
 fn bad(what: &str) -> rusqlite::Error {
@@ -101,10 +47,9 @@ fn source_from(r: &Row<'_>) -> rusqlite::Result<KnowledgeSource> {
         chunk_count: r.get::<_, i64>(8)? as u64,
         error: r.get(9)?,
         content_hash: r.get(10)?,
-        progress: progress.and_then(|p| {
-            let v: Value = serde_json::from_str(&p).ok()?;
-            Some(Progress::new(v["stage"].as_str()?, v["done"].as_u64()?, v["total"].as_u64()?))
-        }),
+        progress: progress
+            .and_then(|p| from_json::<ProgressRecord>(&p, "progress").ok())
+            .map(ProgressRecord::into_progress),
         generation: r.get::<_, i64>(12)? as u64,
         created_at: Timestamp::from_millis(r.get(13)?),
         updated_at: Timestamp::from_millis(r.get(14)?),
@@ -113,7 +58,7 @@ fn source_from(r: &Row<'_>) -> rusqlite::Result<KnowledgeSource> {
 }
 
 fn progress_json(p: &Progress) -> String {
-    json!({ "stage": p.stage, "done": p.done, "total": p.total }).to_string()
+    to_json(&ProgressRecord::of(p))
 }
 
 /// The guard of writes by a run in flight (`SourceStatus::RUNNING`).

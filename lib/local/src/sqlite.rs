@@ -279,6 +279,42 @@ CREATE TABLE uploads (
 );
 CREATE INDEX uploads_by_workspace ON uploads (workspace_id, charged_at);
 "#,
+    // One stored shape per document (lore-records): a Mind's settings move from one column each
+    // into one JSON document; a source spec's file size and audio format take the names the
+    // AWS backend always used.
+    r#"
+ALTER TABLE minds ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+UPDATE minds SET settings = json_object(
+    'name', name, 'headline', headline, 'bio', bio, 'avatarUrl', avatar_url, 'systemPrompt', system_prompt,
+    'welcomeMessage', welcome_message, 'suggestedQuestions', json(suggested_questions),
+    'expertiseAreas', json(expertise_areas),
+    'showSources', json(CASE WHEN show_sources THEN 'true' ELSE 'false' END),
+    'collectEmail', json(CASE WHEN collect_email_before_chat THEN 'true' ELSE 'false' END),
+    'temperature', temperature, 'theme', json(COALESCE(theme, '{}')), 'socialLinks', json(COALESCE(social_links, '{}')),
+    'voiceEnabled', json(CASE WHEN voice_enabled THEN 'true' ELSE 'false' END),
+    'voiceId', voice_id, 'voiceSpeed', voice_speed);
+ALTER TABLE minds DROP COLUMN name;
+ALTER TABLE minds DROP COLUMN headline;
+ALTER TABLE minds DROP COLUMN bio;
+ALTER TABLE minds DROP COLUMN avatar_url;
+ALTER TABLE minds DROP COLUMN system_prompt;
+ALTER TABLE minds DROP COLUMN welcome_message;
+ALTER TABLE minds DROP COLUMN suggested_questions;
+ALTER TABLE minds DROP COLUMN expertise_areas;
+ALTER TABLE minds DROP COLUMN show_sources;
+ALTER TABLE minds DROP COLUMN collect_email_before_chat;
+ALTER TABLE minds DROP COLUMN temperature;
+ALTER TABLE minds DROP COLUMN theme;
+ALTER TABLE minds DROP COLUMN social_links;
+ALTER TABLE minds DROP COLUMN voice_enabled;
+ALTER TABLE minds DROP COLUMN voice_id;
+ALTER TABLE minds DROP COLUMN voice_speed;
+UPDATE sources SET spec = json_remove(json_set(spec, '$.fileSize', json_extract(spec, '$.sizeBytes')), '$.sizeBytes')
+    WHERE json_type(spec, '$.sizeBytes') IS NOT NULL;
+UPDATE sources SET spec = json_remove(json_set(spec, '$.audioFormat', json_extract(spec, '$.format')), '$.format')
+    WHERE json_type(spec, '$.format') IS NOT NULL;
+UPDATE sources SET spec = json_remove(spec, '$.lastRefreshedAt') WHERE json_type(spec, '$.lastRefreshedAt') = 'null';
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -508,5 +544,69 @@ mod tests {
         conn.execute("DELETE FROM chatbots WHERE id = 'cb_1'", []).unwrap();
         let left: i64 = conn.query_row("SELECT COUNT(*) FROM chunks", [], |r| r.get(0)).unwrap();
         assert_eq!(left, 0);
+    }
+
+    /// A data dir written before the stored shapes (schema version 7): a Mind's settings in their
+    /// own columns, a podcast spec with `sizeBytes` and `format`, a never-refreshed URL with
+    /// `lastRefreshedAt: null`. After the migration the store reads them as they were.
+    #[tokio::test]
+    async fn records_stored_before_the_stored_shapes_read_back_the_same() {
+        use lore_app::ports::{MindStore, SourceStore};
+        use lore_domain::id::{MindId, SourceId, WorkspaceId};
+        use lore_domain::source::SourceSpec;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lore.db");
+        let (ws, mind, podcast, url) =
+            (WorkspaceId::generate(), MindId::generate(), SourceId::generate(), SourceId::generate());
+        {
+            let mut conn = open_connection(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+            for sql in &MIGRATIONS[..7] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 7).unwrap();
+            tx.execute_batch(&format!(
+                r##"INSERT INTO workspaces VALUES ('{ws}', 'w', 1, 1, 1, 1, 1, 0);
+                 INSERT INTO minds (id, workspace_id, name, slug, headline, bio, avatar_url, system_prompt,
+                     welcome_message, suggested_questions, expertise_areas, is_published, show_sources,
+                     collect_email_before_chat, temperature, theme, social_links, voice_enabled, voice_id, voice_speed,
+                     created_at, updated_at, revision)
+                 VALUES ('{mind}', '{ws}', 'Ada', 'ada', 'Engineer', NULL, NULL, 'Be brief.', NULL,
+                     '["Who are you?"]', '[]', 1, 0, 1, 0.4, '{{"mode":"dark"}}', NULL, 1, 'nova', 1.25, 10, 20, 3);
+                 INSERT INTO sources (id, workspace_id, mind_id, type, name, status, spec, size_bytes, created_at,
+                     updated_at) VALUES ('{podcast}', '{ws}', '{mind}', 'podcast', 'ep1.mp3', 'ready',
+                     '{{"fileName":"ep1.mp3","mimeType":"audio/mpeg","format":"mp3","blobKey":"k","fileUrl":"u","sizeBytes":7}}',
+                     7, 0, 0);
+                 INSERT INTO sources (id, workspace_id, mind_id, type, name, status, spec, size_bytes, created_at,
+                     updated_at) VALUES ('{url}', '{ws}', '{mind}', 'url', 'site', 'pending',
+                     '{{"url":"https://e.com/","crawlDepth":2,"pagesCrawled":0,"lastRefreshedAt":null}}', 0, 1, 1);"##
+            ))
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let m = store.get_mind(&ws, &mind).await.unwrap().expect("the mind");
+        assert_eq!((m.name.as_str(), m.slug.as_str(), m.revision), ("Ada", "ada", 3));
+        assert_eq!(m.headline.as_ref().map(|h| h.as_str()), Some("Engineer"));
+        assert_eq!(m.system_prompt.as_ref().map(|p| p.as_str()), Some("Be brief."));
+        assert_eq!(m.suggested_questions.as_slice(), ["Who are you?".to_owned()]);
+        assert!(m.is_published && !m.show_sources && m.collect_email_before_chat && m.voice_enabled);
+        assert_eq!((m.temperature.value(), m.voice_id.as_str(), m.voice_speed.value()), (0.4, "nova", 1.25));
+        assert_eq!(m.theme.entries(), vec![("mode", "dark".to_owned())]);
+        assert_eq!((m.created_at.millis(), m.updated_at.millis()), (10, 20));
+        assert_eq!((m.sources.ready, m.sources.pending), (1, 1));
+        let SourceSpec::Podcast(a) = store.get_source(&ws, &podcast).await.unwrap().expect("podcast").spec else {
+            panic!("a podcast spec")
+        };
+        assert_eq!((a.size_bytes, a.format.as_str(), a.blob_key.as_str()), (7, "mp3", "k"));
+        let spec = store.get_source(&ws, &url).await.unwrap().expect("url").spec;
+        assert!(matches!(spec, SourceSpec::Url { pages_crawled: 0, last_refreshed_at: None, .. }), "{spec:?}");
+        // And the Mind takes updates in the new shape.
+        let mut changed = m.clone();
+        changed.revision += 1;
+        changed.headline = None;
+        assert_eq!(store.update_mind(&changed).await.unwrap(), lore_app::ports::MindWrite::Done);
+        assert!(store.get_mind(&ws, &mind).await.unwrap().unwrap().headline.is_none());
     }
 }

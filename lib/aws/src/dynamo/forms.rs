@@ -13,10 +13,11 @@ use lore_app::ports::FormStore;
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::event::{Event, EventType};
-use lore_domain::form::{FieldKey, FieldType, Form, FormField, FormResponse, ResponseSource};
+use lore_domain::form::{Form, FormField, FormResponse, ResponseSource};
 use lore_domain::id::{EventId, FormId, ResponseId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use serde_json::{Value, json};
+use lore_records::{FormFieldRecord, from_json, to_json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 // ---- keys ------------------------------------------------------------------------------------
@@ -47,40 +48,11 @@ pub(crate) const OUTBOX: &str = "OUTBOX";
 // ---- items -----------------------------------------------------------------------------------
 
 fn fields_json(fields: &[FormField]) -> String {
-    let list: Vec<Value> = fields
-        .iter()
-        .map(|f| {
-            json!({
-                "key": f.key.as_str(),
-                "label": f.label,
-                "type": f.field_type.as_str(),
-                "required": f.required,
-                "options": f.options,
-                "max": f.max,
-            })
-        })
-        .collect();
-    Value::Array(list).to_string()
+    to_json(&FormFieldRecord::list(fields))
 }
 
 fn fields_from(raw: &str) -> StoreResult<Vec<FormField>> {
-    let list: Vec<Value> = serde_json::from_str(raw).map_err(|_| malformed("form fields"))?;
-    list.iter()
-        .map(|f| {
-            Ok(FormField {
-                key: FieldKey::from_stored(f["key"].as_str().ok_or_else(|| malformed("field key"))?.to_owned()),
-                label: f["label"].as_str().unwrap_or_default().to_owned(),
-                field_type: FieldType::parse(f["type"].as_str().unwrap_or_default())
-                    .ok_or_else(|| malformed("field type"))?,
-                required: f["required"].as_bool().unwrap_or(false),
-                options: f["options"]
-                    .as_array()
-                    .map(|o| o.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
-                    .unwrap_or_default(),
-                max: f["max"].as_u64().map(|m| m.min(u64::from(u8::MAX)) as u8),
-            })
-        })
-        .collect()
+    from_json(raw, "form fields").and_then(FormFieldRecord::into_fields).map_err(|e| malformed(&e.0))
 }
 
 fn form_item(f: &Form) -> Item {

@@ -13,6 +13,7 @@
 //! are the sums of its `n_<status>_*` cells; a source write never changes the Mind's `rev`, so
 //! it never makes a settings update stale.
 
+use super::document;
 use super::records::{COUNTERS_SK, ws_pk};
 use super::sources::{MIND_SOURCES, count_in_status};
 use super::{
@@ -25,13 +26,11 @@ use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::id::{MindId, WorkspaceId};
-use lore_domain::mind::{
-    Bio, ExpertiseAreas, Headline, Mind, MindName, MindSourceCounts, SocialLinks, SuggestedQuestions, SystemPrompt,
-    Temperature, Theme, VoiceId, VoiceSpeed, WebUrl, WelcomeMessage,
-};
+use lore_domain::mind::{Mind, MindSourceCounts};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
 use lore_domain::source::SourceStatus;
+use lore_records::{MindKeys, MindSettingsRecord};
 
 // ---- keys ------------------------------------------------------------------------------------
 
@@ -54,39 +53,16 @@ const MINDS: &str = "minds";
 
 // ---- items -----------------------------------------------------------------------------------
 
-fn string_list(items: &[String]) -> AttributeValue {
-    AttributeValue::L(items.iter().map(s).collect())
-}
-
-fn string_map<'a>(entries: impl IntoIterator<Item = (&'static str, &'a str)>) -> AttributeValue {
-    AttributeValue::M(entries.into_iter().map(|(k, v)| (k.to_owned(), s(v))).collect())
-}
-
-/// Every setting, the slug and `updatedAt`: `None` is an unset optional setting (no attribute).
-fn settings(m: &Mind) -> Vec<(&'static str, Option<AttributeValue>)> {
-    let text = |v: Option<&str>| v.map(s);
-    let theme = m.theme.entries();
-    vec![
-        ("name", Some(s(m.name.as_str()))),
-        ("slug", Some(s(m.slug.as_str()))),
-        ("headline", text(m.headline.as_ref().map(Headline::as_str))),
-        ("bio", text(m.bio.as_ref().map(Bio::as_str))),
-        ("avatarUrl", text(m.avatar_url.as_ref().map(WebUrl::as_str))),
-        ("systemPrompt", text(m.system_prompt.as_ref().map(SystemPrompt::as_str))),
-        ("welcomeMessage", text(m.welcome_message.as_ref().map(WelcomeMessage::as_str))),
-        ("suggestedQuestions", Some(string_list(m.suggested_questions.as_slice()))),
-        ("expertiseAreas", Some(string_list(m.expertise_areas.as_slice()))),
-        ("isPublished", Some(AttributeValue::Bool(m.is_published))),
-        ("showSources", Some(AttributeValue::Bool(m.show_sources))),
-        ("collectEmail", Some(AttributeValue::Bool(m.collect_email_before_chat))),
-        ("temperature", Some(n(m.temperature.value()))),
-        ("theme", Some(string_map(theme.iter().map(|(k, v)| (*k, v.as_str()))))),
-        ("socialLinks", Some(string_map(m.social_links.entries().into_iter().map(|(k, u)| (k, u.as_str()))))),
-        ("voiceEnabled", Some(AttributeValue::Bool(m.voice_enabled))),
-        ("voiceId", Some(s(m.voice_id.as_str()))),
-        ("voiceSpeed", Some(n(m.voice_speed.value()))),
-        ("updatedAt", Some(n(m.updated_at.millis()))),
-    ]
+/// Every setting (the stored shape `MindSettingsRecord`), the slug, the publication and
+/// `updatedAt`: `None` is an unset optional setting (no attribute).
+fn settings(m: &Mind) -> Vec<(String, Option<AttributeValue>)> {
+    let mut attributes = document::fields(&MindSettingsRecord::of(m));
+    attributes.extend([
+        ("slug".to_owned(), Some(s(m.slug.as_str()))),
+        ("isPublished".to_owned(), Some(AttributeValue::Bool(m.is_published))),
+        ("updatedAt".to_owned(), Some(n(m.updated_at.millis()))),
+    ]);
+    attributes
 }
 
 /// A new Mind: revision 0, no sources (no counter cells: absent is 0).
@@ -100,65 +76,21 @@ fn mind_item(m: &Mind) -> Item {
         ("createdAt".into(), n(m.created_at.millis())),
         ("rev".into(), n(0)),
     ]);
-    item.extend(settings(m).into_iter().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v))));
+    item.extend(settings(m).into_iter().filter_map(|(k, v)| Some((k, v?))));
     item
 }
 
-fn strings_from(i: &Item, k: &str) -> StoreResult<Vec<String>> {
-    match i.get(k) {
-        None => Ok(Vec::new()),
-        Some(AttributeValue::L(l)) => {
-            l.iter().map(|v| v.as_s().cloned().map_err(|_| malformed(k))).collect::<StoreResult<_>>()
-        }
-        Some(_) => Err(malformed(k)),
-    }
-}
-
-fn pairs_from(i: &Item, k: &str) -> StoreResult<Vec<(String, String)>> {
-    match i.get(k) {
-        None => Ok(Vec::new()),
-        Some(AttributeValue::M(m)) => m
-            .iter()
-            .map(|(k2, v)| v.as_s().map(|v| (k2.clone(), v.clone())).map_err(|_| malformed(k)))
-            .collect::<StoreResult<_>>(),
-        Some(_) => Err(malformed(k)),
-    }
-}
-
-fn bool_from(i: &Item, k: &str) -> StoreResult<bool> {
-    i.get(k).and_then(|v| v.as_bool().ok()).copied().ok_or_else(|| malformed(k))
-}
-
-fn float_from(i: &Item, k: &str) -> StoreResult<f64> {
-    i.get(k).and_then(|v| v.as_n().ok()).and_then(|v| v.parse().ok()).ok_or_else(|| malformed(k))
-}
-
 fn mind_from(i: &Item) -> StoreResult<Mind> {
-    let text = |k: &str| get_s(i, k).map(str::to_owned);
     let ms = |k: &str| get_i(i, k).map(Timestamp::from_millis).ok_or_else(|| malformed(k));
-    let theme = pairs_from(i, "theme")?;
-    let links = pairs_from(i, "socialLinks")?;
-    Ok(Mind {
+    let keys = MindKeys {
         id: MindId::parse(req_s(i, "id")?).ok_or_else(|| malformed("mind id"))?,
         workspace_id: WorkspaceId::parse(req_s(i, "ws")?).ok_or_else(|| malformed("workspace id"))?,
-        name: MindName::from_stored(req_s(i, "name")?.to_owned()),
         slug: Slug::from_stored(req_s(i, "slug")?.to_owned()),
-        headline: text("headline").map(Headline::from_stored),
-        bio: text("bio").map(Bio::from_stored),
-        avatar_url: text("avatarUrl").map(WebUrl::from_stored),
-        system_prompt: text("systemPrompt").map(SystemPrompt::from_stored),
-        welcome_message: text("welcomeMessage").map(WelcomeMessage::from_stored),
-        suggested_questions: SuggestedQuestions::from_stored(strings_from(i, "suggestedQuestions")?),
-        expertise_areas: ExpertiseAreas::from_stored(strings_from(i, "expertiseAreas")?),
-        is_published: bool_from(i, "isPublished")?,
-        show_sources: bool_from(i, "showSources")?,
-        collect_email_before_chat: bool_from(i, "collectEmail")?,
-        temperature: Temperature::from_stored(float_from(i, "temperature")?),
-        theme: Theme::from_entries(theme.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
-        social_links: SocialLinks::from_entries(links.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
-        voice_enabled: bool_from(i, "voiceEnabled")?,
-        voice_id: VoiceId::parse(req_s(i, "voiceId")?).map_err(|_| malformed("voice id"))?,
-        voice_speed: VoiceSpeed::from_stored(float_from(i, "voiceSpeed")?),
+        is_published: i
+            .get("isPublished")
+            .and_then(|v| v.as_bool().ok())
+            .copied()
+            .ok_or_else(|| malformed("isPublished"))?,
         created_at: ms("createdAt")?,
         updated_at: ms("updatedAt")?,
         revision: get_u(i, "rev"),
@@ -169,7 +101,9 @@ fn mind_from(i: &Item) -> StoreResult<Mind> {
             ready: count_in_status(i, SourceStatus::Ready),
             failed: count_in_status(i, SourceStatus::Error),
         },
-    })
+    };
+    let settings: MindSettingsRecord = document::read(i, "mind settings")?;
+    settings.into_mind(keys).map_err(|e| malformed(&e.0))
 }
 
 // ---- guards ----------------------------------------------------------------------------------
@@ -308,8 +242,8 @@ impl MindStore for DynamoStore {
             let (mut sets, mut removes) = (Vec::new(), Vec::new());
             for (attr, value) in settings(mind) {
                 match value {
-                    Some(v) => sets.push(format!("{} = {}", expr.a(attr), expr.v(attr, v))),
-                    None => removes.push(expr.a(attr)),
+                    Some(v) => sets.push(format!("{} = {}", expr.a(&attr), expr.v(&attr, v))),
+                    None => removes.push(expr.a(&attr)),
                 }
             }
             sets.push(format!("{} = {}", expr.a("rev"), expr.v("rev", n(mind.revision))));
@@ -428,8 +362,58 @@ mod tests {
         };
         MindPatch::parse(&patch).unwrap().apply(&mut m);
         assert_eq!(mind_from(&mind_item(&m)).unwrap(), m, "every setting");
-        let unset: Vec<&str> =
-            settings(&Mind { headline: None, ..m }).iter().filter(|(_, v)| v.is_none()).map(|(k, _)| *k).collect();
-        assert!(unset.contains(&"headline"), "an unset setting has no attribute");
+        let unset: Vec<String> =
+            settings(&Mind { headline: None, ..m }).into_iter().filter(|(_, v)| v.is_none()).map(|(k, _)| k).collect();
+        assert!(unset.iter().any(|k| k == "headline"), "an unset setting has no attribute");
+    }
+
+    /// An item exactly as the writer of the version before the stored shapes put it (one
+    /// attribute per setting, no attribute for an unset one) reads back unchanged.
+    #[test]
+    fn an_item_written_before_the_stored_shapes_reads_back() {
+        let (ws, id) = (WorkspaceId::generate(), MindId::generate());
+        let text = |v: &str| AttributeValue::S(v.to_owned());
+        let num = |v: &str| AttributeValue::N(v.to_owned());
+        let item: Item = [
+            ("pk", text(&ws_pk(&ws))),
+            ("sk", text(&mind_sk(&id))),
+            ("id", text(id.as_str())),
+            ("ws", text(ws.as_str())),
+            ("name", text("Ada")),
+            ("slug", text("ada")),
+            ("headline", text("Engineer")),
+            ("systemPrompt", text("Be brief.")),
+            ("suggestedQuestions", AttributeValue::L(vec![text("Who are you?")])),
+            ("expertiseAreas", AttributeValue::L(vec![])),
+            ("isPublished", AttributeValue::Bool(true)),
+            ("showSources", AttributeValue::Bool(false)),
+            ("collectEmail", AttributeValue::Bool(true)),
+            ("temperature", num("0.4")),
+            ("theme", AttributeValue::M([("mode".to_owned(), text("dark"))].into())),
+            ("socialLinks", AttributeValue::M(Default::default())),
+            ("voiceEnabled", AttributeValue::Bool(true)),
+            ("voiceId", text("nova")),
+            ("voiceSpeed", num("1.25")),
+            ("createdAt", num("10")),
+            ("updatedAt", num("20")),
+            ("rev", num("3")),
+            ("n_ready_file", num("2")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+        let m = mind_from(&item).unwrap();
+        assert_eq!((m.name.as_str(), m.slug.as_str(), m.revision, m.sources.ready), ("Ada", "ada", 3, 2));
+        assert_eq!(m.headline.as_ref().map(|h| h.as_str()), Some("Engineer"));
+        assert!(m.bio.is_none() && m.is_published && !m.show_sources && m.collect_email_before_chat);
+        assert_eq!((m.temperature.value(), m.voice_id.as_str(), m.voice_speed.value()), (0.4, "nova", 1.25));
+        assert_eq!(m.theme.entries(), vec![("mode", "dark".to_owned())]);
+        // Written again, it is the same item (the layout did not change).
+        let again = mind_item(&m);
+        for (k, v) in &item {
+            if !["pk", "sk", "n_ready_file", "rev"].contains(&k.as_str()) {
+                assert_eq!(again.get(k), Some(v), "{k}");
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@
 //! to compare: the Mind's `sourceCount < mindSourceLimit` and the workspace's
 //! `mindSources < sourcesLimit`.
 
+use super::document;
 use super::minds::mind_sk;
 use super::records::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
 use super::{
@@ -27,14 +28,11 @@ use lore_app::ports::{
 };
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::audio::AudioFormat;
-use lore_domain::document::DocumentKind;
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use lore_domain::source::{
-    CrawlDepth, KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile,
-};
-use std::collections::{BTreeMap, HashMap};
+use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType};
+use lore_records::{ProgressRecord, SourceSpecRecord};
+use std::collections::BTreeMap;
 
 pub(crate) fn source_pk(id: &SourceId) -> String {
     format!("SRC#{id}")
@@ -92,17 +90,13 @@ struct Stored {
     rev: u64,
 }
 
+/// A run's progress: the stored shape `ProgressRecord` as one map attribute.
 fn progress_value(p: &Progress) -> AttributeValue {
-    AttributeValue::M(HashMap::from([
-        ("stage".to_owned(), s(&p.stage)),
-        ("done".to_owned(), n(p.done)),
-        ("total".to_owned(), n(p.total)),
-    ]))
+    AttributeValue::M(document::set_fields(&ProgressRecord::of(p)).collect())
 }
 
 fn progress_from(v: &AttributeValue) -> Option<Progress> {
-    let m = v.as_m().ok()?;
-    Some(Progress::new(get_s(m, "stage")?, get_i(m, "done")?.max(0) as u64, get_i(m, "total")?.max(0) as u64))
+    document::read_value::<ProgressRecord>(v, "progress").ok().map(ProgressRecord::into_progress)
 }
 
 fn queued() -> Progress {
@@ -139,39 +133,8 @@ fn source_item(st: &Stored) -> Item {
         ("processedAt", src.processed_at.map(|t| n(t.millis()))),
     ];
     item.extend(optional.into_iter().filter_map(|(k, v)| Some((k.to_owned(), v?))));
-    match &src.spec {
-        SourceSpec::Text { content } => {
-            item.insert("content".into(), s(content));
-        }
-        SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => {
-            item.insert("url".into(), s(url));
-            item.insert("crawlDepth".into(), n(crawl_depth.get()));
-            item.insert("pagesCrawled".into(), n(pages_crawled));
-            if let Some(t) = last_refreshed_at {
-                item.insert("lastRefreshedAt".into(), n(t.millis()));
-            }
-        }
-        SourceSpec::File(f) => {
-            item.extend([
-                ("fileName".into(), s(&f.file_name)),
-                ("mimeType".into(), s(&f.mime_type)),
-                ("kind".into(), s(f.kind.as_str())),
-                ("blobKey".into(), s(&f.blob_key)),
-                ("fileUrl".into(), s(&f.file_url)),
-                ("fileSize".into(), n(f.size_bytes)),
-            ]);
-        }
-        SourceSpec::Podcast(a) => {
-            item.extend([
-                ("fileName".into(), s(&a.file_name)),
-                ("mimeType".into(), s(&a.mime_type)),
-                ("audioFormat".into(), s(a.format.as_str())),
-                ("blobKey".into(), s(&a.blob_key)),
-                ("fileUrl".into(), s(&a.file_url)),
-                ("fileSize".into(), n(a.size_bytes)),
-            ]);
-        }
-    }
+    // The spec's fields (the stored shape `SourceSpecRecord`) are attributes of the item.
+    item.extend(document::set_fields(&SourceSpecRecord::of(&src.spec)));
     // The lease index holds exactly the runs in progress (`processing` or `transcribing`).
     if src.status.is_running()
         && let Some(lease) = &st.lease
@@ -189,31 +152,7 @@ fn stored_from(item: &Item) -> StoreResult<Stored> {
     let t = SourceType::parse(req_s(item, "srcType")?).ok_or_else(|| malformed("source type"))?;
     let text = |k: &str| get_s(item, k).unwrap_or_default().to_owned();
     let ms = |k: &str| get_i(item, k).map(Timestamp::from_millis);
-    let spec = match t {
-        SourceType::Text => SourceSpec::Text { content: text("content") },
-        SourceType::Url => SourceSpec::Url {
-            url: text("url"),
-            crawl_depth: CrawlDepth::from_stored(get_i(item, "crawlDepth").unwrap_or(1).clamp(1, 5) as u8),
-            pages_crawled: get_u(item, "pagesCrawled").min(u64::from(u32::MAX)) as u32,
-            last_refreshed_at: ms("lastRefreshedAt"),
-        },
-        SourceType::File => SourceSpec::File(StoredFile {
-            file_name: text("fileName"),
-            mime_type: text("mimeType"),
-            kind: DocumentKind::from_stored(get_s(item, "kind").unwrap_or_default()),
-            blob_key: text("blobKey"),
-            file_url: text("fileUrl"),
-            size_bytes: get_u(item, "fileSize"),
-        }),
-        SourceType::Podcast => SourceSpec::Podcast(StoredAudio {
-            file_name: text("fileName"),
-            mime_type: text("mimeType"),
-            format: AudioFormat::parse(req_s(item, "audioFormat")?).ok_or_else(|| malformed("audio format"))?,
-            blob_key: text("blobKey"),
-            file_url: text("fileUrl"),
-            size_bytes: get_u(item, "fileSize"),
-        }),
-    };
+    let spec = document::read::<SourceSpecRecord>(item, "source spec")?.into_spec(t).map_err(|e| malformed(&e.0))?;
     let lease = match (get_s(item, "leaseOwner"), ms("leaseUntil")) {
         (Some(owner), Some(until)) => Some(Lease { owner: owner.to_owned(), until }),
         _ => None,
@@ -1010,6 +949,8 @@ impl SourceStore for DynamoStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lore_domain::audio::AudioFormat;
+    use lore_domain::source::{CrawlDepth, StoredAudio};
 
     fn stored(status: SourceStatus, size: u64, chunks: u64) -> Stored {
         let now = Timestamp::from_millis(1_700_000_000_000);

@@ -21,7 +21,7 @@ use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{HookFilter, HookStatus, Subscription, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
-use serde_json::{Value, json};
+use lore_records::{AttemptRecord, from_json, to_json};
 
 // ---- keys ------------------------------------------------------------------------------------
 
@@ -342,24 +342,11 @@ impl HookStore for DynamoStore {
 // ---- delivery items --------------------------------------------------------------------------
 
 fn attempts_json(attempts: &[Attempt]) -> String {
-    let list: Vec<Value> = attempts
-        .iter()
-        .map(|a| json!({"at": a.at.millis(), "statusCode": a.status_code, "error": a.error, "durationMs": a.duration_ms}))
-        .collect();
-    Value::Array(list).to_string()
+    to_json(&AttemptRecord::list(attempts))
 }
 
 fn attempts_from(raw: &str) -> StoreResult<Vec<Attempt>> {
-    let list: Vec<Value> = serde_json::from_str(raw).map_err(|_| malformed("delivery attempts"))?;
-    Ok(list
-        .iter()
-        .map(|a| Attempt {
-            at: Timestamp::from_millis(a["at"].as_i64().unwrap_or(0)),
-            status_code: a["statusCode"].as_u64().map(|s| s as u16),
-            error: a["error"].as_str().map(str::to_owned),
-            duration_ms: a["durationMs"].as_u64().unwrap_or(0),
-        })
-        .collect())
+    from_json(raw, "delivery attempts").map(AttemptRecord::into_attempts).map_err(|e| malformed(&e.0))
 }
 
 fn delivery_item(d: &Delivery) -> Item {
