@@ -17,7 +17,7 @@ use futures::StreamExt;
 use lore_app::ports::{
     BlobHead, BlobRead, BlobStore, ByteRange, ByteStream as Body, Bytes, PresignedUpload, StreamPutError,
 };
-use lore_app::ports::{StoreError, StoreResult};
+use lore_app::ports::{StoreError, StoreResult, valid_blob_key};
 use lore_domain::Timestamp;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,19 +67,6 @@ pub struct S3BlobStore {
 
 fn unavailable(e: impl std::error::Error + 'static) -> StoreError {
     StoreError::Unavailable(format!("s3: {}", DisplayErrorContext(e)))
-}
-
-/// Keys are `<workspace>/<upload>/<file name>` made of safe characters only (the same rule as
-/// the embedded store's), so they need no escaping in a URL.
-fn valid_key(key: &str) -> bool {
-    !key.is_empty()
-        && key.len() <= 512
-        && key.split('/').all(|seg| {
-            !seg.is_empty()
-                && seg != "."
-                && seg != ".."
-                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-        })
 }
 
 /// Where clients fetch the bucket's objects: the CDN when configured, else the bucket's S3 URL.
@@ -250,7 +237,7 @@ impl S3BlobStore {
     }
 
     fn check(key: &str) -> StoreResult<()> {
-        if valid_key(key) { Ok(()) } else { Err(StoreError::Unavailable(format!("invalid blob key {key:?}"))) }
+        if valid_blob_key(key) { Ok(()) } else { Err(StoreError::Unavailable(format!("invalid blob key {key:?}"))) }
     }
 
     fn refresh_in_background(&self) {
@@ -323,7 +310,7 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn read(&self, key: &str, range: Option<ByteRange>) -> StoreResult<Option<BlobRead>> {
-        if !valid_key(key) {
+        if !valid_blob_key(key) {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
@@ -352,7 +339,7 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn get(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
-        if !valid_key(key) {
+        if !valid_blob_key(key) {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
@@ -365,7 +352,7 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn head(&self, key: &str, max_bytes: u64) -> StoreResult<Option<BlobHead>> {
-        if !valid_key(key) {
+        if !valid_blob_key(key) {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
@@ -390,7 +377,7 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn delete(&self, key: &str) -> StoreResult<()> {
-        if !valid_key(key) {
+        if !valid_blob_key(key) {
             return Ok(());
         }
         self.credentials.refresh_if_needed().await;
@@ -400,7 +387,7 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn delete_prefix(&self, prefix: &str) -> StoreResult<u64> {
-        if !prefix.strip_suffix('/').is_some_and(valid_key) {
+        if !prefix.strip_suffix('/').is_some_and(valid_blob_key) {
             return Ok(0);
         }
         self.credentials.refresh_if_needed().await;
@@ -461,7 +448,7 @@ impl BlobStore for S3BlobStore {
     fn key_for_url(&self, url: &str) -> Option<String> {
         let key = url.strip_prefix(&self.public_base)?.strip_prefix('/')?;
         let key = key.split(['?', '#']).next()?;
-        valid_key(key).then(|| key.to_owned())
+        valid_blob_key(key).then(|| key.to_owned())
     }
 
     /// A SigV4 presigned `PUT` with `Content-Type` and `Content-Length` signed: S3 refuses a
@@ -542,9 +529,9 @@ mod tests {
 
     #[test]
     fn keys_are_safe_path_segments() {
-        assert!(valid_key("ws_a/upl_b/doc.pdf"));
+        assert!(valid_blob_key("ws_a/upl_b/doc.pdf"));
         for bad in ["", "../x", "a//b", "a/./b", "a b", "a/b?c", "ä"] {
-            assert!(!valid_key(bad), "{bad:?}");
+            assert!(!valid_blob_key(bad), "{bad:?}");
         }
     }
 }

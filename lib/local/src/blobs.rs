@@ -11,7 +11,7 @@ use hmac::{Hmac, Mac};
 use lore_app::ports::{
     BlobHead, BlobRead, BlobStore, ByteRange, ByteStream, PresignedUpload, StreamPutError, UploadRefusal,
 };
-use lore_app::ports::{StoreError, StoreResult};
+use lore_app::ports::{StoreError, StoreResult, valid_blob_key};
 use lore_domain::Timestamp;
 use sha2::Sha256;
 use std::path::{Path, PathBuf};
@@ -23,18 +23,6 @@ pub struct FileBlobStore {
     root: PathBuf,
     public_base: String,
     signing_key: Vec<u8>,
-}
-
-/// Keys are `<workspace>/<upload>/<file name>` made of safe characters only.
-fn valid_key(key: &str) -> bool {
-    !key.is_empty()
-        && key.len() <= 512
-        && key.split('/').all(|seg| {
-            !seg.is_empty()
-                && seg != "."
-                && seg != ".."
-                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-        })
 }
 
 /// Files under `dir`, recursively (0 when it does not exist).
@@ -98,7 +86,7 @@ impl FileBlobStore {
     }
 
     fn path(&self, key: &str) -> StoreResult<PathBuf> {
-        if !valid_key(key) {
+        if !valid_blob_key(key) {
             return Err(StoreError::Unavailable(format!("invalid blob key {key:?}")));
         }
         Ok(self.root.join(key))
@@ -230,7 +218,7 @@ impl BlobStore for FileBlobStore {
     }
 
     async fn delete_prefix(&self, prefix: &str) -> StoreResult<u64> {
-        let Some(key) = prefix.strip_suffix('/').filter(|k| valid_key(k)) else { return Ok(0) };
+        let Some(key) = prefix.strip_suffix('/').filter(|k| valid_blob_key(k)) else { return Ok(0) };
         let dir = self.root.join(key);
         tokio::task::spawn_blocking(move || {
             let files = count_files(&dir);
@@ -251,7 +239,7 @@ impl BlobStore for FileBlobStore {
     fn key_for_url(&self, url: &str) -> Option<String> {
         let key = url.strip_prefix(&self.public_base)?.strip_prefix("/files/")?;
         let key = key.split(['?', '#']).next()?;
-        valid_key(key).then(|| key.to_owned())
+        valid_blob_key(key).then(|| key.to_owned())
     }
 
     fn verify_signed_put(&self, key: &str, query: &str, size: u64, now: Timestamp) -> Result<(), UploadRefusal> {

@@ -9,7 +9,7 @@
 //!
 //! Field names are those the backends already stored before these types existed; where the two
 //! backends spelled a name differently, the embedded backend's data was migrated (SQLite
-//! migration 11) to the AWS backend's spelling.
+//! migration 8) to the AWS backend's spelling.
 
 mod delivery;
 mod form;

@@ -59,6 +59,20 @@ pub struct ByteRange {
     pub end: u64,
 }
 
+/// Whether `key` can be a blob key: `<workspace>/<upload>/<file name>` (or deeper) made of safe
+/// characters only, so that it needs no escaping in a URL or a path and cannot climb out of its
+/// prefix. Every `BlobStore` refuses other keys.
+pub fn valid_blob_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 512
+        && key.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg != "."
+                && seg != ".."
+                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        })
+}
+
 #[async_trait]
 pub trait BlobStore: Send + Sync {
     async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()>;
