@@ -2,24 +2,24 @@
 //! subscriptions and deliveries, files on disk, an in-process job queue, rate limiter and
 //! dispatcher wake-up.
 
-pub mod blobs;
-mod chunks;
-mod deliveries;
+mod chatbots;
 mod events;
+pub mod files;
 mod forms;
-mod hooks;
+pub mod jobs;
 mod minds;
 mod paging;
-pub mod queue;
 pub mod rate_limit;
-mod records;
+mod search;
 pub mod signal;
 mod sources;
 pub mod sqlite;
 mod vectors;
+mod webhooks;
+mod workspaces;
 
-pub use blobs::FileBlobStore;
-pub use queue::{FairQueue, LocalJobQueue};
+pub use files::FileBlobStore;
+pub use jobs::{FairQueue, LocalJobQueue};
 pub use rate_limit::MemoryRateLimiter;
 pub use signal::{LocalSignal, WakingEventBus};
 pub use sqlite::SqliteStore;

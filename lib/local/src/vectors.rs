@@ -2,7 +2,7 @@
 //! one contiguous matrix and scanned with dot products (vectors are unit length, so the dot
 //! product is the cosine). Any chunk write drops the cached matrices; the next search reloads.
 
-use crate::chunks::decode_vector;
+use crate::search::decode_vector;
 use lore_domain::id::SourceId;
 use lore_domain::source::SourceOwner;
 use std::cmp::Ordering;
@@ -181,7 +181,7 @@ impl VectorCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chunks::encode_vector;
+    use crate::search::encode_vector;
     use lore_domain::id::{ChatbotId, MindId};
 
     #[test]

@@ -1,5 +1,5 @@
 //! The chunk index (`VectorIndex`) on PostgreSQL + pgvector, for deployments that outgrow the
-//! embedded SQLite index. Same semantics as the embedded index (lib/local/src/chunks.rs): the
+//! embedded SQLite index. Same semantics as the embedded index (lib/local/src/search.rs): the
 //! conformance suites `chunk_index` and `index_search` run against both.
 //!
 //! Schema: `infra/sql/*.sql`, applied by [`PgIndex::migrate`] (see `001_chunks.sql` for the

@@ -1,24 +1,19 @@
-//! The record ports (workspaces, keys, chatbots) on [`SqliteStore`].
+//! Workspaces and their API keys on [`SqliteStore`].
 
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
-use lore_app::ports::{ChatbotStore, Credential, KeyStore, StoreResult, WorkspaceStore};
+use lore_app::ports::{Credential, KeyStore, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
-use lore_domain::chatbot::{Chatbot, ChatbotName};
-use lore_domain::id::{ApiKeyId, ChatbotId, WorkspaceId};
-use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::scope::ScopeSet;
-use lore_domain::slug::Slug;
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use rusqlite::{OptionalExtension, Row, params};
 
 const WORKSPACE_COLS: &str = "w.id, w.name, w.storage_quota_bytes, w.minds_limit, w.sources_limit, w.mind_source_limit, w.rate_limit_per_minute, w.created_at";
 const KEY_COLS: &str = "k.id, k.workspace_id, k.name, k.scopes, k.hash, k.created_at, k.revoked_at";
-const CHATBOT_COLS: &str =
-    "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, conversation_count";
 
-fn stored<T>(v: Option<T>, what: &str) -> rusqlite::Result<T> {
+pub(crate) fn stored<T>(v: Option<T>, what: &str) -> rusqlite::Result<T> {
     v.ok_or_else(|| rusqlite::Error::InvalidColumnName(format!("malformed stored {what}")))
 }
 
@@ -49,22 +44,7 @@ fn key_from(r: &Row<'_>) -> rusqlite::Result<ApiKey> {
     })
 }
 
-fn chatbot_from(r: &Row<'_>) -> rusqlite::Result<Chatbot> {
-    Ok(Chatbot {
-        id: stored(ChatbotId::parse(&r.get::<_, String>(0)?), "chatbot id")?,
-        workspace_id: stored(WorkspaceId::parse(&r.get::<_, String>(1)?), "workspace id")?,
-        name: ChatbotName::from_stored(r.get(2)?),
-        slug: Slug::from_stored(r.get(3)?),
-        descriptor: r.get(4)?,
-        created_at: Timestamp::from_millis(r.get(5)?),
-        updated_at: Timestamp::from_millis(r.get(6)?),
-        source_count: r.get::<_, i64>(7)? as u64,
-        conversation_count: r.get::<_, i64>(8)? as u64,
-    })
-}
-
 const WORKSPACE_NAME_TAKEN: &[(&str, &str)] = &[("workspaces.name", "name")];
-const CHATBOT_SLUG_TAKEN: &[(&str, &str)] = &[("chatbots.workspace_id, chatbots.slug", "slug")];
 
 #[async_trait]
 impl WorkspaceStore for SqliteStore {
@@ -209,90 +189,6 @@ impl KeyStore for SqliteStore {
                     "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
                     params![id.as_str(), at.millis()],
                 )
-                .map_err(unavailable)?;
-            Ok(n == 1)
-        })
-        .await
-    }
-}
-
-#[async_trait]
-impl ChatbotStore for SqliteStore {
-    async fn insert_chatbot(&self, chatbot: &Chatbot) -> StoreResult<()> {
-        let c = chatbot.clone();
-        self.write(move |tx| {
-            tx.execute(
-                &format!("INSERT INTO chatbots ({CHATBOT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
-                params![
-                    c.id.as_str(),
-                    c.workspace_id.as_str(),
-                    c.name.as_str(),
-                    c.slug.as_str(),
-                    c.descriptor,
-                    c.created_at.millis(),
-                    c.updated_at.millis(),
-                    c.source_count as i64,
-                    c.conversation_count as i64
-                ],
-            )
-            .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
-            Ok(())
-        })
-        .await
-    }
-
-    async fn get_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<Option<Chatbot>> {
-        let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
-            c.prepare_cached(&format!("SELECT {CHATBOT_COLS} FROM chatbots WHERE id = ?1 AND workspace_id = ?2"))
-                .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], chatbot_from).optional())
-                .map_err(unavailable)
-        })
-        .await
-    }
-
-    async fn list_chatbots(&self, ws: &WorkspaceId, page: PageRequest) -> StoreResult<Page<Chatbot>> {
-        let ws = ws.clone();
-        self.read(move |c| {
-            // One read transaction so that the total and the page agree.
-            c.execute_batch("BEGIN").map_err(unavailable)?;
-            let result = (|| -> rusqlite::Result<Page<Chatbot>> {
-                let total: i64 =
-                    c.query_row("SELECT COUNT(*) FROM chatbots WHERE workspace_id = ?1", [ws.as_str()], |r| r.get(0))?;
-                let mut st = c.prepare_cached(&format!(
-                    "SELECT {CHATBOT_COLS} FROM chatbots WHERE workspace_id = ?1
-                     ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-                ))?;
-                let items = st
-                    .query_map(params![ws.as_str(), page.limit(), page.offset() as i64], chatbot_from)?
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
-                Ok(Page { items, total: total as u64, request: page })
-            })();
-            c.execute_batch("COMMIT").map_err(unavailable)?;
-            result.map_err(unavailable)
-        })
-        .await
-    }
-
-    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<bool> {
-        let c = chatbot.clone();
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE chatbots SET name = ?3, slug = ?4, descriptor = ?5, updated_at = ?6 WHERE id = ?1 AND workspace_id = ?2",
-                    params![c.id.as_str(), c.workspace_id.as_str(), c.name.as_str(), c.slug.as_str(), c.descriptor, c.updated_at.millis()],
-                )
-                .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
-            Ok(n == 1)
-        })
-        .await
-    }
-
-    async fn delete_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {
-        let (ws, id) = (ws.clone(), id.clone());
-        self.write(move |tx| {
-            let n = tx
-                .execute("DELETE FROM chatbots WHERE id = ?1 AND workspace_id = ?2", [id.as_str(), ws.as_str()])
                 .map_err(unavailable)?;
             Ok(n == 1)
         })

@@ -1,0 +1,110 @@
+//! A source as an item: the hand-kept keys, status and counters, and the stored shapes of
+//! `lore-records` for its spec and progress.
+
+use super::*;
+
+/// A source as stored: the record plus what only the store keeps.
+#[derive(Debug, Clone)]
+pub(super) struct Stored {
+    pub(super) source: KnowledgeSource,
+    pub(super) attempts: u32,
+    pub(super) lease: Option<Lease>,
+    /// Bumped by every write that goes through a read; the condition of the next one.
+    pub(super) rev: u64,
+}
+
+/// A run's progress: the stored shape `ProgressRecord` as one map attribute.
+pub(super) fn progress_value(p: &Progress) -> AttributeValue {
+    AttributeValue::M(document::set_fields(&ProgressRecord::of(p)).collect())
+}
+
+pub(super) fn progress_from(v: &AttributeValue) -> Option<Progress> {
+    document::read_value::<ProgressRecord>(v, "progress").ok().map(ProgressRecord::into_progress)
+}
+
+pub(super) fn queued() -> Progress {
+    Progress::new("queued", 0, 0)
+}
+
+pub(super) fn source_item(st: &Stored) -> Item {
+    let src = &st.source;
+    let mut item = key(source_pk(&src.id), SOURCE_SK);
+    let order = newest_first_key(src.created_at.millis(), src.id.as_str());
+    item.extend([
+        ("id".into(), s(src.id.as_str())),
+        ("ws".into(), s(src.workspace_id.as_str())),
+        ("owner".into(), s(src.owner.as_str())),
+        ("srcType".into(), s(src.source_type().as_str())),
+        ("name".into(), s(&src.name)),
+        ("status".into(), s(src.status.as_str())),
+        ("sizeBytes".into(), n(src.size_bytes)),
+        ("chunkCount".into(), n(src.chunk_count)),
+        ("generation".into(), n(src.generation)),
+        ("attempts".into(), n(st.attempts)),
+        ("createdAt".into(), n(src.created_at.millis())),
+        ("updatedAt".into(), n(src.updated_at.millis())),
+        ("rev".into(), n(st.rev)),
+        ("gsi1pk".into(), s(sources_of(&src.owner))),
+        ("gsi1sk".into(), s(&order)),
+        ("gsi2pk".into(), s(sources_in_status(&src.owner, src.status))),
+        ("gsi2sk".into(), s(order)),
+    ]);
+    let optional = [
+        ("error", src.error.as_ref().map(s)),
+        ("contentHash", src.content_hash.as_ref().map(s)),
+        ("progress", src.progress.as_ref().map(progress_value)),
+        ("processedAt", src.processed_at.map(|t| n(t.millis()))),
+    ];
+    item.extend(optional.into_iter().filter_map(|(k, v)| Some((k.to_owned(), v?))));
+    // The spec's fields (the stored shape `SourceSpecRecord`) are attributes of the item.
+    item.extend(document::set_fields(&SourceSpecRecord::of(&src.spec)));
+    // The lease index holds exactly the runs in progress (`processing` or `transcribing`).
+    if src.status.is_running()
+        && let Some(lease) = &st.lease
+    {
+        item.extend([
+            ("leaseOwner".into(), s(&lease.owner)),
+            ("leaseUntil".into(), n(lease.until.millis())),
+            ("leaseShard".into(), s(lease_shard(&src.id))),
+        ]);
+    }
+    item
+}
+
+pub(super) fn stored_from(item: &Item) -> StoreResult<Stored> {
+    let t = SourceType::parse(req_s(item, "srcType")?).ok_or_else(|| malformed("source type"))?;
+    let text = |k: &str| get_s(item, k).unwrap_or_default().to_owned();
+    let ms = |k: &str| get_i(item, k).map(Timestamp::from_millis);
+    let spec = document::read::<SourceSpecRecord>(item, "source spec")?.into_spec(t).map_err(|e| malformed(&e.0))?;
+    let lease = match (get_s(item, "leaseOwner"), ms("leaseUntil")) {
+        (Some(owner), Some(until)) => Some(Lease { owner: owner.to_owned(), until }),
+        _ => None,
+    };
+    // Items written before Mind sources existed name their chatbot in `cb`.
+    let owner = match get_s(item, "owner") {
+        Some(o) => SourceOwner::parse(o),
+        None => ChatbotId::parse(req_s(item, "cb")?).map(SourceOwner::Chatbot),
+    };
+    Ok(Stored {
+        source: KnowledgeSource {
+            id: SourceId::parse(req_s(item, "id")?).ok_or_else(|| malformed("source id"))?,
+            workspace_id: WorkspaceId::parse(req_s(item, "ws")?).ok_or_else(|| malformed("workspace id"))?,
+            owner: owner.ok_or_else(|| malformed("source owner"))?,
+            name: text("name"),
+            status: SourceStatus::parse(req_s(item, "status")?).ok_or_else(|| malformed("status"))?,
+            spec,
+            created_at: ms("createdAt").ok_or_else(|| malformed("createdAt"))?,
+            updated_at: ms("updatedAt").ok_or_else(|| malformed("updatedAt"))?,
+            processed_at: ms("processedAt"),
+            chunk_count: get_u(item, "chunkCount"),
+            size_bytes: get_u(item, "sizeBytes"),
+            error: get_s(item, "error").map(str::to_owned),
+            content_hash: get_s(item, "contentHash").map(str::to_owned),
+            progress: item.get("progress").and_then(progress_from),
+            generation: get_u(item, "generation"),
+        },
+        attempts: get_u(item, "attempts").min(u64::from(u32::MAX)) as u32,
+        lease,
+        rev: get_u(item, "rev"),
+    })
+}
