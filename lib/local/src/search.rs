@@ -3,6 +3,7 @@
 
 use crate::sqlite::{SqliteStore, unavailable};
 use crate::vectors::OwnerVectors;
+use crate::vectors::{decode_vector, encode_vector};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
@@ -11,15 +12,6 @@ use lore_domain::source::SourceOwner;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-
-/// Little-endian f32s: the stored form of an embedding.
-pub(crate) fn encode_vector(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-pub(crate) fn decode_vector(b: &[u8]) -> Vec<f32> {
-    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-}
 
 #[async_trait]
 impl VectorIndex for SqliteStore {

@@ -2,13 +2,21 @@
 //! one contiguous matrix and scanned with dot products (vectors are unit length, so the dot
 //! product is the cosine). Any chunk write drops the cached matrices; the next search reloads.
 
-use crate::search::decode_vector;
 use lore_domain::id::SourceId;
 use lore_domain::source::SourceOwner;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::atomic::{self, AtomicU64};
 use std::sync::{Arc, Mutex};
+
+/// Little-endian f32s: the stored form of an embedding.
+pub(crate) fn encode_vector(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub(crate) fn decode_vector(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
 
 /// One owner's embeddings of one model.
 pub(crate) struct OwnerVectors {
@@ -181,7 +189,6 @@ impl VectorCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::encode_vector;
     use lore_domain::id::{ChatbotId, MindId};
 
     #[test]

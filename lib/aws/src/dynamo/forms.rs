@@ -1,18 +1,18 @@
-//! Forms, form responses and the event outbox on the table (`infra/dynamodb.md`, "Forms, the
-//! outbox, hooks and deliveries"). A response, its event and the form's `responseCount` are
-//! written in one `TransactWriteItems`.
+//! Forms and form responses on the table (`infra/dynamodb.md`, "Forms, the outbox, hooks and
+//! deliveries"). A response, its event and the form's `responseCount` are written in one
+//! `TransactWriteItems`.
 
-use super::records::{COUNTERS_SK, ws_pk};
+use super::events::event_item;
+use super::keys::{COUNTERS_SK, ws_pk};
 use super::{
-    DynamoStore, Expr, GSI1, GSI2, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
-    malformed, n, newest_first_key, req_s, s,
+    DynamoStore, Expr, GSI1, GSI2, Item, TxWrite, get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s,
 };
+use super::{add, put_if_absent, transact_retrying};
 use async_trait::async_trait;
-use lore_app::ports::EventBus;
 use lore_app::ports::FormStore;
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::event::{Event, EventType};
+use lore_domain::event::Event;
 use lore_domain::form::{Form, FormField, FormResponse, ResponseSource};
 use lore_domain::id::{EventId, FormId, ResponseId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
@@ -38,13 +38,6 @@ fn responses_of_form(form: &FormId) -> String {
 fn responses_of_ws(ws: &WorkspaceId) -> String {
     format!("WSRESPS#{ws}")
 }
-pub(crate) fn event_pk(id: &EventId) -> String {
-    format!("EVT#{id}")
-}
-pub(crate) const EVENT_SK: &str = "EVT";
-/// The `gsi2pk` of events not fanned out yet (removed by the fan-out).
-pub(crate) const OUTBOX: &str = "OUTBOX";
-
 // ---- items -----------------------------------------------------------------------------------
 
 fn fields_json(fields: &[FormField]) -> String {
@@ -112,96 +105,6 @@ fn response_from(i: &Item) -> StoreResult<FormResponse> {
         values,
         created_at: Timestamp::from_millis(get_i(i, "createdAt").unwrap_or(0)),
     })
-}
-
-/// An outbox event: in the `OUTBOX` partition of gsi2 (oldest first: ids are ULIDs) until it is
-/// fanned out.
-pub(crate) fn event_item(e: &Event) -> Item {
-    let mut item = key(event_pk(&e.id), EVENT_SK);
-    item.extend([
-        ("gsi2pk".into(), s(OUTBOX)),
-        ("gsi2sk".into(), s(e.id.as_str())),
-        ("id".into(), s(e.id.as_str())),
-        ("ws".into(), s(e.workspace_id.as_str())),
-        ("eventType".into(), s(e.event_type.as_str())),
-        ("createdAt".into(), n(e.created_at.millis())),
-        ("data".into(), s(e.data.to_string())),
-        ("metadata".into(), s(e.metadata.to_string())),
-    ]);
-    item
-}
-
-pub(crate) fn event_from(i: &Item) -> StoreResult<Event> {
-    let json =
-        |k: &str| -> StoreResult<Value> { serde_json::from_str(req_s(i, k)?).map_err(|_| malformed("event JSON")) };
-    Ok(Event {
-        id: EventId::parse(req_s(i, "id")?).ok_or_else(|| malformed("event id"))?,
-        workspace_id: WorkspaceId::parse(req_s(i, "ws")?).ok_or_else(|| malformed("workspace id"))?,
-        event_type: EventType::parse(req_s(i, "eventType")?).ok_or_else(|| malformed("event type"))?,
-        created_at: Timestamp::from_millis(get_i(i, "createdAt").unwrap_or(0)),
-        data: json("data")?,
-        metadata: json("metadata")?,
-    })
-}
-
-pub(crate) fn put_if_absent(item: Item) -> TxWrite {
-    let mut expr = Expr::new();
-    let cond = format!("attribute_not_exists({})", expr.a("pk"));
-    TxWrite::Put { item, cond: Some(cond), expr }
-}
-
-/// `ADD` of numeric deltas to an item (created when absent), without condition.
-pub(crate) fn add(pk: String, sk: &str, deltas: &[(&str, i64)]) -> TxWrite {
-    let mut expr = Expr::new();
-    let parts: Vec<String> =
-        deltas.iter().map(|(a, d)| format!("{} {}", expr.a(a), expr.v(&format!("d_{a}"), n(d)))).collect();
-    TxWrite::Update { key: key(pk, sk), update: format!("ADD {}", parts.join(", ")), cond: None, expr }
-}
-
-/// Runs `writes` (built afresh per attempt), retrying transaction conflicts. `Ok(false)` when a
-/// condition failed.
-pub(crate) async fn transact_retrying(
-    store: &DynamoStore,
-    what: &str,
-    writes: impl Fn() -> StoreResult<Vec<TxWrite>>,
-) -> StoreResult<bool> {
-    for attempt in 0..MAX_ATTEMPTS {
-        match store.transact(writes()?).await {
-            Ok(()) => return Ok(true),
-            Err(TxFailure::Condition(_)) => return Ok(false),
-            Err(TxFailure::Conflict) => backoff(attempt).await,
-            Err(TxFailure::Store(e)) => return Err(e),
-        }
-    }
-    Err(gave_up(what))
-}
-
-impl DynamoStore {
-    /// The items of the `limit` newest (or `offset`-skipped) entries of an index partition.
-    pub(crate) async fn listed(
-        &self,
-        index: &str,
-        pk: &str,
-        newest_first: bool,
-        offset: u64,
-        limit: Option<u64>,
-    ) -> StoreResult<Vec<Item>> {
-        let pk_attr = if index == GSI1 { "gsi1pk" } else { "gsi2pk" };
-        let keys = self.query_index(index, pk_attr, pk, newest_first, None, offset, limit).await?;
-        self.batch_get(keys).await
-    }
-}
-
-#[async_trait]
-impl EventBus for DynamoStore {
-    /// Puts the event in the outbox (once: a second publish of the same id changes nothing).
-    async fn publish(&self, e: Event) -> StoreResult<()> {
-        match self.transact(vec![put_if_absent(event_item(&e))]).await {
-            Ok(()) | Err(TxFailure::Condition(_)) => Ok(()),
-            Err(TxFailure::Conflict) => Err(gave_up("publish")),
-            Err(TxFailure::Store(e)) => Err(e),
-        }
-    }
 }
 
 #[async_trait]

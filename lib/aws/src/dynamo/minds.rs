@@ -14,7 +14,7 @@
 //! it never makes a settings update stale.
 
 use super::document;
-use super::records::{COUNTERS_SK, ws_pk};
+use super::keys::{COUNTERS_SK, mind_sk, ws_pk};
 use super::sources::{MIND_SOURCES, count_in_status};
 use super::{
     DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
@@ -34,9 +34,6 @@ use lore_records::{MindKeys, MindSettingsRecord};
 
 // ---- keys ------------------------------------------------------------------------------------
 
-pub(crate) fn mind_sk(id: &MindId) -> String {
-    format!("MIND#{id}")
-}
 fn minds_of(ws: &WorkspaceId) -> String {
     format!("MINDS#{ws}")
 }

@@ -4,15 +4,17 @@
 //! `TransactWriteItems`; every state transition is a conditional write; lists read key pages
 //! from a sparse index and then the items themselves with a strongly consistent `BatchGetItem`.
 
+mod chatbots;
 mod document;
+mod events;
 mod forms;
+mod keys;
 mod minds;
 mod rate_limit;
-mod records;
 mod schema;
 mod sources;
-mod uploads;
 mod webhooks;
+mod workspaces;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
@@ -387,5 +389,53 @@ impl DynamoStore {
             }
         }
         Ok(order.into_iter().filter_map(|k| found.remove(&k)).collect())
+    }
+}
+
+pub(crate) fn put_if_absent(item: Item) -> TxWrite {
+    let mut expr = Expr::new();
+    let cond = format!("attribute_not_exists({})", expr.a("pk"));
+    TxWrite::Put { item, cond: Some(cond), expr }
+}
+
+/// `ADD` of numeric deltas to an item (created when absent), without condition.
+pub(crate) fn add(pk: String, sk: &str, deltas: &[(&str, i64)]) -> TxWrite {
+    let mut expr = Expr::new();
+    let parts: Vec<String> =
+        deltas.iter().map(|(a, d)| format!("{} {}", expr.a(a), expr.v(&format!("d_{a}"), n(d)))).collect();
+    TxWrite::Update { key: key(pk, sk), update: format!("ADD {}", parts.join(", ")), cond: None, expr }
+}
+
+/// Runs `writes` (built afresh per attempt), retrying transaction conflicts. `Ok(false)` when a
+/// condition failed.
+pub(crate) async fn transact_retrying(
+    store: &DynamoStore,
+    what: &str,
+    writes: impl Fn() -> StoreResult<Vec<TxWrite>>,
+) -> StoreResult<bool> {
+    for attempt in 0..MAX_ATTEMPTS {
+        match store.transact(writes()?).await {
+            Ok(()) => return Ok(true),
+            Err(TxFailure::Condition(_)) => return Ok(false),
+            Err(TxFailure::Conflict) => backoff(attempt).await,
+            Err(TxFailure::Store(e)) => return Err(e),
+        }
+    }
+    Err(gave_up(what))
+}
+
+impl DynamoStore {
+    /// The items of the `limit` newest (or `offset`-skipped) entries of an index partition.
+    pub(crate) async fn listed(
+        &self,
+        index: &str,
+        pk: &str,
+        newest_first: bool,
+        offset: u64,
+        limit: Option<u64>,
+    ) -> StoreResult<Vec<Item>> {
+        let pk_attr = if index == GSI1 { "gsi1pk" } else { "gsi2pk" };
+        let keys = self.query_index(index, pk_attr, pk, newest_first, None, offset, limit).await?;
+        self.batch_get(keys).await
     }
 }

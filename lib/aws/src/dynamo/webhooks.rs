@@ -5,12 +5,14 @@
 //! is next due: its `nextAttemptAt`, or the end of its claim); a claim is one conditional
 //! `UpdateItem`, so of concurrent claimers exactly one wins each delivery.
 
-use super::forms::{EVENT_SK, OUTBOX, add, event_from, event_pk, put_if_absent, transact_retrying};
-use super::records::{COUNTERS_SK, ws_pk};
+use super::events::event_from;
+use super::keys::{COUNTERS_SK, ws_pk};
+use super::keys::{EVENT_SK, OUTBOX, event_pk};
 use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
     get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,
 };
+use super::{add, put_if_absent, transact_retrying};
 use async_trait::async_trait;
 use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;

@@ -18,10 +18,10 @@ mod counters;
 mod item;
 mod keys;
 mod store;
+mod uploads;
 
 use super::document;
-use super::minds::mind_sk;
-use super::records::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
+use super::keys::{COUNTERS_SK, chatbot_sk, mind_sk, slug_sk, ws_pk};
 use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
     get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,

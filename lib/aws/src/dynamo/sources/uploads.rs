@@ -3,8 +3,8 @@
 //! written in one transaction with the counters item, so the counter is always the sum of the
 //! sources and these items.
 
-use super::records::ws_pk;
-use super::sources::workspace_counters;
+use super::super::keys::ws_pk;
+use super::workspace_counters;
 use super::{
     DynamoStore, Expr, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_s, get_u, key, n, s, unavailable,
 };
