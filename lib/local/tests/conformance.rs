@@ -1,7 +1,7 @@
 //! The port conformance suites on the embedded adapters (SQLite file, files on disk, in-process
 //! rate limiter).
 
-use lore_app::conformance::Stores;
+use lore_app::conformance::{MindStores, Stores};
 use lore_local::{FileBlobStore, MemoryRateLimiter, SqliteStore};
 use std::path::Path;
 use std::sync::Arc;
@@ -23,12 +23,23 @@ fn stores(store: SqliteStore, files: &Path) -> Stores {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn embedded_adapters_conform() {
+/// The stores of one conformance suite: a fresh data dir.
+async fn suite_stores(_suite: &str) -> (Stores, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
-    lore_app::conformance::run_all(&stores(store, &dir.path().join("files")), "one").await;
+    (stores(store, &dir.path().join("files")), dir)
 }
+
+async fn mind_stores(_suite: &str) -> (MindStores, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    (MindStores { workspaces: store.clone(), minds: store.clone(), sources: store }, dir)
+}
+
+lore_app::conformance_tests!(suite_stores => records);
+lore_app::conformance_tests!(suite_stores => files);
+lore_app::conformance_tests!(suite_stores => search);
+lore_app::conformance_tests!(mind_stores => minds);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_stores_on_one_file_share_records_and_migrate_once() {
@@ -54,17 +65,4 @@ async fn reopening_keeps_data_and_schema() {
     lore_app::conformance::workspaces(&stores(SqliteStore::open(&path).unwrap(), &files), "x").await;
     let again = stores(SqliteStore::open(&path).unwrap(), &files);
     assert_eq!(again.workspaces.list_workspaces().await.unwrap().len(), 2);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn embedded_mind_store_conforms() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
-    let p = lore_app::conformance::MindStores { workspaces: store.clone(), minds: store.clone(), sources: store };
-    lore_app::conformance::minds(&p, "one").await;
-    lore_app::conformance::mind_races(&p, "one").await;
-    lore_app::conformance::mind_sources(&p, "one").await;
-    // A second run on the same file: public addresses and names stay apart.
-    lore_app::conformance::minds(&p, "two").await;
-    lore_app::conformance::mind_races(&p, "two").await;
 }

@@ -51,21 +51,13 @@ fn stores(index: PgIndex, dir: &std::path::Path) -> Stores {
     }
 }
 
-fn unique() -> String {
-    SourceId::generate().as_str()[4..].to_owned()
+/// The stores of one conformance suite: a fresh records file, the shared test database.
+async fn suite_stores(_suite: &str) -> (Stores, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    (stores(index().await, dir.path()), dir)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn chunk_index_conformance() {
-    let dir = tempfile::tempdir().unwrap();
-    lore_app::conformance::chunk_index(&stores(index().await, dir.path()), &unique()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn index_search_conformance() {
-    let dir = tempfile::tempdir().unwrap();
-    lore_app::conformance::index_search(&stores(index().await, dir.path()), &unique()).await;
-}
+lore_app::conformance_tests!(suite_stores => search);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn migrate_is_idempotent() {

@@ -135,10 +135,3 @@ pub trait WebhookSender: Send + Sync {
 pub trait DispatchSignal: Send + Sync {
     fn notify(&self);
 }
-
-/// For compositions whose dispatcher is triggered otherwise (queues, timers).
-pub struct NoSignal;
-
-impl DispatchSignal for NoSignal {
-    fn notify(&self) {}
-}

@@ -1,0 +1,77 @@
+//! Chatbot records and their slugs.
+
+use super::*;
+use crate::ports::StoreError;
+use lore_domain::Timestamp;
+use lore_domain::chatbot::ChatbotName;
+use lore_domain::pagination::PageRequest;
+use lore_domain::slug::Slug;
+
+pub async fn chatbots(p: &Stores, unique: &str) {
+    let ws = workspace(&format!("bots-{unique}"));
+    p.workspaces.insert_workspace(&ws).await.unwrap();
+    let other = workspace(&format!("bots-other-{unique}"));
+    p.workspaces.insert_workspace(&other).await.unwrap();
+    let s = &p.chatbots;
+
+    let base = 1_700_000_000_000;
+    let a = chatbot(&ws.id, "alpha", base);
+    let b = chatbot(&ws.id, "beta", base + 1);
+    let c = chatbot(&ws.id, "gamma", base + 1); // same millisecond as b: id breaks the tie
+    for x in [&a, &b, &c] {
+        s.insert_chatbot(x).await.unwrap();
+    }
+    assert_eq!(s.insert_chatbot(&chatbot(&ws.id, "alpha", base)).await, Err(StoreError::Conflict("slug")));
+    s.insert_chatbot(&chatbot(&other.id, "alpha", base)).await.expect("slugs are per workspace");
+
+    assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a));
+    assert_eq!(s.get_chatbot(&other.id, &a.id).await.unwrap(), None, "never across workspaces");
+
+    let page = s.list_chatbots(&ws.id, PageRequest::new(1, 2)).await.unwrap();
+    assert_eq!(page.total, 3);
+    assert_eq!(page.items, vec![c.clone(), b.clone()], "newest first, id desc on ties");
+    let page2 = s.list_chatbots(&ws.id, PageRequest::new(2, 2)).await.unwrap();
+    assert_eq!(page2.items, vec![a.clone()]);
+    let past = s.list_chatbots(&ws.id, PageRequest::new(5, 2)).await.unwrap();
+    assert!(past.items.is_empty() && past.total == 3, "past the end: empty with the true total");
+
+    let mut renamed = a.clone();
+    renamed.name = ChatbotName::parse("Renamed").unwrap();
+    renamed.slug = Slug::parse("slug", "beta").unwrap();
+    assert_eq!(s.update_chatbot(&renamed).await, Err(StoreError::Conflict("slug")), "update onto a taken slug");
+    renamed.slug = Slug::parse("slug", "alpha-2").unwrap();
+    renamed.updated_at = Timestamp::from_millis(base + 10);
+    assert!(s.update_chatbot(&renamed).await.unwrap());
+    assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap().as_ref(), Some(&renamed));
+    let mut foreign = renamed.clone();
+    foreign.workspace_id = other.id.clone();
+    assert!(!s.update_chatbot(&foreign).await.unwrap(), "an update names its workspace");
+
+    assert!(!s.delete_chatbot(&other.id, &a.id).await.unwrap(), "a delete names its workspace");
+    assert!(s.delete_chatbot(&ws.id, &a.id).await.unwrap());
+    assert!(!s.delete_chatbot(&ws.id, &a.id).await.unwrap());
+    assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap(), None);
+    assert_eq!(s.list_chatbots(&ws.id, PageRequest::default()).await.unwrap().total, 2);
+    s.insert_chatbot(&chatbot(&ws.id, "alpha", base)).await.expect("a deleted chatbot's slug is free again");
+}
+
+/// Many concurrent inserts of one slug: exactly one wins, the rest see `Conflict`.
+pub async fn chatbot_slug_race(p: &Stores, unique: &str) {
+    let ws = workspace(&format!("race-{unique}"));
+    p.workspaces.insert_workspace(&ws).await.unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..16 {
+        let store = p.chatbots.clone();
+        let c = chatbot(&ws.id, "contested", 1_700_000_000_000 + i);
+        tasks.push(tokio::spawn(async move { store.insert_chatbot(&c).await }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(()) => won += 1,
+            Err(StoreError::Conflict("slug")) => {}
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+    assert_eq!(won, 1, "exactly one insert of a contested slug wins");
+}

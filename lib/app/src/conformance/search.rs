@@ -1,0 +1,132 @@
+//! The chunk index: replacing a source's chunks, semantic and keyword search within a scope.
+
+use super::*;
+use crate::ports::Chunk;
+use lore_domain::source::{KnowledgeSource, SourceOwner};
+
+pub async fn chunk_index(p: &Stores, unique: &str) {
+    let (_, bot) = chatbot_in_new_workspace(p, &format!("chunks-{unique}")).await;
+    let src = text_source(&bot, "c", 1);
+    p.sources.insert_source(&src, &quota(u64::MAX)).await.unwrap();
+    let mk = |pos: u32, gen_: u64, text: &str| Chunk {
+        id: format!("{}:{gen_}:{pos}", src.id),
+        workspace_id: bot.workspace_id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
+        source_id: src.id.clone(),
+        position: pos,
+        content: text.into(),
+        content_hash: format!("hash-{text}"),
+        url: None,
+        embedding: vec![pos as f32, 0.5, -1.0],
+    };
+    p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
+    // A retried run writes the same ids again: no duplicates.
+    p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
+    assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 2);
+    let known = p.index.embeddings_by_hash(&src.id, "m1").await.unwrap();
+    assert_eq!(known.get("hash-b"), Some(&vec![1.0, 0.5, -1.0]), "embeddings round-trip exactly");
+    assert!(p.index.embeddings_by_hash(&src.id, "other-model").await.unwrap().is_empty(), "never mixed across models");
+    let stale = p.index.sources_with_other_models("m2").await.unwrap();
+    assert!(stale.contains(&(bot.workspace_id.clone(), src.id.clone())), "chunks of another model are reported");
+    assert!(!p.index.sources_with_other_models("m1").await.unwrap().iter().any(|(_, s)| s == &src.id));
+    p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 2, "c")]).await.unwrap();
+    assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 1, "replace drops the old chunks");
+    assert_eq!(p.index.delete_source_chunks(&src.id).await.unwrap(), 1);
+    assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 0);
+}
+
+/// Search over the index: exact cosine ranking, BM25 keyword matching, scope by chatbot and by
+/// source list, deletion. Needs only `sources`, `chatbots`, `workspaces` and `index`.
+pub async fn index_search(p: &Stores, unique: &str) {
+    use crate::ports::SearchScope;
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("search-{unique}")).await;
+    let (_, other_bot) = chatbot_in_new_workspace(p, &format!("search-other-{unique}")).await;
+    let a = text_source(&bot, "a", 1);
+    let b = text_source(&bot, "b", 2);
+    let foreign = text_source(&other_bot, "f", 3);
+    for s in [&a, &b, &foreign] {
+        p.sources.insert_source(s, &quota(u64::MAX)).await.unwrap();
+    }
+    let chunk = |s: &KnowledgeSource, pos: u32, text: &str, v: [f32; 3]| Chunk {
+        id: format!("{}:1:{pos}", s.id),
+        workspace_id: s.workspace_id.clone(),
+        owner: s.owner.clone(),
+        source_id: s.id.clone(),
+        position: pos,
+        content: text.into(),
+        content_hash: format!("{}-{pos}", s.id),
+        url: (pos == 1).then(|| "https://example.com/p".to_owned()),
+        embedding: v.to_vec(),
+    };
+    p.index
+        .replace_source_chunks(
+            &a.id,
+            "m",
+            vec![
+                chunk(&a, 0, "Refunds are paid back within fourteen days", [1.0, 0.0, 0.0]),
+                chunk(&a, 1, "Shipping takes two days", [0.0, 1.0, 0.0]),
+            ],
+        )
+        .await
+        .unwrap();
+    p.index
+        .replace_source_chunks(
+            &b.id,
+            "m",
+            vec![chunk(&b, 0, "Refund requests need an invoice number", [0.8, 0.6, 0.0])],
+        )
+        .await
+        .unwrap();
+    p.index
+        .replace_source_chunks(&foreign.id, "m", vec![chunk(&foreign, 0, "Refund refund refund", [1.0, 0.0, 0.0])])
+        .await
+        .unwrap();
+    let scope = SearchScope {
+        workspace_id: ws.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
+        source_ids: vec![a.id.clone(), b.id.clone()],
+    };
+
+    let hits = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
+    let got: Vec<(String, f32)> =
+        hits.iter().map(|h| (h.chunk_id.clone(), (h.score * 1000.0).round() / 1000.0)).collect();
+    assert_eq!(
+        got,
+        vec![(format!("{}:1:0", a.id), 1.0), (format!("{}:1:0", b.id), 0.8), (format!("{}:1:1", a.id), 0.0)],
+        "exact cosine ranking, only this chatbot's chunks"
+    );
+    assert_eq!(hits[2].url.as_deref(), Some("https://example.com/p"));
+    assert_eq!(hits[0].content, "Refunds are paid back within fourteen days");
+    assert_eq!(p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 1).await.unwrap().len(), 1, "k bounds");
+    assert!(p.index.semantic_search(&scope, "other-model", &[1.0, 0.0, 0.0], 5).await.unwrap().is_empty());
+
+    let kw = p.index.keyword_search(&scope, "refund invoice", 10).await.unwrap();
+    assert_eq!(kw.first().map(|h| h.source_id.clone()), Some(b.id.clone()), "more query words match ranks first");
+    assert!(kw.iter().all(|h| h.source_id != foreign.id), "never another chatbot's chunks");
+    assert!(kw.iter().all(|h| h.score > 0.0));
+    assert!(p.index.keyword_search(&scope, "zebra", 10).await.unwrap().is_empty());
+
+    // Many better keyword matches of another owner do not crowd this scope's own out of its top k.
+    let crowd: Vec<Chunk> =
+        (0..300).map(|i| chunk(&foreign, i, "invoice invoice invoice invoice invoice", [0.0, 0.0, 1.0])).collect();
+    p.index.replace_source_chunks(&foreign.id, "m", crowd).await.unwrap();
+    let kw = p.index.keyword_search(&scope, "invoice", 1).await.unwrap();
+    assert_eq!(kw.iter().map(|h| h.source_id.clone()).collect::<Vec<_>>(), vec![b.id.clone()], "scope first");
+
+    let only_b = SearchScope { source_ids: vec![b.id.clone()], ..scope.clone() };
+    assert!(
+        p.index.semantic_search(&only_b, "m", &[1.0, 0.0, 0.0], 10).await.unwrap().iter().all(|h| h.source_id == b.id)
+    );
+    let none = SearchScope { source_ids: vec![], ..scope.clone() };
+    assert!(p.index.keyword_search(&none, "refund", 10).await.unwrap().is_empty());
+
+    p.index.delete_source_chunks(&b.id).await.unwrap();
+    let after = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
+    assert!(after.iter().all(|h| h.source_id != b.id), "deleted chunks are not found");
+    assert!(p.index.keyword_search(&scope, "invoice", 10).await.unwrap().is_empty());
+
+    // An owner's chunks go with it, and only its own.
+    assert_eq!(p.index.delete_owner_chunks(&SourceOwner::Chatbot(bot.id.clone())).await.unwrap(), 2);
+    assert_eq!(p.index.count_source_chunks(&a.id).await.unwrap(), 0);
+    assert_eq!(p.index.count_source_chunks(&foreign.id).await.unwrap(), 300, "another owner's chunks stay");
+}

@@ -1,0 +1,131 @@
+//! Knowledge-source records: guarded status transitions, processing runs, counts, the upload
+//! ledger.
+
+use super::*;
+use crate::ports::{Finish, Guarded, SourceFilter};
+use lore_domain::Timestamp;
+use lore_domain::id::{ChatbotId, WorkspaceId};
+use lore_domain::pagination::PageRequest;
+use lore_domain::source::{SourceOwner, SourceStatus, SourceType};
+
+pub async fn sources(p: &Stores, unique: &str) {
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("src-{unique}")).await;
+    let owner = SourceOwner::Chatbot(bot.id.clone());
+    let s = &p.sources;
+    let a = text_source(&bot, "hello", 1_700_000_000_001);
+    let b = text_source(&bot, "world!", 1_700_000_000_002);
+    assert_eq!(s.insert_source(&a, &quota(100)).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&b, &quota(100)).await.unwrap(), Guarded::Done(()));
+    assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 2, "counted");
+    let big = text_source(&bot, &"x".repeat(90), 1_700_000_000_003);
+    assert_eq!(s.insert_source(&big, &quota(100)).await.unwrap(), Guarded::OverQuota { used: 11 }, "quota checked");
+    let mut orphan = text_source(&bot, "x", 1);
+    orphan.owner = SourceOwner::Chatbot(ChatbotId::generate());
+    assert_eq!(s.insert_source(&orphan, &quota(100)).await.unwrap(), Guarded::NotFound, "unknown chatbot");
+
+    assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "round trip");
+    assert_eq!(s.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "never across workspaces");
+    let page = s.list_sources(&ws.id, &owner, SourceFilter::default(), PageRequest::default()).await.unwrap();
+    assert_eq!((page.total, page.items[0].id.clone()), (2, b.id.clone()), "newest first");
+
+    let started = s.begin_processing(&ws.id, &a.id, &lease(), Timestamp::now()).await.unwrap();
+    let Guarded::Done(running) = started else { panic!("begin_processing: {started:?}") };
+    assert_eq!((running.status, running.generation), (SourceStatus::Processing, 1));
+    let only = SourceFilter { status: Some(SourceStatus::Processing), source_type: Some(SourceType::Text) };
+    assert_eq!(s.list_sources(&ws.id, &owner, only, PageRequest::default()).await.unwrap().total, 1, "filters");
+    let url_only = SourceFilter { status: None, source_type: Some(SourceType::Url) };
+    assert_eq!(s.list_sources(&ws.id, &owner, url_only, PageRequest::default()).await.unwrap().total, 0);
+
+    let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+    assert_eq!(s.delete_source(&ws.id, &a.id, &settled).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
+    let mut renamed = running.clone();
+    renamed.name = "renamed".into();
+    assert_eq!(s.update_source(&renamed, &settled, 100).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
+
+    assert!(s.set_progress(&a.id, 1, &lore_domain::source::Progress::new("embedding", 1, 2)).await.unwrap());
+    assert!(
+        !s.set_progress(&a.id, 0, &lore_domain::source::Progress::new("embedding", 1, 2)).await.unwrap(),
+        "old run"
+    );
+    let ready = Finish::Ready {
+        chunk_count: 3,
+        size_bytes: None,
+        content_hash: "h".into(),
+        pages_crawled: None,
+        refreshed_at: None,
+    };
+    assert_eq!(s.finish_processing(&a.id, 0, &ready, Timestamp::now()).await.unwrap(), None, "superseded run dropped");
+    let done = s.finish_processing(&a.id, 1, &ready, Timestamp::now()).await.unwrap().expect("current run");
+    assert_eq!((done.status, done.chunk_count, done.progress.clone()), (SourceStatus::Ready, 3, None));
+    assert!(done.processed_at.is_some());
+
+    let stats = s.source_stats(&ws.id, &owner).await.unwrap();
+    assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (2, 3, 11));
+    assert_eq!(stats.by_status.get("ready"), Some(&1));
+    assert_eq!(stats.by_status.get("pending"), Some(&1));
+    assert_eq!(stats.by_status.get("error"), None, "only statuses that occur");
+    assert_eq!(
+        (stats.by_type.get("text"), stats.by_type.get("url"), stats.by_type.get("file")),
+        (Some(&2), Some(&0), Some(&0))
+    );
+
+    let Guarded::Done(gone) = s.delete_source(&ws.id, &a.id, &settled).await.unwrap() else { panic!("delete") };
+    assert_eq!(gone.id, a.id);
+    assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap(), None);
+    assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 1, "uncounted");
+    assert_eq!(
+        s.insert_source(&text_source(&bot, &"y".repeat(94), 5), &quota(100)).await.unwrap(),
+        Guarded::Done(()),
+        "bytes freed"
+    );
+}
+
+/// Twenty concurrent `begin_processing` calls: exactly one wins (CONTRACT §16.13).
+pub async fn processing_race(p: &Stores, unique: &str) {
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("race-src-{unique}")).await;
+    let src = text_source(&bot, "race", 1);
+    p.sources.insert_source(&src, &quota(u64::MAX)).await.unwrap();
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let (store, ws, id) = (p.sources.clone(), ws.id.clone(), src.id.clone());
+        tasks.push(tokio::spawn(async move { store.begin_processing(&ws, &id, &lease(), Timestamp::now()).await }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        match t.await.unwrap().unwrap() {
+            Guarded::Done(_) => won += 1,
+            Guarded::WrongStatus(SourceStatus::Processing) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(won, 1, "exactly one processing run starts");
+    let stale = p.sources.stale_runs(Timestamp::now(), Some("someone-else")).await.unwrap();
+    assert!(stale.iter().any(|r| r.source_id == src.id && r.attempts == 1), "a foreign lease is adoptable");
+    assert!(p.sources.renew_lease(&src.id, 1, &lease()).await.unwrap());
+    let again = p.sources.stale_runs(Timestamp::from_millis(Timestamp::now().millis() + 120_000), None).await.unwrap();
+    assert!(again.iter().any(|r| r.source_id == src.id && r.attempts == 2), "an expired lease is stale");
+}
+
+/// Uploads counted in the workspace's storage: within the quota, once per key, released once.
+pub async fn uploads(p: &Stores, unique: &str) {
+    let src = &p.sources;
+    let ws = WorkspaceId::generate();
+    let (a, b) = (format!("{ws}/upl_a{unique}/a.pdf"), format!("{ws}/upl_b{unique}/b.pdf"));
+    let at = Timestamp::from_millis(1_000_000);
+    assert_eq!(src.charge_upload(&ws, &a, 600, 1000, at).await.unwrap(), Guarded::Done(()));
+    assert_eq!(
+        src.charge_upload(&ws, &b, 500, 1000, at).await.unwrap(),
+        Guarded::OverQuota { used: 600 },
+        "600 + 500 bytes do not fit 1000"
+    );
+    assert_eq!(src.charge_upload(&ws, &a, 900, 1000, at).await.unwrap(), Guarded::Done(()), "counted already");
+    assert_eq!(src.release_upload(&ws, &a).await.unwrap(), Some(600), "the first count stands");
+    assert_eq!(src.release_upload(&ws, &a).await.unwrap(), None, "released once");
+    assert_eq!(src.charge_upload(&ws, &b, 1000, 1000, at).await.unwrap(), Guarded::Done(()), "room again");
+    let later = Timestamp::from_millis(1_000_001);
+    assert_eq!(src.uploads_charged_before(&ws, later).await.unwrap(), vec![b.clone()]);
+    assert!(src.uploads_charged_before(&ws, at).await.unwrap().is_empty(), "not before it was charged");
+    assert!(src.uploads_charged_before(&WorkspaceId::generate(), later).await.unwrap().is_empty());
+    assert_eq!(src.release_upload(&WorkspaceId::generate(), &b).await.unwrap(), None, "another workspace's key");
+    assert_eq!(src.release_upload(&ws, &b).await.unwrap(), Some(1000));
+}
