@@ -150,3 +150,47 @@ async fn verify_reports_workspace_and_key_for_any_valid_key() {
     expect_error(res, 401, "unauthorized").await;
     t.stop().await;
 }
+
+/// The scope each operation documents (its `security` requirement in the served OpenAPI
+/// document) is the scope its route enforces: with every other scope the answer is 403 naming
+/// exactly that scope, with that scope alone it is not 403. Operations that accept any key are
+/// never 403. So the document cannot drift from the extractors (`Authed<…>`).
+#[tokio::test]
+async fn every_operation_enforces_the_scope_it_documents() {
+    let t = TestApp::spawn().await;
+    let doc: serde_json::Value =
+        t.client.get(t.url("/api/v1/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        // Any id: the scope is checked before the path is read.
+        let concrete = path.split('/').map(|seg| if seg.starts_with('{') { "x" } else { seg }).collect::<Vec<_>>();
+        let concrete = concrete.join("/");
+        for (method, op) in item.as_object().unwrap() {
+            let Ok(m) = method.to_uppercase().parse::<Method>() else { continue };
+            let Some(requirements) = op["security"].as_array() else { continue };
+            let Some(scopes) = requirements.iter().find_map(|r| r.get("bearer")?.as_array()) else { continue };
+            let documented: Vec<&str> = scopes.iter().filter_map(|s| s.as_str()).collect();
+            match documented.as_slice() {
+                [] => {
+                    let any = t.key("default", "forms:read").await;
+                    let res = t.req(m.clone(), &concrete, &any).json(&json!({})).send().await.unwrap();
+                    assert_ne!(res.status(), 403, "{method} {path} accepts any key");
+                }
+                [scope] => {
+                    let others: Vec<&str> = ALL_SCOPES.iter().copied().filter(|s| s != scope).collect();
+                    let without = t.key("default", &others.join(",")).await;
+                    let res = t.req(m.clone(), &concrete, &without).json(&json!({})).send().await.unwrap();
+                    let body = expect_error(res, 403, "insufficient_scope").await;
+                    assert_eq!(body["error"]["details"]["required"], *scope, "{method} {path}");
+                    let only = t.key("default", scope).await;
+                    let res = t.req(m.clone(), &concrete, &only).json(&json!({})).send().await.unwrap();
+                    assert_ne!(res.status(), 403, "{method} {path} with {scope} alone");
+                }
+                more => panic!("{method} {path} documents several scopes: {more:?}"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} operations checked");
+    t.stop().await;
+}

@@ -98,9 +98,6 @@ pub struct UpdateChatbot {
     responses(
         (status = 200, description = "A page of chatbots", body = ChatbotList),
         (status = 400, description = "`validation_error` for bad page/limit", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn list_chatbots(
     auth: Authed<ChatbotRead>,
@@ -122,11 +119,8 @@ async fn list_chatbots(
     responses(
         (status = 201, description = "Created", body = ChatbotEnvelope),
         (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
         (status = 409, description = "`slug_taken`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn create_chatbot(
     auth: Authed<ChatbotWrite>,
@@ -144,10 +138,7 @@ async fn create_chatbot(
     security(("bearer" = ["chatbot:read"])),
     responses(
         (status = 200, description = "The chatbot", body = ChatbotEnvelope),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
         (status = 404, description = "`not_found` (also for another workspace's chatbot)", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn get_chatbot(
     auth: Authed<ChatbotRead>,
@@ -164,11 +155,7 @@ async fn get_chatbot(
     responses(
         (status = 200, description = "The updated chatbot", body = ChatbotEnvelope),
         (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`slug_taken`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn update_chatbot(
     auth: Authed<ChatbotWrite>,
@@ -186,10 +173,6 @@ async fn update_chatbot(
     security(("bearer" = ["chatbot:write"])),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn delete_chatbot(
     auth: Authed<ChatbotWrite>,

@@ -105,20 +105,30 @@ impl Modify for BearerAuth {
 /// The OpenAPI document of the route groups given.
 pub fn openapi(groups: &[RouteGroup]) -> utoipa::openapi::OpenApi {
     let mut doc = api_router(groups).split_for_parts().1;
-    document_rate_limits(&mut doc);
+    document_common_errors(&mut doc);
     doc
 }
 
-/// Every authenticated operation (one that documents 401) may also answer 429 `rate_limited`:
-/// the key's budget is spent when the key is checked, whatever the route. Added here, after every
-/// group is merged, so that no route can leave it out of the document.
-fn document_rate_limits(doc: &mut utoipa::openapi::OpenApi) {
+/// The answers every operation that needs a key can give, stated here once instead of in each
+/// handler: 401 `unauthorized`, 403 `insufficient_scope` (the scope is the operation's security
+/// requirement), 429 `rate_limited` with `Retry-After`, and 404 `not_found` when the path names
+/// a resource. An operation that documents one of them more precisely (a 403 for a limit, a 404
+/// that also covers ids in the body) keeps its own. Operations marked `security: []` need no key.
+fn document_common_errors(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-    let limited = ResponseBuilder::new()
-        .description("`rate_limited`: the key's requests per minute are spent; `Retry-After` gives the seconds to wait")
-        .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build())
-        .build();
-    for item in doc.paths.paths.values_mut() {
+    let error = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build(),
+                )
+                .build(),
+        )
+    };
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let names_a_resource = path.contains('{');
         let operations = [
             &mut item.get,
             &mut item.put,
@@ -130,9 +140,35 @@ fn document_rate_limits(doc: &mut utoipa::openapi::OpenApi) {
             &mut item.trace,
         ];
         for op in operations.into_iter().flatten() {
+            // `security(())` on a public operation is one empty requirement; the document says
+            // `security: []`, which is what clients and linters read as "no key".
+            let requirements = serde_json::to_value(&op.security).unwrap_or_default();
+            let schemes: Vec<&serde_json::Value> =
+                requirements.as_array().into_iter().flatten().filter_map(|r| r.as_object()?.values().next()).collect();
+            if schemes.is_empty() {
+                if op.security.is_some() {
+                    op.security = Some(Vec::new());
+                }
+                continue;
+            }
+            let scoped = schemes.iter().any(|scopes| scopes.as_array().is_some_and(|l| !l.is_empty()));
             let responses = &mut op.responses.responses;
-            if responses.contains_key("401") && !responses.contains_key("429") {
-                responses.insert("429".into(), RefOr::T(limited.clone()));
+            let mut add = |code: &str, description: &str| {
+                responses.entry(code.to_owned()).or_insert_with(|| error(description));
+            };
+            add("401", "`unauthorized`: no key, or not a valid one (`WWW-Authenticate: Bearer`)");
+            if scoped {
+                add(
+                    "403",
+                    "`insufficient_scope`: the key lacks the scope this operation requires (`details.required`)",
+                );
+            }
+            add(
+                "429",
+                "`rate_limited`: the key's requests per minute are spent; `Retry-After` gives the seconds to wait",
+            );
+            if names_a_resource {
+                add("404", "`not_found`: no such resource in the key's workspace");
             }
         }
     }
@@ -147,7 +183,7 @@ fn api_router(groups: &[RouteGroup]) -> OpenApiRouter<ApiState> {
 }
 
 /// The served document, no key needed.
-#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta",
+#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta", security(()),
     responses((status = 200, description = "This OpenAPI 3.1 document", content_type = "application/json")))]
 async fn openapi_json(State(s): State<ApiState>) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], s.openapi_json.as_str().to_owned())
@@ -189,7 +225,7 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::
 /// The router serving `groups` over `app`, with the whole platform around it.
 pub fn router(app: App, groups: &[RouteGroup]) -> Router {
     let (mut router, mut doc) = api_router(groups).split_for_parts();
-    document_rate_limits(&mut doc);
+    document_common_errors(&mut doc);
     if groups.contains(&RouteGroup::Files) {
         router = router.merge(files::router());
     }

@@ -98,10 +98,6 @@ fn envelope(s: KnowledgeSource) -> Json<MindSourceEnvelope> {
     responses(
         (status = 200, body = MindSourceList),
         (status = 400, description = "`validation_error`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn list_mind_sources(
     auth: Authed<MindsRead>,
@@ -133,11 +129,9 @@ async fn list_mind_sources(
         (status = 201, body = MindSourceEnvelope),
         (status = 400, description = "`missing_content`, `content_too_large`, `missing_url`, `invalid_url`, `url_blocked`, \
             `missing_file`, `unsupported_file_type`, `file_too_large`, `invalid_json`, `validation_error`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 403, description = "`insufficient_scope`, `sources_limit_reached` or `storage_limit`", body = ErrorBody),
         (status = 404, description = "`not_found`: the Mind, or a `fileUrl` that is not this workspace's", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn create_mind_source(
     auth: Authed<MindsWrite>,
@@ -165,10 +159,6 @@ async fn create_mind_source(
     responses(
         (status = 200, body = MindSourceEnvelope,
             headers(("Retry-After" = u32, description = "`5` while the source is processing or transcribing"))),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn get_mind_source(
     auth: Authed<MindsRead>,
@@ -190,11 +180,7 @@ async fn get_mind_source(
     security(("bearer" = ["minds:write"])),
     responses(
         (status = 200, body = Deleted),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`processing_in_progress`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn delete_mind_source(
     auth: Authed<MindsWrite>,
@@ -212,11 +198,7 @@ async fn delete_mind_source(
     security(("bearer" = ["minds:write"])),
     responses(
         (status = 202, body = MindSourceEnvelope),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`processing_in_progress`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn reprocess_mind_source(
     auth: Authed<MindsWrite>,
@@ -235,10 +217,6 @@ async fn reprocess_mind_source(
     responses(
         (status = 200, body = SearchResponse),
         (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn search_mind(
     auth: Authed<MindsRead>,

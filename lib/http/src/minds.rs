@@ -533,9 +533,6 @@ pub struct PublishMind {
     responses(
         (status = 200, description = "A page of Minds and the workspace's usage", body = MindList),
         (status = 400, description = "`validation_error` for bad page/limit", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn list_minds(
     auth: Authed<MindsRead>,
@@ -558,11 +555,9 @@ async fn list_minds(
     responses(
         (status = 201, description = "Created: the Mind's detail", body = MindEnvelope),
         (status = 400, description = "`invalid_json` or `validation_error` (naming the fields)", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 403, description = "`insufficient_scope`, or `minds_limit_reached` at the workspace's mindsLimit", body = ErrorBody),
         (status = 409, description = "`slug_taken`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn create_mind(
     auth: Authed<MindsWrite>,
@@ -580,10 +575,7 @@ async fn create_mind(
     security(("bearer" = ["minds:read"])),
     responses(
         (status = 200, description = "The Mind", body = MindEnvelope),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
         (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn get_mind(
     auth: Authed<MindsRead>,
@@ -600,11 +592,7 @@ async fn get_mind(
     responses(
         (status = 200, description = "The updated Mind", body = MindEnvelope),
         (status = 400, description = "`invalid_json` or `validation_error` (naming the fields)", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`slug_taken` (in the workspace, or the public address of another published Mind)", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn update_mind(
     auth: Authed<MindsWrite>,
@@ -623,10 +611,6 @@ async fn update_mind(
     security(("bearer" = ["minds:write"])),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn delete_mind(
     auth: Authed<MindsWrite>,
@@ -648,11 +632,7 @@ async fn delete_mind(
     responses(
         (status = 200, description = "The Mind's publication; `warning` when it has no ready knowledge source", body = PublishEnvelope),
         (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
-        (status = 403, description = "`insufficient_scope`", body = ErrorBody),
-        (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`slug_taken`: another published Mind has this slug", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn publish_mind(
     auth: Authed<MindsWrite>,
@@ -693,7 +673,6 @@ async fn publish_mind(
     responses(
         (status = 201, description = "Stored: the uploaded-file result", body = UploadedView),
         (status = 400, description = "`missing_file`, `unsupported_file_type`, `file_too_large`, `validation_error`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
         (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
         (status = 408, description = "`request_timeout`: the body stopped arriving", body = ErrorBody),
@@ -744,10 +723,8 @@ pub struct MindUploadForm {
     responses(
         (status = 201, description = "Where and how to PUT the bytes", body = UploadUrlView),
         (status = 400, description = "`invalid_json`, `validation_error`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
         (status = 404, description = "`not_found` (also for another workspace's Mind)", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
     ))]
 async fn mind_upload_url(
     auth: Authed<MindsWrite>,

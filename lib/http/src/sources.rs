@@ -407,8 +407,7 @@ pub(crate) async fn multipart_of(req: Request, state: &ApiState, body_limit: usi
     security(("bearer" = ["knowledge:read"])),
     responses(
         (status = 200, body = SourceList),
-        (status = 400, description = "`validation_error`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, description = "`validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
     ))]
 async fn list_sources(
     auth: Authed<KnowledgeRead>,
@@ -447,9 +446,7 @@ async fn list_sources(
         (status = 201, body = SourceEnvelope),
         (status = 400, description = "`missing_content`, `content_too_large`, `missing_url`, `invalid_url`, `url_blocked`, \
             `missing_file`, `unsupported_file_type`, `file_too_large`, `invalid_json`, `validation_error`", body = ErrorBody),
-        (status = 401, body = ErrorBody),
         (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
-        (status = 404, body = ErrorBody),
         (status = 413, body = ErrorBody),
     ))]
 async fn create_source(
@@ -498,8 +495,7 @@ pub struct UploadForm {
 #[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:read"])),
-    responses((status = 200, body = SourceEnvelope), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = SourceEnvelope), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn get_source(
     auth: Authed<KnowledgeRead>,
     State(s): State<ApiState>,
@@ -513,8 +509,7 @@ async fn get_source(
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)), request_body = UpdateSource,
     security(("bearer" = ["knowledge:write"])),
     responses((status = 200, body = SourceEnvelope),
-        (status = 400, description = "`invalid_operation`, `missing_content`, `content_too_large`, `validation_error`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, description = "`invalid_operation`, `missing_content`, `content_too_large`, `validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
 async fn update_source(
     auth: Authed<KnowledgeWrite>,
@@ -529,8 +524,7 @@ async fn update_source(
 #[utoipa::path(delete, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:write"])),
-    responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
+    responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
 async fn delete_source(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
@@ -545,8 +539,7 @@ async fn delete_source(
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:write"])),
     responses((status = 202, body = SourceEnvelope),
-        (status = 400, description = "`already_processing`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, description = "`already_processing`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn process_source(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
@@ -560,8 +553,7 @@ async fn process_source(
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:write"])),
     responses((status = 202, body = SourceEnvelope),
-        (status = 400, description = "`invalid_operation`", body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, description = "`invalid_operation`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
 async fn refresh_source(
     auth: Authed<KnowledgeWrite>,
@@ -575,8 +567,7 @@ async fn refresh_source(
 #[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/knowledge/stats", tag = "knowledge",
     params(("chatbotId" = String, Path)),
     security(("bearer" = ["knowledge:read"])),
-    responses((status = 200, body = StatsEnvelope), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = StatsEnvelope), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),))]
 async fn knowledge_stats(
     auth: Authed<KnowledgeRead>,
     State(s): State<ApiState>,
@@ -597,9 +588,7 @@ async fn knowledge_stats(
     security(("bearer" = ["knowledge:write"])),
     responses((status = 201, body = UploadedView),
         (status = 400, description = "`missing_file`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
-        (status = 401, body = ErrorBody),
         (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
-        (status = 404, body = ErrorBody),
         (status = 408, description = "`request_timeout`: the body stopped arriving", body = ErrorBody),
         (status = 413, body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many requests, or uploads in progress", body = ErrorBody)))]
@@ -630,9 +619,7 @@ async fn upload_file(
     security(("bearer" = ["knowledge:write"])),
     responses((status = 201, body = UploadUrlView),
         (status = 400, description = "`validation_error`, `unsupported_file_type`, `file_too_large`", body = ErrorBody),
-        (status = 401, body = ErrorBody),
-        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),
-        (status = 404, body = ErrorBody)))]
+        (status = 403, description = "`insufficient_scope` or `storage_limit`", body = ErrorBody),))]
 async fn upload_url(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
