@@ -14,6 +14,7 @@ mod public_page;
 mod search;
 mod sources;
 mod state;
+mod upload;
 pub mod views;
 mod webhooks;
 

@@ -3,8 +3,9 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, ParseId, PathId};
-use crate::sources::{UploadUrlRequest, UploadUrlView, UploadedView, is_multipart, multipart_of, store_file_part};
+use crate::sources::{UploadUrlRequest, UploadUrlView, UploadedView};
 use crate::state::ApiState;
+use crate::upload::{FileUpload, UploadBodyLimit};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::body::Body;
@@ -683,23 +684,12 @@ async fn upload_mind_file(
     auth: Authed<MindsWrite>,
     State(s): State<ApiState>,
     PathId(id): PathId<MindId>,
-    req: Request,
+    upload: FileUpload<UploadBodyLimit>,
 ) -> Result<(StatusCode, Json<UploadedView>), ApiError> {
     // Unknown (or another workspace's) Mind: 404 before the body is read.
     s.app.get_mind(&auth.principal, &id).await?;
-    if !is_multipart(&req) {
-        return Err(lore_domain::DomainError::new(
-            lore_domain::ErrorCode::MissingFile,
-            "send the file as multipart/form-data in a `file` part",
-        )
-        .into());
-    }
-    let limit = crate::files::UPLOAD_BODY_LIMIT;
-    let multipart = multipart_of(req, &s, limit).await?;
-    let owner = UploadOwner::Mind(&id);
-    let part = store_file_part(&s, &auth.principal, multipart, owner, UploadRules::MIND, limit).await?;
-    let up = part.upload;
-    Ok((StatusCode::CREATED, Json(up.into())))
+    let part = upload.store(&s, &auth.principal, UploadOwner::Mind(&id), UploadRules::MIND).await?;
+    Ok((StatusCode::CREATED, Json(part.upload.into())))
 }
 
 /// The multipart form of a Mind upload.

@@ -4,21 +4,17 @@
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination, PathId, PathIds};
 use crate::state::ApiState;
+use crate::upload::{FileBodyLimit, FileUpload, JsonOrUpload};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
-use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use axum::http::header::CONTENT_TYPE;
-use futures::StreamExt;
-use lore_app::auth::Principal;
-use lore_app::files::{DeclaredFile, DirectUpload, FileCategory, IncomingFile, Upload, UploadOwner, UploadRules};
-use lore_app::ports::ByteStream;
+use lore_app::files::{DeclaredFile, DirectUpload, Upload, UploadOwner, UploadRules};
 use lore_app::ports::{SourceFilter, SourceStats};
 use lore_app::sources::NewSource;
+use lore_domain::DomainError;
 use lore_domain::id::{ChatbotId, SourceId};
 use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType};
-use lore_domain::{DomainError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -316,89 +312,6 @@ impl From<DirectUpload> for UploadUrlView {
     }
 }
 
-fn multipart_error(e: &(dyn std::error::Error + 'static), status: StatusCode, body_limit: usize) -> ApiError {
-    if status == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::PayloadTooLarge { limit_bytes: body_limit }
-    } else if crate::body_timed_out(e) {
-        lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
-    } else {
-        DomainError::field("body", format!("malformed multipart body: {e}")).into()
-    }
-}
-
-/// A multipart body's error as the error of a byte stream: over the route's body limit, a
-/// stalled body (`request_timeout`), or malformed.
-fn multipart_io(e: MultipartError) -> std::io::Error {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        std::io::Error::new(std::io::ErrorKind::FileTooLarge, e.body_text())
-    } else {
-        crate::body_io_error(&e)
-    }
-}
-
-/// A stored upload and the text parts sent with it.
-pub(crate) struct StoredPart {
-    pub upload: Upload,
-    pub name: Option<String>,
-}
-
-/// Stores the `file` part of a multipart upload as it arrives (never whole in memory; see
-/// `App::store_file`) and reads the text parts `name` and `category` (`document` or `audio`:
-/// a file of the other category is refused, whichever part came first). `body_limit` is the
-/// route's, for a 413 answer.
-pub(crate) async fn store_file_part(
-    s: &ApiState,
-    p: &Principal,
-    mut multipart: Multipart,
-    owner: UploadOwner<'_>,
-    rules: UploadRules,
-    body_limit: usize,
-) -> Result<StoredPart, ApiError> {
-    let mut upload = None;
-    let mut name = None;
-    let mut category = None;
-    let text_error = |e: MultipartError| multipart_error(&e, e.status(), body_limit);
-    while let Some(field) = multipart.next_field().await.map_err(text_error)? {
-        match field.name() {
-            Some("file") if upload.is_none() => {
-                let file_name = field.file_name().unwrap_or("file").to_owned();
-                let mut body: ByteStream<'_> = Box::pin(field.map(|r| r.map_err(multipart_io)));
-                let file = IncomingFile { file_name, body: &mut body };
-                upload = Some(s.app.store_file(p, owner, rules, file, category).await?);
-            }
-            Some("name") => name = Some(field.text().await.map_err(text_error)?),
-            Some("category") => {
-                let text = field.text().await.map_err(text_error)?;
-                category = match text.trim() {
-                    "" => None,
-                    c => Some(
-                        FileCategory::parse(c)
-                            .ok_or_else(|| DomainError::field("category", "must be document or audio"))?,
-                    ),
-                };
-            }
-            _ => {}
-        }
-    }
-    let upload =
-        upload.ok_or_else(|| DomainError::new(ErrorCode::MissingFile, "the multipart body has no `file` part"))?;
-    let upload = s.app.keep_if_category(p, upload, category).await?;
-    Ok(StoredPart { upload, name })
-}
-
-pub(crate) fn is_multipart(req: &Request) -> bool {
-    req.headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"))
-}
-
-pub(crate) async fn multipart_of(req: Request, state: &ApiState, body_limit: usize) -> Result<Multipart, ApiError> {
-    Multipart::from_request(req, state)
-        .await
-        .map_err(|e: MultipartRejection| multipart_error(&e, e.status(), body_limit))
-}
-
 /// List a chatbot's sources, newest first, optionally by `status` and `type`.
 #[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/sources", tag = "knowledge",
     params(("chatbotId" = String, Path), PageParams,
@@ -453,30 +366,22 @@ async fn create_source(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
     PathId(chatbot): PathId<ChatbotId>,
-    req: Request,
+    body: JsonOrUpload<CreateSource, FileBodyLimit>,
 ) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
-    let new = if is_multipart(&req) {
-        s.app.get_chatbot(&auth.principal, &chatbot).await?;
-        let multipart = multipart_of(req, &s, FILE_BODY_LIMIT).await?;
-        let part = store_file_part(
-            &s,
-            &auth.principal,
-            multipart,
-            UploadOwner::Chatbot,
-            UploadRules::CHATBOT,
-            FILE_BODY_LIMIT,
-        )
-        .await?;
-        NewSource::Upload { name: part.name, upload: part.upload }
-    } else {
-        let JsonBody(body) = JsonBody::<CreateSource>::from_request(req, &s).await?;
-        match body.source_type.as_deref() {
+    let new = match body {
+        JsonOrUpload::Upload(upload) => {
+            // An unknown chatbot is 404 before a byte of the file is read.
+            s.app.get_chatbot(&auth.principal, &chatbot).await?;
+            let part = upload.store(&s, &auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT).await?;
+            NewSource::Upload { name: part.name, upload: part.upload }
+        }
+        JsonOrUpload::Json(body) => match body.source_type.as_deref() {
             Some("text") => NewSource::Text { name: body.name, content: body.content },
             Some("url") => NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth },
             Some("file") => NewSource::FileUrl { name: body.name, file_url: body.file_url },
             Some(_) => return Err(DomainError::field("type", "must be one of text, url, file").into()),
             None => return Err(DomainError::field("type", "is required (text, url or file)").into()),
-        }
+        },
     };
     let source = s.app.create_source(&auth.principal, &chatbot, new).await?;
     Ok((StatusCode::CREATED, envelope(source)))
@@ -596,18 +501,10 @@ async fn upload_file(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
     PathId(chatbot): PathId<ChatbotId>,
-    req: Request,
+    upload: FileUpload<FileBodyLimit>,
 ) -> Result<(StatusCode, Json<UploadedView>), ApiError> {
     s.app.get_chatbot(&auth.principal, &chatbot).await?;
-    if !is_multipart(&req) {
-        return Err(
-            DomainError::new(ErrorCode::MissingFile, "send the file as multipart/form-data in a `file` part").into()
-        );
-    }
-    let multipart = multipart_of(req, &s, FILE_BODY_LIMIT).await?;
-    let part =
-        store_file_part(&s, &auth.principal, multipart, UploadOwner::Chatbot, UploadRules::CHATBOT, FILE_BODY_LIMIT)
-            .await?;
+    let part = upload.store(&s, &auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT).await?;
     Ok((StatusCode::CREATED, Json(part.upload.into())))
 }
 
