@@ -188,7 +188,7 @@ pub struct ResponseList {
     security(("bearer" = ["forms:read"])),
     responses(
         (status = 200, body = FormList),
-        (status = 400, description = "`validation_error` for bad page/limit", body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 400, description = "`validation_error` for bad page/limit", body = ErrorBody),
     ))]
 async fn list_forms(
     auth: Authed<FormsRead>,
@@ -206,7 +206,7 @@ async fn list_forms(
     security(("bearer" = ["forms:write"])),
     responses(
         (status = 201, body = FormEnvelope),
-        (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody), (status = 413, body = ErrorBody),
     ))]
 async fn create_form(
     auth: Authed<FormsWrite>,
@@ -234,7 +234,7 @@ async fn create_form(
 #[utoipa::path(get, path = "/api/v1/forms/{formId}", tag = "forms",
     params(("formId" = String, Path, description = "Form id (`form_…`)")),
     security(("bearer" = ["forms:read"])),
-    responses((status = 200, body = FormEnvelope), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = FormEnvelope)))]
 async fn get_form(
     auth: Authed<FormsRead>,
     State(s): State<ApiState>,
@@ -248,7 +248,7 @@ async fn get_form(
 #[utoipa::path(delete, path = "/api/v1/forms/{formId}", tag = "forms",
     params(("formId" = String, Path, description = "Form id (`form_…`)")),
     security(("bearer" = ["forms:write"])),
-    responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = Deleted)))]
 async fn delete_form(
     auth: Authed<FormsWrite>,
     State(s): State<ApiState>,
@@ -266,8 +266,8 @@ async fn delete_form(
     security(("bearer" = ["forms:write"])),
     responses(
         (status = 201, body = ResponseCreated),
-        (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 400, description = "`invalid_json` or `validation_error`", body = ErrorBody),
+        (status = 413, body = ErrorBody),
     ))]
 async fn submit_response(
     auth: Authed<FormsWrite>,
@@ -286,7 +286,7 @@ async fn submit_response(
     params(("formId" = String, Path, description = "Form id (`form_…`)"), PageParams),
     security(("bearer" = ["forms:read"])),
     responses((status = 200, body = ResponseList),
-        (status = 400, description = "`validation_error` for bad page/limit", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),))]
+        (status = 400, description = "`validation_error` for bad page/limit", body = ErrorBody),))]
 async fn list_responses(
     auth: Authed<FormsRead>,
     State(s): State<ApiState>,

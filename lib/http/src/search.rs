@@ -107,7 +107,7 @@ pub(crate) fn parse(body: SearchBody, names: TypeNames) -> Result<SearchRequest,
     params(("chatbotId" = String, Path)), request_body = SearchBody,
     security(("bearer" = ["knowledge:search"])),
     responses((status = 200, body = SearchResponse),
-        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody)))]
 async fn search_chatbot(
     auth: Authed<KnowledgeSearch>,
     State(s): State<ApiState>,

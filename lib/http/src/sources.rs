@@ -320,7 +320,7 @@ impl From<DirectUpload> for UploadUrlView {
     security(("bearer" = ["knowledge:read"])),
     responses(
         (status = 200, body = SourceList),
-        (status = 400, description = "`validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, description = "`validation_error`", body = ErrorBody),
     ))]
 async fn list_sources(
     auth: Authed<KnowledgeRead>,
@@ -400,7 +400,7 @@ pub struct UploadForm {
 #[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:read"])),
-    responses((status = 200, body = SourceEnvelope), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = SourceEnvelope)))]
 async fn get_source(
     auth: Authed<KnowledgeRead>,
     State(s): State<ApiState>,
@@ -414,7 +414,7 @@ async fn get_source(
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)), request_body = UpdateSource,
     security(("bearer" = ["knowledge:write"])),
     responses((status = 200, body = SourceEnvelope),
-        (status = 400, description = "`invalid_operation`, `missing_content`, `content_too_large`, `validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, description = "`invalid_operation`, `missing_content`, `content_too_large`, `validation_error`", body = ErrorBody),
         (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
 async fn update_source(
     auth: Authed<KnowledgeWrite>,
@@ -429,7 +429,7 @@ async fn update_source(
 #[utoipa::path(delete, path = "/api/v1/chatbots/{chatbotId}/sources/{sourceId}", tag = "knowledge",
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:write"])),
-    responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
+    responses((status = 200, body = Deleted), (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
 async fn delete_source(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
@@ -444,7 +444,7 @@ async fn delete_source(
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:write"])),
     responses((status = 202, body = SourceEnvelope),
-        (status = 400, description = "`already_processing`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, description = "`already_processing`", body = ErrorBody)))]
 async fn process_source(
     auth: Authed<KnowledgeWrite>,
     State(s): State<ApiState>,
@@ -458,7 +458,7 @@ async fn process_source(
     params(("chatbotId" = String, Path), ("sourceId" = String, Path)),
     security(("bearer" = ["knowledge:write"])),
     responses((status = 202, body = SourceEnvelope),
-        (status = 400, description = "`invalid_operation`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, description = "`invalid_operation`", body = ErrorBody),
         (status = 409, description = "`processing_in_progress`", body = ErrorBody)))]
 async fn refresh_source(
     auth: Authed<KnowledgeWrite>,
@@ -472,7 +472,7 @@ async fn refresh_source(
 #[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/knowledge/stats", tag = "knowledge",
     params(("chatbotId" = String, Path)),
     security(("bearer" = ["knowledge:read"])),
-    responses((status = 200, body = StatsEnvelope), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),))]
+    responses((status = 200, body = StatsEnvelope),))]
 async fn knowledge_stats(
     auth: Authed<KnowledgeRead>,
     State(s): State<ApiState>,

@@ -111,7 +111,7 @@ pub struct FormChoice {
 /// forms"}` stands for every form, then one entry per form, newest first.
 #[utoipa::path(get, path = "/api/integrations/webhooks/actions/forms", tag = "integrations",
     security(("bearer" = ["forms:read"])),
-    responses((status = 200, body = Vec<FormChoice>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),))]
+    responses((status = 200, body = Vec<FormChoice>),))]
 async fn form_choices(auth: Authed<FormsRead>, State(s): State<ApiState>) -> Result<Json<Vec<FormChoice>>, ApiError> {
     let forms = s.app.form_choices(&auth.principal).await?;
     let mut choices = vec![FormChoice { id: lore_domain::form::ALL_FORMS_ID.into(), name: "All forms".into() }];
@@ -219,7 +219,7 @@ impl Unsubscribed {
 #[utoipa::path(delete, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}", tag = "integrations",
     params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),
     security(("bearer" = ["webhooks:write"])),
-    responses((status = 200, body = Unsubscribed), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = Unsubscribed)))]
 async fn unsubscribe(
     auth: Authed<WebhooksWrite>,
     State(s): State<ApiState>,
@@ -244,7 +244,7 @@ pub struct UnsubscribeBody {
     request_body = UnsubscribeBody,
     security(("bearer" = ["webhooks:write"])),
     responses((status = 200, body = Unsubscribed),
-        (status = 400, description = "`validation_error` (no `hookId`) or `invalid_json`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),))]
+        (status = 400, description = "`validation_error` (no `hookId`) or `invalid_json`", body = ErrorBody), (status = 404, body = ErrorBody),))]
 async fn unsubscribe_by_body(
     auth: Authed<WebhooksWrite>,
     State(s): State<ApiState>,
@@ -271,8 +271,8 @@ pub struct SampleQuery {
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
-    responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<Object>), (status = 403, body = ErrorBody),
-        (status = 404, description = "`not_found`: unknown `formId`", body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<Object>),
+        (status = 404, description = "`not_found`: unknown `formId`", body = ErrorBody)))]
 async fn sample(
     auth: Authed<FormsRead>,
     State(s): State<ApiState>,
@@ -384,7 +384,7 @@ pub struct DeliveryList {
         ("status" = Option<String>, Query, description = "`pending`, `succeeded` or `failed`")),
     security(("bearer" = ["webhooks:write"])),
     responses((status = 200, body = DeliveryList),
-        (status = 400, description = "`validation_error`", body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+        (status = 400, description = "`validation_error`", body = ErrorBody)))]
 async fn list_deliveries(
     auth: Authed<WebhooksWrite>,
     State(s): State<ApiState>,
@@ -430,7 +430,7 @@ pub struct DeliveryEnvelope {
     params(("deliveryId" = String, Path, description = "Delivery id (`dlv_…`)")),
     security(("bearer" = ["webhooks:write"])),
     responses((status = 202, body = DeliveryEnvelope),
-        (status = 400, description = "`invalid_operation`: the subscription is disabled", body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 400, description = "`invalid_operation`: the subscription is disabled", body = ErrorBody),
         (status = 404, description = "`not_found`: no such delivery, or its subscription is gone", body = ErrorBody),))]
 async fn redeliver(
     auth: Authed<WebhooksWrite>,
