@@ -15,7 +15,6 @@
 pub mod batch;
 pub mod config;
 mod error;
-pub mod http_failure;
 pub mod local;
 pub mod minilm;
 pub mod openai;

@@ -25,15 +25,13 @@
 
 use crate::batch::{BatchLimits, estimate_tokens, plan_batches, truncate_to_tokens};
 use crate::error::ConfigError;
-use crate::http_failure::HttpFailure;
 use crate::local::empty_text_vector;
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
-use async_openai::error::OpenAIError;
-use async_openai::middleware::HttpRequestFactory;
 use async_openai::types::embeddings::{CreateEmbeddingRequest, CreateEmbeddingResponse, EmbeddingInput};
 use async_trait::async_trait;
 use lore_app::ports::{EmbedError, Embedder};
+use lore_openai::{Failure, Retries};
 use std::fmt;
 use std::time::Duration;
 
@@ -101,12 +99,19 @@ impl OpenAiEmbedderConfig {
         }
     }
 
+    /// The retry policy of these settings.
+    pub fn retries(&self) -> Retries {
+        Retries {
+            max_retries: self.max_retries,
+            initial_backoff: self.initial_backoff,
+            max_backoff: self.max_backoff,
+            max_retry_after: self.max_retry_after,
+        }
+    }
+
     /// The delay before retry number `retry` (0-based), given the server's `Retry-After` hint.
     pub fn retry_delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
-        match retry_after {
-            Some(hint) => hint.min(self.max_retry_after),
-            None => self.initial_backoff.saturating_mul(2u32.saturating_pow(retry)).min(self.max_backoff),
-        }
+        self.retries().delay(retry, retry_after)
     }
 }
 
@@ -151,26 +156,8 @@ impl OpenAiEmbedder {
         if config.dimensions == 0 {
             return Err(ConfigError::InvalidDimensions("0".to_owned()));
         }
-        let http = reqwest::Client::builder()
-            .timeout(config.request_timeout)
-            .connect_timeout(config.request_timeout.min(Duration::from_secs(10)))
-            .build()
-            .map_err(|e| ConfigError::HttpClient(e.to_string()))?;
-        let openai_config = OpenAIConfig::new().with_api_base(base_url).with_api_key(config.api_key.clone());
-        let client = Client::build(http.clone(), openai_config).with_http_service(tower::service_fn(
-            move |factory: HttpRequestFactory| {
-                let http = http.clone();
-                async move {
-                    let request = factory.build().await?;
-                    let response = http.execute(request).await?;
-                    if response.status().is_success() {
-                        Ok(response)
-                    } else {
-                        Err(OpenAIError::Boxed(Box::new(HttpFailure::read(response).await)))
-                    }
-                }
-            },
-        ));
+        let client = lore_openai::client(base_url, Some(config.api_key.clone()), config.request_timeout)
+            .map_err(ConfigError::HttpClient)?;
         let model_id = match known_dimensions(&config.model) {
             Some(native) if native == config.dimensions => config.model.clone(),
             _ => format!("{}@{}", config.model, config.dimensions),
@@ -192,33 +179,29 @@ impl OpenAiEmbedder {
             user: None,
             dimensions: self.config.request_dimensions,
         };
-        let mut retry = 0u32;
-        loop {
-            let failure = match self.client.embeddings().create(request.clone()).await {
-                Ok(response) => return self.vectors(response, count),
-                Err(error) => classify(error),
-            };
-            match failure {
-                Failure::Permanent(message) => return Err(EmbedError::Permanent(message)),
-                Failure::Transient { message, retry_after } => {
-                    if retry >= self.config.max_retries {
-                        return Err(EmbedError::Unavailable(format!(
-                            "{message} (gave up after {} attempts)",
-                            retry + 1
-                        )));
-                    }
-                    let delay = self.config.retry_delay(retry, retry_after);
+        let outcome = self
+            .config
+            .retries()
+            .run(
+                || {
+                    let request = request.clone();
+                    async move { self.client.embeddings().create(request).await }
+                },
+                |attempt, delay, message| {
                     tracing::warn!(
                         model = %self.config.model,
                         inputs = count,
-                        attempt = retry + 1,
+                        attempt,
                         delay_ms = delay.as_millis() as u64,
                         "embedding request failed, retrying: {message}"
-                    );
-                    tokio::time::sleep(delay).await;
-                    retry += 1;
-                }
-            }
+                    )
+                },
+            )
+            .await;
+        match outcome {
+            Ok(response) => self.vectors(response, count),
+            Err(Failure::Permanent(message) | Failure::TooLarge(message)) => Err(EmbedError::Permanent(message)),
+            Err(Failure::Transient { message, .. }) => Err(EmbedError::Unavailable(message)),
         }
     }
 
@@ -303,47 +286,9 @@ fn normalised(vector: Vec<f32>) -> Option<Vec<f32>> {
     Some(vector.into_iter().map(|v| (f64::from(v) / norm) as f32).collect())
 }
 
-enum Failure {
-    Permanent(String),
-    Transient { message: String, retry_after: Option<Duration> },
-}
-
-fn classify_status(status: u16, insufficient_quota: bool, message: String, retry_after: Option<Duration>) -> Failure {
-    if (status == 429 && !insufficient_quota) || (500..600).contains(&status) {
-        Failure::Transient { message, retry_after }
-    } else {
-        Failure::Permanent(message)
-    }
-}
-
-fn classify(error: OpenAIError) -> Failure {
-    match error {
-        OpenAIError::Boxed(boxed) => match boxed.downcast::<HttpFailure>() {
-            Ok(failure) => {
-                let quota = failure.is_insufficient_quota();
-                classify_status(failure.status, quota, failure.to_string(), failure.retry_after)
-            }
-            Err(other) => Failure::Permanent(other.to_string()),
-        },
-        OpenAIError::ApiError(api) => {
-            let quota = api.api_error.r#type.as_deref() == Some("insufficient_quota")
-                || api.api_error.code.as_deref() == Some("insufficient_quota");
-            classify_status(api.status_code.as_u16(), quota, api.to_string(), None)
-        }
-        OpenAIError::Reqwest(e) if e.is_builder() => Failure::Permanent(format!("invalid request: {e}")),
-        OpenAIError::Reqwest(e) => Failure::Transient { message: format!("transport error: {e}"), retry_after: None },
-        OpenAIError::JSONDeserialize(e, _) => {
-            Failure::Permanent(format!("the embeddings response is not in the OpenAI format: {e}"))
-        }
-        other => Failure::Permanent(other.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http_failure::retry_after;
-    use reqwest::header::HeaderMap;
 
     #[test]
     fn backoff_doubles_from_the_initial_delay_up_to_the_cap() {
@@ -358,31 +303,6 @@ mod tests {
         let config = OpenAiEmbedderConfig::new("k");
         assert_eq!(config.retry_delay(3, Some(Duration::from_millis(1))), Duration::from_millis(1));
         assert_eq!(config.retry_delay(0, Some(Duration::from_secs(600))), Duration::from_secs(60));
-    }
-
-    #[test]
-    fn retry_after_headers_are_parsed() {
-        let mut headers = HeaderMap::new();
-        assert_eq!(retry_after(&headers), None);
-        headers.insert("retry-after", "3".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_secs(3)));
-        headers.insert("retry-after-ms", "250".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_millis(250)));
-        let mut date = HeaderMap::new();
-        date.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
-        assert_eq!(retry_after(&date), None);
-        let mut negative = HeaderMap::new();
-        negative.insert("retry-after", "-1".parse().unwrap());
-        assert_eq!(retry_after(&negative), None);
-    }
-
-    #[test]
-    fn statuses_are_classified() {
-        let transient = |s, q| matches!(classify_status(s, q, String::new(), None), Failure::Transient { .. });
-        assert!(transient(429, false));
-        assert!(!transient(429, true));
-        assert!(transient(500, false) && transient(502, false) && transient(503, false));
-        assert!(!transient(400, false) && !transient(401, false) && !transient(403, false) && !transient(404, false));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use lore_domain::DomainError;
 use lore_domain::form::{Form, FormField, FormResponse, NewForm, RawField};
 use lore_domain::id::FormId;
 use serde::{Deserialize, Serialize};
@@ -125,6 +126,25 @@ pub struct CreateForm {
     pub fields: Option<Vec<FieldInput>>,
 }
 
+impl CreateForm {
+    /// The form the body describes, validated.
+    pub fn parse(self) -> Result<NewForm, DomainError> {
+        let fields: Option<Vec<RawField>> = self.fields.map(|fs| {
+            fs.into_iter()
+                .map(|f| RawField {
+                    key: f.key,
+                    label: f.label,
+                    field_type: f.field_type,
+                    required: f.required,
+                    options: f.options,
+                    max: f.max,
+                })
+                .collect()
+        });
+        NewForm::parse(self.name.as_deref(), fields.as_deref())
+    }
+}
+
 /// Submit a response. `values` maps field keys to answers: strings for text, e-mail, phone,
 /// date (`YYYY-MM-DD`), choices and URLs (`file`, `signature`); a JSON number for `number`; an
 /// integer 1..max for `rating`; an array of options for `checkboxes`.
@@ -213,19 +233,7 @@ async fn create_form(
     State(s): State<ApiState>,
     JsonBody(body): JsonBody<CreateForm>,
 ) -> Result<(StatusCode, Json<FormEnvelope>), ApiError> {
-    let fields: Option<Vec<RawField>> = body.fields.map(|fs| {
-        fs.into_iter()
-            .map(|f| RawField {
-                key: f.key,
-                label: f.label,
-                field_type: f.field_type,
-                required: f.required,
-                options: f.options,
-                max: f.max,
-            })
-            .collect()
-    });
-    let new = NewForm::parse(body.name.as_deref(), fields.as_deref())?;
+    let new = body.parse()?;
     let form = s.app.create_form(&auth.principal, new).await?;
     Ok((StatusCode::CREATED, Json(FormEnvelope { status: Status::Success, form: form.into() })))
 }

@@ -19,6 +19,17 @@ pub mod views;
 mod webhooks;
 
 pub use error::ApiError;
+
+/// The request bodies of the routes, as the routes read them: for clients written in Rust and
+/// for the fuzz targets, which parse inputs exactly the way the routes do.
+pub mod bodies {
+    pub use crate::chatbots::{CreateChatbot, UpdateChatbot};
+    pub use crate::forms::{CreateForm, FieldInput, SubmitResponse};
+    pub use crate::minds::{CreateMind, UpdateMind};
+    pub use crate::search::SearchBody;
+    pub use crate::sources::CreateSource;
+    pub use crate::webhooks::SubscribeBody;
+}
 pub use state::ApiState;
 
 use axum::Router;

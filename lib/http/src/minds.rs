@@ -414,7 +414,8 @@ pub struct CreateMind {
 }
 
 impl CreateMind {
-    fn into_raw(self) -> RawMind {
+    /// The body as the domain's raw Mind, to parse into `NewMind`.
+    pub fn into_raw(self) -> RawMind {
         RawMind {
             name: self.name,
             slug: self.slug,
@@ -494,7 +495,8 @@ pub struct UpdateMind {
 }
 
 impl UpdateMind {
-    fn into_raw(self) -> RawMind {
+    /// The body as the domain's raw Mind, to parse into `MindPatch`.
+    pub fn into_raw(self) -> RawMind {
         RawMind {
             name: self.name,
             slug: self.slug,

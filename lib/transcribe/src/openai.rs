@@ -27,8 +27,6 @@
 use crate::split;
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
-use async_openai::error::OpenAIError;
-use async_openai::middleware::HttpRequestFactory;
 use async_openai::types::InputSource;
 use async_openai::types::audio::{AudioInput, CreateTranscriptionRequest};
 use async_trait::async_trait;
@@ -36,8 +34,7 @@ use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
 use lore_app::ports::{AudioClip, TranscribeError, Transcriber, Transcript};
 use lore_domain::audio::AudioFormat;
-use lore_embed::http_failure::HttpFailure;
-use reqwest::header::AUTHORIZATION;
+use lore_openai::{Failure, Retries};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -93,12 +90,19 @@ impl OpenAiTranscriberConfig {
         }
     }
 
+    /// The retry policy of these settings.
+    pub fn retries(&self) -> Retries {
+        Retries {
+            max_retries: self.max_retries,
+            initial_backoff: self.initial_backoff,
+            max_backoff: self.max_backoff,
+            max_retry_after: self.max_retry_after,
+        }
+    }
+
     /// The delay before retry number `retry` (0-based), given the server's `Retry-After` hint.
     pub fn retry_delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
-        match retry_after {
-            Some(hint) => hint.min(self.max_retry_after),
-            None => self.initial_backoff.saturating_mul(2u32.saturating_pow(retry)).min(self.max_backoff),
-        }
+        self.retries().delay(retry, retry_after)
     }
 }
 
@@ -158,31 +162,8 @@ impl OpenAiTranscriber {
         if config.max_request_bytes == 0 {
             return Err(BuildError::InvalidLimit);
         }
-        let http = reqwest::Client::builder()
-            .timeout(config.request_timeout)
-            .connect_timeout(config.request_timeout.min(Duration::from_secs(10)))
-            .build()
-            .map_err(|e| BuildError::HttpClient(e.to_string()))?;
-        let keyless = config.api_key.is_none();
-        let openai_config =
-            OpenAIConfig::new().with_api_base(base_url).with_api_key(config.api_key.clone().unwrap_or_default());
-        let client = Client::build(http.clone(), openai_config).with_http_service(tower::service_fn(
-            move |factory: HttpRequestFactory| {
-                let http = http.clone();
-                async move {
-                    let mut request = factory.build().await?;
-                    if keyless {
-                        request.headers_mut().remove(AUTHORIZATION);
-                    }
-                    let response = http.execute(request).await?;
-                    if response.status().is_success() {
-                        Ok(response)
-                    } else {
-                        Err(OpenAIError::Boxed(Box::new(HttpFailure::read(response).await)))
-                    }
-                }
-            },
-        ));
+        let client = lore_openai::client(base_url, config.api_key.clone(), config.request_timeout)
+            .map_err(BuildError::HttpClient)?;
         Ok(Self { client, config })
     }
 
@@ -198,37 +179,36 @@ impl OpenAiTranscriber {
             model: self.config.model.clone(),
             ..Default::default()
         };
-        let mut retry = 0u32;
-        loop {
-            let failure = match self.client.audio().transcription().create_raw(request.clone()).await {
-                Ok(body) => return self.text(&body),
-                Err(error) => classify(error),
-            };
-            let (message, retry_after) = match failure {
-                Failure::Permanent(message) => return Err(TranscribeError::Rejected(self.redact(message))),
-                Failure::TooLarge(message) => {
-                    return Err(TranscribeError::TooLarge(format!(
-                        "the service refused {file_name} ({bytes} bytes) as too large: {}; lower \
-                         LORE_TRANSCRIPTION_MAX_REQUEST_BYTES",
-                        self.redact(message)
-                    )));
-                }
-                Failure::Transient { message, retry_after } => (self.redact(message), retry_after),
-            };
-            if retry >= self.config.max_retries {
-                return Err(TranscribeError::Unavailable(format!("{message} (gave up after {} attempts)", retry + 1)));
-            }
-            let delay = self.config.retry_delay(retry, retry_after);
-            tracing::warn!(
-                model = %self.config.model,
-                file = %file_name,
-                bytes,
-                attempt = retry + 1,
-                delay_ms = delay.as_millis() as u64,
-                "transcription request failed, retrying: {message}"
-            );
-            tokio::time::sleep(delay).await;
-            retry += 1;
+        let outcome = self
+            .config
+            .retries()
+            .run(
+                || {
+                    let request = request.clone();
+                    async move { self.client.audio().transcription().create_raw(request).await }
+                },
+                |attempt, delay, message| {
+                    tracing::warn!(
+                        model = %self.config.model,
+                        file = %file_name,
+                        bytes,
+                        attempt,
+                        delay_ms = delay.as_millis() as u64,
+                        "transcription request failed, retrying: {}",
+                        self.redact(message.to_owned())
+                    )
+                },
+            )
+            .await;
+        match outcome {
+            Ok(body) => self.text(&body),
+            Err(Failure::Permanent(message)) => Err(TranscribeError::Rejected(self.redact(message))),
+            Err(Failure::TooLarge(message)) => Err(TranscribeError::TooLarge(format!(
+                "the service refused {file_name} ({bytes} bytes) as too large: {}; lower \
+                 LORE_TRANSCRIPTION_MAX_REQUEST_BYTES",
+                self.redact(message)
+            ))),
+            Err(Failure::Transient { message, .. }) => Err(TranscribeError::Unavailable(self.redact(message))),
         }
     }
 
@@ -320,47 +300,9 @@ pub fn piece_name(stem: &str, format: AudioFormat, index: usize, total: usize) -
     format!("{stem}-part{:0width$}.{extension}", index + 1)
 }
 
-#[derive(Debug, PartialEq)]
-enum Failure {
-    Permanent(String),
-    TooLarge(String),
-    Transient { message: String, retry_after: Option<Duration> },
-}
-
-fn classify_status(status: u16, insufficient_quota: bool, message: String, retry_after: Option<Duration>) -> Failure {
-    match status {
-        413 => Failure::TooLarge(message),
-        408 | 500..=599 => Failure::Transient { message, retry_after },
-        429 if !insufficient_quota => Failure::Transient { message, retry_after },
-        _ => Failure::Permanent(message),
-    }
-}
-
-fn classify(error: OpenAIError) -> Failure {
-    match error {
-        OpenAIError::Boxed(boxed) => match boxed.downcast::<HttpFailure>() {
-            Ok(failure) => {
-                let quota = failure.is_insufficient_quota();
-                classify_status(failure.status, quota, failure.to_string(), failure.retry_after)
-            }
-            Err(other) => Failure::Permanent(other.to_string()),
-        },
-        OpenAIError::ApiError(api) => {
-            let quota = api.api_error.r#type.as_deref() == Some("insufficient_quota")
-                || api.api_error.code.as_deref() == Some("insufficient_quota");
-            classify_status(api.status_code.as_u16(), quota, api.to_string(), None)
-        }
-        OpenAIError::Reqwest(e) if e.is_builder() => Failure::Permanent(format!("invalid request: {e}")),
-        OpenAIError::Reqwest(e) => Failure::Transient { message: format!("transport error: {e}"), retry_after: None },
-        other => Failure::Permanent(other.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lore_embed::http_failure::retry_after;
-    use reqwest::header::HeaderMap;
 
     #[test]
     fn backoff_doubles_up_to_the_cap_and_retry_after_wins() {
@@ -369,30 +311,6 @@ mod tests {
         assert_eq!(delays, vec![1, 2, 4, 8, 16, 30, 30]);
         assert_eq!(config.retry_delay(3, Some(Duration::from_millis(5))), Duration::from_millis(5));
         assert_eq!(config.retry_delay(0, Some(Duration::from_secs(900))), Duration::from_secs(60));
-    }
-
-    #[test]
-    fn retry_after_headers_are_parsed() {
-        let mut headers = HeaderMap::new();
-        assert_eq!(retry_after(&headers), None);
-        headers.insert("retry-after", "3".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_secs(3)));
-        headers.insert("retry-after-ms", "250".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_millis(250)));
-        let mut date = HeaderMap::new();
-        date.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
-        assert_eq!(retry_after(&date), None);
-    }
-
-    #[test]
-    fn statuses_are_classified() {
-        let transient = |s, q| matches!(classify_status(s, q, String::new(), None), Failure::Transient { .. });
-        assert!(transient(429, false) && transient(500, false) && transient(503, false) && transient(408, false));
-        assert!(!transient(429, true), "insufficient_quota is not retried");
-        assert_eq!(classify_status(413, false, "big".into(), None), Failure::TooLarge("big".into()));
-        for status in [400, 401, 403, 404, 415, 422] {
-            assert_eq!(classify_status(status, false, "x".into(), None), Failure::Permanent("x".into()), "{status}");
-        }
     }
 
     #[test]

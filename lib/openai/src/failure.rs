@@ -1,6 +1,6 @@
-//! Reading a failed response of an OpenAI-compatible API, shared by the embedding client and
-//! the transcription client (`lore-transcribe`): both install an HTTP layer in async-openai that
-//! turns every non-2xx response into an [`HttpFailure`] carrying what retry decisions need.
+//! Reading a failed response of an OpenAI-compatible API: the HTTP layer [`crate::client`]
+//! installs in async-openai turns every non-2xx response into an [`HttpFailure`] carrying what
+//! retry decisions need.
 
 use async_openai::error::WrappedError;
 use reqwest::header::HeaderMap;
