@@ -121,7 +121,7 @@ impl Reply {
         self.body["error"]["code"].as_str().expect("error.code is a string")
     }
 
-    /// Every JSON answer carries these, success or not (CONTRACT §2).
+    /// Every JSON answer carries these, success or not (docs/api.md §2).
     pub fn assert_platform_headers(&self) {
         assert_eq!(self.header("content-type"), Some("application/json"), "{self:?}");
         assert!(self.header("x-request-id").is_some_and(|v| !v.is_empty()), "no x-request-id: {self:?}");

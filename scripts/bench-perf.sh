@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# In-process performance budgets (DESIGN §6): chunking, extraction, embedded search and webhook
+# In-process performance budgets (the performance budgets (docs/benchmarks.md)): chunking, extraction, embedded search and webhook
 # fan-out, each measured against its peer or baseline in the same run (benches/perf/main.rs).
 # One command reproduces the "Performance budgets (in process)" block of docs/benchmarks.md.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Process-level performance budgets of DESIGN §6 (benches/process/README.md): one command builds
+# Process-level performance budgets of the performance budgets (docs/benchmarks.md) (benches/process/README.md): one command builds
 # everything with the `perf` profile, runs it, and rewrites the "Performance budgets (processes)"
 # block of docs/benchmarks.md (between <!-- perf-process:begin --> and <!-- perf-process:end -->).
 #

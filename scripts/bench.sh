@@ -4,8 +4,8 @@
 #   bash scripts/bench.sh
 #
 # 1. scripts/bench-retrieval.sh  retrieval quality and latency through the HTTP API
-# 2. scripts/bench-perf.sh       in-process budgets of DESIGN §6 (chunking, extraction, search, fan-out)
-# 3. scripts/bench-process.sh    process budgets of DESIGN §6 (cold start, API overhead, memory)
+# 2. scripts/bench-perf.sh       in-process budgets of the performance budgets (docs/benchmarks.md) (chunking, extraction, search, fan-out)
+# 3. scripts/bench-process.sh    process budgets of the performance budgets (docs/benchmarks.md) (cold start, API overhead, memory)
 #
 # Each installs what it needs (Python peers in a venv, wrk from Debian) and builds with the
 # `perf` profile. About 15 minutes once built; the first perf build takes about 20 more on two

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Screenshot test of a Mind's public page (CONTRACT §8, GET /m/{slug}) in headless Chromium.
+# Screenshot test of a Mind's public page (docs/api.md §8, GET /m/{slug}) in headless Chromium.
 #
 #   bash scripts/screenshot-mind.sh [out.png]     # default: ${CARGO_TARGET_DIR:-target}/screenshots/mind.png
 #

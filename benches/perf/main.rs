@@ -1,4 +1,4 @@
-//! In-process performance budgets (DESIGN §6), each measured against its peer or baseline in the
+//! In-process performance budgets (the performance budgets (docs/benchmarks.md)), each measured against its peer or baseline in the
 //! same run and reported as a ratio.
 //!
 //! ```sh

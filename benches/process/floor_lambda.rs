@@ -1,4 +1,4 @@
-//! The harness floor of the cold-start row (DESIGN §6): a bare `lambda_runtime` loop that echoes
+//! The harness floor of the cold-start row (the performance budgets (docs/benchmarks.md)): a bare `lambda_runtime` loop that echoes
 //! its event. Spawn → first response of this binary is what process start-up, the Tokio runtime,
 //! the Runtime API client and the emulator cost before any function code runs.
 

@@ -1,4 +1,4 @@
-//! The API-overhead and idle-memory peer of DESIGN §6: an axum/hyper hello world on the same
+//! The API-overhead and idle-memory peer of the performance budgets (docs/benchmarks.md): an axum/hyper hello world on the same
 //! machine, served like `lore serve` (multi-threaded Tokio runtime, `axum::serve`).
 //!
 //! `process-hello-http 127.0.0.1:PORT`

@@ -1,4 +1,4 @@
-//! The cold-start peer of DESIGN §6: a hello-world `lambda_http` + axum function, shaped like
+//! The cold-start peer of the performance budgets (docs/benchmarks.md): a hello-world `lambda_http` + axum function, shaped like
 //! `awslabs/aws-lambda-rust-runtime`'s `examples/http-axum` (default tracing subscriber, one
 //! Router, `lambda_http::run`). It answers every request with a small JSON body. Built with the
 //! same profile as the function binaries by `scripts/bench-process.sh`.

@@ -1,4 +1,4 @@
-//! Process-level performance budgets of DESIGN §6, each against its peer in the same run:
+//! Process-level performance budgets of the performance budgets (docs/benchmarks.md), each against its peer in the same run:
 //!
 //! 1. Lambda cold start (spawn → first response against a local Runtime API emulator): the
 //!    `api-chatbots` binary vs a hello-world `lambda_http` + axum binary, minus the harness floor

@@ -1,4 +1,4 @@
-//! Forms and responses over HTTP (CONTRACT §11, §16.18): shapes, every field type's
+//! Forms and responses over HTTP (docs/api.md §11, §16.18): shapes, every field type's
 //! validation, scopes, tenancy.
 
 use crate::support::{TestApp, expect_error, parts};

@@ -225,7 +225,7 @@ async fn create_errors_have_their_codes() {
     let form = reqwest::multipart::Form::new().text("name", "nothing");
     let res = t.req(Method::POST, &format!("/api/v1/chatbots/{bot}/sources"), &k).multipart(form).send().await.unwrap();
     expect_error(res, 400, "missing_file").await;
-    // 11 MB is file_too_large, not 413 (CONTRACT §16.12); exactly 10 MB is fine.
+    // 11 MB is file_too_large, not 413 (docs/api.md §16.12); exactly 10 MB is fine.
     let (status, body) = t.upload_source(&bot, "big.txt", vec![b'a'; 11 * 1024 * 1024]).await;
     assert_eq!((status, body["error"]["code"].clone()), (400, json!("file_too_large")));
     let (status, _) = t.upload_source(&bot, "max.txt", vec![b'a'; 10 * 1024 * 1024]).await;

@@ -1,4 +1,4 @@
-//! Mind knowledge sources (CONTRACT §9) and the Mind search (§7): every type to `ready` through
+//! Mind knowledge sources (docs/api.md §9) and the Mind search (§7): every type to `ready` through
 //! the real pipeline (podcasts through the real OpenAI-compatible transcriber against a stub
 //! server on 127.0.0.1, visibly `transcribing`), `Retry-After`, reprocess and delete rules,
 //! the count limits, validation, tenants and scopes, and the delete cascade of a Mind.
@@ -175,7 +175,7 @@ async fn every_mind_source_type_becomes_ready_and_searchable() {
     let (status, created) = t.add_knowledge(&key, &mind, json!({"type": "podcast", "fileUrl": mp3_url})).await;
     assert_eq!(status, 201, "{created}");
     let podcast = created["source"]["id"].as_str().unwrap().to_owned();
-    // Processing starts on create (CONTRACT §9): the answer shows the queued run.
+    // Processing starts on create (docs/api.md §9): the answer shows the queued run.
     assert_eq!(created["source"]["mindId"], mind.as_str());
     assert_eq!(created["source"]["type"], "podcast");
     assert!(matches!(created["source"]["status"].as_str(), Some("processing" | "transcribing")), "{created}");
@@ -225,7 +225,7 @@ async fn every_mind_source_type_becomes_ready_and_searchable() {
         .await;
     assert!(only["results"].as_array().unwrap().iter().all(|r| r["sourceType"] == "podcast"), "{only}");
 
-    // With a ready source, publishing carries no warning (CONTRACT §16.23).
+    // With a ready source, publishing carries no warning (docs/api.md §16.23).
     let res = t.req(Method::POST, &format!("/api/v1/minds/{mind}/publish"), &key).send().await.unwrap();
     let (status, published) = parts(res).await;
     assert_eq!(status, 200, "{published}");
@@ -384,7 +384,7 @@ async fn bad_mind_sources_get_the_contract_codes() {
     let form = Form::new().part("file", Part::bytes(fixtures::executable()).file_name("song.mp3"));
     let res = t.req(Method::POST, &format!("/api/v1/minds/{mind}/knowledge/upload"), &key).multipart(form).send();
     expect_error(res.await.unwrap(), 400, "unsupported_file_type").await;
-    // A status filter outside the Mind statuses (CONTRACT §16.9); `error` is the chatbots' word.
+    // A status filter outside the Mind statuses (docs/api.md §16.9); `error` is the chatbots' word.
     for bad in ["error", "done"] {
         let res = t.req(Method::GET, &format!("/api/v1/minds/{mind}/knowledge?status={bad}"), &key).send();
         expect_error(res.await.unwrap(), 400, "validation_error").await;

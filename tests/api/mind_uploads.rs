@@ -1,4 +1,4 @@
-//! Mind uploads (CONTRACT §10, §16.3–4, §16.11): multipart documents and audio decided by
+//! Mind uploads (docs/api.md §10, §16.3–4, §16.11): multipart documents and audio decided by
 //! content, signed direct uploads, their limits, scopes and tenants; and the chatbot pair's
 //! answers in the same flat shape.
 
@@ -40,7 +40,7 @@ impl TestApp {
     }
 }
 
-/// The flat upload result of CONTRACT §16.3, exactly.
+/// The flat upload result of docs/api.md §16.3, exactly.
 fn assert_upload_result(body: &Value, file_name: &str, mime: &str, size: usize, category: &str) {
     let mut keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
     keys.sort();

@@ -1,4 +1,4 @@
-//! Minds over HTTP (CONTRACT §8): records and defaults, every validation rule at and past its
+//! Minds over HTTP (docs/api.md §8): records and defaults, every validation rule at and past its
 //! bound, partial updates, limits and usage, publishing, the public page, scopes and tenants.
 
 use crate::support::{TestApp, expect_error, parts};
@@ -70,7 +70,7 @@ fn id_of(mind: &Value) -> String {
     mind["id"].as_str().expect("mind.id").to_owned()
 }
 
-/// The members of a list item (interface "Mind (list item)").
+/// The members of a list item (the OpenAPI schema of "Mind (list item)").
 const ITEM_KEYS: &[&str] = &[
     "id",
     "name",

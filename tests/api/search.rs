@@ -1,4 +1,4 @@
-//! Search over a knowledge base (CONTRACT §7): ranking in each mode, filters, only ready
+//! Search over a knowledge base (docs/api.md §7): ranking in each mode, filters, only ready
 //! sources, deleted sources, tenant and chatbot isolation, validation.
 
 use crate::support::{TestApp, expect_error, parts};

@@ -1,4 +1,4 @@
-//! Webhooks over HTTP against a real receiver on 127.0.0.1 (CONTRACT §12–14): the envelope,
+//! Webhooks over HTTP against a real receiver on 127.0.0.1 (docs/api.md §12–14): the envelope,
 //! Standard Webhooks signatures checked by an independent implementation, retries on a short
 //! schedule, timeouts, 410, redirects, fan-out, knowledge events, samples, the forms action,
 //! the delivery log and redelivery, disabling, and request protection.
@@ -244,7 +244,7 @@ async fn a_submission_goes_to_the_all_forms_and_that_forms_subscriptions_only() 
     let b = id(&t.form(contact_form()).await, "id");
     t.hook(json!({"hookUrl": rx.url("/all")})).await;
     t.hook(json!({"hookUrl": rx.url("/all-again"), "formId": null})).await;
-    // The dropdown's "All forms" entry (CONTRACT §12).
+    // The dropdown's "All forms" entry (docs/api.md §12).
     t.hook(json!({"hookUrl": rx.url("/all-dropdown"), "formId": "all"})).await;
     t.hook(json!({"hookUrl": rx.url("/a"), "formId": a})).await;
     t.hook(json!({"hookUrl": rx.url("/b"), "formId": b})).await;

@@ -27,7 +27,7 @@ async fn auth_verify_event_names_the_workspace_and_key() {
         assert!(scopes.contains(&scope), "an `all` key holds {scope}: {scopes:?}");
     }
 
-    // Any valid key passes, whatever its scopes (CONTRACT §3).
+    // Any valid key passes, whatever its scopes (docs/api.md §3).
     let narrow = tenant.issue_key("chatbot:read").await;
     let reply = invoke(&router, &Event::load("auth-verify.json").with_key(&narrow)).await;
     assert_eq!(reply.status, StatusCode::OK, "{reply:?}");

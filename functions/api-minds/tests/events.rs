@@ -1,6 +1,6 @@
 //! The sample events of `events/api-minds/`, run in-process through the router this function
 //! serves, after `lambda_http`'s own conversion of an API Gateway HTTP API event: every Mind
-//! route of CONTRACT §8, the knowledge routes of a Mind (§9: a text source from `processing` to
+//! route of docs/api.md §8, the knowledge routes of a Mind (§9: a text source from `processing` to
 //! `ready`, its search, reprocess and delete) and the public page `GET /m/{slug}`.
 
 #[allow(dead_code)]

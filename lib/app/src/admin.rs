@@ -1,4 +1,4 @@
-//! Operator use cases behind the `lore` CLI: workspaces and API keys (CONTRACT §3, §15).
+//! Operator use cases behind the `lore` CLI: workspaces and API keys (docs/api.md §3, §15).
 
 use crate::ports::StoreError;
 use crate::{App, AppError};

@@ -1,4 +1,4 @@
-//! Chatbot use cases (CONTRACT §5).
+//! Chatbot use cases (docs/api.md §5).
 
 use crate::auth::Principal;
 use crate::ports::StoreError;

@@ -1,7 +1,7 @@
-//! Splitting extracted text into chunks for embedding (CONTRACT §6: ~800 tokens-equivalent,
+//! Splitting extracted text into chunks for embedding (docs/api.md §6: ~800 tokens-equivalent,
 //! 15 % overlap, Markdown-aware for Markdown and HTML).
 //!
-//! text-splitter's cost grows faster than linearly with document length (DESIGN §6), so long
+//! text-splitter's cost grows faster than linearly with document length (the performance budgets (docs/benchmarks.md)), so long
 //! documents are first cut into bounded sections at paragraph breaks and each section is split
 //! on its own; a chunk never spans two sections.
 

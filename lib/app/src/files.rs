@@ -1,4 +1,4 @@
-//! Uploaded files (CONTRACT §10): storing an upload of a chatbot or a Mind, signed direct
+//! Uploaded files (docs/api.md §10): storing an upload of a chatbot or a Mind, signed direct
 //! uploads, and serving files at their public URL.
 //!
 //! Blob keys always start with the workspace id — `<workspace>/upl_<id>/<name>` for chatbot
@@ -107,9 +107,9 @@ pub struct UploadRules {
 }
 
 impl UploadRules {
-    /// Chatbot files: documents of at most 10 MB (CONTRACT §6).
+    /// Chatbot files: documents of at most 10 MB (docs/api.md §6).
     pub const CHATBOT: Self = Self { document_max: MAX_CHATBOT_FILE_BYTES, audio_max: None };
-    /// Mind uploads: documents of at most 50 MB, audio of at most 500 MB (CONTRACT §10).
+    /// Mind uploads: documents of at most 50 MB, audio of at most 500 MB (docs/api.md §10).
     pub const MIND: Self = Self { document_max: MAX_MIND_DOCUMENT_BYTES, audio_max: Some(MAX_AUDIO_UPLOAD_BYTES) };
 
     /// The largest file of any accepted category: a body over it can be refused unread.
@@ -244,7 +244,7 @@ impl Drop for UploadSlot {
     }
 }
 
-/// A stored upload: the flat upload result of CONTRACT §16.3.
+/// A stored upload: the flat upload result of docs/api.md §16.3.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Upload {
     pub file_url: String,
@@ -277,7 +277,7 @@ fn rejected(code: ErrorCode, message: impl Into<String>) -> AppError {
     AppError::Rejected(DomainError::new(code, message))
 }
 
-/// `file_too_large` for a file of `size` bytes over `max` (CONTRACT §16.11).
+/// `file_too_large` for a file of `size` bytes over `max` (docs/api.md §16.11).
 pub fn file_too_large(size: u64, max: u64) -> AppError {
     rejected(ErrorCode::FileTooLarge, format!("the file has {size} bytes; at most {max} are allowed"))
 }
@@ -514,7 +514,7 @@ impl App {
         }
     }
 
-    /// A direct-upload URL for a file of the Mind (CONTRACT §10).
+    /// A direct-upload URL for a file of the Mind (docs/api.md §10).
     pub async fn presign_mind_upload(
         &self,
         p: &Principal,

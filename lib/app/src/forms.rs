@@ -1,4 +1,4 @@
-//! Form use cases (CONTRACT §11, §12 `actions/forms` and `triggers/sample`, §16.18–19).
+//! Form use cases (docs/api.md §11, §12 `actions/forms` and `triggers/sample`, §16.18–19).
 
 use crate::auth::Principal;
 use crate::{App, AppError};
@@ -103,7 +103,7 @@ impl App {
         Ok(forms)
     }
 
-    /// Sample `form_response` envelopes (CONTRACT §12, §16.19): the newest real responses of
+    /// Sample `form_response` envelopes (docs/api.md §12, §16.19): the newest real responses of
     /// the form (or of any form), else one made up from the form's fields (or from the newest
     /// form's; with no form at all, from an example form with one field of every type).
     pub async fn sample_events(&self, p: &Principal, form_id: Option<&FormId>) -> Result<Vec<Value>, AppError> {

@@ -1,5 +1,5 @@
 //! The processing run of a knowledge source: extract (or crawl) → chunk → embed → index, with
-//! progress, a lease, generations and a sweeper (CONTRACT §6, DESIGN §3).
+//! progress, a lease, generations and a sweeper (docs/api.md §6, docs/ARCHITECTURE.md).
 
 use crate::chunking::chunk_text;
 use crate::ports::AudioClip;

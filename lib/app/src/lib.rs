@@ -28,10 +28,10 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub struct AppConfig {
     /// How long a resolved key may be reused without asking the store. Bounded so that a
-    /// revoked key is refused within 5 s (CONTRACT §16.25).
+    /// revoked key is refused within 5 s (docs/api.md §16.25).
     pub key_cache_ttl: Duration,
     pub chunking: chunking::ChunkSettings,
-    /// Crawl bounds (CONTRACT §6): pages per crawl, bytes and seconds per page.
+    /// Crawl bounds (docs/api.md §6): pages per crawl, bytes and seconds per page.
     pub crawl_max_pages: usize,
     pub crawl_max_page_bytes: usize,
     pub crawl_page_timeout: Duration,
@@ -67,9 +67,9 @@ pub struct AppConfig {
     pub instance_id: String,
     /// Waits between webhook attempts (`LORE_WEBHOOK_RETRY_SCHEDULE`, default `1m,5m,30m`).
     pub webhook_retry_schedule: lore_domain::delivery::RetrySchedule,
-    /// Budget of one webhook attempt (CONTRACT §13: 30 s).
+    /// Budget of one webhook attempt (docs/api.md §13: 30 s).
     pub webhook_timeout: Duration,
-    /// Consecutive failed deliveries that disable a subscription (CONTRACT §13: 20).
+    /// Consecutive failed deliveries that disable a subscription (docs/api.md §13: 20).
     pub hook_disable_after: u32,
 }
 

@@ -1,4 +1,4 @@
-//! Mind use cases (CONTRACT §8): create, list with usage, read, partial update, delete,
+//! Mind use cases (docs/api.md §8): create, list with usage, read, partial update, delete,
 //! publish, and the public page's lookup.
 //!
 //! Limits are read from the workspace record at each call, not from the (briefly cached) key,
@@ -168,7 +168,7 @@ impl App {
     }
 
     /// Publishes (or unpublishes) the Mind. The warning is present exactly when the Mind has
-    /// no `ready` knowledge source (CONTRACT §8, §16.23).
+    /// no `ready` knowledge source (docs/api.md §8, §16.23).
     pub async fn publish_mind(&self, p: &Principal, id: &MindId, publish: bool) -> Result<Publication, AppError> {
         let mind = self.change_mind(p, id, |m| m.is_published = publish).await?;
         let warning = (!mind.has_ready_source()).then(|| {

@@ -1,4 +1,4 @@
-//! Semantic, keyword and hybrid search over a knowledge base (CONTRACT §7).
+//! Semantic, keyword and hybrid search over a knowledge base (docs/api.md §7).
 //!
 //! Semantic scores are cosine similarities clipped to 0..1; keyword scores are BM25 relevance
 //! mapped to 0..1 by x/(1+x).
@@ -146,7 +146,7 @@ impl SearchRequest {
     }
 }
 
-/// One result of a search (CONTRACT §7).
+/// One result of a search (docs/api.md §7).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchHit {
     pub chunk_id: String,
@@ -232,7 +232,7 @@ impl App {
         self.search(p, &SourceOwner::Chatbot(chatbot.clone()), req).await
     }
 
-    /// Searches a Mind's ready knowledge sources (CONTRACT §7).
+    /// Searches a Mind's ready knowledge sources (docs/api.md §7).
     pub async fn search_mind(
         &self,
         p: &Principal,

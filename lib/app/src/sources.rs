@@ -1,5 +1,5 @@
-//! Knowledge-source use cases (interface "Chatbot knowledge base", CONTRACT §6; Mind knowledge
-//! sources, CONTRACT §9). Both owners share them: the chatbot entry points here, the Mind ones in
+//! Knowledge-source use cases (docs/api.md §6; Mind knowledge
+//! sources, docs/api.md §9). Both owners share them: the chatbot entry points here, the Mind ones in
 //! `mind_sources.rs`.
 
 use crate::auth::Principal;
@@ -134,7 +134,7 @@ impl App {
     }
 
     /// The key behind a `fileUrl` handed out by this workspace's uploads; any other URL is not
-    /// found (CONTRACT §16.11).
+    /// found (docs/api.md §16.11).
     fn upload_key(&self, p: &Principal, file_url: &str) -> Result<String, AppError> {
         let key = self.ports.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
         if !key.starts_with(&format!("{}/", p.workspace_id())) {

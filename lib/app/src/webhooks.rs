@@ -1,5 +1,5 @@
 //! Subscription use cases: subscribe, unsubscribe, the delivery log and redelivery
-//! (CONTRACT §12, §13).
+//! (docs/api.md §12, §13).
 
 mod delivery;
 

@@ -1,4 +1,4 @@
-//! The `lore` command line (CONTRACT §15). Commands that create something print its id or key
+//! The `lore` command line (docs/api.md §15). Commands that create something print its id or key
 //! as their last stdout line, so scripts can take `| tail -n1`; everything else goes to stderr.
 
 use crate::compose::{self, Backend, Overrides, Uses};

@@ -1,6 +1,6 @@
 //! Request protection and crawling.
 //!
-//! * [`NetPolicy`]: which schemes, ports and addresses may be contacted (CONTRACT §14);
+//! * [`NetPolicy`]: which schemes, ports and addresses may be contacted (docs/api.md §14);
 //!   `LORE_ALLOW_PRIVATE_NETWORK=true` lifts the address and port rules, `LORE_ALLOWED_PORTS`
 //!   replaces the default ports `80,443,8000-8999`.
 //! * [`Guard`]: the `UrlGuard` port — parse, normalise, resolve and judge a URL.

@@ -1,4 +1,4 @@
-//! The network policy (CONTRACT §14, §16.10, §16.17): which URLs, ports and addresses the service
+//! The network policy (docs/api.md §14, §16.10, §16.17): which URLs, ports and addresses the service
 //! may connect to. Everything here is pure: no DNS, no I/O, so it can be tested exhaustively.
 
 use std::fmt;
@@ -32,7 +32,7 @@ pub fn default_ports() -> Vec<RangeInclusive<u16>> {
 /// * Address rule: every address the host is, or resolves to, must be a public unicast address
 ///   (see [`refusal_reason`]) or lie in one of `allow_cidrs`.
 ///
-/// `allow_private` lifts the port and address rules (CONTRACT §16.17).
+/// `allow_private` lifts the port and address rules (docs/api.md §16.17).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetPolicy {
     /// Lifts the address and port rules (never the scheme or credentials rule).

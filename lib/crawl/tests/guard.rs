@@ -1,4 +1,4 @@
-//! The `UrlGuard` port: the SSRF matrix (CONTRACT §14, §16.9/10/17). No real DNS except `localhost`.
+//! The `UrlGuard` port: the SSRF matrix (docs/api.md §14, §16.9/10/17). No real DNS except `localhost`.
 
 mod support;
 

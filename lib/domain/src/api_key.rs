@@ -1,5 +1,5 @@
 //! API keys: `lore_sk_` + 43 URL-safe characters (32 random bytes), shown once and stored only
-//! as their SHA-256 hash (CONTRACT §1).
+//! as their SHA-256 hash (docs/api.md §1).
 
 use crate::error::DomainError;
 use crate::id::{ApiKeyId, WorkspaceId};

@@ -1,9 +1,9 @@
-//! Audio formats a podcast source may be (CONTRACT §9: MP3, WAV, M4A, OGG), decided by content
+//! Audio formats a podcast source may be (docs/api.md §9: MP3, WAV, M4A, OGG), decided by content
 //! rather than by name.
 
 use serde::Serialize;
 
-/// Largest audio upload (CONTRACT §10).
+/// Largest audio upload (docs/api.md §10).
 pub const MAX_AUDIO_UPLOAD_BYTES: u64 = 500 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -1,4 +1,4 @@
-//! Chatbots (CONTRACT §5): name ≤ 100, slug unique per workspace, free-text descriptor.
+//! Chatbots (docs/api.md §5): name ≤ 100, slug unique per workspace, free-text descriptor.
 
 use crate::error::{DomainError, Validator};
 use crate::id::{ChatbotId, WorkspaceId};

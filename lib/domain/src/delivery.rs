@@ -1,4 +1,4 @@
-//! Webhook deliveries (CONTRACT §13, §16.5, §16.16): one event to one subscription, its
+//! Webhook deliveries (docs/api.md §13, §16.5, §16.16): one event to one subscription, its
 //! attempts, and the retry schedule that decides when the next one is due.
 
 use crate::error::DomainError;
@@ -179,7 +179,7 @@ impl Delivery {
         (self.attempts.len() as u32).saturating_sub(self.round_start)
     }
 
-    /// Decides what an attempt that started `at` and ended `finished` means (CONTRACT §13):
+    /// Decides what an attempt that started `at` and ended `finished` means (docs/api.md §13):
     /// 2xx succeeds; 410 fails at once and removes the subscription; anything else is retried
     /// on `schedule` until the round's attempts are used up.
     pub fn after_attempt(

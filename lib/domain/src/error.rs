@@ -1,4 +1,4 @@
-//! The machine codes of the contract (CONTRACT §2 and the interface's error table) and the error
+//! The machine codes of the contract (docs/api.md §2) and the error
 //! the domain raises when a value or a rule is refused.
 
 use std::collections::BTreeMap;

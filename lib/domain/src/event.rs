@@ -1,4 +1,4 @@
-//! Events the service emits (interface "Events"; CONTRACT §13, §16.20). The envelope is built
+//! Events the service emits (docs/api.md §13, §16.20). The envelope is built
 //! from these at delivery time.
 
 use crate::id::{EventId, WorkspaceId};
@@ -65,7 +65,7 @@ impl Event {
 
     /// A knowledge-source lifecycle event with the interface's data members.
     pub fn for_source(event_type: EventType, s: &KnowledgeSource) -> Self {
-        // A Mind's source names its Mind and speaks the Mind vocabulary (CONTRACT §16.20).
+        // A Mind's source names its Mind and speaks the Mind vocabulary (docs/api.md §16.20).
         let owner_key = if s.owner.is_mind() { "mindId" } else { "chatbotId" };
         let mut data = json!({
             "sourceId": s.id,
@@ -86,7 +86,7 @@ impl Event {
         Self::new(event_type, s.workspace_id.clone(), data)
     }
 
-    /// The envelope POSTed to subscribers (interface "Envelope").
+    /// The envelope POSTed to subscribers (the OpenAPI schema of "Envelope").
     pub fn envelope(&self) -> Value {
         json!({
             "eventType": self.event_type.as_str(),

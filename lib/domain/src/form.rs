@@ -1,4 +1,4 @@
-//! Forms and their responses (CONTRACT §11, §16.18–19; interface "Form-response event payload").
+//! Forms and their responses (docs/api.md §11, §16.18–19).
 //!
 //! A form is a name and an ordered list of typed fields. A submission is checked field by field
 //! against its type; every offending field is reported at once, keyed `values.<key>`.
@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashSet};
 
 /// The `formId` that stands for every form: the first entry of the forms dropdown, accepted by
-/// subscribe and sample (CONTRACT §12: Zapier refuses a dropdown entry without an id).
+/// subscribe and sample (docs/api.md §12: Zapier refuses a dropdown entry without an id).
 pub const ALL_FORMS_ID: &str = "all";
 
 pub const MAX_FORM_NAME: usize = 200;
@@ -226,7 +226,7 @@ pub struct Form {
     pub id: FormId,
     pub workspace_id: WorkspaceId,
     pub name: String,
-    /// In the order the client gave them (echoed in that order, CONTRACT §16.2).
+    /// In the order the client gave them (echoed in that order, docs/api.md §16.2).
     pub fields: Vec<FormField>,
     pub created_at: Timestamp,
 }
@@ -276,7 +276,7 @@ impl NewForm {
     }
 }
 
-/// Where a submission came from (`metadata.source`); `direct` when not said (CONTRACT §16.18).
+/// Where a submission came from (`metadata.source`); `direct` when not said (docs/api.md §16.18).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ResponseSource {
     #[default]
@@ -354,7 +354,7 @@ impl Form {
         Ok(answers)
     }
 
-    /// The `form_response` event of a stored submission (interface "Form-response event
+    /// The `form_response` event of a stored submission (the OpenAPI schema of "Form-response event
     /// payload"): every field of the form in order, `null` when unanswered, then the system
     /// fields `_formId` and `_responseId`.
     pub fn response_event(&self, response: &FormResponse) -> Event {
@@ -388,7 +388,7 @@ impl Form {
     }
 
     /// A submission made up from the fields, for samples when the form has no response yet
-    /// (CONTRACT §16.19): every field answered with a plausible value of its type.
+    /// (docs/api.md §16.19): every field answered with a plausible value of its type.
     pub fn sample_response(&self, at: Timestamp) -> FormResponse {
         let values = self.fields.iter().map(|f| (f.key.as_str().to_owned(), sample_value(f))).collect();
         FormResponse {

@@ -1,4 +1,4 @@
-//! Webhook subscriptions (REST hooks, CONTRACT §12–13): what a hook receives, where, and the
+//! Webhook subscriptions (REST hooks, docs/api.md §12–13): what a hook receives, where, and the
 //! secret its deliveries are signed with.
 
 use crate::error::DomainError;
@@ -9,7 +9,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use std::fmt;
 
-/// Consecutive failed deliveries after which a subscription is disabled (CONTRACT §13).
+/// Consecutive failed deliveries after which a subscription is disabled (docs/api.md §13).
 pub const DISABLE_AFTER_FAILURES: u32 = 20;
 pub const SECRET_PREFIX: &str = "whsec_";
 pub const MAX_HOOK_URL: usize = 2_048;
@@ -177,7 +177,7 @@ impl Subscription {
         }
     }
 
-    /// Whether this subscription receives `event` (CONTRACT §16.20): same workspace, the
+    /// Whether this subscription receives `event` (docs/api.md §16.20): same workspace, the
     /// filter accepts the type, and the form or chatbot it narrows to is the event's.
     pub fn matches(&self, event: &Event) -> bool {
         let narrowed = |want: Option<&str>, member: &str| match want {

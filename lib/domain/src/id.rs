@@ -1,4 +1,4 @@
-//! Prefixed, time-sortable, unguessable identifiers: `<prefix>_<ulid>` (CONTRACT §1).
+//! Prefixed, time-sortable, unguessable identifiers: `<prefix>_<ulid>` (docs/api.md §1).
 //!
 //! The body is a ULID (48-bit millisecond time + 80 random bits) in lower-case Crockford base32,
 //! generated monotonically within a process so that ids made in the same millisecond still sort

@@ -1,4 +1,4 @@
-//! Pagination (CONTRACT §4): page ≥ 1, limit 1..=100 (larger clamped), default 1 and 20.
+//! Pagination (docs/api.md §4): page ≥ 1, limit 1..=100 (larger clamped), default 1 and 20.
 
 use crate::error::DomainError;
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! Scopes granted to API keys (the interface's six plus CONTRACT §3's four).
+//! Scopes granted to API keys (docs/api.md §3).
 
 use crate::error::DomainError;
 use serde::{Serialize, Serializer};

@@ -1,4 +1,4 @@
-//! Slugs: lower-case ASCII words joined by `-` (CONTRACT §16.15).
+//! Slugs: lower-case ASCII words joined by `-` (docs/api.md §16.15).
 
 use crate::error::DomainError;
 use serde::Serialize;

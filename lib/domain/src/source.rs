@@ -1,5 +1,5 @@
-//! Knowledge sources of a chatbot (interface "Knowledge source"; CONTRACT §6) or of a Mind
-//! (CONTRACT §9): their owners, kinds, states and the validated values they are made of.
+//! Knowledge sources of a chatbot (docs/api.md §6) or of a Mind
+//! (docs/api.md §9): their owners, kinds, states and the validated values they are made of.
 //!
 //! Both owners share one record and one pipeline. The Mind vocabulary differs only in names:
 //! a Mind's `document` is a [`SourceType::File`], its `failed` is [`SourceStatus::Error`]; the
@@ -16,7 +16,7 @@ use std::fmt;
 pub const MAX_TEXT_CHARS: usize = 100_000;
 pub const MAX_CHATBOT_FILE_BYTES: u64 = 10 * 1024 * 1024;
 pub const MAX_SOURCE_NAME: usize = 200;
-/// Largest document behind a Mind `document` source (CONTRACT §10).
+/// Largest document behind a Mind `document` source (docs/api.md §10).
 pub const MAX_MIND_DOCUMENT_BYTES: u64 = 50 * 1024 * 1024;
 
 /// Whose knowledge a source is. Stored as the owner's prefixed id, which names the kind.
@@ -266,7 +266,7 @@ impl CrawlDepth {
     }
 }
 
-/// A source's display name: given, or the type's default (CONTRACT §6).
+/// A source's display name: given, or the type's default (docs/api.md §6).
 pub fn source_name(given: Option<&str>, default: &str) -> Result<String, DomainError> {
     match given.map(str::trim).filter(|s| !s.is_empty()) {
         Some(n) if n.chars().count() > MAX_SOURCE_NAME => {

@@ -1,4 +1,4 @@
-//! Timestamps: RFC 3339 in UTC with milliseconds and `Z` (CONTRACT §16.6).
+//! Timestamps: RFC 3339 in UTC with milliseconds and `Z` (docs/api.md §16.6).
 
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

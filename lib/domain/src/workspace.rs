@@ -1,4 +1,4 @@
-//! Workspaces own everything; each has limits settable by the CLI (CONTRACT §3).
+//! Workspaces own everything; each has limits settable by the CLI (docs/api.md §3).
 
 use crate::error::DomainError;
 use crate::id::WorkspaceId;

@@ -1,4 +1,4 @@
-//! Choosing and configuring the embedder from the environment (CONTRACT §15).
+//! Choosing and configuring the embedder from the environment (docs/api.md §15).
 //!
 //! | variable | meaning | default |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! Running a parser so that its failures stay contained (DESIGN §3): off the async runtime, with
+//! Running a parser so that its failures stay contained (docs/ARCHITECTURE.md): off the async runtime, with
 //! panics caught, under a time limit, with a bounded number running at once.
 //!
 //! What a timeout can and cannot do: a blocking thread cannot be killed. When the time limit

@@ -1,7 +1,7 @@
 //! Document text extraction: PDF (pdf-extract), DOCX (docx-rs), HTML (scraper), Markdown and
 //! plain text, behind the `lore_app::ports::Extractor` port.
 //!
-//! Every parse is isolated (DESIGN §3), under the caller's time limit, with at most a few parsers
+//! Every parse is isolated (docs/ARCHITECTURE.md), under the caller's time limit, with at most a few parsers
 //! running at once, and with caps on the input, on the unpacked size of archives (the zip-bomb
 //! defence in `docx.rs`), on the inflated content a parser is given (PDF content streams, DOCX
 //! XML and paragraphs, measured while inflating, before the library sees them) and on the

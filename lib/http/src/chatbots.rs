@@ -1,4 +1,4 @@
-//! The `api-chatbots` route group: `/api/v1/chatbots/…` (interface; CONTRACT §5).
+//! The `api-chatbots` route group: `/api/v1/chatbots/…` (docs/api.md §5).
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBody, Pagination, PathId};

@@ -116,7 +116,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// `page` and `limit` of a list request (CONTRACT §4), plus the raw query for filters.
+/// `page` and `limit` of a list request (docs/api.md §4), plus the raw query for filters.
 pub struct Pagination {
     pub page: PageRequest,
     pub query: Vec<(String, String)>,

@@ -1,4 +1,4 @@
-//! The `api-forms` route group: `/api/v1/forms/…` — forms and their responses (CONTRACT §11).
+//! The `api-forms` route group: `/api/v1/forms/…` — forms and their responses (docs/api.md §11).
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, FormsRead, FormsWrite, JsonBody, Pagination, ParseId, PathId};

@@ -50,10 +50,10 @@ use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// Largest JSON body a route reads (above every limit of the contract, CONTRACT §16.12).
+/// Largest JSON body a route reads (above every limit of the contract, docs/api.md §16.12).
 pub const JSON_BODY_LIMIT: usize = 2 * 1024 * 1024;
 
-/// The route groups of CONTRACT §1; each is one Lambda in AWS.
+/// The route groups of docs/api.md §1; each is one Lambda in AWS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteGroup {
     Chatbots,

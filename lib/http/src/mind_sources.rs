@@ -1,5 +1,5 @@
 //! A Mind's knowledge sources and its search: `/api/v1/minds/{mindId}/knowledge/…`
-//! (interface "Mind knowledge source"; CONTRACT §7, §9). The records are the chatbot sources'
+//! (docs/api.md §7, §9). The records are the chatbot sources'
 //! ([`SourceRecord`]) in the Mind vocabulary: `document`/`podcast` types, `failed` status.
 
 use crate::error::{ApiError, ErrorBody};

@@ -1,4 +1,4 @@
-//! The `api-minds` route group: `/api/v1/minds/…` (interface "Minds"; CONTRACT §8). The public
+//! The `api-minds` route group: `/api/v1/minds/…` (docs/api.md §8). The public
 //! page `/m/{slug}` of a published Mind is in [`crate::public_page`], mounted with this group.
 
 use crate::error::{ApiError, ErrorBody};

@@ -1,4 +1,4 @@
-//! `GET /m/{slug}`: the public page of a published Mind (CONTRACT §8). No key: the page is
+//! `GET /m/{slug}`: the public page of a published Mind (docs/api.md §8). No key: the page is
 //! public while the Mind is published; otherwise 404 `not_found` (the JSON envelope, as every
 //! error of the service).
 //!

@@ -1,4 +1,4 @@
-//! `POST /api/v1/chatbots/{chatbotId}/knowledge/search` (CONTRACT §7).
+//! `POST /api/v1/chatbots/{chatbotId}/knowledge/search` (docs/api.md §7).
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeSearch, PathId};

@@ -1,5 +1,5 @@
 //! Chatbot knowledge sources and uploads: `/api/v1/chatbots/{chatbotId}/sources/…`,
-//! `/knowledge/stats`, `/uploads`, `/upload-url` (interface; CONTRACT §6, §10).
+//! `/knowledge/stats`, `/uploads`, `/upload-url` (docs/api.md §6, §10).
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination, PathId, PathIds};
@@ -22,7 +22,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 /// Routes that carry files: their bodies may be larger than JSON routes'. Sizes over the
-/// contract's file limit are still answered `file_too_large` (CONTRACT §16.12).
+/// contract's file limit are still answered `file_too_large` (docs/api.md §16.12).
 pub const FILE_BODY_LIMIT: usize = 64 * 1024 * 1024;
 
 pub fn router() -> OpenApiRouter<ApiState> {
@@ -53,7 +53,7 @@ impl From<Progress> for ProgressView {
     }
 }
 
-/// A knowledge source (CONTRACT §6). Type-specific members appear for their type only.
+/// A knowledge source (docs/api.md §6). Type-specific members appear for their type only.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SourceView {
@@ -231,7 +231,7 @@ pub struct StatsEnvelope {
     pub stats: StatsView,
 }
 
-/// The uploaded-file result (flat members of the envelope, CONTRACT §16.3).
+/// The uploaded-file result (flat members of the envelope, docs/api.md §16.3).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadedView {

@@ -1,4 +1,4 @@
-//! Response shapes shared by every route group (CONTRACT §2, §4, §16).
+//! Response shapes shared by every route group (docs/api.md §2, §4, §16).
 
 use lore_domain::pagination::PageInfo;
 use serde::Serialize;

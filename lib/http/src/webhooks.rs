@@ -1,4 +1,4 @@
-//! The `api-integrations` route group: `/api/integrations/webhooks/…` (CONTRACT §3, §12, §13):
+//! The `api-integrations` route group: `/api/integrations/webhooks/…` (docs/api.md §3, §12, §13):
 //! key verification, the forms dropdown, REST-hook subscribe/unsubscribe, samples, and the
 //! delivery log with redelivery. The shapes are what Zapier-style platforms expect: the forms
 //! list and the samples are bare JSON arrays.

@@ -1,4 +1,4 @@
-//! The Mind port on [`SqliteStore`]: Mind records with their source counts (CONTRACT §8).
+//! The Mind port on [`SqliteStore`]: Mind records with their source counts (docs/api.md §8).
 
 use crate::paging::paged;
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};

@@ -1,4 +1,4 @@
-//! Paginated reads: one page and the exact total from one snapshot (CONTRACT §4).
+//! Paginated reads: one page and the exact total from one snapshot (docs/api.md §4).
 
 use lore_domain::pagination::{Page, PageRequest};
 use rusqlite::{Connection, Row};

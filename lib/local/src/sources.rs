@@ -88,7 +88,7 @@ fn count(tx: &Transaction<'_>, sql: &str, arg: &str) -> rusqlite::Result<u64> {
 }
 
 /// Counts the new source on its owner, or tells why it may not be inserted. A Mind's source
-/// must stay within the Mind's and the workspace's count limits (CONTRACT §8).
+/// must stay within the Mind's and the workspace's count limits (docs/api.md §8).
 fn admit(tx: &Transaction<'_>, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlite::Result<Option<Guarded<()>>> {
     match &s.owner {
         SourceOwner::Chatbot(bot) => {

@@ -181,7 +181,7 @@ UPDATE events SET fanned_out_at = created_at;
 CREATE INDEX events_to_fan_out ON events (id) WHERE fanned_out_at IS NULL;
 "#,
     r#"
--- Minds (CONTRACT §8). Lists and theme/social links are JSON text. `revision` guards partial
+-- Minds (docs/api.md §8). Lists and theme/social links are JSON text. `revision` guards partial
 -- updates against lost writes. The per-status source counts are kept by the Mind sources in
 -- the same transaction as the sources they count. A published Mind's slug is its public
 -- address `/m/{slug}`, so it is unique among published Minds of every workspace.
@@ -220,7 +220,7 @@ CREATE INDEX minds_newest_first ON minds (workspace_id, created_at DESC, id DESC
 CREATE UNIQUE INDEX minds_public_slug ON minds (slug) WHERE is_published = 1;
 "#,
     r#"
--- Mind knowledge sources (CONTRACT §9) share the sources table with chatbot sources: a source
+-- Mind knowledge sources (docs/api.md §9) share the sources table with chatbot sources: a source
 -- belongs to a chatbot or a Mind (exactly one), and goes with it (ON DELETE CASCADE, then its
 -- chunks with it). `owner_id` is the owner's id whichever it is. The table is rebuilt (SQLite
 -- cannot relax NOT NULL in place); `migrate` runs this with foreign keys off, as SQLite's

@@ -299,7 +299,7 @@ fn lease() -> crate::ports::Lease {
     }
 }
 
-/// Mind knowledge sources (CONTRACT §9): the workspace's `sourcesLimit` and the Mind's
+/// Mind knowledge sources (docs/api.md §9): the workspace's `sourcesLimit` and the Mind's
 /// `sourceLimit` checked at insert, the Mind's counts by status kept exact through every
 /// transition (including `transcribing`), podcast and document records round-tripping, and
 /// a Mind's delete taking its sources with it.

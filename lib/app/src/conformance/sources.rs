@@ -80,7 +80,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     );
 }
 
-/// Twenty concurrent `begin_processing` calls: exactly one wins (CONTRACT §16.13).
+/// Twenty concurrent `begin_processing` calls: exactly one wins (docs/api.md §16.13).
 pub async fn processing_race(p: &Stores, unique: &str) {
     let (ws, bot) = chatbot_in_new_workspace(p, &format!("race-src-{unique}")).await;
     let src = text_source(&bot, "race", 1);

@@ -110,7 +110,7 @@ pub enum UrlRejection {
     Blocked(String),
 }
 
-/// Server-side request protection (CONTRACT §14): checks a URL, resolving its host, before the
+/// Server-side request protection (docs/api.md §14): checks a URL, resolving its host, before the
 /// service stores or fetches it.
 #[async_trait]
 pub trait UrlGuard: Send + Sync {

@@ -1,7 +1,7 @@
-//! The port of the Minds (CONTRACT §8): Mind records, the counts the usage and the detail
+//! The port of the Minds (docs/api.md §8): Mind records, the counts the usage and the detail
 //! report, and the public-address rule of published Minds.
 //!
-//! The Mind knowledge sources (CONTRACT §9) will live behind this port as well: they change the
+//! The Mind knowledge sources (docs/api.md §9) will live behind this port as well: they change the
 //! per-Mind counts ([`MindSourceCounts`](lore_domain::mind::MindSourceCounts)) in the same
 //! transaction as the source records, and a Mind's delete removes them with it.
 

@@ -49,7 +49,7 @@ pub struct InsertLimits {
     pub mind_sources: u32,
 }
 
-/// Who holds a processing run and until when (CONTRACT §6: never stuck forever).
+/// Who holds a processing run and until when (docs/api.md §6: never stuck forever).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lease {
     pub owner: String,

@@ -1,4 +1,4 @@
-//! The transcription port of the podcast pipeline (CONTRACT §9: podcast sources are transcribed,
+//! The transcription port of the podcast pipeline (docs/api.md §9: podcast sources are transcribed,
 //! then chunked like text). Implemented by `lore-transcribe` (any OpenAI-compatible
 //! `/v1/audio/transcriptions`); [`NoTranscriber`] stands in when none is configured.
 

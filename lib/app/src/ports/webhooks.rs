@@ -3,7 +3,7 @@
 //!
 //! The delivery schedule lives in the store, not in memory: whatever runs the dispatcher (the
 //! in-process loop of `lore serve`, or a Lambda on a queue and a timer) can crash at any point
-//! and the next one finds every due delivery (at-least-once, CONTRACT §13).
+//! and the next one finds every due delivery (at-least-once, docs/api.md §13).
 
 use super::Lease;
 use super::StoreResult;
@@ -102,7 +102,7 @@ pub trait DeliveryStore: Send + Sync {
     async fn release_claims(&self, not_owner: &str) -> StoreResult<u64>;
 }
 
-/// One signed POST of an envelope (Standard Webhooks, CONTRACT §13).
+/// One signed POST of an envelope (Standard Webhooks, docs/api.md §13).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookRequest {
     pub url: String,

@@ -1,4 +1,4 @@
-//! The delivery engine (CONTRACT §13): events fan out to one delivery per matching
+//! The delivery engine (docs/api.md §13): events fan out to one delivery per matching
 //! subscription; due deliveries are claimed, signed, POSTed and rescheduled.
 //!
 //! Every step is a short use case over the stores, so any runtime can drive it: the

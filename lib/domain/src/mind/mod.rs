@@ -1,4 +1,4 @@
-//! Minds (the interface's "Mind settings"; CONTRACT §8): AI personas with a name, a prompt, a
+//! Minds (docs/api.md §8): AI personas with a name, a prompt, a
 //! voice and a theme, each with its own knowledge sources.
 //!
 //! Every setting with a rule is a type here, parsed once from what a client sent: a `Mind` can
@@ -46,7 +46,7 @@ pub const MAX_TEMPERATURE: f64 = 2.0;
 pub const DEFAULT_VOICE_SPEED: f64 = 1.0;
 pub const MIN_VOICE_SPEED: f64 = 0.25;
 pub const MAX_VOICE_SPEED: f64 = 4.0;
-/// Largest document (PDF, DOCX, TXT, MD) uploaded to a Mind (CONTRACT §10); audio may be
+/// Largest document (PDF, DOCX, TXT, MD) uploaded to a Mind (docs/api.md §10); audio may be
 /// [`MAX_AUDIO_UPLOAD_BYTES`](crate::audio::MAX_AUDIO_UPLOAD_BYTES).
 pub const MAX_MIND_DOCUMENT_BYTES: u64 = 50 * 1024 * 1024;
 
@@ -108,7 +108,7 @@ pub struct Mind {
 }
 
 impl Mind {
-    /// A new, unpublished Mind with the contract's defaults (CONTRACT §8): temperature 0.7,
+    /// A new, unpublished Mind with the contract's defaults (docs/api.md §8): temperature 0.7,
     /// voice `alloy` at 1.0, sources shown, no e-mail gate, voice off.
     pub fn create(workspace_id: WorkspaceId, new: NewMind, slug: Slug, now: Timestamp) -> Self {
         Self {
