@@ -6,7 +6,7 @@
 use crate::receiver::{Received, Receiver, Reply};
 use crate::support::{TestApp, expect_error, parts};
 use lore_domain::Timestamp;
-use lore_domain::hook::{HookFilter, HookTarget, Subscription};
+use lore_domain::hook::{Hook, HookFilter, HookTarget};
 use lore_domain::workspace::LimitsPatch;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -732,7 +732,7 @@ async fn the_address_connected_to_is_checked_again_at_delivery_time() {
     let ws = t.app.find_workspace("default").await.unwrap().id;
     let form = id(&t.form(contact_form()).await, "id");
     let target = HookTarget::new(HookFilter::FormResponse, None, None).unwrap();
-    let hook = Subscription::new(ws, "http://localhost:8123/rebound".into(), target, Timestamp::now());
+    let hook = Hook::new(ws, "http://localhost:8123/rebound".into(), target, Timestamp::now());
     t.hook_store().subscribe(&hook, 100).await.unwrap().expect("within the cap");
     t.submit(&form, json!({"values": {"name": "Ada"}})).await;
 

@@ -1,4 +1,4 @@
-//! Subscription use cases: subscribe, unsubscribe, the delivery log and redelivery
+//! Webhook use cases: subscribe, unsubscribe, the delivery log and redelivery
 //! (docs/api.md §12, §13).
 
 mod delivery;
@@ -10,7 +10,7 @@ use crate::{App, AppError};
 use lore_domain::delivery::Delivery;
 use lore_domain::error::Validator;
 use lore_domain::form::ALL_FORMS_ID;
-use lore_domain::hook::{HookFilter, HookStatus, HookTarget, MAX_HOOK_URL, Subscription};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget, MAX_HOOK_URL};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::{DomainError, ErrorCode, Timestamp};
@@ -42,7 +42,7 @@ pub fn form_selection(raw: Option<&str>) -> Result<Option<FormId>, AppError> {
 impl App {
     /// Subscribes a URL (checked by request protection now, and at every delivery). Subscribing
     /// the same URL to the same events again returns that subscription, re-enabled.
-    pub async fn subscribe(&self, p: &Principal, req: SubscribeRequest) -> Result<Subscription, AppError> {
+    pub async fn subscribe(&self, p: &Principal, req: SubscribeRequest) -> Result<Hook, AppError> {
         let mut v = Validator::new();
         let url = match req.hook_url.as_deref().map(str::trim) {
             Some(u) if !u.is_empty() => Some(u.to_owned()),
@@ -68,7 +68,7 @@ impl App {
         if let Some(bot) = &target.chatbot_id {
             self.get_chatbot(p, bot).await?;
         }
-        let hook = Subscription::new(p.workspace_id().clone(), url, target, Timestamp::now());
+        let hook = Hook::new(p.workspace_id().clone(), url, target, Timestamp::now());
         let limit = self.config.max_hooks_per_workspace;
         self.ports.hooks.subscribe(&hook, limit).await?.ok_or_else(|| {
             DomainError::new(
@@ -87,7 +87,7 @@ impl App {
         }
     }
 
-    pub async fn get_hook(&self, p: &Principal, id: &HookId) -> Result<Option<Subscription>, AppError> {
+    pub async fn get_hook(&self, p: &Principal, id: &HookId) -> Result<Option<Hook>, AppError> {
         Ok(self.ports.hooks.get_hook(p.workspace_id(), id).await?)
     }
 

@@ -3,7 +3,7 @@
 
 use crate::error::DomainError;
 use crate::event::{Event, EventType};
-use crate::hook::Subscription;
+use crate::hook::Hook;
 use crate::id::{DeliveryId, EventId, HookId, WorkspaceId};
 use crate::time::Timestamp;
 use serde_json::Value;
@@ -157,7 +157,7 @@ pub struct Delivery {
 
 impl Delivery {
     /// A new delivery of `event` to `hook`, due at once.
-    pub fn new(hook: &Subscription, event: &Event, now: Timestamp) -> Self {
+    pub fn new(hook: &Hook, event: &Event, now: Timestamp) -> Self {
         Self {
             id: DeliveryId::generate(),
             workspace_id: event.workspace_id.clone(),
@@ -223,7 +223,7 @@ mod tests {
     fn delivery() -> Delivery {
         let ws = WorkspaceId::generate();
         let target = HookTarget::new(HookFilter::FormResponse, None, None).unwrap();
-        let hook = Subscription::new(ws.clone(), "https://example.com".into(), target, Timestamp::now());
+        let hook = Hook::new(ws.clone(), "https://example.com".into(), target, Timestamp::now());
         Delivery::new(&hook, &Event::new(EventType::FormResponse, ws, serde_json::json!({})), Timestamp::now())
     }
 

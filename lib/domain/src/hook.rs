@@ -118,8 +118,10 @@ impl HookStatus {
     }
 }
 
+/// A webhook subscription (the API's `hookId` names it): created by subscribing, removed by
+/// unsubscribing or a `410 Gone`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Subscription {
+pub struct Hook {
     pub id: HookId,
     pub workspace_id: WorkspaceId,
     /// Checked by request protection when subscribed, and again at every connection.
@@ -161,7 +163,7 @@ impl HookTarget {
     }
 }
 
-impl Subscription {
+impl Hook {
     pub fn new(workspace_id: WorkspaceId, hook_url: String, target: HookTarget, now: Timestamp) -> Self {
         Self {
             id: HookId::generate(),
@@ -191,7 +193,7 @@ impl Subscription {
     }
 
     /// Two requests for the same url and the same events are one subscription.
-    pub fn same_target(&self, other: &Subscription) -> bool {
+    pub fn same_target(&self, other: &Hook) -> bool {
         self.workspace_id == other.workspace_id
             && self.hook_url == other.hook_url
             && self.filter == other.filter
@@ -209,9 +211,9 @@ mod tests {
         Event::new(t, ws.clone(), data)
     }
 
-    fn hook(ws: &WorkspaceId, filter: HookFilter, form: Option<&FormId>, bot: Option<&ChatbotId>) -> Subscription {
+    fn hook(ws: &WorkspaceId, filter: HookFilter, form: Option<&FormId>, bot: Option<&ChatbotId>) -> Hook {
         let target = HookTarget::new(filter, form.cloned(), bot.cloned()).unwrap();
-        Subscription::new(ws.clone(), "https://example.com/h".into(), target, Timestamp::now())
+        Hook::new(ws.clone(), "https://example.com/h".into(), target, Timestamp::now())
     }
 
     #[test]

@@ -14,7 +14,7 @@ use lore_app::ports::DeliveryFilter;
 use lore_app::webhooks::SubscribeRequest;
 use lore_domain::DomainError;
 use lore_domain::delivery::{Delivery, DeliveryStatus};
-use lore_domain::hook::Subscription;
+use lore_domain::hook::Hook;
 use lore_domain::id::{DeliveryId, HookId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -154,8 +154,8 @@ pub struct Subscribed {
     pub created_at: String,
 }
 
-impl From<Subscription> for Subscribed {
-    fn from(h: Subscription) -> Self {
+impl From<Hook> for Subscribed {
+    fn from(h: Hook) -> Self {
         Self {
             status: Status::Success,
             hook_id: h.id.to_string(),
@@ -352,8 +352,8 @@ pub struct HookView {
     pub created_at: String,
 }
 
-impl From<Subscription> for HookView {
-    fn from(h: Subscription) -> Self {
+impl From<Hook> for HookView {
+    fn from(h: Hook) -> Self {
         Self {
             hook_id: h.id.to_string(),
             hook_url: h.hook_url,

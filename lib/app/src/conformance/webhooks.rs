@@ -6,13 +6,13 @@ use crate::ports::{DeliveryFilter, DeliveryUpdate, HookCounts};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};
-use lore_domain::hook::{HookFilter, HookStatus, HookTarget, Subscription};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
 use serde_json::json;
 
-fn subscription(ws: &WorkspaceId, url: &str, target: HookTarget) -> Subscription {
-    Subscription::new(ws.clone(), url.into(), target, Timestamp::now())
+fn subscription(ws: &WorkspaceId, url: &str, target: HookTarget) -> Hook {
+    Hook::new(ws.clone(), url.into(), target, Timestamp::now())
 }
 
 fn all_forms() -> HookTarget {

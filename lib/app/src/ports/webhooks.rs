@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::Event;
-use lore_domain::hook::{HookStatus, Subscription, WebhookSecret};
+use lore_domain::hook::{Hook, HookStatus, WebhookSecret};
 use lore_domain::id::{DeliveryId, EventId, FormId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use std::time::Duration;
@@ -26,18 +26,18 @@ pub struct HookCounts {
 #[async_trait]
 pub trait HookStore: Send + Sync {
     /// Stores `hook`, unless the workspace already has a subscription with the same url and
-    /// the same events (`Subscription::same_target`): then that one is re-activated (status
+    /// the same events (`Hook::same_target`): then that one is re-activated (status
     /// `active`, failure streak reset) and returned instead. Returns the stored subscription;
     /// `None` when the workspace already has `limit` subscriptions (active or disabled) and
     /// `hook` is not one of them — checked in the same transaction as the insert.
-    async fn subscribe(&self, hook: &Subscription, limit: u32) -> StoreResult<Option<Subscription>>;
-    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Subscription>>;
+    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>>;
+    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Hook>>;
     /// `false` when it did not exist.
     async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool>;
     /// Removes the subscriptions to one form (the form is being deleted); how many.
     async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64>;
     /// Every `active` subscription of the workspace.
-    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Subscription>>;
+    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>>;
     /// Ends a delivery's story for its subscription: a success resets the failure streak, a
     /// failure lengthens it and disables the subscription when it reaches `disable_after`.
     /// The status afterwards; `None` when the subscription no longer exists.

@@ -13,7 +13,7 @@ use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Answer, Delivery, DeliveryStatus, HookEffect};
 use lore_domain::event::Event;
-use lore_domain::hook::{HookStatus, Subscription};
+use lore_domain::hook::{Hook, HookStatus};
 use lore_domain::id::DeliveryId;
 use std::time::Duration;
 
@@ -37,7 +37,7 @@ impl App {
         workspaces.sort();
         workspaces.dedup();
         let hooks = futures::future::join_all(workspaces.iter().map(|ws| self.ports.hooks.active_hooks(ws))).await;
-        let hooks: Vec<(&lore_domain::id::WorkspaceId, Result<Vec<Subscription>, crate::StoreError>)> =
+        let hooks: Vec<(&lore_domain::id::WorkspaceId, Result<Vec<Hook>, crate::StoreError>)> =
             workspaces.into_iter().zip(hooks).collect();
         let fanned = events.iter().map(|event| {
             let of_ws = hooks.iter().find(|(ws, _)| **ws == event.workspace_id).map(|(_, h)| h);
@@ -52,7 +52,7 @@ impl App {
         futures::future::join_all(fanned).await
     }
 
-    async fn fan_out_to(&self, event: &Event, hooks: &[Subscription]) -> Result<u64, AppError> {
+    async fn fan_out_to(&self, event: &Event, hooks: &[Hook]) -> Result<u64, AppError> {
         let now = Timestamp::now();
         let deliveries: Vec<Delivery> =
             hooks.iter().filter(|h| h.matches(event)).map(|h| Delivery::new(h, event, now)).collect();

@@ -20,7 +20,7 @@ use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts,
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};
-use lore_domain::hook::{HookFilter, HookStatus, Subscription, WebhookSecret};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_records::{AttemptRecord, from_json, to_json};
@@ -33,8 +33,8 @@ fn hook_sk(id: &HookId) -> String {
 fn hooks_of(ws: &WorkspaceId) -> String {
     format!("HOOKS#{ws}")
 }
-/// What `Subscription::same_target` compares, as one string.
-fn target_of(h: &Subscription) -> String {
+/// What `Hook::same_target` compares, as one string.
+fn target_of(h: &Hook) -> String {
     format!(
         "{}\n{}\n{}\n{}",
         h.filter.as_str(),
@@ -83,7 +83,7 @@ const DELIVERY_STATUSES: [DeliveryStatus; 3] =
 
 // ---- hook items ------------------------------------------------------------------------------
 
-fn hook_item(h: &Subscription, guard: &str) -> Item {
+fn hook_item(h: &Hook, guard: &str) -> Item {
     let mut item = key(ws_pk(&h.workspace_id), hook_sk(&h.id));
     item.extend([
         ("gsi1pk".into(), s(hooks_of(&h.workspace_id))),
@@ -107,8 +107,8 @@ fn hook_item(h: &Subscription, guard: &str) -> Item {
     item
 }
 
-fn hook_from(i: &Item) -> StoreResult<Subscription> {
-    Ok(Subscription {
+fn hook_from(i: &Item) -> StoreResult<Hook> {
+    Ok(Hook {
         id: HookId::parse(req_s(i, "id")?).ok_or_else(|| malformed("hook id"))?,
         workspace_id: WorkspaceId::parse(req_s(i, "ws")?).ok_or_else(|| malformed("workspace id"))?,
         hook_url: req_s(i, "url")?.to_owned(),
@@ -129,7 +129,7 @@ fn hook_from(i: &Item) -> StoreResult<Subscription> {
 }
 
 /// A write conditioned on the hook's `status` and `failures` being what was read.
-fn hook_cond(expr: &mut Expr, read: &Subscription) -> String {
+fn hook_cond(expr: &mut Expr, read: &Hook) -> String {
     format!(
         "{} = {} AND {} = {}",
         expr.a("status"),
@@ -139,7 +139,7 @@ fn hook_cond(expr: &mut Expr, read: &Subscription) -> String {
     )
 }
 
-fn set_hook_state(pk: &str, read: &Subscription, status: HookStatus, failures: u32) -> TxWrite {
+fn set_hook_state(pk: &str, read: &Hook, status: HookStatus, failures: u32) -> TxWrite {
     let mut expr = Expr::new();
     let cond = hook_cond(&mut expr, read);
     let update = format!(
@@ -153,7 +153,7 @@ fn set_hook_state(pk: &str, read: &Subscription, status: HookStatus, failures: u
 }
 
 /// The writes that move a hook from `read` to (`status`, `failures`), its counters included.
-fn hook_transition(read: &Subscription, status: HookStatus, failures: u32) -> Vec<TxWrite> {
+fn hook_transition(read: &Hook, status: HookStatus, failures: u32) -> Vec<TxWrite> {
     let pk = ws_pk(&read.workspace_id);
     let mut writes = vec![set_hook_state(&pk, read, status, failures)];
     if status != read.status {
@@ -167,14 +167,14 @@ fn hook_transition(read: &Subscription, status: HookStatus, failures: u32) -> Ve
 }
 
 impl DynamoStore {
-    async fn hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<(Subscription, String)>> {
+    async fn hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<(Hook, String)>> {
         match self.get(&ws_pk(ws), &hook_sk(id)).await? {
             Some(i) => Ok(Some((hook_from(&i)?, get_s(&i, "guard").unwrap_or_default().to_owned()))),
             None => Ok(None),
         }
     }
 
-    async fn hooks_of(&self, ws: &WorkspaceId) -> StoreResult<Vec<Subscription>> {
+    async fn hooks_of(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>> {
         self.listed(GSI1, &hooks_of(ws), false, 0, None).await?.iter().map(hook_from).collect()
     }
 
@@ -209,7 +209,7 @@ impl DynamoStore {
 
 #[async_trait]
 impl HookStore for DynamoStore {
-    async fn subscribe(&self, hook: &Subscription, limit: u32) -> StoreResult<Option<Subscription>> {
+    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>> {
         let pk = ws_pk(&hook.workspace_id);
         let target = target_of(hook);
         for attempt in 0..MAX_ATTEMPTS {
@@ -237,7 +237,7 @@ impl HookStore for DynamoStore {
                     }
                     match self.transact(hook_transition(&h, HookStatus::Active, 0)).await {
                         Ok(()) => {
-                            return Ok(Some(Subscription { status: HookStatus::Active, consecutive_failures: 0, ..h }));
+                            return Ok(Some(Hook { status: HookStatus::Active, consecutive_failures: 0, ..h }));
                         }
                         Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
                         Err(TxFailure::Store(e)) => return Err(e),
@@ -286,7 +286,7 @@ impl HookStore for DynamoStore {
         Err(gave_up("subscribe"))
     }
 
-    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Subscription>> {
+    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Hook>> {
         Ok(self.hook(ws, id).await?.map(|(h, _)| h))
     }
 
@@ -304,7 +304,7 @@ impl HookStore for DynamoStore {
         Ok(deleted)
     }
 
-    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Subscription>> {
+    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>> {
         Ok(self.hooks_of(ws).await?.into_iter().filter(|h| h.status == HookStatus::Active).collect())
     }
 

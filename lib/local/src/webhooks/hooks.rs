@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{HookCounts, HookStore};
 use lore_domain::Timestamp;
-use lore_domain::hook::{HookFilter, HookStatus, Subscription, WebhookSecret};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, WebhookSecret};
 use lore_domain::id::{ChatbotId, FormId, HookId, WorkspaceId};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
@@ -16,8 +16,8 @@ fn bad(what: &str) -> rusqlite::Error {
     rusqlite::Error::InvalidColumnName(format!("malformed stored {what}"))
 }
 
-fn hook_from(r: &Row<'_>) -> rusqlite::Result<Subscription> {
-    Ok(Subscription {
+fn hook_from(r: &Row<'_>) -> rusqlite::Result<Hook> {
+    Ok(Hook {
         id: HookId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("hook id"))?,
         workspace_id: WorkspaceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| bad("workspace id"))?,
         hook_url: r.get(2)?,
@@ -37,14 +37,14 @@ fn hook_from(r: &Row<'_>) -> rusqlite::Result<Subscription> {
     })
 }
 
-fn get(tx: &Transaction<'_>, ws: &str, id: &str) -> rusqlite::Result<Option<Subscription>> {
+fn get(tx: &Transaction<'_>, ws: &str, id: &str) -> rusqlite::Result<Option<Hook>> {
     tx.query_row(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"), [id, ws], hook_from)
         .optional()
 }
 
 #[async_trait]
 impl HookStore for SqliteStore {
-    async fn subscribe(&self, hook: &Subscription, limit: u32) -> StoreResult<Option<Subscription>> {
+    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>> {
         let h = hook.clone();
         self.write(move |tx| {
             let (form, bot) = (h.form_id.as_ref().map(FormId::as_str), h.chatbot_id.as_ref().map(ChatbotId::as_str));
@@ -94,7 +94,7 @@ impl HookStore for SqliteStore {
         .await
     }
 
-    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Subscription>> {
+    async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Hook>> {
         let (ws, id) = (ws.clone(), id.clone());
         self.read(move |c| {
             c.prepare_cached(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"))
@@ -126,7 +126,7 @@ impl HookStore for SqliteStore {
         .await
     }
 
-    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Subscription>> {
+    async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>> {
         let ws = ws.clone();
         self.read(move |c| {
             let mut st = c
