@@ -2,6 +2,9 @@
 //! attributes of the item (strings `S`, numbers `N`, booleans `BOOL`, lists `L`, maps `M`), and
 //! an item reads back as a record from those attributes, the item's other attributes (keys,
 //! counters) ignored. An unset field (`null`) is no attribute at all, so an update removes it.
+//! Hence a record's field must not share its name with another attribute of the items it is
+//! written to (the source spec's file size is `fileSize` because the item's `sizeBytes` counts
+//! the source's bytes).
 
 use super::{Item, malformed};
 use aws_sdk_dynamodb::types::AttributeValue;
