@@ -20,10 +20,6 @@ use lore_app::AppError;
 use lore_app::ports::{ByteRange, ByteStream};
 use serde::Serialize;
 
-/// Largest upload body a multipart Mind upload may have (Mind audio may be 500 MB). Signed PUTs
-/// are bounded by the size they were signed for instead.
-pub const UPLOAD_BODY_LIMIT: usize = 512 * 1024 * 1024;
-
 /// Not part of the API document: in AWS these URLs are CloudFront's and S3's, not ours.
 pub fn router() -> Router<ApiState> {
     Router::new().route("/files/{*key}", get(get_file).put(put_file))

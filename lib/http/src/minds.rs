@@ -5,7 +5,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, ParseId, PathId};
 use crate::sources::{UploadUrlRequest, UploadUrlView, UploadedView};
 use crate::state::ApiState;
-use crate::upload::{FileUpload, UploadBodyLimit};
+use crate::upload::{BodyLimit, FileUpload, UploadBodyLimit};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::body::Body;
@@ -22,9 +22,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<ApiState> {
-    let uploads = OpenApiRouter::new()
-        .routes(routes!(upload_mind_file))
-        .layer(DefaultBodyLimit::max(crate::files::UPLOAD_BODY_LIMIT));
+    let uploads =
+        OpenApiRouter::new().routes(routes!(upload_mind_file)).layer(DefaultBodyLimit::max(UploadBodyLimit::BYTES));
     OpenApiRouter::new()
         .routes(routes!(list_minds, create_mind))
         .routes(routes!(get_mind, update_mind, delete_mind))

@@ -4,7 +4,7 @@
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination, PathId, PathIds};
 use crate::state::ApiState;
-use crate::upload::{FileBodyLimit, FileUpload, JsonOrUpload};
+use crate::upload::{BodyLimit, FileBodyLimit, FileUpload, JsonOrUpload};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
@@ -21,15 +21,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// Routes that carry files: their bodies may be larger than JSON routes'. Sizes over the
-/// contract's file limit are still answered `file_too_large` (docs/api.md §16.12).
-pub const FILE_BODY_LIMIT: usize = 64 * 1024 * 1024;
-
 pub fn router() -> OpenApiRouter<ApiState> {
     let files = OpenApiRouter::new()
         .routes(routes!(list_sources, create_source))
         .routes(routes!(upload_file))
-        .layer(DefaultBodyLimit::max(FILE_BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(FileBodyLimit::BYTES));
     OpenApiRouter::new()
         .routes(routes!(get_source, update_source, delete_source))
         .routes(routes!(process_source))

@@ -23,16 +23,18 @@ pub trait BodyLimit: Send + Sync + 'static {
     const BYTES: usize;
 }
 
-/// Chatbot uploads and sources: [`crate::sources::FILE_BODY_LIMIT`].
+/// Chatbot uploads and sources: their bodies may be larger than JSON routes'. Sizes over the
+/// contract's file limit are still answered `file_too_large` (docs/api.md §16.12).
 pub struct FileBodyLimit;
 impl BodyLimit for FileBodyLimit {
-    const BYTES: usize = crate::sources::FILE_BODY_LIMIT;
+    const BYTES: usize = 64 * 1024 * 1024;
 }
 
-/// Mind uploads (audio may be 500 MB): [`crate::files::UPLOAD_BODY_LIMIT`].
+/// Mind uploads (audio may be 500 MB). Signed PUTs are bounded by the size they were signed for
+/// instead.
 pub struct UploadBodyLimit;
 impl BodyLimit for UploadBodyLimit {
-    const BYTES: usize = crate::files::UPLOAD_BODY_LIMIT;
+    const BYTES: usize = 512 * 1024 * 1024;
 }
 
 /// A stored upload and the name sent with it.
