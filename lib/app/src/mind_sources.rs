@@ -1,4 +1,4 @@
-//! Mind knowledge-source use cases (docs/api.md §9): the chatbot pipeline of `knowledge.rs` with a
+//! Mind knowledge-source use cases (docs/api.md §9): the chatbot pipeline of `sources.rs` with a
 //! Mind as the owner. Differences: processing starts on create, `reprocess` answers 409
 //! `processing_in_progress` while a run holds the source, and inserts count against the
 //! workspace's `sourcesLimit` and the Mind's `sourceLimit`.

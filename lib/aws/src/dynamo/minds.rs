@@ -8,7 +8,7 @@
 //! revision that was read.
 //!
 //! The Mind item also carries the counters of its knowledge sources, kept by the source store
-//! (`sources.rs`) in the same transaction as every source write, exactly as on a chatbot's item:
+//! (`sources/`) in the same transaction as every source write, exactly as on a chatbot's item:
 //! `sourceCount`, `n_<status>_<type>`, `chunkCount`, `sizeBytes`. The Mind's counts by status
 //! are the sums of its `n_<status>_*` cells; a source write never changes the Mind's `rev`, so
 //! it never makes a settings update stale.
