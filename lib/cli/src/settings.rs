@@ -46,10 +46,7 @@ pub struct Settings {
     pub data_dir: Option<PathBuf>,
     /// `LORE_ADDR`: where `lore serve` listens (default `127.0.0.1:3000`).
     pub addr: Option<SocketAddr>,
-    /// `LORE_PUBLIC_BASE_URL`: where clients reach this service (file URLs, public pages).
-    /// Unset: the server's own address, or the address a request reached.
-    pub public_base_url: Option<String>,
-    /// The use cases' budgets and policies (`LORE_CHUNK_*`, `LORE_INGEST_*`, `LORE_WEBHOOK_*`,
+    /// The use cases' budgets and policies (`LORE_CHUNK_*`, `LORE_PUBLIC_BASE_URL`, `LORE_INGEST_*`, `LORE_WEBHOOK_*`,
     /// `LORE_EXTRACT_*`, `LORE_UPLOAD*`, …).
     pub app: AppConfig,
     pub extract_isolation: ExtractIsolation,
@@ -74,7 +71,7 @@ impl std::fmt::Debug for Settings {
             .field("backend", &self.backend)
             .field("data_dir", &self.data_dir)
             .field("addr", &self.addr)
-            .field("public_base_url", &self.public_base_url)
+            .field("public_base_url", &self.app.public_base_url)
             .finish_non_exhaustive()
     }
 }
@@ -116,7 +113,6 @@ impl Settings {
             backend,
             data_dir: get("LORE_DATA_DIR").map(PathBuf::from),
             addr,
-            public_base_url: app.public_base_url.clone(),
             app,
             extract_isolation,
             net: lore_crawl::NetPolicy::from_vars(get),
@@ -145,7 +141,7 @@ impl Settings {
 
     /// The public base URL, else `fallback` (this server's own address).
     pub fn public_base_or(&self, fallback: &str) -> String {
-        self.public_base_url.clone().unwrap_or_else(|| fallback.trim_end_matches('/').to_owned())
+        self.app.public_base_url.clone().unwrap_or_else(|| fallback.trim_end_matches('/').to_owned())
     }
 }
 
