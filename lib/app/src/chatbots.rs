@@ -86,6 +86,9 @@ impl App {
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
         if self.ports.chatbots.delete_chatbot(p.workspace_id(), id).await? {
+            // Its conversations: once the chatbot is gone none can be started.
+            let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
+            self.ports.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
             Ok(())
         } else {
             Err(AppError::NotFound("chatbot"))

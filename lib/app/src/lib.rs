@@ -7,6 +7,7 @@ pub mod chatbots;
 pub mod chunking;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod conversations;
 pub mod error;
 pub mod files;
 pub mod forms;
@@ -123,6 +124,9 @@ pub struct Ports {
     pub minds: Arc<dyn ports::MindStore>,
     /// Podcast sources' audio to text ([`ports::NoTranscriber`] when not configured).
     pub transcriber: Arc<dyn ports::Transcriber>,
+    pub conversations: Arc<dyn ports::ConversationStore>,
+    /// Writes answers: a language model, or the extractive responder when none is configured.
+    pub responder: Arc<dyn ports::Responder>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.
@@ -142,5 +146,10 @@ impl App {
 
     pub fn config(&self) -> &AppConfig {
         &self.config
+    }
+
+    /// Which responder answers conversations (for the startup message).
+    pub fn responder_description(&self) -> String {
+        self.ports.responder.describe()
     }
 }

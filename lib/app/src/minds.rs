@@ -46,6 +46,8 @@ pub struct MindDetail {
     pub mind: Mind,
     /// Knowledge sources this Mind may have (the workspace's `mindSourceLimit`).
     pub source_limit: u32,
+    /// Its conversations created in the last 30 days.
+    pub recent_conversations: u64,
 }
 
 /// The answer to publish: the Mind, and a warning when it has no ready knowledge source.
@@ -90,8 +92,9 @@ impl App {
         Ok(self.ports.workspaces.get_workspace(p.workspace_id()).await?.unwrap_or_else(|| p.workspace.clone()))
     }
 
-    fn detail(mind: Mind, ws: &Workspace) -> MindDetail {
-        MindDetail { mind, source_limit: ws.limits.mind_source_limit }
+    async fn detail(&self, mind: Mind, ws: &Workspace) -> Result<MindDetail, AppError> {
+        let recent_conversations = self.recent_conversations(&ws.id, &SourceOwner::Mind(mind.id.clone())).await?;
+        Ok(MindDetail { mind, source_limit: ws.limits.mind_source_limit, recent_conversations })
     }
 
     /// Creates a Mind with the contract's defaults, within the workspace's `mindsLimit`.
@@ -106,7 +109,7 @@ impl App {
         for n in 1..=MAX_SLUG_ATTEMPTS {
             mind.slug = base.with_suffix(n);
             match self.ports.minds.insert_mind(&mind, limit).await {
-                Ok(MindInsert::Inserted) => return Ok(Self::detail(mind, &ws)),
+                Ok(MindInsert::Inserted) => return self.detail(mind, &ws).await,
                 Ok(MindInsert::LimitReached { used }) => return Err(minds_limit_reached(used, limit)),
                 Err(StoreError::Conflict("slug")) if generated => continue,
                 Err(e) => return Err(write_error(e, &mind)),
@@ -135,7 +138,7 @@ impl App {
 
     pub async fn get_mind(&self, p: &Principal, id: &MindId) -> Result<MindDetail, AppError> {
         let mind = self.find_mind(p, id).await?;
-        Ok(Self::detail(mind, &self.current_workspace(p).await?))
+        self.detail(mind, &self.current_workspace(p).await?).await
     }
 
     /// Reads the Mind, applies `change`, and writes it back unless another write came first,
@@ -164,7 +167,7 @@ impl App {
     /// Changes the settings the patch names; the others keep their values.
     pub async fn update_mind(&self, p: &Principal, id: &MindId, patch: MindPatch) -> Result<MindDetail, AppError> {
         let mind = self.change_mind(p, id, |m| patch.apply(m)).await?;
-        Ok(Self::detail(mind, &self.current_workspace(p).await?))
+        self.detail(mind, &self.current_workspace(p).await?).await
     }
 
     /// Publishes (or unpublishes) the Mind. The warning is present exactly when the Mind has
@@ -186,8 +189,10 @@ impl App {
     /// Deletes the Mind with everything it owns.
     pub async fn delete_mind(&self, p: &Principal, id: &MindId) -> Result<(), AppError> {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.
-        //    Conversations do not exist in this service, so there are none to remove.
         let removal = self.ports.minds.delete_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))?;
+        // Its conversations: once the Mind is gone none can be started, so this removes them all
+        // (the embedded store removed them with the Mind already).
+        self.ports.conversations.delete_owner_conversations(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
         // 2. Its chunks in the vector index (an index in another database is not reached by the
         //    records' transaction). A failure leaves chunks no search can reach: their sources
         //    are gone, and searches only look at chunks of listed ready sources.

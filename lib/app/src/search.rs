@@ -32,7 +32,7 @@
 use crate::auth::Principal;
 use crate::ports::{ChunkHit, SearchScope, SourceFilter};
 use crate::{App, AppError};
-use lore_domain::id::{ChatbotId, MindId, SourceId};
+use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
 use lore_domain::source::{KnowledgeSource, SourceOwner, SourceStatus, SourceType};
 use lore_domain::{DomainError, error::Validator};
@@ -198,7 +198,7 @@ impl App {
     /// The ready sources of an owner a search may look at, after the request's filters.
     async fn searchable_sources(
         &self,
-        p: &Principal,
+        ws: &WorkspaceId,
         owner: &SourceOwner,
         req: &SearchRequest,
     ) -> Result<HashMap<SourceId, KnowledgeSource>, AppError> {
@@ -206,8 +206,7 @@ impl App {
         let mut page = 1;
         loop {
             let filter = SourceFilter { status: Some(SourceStatus::Ready), source_type: None };
-            let batch =
-                self.ports.sources.list_sources(p.workspace_id(), owner, filter, PageRequest::new(page, 100)).await?;
+            let batch = self.ports.sources.list_sources(ws, owner, filter, PageRequest::new(page, 100)).await?;
             let done = batch.items.len() < 100;
             for s in batch.items {
                 let by_id = req.source_ids.as_ref().is_none_or(|ids| ids.contains(&s.id));
@@ -243,11 +242,21 @@ impl App {
     }
 
     async fn search(&self, p: &Principal, owner: &SourceOwner, req: SearchRequest) -> Result<SearchResults, AppError> {
-        let started = Instant::now();
         self.own(p, owner).await?;
-        let sources = self.searchable_sources(p, owner, &req).await?;
+        self.search_in(p.workspace_id(), owner, req).await
+    }
+
+    /// Searches an owner of `ws` that the caller has been checked to own.
+    pub(crate) async fn search_in(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        req: SearchRequest,
+    ) -> Result<SearchResults, AppError> {
+        let started = Instant::now();
+        let sources = self.searchable_sources(ws, owner, &req).await?;
         let scope = SearchScope {
-            workspace_id: p.workspace_id().clone(),
+            workspace_id: ws.clone(),
             owner: owner.clone(),
             source_ids: sources.keys().cloned().collect(),
         };

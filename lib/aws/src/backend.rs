@@ -34,6 +34,7 @@ pub struct AwsBackend {
     pub hooks: Arc<dyn HookStore>,
     pub deliveries: Arc<dyn DeliveryStore>,
     pub minds: Arc<dyn MindStore>,
+    pub conversations: Arc<dyn lore_app::ports::ConversationStore>,
     /// The webhook event outbox on the table (what `deliveries` fans out); `forms` writes
     /// response events there itself, in the response's transaction.
     pub outbox: Arc<dyn EventBus>,
@@ -88,6 +89,7 @@ impl AwsBackend {
             hooks: dynamo.clone(),
             deliveries: dynamo.clone(),
             minds: dynamo.clone(),
+            conversations: dynamo.clone(),
             outbox: dynamo.clone(),
             dynamo,
             s3,

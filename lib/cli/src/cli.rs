@@ -155,6 +155,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let config = ServeConfig { addr, data_dir: data_dir.clone(), backend, overrides: Overrides::default() };
             let running = serve::start_with(settings, config).await?;
             println!("Lore is listening on http://{}", running.addr);
+            println!("Conversations are answered by: {}", running.app.responder_description());
             match &running.new_dev_key {
                 Some(key) => {
                     println!("Created workspace 'default' and a dev API key with every scope:");

@@ -148,6 +148,7 @@ impl Settings {
 /// Variables of the model providers besides `OPENAI_*` (lore-embed and lore-transcribe read
 /// them through [`Settings::provider_lookup`]).
 const PROVIDER_VARS: &[&str] = {
+    use lore_chat::config as chat;
     use lore_embed::config as embed;
     use lore_transcribe::config as transcribe;
     &[
@@ -161,6 +162,14 @@ const PROVIDER_VARS: &[&str] = {
         transcribe::ENV_TRANSCRIPTION_BASE_URL,
         transcribe::ENV_MODEL,
         transcribe::ENV_MAX_REQUEST_BYTES,
+        chat::ENV_RESPONDER,
+        chat::ENV_BASE_URL,
+        chat::ENV_MODEL,
+        chat::ENV_TIMEOUT,
+        chat::ENV_IDLE_TIMEOUT,
+        chat::ENV_MAX_RETRIES,
+        chat::ENV_PROMPT_TOKENS,
+        chat::ENV_MAX_ANSWER_TOKENS,
     ]
 };
 

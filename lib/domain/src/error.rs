@@ -35,6 +35,10 @@ pub enum ErrorCode {
     WebhooksLimitReached,
     /// The client stopped sending the request body (no bytes within the body read timeout).
     RequestTimeout,
+    /// The conversation holds its 200 messages (docs/api.md §17).
+    ConversationFull,
+    /// The language model failed or timed out after its retries; the user's message is kept.
+    GenerationFailed,
 }
 
 impl ErrorCode {
@@ -66,6 +70,8 @@ impl ErrorCode {
             Self::SourcesLimitReached => "sources_limit_reached",
             Self::WebhooksLimitReached => "webhooks_limit_reached",
             Self::RequestTimeout => "request_timeout",
+            Self::ConversationFull => "conversation_full",
+            Self::GenerationFailed => "generation_failed",
         }
     }
 }

@@ -105,6 +105,9 @@ ids! {
     HookId = "hook";
     EventId = "evt";
     DeliveryId = "dlv";
+    /// A conversation with a Mind or a chatbot (docs/api.md §17).
+    ConversationId = "conv";
+    MessageId = "msg";
     /// A request id, echoed in `x-request-id` when the client sends none.
     RequestId = "req";
 }

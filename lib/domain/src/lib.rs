@@ -5,6 +5,7 @@
 pub mod api_key;
 pub mod audio;
 pub mod chatbot;
+pub mod conversation;
 pub mod delivery;
 pub mod document;
 pub mod error;

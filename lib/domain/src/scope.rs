@@ -16,10 +16,15 @@ pub enum Scope {
     FormsRead,
     FormsWrite,
     WebhooksWrite,
+    /// Start conversations, send messages, delete conversations (docs/api.md §17).
+    ChatWrite,
+    /// List and read conversations: they hold visitors' e-mail addresses, so `minds:read` alone
+    /// does not open them.
+    ConversationsRead,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 10] = [
+    pub const ALL: [Scope; 12] = [
         Scope::ChatbotRead,
         Scope::ChatbotWrite,
         Scope::KnowledgeRead,
@@ -30,6 +35,8 @@ impl Scope {
         Scope::FormsRead,
         Scope::FormsWrite,
         Scope::WebhooksWrite,
+        Scope::ChatWrite,
+        Scope::ConversationsRead,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -44,6 +51,8 @@ impl Scope {
             Scope::FormsRead => "forms:read",
             Scope::FormsWrite => "forms:write",
             Scope::WebhooksWrite => "webhooks:write",
+            Scope::ChatWrite => "chat:write",
+            Scope::ConversationsRead => "conversations:read",
         }
     }
 
@@ -132,7 +141,7 @@ mod tests {
         assert!(s.contains(Scope::ChatbotRead) && s.contains(Scope::KnowledgeWrite));
         assert!(!s.contains(Scope::ChatbotWrite));
         assert_eq!(ScopeSet::parse(&s.to_csv()).unwrap(), s);
-        assert_eq!(ScopeSet::parse("all").unwrap().iter().count(), 10);
+        assert_eq!(ScopeSet::parse("all").unwrap().iter().count(), 12);
         assert!(ScopeSet::parse("chatbot:admin").is_err());
         assert!(ScopeSet::parse(" , ").is_err());
     }

@@ -43,6 +43,8 @@ scopes! {
     FormsRead => Some(Scope::FormsRead);
     FormsWrite => Some(Scope::FormsWrite);
     WebhooksWrite => Some(Scope::WebhooksWrite);
+    ChatWrite => Some(Scope::ChatWrite);
+    ConversationsRead => Some(Scope::ConversationsRead);
 }
 
 /// An authenticated caller whose key holds the scope `S`, within its request budget.

@@ -4,6 +4,7 @@
 //! `lore serve` mounts every group; each Lambda mounts its own.
 
 mod chatbots;
+mod conversations;
 pub mod error;
 pub mod extract;
 mod files;
@@ -24,6 +25,7 @@ pub use error::ApiError;
 /// for the fuzz targets, which parse inputs exactly the way the routes do.
 pub mod bodies {
     pub use crate::chatbots::{CreateChatbot, UpdateChatbot};
+    pub use crate::conversations::{CreateConversation, SendMessage};
     pub use crate::forms::{CreateForm, FieldInput, SubmitResponse};
     pub use crate::minds::{CreateMind, UpdateMind};
     pub use crate::search::SearchBody;
@@ -72,12 +74,17 @@ impl RouteGroup {
 
     fn routes(self) -> OpenApiRouter<ApiState> {
         match self {
-            RouteGroup::Chatbots => chatbots::router().merge(sources::router()).merge(search::router()),
+            RouteGroup::Chatbots => chatbots::router()
+                .merge(sources::router())
+                .merge(search::router())
+                .merge(conversations::chatbot_router()),
             RouteGroup::Forms => forms::router(),
             RouteGroup::Integrations => webhooks::router(),
             // The Mind API, and the public pages of published Minds (`/m/{slug}`, HTML, not in
             // the API document).
-            RouteGroup::Minds => public_page::route(minds::router().merge(mind_sources::router())),
+            RouteGroup::Minds => {
+                public_page::route(minds::router().merge(mind_sources::router()).merge(conversations::mind_router()))
+            }
             RouteGroup::Files => OpenApiRouter::new(),
         }
     }
@@ -97,6 +104,9 @@ impl RouteGroup {
         (name = "knowledge", description = "Chatbot knowledge sources, processing, statistics and uploads"),
         (name = "minds", description = "Minds: AI personas with a prompt, voice and theme settings, the workspace's \
             Mind usage and limits, and publishing. A published Mind has a public HTML page at `/m/{slug}` (no key)"),
+        (name = "conversations", description = "Conversations with a Mind or a chatbot: questions answered from \
+            its ready knowledge with citations (`[n]` markers, verbatim quotes), as JSON or streamed as server-sent \
+            events; scopes `chat:write` and `conversations:read`"),
         (name = "forms", description = "Forms and their responses; each response emits a `form_response` event"),
         (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
             samples, and signed deliveries (Standard Webhooks) with their log"),

@@ -78,7 +78,7 @@ pub struct MindItemView {
     pub updated_at: String,
     /// This Mind's knowledge sources (exact).
     pub knowledge_source_count: u64,
-    /// Always 0: this service has no conversations (chat is not part of it).
+    /// This Mind's conversations (exact).
     pub conversation_count: u64,
 }
 
@@ -95,7 +95,7 @@ impl From<&Mind> for MindItemView {
             created_at: m.created_at.to_string(),
             updated_at: m.updated_at.to_string(),
             knowledge_source_count: m.sources.total(),
-            conversation_count: 0,
+            conversation_count: m.conversation_count,
         }
     }
 }
@@ -205,9 +205,9 @@ pub struct MindDetailView {
     pub created_at: String,
     pub updated_at: String,
     pub knowledge_source_count: u64,
-    /// Always 0: this service has no conversations.
+    /// This Mind's conversations (exact).
     pub conversation_count: u64,
-    /// Always 0: this service has no conversations.
+    /// Its conversations created in the last 30 days.
     pub recent_conversation_count: u64,
     /// Knowledge sources this Mind may have (the workspace's per-Mind limit, default 100).
     pub source_limit: u32,
@@ -244,8 +244,8 @@ impl From<MindDetail> for MindDetailView {
             created_at: item.created_at,
             updated_at: item.updated_at,
             knowledge_source_count: item.knowledge_source_count,
-            conversation_count: 0,
-            recent_conversation_count: 0,
+            conversation_count: item.conversation_count,
+            recent_conversation_count: d.recent_conversations,
             source_limit: d.source_limit,
             source_stats: SourceStatsView {
                 total: c.total(),

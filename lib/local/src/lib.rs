@@ -3,6 +3,7 @@
 //! dispatcher wake-up.
 
 mod chatbots;
+mod conversations;
 mod events;
 pub mod files;
 mod forms;

@@ -20,7 +20,8 @@ const MIND_COLS: &str = "id, workspace_id, slug, is_published, settings, created
      (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'processing'), \
      (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'transcribing'), \
      (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'ready'), \
-     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'error')";
+     (SELECT COUNT(*) FROM sources s WHERE s.mind_id = minds.id AND s.status = 'error'), \
+     (SELECT COUNT(*) FROM conversations c WHERE c.mind_id = minds.id)";
 
 /// Unique-index names in SQLite's messages, to the conflict each means. The workspace rule
 /// comes first: its message contains the other's column too.
@@ -51,6 +52,7 @@ fn mind_from(r: &Row<'_>) -> rusqlite::Result<Mind> {
             ready: count(r, 11)?,
             failed: count(r, 12)?,
         },
+        conversation_count: count(r, 13)?,
     };
     from_json::<MindSettingsRecord>(&r.get::<_, String>(4)?, "mind settings")
         .and_then(|settings| settings.into_mind(keys))

@@ -11,11 +11,15 @@
 //! backends spelled a name differently, the embedded backend's data was migrated (SQLite
 //! migration 8) to the AWS backend's spelling.
 
+mod conversation;
 mod delivery;
 mod form;
 mod mind;
 mod source;
 
+pub use conversation::{
+    CitationRecord, ConversationKeys, ConversationRecord, MessageKeys, MessageRecord, VisitorRecord,
+};
 pub use delivery::AttemptRecord;
 pub use form::FormFieldRecord;
 pub use mind::{MindKeys, MindSettingsRecord};

@@ -57,6 +57,7 @@ pub struct MindKeys {
     pub updated_at: Timestamp,
     pub revision: u64,
     pub sources: MindSourceCounts,
+    pub conversation_count: u64,
 }
 
 impl MindSettingsRecord {
@@ -112,6 +113,7 @@ impl MindSettingsRecord {
             updated_at: keys.updated_at,
             revision: keys.revision,
             sources: keys.sources,
+            conversation_count: keys.conversation_count,
         })
     }
 }
@@ -131,6 +133,7 @@ mod tests {
             updated_at: Timestamp::from_millis(2),
             revision: 3,
             sources: MindSourceCounts::default(),
+            conversation_count: 0,
         }
     }
 

@@ -3,12 +3,14 @@
 //! and passes the same conformance suites.
 
 mod chatbots;
+mod conversations;
 mod events;
 mod files;
 mod forms;
 mod ingest;
 mod jobs;
 mod minds;
+mod responder;
 mod search;
 mod sources;
 mod store;
@@ -17,12 +19,14 @@ mod webhooks;
 mod workspaces;
 
 pub use chatbots::*;
+pub use conversations::*;
 pub use events::*;
 pub use files::*;
 pub use forms::*;
 pub use ingest::*;
 pub use jobs::*;
 pub use minds::*;
+pub use responder::*;
 pub use search::*;
 pub use sources::*;
 pub use store::*;

@@ -98,6 +98,7 @@ fn mind_from(i: &Item) -> StoreResult<Mind> {
             ready: count_in_status(i, SourceStatus::Ready),
             failed: count_in_status(i, SourceStatus::Error),
         },
+        conversation_count: get_u(i, "conversationCount"),
     };
     let settings: MindSettingsRecord = document::read(i, "mind settings")?;
     settings.into_mind(keys).map_err(|e| malformed(&e.0))

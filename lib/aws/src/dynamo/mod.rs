@@ -5,6 +5,7 @@
 //! from a sparse index and then the items themselves with a strongly consistent `BatchGetItem`.
 
 mod chatbots;
+mod conversations;
 mod document;
 mod events;
 mod forms;
@@ -28,8 +29,8 @@ pub use schema::{GSI1, GSI2, LEASE_SHARDS, LEASES, TTL_ATTRIBUTE, TableDefinitio
 pub(crate) type Item = HashMap<String, AttributeValue>;
 
 /// The DynamoDB adapter: `WorkspaceStore`, `KeyStore`, `ChatbotStore`, `SourceStore`,
-/// `RateLimiter`, `FormStore`, `HookStore`, `DeliveryStore`, `MindStore` and the event outbox
-/// (`EventBus`) on one table.
+/// `RateLimiter`, `FormStore`, `HookStore`, `DeliveryStore`, `MindStore`, `ConversationStore` and
+/// the event outbox (`EventBus`) on one table.
 #[derive(Clone)]
 pub struct DynamoStore {
     client: Client,

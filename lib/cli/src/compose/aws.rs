@@ -73,6 +73,7 @@ pub(super) async fn storage(
         hooks: backend.hooks.clone(),
         deliveries: backend.deliveries.clone(),
         minds: backend.minds.clone(),
+        conversations: backend.conversations.clone(),
     };
     Ok(AwsStorage { ports, backend, openai_key })
 }

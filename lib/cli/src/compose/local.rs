@@ -45,6 +45,7 @@ pub(super) fn storage(
         hooks: store.clone(),
         deliveries: store.clone(),
         minds: store.clone(),
+        conversations: store.clone(),
     };
     Ok(LocalStorage { ports, jobs, store })
 }

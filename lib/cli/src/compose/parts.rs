@@ -35,6 +35,7 @@ pub struct StoragePorts {
     pub hooks: Arc<dyn ports::HookStore>,
     pub deliveries: Arc<dyn ports::DeliveryStore>,
     pub minds: Arc<dyn ports::MindStore>,
+    pub conversations: Arc<dyn ports::ConversationStore>,
 }
 
 /// The ports every backend shares: the outbound web under one request-protection policy, the
@@ -46,6 +47,7 @@ pub struct SharedPorts {
     pub webhook_sender: Arc<dyn ports::WebhookSender>,
     pub embedder: Arc<dyn ports::Embedder>,
     pub transcriber: Arc<dyn ports::Transcriber>,
+    pub responder: Arc<dyn ports::Responder>,
 }
 
 /// Choices the environment cannot express, made by the caller (tests, mostly).
@@ -57,6 +59,8 @@ pub struct Overrides {
     pub embedder: Option<Arc<dyn ports::Embedder>>,
     /// Use this transcriber instead of the one `LORE_TRANSCRIBER` names.
     pub transcriber: Option<Arc<dyn ports::Transcriber>>,
+    /// Use this responder instead of the one `LORE_RESPONDER` / `LORE_LLM_*` name.
+    pub responder: Option<Arc<dyn ports::Responder>>,
     /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.

@@ -1,6 +1,6 @@
 //! The ports every backend shares, built once per process: the outbound web (URL guard, crawler,
 //! webhook sender) under one request-protection policy, the document parsers, and the model
-//! providers (embedder, transcriber).
+//! providers (embedder, transcriber, responder).
 
 use super::parts::{Overrides, SharedPorts, Uses};
 use crate::settings::{ExtractIsolation, Settings};
@@ -17,7 +17,7 @@ pub(super) fn shared(
 ) -> anyhow::Result<SharedPorts> {
     let policy =
         if overrides.allow_private_network { lore_crawl::NetPolicy::allow_private() } else { settings.net.clone() };
-    let (embedder, transcriber) = match uses {
+    let (embedder, transcriber, responder) = match uses {
         Uses::Everything => {
             let lookup = settings.provider_lookup(openai_key);
             let embedder = match &overrides.embedder {
@@ -26,12 +26,17 @@ pub(super) fn shared(
                     .and_then(|c| c.build())
                     .map_err(|e| anyhow::anyhow!("embedder: {e}"))?,
             };
-            (embedder, transcriber(overrides, &lookup)?)
+            let responder = match &overrides.responder {
+                Some(r) => r.clone(),
+                None => lore_chat::responder_from_lookup(&lookup).map_err(|e| anyhow::anyhow!("responder: {e}"))?,
+            };
+            (embedder, transcriber(overrides, &lookup)?, responder)
         }
         // Never called by these functions; the built-in embedder needs no secret or model files.
         Uses::RecordsOnly => (
             Arc::new(lore_embed::LocalEmbedder::new()) as Arc<dyn lore_app::ports::Embedder>,
             Arc::new(NoTranscriber) as Arc<dyn Transcriber>,
+            Arc::new(lore_chat::ExtractiveResponder) as Arc<dyn lore_app::ports::Responder>,
         ),
     };
     Ok(SharedPorts {
@@ -41,6 +46,7 @@ pub(super) fn shared(
         url_guard: Arc::new(lore_crawl::Guard::new(policy)),
         embedder,
         transcriber,
+        responder,
     })
 }
 

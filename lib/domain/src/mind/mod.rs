@@ -105,6 +105,8 @@ pub struct Mind {
     /// two concurrent partial updates never undo each other.
     pub revision: u64,
     pub sources: MindSourceCounts,
+    /// Conversations with this Mind, exact (kept by the conversation store).
+    pub conversation_count: u64,
 }
 
 impl Mind {
@@ -136,6 +138,7 @@ impl Mind {
             updated_at: now,
             revision: 0,
             sources: MindSourceCounts::default(),
+            conversation_count: 0,
         }
     }
 

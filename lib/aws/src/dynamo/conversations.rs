@@ -1,0 +1,396 @@
+//! Conversations and messages on the table (`infra/dynamodb.md`, "Conversations").
+//!
+//! A conversation is `CONV#<id>/CONV`, listed under its owner in GSI1 (`CONVS#<owner>`, newest
+//! first); its messages share its partition (`CONV#<id>/MSG#<msgId>`, ids sort oldest first),
+//! so one query reads a transcript in order. The owner's `conversationCount` (on the Mind's or
+//! chatbot's item) changes in the same `TransactWriteItems` as the conversation, and the
+//! conversation's `messageCount` in the same one as its messages, conditioned on the room left.
+
+use super::document;
+use super::keys::{chatbot_sk, mind_sk, ws_pk};
+use super::{
+    DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
+    malformed, n, newest_first_key, put_if_absent, req_s, s, unavailable,
+};
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::Select;
+use lore_app::ports::{Append, ConversationStore, StoreResult};
+use lore_domain::Timestamp;
+use lore_domain::conversation::{Conversation, Message};
+use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::SourceOwner;
+use lore_records::{ConversationKeys, ConversationRecord, MessageKeys, MessageRecord};
+
+// ---- keys ------------------------------------------------------------------------------------
+
+fn conversation_pk(id: &ConversationId) -> String {
+    format!("CONV#{id}")
+}
+const CONVERSATION_SK: &str = "CONV";
+fn message_sk(id: &MessageId) -> String {
+    format!("MSG#{id}")
+}
+const MESSAGE_PREFIX: &str = "MSG#";
+fn conversations_of(owner: &SourceOwner) -> String {
+    format!("CONVS#{owner}")
+}
+/// The owner's item, which carries `conversationCount`.
+fn owner_key(ws: &WorkspaceId, owner: &SourceOwner) -> Item {
+    match owner {
+        SourceOwner::Chatbot(id) => key(ws_pk(ws), chatbot_sk(id)),
+        SourceOwner::Mind(id) => key(ws_pk(ws), mind_sk(id)),
+    }
+}
+const COUNT: &str = "conversationCount";
+
+// ---- items -----------------------------------------------------------------------------------
+
+fn conversation_item(c: &Conversation) -> Item {
+    let mut item = key(conversation_pk(&c.id), CONVERSATION_SK);
+    item.extend([
+        ("gsi1pk".into(), s(conversations_of(&c.owner))),
+        ("gsi1sk".into(), s(newest_first_key(c.created_at.millis(), c.id.as_str()))),
+        ("id".into(), s(c.id.as_str())),
+        ("ws".into(), s(c.workspace_id.as_str())),
+        ("owner".into(), s(c.owner.as_str())),
+        ("messageCount".into(), n(c.message_count)),
+        ("createdAt".into(), n(c.created_at.millis())),
+        ("updatedAt".into(), n(c.updated_at.millis())),
+    ]);
+    item.extend(document::set_fields(&ConversationRecord::of(c)));
+    item
+}
+
+fn conversation_from(i: &Item) -> StoreResult<Conversation> {
+    let ms = |k: &str| get_i(i, k).map(Timestamp::from_millis).ok_or_else(|| malformed(k));
+    let keys = ConversationKeys {
+        id: ConversationId::parse(req_s(i, "id")?).ok_or_else(|| malformed("conversation id"))?,
+        workspace_id: WorkspaceId::parse(req_s(i, "ws")?).ok_or_else(|| malformed("workspace id"))?,
+        owner: SourceOwner::parse(req_s(i, "owner")?).ok_or_else(|| malformed("conversation owner"))?,
+        message_count: get_u(i, "messageCount"),
+        created_at: ms("createdAt")?,
+        updated_at: ms("updatedAt")?,
+    };
+    let record: ConversationRecord = document::read(i, "conversation")?;
+    record.into_conversation(keys).map_err(|e| malformed(&e.0))
+}
+
+fn message_item(m: &Message) -> Item {
+    let mut item = key(conversation_pk(&m.conversation_id), message_sk(&m.id));
+    item.extend([
+        ("id".into(), s(m.id.as_str())),
+        ("conversation".into(), s(m.conversation_id.as_str())),
+        ("createdAt".into(), n(m.created_at.millis())),
+    ]);
+    item.extend(document::set_fields(&MessageRecord::of(m)));
+    item
+}
+
+fn message_from(i: &Item) -> StoreResult<Message> {
+    let keys = MessageKeys {
+        id: MessageId::parse(req_s(i, "id")?).ok_or_else(|| malformed("message id"))?,
+        conversation_id: ConversationId::parse(req_s(i, "conversation")?)
+            .ok_or_else(|| malformed("conversation id"))?,
+        created_at: Timestamp::from_millis(get_i(i, "createdAt").unwrap_or(0)),
+    };
+    let record: MessageRecord = document::read(i, "message")?;
+    record.into_message(keys).map_err(|e| malformed(&e.0))
+}
+
+/// Adds `delta` to the owner's count, only while the owner exists (never recreating a deleted
+/// owner's item as a bare counter).
+fn count_on_owner(ws: &WorkspaceId, owner: &SourceOwner, delta: i64) -> TxWrite {
+    let mut expr = Expr::new();
+    let cond = format!("attribute_exists({})", expr.a("pk"));
+    let update = format!("ADD {} {}", expr.a(COUNT), expr.v("delta", n(delta)));
+    TxWrite::Update { key: owner_key(ws, owner), update, cond: Some(cond), expr }
+}
+
+impl DynamoStore {
+    /// The conversation's item when it belongs to `ws` (and to `owner`, when given).
+    async fn conversation(
+        &self,
+        ws: &WorkspaceId,
+        owner: Option<&SourceOwner>,
+        id: &ConversationId,
+    ) -> StoreResult<Option<Conversation>> {
+        let Some(item) = self.get(&conversation_pk(id), CONVERSATION_SK).await? else { return Ok(None) };
+        let ours =
+            get_s(&item, "ws") == Some(ws.as_str()) && owner.is_none_or(|o| get_s(&item, "owner") == Some(o.as_str()));
+        if !ours {
+            return Ok(None);
+        }
+        conversation_from(&item).map(Some)
+    }
+
+    /// Every item of the conversation's partition with the given sort-key prefix, in key order.
+    async fn partition(&self, id: &ConversationId, prefix: &str, keys_only: bool) -> StoreResult<Vec<Item>> {
+        let mut expr = Expr::new();
+        let cond = format!(
+            "{} = {} AND begins_with({}, {})",
+            expr.a("pk"),
+            expr.v("pk", s(conversation_pk(id))),
+            expr.a("sk"),
+            expr.v("prefix", s(prefix))
+        );
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .client()
+                .query()
+                .table_name(self.table())
+                .key_condition_expression(&cond)
+                .set_expression_attribute_names(expr.names())
+                .set_expression_attribute_values(expr.values())
+                .set_projection_expression(keys_only.then(|| "pk, sk".to_owned()))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(unavailable)?;
+            out.extend(page.items.unwrap_or_default());
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => return Ok(out),
+            }
+        }
+    }
+
+    /// Deletes the conversation's messages, then the conversation (which must no longer be
+    /// reachable for writes: deleted already, or its owner gone).
+    async fn remove_messages(&self, id: &ConversationId) -> StoreResult<()> {
+        let keys = self.partition(id, MESSAGE_PREFIX, true).await?;
+        for batch in keys.chunks(100) {
+            let writes = || {
+                batch
+                    .iter()
+                    .map(|k| TxWrite::Delete {
+                        key: key(get_s(k, "pk").unwrap_or_default(), get_s(k, "sk").unwrap_or_default()),
+                        cond: None,
+                        expr: Expr::new(),
+                    })
+                    .collect::<Vec<_>>()
+            };
+            super::transact_retrying(self, "delete messages", || Ok(writes())).await?;
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ConversationStore for DynamoStore {
+    async fn insert_conversation(&self, conversation: &Conversation, messages: &[Message]) -> StoreResult<bool> {
+        let c = conversation;
+        super::transact_retrying(self, "insert_conversation", || {
+            let mut writes = vec![count_on_owner(&c.workspace_id, &c.owner, 1), put_if_absent(conversation_item(c))];
+            writes.extend(messages.iter().map(|m| put_if_absent(message_item(m))));
+            Ok(writes)
+        })
+        .await
+    }
+
+    async fn get_conversation(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+    ) -> StoreResult<Option<Conversation>> {
+        self.conversation(ws, Some(owner), id).await
+    }
+
+    async fn list_conversations(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        page: PageRequest,
+    ) -> StoreResult<Page<Conversation>> {
+        let owner_key = owner_key(ws, owner);
+        let Some(owner_item) =
+            self.get(get_s(&owner_key, "pk").unwrap_or_default(), get_s(&owner_key, "sk").unwrap_or_default()).await?
+        else {
+            return Ok(Page { items: Vec::new(), total: 0, request: page });
+        };
+        let total = get_u(&owner_item, COUNT);
+        let items = self
+            .listed(GSI1, &conversations_of(owner), true, page.offset(), Some(u64::from(page.limit())))
+            .await?
+            .iter()
+            .filter(|i| get_s(i, "ws") == Some(ws.as_str()))
+            .map(conversation_from)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total, request: page })
+    }
+
+    async fn list_messages(&self, ws: &WorkspaceId, id: &ConversationId) -> StoreResult<Vec<Message>> {
+        if self.conversation(ws, None, id).await?.is_none() {
+            return Ok(Vec::new());
+        }
+        self.partition(id, MESSAGE_PREFIX, false).await?.iter().map(message_from).collect()
+    }
+
+    async fn append_messages(
+        &self,
+        ws: &WorkspaceId,
+        id: &ConversationId,
+        messages: &[Message],
+        max: u64,
+    ) -> StoreResult<Append> {
+        let added = messages.len() as u64;
+        if added > max {
+            return Ok(Append::Full);
+        }
+        let updated = messages.iter().map(|m| m.created_at.millis()).max().unwrap_or(0);
+        for attempt in 0..MAX_ATTEMPTS {
+            let mut expr = Expr::new();
+            let cond = format!(
+                "attribute_exists({}) AND {} = {} AND {c} <= {room}",
+                expr.a("pk"),
+                expr.a("ws"),
+                expr.v("ws", s(ws.as_str())),
+                c = expr.a("messageCount"),
+                room = expr.v("room", n(max - added)),
+            );
+            let update = format!(
+                "ADD {} {} SET {} = {}",
+                expr.a("messageCount"),
+                expr.v("added", n(added)),
+                expr.a("updatedAt"),
+                expr.v("updated", n(updated)),
+            );
+            let mut writes = vec![TxWrite::Update {
+                key: key(conversation_pk(id), CONVERSATION_SK),
+                update,
+                cond: Some(cond),
+                expr,
+            }];
+            writes.extend(messages.iter().map(|m| put_if_absent(message_item(m))));
+            match self.transact(writes).await {
+                Ok(()) => {
+                    return match self.conversation(ws, None, id).await? {
+                        Some(c) => Ok(Append::Appended(c)),
+                        None => Ok(Append::NotFound),
+                    };
+                }
+                Err(TxFailure::Condition(_)) => {
+                    return match self.conversation(ws, None, id).await? {
+                        None => Ok(Append::NotFound),
+                        Some(_) => Ok(Append::Full),
+                    };
+                }
+                Err(TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+        Err(gave_up("append_messages"))
+    }
+
+    async fn delete_conversation(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+    ) -> StoreResult<bool> {
+        if self.conversation(ws, Some(owner), id).await?.is_none() {
+            return Ok(false);
+        }
+        let delete = || {
+            let mut expr = Expr::new();
+            let cond = format!("attribute_exists({})", expr.a("pk"));
+            TxWrite::Delete { key: key(conversation_pk(id), CONVERSATION_SK), cond: Some(cond), expr }
+        };
+        let mut deleted = false;
+        for attempt in 0..MAX_ATTEMPTS {
+            match self.transact(vec![delete(), count_on_owner(ws, owner, -1)]).await {
+                Ok(()) => {
+                    deleted = true;
+                    break;
+                }
+                // Deleted meanwhile (0), or the owner is gone (1): then the conversation alone.
+                Err(TxFailure::Condition(failed)) if failed.contains(&0) => return Ok(false),
+                Err(TxFailure::Condition(_)) => {
+                    deleted = super::transact_retrying(self, "delete_conversation", || Ok(vec![delete()])).await?;
+                    break;
+                }
+                Err(TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+        if !deleted {
+            return Ok(false);
+        }
+        // No message can be added any more (appends need the conversation).
+        self.remove_messages(id).await?;
+        Ok(true)
+    }
+
+    async fn delete_owner_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<u64> {
+        let mut removed = 0;
+        loop {
+            let keys = self.query_index(GSI1, "gsi1pk", &conversations_of(owner), true, None, 0, Some(100)).await?;
+            if keys.is_empty() {
+                return Ok(removed);
+            }
+            for k in self.batch_get(keys).await? {
+                if get_s(&k, "ws") != Some(ws.as_str()) {
+                    continue;
+                }
+                let id = ConversationId::parse(req_s(&k, "id")?).ok_or_else(|| malformed("conversation id"))?;
+                let gone = super::transact_retrying(self, "delete_owner_conversations", || {
+                    Ok(vec![TxWrite::Delete {
+                        key: key(conversation_pk(&id), CONVERSATION_SK),
+                        cond: None,
+                        expr: Expr::new(),
+                    }])
+                })
+                .await?;
+                self.remove_messages(&id).await?;
+                removed += u64::from(gone);
+            }
+        }
+    }
+
+    async fn count_conversations_since(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        since: Timestamp,
+    ) -> StoreResult<u64> {
+        // The owner must be of this workspace (its item is in the workspace's partition).
+        let k = owner_key(ws, owner);
+        if self.get(get_s(&k, "pk").unwrap_or_default(), get_s(&k, "sk").unwrap_or_default()).await?.is_none() {
+            return Ok(0);
+        }
+        let mut expr = Expr::new();
+        let cond = format!(
+            "{} = {} AND {} >= {}",
+            expr.a("gsi1pk"),
+            expr.v("owner", s(conversations_of(owner))),
+            expr.a("gsi1sk"),
+            expr.v("since", s(newest_first_key(since.millis(), ""))),
+        );
+        let mut total = 0u64;
+        let mut start = None;
+        loop {
+            let page = self
+                .client()
+                .query()
+                .table_name(self.table())
+                .index_name(GSI1)
+                .key_condition_expression(&cond)
+                .set_expression_attribute_names(expr.names())
+                .set_expression_attribute_values(expr.values())
+                .select(Select::Count)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(unavailable)?;
+            total += page.count.max(0) as u64;
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => return Ok(total),
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Answers from an OpenAI-compatible chat model (`POST {base_url}/chat/completions`, streamed).
+//!
+//! Failures before the first piece of text arrives (429 other than `insufficient_quota`, 408,
+//! 5xx, transport errors, a stream that ends at once) are retried with the shared policy of
+//! `lore-openai` (doubling backoff or the server's `Retry-After`, each capped). Once text has
+//! been handed on, a failure ends the answer with [`GenerationError`]: repeating it would repeat
+//! text the client has already seen. Every request is bounded by `request_timeout` in total and
+//! by `idle_timeout` between two pieces of the stream.
+
+use crate::prompt::{PromptBudget, build};
+use async_openai::Client;
+use async_openai::config::OpenAIConfig;
+use async_openai::types::chat::{
+    ChatCompletionRequestAssistantMessage, ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage,
+    ChatCompletionRequestUserMessage, CreateChatCompletionRequest,
+};
+use async_trait::async_trait;
+use futures::StreamExt;
+use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink};
+use lore_domain::conversation::{GeneratedBy, Role};
+use lore_openai::{Failure, Retries};
+use std::time::Duration;
+
+pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+
+/// Settings of [`OpenAiResponder`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct OpenAiResponderConfig {
+    /// Up to and including the version segment (`…/v1`).
+    pub base_url: String,
+    /// `None`: no `Authorization` header (local servers that take none).
+    pub api_key: Option<String>,
+    pub model: String,
+    pub retries: Retries,
+    /// Budget of one request, stream included.
+    pub request_timeout: Duration,
+    /// The longest wait for the next piece of a stream.
+    pub idle_timeout: Duration,
+    pub budget: PromptBudget,
+    /// Tokens the answer may take (`max_completion_tokens`).
+    pub max_answer_tokens: u32,
+}
+
+impl std::fmt::Debug for OpenAiResponderConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiResponderConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("model", &self.model)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenAiResponderConfig {
+    /// The defaults: OpenAI's API, `gpt-4o-mini`, 2 retries, 120 s a request, 30 s idle.
+    pub fn new(api_key: Option<String>) -> Self {
+        Self {
+            base_url: DEFAULT_BASE_URL.into(),
+            api_key,
+            model: DEFAULT_MODEL.into(),
+            retries: Retries {
+                max_retries: 2,
+                initial_backoff: Duration::from_millis(500),
+                max_backoff: Duration::from_secs(8),
+                max_retry_after: Duration::from_secs(20),
+            },
+            request_timeout: Duration::from_secs(120),
+            idle_timeout: Duration::from_secs(30),
+            budget: PromptBudget::default(),
+            max_answer_tokens: 1_000,
+        }
+    }
+}
+
+pub struct OpenAiResponder {
+    client: Client<OpenAIConfig>,
+    config: OpenAiResponderConfig,
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Done(String),
+    /// Failed before any text was handed on: may be retried.
+    Before(Failure),
+    /// Failed after text was handed on.
+    After(String),
+}
+
+impl OpenAiResponder {
+    pub fn new(config: OpenAiResponderConfig) -> Result<Self, String> {
+        let client = lore_openai::client(&config.base_url, config.api_key.clone(), config.request_timeout)?;
+        Ok(Self { client, config })
+    }
+
+    fn request(&self, prompt: &Prompt) -> CreateChatCompletionRequest {
+        let built = build(prompt, self.config.budget);
+        let mut messages: Vec<ChatCompletionRequestMessage> =
+            vec![ChatCompletionRequestSystemMessage::from(built.system).into()];
+        for turn in built.turns {
+            messages.push(match turn.role {
+                Role::User => ChatCompletionRequestUserMessage::from(turn.content.as_str()).into(),
+                Role::Assistant => ChatCompletionRequestAssistantMessage::from(turn.content.as_str()).into(),
+            });
+        }
+        CreateChatCompletionRequest {
+            model: self.config.model.clone(),
+            messages,
+            temperature: prompt.persona.temperature.map(|t| t as f32),
+            max_completion_tokens: Some(self.config.max_answer_tokens),
+            stream: Some(true),
+            ..Default::default()
+        }
+    }
+
+    async fn attempt(&self, request: CreateChatCompletionRequest, delta: &dyn TextSink) -> Attempt {
+        let mut stream = match self.client.chat().create_stream(request).await {
+            Ok(s) => s,
+            Err(e) => return Attempt::Before(lore_openai::classify(e)),
+        };
+        let mut text = String::new();
+        loop {
+            let next = match tokio::time::timeout(self.config.idle_timeout, stream.next()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    let why = format!("no data for {} s", self.config.idle_timeout.as_secs());
+                    return if text.is_empty() {
+                        Attempt::Before(Failure::Transient { message: why, retry_after: None })
+                    } else {
+                        Attempt::After(why)
+                    };
+                }
+            };
+            match next {
+                None if text.is_empty() => {
+                    let message = "the stream ended without text".to_owned();
+                    return Attempt::Before(Failure::Transient { message, retry_after: None });
+                }
+                None => return Attempt::Done(text),
+                Some(Ok(chunk)) => {
+                    for choice in chunk.choices {
+                        if let Some(piece) = choice.delta.content.filter(|p| !p.is_empty()) {
+                            delta.push(&piece);
+                            text.push_str(&piece);
+                        }
+                    }
+                }
+                Some(Err(e)) if text.is_empty() => return Attempt::Before(lore_openai::classify(e)),
+                Some(Err(e)) => return Attempt::After(e.to_string()),
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl Responder for OpenAiResponder {
+    fn describe(&self) -> String {
+        format!("llm (model {} at {})", self.config.model, self.config.base_url)
+    }
+
+    async fn respond(&self, prompt: &Prompt, delta: &dyn TextSink) -> Result<Generated, GenerationError> {
+        let request = self.request(prompt);
+        let retries = self.config.retries;
+        let mut retry = 0u32;
+        loop {
+            match self.attempt(request.clone(), delta).await {
+                Attempt::Done(text) => {
+                    return Ok(Generated {
+                        text,
+                        generated_by: GeneratedBy::Llm,
+                        model: Some(self.config.model.clone()),
+                    });
+                }
+                Attempt::After(why) => return Err(GenerationError(format!("the answer broke off: {why}"))),
+                Attempt::Before(Failure::Transient { message, retry_after }) if retry < retries.max_retries => {
+                    let wait = retries.delay(retry, retry_after);
+                    tracing::warn!(retry = retry + 1, wait_ms = wait.as_millis() as u64, %message, "chat model failed; retrying");
+                    tokio::time::sleep(wait).await;
+                    retry += 1;
+                }
+                Attempt::Before(Failure::Transient { message, .. }) => {
+                    return Err(GenerationError(format!("{message} (gave up after {} attempts)", retry + 1)));
+                }
+                Attempt::Before(Failure::Permanent(m) | Failure::TooLarge(m)) => return Err(GenerationError(m)),
+            }
+        }
+    }
+}

@@ -1,0 +1,642 @@
+//! Conversations of Minds (api-minds) and chatbots (api-chatbots), docs/api.md §17: the same
+//! five routes under `/api/v1/minds/{mindId}` and `/api/v1/chatbots/{chatbotId}`.
+//!
+//! Sending a message (and creating a conversation with a `message`) answers JSON, or
+//! `text/event-stream` when the client's `Accept` asks for it: events `citations` (first),
+//! `delta` (many), then `done` or `error`. Everything that can refuse the request (scope,
+//! owner, conversation, content, room) is decided before the stream starts and answered as a
+//! plain HTTP error. The answer is generated in a task of its own, not in the request's: a
+//! client that goes away mid-answer still gets it stored.
+
+use crate::error::{ApiError, ErrorBody, status_of};
+use crate::extract::{Authed, ChatWrite, ConversationsRead, JsonBody, Pagination, ParseId, PathId, PathIds};
+use crate::state::ApiState;
+use crate::views::{Deleted, PageParams, PaginationView, Status};
+use axum::Json;
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, Request, State};
+use axum::http::header::{ACCEPT, CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use lore_app::conversations::{AnswerSink, NoSink, Transcript};
+use lore_app::{App, AppError};
+use lore_domain::conversation::{Channel, Citation, Conversation, Message, MessageContent, Visitor};
+use lore_domain::id::{ChatbotId, ConversationId, MindId, WorkspaceId};
+use lore_domain::source::SourceOwner;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+impl ParseId for ConversationId {
+    const WHAT: &'static str = "conversation";
+    fn parse_id(s: &str) -> Option<Self> {
+        Self::parse(s)
+    }
+}
+
+pub fn mind_router() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_mind_conversations, create_mind_conversation))
+        .routes(routes!(get_mind_conversation, delete_mind_conversation))
+        .routes(routes!(send_mind_message))
+}
+
+pub fn chatbot_router() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_chatbot_conversations, create_chatbot_conversation))
+        .routes(routes!(get_chatbot_conversation, delete_chatbot_conversation))
+        .routes(routes!(send_chatbot_message))
+}
+
+// ---- views -------------------------------------------------------------------------------------
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VisitorView {
+    pub email: Option<String>,
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationView {
+    #[schema(example = "conv_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub id: String,
+    /// Conversations of a Mind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    /// Conversations of a chatbot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
+    /// `api` (opened with an API key) or `public` (the published Mind's page).
+    pub channel: String,
+    pub visitor: Option<VisitorView>,
+    /// Messages of every role, the welcome message included (at most 200).
+    pub message_count: u64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<Conversation> for ConversationView {
+    fn from(c: Conversation) -> Self {
+        Self {
+            id: c.id.to_string(),
+            mind_id: c.owner.mind().map(|m| m.to_string()),
+            chatbot_id: c.owner.chatbot().map(|b| b.to_string()),
+            channel: c.channel.as_str().to_owned(),
+            visitor: c.visitor.map(|v| VisitorView { email: v.email.map(|e| e.as_str().to_owned()), name: v.name }),
+            message_count: c.message_count,
+            created_at: c.created_at.to_string(),
+            updated_at: c.updated_at.to_string(),
+        }
+    }
+}
+
+/// A passage an answer cites.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CitationView {
+    /// The `[index]` marker in the answer's `content`, from 1.
+    pub index: u32,
+    pub source_id: String,
+    pub source_name: String,
+    /// The source's type in its owner's vocabulary (`text`, `url`, `file` for chatbots; `text`,
+    /// `url`, `document`, `podcast` for Minds).
+    pub source_type: String,
+    pub chunk_id: String,
+    /// The page a crawled passage came from.
+    pub url: Option<String>,
+    /// Verbatim text of the chunk: its sentences most relevant to the question.
+    pub quote: String,
+}
+
+fn citation_view(c: &Citation, mind: bool) -> CitationView {
+    CitationView {
+        index: c.index,
+        source_id: c.source_id.to_string(),
+        source_name: c.source_name.clone(),
+        source_type: if mind { c.source_type.mind_name() } else { c.source_type.as_str() }.to_owned(),
+        chunk_id: c.chunk_id.clone(),
+        url: c.url.clone(),
+        quote: c.quote.clone(),
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    #[schema(example = "msg_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub id: String,
+    pub conversation_id: String,
+    /// `user` or `assistant`.
+    pub role: String,
+    /// The answer's text; `[n]` markers name its citations.
+    pub content: String,
+    /// Exactly the passages the markers of `content` name (empty for the user's messages).
+    pub citations: Vec<CitationView>,
+    /// `llm`, `extractive` or `welcome` for the assistant's messages; `null` for the user's.
+    pub generated_by: Option<String>,
+    /// The language model of an `llm` answer.
+    pub model: Option<String>,
+    pub created_at: String,
+}
+
+fn message_view(m: &Message, mind: bool) -> MessageView {
+    MessageView {
+        id: m.id.to_string(),
+        conversation_id: m.conversation_id.to_string(),
+        role: m.role.as_str().to_owned(),
+        content: m.content.clone(),
+        citations: m.citations.iter().map(|c| citation_view(c, mind)).collect(),
+        generated_by: m.generated_by.map(|g| g.as_str().to_owned()),
+        model: m.model.clone(),
+        created_at: m.created_at.to_string(),
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConversationEnvelope {
+    pub status: Status,
+    pub conversation: ConversationView,
+    /// Oldest first.
+    pub messages: Vec<MessageView>,
+}
+
+fn transcript_view(t: Transcript) -> ConversationEnvelope {
+    let mind = t.conversation.owner.is_mind();
+    ConversationEnvelope {
+        status: Status::Success,
+        messages: t.messages.iter().map(|m| message_view(m, mind)).collect(),
+        conversation: t.conversation.into(),
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConversationList {
+    pub status: Status,
+    /// Newest first.
+    pub conversations: Vec<ConversationView>,
+    pub pagination: PaginationView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MessageEnvelope {
+    pub status: Status,
+    /// The assistant's answer, as stored.
+    pub message: MessageView,
+}
+
+/// The events of a streamed answer (`Accept: text/event-stream`), in order: one `citations`,
+/// any number of `delta`, then one `done` or one `error`. Each event's `data` is one of these.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnswerEvent {
+    /// `event: citations` — every passage the answer may cite (the stored message keeps those
+    /// its markers use).
+    Citations { citations: Vec<CitationView> },
+    /// `event: delta` — the next piece of the answer's text.
+    Delta { text: String },
+    /// `event: done` — the answer as stored; a create also carries the conversation and its
+    /// messages.
+    Done {
+        message: MessageView,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        conversation: Option<ConversationView>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        messages: Option<Vec<MessageView>>,
+    },
+    /// `event: error` — the envelope's `error` (`generation_failed`: the user's message is kept;
+    /// send it again to retry).
+    Error {
+        #[schema(value_type = Object)]
+        error: Value,
+    },
+}
+
+// ---- bodies ------------------------------------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct VisitorBody {
+    /// A valid e-mail address (at most 254 characters).
+    pub email: Option<String>,
+    /// At most 200 characters.
+    pub name: Option<String>,
+}
+
+/// Start a conversation; the body may be empty.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct CreateConversation {
+    /// The first question (1-4,000 characters), answered at once.
+    pub message: Option<String>,
+    pub visitor: Option<VisitorBody>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SendMessage {
+    /// 1-4,000 characters.
+    #[schema(required = true)]
+    pub content: Option<String>,
+}
+
+/// A JSON body that may also be absent (no bytes at all): then `T::default()`.
+pub struct OptionalJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let (parts, body) = req.into_parts();
+        let bytes = Bytes::from_request(Request::from_parts(parts.clone(), body), state).await.map_err(|rej| {
+            if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge { limit_bytes: crate::JSON_BODY_LIMIT }
+            } else {
+                ApiError::InvalidJson(rej.body_text())
+            }
+        })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self(T::default()));
+        }
+        let JsonBody(value) = JsonBody::<T>::from_request(Request::from_parts(parts, Body::from(bytes)), state).await?;
+        Ok(Self(value))
+    }
+}
+
+// ---- the shared handlers -----------------------------------------------------------------------
+
+fn wants_stream(headers: &HeaderMap) -> bool {
+    headers.get_all(ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| v.contains("text/event-stream"))
+}
+
+/// Streams events to the client; a client that has gone away is not an error (the answer is
+/// still stored).
+struct EventSink {
+    tx: mpsc::UnboundedSender<Bytes>,
+    mind: bool,
+}
+
+fn event(name: &str, data: &impl Serialize) -> Bytes {
+    let json = serde_json::to_string(data).unwrap_or_else(|_| "{}".into());
+    Bytes::from(format!("event: {name}\ndata: {json}\n\n"))
+}
+
+impl AnswerSink for EventSink {
+    fn citations(&self, citations: &[Citation]) {
+        let views = citations.iter().map(|c| citation_view(c, self.mind)).collect();
+        let _ = self.tx.send(event("citations", &AnswerEvent::Citations { citations: views }));
+    }
+
+    fn delta(&self, text: &str) {
+        let _ = self.tx.send(event("delta", &AnswerEvent::Delta { text: text.to_owned() }));
+    }
+}
+
+/// The envelope's `error` member for a failure after the response has begun (an `error` event,
+/// or a create whose conversation exists).
+fn error_json(e: &AppError) -> Value {
+    let message = match e {
+        AppError::Rejected(d) => d.message.clone(),
+        AppError::NotFound(what) => format!("{what} not found"),
+        other => {
+            tracing::error!(error = %other, "answering failed");
+            "an internal error occurred".to_owned()
+        }
+    };
+    json!({ "code": e.code().as_str(), "message": message })
+}
+
+/// A create whose first answer failed: the error, with the conversation that was created (its
+/// user message kept) so that the client can retry in it.
+fn create_failed(e: AppError, conversation: &ConversationId) -> Response {
+    let mut error = error_json(&e);
+    error["details"] = json!({ "conversationId": conversation.as_str() });
+    (status_of(e.code()), Json(json!({ "status": "error", "error": error }))).into_response()
+}
+
+/// Answers a turn already begun: JSON, or a stream. The answer is made in a task of its own.
+async fn answer(
+    app: App,
+    ws: WorkspaceId,
+    owner: SourceOwner,
+    id: ConversationId,
+    content: MessageContent,
+    stream: bool,
+    created: Option<Transcript>,
+) -> Result<Response, ApiError> {
+    let mind = owner.is_mind();
+    let turn = match app.begin_turn(&ws, &owner, &id, content).await {
+        Ok(turn) => turn,
+        Err(e) if created.is_some() => return Ok(create_failed(e, &id)),
+        Err(e) => return Err(e.into()),
+    };
+    let question = turn.question.clone();
+    if !stream {
+        let task = tokio::spawn(async move { app.finish_turn(turn, &NoSink).await });
+        let result = task.await.map_err(|_| ApiError::Panicked)?;
+        return Ok(match (result, created) {
+            (Ok(message), None) => (
+                StatusCode::CREATED,
+                Json(MessageEnvelope { status: Status::Success, message: message_view(&message, mind) }),
+            )
+                .into_response(),
+            (Ok(message), Some(mut t)) => {
+                t.conversation.message_count += 2;
+                t.conversation.updated_at = message.created_at;
+                t.messages.push(question);
+                t.messages.push(message);
+                (StatusCode::CREATED, Json(transcript_view(t))).into_response()
+            }
+            (Err(e), Some(_)) => create_failed(e, &id),
+            (Err(e), None) => ApiError::from(e).into_response(),
+        });
+    }
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let sink = EventSink { tx: tx.clone(), mind };
+        let done = match app.finish_turn(turn, &sink).await {
+            Ok(message) => {
+                let (conversation, messages) = match created {
+                    Some(mut t) => {
+                        t.conversation.message_count += 2;
+                        t.conversation.updated_at = message.created_at;
+                        t.messages.push(question);
+                        t.messages.push(message.clone());
+                        let view = transcript_view(t);
+                        (Some(view.conversation), Some(view.messages))
+                    }
+                    None => (None, None),
+                };
+                event("done", &AnswerEvent::Done { message: message_view(&message, mind), conversation, messages })
+            }
+            Err(e) => {
+                let mut error = error_json(&e);
+                if created.is_some() {
+                    error["details"] = json!({ "conversationId": id.as_str() });
+                }
+                event("error", &AnswerEvent::Error { error })
+            }
+        };
+        let _ = tx.send(done);
+    });
+    let body = futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
+    });
+    let mut response = Response::new(Body::from_stream(body));
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    // Proxies (nginx) must pass the events on as they come.
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(response)
+}
+
+fn content_of(field: &str, s: Option<&str>) -> Result<MessageContent, ApiError> {
+    Ok(MessageContent::parse(field, s)?)
+}
+
+async fn create(
+    s: ApiState,
+    principal: lore_app::auth::Principal,
+    owner: SourceOwner,
+    body: CreateConversation,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let mut v = lore_domain::error::Validator::new();
+    let message = body.message.as_deref().map(|m| v.check(MessageContent::parse("message", Some(m))));
+    let visitor = body.visitor.unwrap_or_default();
+    let visitor = v.check(Visitor::parse(visitor.email.as_deref(), visitor.name.as_deref()));
+    v.finish()?;
+    let transcript = s.app.start_conversation(&principal, &owner, Channel::Api, visitor.flatten()).await?;
+    match message.flatten() {
+        None => Ok((StatusCode::CREATED, Json(transcript_view(transcript))).into_response()),
+        Some(content) => {
+            let id = transcript.conversation.id.clone();
+            let ws = principal.workspace_id().clone();
+            answer(s.app.clone(), ws, owner, id, content, wants_stream(headers), Some(transcript)).await
+        }
+    }
+}
+
+async fn list(
+    s: &ApiState,
+    principal: &lore_app::auth::Principal,
+    owner: &SourceOwner,
+    p: Pagination,
+) -> Result<Json<ConversationList>, ApiError> {
+    let page = s.app.list_conversations(principal, owner, p.page).await?;
+    let pagination = page.info().into();
+    let conversations = page.items.into_iter().map(Into::into).collect();
+    Ok(Json(ConversationList { status: Status::Success, conversations, pagination }))
+}
+
+async fn read(
+    s: &ApiState,
+    principal: &lore_app::auth::Principal,
+    owner: &SourceOwner,
+    id: &ConversationId,
+) -> Result<Json<ConversationEnvelope>, ApiError> {
+    Ok(Json(transcript_view(s.app.get_conversation(principal, owner, id).await?)))
+}
+
+async fn delete(
+    s: &ApiState,
+    principal: &lore_app::auth::Principal,
+    owner: &SourceOwner,
+    id: &ConversationId,
+) -> Result<Json<Deleted>, ApiError> {
+    s.app.delete_conversation(principal, owner, id).await?;
+    Ok(Json(Deleted::new(id)))
+}
+
+async fn send(
+    s: ApiState,
+    principal: lore_app::auth::Principal,
+    owner: SourceOwner,
+    id: ConversationId,
+    body: SendMessage,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let content = content_of("content", body.content.as_deref())?;
+    answer(s.app.clone(), principal.workspace_id().clone(), owner, id, content, wants_stream(headers), None).await
+}
+
+// ---- Minds -------------------------------------------------------------------------------------
+
+/// List a Mind's conversations, newest first.
+#[utoipa::path(get, path = "/api/v1/minds/{mindId}/conversations", tag = "conversations",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), PageParams),
+    security(("bearer" = ["conversations:read"])),
+    responses((status = 200, body = ConversationList), (status = 400, description = "`validation_error`", body = ErrorBody)))]
+async fn list_mind_conversations(
+    auth: Authed<ConversationsRead>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    p: Pagination,
+) -> Result<Json<ConversationList>, ApiError> {
+    list(&s, &auth.principal, &SourceOwner::Mind(mind), p).await
+}
+
+/// Start a conversation with a Mind: its welcome message first, then — when `message` is
+/// given — that question and its cited answer. With `Accept: text/event-stream` and a
+/// `message`, the answer streams (see `AnswerEvent`; `done` also carries the conversation).
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/conversations", tag = "conversations",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    request_body(content = CreateConversation, description = "May be empty"),
+    security(("bearer" = ["chat:write"])),
+    responses(
+        (status = 201, body = ConversationEnvelope),
+        (status = 200, description = "With `Accept: text/event-stream` and a `message`: the answer's events",
+            content_type = "text/event-stream", body = AnswerEvent),
+        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
+        (status = 502, description = "`generation_failed`: the conversation exists (`details.conversationId`) with \
+            the question kept; send it again there", body = ErrorBody),
+    ))]
+async fn create_mind_conversation(
+    auth: Authed<ChatWrite>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    headers: HeaderMap,
+    OptionalJson(body): OptionalJson<CreateConversation>,
+) -> Result<Response, ApiError> {
+    create(s, auth.principal, SourceOwner::Mind(mind), body, &headers).await
+}
+
+/// A conversation with every message, oldest first.
+#[utoipa::path(get, path = "/api/v1/minds/{mindId}/conversations/{conversationId}", tag = "conversations",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path)),
+    security(("bearer" = ["conversations:read"])),
+    responses((status = 200, body = ConversationEnvelope)))]
+async fn get_mind_conversation(
+    auth: Authed<ConversationsRead>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, ConversationId>,
+) -> Result<Json<ConversationEnvelope>, ApiError> {
+    read(&s, &auth.principal, &SourceOwner::Mind(mind), &id).await
+}
+
+/// Delete a conversation and its messages.
+#[utoipa::path(delete, path = "/api/v1/minds/{mindId}/conversations/{conversationId}", tag = "conversations",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path)),
+    security(("bearer" = ["chat:write"])),
+    responses((status = 200, body = Deleted)))]
+async fn delete_mind_conversation(
+    auth: Authed<ChatWrite>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, ConversationId>,
+) -> Result<Json<Deleted>, ApiError> {
+    delete(&s, &auth.principal, &SourceOwner::Mind(mind), &id).await
+}
+
+/// Ask a question: the answer, generated from the Mind's ready knowledge and citing it. With
+/// `Accept: text/event-stream` the answer streams as events (see `AnswerEvent`).
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/conversations/{conversationId}/messages", tag = "conversations",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path)),
+    request_body = SendMessage,
+    security(("bearer" = ["chat:write"])),
+    responses(
+        (status = 201, body = MessageEnvelope),
+        (status = 200, description = "With `Accept: text/event-stream`: the answer's events",
+            content_type = "text/event-stream", body = AnswerEvent),
+        (status = 400, description = "`validation_error` (`content` 1-4,000 characters), `invalid_json`", body = ErrorBody),
+        (status = 409, description = "`conversation_full`: 200 messages", body = ErrorBody),
+        (status = 502, description = "`generation_failed`: the question is kept; send it again to retry", body = ErrorBody),
+    ))]
+async fn send_mind_message(
+    auth: Authed<ChatWrite>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, ConversationId>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<SendMessage>,
+) -> Result<Response, ApiError> {
+    send(s, auth.principal, SourceOwner::Mind(mind), id, body, &headers).await
+}
+
+// ---- chatbots ----------------------------------------------------------------------------------
+
+/// List a chatbot's conversations, newest first.
+#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/conversations", tag = "conversations",
+    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), PageParams),
+    security(("bearer" = ["conversations:read"])),
+    responses((status = 200, body = ConversationList), (status = 400, description = "`validation_error`", body = ErrorBody)))]
+async fn list_chatbot_conversations(
+    auth: Authed<ConversationsRead>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    p: Pagination,
+) -> Result<Json<ConversationList>, ApiError> {
+    list(&s, &auth.principal, &SourceOwner::Chatbot(chatbot), p).await
+}
+
+/// Start a conversation with a chatbot (its `descriptor` is its instructions); with `message`,
+/// that question is answered at once (streamed with `Accept: text/event-stream`).
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/conversations", tag = "conversations",
+    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)")),
+    request_body(content = CreateConversation, description = "May be empty"),
+    security(("bearer" = ["chat:write"])),
+    responses(
+        (status = 201, body = ConversationEnvelope),
+        (status = 200, description = "With `Accept: text/event-stream` and a `message`: the answer's events",
+            content_type = "text/event-stream", body = AnswerEvent),
+        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
+        (status = 502, description = "`generation_failed`: the conversation exists (`details.conversationId`) with \
+            the question kept; send it again there", body = ErrorBody),
+    ))]
+async fn create_chatbot_conversation(
+    auth: Authed<ChatWrite>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    headers: HeaderMap,
+    OptionalJson(body): OptionalJson<CreateConversation>,
+) -> Result<Response, ApiError> {
+    create(s, auth.principal, SourceOwner::Chatbot(chatbot), body, &headers).await
+}
+
+/// A conversation with every message, oldest first.
+#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}", tag = "conversations",
+    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), ("conversationId" = String, Path)),
+    security(("bearer" = ["conversations:read"])),
+    responses((status = 200, body = ConversationEnvelope)))]
+async fn get_chatbot_conversation(
+    auth: Authed<ConversationsRead>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, ConversationId>,
+) -> Result<Json<ConversationEnvelope>, ApiError> {
+    read(&s, &auth.principal, &SourceOwner::Chatbot(chatbot), &id).await
+}
+
+/// Delete a conversation and its messages.
+#[utoipa::path(delete, path = "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}", tag = "conversations",
+    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), ("conversationId" = String, Path)),
+    security(("bearer" = ["chat:write"])),
+    responses((status = 200, body = Deleted)))]
+async fn delete_chatbot_conversation(
+    auth: Authed<ChatWrite>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, ConversationId>,
+) -> Result<Json<Deleted>, ApiError> {
+    delete(&s, &auth.principal, &SourceOwner::Chatbot(chatbot), &id).await
+}
+
+/// Ask a question: the answer, generated from the chatbot's ready knowledge and citing it.
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}/messages", tag = "conversations",
+    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), ("conversationId" = String, Path)),
+    request_body = SendMessage,
+    security(("bearer" = ["chat:write"])),
+    responses(
+        (status = 201, body = MessageEnvelope),
+        (status = 200, description = "With `Accept: text/event-stream`: the answer's events",
+            content_type = "text/event-stream", body = AnswerEvent),
+        (status = 400, description = "`validation_error` (`content` 1-4,000 characters), `invalid_json`", body = ErrorBody),
+        (status = 409, description = "`conversation_full`: 200 messages", body = ErrorBody),
+        (status = 502, description = "`generation_failed`: the question is kept; send it again to retry", body = ErrorBody),
+    ))]
+async fn send_chatbot_message(
+    auth: Authed<ChatWrite>,
+    State(s): State<ApiState>,
+    PathIds(chatbot, id): PathIds<ChatbotId, ConversationId>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<SendMessage>,
+) -> Result<Response, ApiError> {
+    send(s, auth.principal, SourceOwner::Chatbot(chatbot), id, body, &headers).await
+}

@@ -1,0 +1,264 @@
+//! Conversations and their messages (`ConversationStore`) on [`SqliteStore`]. A conversation
+//! and its owner's count, or messages and the conversation's count, are written in one
+//! transaction.
+
+use crate::paging::paged;
+use crate::sqlite::{SqliteStore, unavailable};
+use async_trait::async_trait;
+use lore_app::ports::{Append, ConversationStore, StoreResult};
+use lore_domain::Timestamp;
+use lore_domain::conversation::{Conversation, Message};
+use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::SourceOwner;
+use lore_records::{ConversationKeys, ConversationRecord, MessageKeys, MessageRecord, from_json, to_json};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+const COLS: &str = "id, workspace_id, owner_id, details, message_count, created_at, updated_at";
+
+fn malformed(e: impl std::fmt::Display) -> rusqlite::Error {
+    rusqlite::Error::InvalidColumnName(e.to_string())
+}
+
+fn conversation_from(r: &Row<'_>) -> rusqlite::Result<Conversation> {
+    let keys = ConversationKeys {
+        id: ConversationId::parse(&r.get::<_, String>(0)?).ok_or_else(|| malformed("malformed conversation id"))?,
+        workspace_id: WorkspaceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| malformed("malformed workspace id"))?,
+        owner: SourceOwner::parse(&r.get::<_, String>(2)?).ok_or_else(|| malformed("malformed conversation owner"))?,
+        message_count: r.get::<_, i64>(4)?.max(0) as u64,
+        created_at: Timestamp::from_millis(r.get(5)?),
+        updated_at: Timestamp::from_millis(r.get(6)?),
+    };
+    from_json::<ConversationRecord>(&r.get::<_, String>(3)?, "conversation")
+        .and_then(|d| d.into_conversation(keys))
+        .map_err(malformed)
+}
+
+fn message_from(r: &Row<'_>) -> rusqlite::Result<Message> {
+    let keys = MessageKeys {
+        id: MessageId::parse(&r.get::<_, String>(0)?).ok_or_else(|| malformed("malformed message id"))?,
+        conversation_id: ConversationId::parse(&r.get::<_, String>(1)?)
+            .ok_or_else(|| malformed("malformed conversation id"))?,
+        created_at: Timestamp::from_millis(r.get(3)?),
+    };
+    from_json::<MessageRecord>(&r.get::<_, String>(2)?, "message").and_then(|d| d.into_message(keys)).map_err(malformed)
+}
+
+fn insert_messages(tx: &Transaction<'_>, messages: &[Message]) -> StoreResult<()> {
+    let mut st = tx
+        .prepare_cached("INSERT INTO messages (id, conversation_id, body, created_at) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(unavailable)?;
+    for m in messages {
+        st.execute(params![
+            m.id.as_str(),
+            m.conversation_id.as_str(),
+            to_json(&MessageRecord::of(m)),
+            m.created_at.millis()
+        ])
+        .map_err(unavailable)?;
+    }
+    Ok(())
+}
+
+/// Adds `delta` to a chatbot's `conversation_count` (a Mind's is counted from its conversations).
+fn count_on_owner(tx: &Transaction<'_>, owner: &SourceOwner, delta: i64) -> StoreResult<()> {
+    if let SourceOwner::Chatbot(id) = owner {
+        tx.execute(
+            "UPDATE chatbots SET conversation_count = MAX(conversation_count + ?2, 0) WHERE id = ?1",
+            params![id.as_str(), delta],
+        )
+        .map_err(unavailable)?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl ConversationStore for SqliteStore {
+    async fn insert_conversation(&self, conversation: &Conversation, messages: &[Message]) -> StoreResult<bool> {
+        let (c, messages) = (conversation.clone(), messages.to_vec());
+        self.write(move |tx| {
+            let (chatbot, mind) = (c.owner.chatbot().map(|i| i.as_str()), c.owner.mind().map(|i| i.as_str()));
+            let n = tx
+                .execute(
+                    &format!(
+                        "INSERT INTO conversations
+                             (id, workspace_id, chatbot_id, mind_id, details, message_count, created_at, updated_at)
+                         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS
+                             (SELECT 1 FROM chatbots WHERE id = ?3 AND workspace_id = ?2
+                              UNION ALL SELECT 1 FROM minds WHERE id = ?4 AND workspace_id = ?2)"
+                    ),
+                    params![
+                        c.id.as_str(),
+                        c.workspace_id.as_str(),
+                        chatbot,
+                        mind,
+                        to_json(&ConversationRecord::of(&c)),
+                        messages.len() as i64,
+                        c.created_at.millis(),
+                        c.updated_at.millis()
+                    ],
+                )
+                .map_err(unavailable)?;
+            if n == 0 {
+                return Ok(false);
+            }
+            insert_messages(tx, &messages)?;
+            count_on_owner(tx, &c.owner, 1)?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn get_conversation(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+    ) -> StoreResult<Option<Conversation>> {
+        let (ws, owner, id) = (ws.clone(), owner.clone(), id.clone());
+        self.read(move |c| {
+            c.prepare_cached(&format!(
+                "SELECT {COLS} FROM conversations WHERE id = ?1 AND workspace_id = ?2 AND owner_id = ?3"
+            ))
+            .and_then(|mut st| st.query_row([id.as_str(), ws.as_str(), owner.as_str()], conversation_from).optional())
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn list_conversations(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        page: PageRequest,
+    ) -> StoreResult<Page<Conversation>> {
+        let (ws, owner) = (ws.clone(), owner.clone());
+        self.read(move |c| {
+            paged(
+                c,
+                "SELECT COUNT(*) FROM conversations WHERE owner_id = ?1 AND workspace_id = ?2",
+                &format!(
+                    "SELECT {COLS} FROM conversations WHERE owner_id = ?1 AND workspace_id = ?2
+                     ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4"
+                ),
+                &[&owner.as_str(), &ws.as_str()],
+                page,
+                conversation_from,
+            )
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn list_messages(&self, ws: &WorkspaceId, id: &ConversationId) -> StoreResult<Vec<Message>> {
+        let (ws, id) = (ws.clone(), id.clone());
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(
+                    "SELECT m.id, m.conversation_id, m.body, m.created_at FROM messages m
+                     JOIN conversations c ON c.id = m.conversation_id
+                     WHERE m.conversation_id = ?1 AND c.workspace_id = ?2 ORDER BY m.id",
+                )
+                .map_err(unavailable)?;
+            let rows = st.query_map([id.as_str(), ws.as_str()], message_from).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn append_messages(
+        &self,
+        ws: &WorkspaceId,
+        id: &ConversationId,
+        messages: &[Message],
+        max: u64,
+    ) -> StoreResult<Append> {
+        let (ws, id, messages) = (ws.clone(), id.clone(), messages.to_vec());
+        self.write(move |tx| {
+            let Some(count) = tx
+                .query_row(
+                    "SELECT message_count FROM conversations WHERE id = ?1 AND workspace_id = ?2",
+                    [id.as_str(), ws.as_str()],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()
+                .map_err(unavailable)?
+            else {
+                return Ok(Append::NotFound);
+            };
+            if count.max(0) as u64 + messages.len() as u64 > max {
+                return Ok(Append::Full);
+            }
+            insert_messages(tx, &messages)?;
+            let updated = messages.iter().map(|m| m.created_at.millis()).max().unwrap_or(0);
+            tx.execute(
+                "UPDATE conversations SET message_count = message_count + ?2, updated_at = MAX(updated_at, ?3)
+                 WHERE id = ?1",
+                params![id.as_str(), messages.len() as i64, updated],
+            )
+            .map_err(unavailable)?;
+            let c = tx
+                .query_row(&format!("SELECT {COLS} FROM conversations WHERE id = ?1"), [id.as_str()], conversation_from)
+                .map_err(unavailable)?;
+            Ok(Append::Appended(c))
+        })
+        .await
+    }
+
+    async fn delete_conversation(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+    ) -> StoreResult<bool> {
+        let (ws, owner, id) = (ws.clone(), owner.clone(), id.clone());
+        self.write(move |tx| {
+            // Its messages go with it (ON DELETE CASCADE).
+            let n = tx
+                .execute(
+                    "DELETE FROM conversations WHERE id = ?1 AND workspace_id = ?2 AND owner_id = ?3",
+                    [id.as_str(), ws.as_str(), owner.as_str()],
+                )
+                .map_err(unavailable)?;
+            if n == 1 {
+                count_on_owner(tx, &owner, -1)?;
+            }
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn delete_owner_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<u64> {
+        let (ws, owner) = (ws.clone(), owner.clone());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "DELETE FROM conversations WHERE owner_id = ?1 AND workspace_id = ?2",
+                    [owner.as_str(), ws.as_str()],
+                )
+                .map_err(unavailable)?;
+            count_on_owner(tx, &owner, -(n as i64))?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn count_conversations_since(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        since: Timestamp,
+    ) -> StoreResult<u64> {
+        let (ws, owner) = (ws.clone(), owner.clone());
+        self.read(move |c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM conversations WHERE owner_id = ?1 AND workspace_id = ?2 AND created_at >= ?3",
+                params![owner.as_str(), ws.as_str(), since.millis()],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n.max(0) as u64)
+            .map_err(unavailable)
+        })
+        .await
+    }
+}
