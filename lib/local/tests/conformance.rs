@@ -33,7 +33,14 @@ async fn suite_stores(_suite: &str) -> (Stores, tempfile::TempDir) {
 async fn mind_stores(_suite: &str) -> (MindStores, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
-    (MindStores { workspaces: store.clone(), minds: store.clone(), sources: store }, dir)
+    let stores = MindStores {
+        workspaces: store.clone(),
+        minds: store.clone(),
+        sources: store.clone(),
+        chatbots: store.clone(),
+        conversations: store,
+    };
+    (stores, dir)
 }
 
 lore_app::conformance_tests!(suite_stores => records);

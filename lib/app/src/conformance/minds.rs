@@ -26,6 +26,8 @@ pub struct MindStores {
     pub workspaces: Arc<dyn WorkspaceStore>,
     pub minds: Arc<dyn MindStore>,
     pub sources: Arc<dyn SourceStore>,
+    pub chatbots: Arc<dyn crate::ports::ChatbotStore>,
+    pub conversations: Arc<dyn crate::ports::ConversationStore>,
 }
 
 async fn new_workspace(p: &MindStores, name: &str, minds_limit: u32) -> Workspace {

@@ -14,6 +14,7 @@ use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use std::sync::Arc;
 
 mod chatbots;
+mod conversations;
 mod files;
 mod forms;
 mod minds;
@@ -23,6 +24,7 @@ mod webhooks;
 mod workspaces;
 
 pub use chatbots::{chatbot_slug_race, chatbots};
+pub use conversations::conversations;
 pub use files::{blob_streams, blobs};
 pub use forms::forms;
 pub use minds::{MindStores, mind_races, mind_sources, minds};
@@ -145,7 +147,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@family search, $make; chunk_index index_search);
     };
     ($make:ident => minds) => {
-        $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources);
+        $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources conversations);
     };
     (@family $family:ident, $make:ident; $($suite:ident)*) => {
         mod $family {

@@ -88,5 +88,11 @@ pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
 
 /// The Mind suites' view of the AWS ports.
 pub fn mind_stores(b: &AwsBackend) -> MindStores {
-    MindStores { workspaces: b.workspaces.clone(), minds: b.minds.clone(), sources: b.sources.clone() }
+    MindStores {
+        workspaces: b.workspaces.clone(),
+        minds: b.minds.clone(),
+        sources: b.sources.clone(),
+        chatbots: b.chatbots.clone(),
+        conversations: b.conversations.clone(),
+    }
 }
