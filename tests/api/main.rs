@@ -3,6 +3,7 @@
 mod auth;
 mod chatbots;
 mod contract;
+mod conversations;
 mod crawl;
 mod errors;
 mod fixtures;

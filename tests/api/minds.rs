@@ -23,7 +23,7 @@ impl TestApp {
     }
 
     /// A created Mind's detail.
-    async fn mind(&self, key: &str, body: Value) -> Value {
+    pub(crate) async fn mind(&self, key: &str, body: Value) -> Value {
         let (status, json) = self.post_mind(key, body).await;
         assert_eq!(status, 201, "create mind: {json}");
         assert_eq!(json["status"], "success");

@@ -72,6 +72,19 @@ fn count_on_owner(tx: &Transaction<'_>, owner: &SourceOwner, delta: i64) -> Stor
     Ok(())
 }
 
+impl SqliteStore {
+    /// How many conversations and messages are stored, in every workspace (operators, tests).
+    pub async fn conversation_rows(&self) -> StoreResult<(u64, u64)> {
+        self.read(|c| {
+            c.query_row("SELECT (SELECT COUNT(*) FROM conversations), (SELECT COUNT(*) FROM messages)", [], |r| {
+                Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get::<_, i64>(1)?.max(0) as u64))
+            })
+            .map_err(unavailable)
+        })
+        .await
+    }
+}
+
 #[async_trait]
 impl ConversationStore for SqliteStore {
     async fn insert_conversation(&self, conversation: &Conversation, messages: &[Message]) -> StoreResult<bool> {
