@@ -29,9 +29,24 @@ const POLL_INTERVAL: Duration = Duration::from_millis(100);
 /// What the function posted to the Runtime API.
 #[derive(Debug)]
 pub enum Posted {
-    Response { request_id: String, body: Value },
-    Error { request_id: String, body: Value },
-    InitError { body: Value },
+    Response {
+        request_id: String,
+        body: Value,
+    },
+    /// A streamed response (`Lambda-Runtime-Function-Response-Mode: streaming`): the HTTP
+    /// metadata prelude, then the body's bytes as they came.
+    Streamed {
+        request_id: String,
+        prelude: Value,
+        body: Bytes,
+    },
+    Error {
+        request_id: String,
+        body: Value,
+    },
+    InitError {
+        body: Value,
+    },
 }
 
 #[derive(Clone)]
@@ -106,8 +121,21 @@ fn json_of(body: &Bytes) -> Value {
         .unwrap_or_else(|e| panic!("the function posted non-JSON ({e}): {}", String::from_utf8_lossy(body)))
 }
 
-async fn invocation_response(State(s): State<EmulatorState>, Path(id): Path<String>, body: Bytes) -> StatusCode {
-    let _ = s.posted.send(Posted::Response { request_id: id, body: json_of(&body) });
+async fn invocation_response(
+    State(s): State<EmulatorState>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    let streaming = headers.get("lambda-runtime-function-response-mode").is_some_and(|v| v == "streaming");
+    if streaming {
+        // The prelude (JSON), eight NUL bytes, then the body.
+        let split = body.windows(8).position(|w| w == [0u8; 8]).expect("a streamed response has its prelude");
+        let prelude = json_of(&body.slice(..split));
+        let _ = s.posted.send(Posted::Streamed { request_id: id, prelude, body: body.slice(split + 8..) });
+    } else {
+        let _ = s.posted.send(Posted::Response { request_id: id, body: json_of(&body) });
+    }
     StatusCode::ACCEPTED
 }
 

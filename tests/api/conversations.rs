@@ -424,7 +424,8 @@ async fn the_model_gets_the_persona_passages_and_history_and_its_markers_become_
         .mind_id(json!({"name": "Ada", "headline": "Support lead", "systemPrompt": "Always answer in one sentence.",
             "expertiseAreas": ["refunds", "shipping"], "welcomeMessage": "Hi!"}))
         .await;
-    let res = t.req(Method::PATCH, &format!("/api/v1/minds/{mind}"), &t.dev_key).json(&json!({"temperature": 0.3})).send();
+    let res =
+        t.req(Method::PATCH, &format!("/api/v1/minds/{mind}"), &t.dev_key).json(&json!({"temperature": 0.3})).send();
     assert_eq!(res.await.unwrap().status(), 200);
     t.mind_text(&mind, REFUNDS).await;
     let path = format!("/api/v1/minds/{mind}/conversations");

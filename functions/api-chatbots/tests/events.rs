@@ -138,3 +138,64 @@ async fn other_route_groups_are_not_served_here() {
         assert_eq!(reply.error_code(), "not_found", "{function}/{name}");
     }
 }
+
+/// The conversation events, in the order they run.
+const CONVERSATION_EVENTS: [&str; 5] = [
+    "create-conversation.json",
+    "list-conversations.json",
+    "send-message.json",
+    "get-conversation.json",
+    "delete-conversation.json",
+];
+/// The conversation id the conversation events carry.
+const SAMPLE_CONVERSATION_ID: &str = "conv_01jq3z5v7b8c9d0e1f2g3h4j5k";
+
+#[tokio::test]
+async fn conversation_events_hold_a_conversation_with_a_chatbot() {
+    let tenant = Tenant::new().await;
+    let router = tenant.router(RouteGroup::Chatbots);
+    let created = invoke(&router, &Event::load("create-chatbot.json").with_key(&tenant.key)).await;
+    let bot = created.body["chatbot"]["id"].as_str().unwrap().to_owned();
+    let ev = |name: &str| Event::load(name).with_key(&tenant.key).with_chatbot_id(&bot);
+
+    // The sample conversation id names none yet.
+    for name in ["send-message.json", "get-conversation.json", "delete-conversation.json"] {
+        let reply = invoke(&router, &ev(name)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{name}: {reply:?}");
+    }
+    let started = invoke(&router, &ev("create-conversation.json")).await;
+    assert_eq!(started.status, StatusCode::CREATED, "{started:?}");
+    let messages = started.body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "the question and its answer: {started:?}");
+    assert_eq!(messages[1]["generatedBy"], "extractive");
+    assert_eq!(messages[1]["content"], "I don't have anything in my knowledge about that yet.", "no knowledge yet");
+    let id = started.body["conversation"]["id"].as_str().unwrap().to_owned();
+    let ev = |name: &str| {
+        let e = ev(name);
+        if e.json().contains(SAMPLE_CONVERSATION_ID) { e.with(SAMPLE_CONVERSATION_ID, &id) } else { e }
+    };
+
+    let list = invoke(&router, &ev("list-conversations.json")).await;
+    assert_eq!((list.status, list.body["pagination"]["total"].as_u64()), (StatusCode::OK, Some(1)), "{list:?}");
+    let sent = invoke(&router, &ev("send-message.json")).await;
+    assert_eq!(sent.status, StatusCode::CREATED, "{sent:?}");
+    assert_eq!(sent.body["message"]["role"], "assistant");
+    let read = invoke(&router, &ev("get-conversation.json")).await;
+    assert_eq!(read.body["conversation"]["messageCount"], 4, "{read:?}");
+    let deleted = invoke(&router, &ev("delete-conversation.json")).await;
+    assert_eq!(deleted.status, StatusCode::OK, "{deleted:?}");
+    let detail = invoke(&router, &Event::load("get-chatbot.json").with_key(&tenant.key).with_chatbot_id(&bot)).await;
+    assert_eq!(detail.body["chatbot"]["conversationCount"], 0);
+
+    // Without a key every one is refused; reading needs conversations:read, writing chat:write.
+    for name in CONVERSATION_EVENTS {
+        let reply = invoke(&router, &Event::load(name)).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{name}");
+    }
+    let reader = tenant.issue_key("chatbot:read,conversations:read").await;
+    for (name, scope) in [("create-conversation.json", "chat:write"), ("send-message.json", "chat:write")] {
+        let reply = invoke(&router, &Event::load(name).with_key(&reader).with_chatbot_id(&bot)).await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{name}: {reply:?}");
+        assert_eq!(reply.body["error"]["details"]["required"], scope);
+    }
+}

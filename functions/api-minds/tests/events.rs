@@ -347,3 +347,38 @@ async fn other_route_groups_are_not_served_here() {
         assert_eq!(reply.body["error"]["message"], "no such route");
     }
 }
+
+/// The conversation id the conversation events carry.
+const SAMPLE_CONVERSATION_ID: &str = "conv_01jq3z5v7b8c9d0e1f2g3h4j5k";
+
+#[tokio::test]
+async fn conversation_events_answer_from_the_minds_knowledge() {
+    let tenant = Tenant::new().await;
+    let router = tenant.router(RouteGroup::Minds);
+    let ev = |name: &str| Event::load(name).with_key(&tenant.key);
+    let created = invoke(&router, &ev("create-mind.json")).await;
+    let mind = created.body["mind"]["id"].as_str().unwrap().to_owned();
+    let ev = |name: &str| ev(name).with(SAMPLE_MIND_ID, &mind);
+    let added = invoke(&router, &ev("add-text-source.json")).await;
+    assert_eq!(added.status, StatusCode::CREATED, "{added:?}");
+    assert_eq!(run_queued_ingest(&tenant).await, 1);
+
+    let started = invoke(&router, &ev("create-conversation.json")).await;
+    assert_eq!(started.status, StatusCode::CREATED, "{started:?}");
+    assert_eq!(started.body["conversation"]["visitor"]["email"], "ada@example.com");
+    let answer = started.body["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(answer["generatedBy"], "extractive");
+    assert!(answer["content"].as_str().unwrap().contains("Note G"), "{answer}");
+    assert!(SAMPLE_TEXT.contains(answer["citations"][0]["quote"].as_str().unwrap()), "{answer}");
+
+    let id = started.body["conversation"]["id"].as_str().unwrap().to_owned();
+    let sent = invoke(&router, &ev("send-message.json").with(SAMPLE_CONVERSATION_ID, &id)).await;
+    assert_eq!(sent.status, StatusCode::CREATED, "{sent:?}");
+    assert!(sent.body["message"]["content"].as_str().unwrap().contains("Bernoulli numbers"), "{sent:?}");
+    let list = invoke(&router, &ev("list-conversations.json")).await;
+    // The sample Mind has a welcome message: welcome, two questions, two answers.
+    assert_eq!(list.body["conversations"][0]["messageCount"], 5, "{list:?}");
+    let detail = invoke(&router, &ev("get-mind.json")).await;
+    assert_eq!(detail.body["mind"]["conversationCount"], 1);
+    assert_eq!(detail.body["mind"]["recentConversationCount"], 1);
+}
