@@ -5,7 +5,7 @@
 use crate::support::{TestApp, expect_error, parts};
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use reqwest::Method;
@@ -332,10 +332,9 @@ struct StubState {
 
 impl ModelStub {
     async fn start(answer: &str) -> Self {
-        async fn complete(State(s): State<Arc<StubState>>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+        async fn complete(State(s): State<Arc<StubState>>, body: axum::body::Bytes) -> Response {
             let request: Value = serde_json::from_slice(&body).unwrap();
             assert_eq!(request["stream"], true, "answers are streamed");
-            let _ = headers;
             s.requests.lock().unwrap().push(request);
             {
                 let mut fail = s.fail.lock().unwrap();
@@ -353,10 +352,10 @@ impl ModelStub {
                 if i > words.len() {
                     return None;
                 }
-                if i == 1 {
-                    if let Some(g) = &gate {
-                        g.acquire().await.unwrap().forget();
-                    }
+                if i == 1
+                    && let Some(g) = &gate
+                {
+                    g.acquire().await.unwrap().forget();
                 }
                 let data = if i == words.len() {
                     "data: [DONE]\n\n".to_owned()

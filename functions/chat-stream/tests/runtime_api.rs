@@ -79,7 +79,7 @@ async fn binary_streams_an_answer_through_the_runtime_api() {
     };
     assert_eq!(prelude["statusCode"], 200, "{prelude}");
     assert_eq!(prelude["headers"]["content-type"], "text/event-stream", "{prelude}");
-    let all = events(&String::from_utf8(body.to_vec()).unwrap());
+    let all = events(std::str::from_utf8(&body).unwrap());
     let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names.first(), Some(&"citations"), "{names:?}");
     assert_eq!(names.last(), Some(&"done"), "{names:?}");

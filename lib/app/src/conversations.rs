@@ -359,7 +359,7 @@ mod tests {
             Timestamp::now(),
         );
         assert_eq!(
-            retrieval_query("And Germany?", &[earlier.clone()]),
+            retrieval_query("And Germany?", std::slice::from_ref(&earlier)),
             "How long does shipping to France take?\nAnd Germany?"
         );
         let long = "What is the refund policy for damaged parcels?";

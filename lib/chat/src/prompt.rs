@@ -55,7 +55,7 @@ pub fn build(prompt: &Prompt, budget: PromptBudget) -> ChatMessages {
         system.push_str(&format!("Your areas of expertise: {}.\n", p.expertise_areas.join(", ")));
     }
     if let Some(instructions) = &p.instructions {
-        system.push_str("\n");
+        system.push('\n');
         system.push_str(instructions);
         system.push('\n');
     }

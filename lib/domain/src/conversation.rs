@@ -261,10 +261,10 @@ pub fn markers(text: &str) -> Vec<u32> {
         let after = &rest[open + 1..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && digits <= 3 && after.as_bytes().get(digits) == Some(&b']') {
-            if let Ok(n) = after[..digits].parse::<u32>() {
-                if seen.insert(n) {
-                    out.push(n);
-                }
+            if let Ok(n) = after[..digits].parse::<u32>()
+                && seen.insert(n)
+            {
+                out.push(n);
             }
             rest = &after[digits + 1..];
         } else {
@@ -364,10 +364,10 @@ pub fn terms(text: &str) -> BTreeSet<String> {
 
 fn stem(w: &str) -> String {
     for suffix in ["ing", "es", "ed", "s"] {
-        if let Some(base) = w.strip_suffix(suffix) {
-            if base.chars().count() >= 3 {
-                return base.to_owned();
-            }
+        if let Some(base) = w.strip_suffix(suffix)
+            && base.chars().count() >= 3
+        {
+            return base.to_owned();
         }
     }
     w.to_owned()

@@ -201,7 +201,7 @@ pub enum AnswerEvent {
     /// `event: done` — the answer as stored; a create also carries the conversation and its
     /// messages.
     Done {
-        message: MessageView,
+        message: Box<MessageView>,
         #[serde(skip_serializing_if = "Option::is_none")]
         conversation: Option<ConversationView>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -367,7 +367,10 @@ async fn answer(
                     }
                     None => (None, None),
                 };
-                event("done", &AnswerEvent::Done { message: message_view(&message, mind), conversation, messages })
+                event(
+                    "done",
+                    &AnswerEvent::Done { message: Box::new(message_view(&message, mind)), conversation, messages },
+                )
             }
             Err(e) => {
                 let mut error = error_json(&e);

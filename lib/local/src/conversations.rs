@@ -93,13 +93,11 @@ impl ConversationStore for SqliteStore {
             let (chatbot, mind) = (c.owner.chatbot().map(|i| i.as_str()), c.owner.mind().map(|i| i.as_str()));
             let n = tx
                 .execute(
-                    &format!(
-                        "INSERT INTO conversations
+                    "INSERT INTO conversations
                              (id, workspace_id, chatbot_id, mind_id, details, message_count, created_at, updated_at)
                          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS
                              (SELECT 1 FROM chatbots WHERE id = ?3 AND workspace_id = ?2
-                              UNION ALL SELECT 1 FROM minds WHERE id = ?4 AND workspace_id = ?2)"
-                    ),
+                              UNION ALL SELECT 1 FROM minds WHERE id = ?4 AND workspace_id = ?2)",
                     params![
                         c.id.as_str(),
                         c.workspace_id.as_str(),
