@@ -35,7 +35,7 @@ impl ExtractiveResponder {
 #[async_trait]
 impl Responder for ExtractiveResponder {
     fn describe(&self) -> String {
-        "extractive (quotes the best passages; set LORE_LLM_MODEL or OPENAI_API_KEY for a language model)".into()
+        "extractive (quotes the best passages; set OPENAI_API_KEY, or LORE_LLM_BASE_URL for another OpenAI-compatible server, to answer with a language model)".into()
     }
 
     async fn respond(&self, prompt: &Prompt, delta: &dyn TextSink) -> Result<Generated, GenerationError> {

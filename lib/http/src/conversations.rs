@@ -38,17 +38,11 @@ impl ParseId for ConversationId {
 }
 
 pub fn mind_router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_mind_conversations, create_mind_conversation))
-        .routes(routes!(get_mind_conversation, delete_mind_conversation))
-        .routes(routes!(send_mind_message))
+    mind_routes::router()
 }
 
 pub fn chatbot_router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_chatbot_conversations, create_chatbot_conversation))
-        .routes(routes!(get_chatbot_conversation, delete_chatbot_conversation))
-        .routes(routes!(send_chatbot_message))
+    chatbot_routes::router()
 }
 
 // ---- views -------------------------------------------------------------------------------------
@@ -464,182 +458,133 @@ async fn send(
     answer(s.app.clone(), principal.workspace_id().clone(), owner, id, content, wants_stream(headers), None).await
 }
 
-// ---- Minds -------------------------------------------------------------------------------------
+// ---- the routes of each owner -----------------------------------------------------------------
 
-/// List a Mind's conversations, newest first.
-#[utoipa::path(get, path = "/api/v1/minds/{mindId}/conversations", tag = "conversations",
-    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), PageParams),
-    security(("bearer" = ["conversations:read"])),
-    responses((status = 200, body = ConversationList), (status = 400, description = "`validation_error`", body = ErrorBody)))]
-async fn list_mind_conversations(
-    auth: Authed<ConversationsRead>,
-    State(s): State<ApiState>,
-    PathId(mind): PathId<MindId>,
-    p: Pagination,
-) -> Result<Json<ConversationList>, ApiError> {
-    list(&s, &auth.principal, &SourceOwner::Mind(mind), p).await
+/// The five routes of one kind of owner (Minds, chatbots): same handlers, their own paths,
+/// path parameter and operation ids.
+macro_rules! owner_routes {
+    (
+        $module:ident, $owner:path, $id:ty, $param:literal, $param_doc:literal,
+        list: $list:literal, item: $item:literal, messages: $messages:literal,
+        ops: [$op_list:literal, $op_create:literal, $op_get:literal, $op_delete:literal, $op_send:literal]
+    ) => {
+        mod $module {
+            use super::*;
+
+            pub fn router() -> OpenApiRouter<ApiState> {
+                OpenApiRouter::new()
+                    .routes(routes!(list_conversations, create_conversation))
+                    .routes(routes!(get_conversation, delete_conversation))
+                    .routes(routes!(send_message))
+            }
+
+            /// List the conversations, newest first.
+            #[utoipa::path(get, path = $list, operation_id = $op_list, tag = "conversations",
+                params(($param = String, Path, description = $param_doc), PageParams),
+                security(("bearer" = ["conversations:read"])),
+                responses((status = 200, body = ConversationList),
+                    (status = 400, description = "`validation_error`", body = ErrorBody)))]
+            async fn list_conversations(
+                auth: Authed<ConversationsRead>,
+                State(s): State<ApiState>,
+                PathId(owner): PathId<$id>,
+                p: Pagination,
+            ) -> Result<Json<ConversationList>, ApiError> {
+                list(&s, &auth.principal, &$owner(owner), p).await
+            }
+
+            /// Start a conversation: the Mind's welcome message first (when it has one), then —
+            /// when `message` is given — that question and its cited answer. With
+            /// `Accept: text/event-stream` and a `message`, the answer streams (see
+            /// `AnswerEvent`; `done` also carries the conversation).
+            #[utoipa::path(post, path = $list, operation_id = $op_create, tag = "conversations",
+                params(($param = String, Path, description = $param_doc)),
+                request_body(content = CreateConversation, description = "May be empty"),
+                security(("bearer" = ["chat:write"])),
+                responses(
+                    (status = 201, body = ConversationEnvelope),
+                    (status = 200, description = "With `Accept: text/event-stream` and a `message`: the answer's events",
+                        content_type = "text/event-stream", body = AnswerEvent),
+                    (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
+                    (status = 502, description = "`generation_failed`: the conversation exists \
+                        (`details.conversationId`) with the question kept; send it again there", body = ErrorBody),
+                ))]
+            async fn create_conversation(
+                auth: Authed<ChatWrite>,
+                State(s): State<ApiState>,
+                PathId(owner): PathId<$id>,
+                headers: HeaderMap,
+                OptionalJson(body): OptionalJson<CreateConversation>,
+            ) -> Result<Response, ApiError> {
+                create(s, auth.principal, $owner(owner), body, &headers).await
+            }
+
+            /// A conversation with every message, oldest first.
+            #[utoipa::path(get, path = $item, operation_id = $op_get, tag = "conversations",
+                params(($param = String, Path, description = $param_doc), ("conversationId" = String, Path)),
+                security(("bearer" = ["conversations:read"])),
+                responses((status = 200, body = ConversationEnvelope)))]
+            async fn get_conversation(
+                auth: Authed<ConversationsRead>,
+                State(s): State<ApiState>,
+                PathIds(owner, id): PathIds<$id, ConversationId>,
+            ) -> Result<Json<ConversationEnvelope>, ApiError> {
+                read(&s, &auth.principal, &$owner(owner), &id).await
+            }
+
+            /// Delete a conversation and its messages.
+            #[utoipa::path(delete, path = $item, operation_id = $op_delete, tag = "conversations",
+                params(($param = String, Path, description = $param_doc), ("conversationId" = String, Path)),
+                security(("bearer" = ["chat:write"])),
+                responses((status = 200, body = Deleted)))]
+            async fn delete_conversation(
+                auth: Authed<ChatWrite>,
+                State(s): State<ApiState>,
+                PathIds(owner, id): PathIds<$id, ConversationId>,
+            ) -> Result<Json<Deleted>, ApiError> {
+                delete(&s, &auth.principal, &$owner(owner), &id).await
+            }
+
+            /// Ask a question: the answer, generated from the owner's ready knowledge and citing
+            /// it. With `Accept: text/event-stream` the answer streams as events (see
+            /// `AnswerEvent`).
+            #[utoipa::path(post, path = $messages, operation_id = $op_send, tag = "conversations",
+                params(($param = String, Path, description = $param_doc), ("conversationId" = String, Path)),
+                request_body = SendMessage,
+                security(("bearer" = ["chat:write"])),
+                responses(
+                    (status = 201, body = MessageEnvelope),
+                    (status = 200, description = "With `Accept: text/event-stream`: the answer's events",
+                        content_type = "text/event-stream", body = AnswerEvent),
+                    (status = 400, description = "`validation_error` (`content` 1-4,000 characters), `invalid_json`",
+                        body = ErrorBody),
+                    (status = 409, description = "`conversation_full`: 200 messages", body = ErrorBody),
+                    (status = 502, description = "`generation_failed`: the question is kept; send it again to retry",
+                        body = ErrorBody),
+                ))]
+            async fn send_message(
+                auth: Authed<ChatWrite>,
+                State(s): State<ApiState>,
+                PathIds(owner, id): PathIds<$id, ConversationId>,
+                headers: HeaderMap,
+                JsonBody(body): JsonBody<SendMessage>,
+            ) -> Result<Response, ApiError> {
+                send(s, auth.principal, $owner(owner), id, body, &headers).await
+            }
+        }
+    };
 }
 
-/// Start a conversation with a Mind: its welcome message first, then — when `message` is
-/// given — that question and its cited answer. With `Accept: text/event-stream` and a
-/// `message`, the answer streams (see `AnswerEvent`; `done` also carries the conversation).
-#[utoipa::path(post, path = "/api/v1/minds/{mindId}/conversations", tag = "conversations",
-    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
-    request_body(content = CreateConversation, description = "May be empty"),
-    security(("bearer" = ["chat:write"])),
-    responses(
-        (status = 201, body = ConversationEnvelope),
-        (status = 200, description = "With `Accept: text/event-stream` and a `message`: the answer's events",
-            content_type = "text/event-stream", body = AnswerEvent),
-        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
-        (status = 502, description = "`generation_failed`: the conversation exists (`details.conversationId`) with \
-            the question kept; send it again there", body = ErrorBody),
-    ))]
-async fn create_mind_conversation(
-    auth: Authed<ChatWrite>,
-    State(s): State<ApiState>,
-    PathId(mind): PathId<MindId>,
-    headers: HeaderMap,
-    OptionalJson(body): OptionalJson<CreateConversation>,
-) -> Result<Response, ApiError> {
-    create(s, auth.principal, SourceOwner::Mind(mind), body, &headers).await
-}
+owner_routes!(mind_routes, SourceOwner::Mind, MindId, "mindId", "Mind id (`mind_…`)",
+    list: "/api/v1/minds/{mindId}/conversations",
+    item: "/api/v1/minds/{mindId}/conversations/{conversationId}",
+    messages: "/api/v1/minds/{mindId}/conversations/{conversationId}/messages",
+    ops: ["list_mind_conversations", "create_mind_conversation", "get_mind_conversation",
+        "delete_mind_conversation", "send_mind_message"]);
 
-/// A conversation with every message, oldest first.
-#[utoipa::path(get, path = "/api/v1/minds/{mindId}/conversations/{conversationId}", tag = "conversations",
-    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path)),
-    security(("bearer" = ["conversations:read"])),
-    responses((status = 200, body = ConversationEnvelope)))]
-async fn get_mind_conversation(
-    auth: Authed<ConversationsRead>,
-    State(s): State<ApiState>,
-    PathIds(mind, id): PathIds<MindId, ConversationId>,
-) -> Result<Json<ConversationEnvelope>, ApiError> {
-    read(&s, &auth.principal, &SourceOwner::Mind(mind), &id).await
-}
-
-/// Delete a conversation and its messages.
-#[utoipa::path(delete, path = "/api/v1/minds/{mindId}/conversations/{conversationId}", tag = "conversations",
-    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path)),
-    security(("bearer" = ["chat:write"])),
-    responses((status = 200, body = Deleted)))]
-async fn delete_mind_conversation(
-    auth: Authed<ChatWrite>,
-    State(s): State<ApiState>,
-    PathIds(mind, id): PathIds<MindId, ConversationId>,
-) -> Result<Json<Deleted>, ApiError> {
-    delete(&s, &auth.principal, &SourceOwner::Mind(mind), &id).await
-}
-
-/// Ask a question: the answer, generated from the Mind's ready knowledge and citing it. With
-/// `Accept: text/event-stream` the answer streams as events (see `AnswerEvent`).
-#[utoipa::path(post, path = "/api/v1/minds/{mindId}/conversations/{conversationId}/messages", tag = "conversations",
-    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path)),
-    request_body = SendMessage,
-    security(("bearer" = ["chat:write"])),
-    responses(
-        (status = 201, body = MessageEnvelope),
-        (status = 200, description = "With `Accept: text/event-stream`: the answer's events",
-            content_type = "text/event-stream", body = AnswerEvent),
-        (status = 400, description = "`validation_error` (`content` 1-4,000 characters), `invalid_json`", body = ErrorBody),
-        (status = 409, description = "`conversation_full`: 200 messages", body = ErrorBody),
-        (status = 502, description = "`generation_failed`: the question is kept; send it again to retry", body = ErrorBody),
-    ))]
-async fn send_mind_message(
-    auth: Authed<ChatWrite>,
-    State(s): State<ApiState>,
-    PathIds(mind, id): PathIds<MindId, ConversationId>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody<SendMessage>,
-) -> Result<Response, ApiError> {
-    send(s, auth.principal, SourceOwner::Mind(mind), id, body, &headers).await
-}
-
-// ---- chatbots ----------------------------------------------------------------------------------
-
-/// List a chatbot's conversations, newest first.
-#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/conversations", tag = "conversations",
-    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), PageParams),
-    security(("bearer" = ["conversations:read"])),
-    responses((status = 200, body = ConversationList), (status = 400, description = "`validation_error`", body = ErrorBody)))]
-async fn list_chatbot_conversations(
-    auth: Authed<ConversationsRead>,
-    State(s): State<ApiState>,
-    PathId(chatbot): PathId<ChatbotId>,
-    p: Pagination,
-) -> Result<Json<ConversationList>, ApiError> {
-    list(&s, &auth.principal, &SourceOwner::Chatbot(chatbot), p).await
-}
-
-/// Start a conversation with a chatbot (its `descriptor` is its instructions); with `message`,
-/// that question is answered at once (streamed with `Accept: text/event-stream`).
-#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/conversations", tag = "conversations",
-    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)")),
-    request_body(content = CreateConversation, description = "May be empty"),
-    security(("bearer" = ["chat:write"])),
-    responses(
-        (status = 201, body = ConversationEnvelope),
-        (status = 200, description = "With `Accept: text/event-stream` and a `message`: the answer's events",
-            content_type = "text/event-stream", body = AnswerEvent),
-        (status = 400, description = "`validation_error`, `invalid_json`", body = ErrorBody),
-        (status = 502, description = "`generation_failed`: the conversation exists (`details.conversationId`) with \
-            the question kept; send it again there", body = ErrorBody),
-    ))]
-async fn create_chatbot_conversation(
-    auth: Authed<ChatWrite>,
-    State(s): State<ApiState>,
-    PathId(chatbot): PathId<ChatbotId>,
-    headers: HeaderMap,
-    OptionalJson(body): OptionalJson<CreateConversation>,
-) -> Result<Response, ApiError> {
-    create(s, auth.principal, SourceOwner::Chatbot(chatbot), body, &headers).await
-}
-
-/// A conversation with every message, oldest first.
-#[utoipa::path(get, path = "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}", tag = "conversations",
-    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), ("conversationId" = String, Path)),
-    security(("bearer" = ["conversations:read"])),
-    responses((status = 200, body = ConversationEnvelope)))]
-async fn get_chatbot_conversation(
-    auth: Authed<ConversationsRead>,
-    State(s): State<ApiState>,
-    PathIds(chatbot, id): PathIds<ChatbotId, ConversationId>,
-) -> Result<Json<ConversationEnvelope>, ApiError> {
-    read(&s, &auth.principal, &SourceOwner::Chatbot(chatbot), &id).await
-}
-
-/// Delete a conversation and its messages.
-#[utoipa::path(delete, path = "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}", tag = "conversations",
-    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), ("conversationId" = String, Path)),
-    security(("bearer" = ["chat:write"])),
-    responses((status = 200, body = Deleted)))]
-async fn delete_chatbot_conversation(
-    auth: Authed<ChatWrite>,
-    State(s): State<ApiState>,
-    PathIds(chatbot, id): PathIds<ChatbotId, ConversationId>,
-) -> Result<Json<Deleted>, ApiError> {
-    delete(&s, &auth.principal, &SourceOwner::Chatbot(chatbot), &id).await
-}
-
-/// Ask a question: the answer, generated from the chatbot's ready knowledge and citing it.
-#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}/messages", tag = "conversations",
-    params(("chatbotId" = String, Path, description = "Chatbot id (`cb_…`)"), ("conversationId" = String, Path)),
-    request_body = SendMessage,
-    security(("bearer" = ["chat:write"])),
-    responses(
-        (status = 201, body = MessageEnvelope),
-        (status = 200, description = "With `Accept: text/event-stream`: the answer's events",
-            content_type = "text/event-stream", body = AnswerEvent),
-        (status = 400, description = "`validation_error` (`content` 1-4,000 characters), `invalid_json`", body = ErrorBody),
-        (status = 409, description = "`conversation_full`: 200 messages", body = ErrorBody),
-        (status = 502, description = "`generation_failed`: the question is kept; send it again to retry", body = ErrorBody),
-    ))]
-async fn send_chatbot_message(
-    auth: Authed<ChatWrite>,
-    State(s): State<ApiState>,
-    PathIds(chatbot, id): PathIds<ChatbotId, ConversationId>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody<SendMessage>,
-) -> Result<Response, ApiError> {
-    send(s, auth.principal, SourceOwner::Chatbot(chatbot), id, body, &headers).await
-}
+owner_routes!(chatbot_routes, SourceOwner::Chatbot, ChatbotId, "chatbotId", "Chatbot id (`cb_…`)",
+    list: "/api/v1/chatbots/{chatbotId}/conversations",
+    item: "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}",
+    messages: "/api/v1/chatbots/{chatbotId}/conversations/{conversationId}/messages",
+    ops: ["list_chatbot_conversations", "create_chatbot_conversation", "get_chatbot_conversation",
+        "delete_chatbot_conversation", "send_chatbot_message"]);
