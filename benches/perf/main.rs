@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! bash scripts/bench-perf.sh      # venv with the Python peers, build, run, rewrite docs/benchmarks.md
-//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,search,webhooks]
+//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,search,webhooks,conversations]
 //!     [--write FILE] [--quick] [--python PATH]
 //! ```
 //!
@@ -15,11 +15,15 @@
 //!   10k and 100k chunks against a brute-force scan of the same vectors.
 //! - `webhooks` (`webhooks.rs`): the dispatcher of `lore serve` delivering to a local receiver,
 //!   against a plain reqwest loop to the same receiver; and retry timing on a short schedule.
+//! - `conversations` (`chat.rs`): streamed answers of `lore serve` from a local stub model at
+//!   10k chunks (time to the first `citations` and `delta` events against the model's own first
+//!   piece) and conversations a second under 8 clients against the stub alone.
 //!
 //! The Python peers (`peers.py`) run with `--python` (default `$LORE_BENCH_PYTHON`, else
 //! `python3`); without the packages their columns say "not measured". `--quick` shrinks every
 //! row (smaller sizes, fewer repeats) to check the bench itself; its numbers are not published.
 
+mod chat;
 mod chunking;
 mod extract;
 mod search;
@@ -103,11 +107,12 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 4] = [
+    let rows: [(&str, RowFn); 5] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
         ("search", search::run),
         ("webhooks", webhooks::run),
+        ("conversations", chat::run),
     ];
     for (name, f) in rows {
         if !o.wants(name) {
