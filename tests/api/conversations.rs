@@ -652,3 +652,66 @@ async fn a_create_with_a_message_streams_too_and_done_carries_the_conversation()
     assert_eq!(read["messages"], done["messages"]);
     t.stop().await;
 }
+
+#[tokio::test]
+async fn a_workspace_writes_at_most_four_answers_at_once() {
+    let stub = ModelStub::start("Fourteen days [1].").await;
+    let gate = Arc::new(Semaphore::new(0));
+    *stub.state.gate.lock().unwrap() = Some(gate.clone());
+    let t = spawn_with_model(&stub).await;
+    let (bot, _) = t.ready_chatbot(&[("refunds.md", REFUNDS)]).await;
+    let path = format!("/api/v1/chatbots/{bot}/conversations");
+    let ask = |conv: String| {
+        t.req(Method::POST, &format!("{path}/{conv}/messages"), &t.dev_key)
+            .header("accept", "text/event-stream")
+            .json(&json!({"content": "How long do refunds take?"}))
+            .send()
+    };
+    let mut conversations = Vec::new();
+    for _ in 0..6 {
+        let (_, created) = t.post_json(&t.dev_key, &path, json!({})).await;
+        conversations.push(created["conversation"]["id"].as_str().unwrap().to_owned());
+    }
+    // Four answers in flight, each held by the model after its first piece.
+    let mut held = Vec::new();
+    for conv in &conversations[..4] {
+        let mut res = ask(conv.clone()).await.unwrap();
+        assert_eq!(res.status(), 200);
+        let mut seen = String::new();
+        while !seen.contains("event: delta") {
+            seen.push_str(&String::from_utf8_lossy(&res.chunk().await.unwrap().expect("more events")));
+        }
+        held.push(res);
+    }
+    let refused = ask(conversations[4].clone()).await.unwrap();
+    assert_eq!(refused.headers()["retry-after"], "2");
+    let body = expect_error(refused, 429, "rate_limited").await;
+    assert!(body["error"]["message"].as_str().unwrap().contains("4 answers"), "{body}");
+    let (_, read) = t.get_json(&t.dev_key, &format!("{path}/{}", conversations[4])).await;
+    assert_eq!(read["conversation"]["messageCount"], 0, "a refused question is not stored");
+
+    // Another workspace has its own budget.
+    t.workspace("neighbour", Default::default()).await;
+    let neighbour = t.key("neighbour", "all").await;
+    let res = t.req(Method::POST, "/api/v1/chatbots", &neighbour).json(&json!({"name": "n"})).send().await.unwrap();
+    let other_bot = parts(res).await.1["chatbot"]["id"].as_str().unwrap().to_owned();
+    let (status, _) = t.post_json(&neighbour, &format!("/api/v1/chatbots/{other_bot}/conversations"), json!({})).await;
+    assert_eq!(status, 201, "starting a conversation writes no answer");
+
+    // The held answers finish and give their slots back.
+    gate.add_permits(10_000);
+    for res in held {
+        assert!(res.text().await.unwrap().contains("event: done"));
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let res = ask(conversations[5].clone()).await.unwrap();
+        if res.status() == 200 {
+            assert!(res.text().await.unwrap().contains("event: done"));
+            break;
+        }
+        assert!(Instant::now() < deadline, "the slots never came back");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    t.stop().await;
+}

@@ -9,6 +9,7 @@
 use crate::auth::Principal;
 use crate::ports::{Append, Passage, Persona, Prompt, Turn};
 use crate::search::{SearchMode, SearchRequest};
+use crate::slots::Slot;
 use crate::{App, AppError};
 use lore_domain::conversation::Channel;
 use lore_domain::conversation::{
@@ -55,6 +56,8 @@ pub struct PendingTurn {
     /// Every passage the answer may cite, numbered from 1.
     pub citations: Vec<Citation>,
     prompt: Prompt,
+    /// The workspace's answer budget, held until the answer is stored.
+    _slot: Slot,
 }
 
 fn conversation_full() -> AppError {
@@ -180,6 +183,7 @@ impl App {
     ) -> Result<PendingTurn, AppError> {
         let (persona, _) = self.persona(ws, owner).await?;
         let mut conversation = self.find_conversation(ws, owner, id).await?;
+        let slot = self.answer_slot(ws)?;
         let mut history = self.ports.conversations.list_messages(ws, id).await?;
         let retry = history.last().filter(|m| m.role == Role::User && m.content == content.as_str()).cloned();
         let question = match retry {
@@ -226,7 +230,7 @@ impl App {
         let recent = history.iter().rev().take(HISTORY_MESSAGES).rev();
         let history = recent.map(|m| Turn { role: m.role, content: m.content.clone() }).collect();
         let prompt = Prompt { persona, passages, history, question: question.content.clone() };
-        Ok(PendingTurn { conversation, question, citations, prompt })
+        Ok(PendingTurn { conversation, question, citations, prompt, _slot: slot })
     }
 
     /// The second step: generates the answer (streamed to `sink`), keeps the citations its
@@ -278,6 +282,16 @@ impl App {
             // Deleted while the answer was being written.
             Append::NotFound => Err(AppError::NotFound("conversation")),
         }
+    }
+
+    /// Room for one more answer of the workspace being written; `rate_limited` when it already
+    /// writes `answers_per_workspace` (one tenant cannot hold every model call).
+    fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
+        let limit = self.config.answers_per_workspace.max(1);
+        self.answers.take(ws, limit).ok_or_else(|| AppError::Busy {
+            what: format!("this workspace already has {limit} answers being written"),
+            retry_after_secs: 2,
+        })
     }
 
     /// The keyed API's turn: both steps.

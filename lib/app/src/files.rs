@@ -10,6 +10,7 @@ pub(crate) mod quota;
 use crate::auth::Principal;
 use crate::ports::{BlobRead, ByteRange};
 use crate::ports::{ByteStream, Bytes, PresignedUpload, StreamPutError, UploadRefusal};
+use crate::slots::Slot;
 use crate::{App, AppError};
 use futures::StreamExt;
 use lore_domain::audio::{AudioFormat, MAX_AUDIO_UPLOAD_BYTES};
@@ -18,8 +19,6 @@ use lore_domain::id::{MindId, SourceId, WorkspaceId};
 use lore_domain::mind::MAX_MIND_DOCUMENT_BYTES;
 use lore_domain::source::MAX_CHATBOT_FILE_BYTES;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 /// How long a signed upload URL stays valid.
 const UPLOAD_URL_TTL_MS: i64 = 15 * 60 * 1000;
@@ -207,43 +206,6 @@ fn signed_max_bytes(query: &str) -> Option<u64> {
     query.split('&').find_map(|kv| kv.strip_prefix("maxBytes=")).and_then(|v| v.parse().ok())
 }
 
-/// Uploads being received, per workspace.
-#[derive(Debug, Default)]
-pub(crate) struct UploadSlots {
-    in_flight: Mutex<HashMap<WorkspaceId, u32>>,
-}
-
-impl UploadSlots {
-    fn take(self: &Arc<Self>, ws: &WorkspaceId, limit: u32) -> Option<UploadSlot> {
-        let mut map = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        let n = map.entry(ws.clone()).or_insert(0);
-        if *n >= limit {
-            return None;
-        }
-        *n += 1;
-        Some(UploadSlot { slots: self.clone(), ws: ws.clone() })
-    }
-}
-
-/// One upload being received; frees its workspace's slot when dropped.
-#[derive(Debug)]
-pub struct UploadSlot {
-    slots: Arc<UploadSlots>,
-    ws: WorkspaceId,
-}
-
-impl Drop for UploadSlot {
-    fn drop(&mut self) {
-        let mut map = self.slots.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = map.get_mut(&self.ws) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                map.remove(&self.ws);
-            }
-        }
-    }
-}
-
 /// A stored upload: the flat upload result of docs/api.md §16.3.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Upload {
@@ -393,7 +355,7 @@ impl App {
     /// Room for one more upload of the workspace being received, held until the guard drops;
     /// `rate_limited` when it already receives `uploads_per_workspace` (one tenant cannot hold
     /// every connection and byte of the upload path).
-    pub fn upload_slot(&self, ws: &WorkspaceId) -> Result<UploadSlot, AppError> {
+    pub fn upload_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
         let limit = self.config.uploads_per_workspace.max(1);
         self.uploads.take(ws, limit).ok_or_else(|| AppError::Busy {
             what: format!("this workspace already has {limit} uploads in progress"),

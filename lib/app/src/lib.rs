@@ -16,6 +16,7 @@ pub mod mind_sources;
 pub mod minds;
 pub mod ports;
 pub mod search;
+pub mod slots;
 pub mod sources;
 pub mod webhooks;
 
@@ -55,6 +56,9 @@ pub struct AppConfig {
     /// Uploads of one workspace being received at once (multipart and signed PUTs); one more
     /// is `rate_limited` (`LORE_UPLOADS_PER_WORKSPACE`, default 2).
     pub uploads_per_workspace: u32,
+    /// Answers of one workspace being written at once (each holds a model call or a retrieval);
+    /// one more is `rate_limited` (`LORE_ANSWERS_PER_WORKSPACE`, default 4).
+    pub answers_per_workspace: u32,
     /// How long an upload no source uses stays stored and counted against the quota
     /// (`LORE_UPLOAD_RETENTION_HOURS`, default 24).
     pub upload_retention: Duration,
@@ -89,6 +93,7 @@ impl Default for AppConfig {
             ingest_jobs_per_workspace: 1,
             max_hooks_per_workspace: 100,
             uploads_per_workspace: 2,
+            answers_per_workspace: 4,
             upload_retention: Duration::from_secs(24 * 3600),
             body_read_timeout: Duration::from_secs(30),
             public_base_url: None,
@@ -135,13 +140,14 @@ pub struct App {
     ports: Ports,
     config: AppConfig,
     key_cache: Arc<auth::KeyCache>,
-    uploads: Arc<files::UploadSlots>,
+    uploads: Arc<slots::WorkspaceSlots>,
+    answers: Arc<slots::WorkspaceSlots>,
 }
 
 impl App {
     pub fn new(ports: Ports, config: AppConfig) -> Self {
         let key_cache = Arc::new(auth::KeyCache::new(config.key_cache_ttl));
-        Self { ports, config, key_cache, uploads: Arc::default() }
+        Self { ports, config, key_cache, uploads: Arc::default(), answers: Arc::default() }
     }
 
     pub fn config(&self) -> &AppConfig {
