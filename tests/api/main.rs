@@ -14,6 +14,7 @@ mod mind_uploads;
 mod minds;
 mod openapi;
 mod pagination;
+mod public_chat;
 mod rate_limit;
 mod receiver;
 mod search;

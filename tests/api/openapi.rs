@@ -56,7 +56,9 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
         assert!(doc["paths"][path][method].is_object(), "{method} {path} missing from the document");
     }
     // And every documented operation is actually routed: without a key it is refused by auth
-    // (401) rather than unknown (404) or the wrong method (405).
+    // (401) rather than unknown (404) or the wrong method (405). The public operations (no key)
+    // answer their own refusal instead: a slug that names no published Mind is 404 `not_found`
+    // from the handler, not the router's.
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, _) in item.as_object().unwrap() {
             let url = t.url(
@@ -65,9 +67,23 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
                     .replace("{sourceId}", "src_01jq3z5v7b8c9d0e1f2g3h4j5k")
                     .replace("{mindId}", "mind_01jq3z5v7b8c9d0e1f2g3h4j5k"),
             );
+            let url =
+                url.replace("{slug}", "no-such-mind").replace("{conversationId}", "conv_01jq3z5v7b8c9d0e1f2g3h4j5k");
             let res = t.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
-            let expected = if path == "/api/v1/openapi.json" { 200 } else { 401 };
-            assert_eq!(res.status().as_u16(), expected, "{method} {path}");
+            let public = path.starts_with("/m/");
+            let expected = if path == "/api/v1/openapi.json" {
+                200
+            } else if public {
+                404
+            } else {
+                401
+            };
+            let status = res.status().as_u16();
+            if public {
+                let body: Value = res.json().await.unwrap();
+                assert_eq!(body["error"]["message"], "mind not found", "{method} {path}: the handler answered");
+            }
+            assert_eq!(status, expected, "{method} {path}");
         }
     }
     t.stop().await;

@@ -20,5 +20,5 @@ fn main() -> Result<(), lambda_http::Error> {
 async fn run() -> Result<(), lambda_http::Error> {
     lore::telemetry::init();
     let app = lore::compose::from_env(lore::compose::Uses::Everything).await?;
-    lambda_http::run(lore_http::router(app, &[RouteGroup::Minds])).await
+    lambda_http::run(lore::lambda::with_client_address(lore_http::router(app, &[RouteGroup::Minds]))).await
 }

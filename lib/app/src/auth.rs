@@ -1,7 +1,7 @@
 //! Authentication and authorisation: a bearer key resolves to its workspace and scopes; each
 //! route names the scope it needs; each key has a request budget.
 
-use crate::ports::{Credential, RateDecision};
+use crate::ports::{Credential, RateBucket, RateDecision};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKeySecret, KeyHash};
@@ -101,7 +101,7 @@ impl App {
     /// Spends one request of the key's budget.
     pub async fn admit(&self, p: &Principal) -> Result<(), AppError> {
         let limit = p.workspace.limits.rate_limit_per_minute;
-        match self.ports.rate_limiter.hit(&p.key_id, limit, Timestamp::now()).await? {
+        match self.ports.rate_limiter.hit(&RateBucket::Key(p.key_id.clone()), limit, Timestamp::now()).await? {
             RateDecision::Allowed => Ok(()),
             RateDecision::Limited { retry_after_secs } => Err(AppError::RateLimited { retry_after_secs }),
         }

@@ -14,7 +14,7 @@ use crate::{App, AppError};
 use lore_domain::conversation::Channel;
 use lore_domain::conversation::{
     Citation, Conversation, GeneratedBy, MAX_MESSAGES, MAX_PASSAGES, MarkerFilter, Message, MessageContent,
-    RECENT_DAYS, Role, Visitor, quote, shares_terms, terms, used_citations,
+    RECENT_DAYS, Role, Visitor, VisitorTokenHash, quote, shares_terms, terms, used_citations,
 };
 use lore_domain::id::{ConversationId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
@@ -107,10 +107,21 @@ impl App {
         channel: Channel,
         visitor: Option<Visitor>,
     ) -> Result<Transcript, AppError> {
-        let ws = p.workspace_id();
+        self.open_conversation(p.workspace_id(), owner, channel, visitor, None).await
+    }
+
+    pub(crate) async fn open_conversation(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        channel: Channel,
+        visitor: Option<Visitor>,
+        token: Option<VisitorTokenHash>,
+    ) -> Result<Transcript, AppError> {
         let (_, welcome) = self.persona(ws, owner).await?;
         let now = Timestamp::now();
         let mut conversation = Conversation::start(ws.clone(), owner.clone(), channel, visitor, now);
+        conversation.visitor_token = token;
         let messages: Vec<Message> = welcome
             .map(|w| Message::assistant(conversation.id.clone(), w, Vec::new(), GeneratedBy::Welcome, None, now))
             .into_iter()
@@ -132,7 +143,7 @@ impl App {
         Ok(self.ports.conversations.list_conversations(p.workspace_id(), owner, page).await?)
     }
 
-    async fn find_conversation(
+    pub(crate) async fn find_conversation(
         &self,
         ws: &WorkspaceId,
         owner: &SourceOwner,

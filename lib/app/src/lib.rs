@@ -15,6 +15,7 @@ mod ingest;
 pub mod mind_sources;
 pub mod minds;
 pub mod ports;
+pub mod public_chat;
 pub mod search;
 pub mod slots;
 pub mod sources;
@@ -59,6 +60,12 @@ pub struct AppConfig {
     /// Answers of one workspace being written at once (each holds a model call or a retrieval);
     /// one more is `rate_limited` (`LORE_ANSWERS_PER_WORKSPACE`, default 4).
     pub answers_per_workspace: u32,
+    /// Public chat requests from one client address a minute (`LORE_PUBLIC_CHAT_PER_MINUTE`,
+    /// default 20).
+    pub public_chat_per_minute: u32,
+    /// Public chat requests to one Mind a minute, from every address
+    /// (`LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE`, default 300).
+    pub public_chat_per_mind_per_minute: u32,
     /// How long an upload no source uses stays stored and counted against the quota
     /// (`LORE_UPLOAD_RETENTION_HOURS`, default 24).
     pub upload_retention: Duration,
@@ -94,6 +101,8 @@ impl Default for AppConfig {
             max_hooks_per_workspace: 100,
             uploads_per_workspace: 2,
             answers_per_workspace: 4,
+            public_chat_per_minute: 20,
+            public_chat_per_mind_per_minute: 300,
             upload_retention: Duration::from_secs(24 * 3600),
             body_read_timeout: Duration::from_secs(30),
             public_base_url: None,

@@ -595,7 +595,7 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 8)]
 async fn the_rate_limit_is_exact_across_concurrent_requests() {
     let b = support::backend("ratelimit").await;
-    let key = ApiKeyId::generate();
+    let key = lore_app::ports::RateBucket::Key(ApiKeyId::generate());
     let now = Timestamp::now();
     let mut tasks = Vec::new();
     for _ in 0..30 {

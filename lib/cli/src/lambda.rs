@@ -92,3 +92,21 @@ pub async fn dispatcher(app: &App, event: Value) -> Result<Value, lore_app::AppE
     }
     scheduled(app).await
 }
+
+/// `router` with each request's client address taken from its Lambda event (API Gateway's or
+/// the function URL's `requestContext.http.sourceIp`), for public chat's per-address budget.
+/// Headers such as `X-Forwarded-For` are never read: a client could write them.
+pub fn with_client_address(router: axum::Router) -> axum::Router {
+    use lambda_http::RequestExt;
+    use lambda_http::request::RequestContext;
+    router.layer(tower::util::MapRequestLayer::new(|mut req: axum::http::Request<axum::body::Body>| {
+        let ip = match req.request_context_ref() {
+            Some(RequestContext::ApiGatewayV2(ctx)) => ctx.http.source_ip.as_deref().and_then(|s| s.parse().ok()),
+            _ => None,
+        };
+        if let Some(ip) = ip {
+            req.extensions_mut().insert(lore_http::ClientAddress(ip));
+        }
+        req
+    }))
+}

@@ -127,7 +127,8 @@ pub async fn start_with(settings: Settings, config: ServeConfig) -> anyhow::Resu
     let router = lore_http::router(app.clone(), &RouteGroup::ALL);
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, router)
+        // The peer address is the client address of public chat's per-address budget.
+        axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
             .with_graceful_shutdown(async {
                 let _ = rx.await;
             })

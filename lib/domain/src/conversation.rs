@@ -70,6 +70,58 @@ impl Email {
     }
 }
 
+/// The bearer secret of a public conversation (`Authorization: Visitor <token>`): it opens that
+/// conversation only. Shown once, at its creation; only its SHA-256 is stored.
+#[derive(Clone, PartialEq, Eq)]
+pub struct VisitorToken(String);
+
+/// The stored form of a [`VisitorToken`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VisitorTokenHash(String);
+
+const VISITOR_TOKEN_PREFIX: &str = "vt_";
+
+impl VisitorToken {
+    /// A new token: 32 random bytes, hex.
+    pub fn generate() -> Self {
+        let mut bytes = [0u8; 32];
+        text::random_bytes(&mut bytes);
+        Self(format!("{VISITOR_TOKEN_PREFIX}{}", crate::api_key::hex(&bytes)))
+    }
+
+    /// A token as a client sent it; `None` when it cannot be one of ours.
+    pub fn parse(s: &str) -> Option<Self> {
+        let body = s.trim().strip_prefix(VISITOR_TOKEN_PREFIX)?;
+        (body.len() == 64 && body.bytes().all(|b| b.is_ascii_hexdigit())).then(|| Self(s.trim().to_owned()))
+    }
+
+    pub fn hash(&self) -> VisitorTokenHash {
+        use sha2::{Digest, Sha256};
+        VisitorTokenHash(crate::api_key::hex(&Sha256::digest(self.0.as_bytes())))
+    }
+
+    /// The only way to read the token: to hand it to the visitor once.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for VisitorToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("VisitorToken(<redacted>)")
+    }
+}
+
+impl VisitorTokenHash {
+    pub fn from_stored(s: String) -> Self {
+        Self(s)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Who is talking, as far as they said.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Visitor {
@@ -99,6 +151,8 @@ pub struct Conversation {
     pub owner: SourceOwner,
     pub channel: Channel,
     pub visitor: Option<Visitor>,
+    /// Public conversations: the hash of the visitor's token.
+    pub visitor_token: Option<VisitorTokenHash>,
     /// Exact: changed by the store in the same write as the messages.
     pub message_count: u64,
     pub created_at: Timestamp,
@@ -119,6 +173,7 @@ impl Conversation {
             owner,
             channel,
             visitor,
+            visitor_token: None,
             message_count: 0,
             created_at: now,
             updated_at: now,

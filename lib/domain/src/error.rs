@@ -39,6 +39,8 @@ pub enum ErrorCode {
     ConversationFull,
     /// The language model failed or timed out after its retries; the user's message is kept.
     GenerationFailed,
+    /// A published Mind with `collectEmailBeforeChat` was asked without `visitor.email`.
+    EmailRequired,
 }
 
 impl ErrorCode {
@@ -72,6 +74,7 @@ impl ErrorCode {
             Self::RequestTimeout => "request_timeout",
             Self::ConversationFull => "conversation_full",
             Self::GenerationFailed => "generation_failed",
+            Self::EmailRequired => "email_required",
         }
     }
 }

@@ -18,10 +18,10 @@ use axum::extract::{FromRequest, Request, State};
 use axum::http::header::{ACCEPT, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use lore_app::conversations::{AnswerSink, NoSink, Transcript};
+use lore_app::conversations::{AnswerSink, NoSink, PendingTurn, Transcript};
 use lore_app::{App, AppError};
-use lore_domain::conversation::{Channel, Citation, Conversation, Message, MessageContent, Visitor};
-use lore_domain::id::{ChatbotId, ConversationId, MindId, WorkspaceId};
+use lore_domain::conversation::{Channel, Citation, Conversation, MarkerFilter, Message, MessageContent, Visitor};
+use lore_domain::id::{ChatbotId, ConversationId, MindId};
 use lore_domain::source::SourceOwner;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -137,13 +137,47 @@ pub struct MessageView {
     pub created_at: String,
 }
 
-fn message_view(m: &Message, mind: bool) -> MessageView {
+/// How answers are shown to one kind of client.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Presentation {
+    /// Source types in the Mind vocabulary (`document`) rather than the chatbot one (`file`).
+    mind: bool,
+    /// `false` (a published Mind with `showSources: false`, to its visitors): no citations and
+    /// no markers.
+    sources: bool,
+}
+
+impl Presentation {
+    /// The keyed API: everything, in the owner's vocabulary.
+    fn keyed(owner: &SourceOwner) -> Self {
+        Self { mind: owner.is_mind(), sources: true }
+    }
+
+    /// A published Mind's visitors.
+    pub(crate) fn public(show_sources: bool) -> Self {
+        Self { mind: true, sources: show_sources }
+    }
+}
+
+/// `text` without any `[n]` marker.
+fn unmarked(text: &str) -> String {
+    let mut filter = MarkerFilter::new([]);
+    let mut out = filter.push(text);
+    out.push_str(&filter.finish());
+    out
+}
+
+fn message_view(m: &Message, how: Presentation) -> MessageView {
     MessageView {
         id: m.id.to_string(),
         conversation_id: m.conversation_id.to_string(),
         role: m.role.as_str().to_owned(),
-        content: m.content.clone(),
-        citations: m.citations.iter().map(|c| citation_view(c, mind)).collect(),
+        content: if how.sources { m.content.clone() } else { unmarked(&m.content) },
+        citations: if how.sources {
+            m.citations.iter().map(|c| citation_view(c, how.mind)).collect()
+        } else {
+            Vec::new()
+        },
         generated_by: m.generated_by.map(|g| g.as_str().to_owned()),
         model: m.model.clone(),
         created_at: m.created_at.to_string(),
@@ -156,14 +190,18 @@ pub struct ConversationEnvelope {
     pub conversation: ConversationView,
     /// Oldest first.
     pub messages: Vec<MessageView>,
+    /// Public conversations only, in the answer that opens one: the token that opens it
+    /// (`Authorization: Visitor <token>`), shown this once.
+    #[serde(rename = "visitorToken", skip_serializing_if = "Option::is_none")]
+    pub visitor_token: Option<String>,
 }
 
-fn transcript_view(t: Transcript) -> ConversationEnvelope {
-    let mind = t.conversation.owner.is_mind();
+pub(crate) fn transcript_view(t: Transcript, how: Presentation) -> ConversationEnvelope {
     ConversationEnvelope {
         status: Status::Success,
-        messages: t.messages.iter().map(|m| message_view(m, mind)).collect(),
+        messages: t.messages.iter().map(|m| message_view(m, how)).collect(),
         conversation: t.conversation.into(),
+        visitor_token: None,
     }
 }
 
@@ -200,6 +238,9 @@ pub enum AnswerEvent {
         conversation: Option<ConversationView>,
         #[serde(skip_serializing_if = "Option::is_none")]
         messages: Option<Vec<MessageView>>,
+        /// A public create: the visitor's token.
+        #[serde(rename = "visitorToken", skip_serializing_if = "Option::is_none")]
+        visitor_token: Option<String>,
     },
     /// `event: error` — the envelope's `error` (`generation_failed`: the user's message is kept;
     /// send it again to retry).
@@ -259,7 +300,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Default> FromRequest<S> fo
 
 // ---- the shared handlers -----------------------------------------------------------------------
 
-fn wants_stream(headers: &HeaderMap) -> bool {
+pub(crate) fn wants_stream(headers: &HeaderMap) -> bool {
     headers.get_all(ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| v.contains("text/event-stream"))
 }
 
@@ -267,7 +308,18 @@ fn wants_stream(headers: &HeaderMap) -> bool {
 /// still stored).
 struct EventSink {
     tx: mpsc::UnboundedSender<Bytes>,
-    mind: bool,
+    how: Presentation,
+    /// Removes every marker from the deltas when sources are not shown.
+    unmark: std::sync::Mutex<MarkerFilter>,
+}
+
+impl EventSink {
+    fn finish(&self) {
+        let rest = self.unmark.lock().map(|mut f| f.finish()).unwrap_or_default();
+        if !rest.is_empty() {
+            let _ = self.tx.send(event("delta", &AnswerEvent::Delta { text: rest }));
+        }
+    }
 }
 
 fn event(name: &str, data: &impl Serialize) -> Bytes {
@@ -277,12 +329,23 @@ fn event(name: &str, data: &impl Serialize) -> Bytes {
 
 impl AnswerSink for EventSink {
     fn citations(&self, citations: &[Citation]) {
-        let views = citations.iter().map(|c| citation_view(c, self.mind)).collect();
+        let views = if self.how.sources {
+            citations.iter().map(|c| citation_view(c, self.how.mind)).collect()
+        } else {
+            Vec::new()
+        };
         let _ = self.tx.send(event("citations", &AnswerEvent::Citations { citations: views }));
     }
 
     fn delta(&self, text: &str) {
-        let _ = self.tx.send(event("delta", &AnswerEvent::Delta { text: text.to_owned() }));
+        let text = if self.how.sources {
+            text.to_owned()
+        } else {
+            self.unmark.lock().map(|mut f| f.push(text)).unwrap_or_default()
+        };
+        if !text.is_empty() {
+            let _ = self.tx.send(event("delta", &AnswerEvent::Delta { text }));
+        }
     }
 }
 
@@ -308,38 +371,53 @@ fn create_failed(e: AppError, conversation: &ConversationId) -> Response {
     (status_of(e.code()), Json(json!({ "status": "error", "error": error }))).into_response()
 }
 
-/// Answers a turn already begun: JSON, or a stream. The answer is made in a task of its own.
-async fn answer(
+/// A conversation just created, whose first question is being answered.
+pub(crate) struct Created {
+    pub transcript: Transcript,
+    pub visitor_token: Option<String>,
+}
+
+impl Created {
+    /// The create's answer once the question and its answer are stored.
+    fn with_answer(mut self, question: Message, answer: Message, how: Presentation) -> ConversationEnvelope {
+        let t = &mut self.transcript;
+        t.conversation.message_count += 2;
+        t.conversation.updated_at = answer.created_at;
+        t.messages.push(question);
+        t.messages.push(answer);
+        let mut view = transcript_view(self.transcript, how);
+        view.visitor_token = self.visitor_token;
+        view
+    }
+}
+
+/// Answers a turn already begun (`begun`, the result of its first step): JSON, or a stream. The
+/// answer is made in a task of its own.
+pub(crate) async fn answer(
     app: App,
-    ws: WorkspaceId,
-    owner: SourceOwner,
-    id: ConversationId,
-    content: MessageContent,
+    begun: Result<PendingTurn, AppError>,
     stream: bool,
-    created: Option<Transcript>,
+    created: Option<Created>,
+    how: Presentation,
 ) -> Result<Response, ApiError> {
-    let mind = owner.is_mind();
-    let turn = match app.begin_turn(&ws, &owner, &id, content).await {
-        Ok(turn) => turn,
-        Err(e) if created.is_some() => return Ok(create_failed(e, &id)),
-        Err(e) => return Err(e.into()),
+    let turn = match (begun, &created) {
+        (Ok(turn), _) => turn,
+        (Err(e), Some(c)) => return Ok(create_failed(e, &c.transcript.conversation.id)),
+        (Err(e), None) => return Err(e.into()),
     };
     let question = turn.question.clone();
+    let id = turn.conversation.id.clone();
     if !stream {
         let task = tokio::spawn(async move { app.finish_turn(turn, &NoSink).await });
         let result = task.await.map_err(|_| ApiError::Panicked)?;
         return Ok(match (result, created) {
             (Ok(message), None) => (
                 StatusCode::CREATED,
-                Json(MessageEnvelope { status: Status::Success, message: message_view(&message, mind) }),
+                Json(MessageEnvelope { status: Status::Success, message: message_view(&message, how) }),
             )
                 .into_response(),
-            (Ok(message), Some(mut t)) => {
-                t.conversation.message_count += 2;
-                t.conversation.updated_at = message.created_at;
-                t.messages.push(question);
-                t.messages.push(message);
-                (StatusCode::CREATED, Json(transcript_view(t))).into_response()
+            (Ok(message), Some(c)) => {
+                (StatusCode::CREATED, Json(c.with_answer(question, message, how))).into_response()
             }
             (Err(e), Some(_)) => create_failed(e, &id),
             (Err(e), None) => ApiError::from(e).into_response(),
@@ -347,24 +425,20 @@ async fn answer(
     }
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
-        let sink = EventSink { tx: tx.clone(), mind };
-        let done = match app.finish_turn(turn, &sink).await {
+        let sink = EventSink { tx: tx.clone(), how, unmark: std::sync::Mutex::new(MarkerFilter::new([])) };
+        let finished = app.finish_turn(turn, &sink).await;
+        sink.finish();
+        let done = match finished {
             Ok(message) => {
-                let (conversation, messages) = match created {
-                    Some(mut t) => {
-                        t.conversation.message_count += 2;
-                        t.conversation.updated_at = message.created_at;
-                        t.messages.push(question);
-                        t.messages.push(message.clone());
-                        let view = transcript_view(t);
-                        (Some(view.conversation), Some(view.messages))
+                let (conversation, messages, visitor_token) = match created {
+                    Some(c) => {
+                        let view = c.with_answer(question, message.clone(), how);
+                        (Some(view.conversation), Some(view.messages), view.visitor_token)
                     }
-                    None => (None, None),
+                    None => (None, None, None),
                 };
-                event(
-                    "done",
-                    &AnswerEvent::Done { message: Box::new(message_view(&message, mind)), conversation, messages },
-                )
+                let message = Box::new(message_view(&message, how));
+                event("done", &AnswerEvent::Done { message, conversation, messages, visitor_token })
             }
             Err(e) => {
                 let mut error = error_json(&e);
@@ -388,7 +462,7 @@ async fn answer(
     Ok(response)
 }
 
-fn content_of(field: &str, s: Option<&str>) -> Result<MessageContent, ApiError> {
+pub(crate) fn content_of(field: &str, s: Option<&str>) -> Result<MessageContent, ApiError> {
     Ok(MessageContent::parse(field, s)?)
 }
 
@@ -405,12 +479,14 @@ async fn create(
     let visitor = v.check(Visitor::parse(visitor.email.as_deref(), visitor.name.as_deref()));
     v.finish()?;
     let transcript = s.app.start_conversation(&principal, &owner, Channel::Api, visitor.flatten()).await?;
+    let how = Presentation::keyed(&owner);
     match message.flatten() {
-        None => Ok((StatusCode::CREATED, Json(transcript_view(transcript))).into_response()),
+        None => Ok((StatusCode::CREATED, Json(transcript_view(transcript, how))).into_response()),
         Some(content) => {
             let id = transcript.conversation.id.clone();
-            let ws = principal.workspace_id().clone();
-            answer(s.app.clone(), ws, owner, id, content, wants_stream(headers), Some(transcript)).await
+            let begun = s.app.begin_turn(principal.workspace_id(), &owner, &id, content).await;
+            let created = Created { transcript, visitor_token: None };
+            answer(s.app.clone(), begun, wants_stream(headers), Some(created), how).await
         }
     }
 }
@@ -433,7 +509,7 @@ async fn read(
     owner: &SourceOwner,
     id: &ConversationId,
 ) -> Result<Json<ConversationEnvelope>, ApiError> {
-    Ok(Json(transcript_view(s.app.get_conversation(principal, owner, id).await?)))
+    Ok(Json(transcript_view(s.app.get_conversation(principal, owner, id).await?, Presentation::keyed(owner))))
 }
 
 async fn delete(
@@ -455,7 +531,8 @@ async fn send(
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let content = content_of("content", body.content.as_deref())?;
-    answer(s.app.clone(), principal.workspace_id().clone(), owner, id, content, wants_stream(headers), None).await
+    let begun = s.app.begin_turn(principal.workspace_id(), &owner, &id, content).await;
+    answer(s.app.clone(), begun, wants_stream(headers), None, Presentation::keyed(&owner)).await
 }
 
 // ---- the routes of each owner -----------------------------------------------------------------

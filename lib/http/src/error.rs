@@ -48,7 +48,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         SlugTaken | ProcessingInProgress | ConversationFull => StatusCode::CONFLICT,
         GenerationFailed => StatusCode::BAD_GATEWAY,
         InvalidJson | ValidationError | MissingContent | ContentTooLarge | MissingUrl | InvalidUrl | UrlBlocked
-        | MissingFile | UnsupportedFileType | FileTooLarge | AlreadyProcessing | InvalidOperation => {
+        | MissingFile | UnsupportedFileType | FileTooLarge | AlreadyProcessing | InvalidOperation | EmailRequired => {
             StatusCode::BAD_REQUEST
         }
     }

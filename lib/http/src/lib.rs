@@ -11,6 +11,7 @@ mod files;
 mod forms;
 mod mind_sources;
 mod minds;
+mod public_chat;
 mod public_page;
 mod search;
 mod sources;
@@ -32,6 +33,7 @@ pub mod bodies {
     pub use crate::sources::CreateSource;
     pub use crate::webhooks::SubscribeBody;
 }
+pub use public_chat::ClientAddress;
 pub use state::ApiState;
 
 use axum::Router;
@@ -82,9 +84,12 @@ impl RouteGroup {
             RouteGroup::Integrations => webhooks::router(),
             // The Mind API, and the public pages of published Minds (`/m/{slug}`, HTML, not in
             // the API document).
-            RouteGroup::Minds => {
-                public_page::route(minds::router().merge(mind_sources::router()).merge(conversations::mind_router()))
-            }
+            RouteGroup::Minds => public_page::route(
+                minds::router()
+                    .merge(mind_sources::router())
+                    .merge(conversations::mind_router())
+                    .merge(public_chat::router()),
+            ),
             RouteGroup::Files => OpenApiRouter::new(),
         }
     }
@@ -107,6 +112,8 @@ impl RouteGroup {
         (name = "conversations", description = "Conversations with a Mind or a chatbot: questions answered from \
             its ready knowledge with citations (`[n]` markers, verbatim quotes), as JSON or streamed as server-sent \
             events; scopes `chat:write` and `conversations:read`"),
+        (name = "public chat", description = "A published Mind's visitors: conversations opened without a key, \
+            answered to the visitor token they hand out"),
         (name = "forms", description = "Forms and their responses; each response emits a `form_response` event"),
         (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
             samples, and signed deliveries (Standard Webhooks) with their log"),

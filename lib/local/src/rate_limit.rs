@@ -1,13 +1,12 @@
-//! In-process per-key rate limiting for `lore serve`, where one process serves the data dir.
+//! In-process rate limiting (per key, per public-chat address and Mind) for `lore serve`, where one process serves the data dir.
 //!
 //! Fixed one-minute windows that start at a key's first request: the first `limit` requests of
 //! a window pass, the rest get the seconds until the window ends. The AWS composition keeps the
 //! same windows in DynamoDB so that all Lambda instances share one budget (docs/rate-limiting.md).
 
 use async_trait::async_trait;
-use lore_app::ports::{RateDecision, RateLimiter, StoreResult};
+use lore_app::ports::{RateBucket, RateDecision, RateLimiter, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::id::ApiKeyId;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -15,7 +14,7 @@ const WINDOW_MS: i64 = 60_000;
 
 #[derive(Default)]
 pub struct MemoryRateLimiter {
-    windows: Mutex<HashMap<ApiKeyId, (i64, u32)>>,
+    windows: Mutex<HashMap<RateBucket, (i64, u32)>>,
 }
 
 impl MemoryRateLimiter {
@@ -36,7 +35,7 @@ pub fn decide(window_start_ms: i64, count_after_hit: u32, limit: u32, now_ms: i6
 
 #[async_trait]
 impl RateLimiter for MemoryRateLimiter {
-    async fn hit(&self, key: &ApiKeyId, limit: u32, now: Timestamp) -> StoreResult<RateDecision> {
+    async fn hit(&self, key: &RateBucket, limit: u32, now: Timestamp) -> StoreResult<RateDecision> {
         let now_ms = now.millis();
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         if windows.len() > 100_000 {
@@ -58,7 +57,7 @@ mod tests {
     #[tokio::test]
     async fn first_n_pass_then_limited_until_window_ends() {
         let rl = MemoryRateLimiter::new();
-        let key = ApiKeyId::generate();
+        let key = RateBucket::Key(lore_domain::id::ApiKeyId::generate());
         let t0 = 1_000_000;
         for i in 0..3 {
             assert_eq!(rl.hit(&key, 3, Timestamp::from_millis(t0 + i)).await.unwrap(), RateDecision::Allowed);
@@ -74,7 +73,9 @@ mod tests {
         assert_eq!(rl.hit(&key, 3, Timestamp::from_millis(t0 + 60_000)).await.unwrap(), RateDecision::Allowed);
         // Another key has its own budget.
         assert_eq!(
-            rl.hit(&ApiKeyId::generate(), 3, Timestamp::from_millis(t0 + 1)).await.unwrap(),
+            rl.hit(&RateBucket::Key(lore_domain::id::ApiKeyId::generate()), 3, Timestamp::from_millis(t0 + 1))
+                .await
+                .unwrap(),
             RateDecision::Allowed
         );
     }

@@ -3,7 +3,9 @@
 
 use crate::RecordError;
 use lore_domain::Timestamp;
-use lore_domain::conversation::{Channel, Citation, Conversation, Email, GeneratedBy, Message, Role, Visitor};
+use lore_domain::conversation::{
+    Channel, Citation, Conversation, Email, GeneratedBy, Message, Role, Visitor, VisitorTokenHash,
+};
 use lore_domain::id::{ConversationId, MessageId, SourceId, WorkspaceId};
 use lore_domain::source::{SourceOwner, SourceType};
 use serde::{Deserialize, Serialize};
@@ -21,6 +23,9 @@ pub struct ConversationRecord {
     pub channel: String,
     #[serde(default)]
     pub visitor: Option<VisitorRecord>,
+    /// SHA-256 of a public conversation's visitor token.
+    #[serde(default, rename = "visitorTokenHash", skip_serializing_if = "Option::is_none")]
+    pub visitor_token_hash: Option<String>,
 }
 
 /// What the backends keep beside a [`ConversationRecord`].
@@ -42,6 +47,7 @@ impl ConversationRecord {
                 email: v.email.as_ref().map(|e| e.as_str().to_owned()),
                 name: v.name.clone(),
             }),
+            visitor_token_hash: c.visitor_token.as_ref().map(|h| h.as_str().to_owned()),
         }
     }
 
@@ -52,6 +58,7 @@ impl ConversationRecord {
             owner: keys.owner,
             channel: Channel::parse(&self.channel).ok_or_else(|| RecordError::of("conversation channel"))?,
             visitor: self.visitor.map(|v| Visitor { email: v.email.map(Email::from_stored), name: v.name }),
+            visitor_token: self.visitor_token_hash.map(VisitorTokenHash::from_stored),
             message_count: keys.message_count,
             created_at: keys.created_at,
             updated_at: keys.updated_at,

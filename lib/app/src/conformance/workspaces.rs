@@ -1,7 +1,7 @@
 //! Workspaces, their API keys and the per-key rate limiter.
 
 use super::*;
-use crate::ports::{RateDecision, StoreError};
+use crate::ports::{RateBucket, RateDecision, StoreError};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
 use lore_domain::id::{ApiKeyId, WorkspaceId};
@@ -72,7 +72,7 @@ pub async fn keys(p: &Stores, unique: &str) {
 }
 
 pub async fn rate_limiter(p: &Stores, _unique: &str) {
-    let key = ApiKeyId::generate();
+    let key = RateBucket::Key(ApiKeyId::generate());
     let now = Timestamp::now();
     for i in 0..4 {
         assert_eq!(p.rate_limiter.hit(&key, 4, now).await.unwrap(), RateDecision::Allowed, "request {i}");
@@ -81,5 +81,11 @@ pub async fn rate_limiter(p: &Stores, _unique: &str) {
         RateDecision::Limited { retry_after_secs } => assert!((1..=60).contains(&retry_after_secs)),
         RateDecision::Allowed => panic!("the 5th request of a 4/min budget passed"),
     }
-    assert_eq!(p.rate_limiter.hit(&ApiKeyId::generate(), 4, now).await.unwrap(), RateDecision::Allowed, "per key");
+    assert_eq!(
+        p.rate_limiter.hit(&RateBucket::Key(ApiKeyId::generate()), 4, now).await.unwrap(),
+        RateDecision::Allowed,
+        "per key"
+    );
+    let ip = RateBucket::ChatAddress(std::net::Ipv4Addr::new(203, 0, 113, 7).into());
+    assert_eq!(p.rate_limiter.hit(&ip, 4, now).await.unwrap(), RateDecision::Allowed, "per bucket");
 }

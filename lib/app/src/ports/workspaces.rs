@@ -4,7 +4,7 @@ use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash};
-use lore_domain::id::{ApiKeyId, WorkspaceId};
+use lore_domain::id::{ApiKeyId, MindId, WorkspaceId};
 use lore_domain::workspace::Workspace;
 
 #[async_trait]
@@ -42,8 +42,30 @@ pub enum RateDecision {
     Limited { retry_after_secs: u64 },
 }
 
-/// Per-key request budget: the first `limit` requests of a one-minute window pass.
+/// Whose requests a budget counts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RateBucket {
+    /// An API key's requests.
+    Key(ApiKeyId),
+    /// Public chat messages from one client address (docs/api.md §17, "Public chat").
+    ChatAddress(std::net::IpAddr),
+    /// Public chat messages to one Mind, from every address.
+    ChatMind(MindId),
+}
+
+impl RateBucket {
+    /// The bucket's stored name: a key's id as it always was; the others prefixed by kind.
+    pub fn name(&self) -> String {
+        match self {
+            RateBucket::Key(id) => id.to_string(),
+            RateBucket::ChatAddress(ip) => format!("chat-ip:{ip}"),
+            RateBucket::ChatMind(id) => format!("chat-mind:{id}"),
+        }
+    }
+}
+
+/// Request budgets: the first `limit` requests of a bucket's one-minute window pass.
 #[async_trait]
 pub trait RateLimiter: Send + Sync {
-    async fn hit(&self, key: &ApiKeyId, limit_per_minute: u32, now: Timestamp) -> StoreResult<RateDecision>;
+    async fn hit(&self, bucket: &RateBucket, limit_per_minute: u32, now: Timestamp) -> StoreResult<RateDecision>;
 }

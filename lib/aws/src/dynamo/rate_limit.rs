@@ -1,5 +1,5 @@
-//! The per-key request budget on the table (docs/rate-limiting.md): one item per key,
-//! `pk = RL#<keyId>`, holding the current window's start and count, expired by TTL.
+//! The request budgets on the table (docs/rate-limiting.md): one item per bucket,
+//! `pk = RL#<keyId>` (or `RL#chat-ip:<address>`, `RL#chat-mind:<mindId>`), holding the current window's start and count, expired by TTL.
 //!
 //! A request is one conditional `UpdateItem` in the common case: "count one more in the window
 //! that started less than 60 s ago". When there is no such window, a second conditional update
@@ -7,9 +7,8 @@
 
 use super::{DynamoStore, Expr, TTL_ATTRIBUTE, gave_up, get_i, key, n};
 use async_trait::async_trait;
-use lore_app::ports::{RateDecision, RateLimiter, StoreResult};
+use lore_app::ports::{RateBucket, RateDecision, RateLimiter, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::id::ApiKeyId;
 
 const WINDOW_MS: i64 = 60_000;
 /// Items outlive their window by a minute; DynamoDB deletes them some time after that.
@@ -25,14 +24,14 @@ fn decide(window_start_ms: i64, count_after_hit: u32, limit: u32, now_ms: i64) -
     }
 }
 
-fn rl_pk(key: &ApiKeyId) -> String {
-    format!("RL#{key}")
+fn rl_pk(bucket: &RateBucket) -> String {
+    format!("RL#{}", bucket.name())
 }
 const RL_SK: &str = "RL";
 
 #[async_trait]
 impl RateLimiter for DynamoStore {
-    async fn hit(&self, api_key: &ApiKeyId, limit: u32, now: Timestamp) -> StoreResult<RateDecision> {
+    async fn hit(&self, api_key: &RateBucket, limit: u32, now: Timestamp) -> StoreResult<RateDecision> {
         let now_ms = now.millis();
         let since = now_ms - WINDOW_MS;
         for _ in 0..5 {

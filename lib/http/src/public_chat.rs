@@ -1,0 +1,143 @@
+//! Public chat (docs/api.md §17, "Public chat"): the visitors of a published Mind's page open
+//! conversations and send messages without a key. A conversation answers only to the visitor
+//! token handed out when it was opened (`Authorization: Visitor <token>`; any other token, or
+//! none, is 404 like an absent conversation); an unpublished or unknown slug is 404. Answers are
+//! JSON or server-sent events as on the keyed routes; with `showSources: false` they carry no
+//! citations and no markers. Budgets: per client address and per Mind (429 `rate_limited`).
+
+use crate::conversations::{
+    AnswerEvent, ConversationEnvelope, CreateConversation, Created, MessageEnvelope, OptionalJson, Presentation,
+    SendMessage, answer, content_of, wants_stream,
+};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::JsonBody;
+use crate::state::ApiState;
+use axum::Json;
+use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use lore_app::AppError;
+use lore_domain::conversation::{MessageContent, Visitor, VisitorToken};
+use lore_domain::id::ConversationId;
+use std::net::{IpAddr, SocketAddr};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new().routes(routes!(open_public_conversation)).routes(routes!(send_public_message))
+}
+
+/// Where a request came from, as far as the transport knows: the socket's peer under `lore
+/// serve`, API Gateway's or the function URL's source IP on Lambda (inserted by the function,
+/// never read from a header a client could forge). `None` when neither is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddress(pub IpAddr);
+
+/// The [`ClientAddress`] of a request, if known.
+pub struct Client(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let address = parts
+            .extensions
+            .get::<ClientAddress>()
+            .map(|c| c.0)
+            .or_else(|| parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()));
+        Ok(Self(address))
+    }
+}
+
+/// The visitor token of `Authorization: Visitor <token>`, when well formed.
+fn visitor_token(headers: &HeaderMap) -> Option<VisitorToken> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("visitor").then(|| VisitorToken::parse(token))?
+}
+
+/// Open a conversation with a published Mind, as its visitor (no key). The answer carries the
+/// `visitorToken` that opens this conversation, shown once. With `collectEmailBeforeChat`,
+/// `visitor.email` is required (400 `email_required`). With `message`, the question is answered
+/// at once (streamed with `Accept: text/event-stream`).
+#[utoipa::path(post, path = "/m/{slug}/conversations", tag = "public chat", security(()),
+    params(("slug" = String, Path, description = "The published Mind's public address")),
+    request_body(content = CreateConversation, description = "May be empty"),
+    responses(
+        (status = 201, body = ConversationEnvelope),
+        (status = 200, description = "With `Accept: text/event-stream` and a `message`: the answer's events \
+            (`done` carries `visitorToken`)", content_type = "text/event-stream", body = AnswerEvent),
+        (status = 400, description = "`email_required`, `validation_error`, `invalid_json`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no published Mind at this address", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many messages from this address, or to this Mind; \
+            `Retry-After`", body = ErrorBody),
+        (status = 502, description = "`generation_failed` (`details.conversationId`)", body = ErrorBody),
+    ))]
+async fn open_public_conversation(
+    State(s): State<ApiState>,
+    Path(slug): Path<String>,
+    Client(client): Client,
+    headers: HeaderMap,
+    body: Result<OptionalJson<CreateConversation>, ApiError>,
+) -> Result<Response, ApiError> {
+    s.app.published_mind(&slug).await?;
+    let OptionalJson(body) = body?;
+    let mut v = lore_domain::error::Validator::new();
+    let message = body.message.as_deref().map(|m| v.check(MessageContent::parse("message", Some(m))));
+    let visitor = body.visitor.unwrap_or_default();
+    let visitor = v.check(Visitor::parse(visitor.email.as_deref(), visitor.name.as_deref()));
+    v.finish()?;
+    let opened = s.app.start_public_conversation(&slug, visitor.flatten(), client).await?;
+    let how = Presentation::public(opened.mind.show_sources);
+    let token = Some(opened.token.expose().to_owned());
+    match message.flatten() {
+        None => {
+            let mut view = crate::conversations::transcript_view(opened.transcript, how);
+            view.visitor_token = token;
+            Ok((StatusCode::CREATED, Json(view)).into_response())
+        }
+        Some(content) => {
+            let id = opened.transcript.conversation.id.clone();
+            let begun = s.app.begin_public_turn(&slug, &id, Some(&opened.token), content, None).await;
+            let created = Created { transcript: opened.transcript, visitor_token: token };
+            answer(s.app.clone(), begun.map(|(_, turn)| turn), wants_stream(&headers), Some(created), how).await
+        }
+    }
+}
+
+/// Send a visitor's message (`Authorization: Visitor <token>` of this conversation): the Mind's
+/// answer, as JSON or (`Accept: text/event-stream`) as events.
+#[utoipa::path(post, path = "/m/{slug}/conversations/{conversationId}/messages", tag = "public chat", security(()),
+    params(("slug" = String, Path, description = "The published Mind's public address"),
+        ("conversationId" = String, Path),
+        ("Authorization" = String, Header, description = "`Visitor <visitorToken>` of this conversation")),
+    request_body = SendMessage,
+    responses(
+        (status = 201, body = MessageEnvelope),
+        (status = 200, description = "With `Accept: text/event-stream`: the answer's events",
+            content_type = "text/event-stream", body = AnswerEvent),
+        (status = 400, description = "`validation_error` (`content` 1-4,000 characters), `invalid_json`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no published Mind here, or the token does not open this \
+            conversation", body = ErrorBody),
+        (status = 409, description = "`conversation_full`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`; `Retry-After`", body = ErrorBody),
+        (status = 502, description = "`generation_failed`: the question is kept; send it again to retry", body = ErrorBody),
+    ))]
+async fn send_public_message(
+    State(s): State<ApiState>,
+    Path((slug, id)): Path<(String, String)>,
+    Client(client): Client,
+    headers: HeaderMap,
+    body: Result<JsonBody<SendMessage>, ApiError>,
+) -> Result<Response, ApiError> {
+    // The address first: a slug that names no published Mind is 404 whatever the body.
+    s.app.published_mind(&slug).await?;
+    let id = ConversationId::parse(&id).ok_or(ApiError::App(AppError::NotFound("conversation")))?;
+    let JsonBody(body) = body?;
+    let content = content_of("content", body.content.as_deref())?;
+    let token = visitor_token(&headers);
+    let (mind, turn) = s.app.begin_public_turn(&slug, &id, token.as_ref(), content, client).await?;
+    answer(s.app.clone(), Ok(turn), wants_stream(&headers), None, Presentation::public(mind.show_sources)).await
+}

@@ -1,0 +1,172 @@
+//! Public chat (docs/api.md §17, "Public chat") over HTTP, on whichever backend the run uses:
+//! visitors of a published Mind talk to it without a key, each conversation opened only by its
+//! visitor token; the e-mail gate, hidden sources and the per-address budget.
+
+use crate::support::{TestApp, expect_error, parts};
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+const POLICY: &str = "Refunds are paid within fourteen days of the return. Shipping costs are not refunded.";
+
+impl TestApp {
+    /// A published Mind with one ready source and `settings` applied; its id and slug.
+    async fn published_mind(&self, settings: Value) -> (String, String) {
+        let mind = self.mind(&self.dev_key, json!({"name": "Ada", "welcomeMessage": "Hello, visitor."})).await;
+        let id = mind["id"].as_str().unwrap().to_owned();
+        let res = self.req(Method::PATCH, &format!("/api/v1/minds/{id}"), &self.dev_key).json(&settings).send();
+        assert_eq!(res.await.unwrap().status(), 200);
+        let res = self.req(Method::POST, &format!("/api/v1/minds/{id}/knowledge"), &self.dev_key);
+        let (status, body) = parts(res.json(&json!({"type": "text", "content": POLICY})).send().await.unwrap()).await;
+        assert_eq!(status, 201, "{body}");
+        let source = body["source"]["id"].as_str().unwrap().to_owned();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let res = self.req(Method::GET, &format!("/api/v1/minds/{id}/knowledge/{source}"), &self.dev_key);
+            let (_, s) = parts(res.send().await.unwrap()).await;
+            if s["source"]["status"] == "ready" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{s}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let res = self.req(Method::POST, &format!("/api/v1/minds/{id}/publish"), &self.dev_key).json(&json!({}));
+        let (status, published) = parts(res.send().await.unwrap()).await;
+        assert_eq!(status, 200, "{published}");
+        (id, mind["slug"].as_str().unwrap().to_owned())
+    }
+
+    /// A request without any key, optionally with a visitor token.
+    fn visitor(&self, path: &str, token: Option<&str>) -> reqwest::RequestBuilder {
+        let req = self.client.post(self.url(path));
+        match token {
+            Some(t) => req.header("authorization", format!("Visitor {t}")),
+            None => req,
+        }
+    }
+}
+
+#[tokio::test]
+async fn visitors_open_their_own_conversations_of_published_minds_only() {
+    let t = TestApp::spawn().await;
+    let (mind, slug) = t.published_mind(json!({})).await;
+    let (status, a) = parts(t.visitor(&format!("/m/{slug}/conversations"), None).send().await.unwrap()).await;
+    assert_eq!(status, 201, "an empty body opens a conversation: {a}");
+    assert_eq!(a["conversation"]["channel"], "public");
+    assert_eq!(a["messages"][0]["content"], "Hello, visitor.");
+    let token_a = a["visitorToken"].as_str().unwrap().to_owned();
+    assert!(token_a.starts_with("vt_"));
+    let conv_a = a["conversation"]["id"].as_str().unwrap().to_owned();
+    let (_, b) = parts(
+        t.visitor(&format!("/m/{slug}/conversations"), None)
+            .json(&json!({"message": "How long do refunds take?"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(b["messages"].as_array().unwrap().len(), 3, "welcome, question, answer: {b}");
+    assert!(b["messages"][2]["content"].as_str().unwrap().contains("fourteen days"));
+    assert_eq!(b["messages"][2]["citations"][0]["sourceType"], "text");
+    let (token_b, conv_b) = (b["visitorToken"].as_str().unwrap().to_owned(), b["conversation"]["id"].as_str().unwrap());
+
+    let ask = |conv: &str, token: Option<&str>| {
+        t.visitor(&format!("/m/{slug}/conversations/{conv}/messages"), token)
+            .json(&json!({"content": "Are shipping costs refunded?"}))
+            .send()
+    };
+    let (status, answered) = parts(ask(&conv_a, Some(&token_a)).await.unwrap()).await;
+    assert_eq!(status, 201, "{answered}");
+    assert!(answered["message"]["content"].as_str().unwrap().contains("Shipping costs are not refunded"));
+    // Another visitor's token, a malformed one, none, or a key: not found.
+    expect_error(ask(&conv_a, Some(&token_b)).await.unwrap(), 404, "not_found").await;
+    expect_error(ask(conv_b, Some(&token_a)).await.unwrap(), 404, "not_found").await;
+    expect_error(ask(&conv_a, Some("vt_123")).await.unwrap(), 404, "not_found").await;
+    expect_error(ask(&conv_a, None).await.unwrap(), 404, "not_found").await;
+    let keyed = t
+        .client
+        .post(t.url(&format!("/m/{slug}/conversations/{conv_a}/messages")))
+        .bearer_auth(&t.dev_key)
+        .json(&json!({"content": "hi"}))
+        .send()
+        .await
+        .unwrap();
+    expect_error(keyed, 404, "not_found").await;
+
+    // The owner reads visitors' conversations with conversations:read.
+    let (_, listed) =
+        parts(t.req(Method::GET, &format!("/api/v1/minds/{mind}/conversations"), &t.dev_key).send().await.unwrap())
+            .await;
+    assert_eq!(listed["pagination"]["total"], 2);
+    assert!(listed["conversations"].as_array().unwrap().iter().all(|c| c["channel"] == "public"));
+
+    // Unpublished, unknown: 404, and a visitor's token stops working.
+    let res =
+        t.req(Method::POST, &format!("/api/v1/minds/{mind}/publish"), &t.dev_key).json(&json!({"isPublished": false}));
+    assert_eq!(res.send().await.unwrap().status(), 200);
+    expect_error(t.visitor(&format!("/m/{slug}/conversations"), None).send().await.unwrap(), 404, "not_found").await;
+    expect_error(ask(&conv_a, Some(&token_a)).await.unwrap(), 404, "not_found").await;
+    expect_error(t.visitor("/m/no-such-mind/conversations", None).send().await.unwrap(), 404, "not_found").await;
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn the_email_gate_and_hidden_sources_apply_to_visitors_only() {
+    let t = TestApp::spawn().await;
+    let (mind, slug) = t.published_mind(json!({"collectEmailBeforeChat": true, "showSources": false})).await;
+    let open = |body: Value| t.visitor(&format!("/m/{slug}/conversations"), None).json(&body).send();
+    let e = expect_error(open(json!({"message": "hi"})).await.unwrap(), 400, "email_required").await;
+    assert!(e["error"]["details"]["fields"]["visitor.email"].is_string(), "{e}");
+    expect_error(open(json!({"visitor": {"name": "Ada"}})).await.unwrap(), 400, "email_required").await;
+    let e = expect_error(open(json!({"visitor": {"email": "<script>"}})).await.unwrap(), 400, "validation_error").await;
+    assert!(!e.to_string().contains("<script>"), "no reflected content: {e}");
+
+    let body = json!({"visitor": {"email": "ada@example.com", "name": "Ada"}, "message": "How long do refunds take?"});
+    let (status, opened) = parts(open(body).await.unwrap()).await;
+    assert_eq!(status, 201, "{opened}");
+    assert_eq!(opened["conversation"]["visitor"]["email"], "ada@example.com");
+    let answer = &opened["messages"][2];
+    assert!(answer["content"].as_str().unwrap().contains("fourteen days"), "{answer}");
+    assert!(!answer["content"].as_str().unwrap().contains('['), "no markers: {answer}");
+    assert_eq!(answer["citations"], json!([]));
+
+    // Streamed: an empty citations event and deltas without markers.
+    let (conv, token) = (opened["conversation"]["id"].as_str().unwrap(), opened["visitorToken"].as_str().unwrap());
+    let res = t
+        .visitor(&format!("/m/{slug}/conversations/{conv}/messages"), Some(token))
+        .header("accept", "text/event-stream")
+        .json(&json!({"content": "Are shipping costs refunded?"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    assert!(text.starts_with("event: citations\ndata: {\"citations\":[]}"), "{text}");
+    assert!(text.contains("Shipping costs are not refunded") && !text.contains("[1]"), "{text}");
+
+    // The owner's API still has them.
+    let (_, read) = parts(
+        t.req(Method::GET, &format!("/api/v1/minds/{mind}/conversations/{conv}"), &t.dev_key).send().await.unwrap(),
+    )
+    .await;
+    let stored = &read["messages"][2];
+    assert!(stored["content"].as_str().unwrap().contains("[1]"), "{stored}");
+    assert_eq!(stored["citations"].as_array().unwrap().len(), 1);
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn one_address_sends_at_most_twenty_public_requests_a_minute() {
+    let t = TestApp::spawn().await;
+    let (_, slug) = t.published_mind(json!({})).await;
+    for i in 0..20 {
+        let res = t.visitor(&format!("/m/{slug}/conversations"), None).send().await.unwrap();
+        assert_eq!(res.status(), 201, "request {i}");
+    }
+    let res = t.visitor(&format!("/m/{slug}/conversations"), None).send().await.unwrap();
+    let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry));
+    let e = expect_error(res, 429, "rate_limited").await;
+    assert!(e["error"]["message"].as_str().unwrap().contains("this address"), "{e}");
+    t.stop().await;
+}
