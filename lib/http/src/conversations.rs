@@ -235,7 +235,7 @@ pub enum AnswerEvent {
     Done {
         message: Box<MessageView>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        conversation: Option<ConversationView>,
+        conversation: Option<Box<ConversationView>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         messages: Option<Vec<MessageView>>,
         /// A public create: the visitor's token.
@@ -433,7 +433,7 @@ pub(crate) async fn answer(
                 let (conversation, messages, visitor_token) = match created {
                     Some(c) => {
                         let view = c.with_answer(question, message.clone(), how);
-                        (Some(view.conversation), Some(view.messages), view.visitor_token)
+                        (Some(Box::new(view.conversation)), Some(view.messages), view.visitor_token)
                     }
                     None => (None, None, None),
                 };
