@@ -170,3 +170,48 @@ async fn one_address_sends_at_most_twenty_public_requests_a_minute() {
     assert!(e["error"]["message"].as_str().unwrap().contains("this address"), "{e}");
     t.stop().await;
 }
+
+#[tokio::test]
+async fn a_gated_conversation_is_a_lead_delivered_to_its_subscribers() {
+    use crate::receiver::Receiver;
+    let t = TestApp::spawn_webhooks("200ms,200ms").await;
+    let rx = Receiver::start().await;
+    let (mind, slug) = t.published_mind(json!({"collectEmailBeforeChat": true})).await;
+    let other = t.mind(&t.dev_key, json!({"name": "Other"})).await["id"].as_str().unwrap().to_owned();
+    let hook = t.hook(json!({"hookUrl": rx.url("/leads"), "event": "mind.lead.captured", "mindId": mind})).await;
+    assert_eq!((hook["event"].as_str(), hook["mindId"].as_str()), (Some("mind.lead.captured"), Some(mind.as_str())));
+    t.hook(json!({"hookUrl": rx.url("/other"), "event": "mind.lead.captured", "mindId": other})).await;
+    t.hook(json!({"hookUrl": rx.url("/forms")})).await;
+    let (status, refused) = t.subscribe(&t.dev_key, json!({"hookUrl": rx.url("/x"), "mindId": mind})).await;
+    assert_eq!(status, 400, "mindId narrows lead subscriptions only: {refused}");
+
+    let body = json!({"visitor": {"email": "ada@example.com", "name": "Ada"}});
+    let (status, opened) =
+        parts(t.visitor(&format!("/m/{slug}/conversations"), None).json(&body).send().await.unwrap()).await;
+    assert_eq!(status, 201, "{opened}");
+    let got = rx.next(Duration::from_secs(20)).await;
+    assert_eq!(got.path, "/leads");
+    standardwebhooks::Webhook::new(hook["secret"].as_str().unwrap())
+        .unwrap()
+        .verify(&got.body, &got.headers)
+        .expect("the lead delivery verifies with the Standard Webhooks library");
+    let env = got.json();
+    assert_eq!(env["eventType"], "mind.lead.captured");
+    assert_eq!(
+        env["data"],
+        json!({"mindId": mind, "conversationId": opened["conversation"]["id"], "email": "ada@example.com", "name": "Ada"})
+    );
+    rx.expect_none(Duration::from_millis(500)).await;
+
+    // The sample endpoint shows the event's shape.
+    let res = t.req(
+        Method::GET,
+        &format!("/api/integrations/webhooks/triggers/sample?event=mind.lead.captured&mindId={mind}"),
+        &t.dev_key,
+    );
+    let (status, samples) = parts(res.send().await.unwrap()).await;
+    assert_eq!(status, 200, "{samples}");
+    assert_eq!(samples[0]["eventType"], "mind.lead.captured");
+    assert_eq!(samples[0]["data"]["mindId"], mind.as_str());
+    t.stop().await;
+}

@@ -55,6 +55,7 @@ async fn an_event_from_the_queue_is_delivered_signed_and_the_schedule_runs() {
         form_id: None,
         event: Some("knowledge.source.*".into()),
         chatbot_id: None,
+        mind_id: None,
     };
     app.subscribe(&p, req).await.unwrap();
 

@@ -107,7 +107,7 @@ impl App {
         channel: Channel,
         visitor: Option<Visitor>,
     ) -> Result<Transcript, AppError> {
-        self.open_conversation(p.workspace_id(), owner, channel, visitor, None).await
+        self.open_conversation(p.workspace_id(), owner, channel, visitor, None, false).await
     }
 
     pub(crate) async fn open_conversation(
@@ -117,6 +117,7 @@ impl App {
         channel: Channel,
         visitor: Option<Visitor>,
         token: Option<VisitorTokenHash>,
+        lead: bool,
     ) -> Result<Transcript, AppError> {
         let (_, welcome) = self.persona(ws, owner).await?;
         let now = Timestamp::now();
@@ -127,8 +128,22 @@ impl App {
             .into_iter()
             .collect();
         conversation.message_count = messages.len() as u64;
-        if !self.ports.conversations.insert_conversation(&conversation, &messages).await? {
+        // A visitor who gave their address to a Mind that asks for it is a lead.
+        let event = match (lead, owner, conversation.visitor.as_ref().and_then(|v| v.email.as_ref().map(|e| (e, v)))) {
+            (true, SourceOwner::Mind(mind), Some((email, v))) => Some(lore_domain::event::Event::lead_captured(
+                ws.clone(),
+                mind,
+                &conversation.id,
+                email.as_str(),
+                v.name.as_deref(),
+            )),
+            _ => None,
+        };
+        if !self.ports.conversations.insert_conversation(&conversation, &messages, event.as_ref()).await? {
             return Err(AppError::NotFound(if owner.is_mind() { "mind" } else { "chatbot" }));
+        }
+        if event.is_some() {
+            self.ports.dispatch_signal.notify();
         }
         Ok(Transcript { conversation, messages })
     }

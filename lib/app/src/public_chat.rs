@@ -61,10 +61,12 @@ impl App {
             return Err(email_required());
         }
         self.admit_public(&mind, client).await?;
+        let lead = mind.collect_email_before_chat;
         let token = VisitorToken::generate();
         let owner = SourceOwner::Mind(mind.id.clone());
-        let transcript =
-            self.open_conversation(&mind.workspace_id, &owner, Channel::Public, visitor, Some(token.hash())).await?;
+        let transcript = self
+            .open_conversation(&mind.workspace_id, &owner, Channel::Public, visitor, Some(token.hash()), lead)
+            .await?;
         Ok(PublicStart { mind, transcript, token })
     }
 

@@ -9,9 +9,10 @@ use crate::sources::url_error;
 use crate::{App, AppError};
 use lore_domain::delivery::Delivery;
 use lore_domain::error::Validator;
+use lore_domain::event::Event;
 use lore_domain::form::ALL_FORMS_ID;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget, MAX_HOOK_URL};
-use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId};
+use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId, MindId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 
@@ -23,6 +24,8 @@ pub struct SubscribeRequest {
     pub form_id: Option<String>,
     pub event: Option<String>,
     pub chatbot_id: Option<String>,
+    /// `mind.lead.captured` of this Mind only.
+    pub mind_id: Option<String>,
 }
 
 /// An id given in a body: absent or empty is none; one that cannot be ours names nothing (404).
@@ -40,6 +43,34 @@ pub fn form_selection(raw: Option<&str>) -> Result<Option<FormId>, AppError> {
 }
 
 impl App {
+    /// A sample `mind.lead.captured` envelope (docs/api.md §17): of the Mind given, else of the
+    /// workspace's newest Mind, else of an example Mind; the visitor is made up.
+    pub async fn sample_lead(&self, p: &Principal, mind: Option<&MindId>) -> Result<Vec<serde_json::Value>, AppError> {
+        let mind_id = match mind {
+            Some(id) => self.find_mind(p, id).await?.id,
+            None => match self
+                .ports
+                .minds
+                .list_minds(p.workspace_id(), lore_domain::pagination::PageRequest::new(1, 1))
+                .await?
+                .items
+                .pop()
+            {
+                Some(m) => m.id,
+                None => MindId::generate(),
+            },
+        };
+        let conversation = lore_domain::id::ConversationId::generate();
+        let event = Event::lead_captured(
+            p.workspace_id().clone(),
+            &mind_id,
+            &conversation,
+            "visitor@example.com",
+            Some("Ada Lovelace"),
+        );
+        Ok(vec![event.envelope()])
+    }
+
     /// Subscribes a URL (checked by request protection now, and at every delivery). Subscribing
     /// the same URL to the same events again returns that subscription, re-enabled.
     pub async fn subscribe(&self, p: &Principal, req: SubscribeRequest) -> Result<Hook, AppError> {
@@ -53,7 +84,8 @@ impl App {
         let (Some(url), Some(filter)) = (url, filter) else { unreachable!("validator finished without errors") };
         let form_id = form_selection(req.form_id.as_deref())?;
         let chatbot_id = optional_id(req.chatbot_id.as_deref(), ChatbotId::parse, "chatbot")?;
-        let target = HookTarget::new(filter, form_id, chatbot_id)?;
+        let mind_id = optional_id(req.mind_id.as_deref(), MindId::parse, "mind")?;
+        let target = HookTarget::narrowed(filter, form_id, chatbot_id, mind_id)?;
         if url.chars().count() > MAX_HOOK_URL {
             return Err(DomainError::new(
                 ErrorCode::InvalidUrl,
@@ -67,6 +99,9 @@ impl App {
         }
         if let Some(bot) = &target.chatbot_id {
             self.get_chatbot(p, bot).await?;
+        }
+        if let Some(mind) = &target.mind_id {
+            self.find_mind(p, mind).await?;
         }
         let hook = Hook::new(p.workspace_id().clone(), url, target, Timestamp::now());
         let limit = self.config.max_hooks_per_workspace;

@@ -13,15 +13,18 @@ pub enum EventType {
     SourceReady,
     SourceError,
     SourceDeleted,
+    /// A visitor left their e-mail address to chat with a published Mind (docs/api.md §17).
+    LeadCaptured,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 5] = [
+    pub const ALL: [EventType; 6] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
         EventType::SourceError,
         EventType::SourceDeleted,
+        EventType::LeadCaptured,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -31,11 +34,17 @@ impl EventType {
             EventType::SourceReady => "knowledge.source.ready",
             EventType::SourceError => "knowledge.source.error",
             EventType::SourceDeleted => "knowledge.source.deleted",
+            EventType::LeadCaptured => "mind.lead.captured",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// `knowledge.source.*`.
+    pub fn is_knowledge(self) -> bool {
+        matches!(self, Self::SourceCreated | Self::SourceReady | Self::SourceError | Self::SourceDeleted)
     }
 }
 
@@ -61,6 +70,18 @@ impl Event {
             data,
             metadata: json!({}),
         }
+    }
+
+    /// `mind.lead.captured`: a visitor gave their address to chat with a published Mind.
+    pub fn lead_captured(
+        workspace_id: WorkspaceId,
+        mind_id: &crate::id::MindId,
+        conversation_id: &crate::id::ConversationId,
+        email: &str,
+        name: Option<&str>,
+    ) -> Self {
+        let data = json!({"mindId": mind_id, "conversationId": conversation_id, "email": email, "name": name});
+        Self::new(EventType::LeadCaptured, workspace_id, data)
     }
 
     /// A knowledge-source lifecycle event with the interface's data members.

@@ -3,7 +3,7 @@
 
 use crate::error::DomainError;
 use crate::event::{Event, EventType};
-use crate::id::{ChatbotId, FormId, HookId, WorkspaceId};
+use crate::id::{ChatbotId, FormId, HookId, MindId, WorkspaceId};
 use crate::time::Timestamp;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -23,6 +23,8 @@ pub enum HookFilter {
     Exact(EventType),
     /// `knowledge.source.*`: the four knowledge-source events.
     AllKnowledge,
+    /// `mind.lead.captured`, of one Mind or of all Minds.
+    Lead,
 }
 
 impl HookFilter {
@@ -34,11 +36,12 @@ impl HookFilter {
             None | Some("form_response") => Ok(Self::FormResponse),
             Some(Self::ALL_KNOWLEDGE) => Ok(Self::AllKnowledge),
             Some(s) => match EventType::parse(s) {
-                Some(t) if t != EventType::FormResponse => Ok(Self::Exact(t)),
+                Some(EventType::LeadCaptured) => Ok(Self::Lead),
+                Some(t) if t.is_knowledge() => Ok(Self::Exact(t)),
                 _ => Err(DomainError::field(
                     "event",
                     "must be form_response, knowledge.source.created, knowledge.source.ready, \
-                     knowledge.source.error, knowledge.source.deleted or knowledge.source.*",
+                     knowledge.source.error, knowledge.source.deleted, knowledge.source.* or mind.lead.captured",
                 )),
             },
         }
@@ -49,18 +52,20 @@ impl HookFilter {
             Self::FormResponse => "form_response",
             Self::Exact(t) => t.as_str(),
             Self::AllKnowledge => Self::ALL_KNOWLEDGE,
+            Self::Lead => EventType::LeadCaptured.as_str(),
         }
     }
 
     pub fn is_knowledge(self) -> bool {
-        !matches!(self, Self::FormResponse)
+        matches!(self, Self::Exact(_) | Self::AllKnowledge)
     }
 
     fn accepts(self, t: EventType) -> bool {
         match self {
             Self::FormResponse => t == EventType::FormResponse,
             Self::Exact(x) => t == x,
-            Self::AllKnowledge => t != EventType::FormResponse,
+            Self::AllKnowledge => t.is_knowledge(),
+            Self::Lead => t == EventType::LeadCaptured,
         }
     }
 }
@@ -131,6 +136,8 @@ pub struct Hook {
     pub form_id: Option<FormId>,
     /// Knowledge events of this chatbot only; `None`: every chatbot.
     pub chatbot_id: Option<ChatbotId>,
+    /// Lead events of this Mind only; `None`: every Mind.
+    pub mind_id: Option<MindId>,
     pub secret: WebhookSecret,
     pub status: HookStatus,
     /// Deliveries that ended `failed` since the last one that succeeded.
@@ -144,6 +151,7 @@ pub struct HookTarget {
     pub filter: HookFilter,
     pub form_id: Option<FormId>,
     pub chatbot_id: Option<ChatbotId>,
+    pub mind_id: Option<MindId>,
 }
 
 impl HookTarget {
@@ -153,13 +161,26 @@ impl HookTarget {
         form_id: Option<FormId>,
         chatbot_id: Option<ChatbotId>,
     ) -> Result<Self, DomainError> {
-        if form_id.is_some() && filter.is_knowledge() {
+        Self::narrowed(filter, form_id, chatbot_id, None)
+    }
+
+    /// [`HookTarget::new`], and `mindId`, which narrows lead events only.
+    pub fn narrowed(
+        filter: HookFilter,
+        form_id: Option<FormId>,
+        chatbot_id: Option<ChatbotId>,
+        mind_id: Option<MindId>,
+    ) -> Result<Self, DomainError> {
+        if mind_id.is_some() && filter != HookFilter::Lead {
+            return Err(DomainError::field("mindId", "applies to mind.lead.captured subscriptions only"));
+        }
+        if form_id.is_some() && filter != HookFilter::FormResponse {
             return Err(DomainError::field("formId", "applies to form_response subscriptions only"));
         }
         if chatbot_id.is_some() && !filter.is_knowledge() {
             return Err(DomainError::field("chatbotId", "applies to knowledge.source.* subscriptions only"));
         }
-        Ok(Self { filter, form_id, chatbot_id })
+        Ok(Self { filter, form_id, chatbot_id, mind_id })
     }
 }
 
@@ -172,6 +193,7 @@ impl Hook {
             filter: target.filter,
             form_id: target.form_id,
             chatbot_id: target.chatbot_id,
+            mind_id: target.mind_id,
             secret: WebhookSecret::generate(),
             status: HookStatus::Active,
             consecutive_failures: 0,
@@ -190,6 +212,7 @@ impl Hook {
             && self.filter.accepts(event.event_type)
             && narrowed(self.form_id.as_ref().map(FormId::as_str), "formId")
             && narrowed(self.chatbot_id.as_ref().map(ChatbotId::as_str), "chatbotId")
+            && narrowed(self.mind_id.as_ref().map(MindId::as_str), "mindId")
     }
 
     /// Two requests for the same url and the same events are one subscription.
@@ -199,6 +222,7 @@ impl Hook {
             && self.filter == other.filter
             && self.form_id == other.form_id
             && self.chatbot_id == other.chatbot_id
+            && self.mind_id == other.mind_id
     }
 }
 

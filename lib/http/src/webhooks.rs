@@ -130,9 +130,12 @@ pub struct SubscribeBody {
     #[schema(required = true)]
     pub hook_url: Option<String>,
     pub form_id: Option<String>,
-    /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted` or `knowledge.source.*`.
+    /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted`, `knowledge.source.*` or
+    /// `mind.lead.captured`.
     pub event: Option<String>,
     pub chatbot_id: Option<String>,
+    /// `mind.lead.captured` subscriptions only: the leads of this Mind.
+    pub mind_id: Option<String>,
 }
 
 /// A subscription as its subscriber sees it.
@@ -149,6 +152,7 @@ pub struct Subscribed {
     pub form_id: Option<String>,
     pub event: String,
     pub chatbot_id: Option<String>,
+    pub mind_id: Option<String>,
     /// Standard Webhooks signing secret (`whsec_…`): verify `webhook-signature` with it.
     pub secret: String,
     pub created_at: String,
@@ -164,6 +168,7 @@ impl From<Hook> for Subscribed {
             form_id: h.form_id.map(|f| f.to_string()),
             event: h.filter.as_str().to_owned(),
             chatbot_id: h.chatbot_id.map(|c| c.to_string()),
+            mind_id: h.mind_id.map(|m| m.to_string()),
             secret: h.secret.expose().to_owned(),
             created_at: h.created_at.to_string(),
         }
@@ -194,6 +199,7 @@ async fn subscribe(
         form_id: body.form_id,
         event: body.event,
         chatbot_id: body.chatbot_id,
+        mind_id: body.mind_id,
     };
     let hook = s.app.subscribe(&auth.principal, req).await?;
     Ok((StatusCode::CREATED, Json(hook.into())))
@@ -263,6 +269,10 @@ async fn unsubscribe_by_body(
 pub struct SampleQuery {
     /// One form's samples; absent, empty or `all`: across all forms.
     pub form_id: Option<String>,
+    /// `mind.lead.captured`: a sample lead instead of form responses.
+    pub event: Option<String>,
+    /// With `event=mind.lead.captured`: that Mind's.
+    pub mind_id: Option<String>,
 }
 
 /// Sample `form_response` envelopes for field mapping: a bare JSON array, newest first — the
@@ -279,6 +289,17 @@ async fn sample(
     query: Result<Query<SampleQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
     let Query(q) = query.map_err(|_| DomainError::field("query", "is not a valid query string"))?;
+    match q.event.as_deref().map(str::trim).filter(|e| !e.is_empty()) {
+        None | Some("form_response") => {}
+        Some("mind.lead.captured") => {
+            let mind = match q.mind_id.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+                Some(raw) => Some(lore_domain::id::MindId::parse(raw).ok_or(lore_app::AppError::NotFound("mind"))?),
+                None => None,
+            };
+            return Ok(Json(s.app.sample_lead(&auth.principal, mind.as_ref()).await?));
+        }
+        Some(_) => return Err(DomainError::field("event", "must be form_response or mind.lead.captured").into()),
+    }
     let form = lore_app::webhooks::form_selection(q.form_id.as_deref())?;
     Ok(Json(s.app.sample_events(&auth.principal, form.as_ref()).await?))
 }
@@ -345,6 +366,7 @@ pub struct HookView {
     pub form_id: Option<String>,
     pub event: String,
     pub chatbot_id: Option<String>,
+    pub mind_id: Option<String>,
     /// `active`, or `disabled` after 20 failed deliveries in a row (subscribe again to re-enable).
     pub status: String,
     /// Failed deliveries since the last success.
@@ -360,6 +382,7 @@ impl From<Hook> for HookView {
             form_id: h.form_id.map(|f| f.to_string()),
             event: h.filter.as_str().to_owned(),
             chatbot_id: h.chatbot_id.map(|c| c.to_string()),
+            mind_id: h.mind_id.map(|m| m.to_string()),
             status: h.status.as_str().to_owned(),
             consecutive_failures: h.consecutive_failures,
             created_at: h.created_at.to_string(),

@@ -2,12 +2,14 @@
 //! and its owner's count, or messages and the conversation's count, are written in one
 //! transaction.
 
+use crate::events::insert_event;
 use crate::paging::paged;
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::{Append, ConversationStore, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::conversation::{Conversation, Message};
+use lore_domain::event::Event;
 use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
@@ -87,8 +89,13 @@ impl SqliteStore {
 
 #[async_trait]
 impl ConversationStore for SqliteStore {
-    async fn insert_conversation(&self, conversation: &Conversation, messages: &[Message]) -> StoreResult<bool> {
-        let (c, messages) = (conversation.clone(), messages.to_vec());
+    async fn insert_conversation(
+        &self,
+        conversation: &Conversation,
+        messages: &[Message],
+        event: Option<&Event>,
+    ) -> StoreResult<bool> {
+        let (c, messages, event) = (conversation.clone(), messages.to_vec(), event.cloned());
         self.write(move |tx| {
             let (chatbot, mind) = (c.owner.chatbot().map(|i| i.as_str()), c.owner.mind().map(|i| i.as_str()));
             let n = tx
@@ -115,6 +122,9 @@ impl ConversationStore for SqliteStore {
             }
             insert_messages(tx, &messages)?;
             count_on_owner(tx, &c.owner, 1)?;
+            if let Some(e) = &event {
+                insert_event(tx, e)?;
+            }
             Ok(true)
         })
         .await

@@ -341,6 +341,10 @@ CREATE TABLE messages (
 );
 CREATE INDEX messages_in_order ON messages (conversation_id, id);
 "#,
+    // A `mind.lead.captured` subscription may narrow to one Mind.
+    r#"
+ALTER TABLE hooks ADD COLUMN mind_id TEXT;
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.

@@ -74,23 +74,23 @@ pub async fn conversations(p: &MindStores, unique: &str) {
         Conversation::start(ws.id.clone(), owner.clone(), Channel::Api, Some(visitor), Timestamp::from_millis(1_000));
     let welcome = Message::assistant(a.id.clone(), "Hi!".into(), Vec::new(), GeneratedBy::Welcome, None, a.created_at);
     a.message_count = 1;
-    assert!(s.insert_conversation(&a, std::slice::from_ref(&welcome)).await.unwrap());
+    assert!(s.insert_conversation(&a, std::slice::from_ref(&welcome), None).await.unwrap());
     assert_eq!(s.get_conversation(&ws.id, &owner, &a.id).await.unwrap().as_ref(), Some(&a), "round-trips");
     let b = Conversation::start(ws.id.clone(), owner.clone(), Channel::Public, None, Timestamp::from_millis(2_000));
-    assert!(s.insert_conversation(&b, &[]).await.unwrap());
+    assert!(s.insert_conversation(&b, &[], None).await.unwrap());
     let now = Timestamp::now();
     let c = Conversation::start(ws.id.clone(), bot_owner.clone(), Channel::Api, None, now);
-    assert!(s.insert_conversation(&c, &[]).await.unwrap());
+    assert!(s.insert_conversation(&c, &[], None).await.unwrap());
 
     // Isolation: another owner, another workspace, an owner that does not exist.
     assert_eq!(s.get_conversation(&ws.id, &bot_owner, &a.id).await.unwrap(), None, "another owner's");
     assert_eq!(s.get_conversation(&other.id, &owner, &a.id).await.unwrap(), None, "another workspace's");
     assert!(s.list_messages(&other.id, &a.id).await.unwrap().is_empty(), "another workspace's messages");
     let ghost = Conversation::start(other.id.clone(), owner.clone(), Channel::Api, None, now);
-    assert!(!s.insert_conversation(&ghost, &[]).await.unwrap(), "the owner is not in that workspace");
+    assert!(!s.insert_conversation(&ghost, &[], None).await.unwrap(), "the owner is not in that workspace");
     let missing = SourceOwner::Chatbot(ChatbotId::generate());
     let ghost = Conversation::start(ws.id.clone(), missing, Channel::Api, None, now);
-    assert!(!s.insert_conversation(&ghost, &[]).await.unwrap(), "no such owner");
+    assert!(!s.insert_conversation(&ghost, &[], None).await.unwrap(), "no such owner");
 
     // Counts: on the owner, exact, with the records.
     assert_eq!(p.minds.get_mind(&ws.id, &mind.id).await.unwrap().unwrap().conversation_count, 2);

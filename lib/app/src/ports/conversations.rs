@@ -4,6 +4,7 @@ use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::conversation::{Conversation, Message};
+use lore_domain::event::Event;
 use lore_domain::id::{ConversationId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
@@ -24,9 +25,15 @@ pub enum Append {
 /// (`messageCount`), in the same write that stores them.
 #[async_trait]
 pub trait ConversationStore: Send + Sync {
-    /// Stores a new conversation with its first messages (the welcome message) and counts it on
-    /// its owner, in one write. `false` (nothing stored) when the owner does not exist.
-    async fn insert_conversation(&self, conversation: &Conversation, messages: &[Message]) -> StoreResult<bool>;
+    /// Stores a new conversation with its first messages (the welcome message), counts it on its
+    /// owner and puts `event` (a lead) in the event outbox, in one write: the event exists exactly
+    /// when the conversation does. `false` (nothing stored) when the owner does not exist.
+    async fn insert_conversation(
+        &self,
+        conversation: &Conversation,
+        messages: &[Message],
+        event: Option<&Event>,
+    ) -> StoreResult<bool>;
 
     async fn get_conversation(
         &self,

@@ -7,6 +7,7 @@
 //! conversation's `messageCount` in the same one as its messages, conditioned on the room left.
 
 use super::document;
+use super::events::event_item;
 use super::keys::{chatbot_sk, mind_sk, ws_pk};
 use super::{
     DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
@@ -17,6 +18,7 @@ use aws_sdk_dynamodb::types::Select;
 use lore_app::ports::{Append, ConversationStore, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::conversation::{Conversation, Message};
+use lore_domain::event::Event;
 use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
@@ -181,11 +183,17 @@ impl DynamoStore {
 
 #[async_trait]
 impl ConversationStore for DynamoStore {
-    async fn insert_conversation(&self, conversation: &Conversation, messages: &[Message]) -> StoreResult<bool> {
+    async fn insert_conversation(
+        &self,
+        conversation: &Conversation,
+        messages: &[Message],
+        event: Option<&Event>,
+    ) -> StoreResult<bool> {
         let c = conversation;
         super::transact_retrying(self, "insert_conversation", || {
             let mut writes = vec![count_on_owner(&c.workspace_id, &c.owner, 1), put_if_absent(conversation_item(c))];
             writes.extend(messages.iter().map(|m| put_if_absent(message_item(m))));
+            writes.extend(event.map(|e| put_if_absent(event_item(e))));
             Ok(writes)
         })
         .await

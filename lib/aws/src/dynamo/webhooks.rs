@@ -21,7 +21,7 @@ use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{Hook, HookFilter, HookStatus, WebhookSecret};
-use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, WorkspaceId};
+use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, MindId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_records::{AttemptRecord, from_json, to_json};
 
@@ -39,7 +39,8 @@ fn target_of(h: &Hook) -> String {
         "{}\n{}\n{}\n{}",
         h.filter.as_str(),
         h.form_id.as_ref().map_or("", FormId::as_str),
-        h.chatbot_id.as_ref().map_or("", ChatbotId::as_str),
+        // A chatbot narrows knowledge events, a Mind lead events: never both, one slot.
+        h.chatbot_id.as_ref().map(ChatbotId::as_str).or(h.mind_id.as_ref().map(MindId::as_str)).unwrap_or(""),
         h.hook_url
     )
 }
@@ -104,6 +105,9 @@ fn hook_item(h: &Hook, guard: &str) -> Item {
     if let Some(c) = &h.chatbot_id {
         item.insert("cb".into(), s(c.as_str()));
     }
+    if let Some(m) = &h.mind_id {
+        item.insert("mind".into(), s(m.as_str()));
+    }
     item
 }
 
@@ -125,6 +129,10 @@ fn hook_from(i: &Item) -> StoreResult<Hook> {
         status: HookStatus::parse(req_s(i, "status")?).ok_or_else(|| malformed("hook status"))?,
         consecutive_failures: get_u(i, "failures") as u32,
         created_at: Timestamp::from_millis(get_i(i, "createdAt").unwrap_or(0)),
+        mind_id: match get_s(i, "mind") {
+            Some(m) => Some(MindId::parse(m).ok_or_else(|| malformed("mind id"))?),
+            None => None,
+        },
     })
 }
 

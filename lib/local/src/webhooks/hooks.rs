@@ -6,11 +6,11 @@ use lore_app::ports::StoreResult;
 use lore_app::ports::{HookCounts, HookStore};
 use lore_domain::Timestamp;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, WebhookSecret};
-use lore_domain::id::{ChatbotId, FormId, HookId, WorkspaceId};
+use lore_domain::id::{ChatbotId, FormId, HookId, MindId, WorkspaceId};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 const COLS: &str =
-    "id, workspace_id, hook_url, event, form_id, chatbot_id, secret, status, consecutive_failures, created_at";
+    "id, workspace_id, hook_url, event, form_id, chatbot_id, secret, status, consecutive_failures, created_at, mind_id";
 
 fn bad(what: &str) -> rusqlite::Error {
     rusqlite::Error::InvalidColumnName(format!("malformed stored {what}"))
@@ -34,6 +34,10 @@ fn hook_from(r: &Row<'_>) -> rusqlite::Result<Hook> {
         status: HookStatus::parse(&r.get::<_, String>(7)?).ok_or_else(|| bad("hook status"))?,
         consecutive_failures: r.get(8)?,
         created_at: Timestamp::from_millis(r.get(9)?),
+        mind_id: match r.get::<_, Option<String>>(10)? {
+            Some(s) => Some(MindId::parse(&s).ok_or_else(|| bad("mind id"))?),
+            None => None,
+        },
     })
 }
 
@@ -48,11 +52,12 @@ impl HookStore for SqliteStore {
         let h = hook.clone();
         self.write(move |tx| {
             let (form, bot) = (h.form_id.as_ref().map(FormId::as_str), h.chatbot_id.as_ref().map(ChatbotId::as_str));
+            let mind = h.mind_id.as_ref().map(MindId::as_str);
             let existing: Option<String> = tx
                 .query_row(
                     "SELECT id FROM hooks WHERE workspace_id = ?1 AND hook_url = ?2 AND event = ?3
-                     AND form_id IS ?4 AND chatbot_id IS ?5 ORDER BY id LIMIT 1",
-                    params![h.workspace_id.as_str(), h.hook_url, h.filter.as_str(), form, bot],
+                     AND form_id IS ?4 AND chatbot_id IS ?5 AND mind_id IS ?6 ORDER BY id LIMIT 1",
+                    params![h.workspace_id.as_str(), h.hook_url, h.filter.as_str(), form, bot, mind],
                     |r| r.get(0),
                 )
                 .optional()
@@ -74,7 +79,7 @@ impl HookStore for SqliteStore {
                 return Ok(None);
             }
             tx.execute(
-                &format!("INSERT INTO hooks ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+                &format!("INSERT INTO hooks ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
                 params![
                     h.id.as_str(),
                     h.workspace_id.as_str(),
@@ -85,7 +90,8 @@ impl HookStore for SqliteStore {
                     h.secret.expose(),
                     h.status.as_str(),
                     h.consecutive_failures,
-                    h.created_at.millis()
+                    h.created_at.millis(),
+                    mind
                 ],
             )
             .map_err(unavailable)?;
