@@ -215,3 +215,100 @@ async fn a_gated_conversation_is_a_lead_delivered_to_its_subscribers() {
     assert_eq!(samples[0]["data"]["mindId"], mind.as_str());
     t.stop().await;
 }
+
+/// A local OpenAI-compatible speech server: answers every `/v1/audio/speech` with fixed bytes
+/// and records the requests.
+struct SpeechStub {
+    base_url: String,
+    requests: std::sync::Arc<std::sync::Mutex<Vec<Value>>>,
+}
+
+const MP3: &[u8] = b"ID3\x04\x00\x00\x00\x00\x00\x00 a spoken answer";
+
+impl SpeechStub {
+    async fn start() -> Self {
+        use axum::extract::State;
+        let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        async fn speak(
+            State(seen): State<std::sync::Arc<std::sync::Mutex<Vec<Value>>>>,
+            body: axum::body::Bytes,
+        ) -> impl axum::response::IntoResponse {
+            seen.lock().unwrap().push(serde_json::from_slice(&body).unwrap());
+            ([("content-type", "audio/mpeg")], MP3)
+        }
+        let app =
+            axum::Router::new().route("/v1/audio/speech", axum::routing::post(speak)).with_state(requests.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        Self { base_url, requests }
+    }
+}
+
+#[tokio::test]
+async fn spoken_answers_are_generated_once_and_served_to_owner_and_visitor() {
+    let stub = SpeechStub::start().await;
+    let speech = lore_chat::OpenAiSpeech::new(&stub.base_url, None, "tts-test").unwrap();
+    let t = TestApp::spawn_with(lore::compose::Overrides {
+        speech: Some(std::sync::Arc::new(speech)),
+        ..Default::default()
+    })
+    .await;
+    let (mind, slug) = t.published_mind(json!({"voiceEnabled": true, "voiceId": "nova", "voiceSpeed": 1.5})).await;
+    let body = json!({"message": "How long do refunds take?"});
+    let (_, opened) =
+        parts(t.visitor(&format!("/m/{slug}/conversations"), None).json(&body).send().await.unwrap()).await;
+    let (conv, token) = (opened["conversation"]["id"].as_str().unwrap(), opened["visitorToken"].as_str().unwrap());
+    let (question, answer) =
+        (opened["messages"][1]["id"].as_str().unwrap(), opened["messages"][2]["id"].as_str().unwrap());
+    let public = |message: &str, token: Option<&str>| {
+        let req = t.client.get(t.url(&format!("/m/{slug}/conversations/{conv}/messages/{message}/speech")));
+        match token {
+            Some(tok) => req.header("authorization", format!("Visitor {tok}")),
+            None => req,
+        }
+        .send()
+    };
+    for _ in 0..2 {
+        let res = public(answer, Some(token)).await.unwrap();
+        assert_eq!(res.status(), 200);
+        assert_eq!(res.headers()["content-type"], "audio/mpeg");
+        assert_eq!(res.bytes().await.unwrap().as_ref(), MP3);
+    }
+    let keyed = format!("/api/v1/minds/{mind}/conversations/{conv}/messages/{answer}/speech");
+    let res = t.req(Method::GET, &keyed, &t.dev_key).send().await.unwrap();
+    assert_eq!(res.bytes().await.unwrap().as_ref(), MP3);
+    let requests = stub.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1, "generated once, then kept: {requests:?}");
+    assert_eq!((requests[0]["model"].as_str(), requests[0]["voice"].as_str()), (Some("tts-test"), Some("nova")));
+    assert_eq!(requests[0]["speed"], 1.5);
+    let spoken = requests[0]["input"].as_str().unwrap();
+    assert!(spoken.contains("fourteen days") && !spoken.contains("[1]"), "markers are not read aloud: {spoken}");
+
+    // Only assistant messages, only with the conversation's token.
+    expect_error(public(question, Some(token)).await.unwrap(), 404, "not_found").await;
+    expect_error(public(answer, None).await.unwrap(), 404, "not_found").await;
+    let reader = t.key("default", "minds:read").await;
+    expect_error(t.req(Method::GET, &keyed, &reader).send().await.unwrap(), 403, "insufficient_scope").await;
+
+    // Voice off: 409, even with the speech kept.
+    let res = t.req(Method::PATCH, &format!("/api/v1/minds/{mind}"), &t.dev_key).json(&json!({"voiceEnabled": false}));
+    assert_eq!(res.send().await.unwrap().status(), 200);
+    expect_error(public(answer, Some(token)).await.unwrap(), 409, "voice_disabled").await;
+    expect_error(t.req(Method::GET, &keyed, &t.dev_key).send().await.unwrap(), 409, "voice_disabled").await;
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_speech_model_speech_is_unavailable() {
+    let t = TestApp::spawn().await;
+    let (mind, slug) = t.published_mind(json!({"voiceEnabled": true})).await;
+    let body = json!({"message": "How long do refunds take?"});
+    let (_, opened) =
+        parts(t.visitor(&format!("/m/{slug}/conversations"), None).json(&body).send().await.unwrap()).await;
+    let (conv, answer) =
+        (opened["conversation"]["id"].as_str().unwrap(), opened["messages"][2]["id"].as_str().unwrap());
+    let keyed = format!("/api/v1/minds/{mind}/conversations/{conv}/messages/{answer}/speech");
+    expect_error(t.req(Method::GET, &keyed, &t.dev_key).send().await.unwrap(), 503, "speech_unavailable").await;
+    t.stop().await;
+}

@@ -19,6 +19,7 @@ pub mod public_chat;
 pub mod search;
 pub mod slots;
 pub mod sources;
+pub mod speech;
 pub mod webhooks;
 
 pub use error::AppError;
@@ -141,6 +142,8 @@ pub struct Ports {
     pub conversations: Arc<dyn ports::ConversationStore>,
     /// Writes answers: a language model, or the extractive responder when none is configured.
     pub responder: Arc<dyn ports::Responder>,
+    /// Speaks Minds' answers ([`ports::NoSynthesizer`] when not configured).
+    pub speech: Arc<dyn ports::Synthesizer>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.

@@ -28,7 +28,7 @@ fn email_required() -> AppError {
 
 impl App {
     /// Counts one public request against the client address's and the Mind's budgets.
-    async fn admit_public(&self, mind: &Mind, client: Option<IpAddr>) -> Result<(), AppError> {
+    pub(crate) async fn admit_public(&self, mind: &Mind, client: Option<IpAddr>) -> Result<(), AppError> {
         let now = Timestamp::now();
         let mut buckets = vec![(RateBucket::ChatMind(mind.id.clone()), self.config.public_chat_per_mind_per_minute)];
         // Without a known address (a request that reached the router by another way than a

@@ -6,8 +6,10 @@ pub mod config;
 mod extractive;
 mod openai;
 mod prompt;
+pub mod speech;
 
 pub use config::responder_from_lookup;
 pub use extractive::ExtractiveResponder;
 pub use openai::{OpenAiResponder, OpenAiResponderConfig};
 pub use prompt::{PromptBudget, estimate_tokens};
+pub use speech::{OpenAiSpeech, synthesizer_from_lookup};

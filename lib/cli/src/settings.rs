@@ -170,6 +170,9 @@ const PROVIDER_VARS: &[&str] = {
         chat::ENV_MAX_RETRIES,
         chat::ENV_PROMPT_TOKENS,
         chat::ENV_MAX_ANSWER_TOKENS,
+        lore_chat::speech::ENV_SPEECH,
+        lore_chat::speech::ENV_SPEECH_BASE_URL,
+        lore_chat::speech::ENV_SPEECH_MODEL,
     ]
 };
 

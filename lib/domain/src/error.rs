@@ -41,6 +41,10 @@ pub enum ErrorCode {
     GenerationFailed,
     /// A published Mind with `collectEmailBeforeChat` was asked without `visitor.email`.
     EmailRequired,
+    /// Speech of a Mind whose `voiceEnabled` is false.
+    VoiceDisabled,
+    /// No speech model is configured, or it failed.
+    SpeechUnavailable,
 }
 
 impl ErrorCode {
@@ -75,6 +79,8 @@ impl ErrorCode {
             Self::ConversationFull => "conversation_full",
             Self::GenerationFailed => "generation_failed",
             Self::EmailRequired => "email_required",
+            Self::VoiceDisabled => "voice_disabled",
+            Self::SpeechUnavailable => "speech_unavailable",
         }
     }
 }

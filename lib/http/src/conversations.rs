@@ -38,7 +38,39 @@ impl ParseId for ConversationId {
 }
 
 pub fn mind_router() -> OpenApiRouter<ApiState> {
-    mind_routes::router()
+    mind_routes::router().routes(routes!(message_speech))
+}
+
+/// An MP3 answer.
+pub(crate) fn audio(bytes: Vec<u8>) -> Response {
+    use axum::http::header::CONTENT_TYPE;
+    let headers = [(CONTENT_TYPE, HeaderValue::from_static("audio/mpeg"))];
+    (headers, bytes).into_response()
+}
+
+/// An assistant message of a Mind's conversation, spoken with the Mind's `voiceId` at its
+/// `voiceSpeed` (generated once, then kept).
+#[utoipa::path(get, path = "/api/v1/minds/{mindId}/conversations/{conversationId}/messages/{messageId}/speech",
+    tag = "conversations",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("conversationId" = String, Path),
+        ("messageId" = String, Path)),
+    security(("bearer" = ["conversations:read"])),
+    responses(
+        (status = 200, description = "MP3 audio", content_type = "audio/mpeg"),
+        (status = 404, description = "`not_found`: the Mind, conversation, or assistant message", body = ErrorBody),
+        (status = 409, description = "`voice_disabled`: the Mind's `voiceEnabled` is false", body = ErrorBody),
+        (status = 503, description = "`speech_unavailable`: no speech model is configured, or it failed", body = ErrorBody),
+    ))]
+async fn message_speech(
+    auth: Authed<ConversationsRead>,
+    State(s): State<ApiState>,
+    axum::extract::Path((mind, conversation, message)): axum::extract::Path<(String, String, String)>,
+) -> Result<Response, ApiError> {
+    let not_found = |what| ApiError::App(AppError::NotFound(what));
+    let mind = MindId::parse(&mind).ok_or(not_found("mind"))?;
+    let conversation = ConversationId::parse(&conversation).ok_or(not_found("conversation"))?;
+    let message = lore_domain::id::MessageId::parse(&message).ok_or(not_found("message"))?;
+    Ok(audio(s.app.message_speech(&auth.principal, &mind, &conversation, &message).await?))
 }
 
 pub fn chatbot_router() -> OpenApiRouter<ApiState> {

@@ -45,7 +45,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         RateLimited => StatusCode::TOO_MANY_REQUESTS,
         InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-        SlugTaken | ProcessingInProgress | ConversationFull => StatusCode::CONFLICT,
+        SlugTaken | ProcessingInProgress | ConversationFull | VoiceDisabled => StatusCode::CONFLICT,
+        SpeechUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         GenerationFailed => StatusCode::BAD_GATEWAY,
         InvalidJson | ValidationError | MissingContent | ContentTooLarge | MissingUrl | InvalidUrl | UrlBlocked
         | MissingFile | UnsupportedFileType | FileTooLarge | AlreadyProcessing | InvalidOperation | EmailRequired => {

@@ -26,7 +26,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new().routes(routes!(open_public_conversation)).routes(routes!(send_public_message))
+    OpenApiRouter::new()
+        .routes(routes!(open_public_conversation))
+        .routes(routes!(send_public_message))
+        .routes(routes!(public_message_speech))
 }
 
 /// Where a request came from, as far as the transport knows: the socket's peer under `lore
@@ -140,4 +143,32 @@ async fn send_public_message(
     let token = visitor_token(&headers);
     let (mind, turn) = s.app.begin_public_turn(&slug, &id, token.as_ref(), content, client).await?;
     answer(s.app.clone(), Ok(turn), wants_stream(&headers), None, Presentation::public(mind.show_sources)).await
+}
+
+/// An answer of the visitor's conversation, spoken (`voiceEnabled` Minds; generated once, then
+/// kept). Counts against the visitor's budget.
+#[utoipa::path(get, path = "/m/{slug}/conversations/{conversationId}/messages/{messageId}/speech",
+    tag = "public chat", security(()),
+    params(("slug" = String, Path, description = "The published Mind's public address"),
+        ("conversationId" = String, Path), ("messageId" = String, Path),
+        ("Authorization" = String, Header, description = "`Visitor <visitorToken>` of this conversation")),
+    responses(
+        (status = 200, description = "MP3 audio", content_type = "audio/mpeg"),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`voice_disabled`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`; `Retry-After`", body = ErrorBody),
+        (status = 503, description = "`speech_unavailable`", body = ErrorBody),
+    ))]
+async fn public_message_speech(
+    State(s): State<ApiState>,
+    Path((slug, conversation, message)): Path<(String, String, String)>,
+    Client(client): Client,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    s.app.published_mind(&slug).await?;
+    let conversation = ConversationId::parse(&conversation).ok_or(ApiError::App(AppError::NotFound("conversation")))?;
+    let message = lore_domain::id::MessageId::parse(&message).ok_or(ApiError::App(AppError::NotFound("message")))?;
+    let token = visitor_token(&headers);
+    let bytes = s.app.public_message_speech(&slug, &conversation, token.as_ref(), &message, client).await?;
+    Ok(crate::conversations::audio(bytes))
 }

@@ -48,8 +48,10 @@ pub async fn open_with(
     match settings.backend {
         Backend::Local => embedded_with(settings, data_dir, public_base, overrides, uses),
         Backend::Aws => {
-            let needs_key =
-                overrides.embedder.is_none() || overrides.transcriber.is_none() || overrides.responder.is_none();
+            let needs_key = overrides.embedder.is_none()
+                || overrides.transcriber.is_none()
+                || overrides.responder.is_none()
+                || overrides.speech.is_none();
             let aws = aws::storage(settings, overrides.aws.as_ref(), public_base, uses, needs_key).await?;
             let shared = shared::shared(settings, overrides, uses, aws.openai_key.as_deref())?;
             let signal = LocalSignal::new();
@@ -105,6 +107,7 @@ fn assemble(
         webhook_sender: shared.webhook_sender,
         transcriber: shared.transcriber,
         responder: shared.responder,
+        speech: shared.speech,
         dispatch_signal: Arc::new(signal.clone()),
     };
     App::new(ports, config(settings, overrides))

@@ -48,6 +48,7 @@ pub struct SharedPorts {
     pub embedder: Arc<dyn ports::Embedder>,
     pub transcriber: Arc<dyn ports::Transcriber>,
     pub responder: Arc<dyn ports::Responder>,
+    pub speech: Arc<dyn ports::Synthesizer>,
 }
 
 /// Choices the environment cannot express, made by the caller (tests, mostly).
@@ -61,6 +62,8 @@ pub struct Overrides {
     pub transcriber: Option<Arc<dyn ports::Transcriber>>,
     /// Use this responder instead of the one `LORE_RESPONDER` / `LORE_LLM_*` name.
     pub responder: Option<Arc<dyn ports::Responder>>,
+    /// Use this speech model instead of the one `LORE_SPEECH*` names.
+    pub speech: Option<Arc<dyn ports::Synthesizer>>,
     /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.

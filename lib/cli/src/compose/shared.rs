@@ -17,7 +17,7 @@ pub(super) fn shared(
 ) -> anyhow::Result<SharedPorts> {
     let policy =
         if overrides.allow_private_network { lore_crawl::NetPolicy::allow_private() } else { settings.net.clone() };
-    let (embedder, transcriber, responder) = match uses {
+    let (embedder, transcriber, responder, speech) = match uses {
         Uses::Everything => {
             let lookup = settings.provider_lookup(openai_key);
             let embedder = match &overrides.embedder {
@@ -30,13 +30,18 @@ pub(super) fn shared(
                 Some(r) => r.clone(),
                 None => lore_chat::responder_from_lookup(&lookup).map_err(|e| anyhow::anyhow!("responder: {e}"))?,
             };
-            (embedder, transcriber(overrides, &lookup)?, responder)
+            let speech = match &overrides.speech {
+                Some(s) => s.clone(),
+                None => lore_chat::synthesizer_from_lookup(&lookup).map_err(|e| anyhow::anyhow!("speech: {e}"))?,
+            };
+            (embedder, transcriber(overrides, &lookup)?, responder, speech)
         }
         // Never called by these functions; the built-in embedder needs no secret or model files.
         Uses::RecordsOnly => (
             Arc::new(lore_embed::LocalEmbedder::new()) as Arc<dyn lore_app::ports::Embedder>,
             Arc::new(NoTranscriber) as Arc<dyn Transcriber>,
             Arc::new(lore_chat::ExtractiveResponder) as Arc<dyn lore_app::ports::Responder>,
+            Arc::new(lore_app::ports::NoSynthesizer) as Arc<dyn lore_app::ports::Synthesizer>,
         ),
     };
     Ok(SharedPorts {
@@ -47,6 +52,7 @@ pub(super) fn shared(
         embedder,
         transcriber,
         responder,
+        speech,
     })
 }
 

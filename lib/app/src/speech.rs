@@ -1,0 +1,92 @@
+//! Spoken answers (docs/api.md §17, `voiceEnabled`): an assistant message of a Mind, spoken with
+//! its `voiceId` at its `voiceSpeed`, generated once and kept in blob storage beside the Mind's
+//! files, so that replaying it costs no second model call.
+
+use crate::auth::Principal;
+use crate::ports::SpeechError;
+use crate::{App, AppError};
+use lore_domain::conversation::{MarkerFilter, Role, VisitorToken};
+use lore_domain::id::{ConversationId, MessageId, MindId};
+use lore_domain::mind::Mind;
+use lore_domain::source::SourceOwner;
+use lore_domain::{DomainError, ErrorCode};
+
+fn voice_disabled() -> AppError {
+    AppError::Rejected(DomainError::new(ErrorCode::VoiceDisabled, "this Mind's voice is not enabled (voiceEnabled)"))
+}
+
+fn speech_unavailable(why: &str) -> AppError {
+    AppError::Rejected(DomainError::new(ErrorCode::SpeechUnavailable, format!("speech is unavailable: {why}")))
+}
+
+impl App {
+    /// The keyed route: MP3 bytes of an assistant message of the Mind's conversation.
+    pub async fn message_speech(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        conversation: &ConversationId,
+        message: &MessageId,
+    ) -> Result<Vec<u8>, AppError> {
+        let mind = self.find_mind(p, mind).await?;
+        self.speech_of(&mind, conversation, message).await
+    }
+
+    /// The visitor's route: the same, for the conversation the token opens.
+    pub async fn public_message_speech(
+        &self,
+        slug: &str,
+        conversation: &ConversationId,
+        token: Option<&VisitorToken>,
+        message: &MessageId,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Vec<u8>, AppError> {
+        let mind = self.published_mind(slug).await?;
+        let owner = SourceOwner::Mind(mind.id.clone());
+        let c = self.find_conversation(&mind.workspace_id, &owner, conversation).await?;
+        let opens = matches!((token, &c.visitor_token), (Some(t), Some(stored)) if t.hash() == *stored);
+        if !opens {
+            return Err(AppError::NotFound("conversation"));
+        }
+        self.admit_public(&mind, client).await?;
+        self.speech_of(&mind, conversation, message).await
+    }
+
+    async fn speech_of(&self, mind: &Mind, conversation: &ConversationId, id: &MessageId) -> Result<Vec<u8>, AppError> {
+        let owner = SourceOwner::Mind(mind.id.clone());
+        self.find_conversation(&mind.workspace_id, &owner, conversation).await?;
+        if !mind.voice_enabled {
+            return Err(voice_disabled());
+        }
+        let messages = self.ports.conversations.list_messages(&mind.workspace_id, conversation).await?;
+        let message = messages
+            .into_iter()
+            .find(|m| &m.id == id && m.role == Role::Assistant)
+            .ok_or(AppError::NotFound("message"))?;
+        // Kept per voice and speed: changing either speaks the message anew.
+        let key = format!(
+            "{}/{}/speech/{}-{}-{}.mp3",
+            mind.workspace_id,
+            mind.id,
+            message.id,
+            mind.voice_id.as_str(),
+            (mind.voice_speed.value() * 100.0).round() as u32
+        );
+        if let Some(bytes) = self.ports.blobs.get(&key).await? {
+            return Ok(bytes);
+        }
+        let mut unmark = MarkerFilter::new([]);
+        let mut text = unmark.push(&message.content);
+        text.push_str(&unmark.finish());
+        let audio = match self.ports.speech.speak(&text, mind.voice_id.as_str(), mind.voice_speed.value()).await {
+            Ok(audio) => audio,
+            Err(SpeechError::NotConfigured) => return Err(speech_unavailable("no speech model is configured")),
+            Err(SpeechError::Failed(why)) => {
+                tracing::warn!(mind = %mind.id, error = %why, "speech failed");
+                return Err(speech_unavailable("the speech model did not answer; try again"));
+            }
+        };
+        self.ports.blobs.put(&key, audio.clone(), "audio/mpeg").await?;
+        Ok(audio)
+    }
+}
