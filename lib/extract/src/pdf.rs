@@ -4,7 +4,7 @@ use crate::text::{Collapser, single_line};
 use lore_app::ports::{ExtractError, ExtractLimits};
 use pdf_extract::content::Content;
 use pdf_extract::{Dictionary, Document, Object, ObjectId, PlainTextOutput, Stream};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Read;
 
 /// XObjects may call each other at most this deep. pdf-extract follows `Do` recursively
@@ -77,7 +77,7 @@ fn check_structure(doc: &Document, budget: &mut ContentBudget) -> Result<(), Ext
         check_parent_chain(doc, *page_id)?;
     }
     let empty = Dictionary::new();
-    let mut checked: HashSet<(ObjectId, usize)> = HashSet::new();
+    let mut checked: HashMap<(ObjectId, usize), u64> = HashMap::new();
     let mut visits = 0usize;
     for (&number, page_id) in &pages {
         budget.start_page(number);
@@ -120,8 +120,25 @@ impl<'a> ContentBudget<'a> {
         self.page_bytes = 0;
     }
 
-    /// Counts `stream` against the current page and the document.
-    fn charge(&mut self, id: ObjectId, stream: &Stream, charge: Charge) -> Result<(), ExtractError> {
+    /// Counts `bytes` more of interpretation against the document: a form already checked,
+    /// called again, with everything it calls (pdf-extract runs all of it anew on every call).
+    fn charge_again(&mut self, bytes: u64) -> Result<(), ExtractError> {
+        self.total_bytes = self.total_bytes.saturating_add(bytes);
+        self.check_total()
+    }
+
+    fn check_total(&self) -> Result<(), ExtractError> {
+        if self.total_bytes > self.limits.max_content_bytes {
+            return Err(ExtractError::TooLarge(format!(
+                "the PDF's pages inflate to more than {} of drawing instructions in all, the limit",
+                crate::human_bytes(self.limits.max_content_bytes)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts `stream` against the current page and the document; its inflated size.
+    fn charge(&mut self, id: ObjectId, stream: &Stream, charge: Charge) -> Result<u64, ExtractError> {
         let cap = self.limits.max_page_content_bytes.min(self.limits.max_content_bytes).saturating_add(1);
         let size = *self.sizes.entry(id).or_insert_with(|| inflated_size(stream, cap));
         let on_page = match charge {
@@ -139,13 +156,8 @@ impl<'a> ContentBudget<'a> {
                 crate::human_bytes(self.limits.max_page_content_bytes)
             )));
         }
-        if self.total_bytes > self.limits.max_content_bytes {
-            return Err(ExtractError::TooLarge(format!(
-                "the PDF's pages inflate to more than {} of drawing instructions in all, the limit",
-                crate::human_bytes(self.limits.max_content_bytes)
-            )));
-        }
-        Ok(())
+        self.check_total()?;
+        Ok(size)
     }
 }
 
@@ -244,12 +256,16 @@ fn do_calls(content: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// Depth-first walk of the form calls of one page with an explicit stack, resolving names the
-/// way pdf-extract does (a form without `/Resources` uses its caller's).
+/// way pdf-extract does (a form without `/Resources` uses its caller's). `checked` keeps, for
+/// every form already walked, the inflated bytes one call of it makes pdf-extract interpret (the
+/// form and everything it calls, recursively): a form called again is charged that whole cost
+/// without being walked again, so forms that call each other many times over (a few KB that
+/// would have pdf-extract interpret gigabytes) are refused by the content budget in linear time.
 fn check_form_calls<'a>(
     doc: &'a Document,
     page_content: &[u8],
     page_resources: &'a Dictionary,
-    checked: &mut HashSet<(ObjectId, usize)>,
+    checked: &mut HashMap<(ObjectId, usize), u64>,
     visits: &mut usize,
     budget: &mut ContentBudget,
 ) -> Result<(), ExtractError> {
@@ -258,24 +274,27 @@ fn check_form_calls<'a>(
         resources: &'a Dictionary,
         calls: Vec<Vec<u8>>,
         next: usize,
+        /// The form's own size plus the whole cost of every call it made so far.
+        cost: u64,
     }
     let mut path: Vec<ObjectId> = Vec::new();
-    let mut stack = vec![Frame { form: None, resources: page_resources, calls: do_calls(page_content), next: 0 }];
+    let mut stack =
+        vec![Frame { form: None, resources: page_resources, calls: do_calls(page_content), next: 0, cost: 0 }];
     while let Some(frame) = stack.last_mut() {
         let Some(name) = frame.calls.get(frame.next) else {
-            if let Some(key) = stack.pop().and_then(|f| f.form) {
+            let done = stack.pop();
+            if let Some(Frame { form: Some(key), cost, .. }) = done {
                 path.pop();
-                checked.insert(key);
+                checked.insert(key, cost);
+                if let Some(caller) = stack.last_mut() {
+                    caller.cost = caller.cost.saturating_add(cost);
+                }
             }
             continue;
         };
         frame.next += 1;
         let resources = frame.resources;
         let Some((id, form)) = resolve_form(doc, resources, name) else { continue };
-        // Measured before anything decodes it. pdf-extract runs a form on every call, so every
-        // call counts towards the total; a form's operations are dropped after each run, so for
-        // the page's memory only the form's own size matters.
-        budget.charge(id, form, Charge::Call)?;
         let form_resources = form
             .dict
             .get(b"Resources")
@@ -287,9 +306,17 @@ fn check_form_calls<'a>(
         if path.contains(&id) {
             return Err(ExtractError::Corrupt("the PDF's drawing instructions call themselves in a loop".into()));
         }
-        if checked.contains(&key) {
+        if let Some(&cost) = checked.get(&key) {
+            budget.charge_again(cost)?;
+            if let Some(caller) = stack.last_mut() {
+                caller.cost = caller.cost.saturating_add(cost);
+            }
             continue;
         }
+        // Measured before anything decodes it. pdf-extract runs a form on every call, so every
+        // call counts towards the total; a form's operations are dropped after each run, so for
+        // the page's memory only the form's own size matters.
+        let own = budget.charge(id, form, Charge::Call)?;
         if path.len() >= MAX_FORM_DEPTH {
             return Err(ExtractError::Corrupt(format!(
                 "the PDF nests drawings more than {MAX_FORM_DEPTH} levels deep"
@@ -305,7 +332,7 @@ fn check_form_calls<'a>(
             Vec::new()
         };
         path.push(id);
-        stack.push(Frame { form: Some(key), resources: form_resources, calls, next: 0 });
+        stack.push(Frame { form: Some(key), resources: form_resources, calls, next: 0, cost: own });
     }
     Ok(())
 }

@@ -132,6 +132,27 @@ async fn forms_nested_too_deep_are_corrupt() {
 }
 
 #[tokio::test]
+async fn forms_calling_the_next_many_times_over_are_refused_by_the_content_budget() {
+    // 20 forms, each calling the next four times: a few KB that pdf-extract would interpret
+    // 4^19 times over (it runs a form anew on every call). Every call is charged with all the
+    // work below it, so the content budget refuses it before pdf-extract starts.
+    let text = format!("BT /F1 12 Tf 72 500 Td ({}) Tj ET", "x".repeat(1_000));
+    let forms: Vec<String> = (0..20)
+        .map(|i| {
+            if i < 19 {
+                let resources = format!("/Resources << /XObject << /X1 {} 0 R >> >>", 7 + i);
+                stream(&format!("{FORM} {resources}"), "/X1 Do /X1 Do /X1 Do /X1 Do")
+            } else {
+                stream(&format!("{FORM} /Resources << /Font << /F1 4 0 R >> >>"), &text)
+            }
+        })
+        .collect();
+    // Refused by the check (a parse that ran would end in the parse timeout instead).
+    let error = extractor().extract(pdf_with_forms(&forms), DocumentKind::Pdf, limits()).await.unwrap_err();
+    assert!(matches!(&error, ExtractError::TooLarge(m) if m.contains("in all")), "{error:?}");
+}
+
+#[tokio::test]
 async fn a_page_tree_parent_loop_is_corrupt_not_a_stack_overflow() {
     // The page has no /MediaBox: pdf-extract looks for one up the /Parent chain, which loops.
     let objects = vec![
