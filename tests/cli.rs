@@ -121,7 +121,7 @@ fn serve_bootstraps_a_dev_key_once_and_it_works() {
     assert_eq!(body["status"], "success");
     let (_, verify) = get(&format!("{}/api/integrations/webhooks/auth/verify", server.base), &key);
     assert_eq!(verify["workspace"]["name"], "default");
-    assert_eq!(verify["key"]["scopes"].as_array().unwrap().len(), 10);
+    assert_eq!(verify["key"]["scopes"].as_array().unwrap().len(), lore_domain::scope::Scope::ALL.len());
     drop(server);
 
     // A restart keeps the data dir's key and does not print or create another.

@@ -282,7 +282,9 @@ pub struct SampleQuery {
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
     responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<Object>),
-        (status = 404, description = "`not_found`: unknown `formId`", body = ErrorBody)))]
+        (status = 400, description = "`validation_error`: an `event` other than `form_response` or \
+            `mind.lead.captured`, or a query that does not parse", body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown `formId` or `mindId`", body = ErrorBody)))]
 async fn sample(
     auth: Authed<FormsRead>,
     State(s): State<ApiState>,
