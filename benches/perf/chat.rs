@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 
 const ANSWER: &str = "Refunds are explained in the first passage [1] and the exceptions in the second [2].";
 const TURNS: usize = 200;
-const CLIENTS: usize = 8;
+/// The default per-workspace budget of answers written at once (`LORE_ANSWERS_PER_WORKSPACE`).
+const CLIENTS: usize = 4;
 const LOAD_SECS: u64 = 10;
 const SOURCE_CHARS: usize = 96_000;
 

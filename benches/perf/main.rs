@@ -17,7 +17,7 @@
 //!   against a plain reqwest loop to the same receiver; and retry timing on a short schedule.
 //! - `conversations` (`chat.rs`): streamed answers of `lore serve` from a local stub model at
 //!   10k chunks (time to the first `citations` and `delta` events against the model's own first
-//!   piece) and conversations a second under 8 clients against the stub alone.
+//!   piece) and conversations a second under 4 clients against the stub alone.
 //!
 //! The Python peers (`peers.py`) run with `--python` (default `$LORE_BENCH_PYTHON`, else
 //! `python3`); without the packages their columns say "not measured". `--quick` shrinks every

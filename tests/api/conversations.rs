@@ -689,6 +689,12 @@ async fn a_workspace_writes_at_most_four_answers_at_once() {
     assert!(body["error"]["message"].as_str().unwrap().contains("4 answers"), "{body}");
     let (_, read) = t.get_json(&t.dev_key, &format!("{path}/{}", conversations[4])).await;
     assert_eq!(read["conversation"]["messageCount"], 0, "a refused question is not stored");
+    // A create with a first question is refused the same way, and names the conversation it opened.
+    let res = t.req(Method::POST, &path, &t.dev_key).json(&json!({"message": "Hello?"})).send().await.unwrap();
+    assert_eq!(res.headers()["retry-after"], "2");
+    let body = expect_error(res, 429, "rate_limited").await;
+    assert!(body["error"]["message"].as_str().unwrap().contains("4 answers"), "{body}");
+    assert!(body["error"]["details"]["conversationId"].as_str().unwrap().starts_with("conv_"), "{body}");
 
     // Another workspace has its own budget.
     t.workspace("neighbour", Default::default()).await;

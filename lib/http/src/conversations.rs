@@ -8,7 +8,7 @@
 //! plain HTTP error. The answer is generated in a task of its own, not in the request's: a
 //! client that goes away mid-answer still gets it stored.
 
-use crate::error::{ApiError, ErrorBody, status_of};
+use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatWrite, ConversationsRead, JsonBody, Pagination, ParseId, PathId, PathIds};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
@@ -381,26 +381,26 @@ impl AnswerSink for EventSink {
     }
 }
 
-/// The envelope's `error` member for a failure after the response has begun (an `error` event,
-/// or a create whose conversation exists).
-fn error_json(e: &AppError) -> Value {
-    let message = match e {
-        AppError::Rejected(d) => d.message.clone(),
-        AppError::NotFound(what) => format!("{what} not found"),
-        other => {
-            tracing::error!(error = %other, "answering failed");
-            "an internal error occurred".to_owned()
-        }
-    };
-    json!({ "code": e.code().as_str(), "message": message })
+/// The envelope's `error` member for a failure after the response has begun (an `error` event).
+fn error_json(e: AppError) -> Value {
+    if let AppError::Storage(detail) = &e {
+        tracing::error!(%detail, "answering failed");
+    }
+    ApiError::App(e).error_member()
 }
 
-/// A create whose first answer failed: the error, with the conversation that was created (its
-/// user message kept) so that the client can retry in it.
+/// A create whose first answer failed: the error as on any route (status, headers such as
+/// `Retry-After`), with the conversation that was created so that the client can go on in it.
 fn create_failed(e: AppError, conversation: &ConversationId) -> Response {
-    let mut error = error_json(&e);
-    error["details"] = json!({ "conversationId": conversation.as_str() });
-    (status_of(e.code()), Json(json!({ "status": "error", "error": error }))).into_response()
+    let error = ApiError::App(e);
+    let mut member = error.error_member();
+    if !member["details"].is_object() {
+        member["details"] = json!({});
+    }
+    member["details"]["conversationId"] = json!(conversation.as_str());
+    let mut response = error.into_response();
+    *response.body_mut() = Body::from(json!({ "status": "error", "error": member }).to_string());
+    response
 }
 
 /// A conversation just created, whose first question is being answered.
@@ -473,9 +473,12 @@ pub(crate) async fn answer(
                 event("done", &AnswerEvent::Done { message, conversation, messages, visitor_token })
             }
             Err(e) => {
-                let mut error = error_json(&e);
+                let mut error = error_json(e);
                 if created.is_some() {
-                    error["details"] = json!({ "conversationId": id.as_str() });
+                    if !error["details"].is_object() {
+                        error["details"] = json!({});
+                    }
+                    error["details"]["conversationId"] = json!(id.as_str());
                 }
                 event("error", &AnswerEvent::Error { error })
             }

@@ -78,6 +78,17 @@ pub struct ErrorDetail {
 }
 
 impl ApiError {
+    /// The envelope's `error` member, for answers that carry it elsewhere than as the whole
+    /// body (a streamed answer's `error` event).
+    pub(crate) fn error_member(&self) -> Value {
+        let (code, message, details) = self.parts();
+        let mut member = json!({ "code": code.as_str(), "message": message });
+        if let Some(details) = details {
+            member["details"] = details;
+        }
+        member
+    }
+
     fn parts(&self) -> (ErrorCode, String, Option<Value>) {
         match self {
             ApiError::App(e) => match e {
