@@ -80,18 +80,29 @@ impl App {
         content: MessageContent,
         client: Option<IpAddr>,
     ) -> Result<(Mind, PendingTurn), AppError> {
+        let mind = self.visitor_access(slug, id, token, client).await?;
+        let owner = SourceOwner::Mind(mind.id.clone());
+        let turn = self.begin_turn(&mind.workspace_id, &owner, id, content).await?;
+        Ok((mind, turn))
+    }
+
+    /// A visitor's request about conversation `id`: the Mind at `slug` is published, the token
+    /// opens this conversation (else `not_found`, like an absent one), and the budgets allow it.
+    pub(crate) async fn visitor_access(
+        &self,
+        slug: &str,
+        id: &ConversationId,
+        token: Option<&VisitorToken>,
+        client: Option<IpAddr>,
+    ) -> Result<Mind, AppError> {
         let mind = self.published_mind(slug).await?;
         let owner = SourceOwner::Mind(mind.id.clone());
         let conversation = self.find_conversation(&mind.workspace_id, &owner, id).await?;
-        let opens = match (token, &conversation.visitor_token) {
-            (Some(t), Some(stored)) => t.hash() == *stored,
-            _ => false,
-        };
+        let opens = matches!((token, &conversation.visitor_token), (Some(t), Some(stored)) if t.hash() == *stored);
         if !opens {
             return Err(AppError::NotFound("conversation"));
         }
         self.admit_public(&mind, client).await?;
-        let turn = self.begin_turn(&mind.workspace_id, &owner, id, content).await?;
-        Ok((mind, turn))
+        Ok(mind)
     }
 }

@@ -29,6 +29,7 @@ impl App {
         message: &MessageId,
     ) -> Result<Vec<u8>, AppError> {
         let mind = self.find_mind(p, mind).await?;
+        self.find_conversation(&mind.workspace_id, &SourceOwner::Mind(mind.id.clone()), conversation).await?;
         self.speech_of(&mind, conversation, message).await
     }
 
@@ -41,20 +42,12 @@ impl App {
         message: &MessageId,
         client: Option<std::net::IpAddr>,
     ) -> Result<Vec<u8>, AppError> {
-        let mind = self.published_mind(slug).await?;
-        let owner = SourceOwner::Mind(mind.id.clone());
-        let c = self.find_conversation(&mind.workspace_id, &owner, conversation).await?;
-        let opens = matches!((token, &c.visitor_token), (Some(t), Some(stored)) if t.hash() == *stored);
-        if !opens {
-            return Err(AppError::NotFound("conversation"));
-        }
-        self.admit_public(&mind, client).await?;
+        let mind = self.visitor_access(slug, conversation, token, client).await?;
         self.speech_of(&mind, conversation, message).await
     }
 
+    /// `conversation` has been found to be the Mind's by the caller.
     async fn speech_of(&self, mind: &Mind, conversation: &ConversationId, id: &MessageId) -> Result<Vec<u8>, AppError> {
-        let owner = SourceOwner::Mind(mind.id.clone());
-        self.find_conversation(&mind.workspace_id, &owner, conversation).await?;
         if !mind.voice_enabled {
             return Err(voice_disabled());
         }
