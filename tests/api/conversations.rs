@@ -318,7 +318,7 @@ async fn scopes_tenants_and_every_refusal_of_the_contract() {
 /// records every request body. With `gate`, it sends the first chunk and then waits for a permit
 /// before the rest.
 #[derive(Clone)]
-struct ModelStub {
+pub(crate) struct ModelStub {
     base_url: String,
     state: Arc<StubState>,
 }
@@ -331,7 +331,7 @@ struct StubState {
 }
 
 impl ModelStub {
-    async fn start(answer: &str) -> Self {
+    pub(crate) async fn start(answer: &str) -> Self {
         async fn complete(State(s): State<Arc<StubState>>, body: axum::body::Bytes) -> Response {
             let request: Value = serde_json::from_slice(&body).unwrap();
             assert_eq!(request["stream"], true, "answers are streamed");
@@ -381,7 +381,7 @@ impl ModelStub {
         Self { base_url, state }
     }
 
-    fn fail_next(&self, n: u32, status: u16) {
+    pub(crate) fn fail_next(&self, n: u32, status: u16) {
         *self.state.fail.lock().unwrap() = (n, status);
     }
 
@@ -399,7 +399,7 @@ impl ModelStub {
     }
 }
 
-async fn spawn_with_model(stub: &ModelStub) -> TestApp {
+pub(crate) async fn spawn_with_model(stub: &ModelStub) -> TestApp {
     TestApp::spawn_with(lore::compose::Overrides { responder: Some(stub.responder()), ..Default::default() }).await
 }
 
@@ -526,7 +526,7 @@ async fn model_failures_are_retried_then_reported_with_the_question_kept_and_ret
 }
 
 /// The events of an SSE body, as (event, data).
-fn events(body: &str) -> Vec<(String, Value)> {
+pub(crate) fn events(body: &str) -> Vec<(String, Value)> {
     body.split("\n\n")
         .filter(|block| !block.trim().is_empty())
         .map(|block| {

@@ -602,21 +602,26 @@ async fn the_public_page_shows_the_mind_escaped_and_themed() {
         "<p>First line<br>second line</p><p>&lt;b&gt;Not bold&lt;/b&gt;</p>",
         "src=\"https://cdn.example.com/eve.png?size=2&amp;x=1\"",
         "Welcome, &lt;friend&gt;!",
-        "<li>What&#39;s &lt;new&gt;?</li>",
-        "<li>How &amp; why?</li>",
+        "<button type=\"button\" class=\"question\">What&#39;s &lt;new&gt;?</button>",
+        "<button type=\"button\" class=\"question\">How &amp; why?</button>",
         "<li>Security</li>",
         "<a href=\"https://eve.example/?a=1&amp;b=2\" rel=\"me noopener noreferrer\">Website</a>",
         "--bg: #fdf6e3; --fg: #111827; --accent: #0a7c3e;",
-        "font-family: \"Georgia\", serif,",
+        "--font: \"Georgia\", serif,",
+        "data-show-sources=\"true\" data-voice=\"false\" data-email-gate=\"false\"",
     ] {
         assert!(html.contains(expected), "missing {expected:?} in\n{html}");
     }
-    assert!(!html.contains("<script"), "no script element reaches the page");
     assert!(!html.contains("<b>"), "no markup from the Mind reaches the page");
     let csp = headers.get("content-security-policy").unwrap().to_str().unwrap();
-    assert!(csp.starts_with("default-src 'none'; style-src 'nonce-"), "{csp}");
+    assert!(csp.starts_with("default-src 'none'; script-src 'nonce-"), "{csp}");
+    assert!(csp.contains("connect-src 'self';"), "the chat talks to this origin only: {csp}");
     let nonce = csp.split("'nonce-").nth(1).unwrap().split('\'').next().unwrap();
+    assert!(csp.contains(&format!("style-src 'nonce-{nonce}';")), "{csp}");
     assert!(html.contains(&format!("<style nonce=\"{nonce}\">")), "the one style sheet carries the CSP nonce");
+    // The one script is the page's own, under the nonce; the Mind's text never opens another.
+    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    assert!(html.contains(&format!("<script nonce=\"{nonce}\">")));
     assert_eq!(headers.get("x-content-type-options").unwrap(), "nosniff");
     assert!(headers.contains_key("x-request-id"));
 

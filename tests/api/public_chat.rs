@@ -172,6 +172,32 @@ async fn one_address_sends_at_most_twenty_public_requests_a_minute() {
 }
 
 #[tokio::test]
+async fn a_mind_takes_at_most_its_budget_from_all_addresses_together() {
+    let t = TestApp::spawn_with(lore::compose::Overrides {
+        public_chat_per_mind_per_minute: Some(5),
+        ..Default::default()
+    })
+    .await;
+    let (_, slug) = t.published_mind(json!({})).await;
+    let (_, other) = t.published_mind(json!({})).await;
+    // Five visitors from five addresses (loopback answers all of 127.0.0.0/8), one request each.
+    let from =
+        |last: u8| reqwest::Client::builder().local_address(std::net::IpAddr::from([127, 0, 0, last])).build().unwrap();
+    for last in 2..7 {
+        let res = from(last).post(t.url(&format!("/m/{slug}/conversations"))).send().await.unwrap();
+        assert_eq!(res.status(), 201, "address 127.0.0.{last}");
+    }
+    let res = from(7).post(t.url(&format!("/m/{slug}/conversations"))).send().await.unwrap();
+    assert!(res.headers().contains_key("retry-after"));
+    let e = expect_error(res, 429, "rate_limited").await;
+    assert!(e["error"]["message"].as_str().unwrap().contains("this Mind"), "{e}");
+    // Another Mind has its own budget.
+    let res = from(7).post(t.url(&format!("/m/{other}/conversations"))).send().await.unwrap();
+    assert_eq!(res.status(), 201);
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn a_gated_conversation_is_a_lead_delivered_to_its_subscribers() {
     use crate::receiver::Receiver;
     let t = TestApp::spawn_webhooks("200ms,200ms").await;
@@ -310,5 +336,42 @@ async fn without_a_speech_model_speech_is_unavailable() {
         (opened["conversation"]["id"].as_str().unwrap(), opened["messages"][2]["id"].as_str().unwrap());
     let keyed = format!("/api/v1/minds/{mind}/conversations/{conv}/messages/{answer}/speech");
     expect_error(t.req(Method::GET, &keyed, &t.dev_key).send().await.unwrap(), 503, "speech_unavailable").await;
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn a_visitor_whose_first_answer_failed_can_go_on_in_the_conversation() {
+    let stub = crate::conversations::ModelStub::start("Fourteen days [1].").await;
+    let t = crate::conversations::spawn_with_model(&stub).await;
+    let (_, slug) = t.published_mind(json!({})).await;
+    let open = format!("/m/{slug}/conversations");
+    let retry = |conv: &str, token: &str| {
+        t.visitor(&format!("/m/{slug}/conversations/{conv}/messages"), Some(token))
+            .json(&json!({"content": "When are refunds paid?"}))
+            .send()
+    };
+
+    // JSON: the error names the conversation and the visitor token that opens it.
+    stub.fail_next(3, 503);
+    let res = t.visitor(&open, None).json(&json!({"message": "When are refunds paid?"})).send().await.unwrap();
+    let e = expect_error(res, 502, "generation_failed").await;
+    let conv = e["error"]["details"]["conversationId"].as_str().unwrap().to_owned();
+    let token = e["error"]["details"]["visitorToken"].as_str().unwrap().to_owned();
+    assert!(token.starts_with("vt_"), "{e}");
+    let (status, body) = parts(retry(&conv, &token).await.unwrap()).await;
+    assert_eq!(status, 201, "the kept question is answered: {body}");
+    assert_eq!(body["message"]["content"], "Fourteen days [1].");
+
+    // Streamed: the same in the `error` event.
+    stub.fail_next(3, 503);
+    let res = t.visitor(&open, None).header("accept", "text/event-stream").json(&json!({"message": "Refunds?"}));
+    let text = res.send().await.unwrap().text().await.unwrap();
+    let events = crate::conversations::events(&text);
+    let (name, data) = events.last().unwrap();
+    assert_eq!(name, "error", "{text}");
+    let conv = data["error"]["details"]["conversationId"].as_str().unwrap().to_owned();
+    let token = data["error"]["details"]["visitorToken"].as_str().unwrap().to_owned();
+    let (status, body) = parts(retry(&conv, &token).await.unwrap()).await;
+    assert_eq!(status, 201, "{body}");
     t.stop().await;
 }

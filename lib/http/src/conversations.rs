@@ -389,15 +389,24 @@ fn error_json(e: AppError) -> Value {
     ApiError::App(e).error_member()
 }
 
+/// Names the conversation a failed create opened in the error's `details` (`conversationId`,
+/// and for a visitor the `visitorToken` that opens it), so that the client can go on in it.
+fn name_created(error: &mut Value, conversation: &ConversationId, visitor_token: Option<&str>) {
+    if !error["details"].is_object() {
+        error["details"] = json!({});
+    }
+    error["details"]["conversationId"] = json!(conversation.as_str());
+    if let Some(token) = visitor_token {
+        error["details"]["visitorToken"] = json!(token);
+    }
+}
+
 /// A create whose first answer failed: the error as on any route (status, headers such as
 /// `Retry-After`), with the conversation that was created so that the client can go on in it.
-fn create_failed(e: AppError, conversation: &ConversationId) -> Response {
+fn create_failed(e: AppError, created: &Created) -> Response {
     let error = ApiError::App(e);
     let mut member = error.error_member();
-    if !member["details"].is_object() {
-        member["details"] = json!({});
-    }
-    member["details"]["conversationId"] = json!(conversation.as_str());
+    name_created(&mut member, &created.transcript.conversation.id, created.visitor_token.as_deref());
     let mut response = error.into_response();
     *response.body_mut() = Body::from(json!({ "status": "error", "error": member }).to_string());
     response
@@ -434,7 +443,7 @@ pub(crate) async fn answer(
 ) -> Result<Response, ApiError> {
     let turn = match (begun, &created) {
         (Ok(turn), _) => turn,
-        (Err(e), Some(c)) => return Ok(create_failed(e, &c.transcript.conversation.id)),
+        (Err(e), Some(c)) => return Ok(create_failed(e, c)),
         (Err(e), None) => return Err(e.into()),
     };
     let question = turn.question.clone();
@@ -451,7 +460,7 @@ pub(crate) async fn answer(
             (Ok(message), Some(c)) => {
                 (StatusCode::CREATED, Json(c.with_answer(question, message, how))).into_response()
             }
-            (Err(e), Some(_)) => create_failed(e, &id),
+            (Err(e), Some(c)) => create_failed(e, &c),
             (Err(e), None) => ApiError::from(e).into_response(),
         });
     }
@@ -474,11 +483,8 @@ pub(crate) async fn answer(
             }
             Err(e) => {
                 let mut error = error_json(e);
-                if created.is_some() {
-                    if !error["details"].is_object() {
-                        error["details"] = json!({});
-                    }
-                    error["details"]["conversationId"] = json!(id.as_str());
+                if let Some(c) = &created {
+                    name_created(&mut error, &id, c.visitor_token.as_deref());
                 }
                 event("error", &AnswerEvent::Error { error })
             }

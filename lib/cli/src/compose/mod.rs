@@ -125,6 +125,9 @@ fn config(settings: &Settings, overrides: &Overrides) -> AppConfig {
     if let Some(timeout) = overrides.webhook_timeout {
         config.webhook_timeout = timeout;
     }
+    if let Some(limit) = overrides.public_chat_per_mind_per_minute {
+        config.public_chat_per_mind_per_minute = limit.max(1);
+    }
     config
 }
 

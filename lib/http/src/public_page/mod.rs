@@ -2,11 +2,14 @@
 //! public while the Mind is published; otherwise 404 `not_found` (the JSON envelope, as every
 //! error of the service).
 //!
-//! A small, self-contained, accessible HTML page: the Mind's name, avatar, headline, bio,
-//! welcome message, suggested questions, expertise and links, in its theme's colours. Every
-//! value is HTML-escaped; theme values reach the style sheet only as validated hex colours and
-//! font names ([`lore_domain::mind::HexColor`], [`lore_domain::mind::FontFamily`]); a
-//! Content-Security-Policy allows no script at all and only this response's own style sheet.
+//! A self-contained, accessible chat page: the Mind's name, avatar and headline, the
+//! conversation (welcome message, suggested questions as buttons, the e-mail gate, streamed
+//! answers with their sources, a speaker button), then bio, expertise and links, in its theme's
+//! colours. No build step and no third-party origin: the style sheet (`page.css`) and the script
+//! (`chat.js`) are compiled into the binary and inlined, each under this response's CSP nonce;
+//! the script talks only to the page's own origin (the visitor routes of docs/api.md §17).
+//! Every value is HTML-escaped; theme values reach the style sheet only as validated hex colours
+//! and font names ([`lore_domain::mind::HexColor`], [`lore_domain::mind::FontFamily`]).
 
 use crate::error::ApiError;
 use crate::state::ApiState;
@@ -30,8 +33,8 @@ async fn page(State(s): State<ApiState>, Path(slug): Path<String>) -> Result<Res
     let nonce = nonce();
     let html = render(&mind, &nonce);
     let csp = format!(
-        "default-src 'none'; style-src 'nonce-{nonce}'; img-src http: https:; base-uri 'none'; form-action 'none'; \
-         frame-ancestors 'none'"
+        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'; \
+         img-src http: https:; media-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     );
     let headers: [(HeaderName, HeaderValue); 5] = [
         (CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
@@ -173,11 +176,18 @@ const SOCIAL_LABELS: &[(&str, &str)] = &[
     ("instagram", "Instagram"),
 ];
 
-/// The page's HTML. `nonce` authorises its one style sheet under the page's CSP.
+/// The page's style sheet, after the theme's custom properties.
+const STYLE: &str = include_str!("page.css");
+/// The chat, inlined under the page's nonce (one response, nothing to version or cache apart).
+const SCRIPT: &str = include_str!("chat.js");
+
+/// The page's HTML. `nonce` authorises its one style sheet and its one script under the page's
+/// CSP. Settings reach the script as `data-` attributes (booleans only); text is in the HTML,
+/// escaped, and the script reads it as text.
 pub fn render(mind: &Mind, nonce: &str) -> String {
     let p = palette(mind);
     let name = escape(mind.name.as_str());
-    let mut h = String::with_capacity(8 * 1024);
+    let mut h = String::with_capacity(24 * 1024);
     let _ = write!(
         h,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -191,35 +201,9 @@ pub fn render(mind: &Mind, nonce: &str) -> String {
     let _ = write!(
         h,
         "<style nonce=\"{nonce}\">\n\
-         :root {{ --bg: {bg}; --fg: {fg}; --accent: {accent}; --on-accent: {on_accent}; }}\n\
-         {dark}\
-         * {{ box-sizing: border-box; }}\n\
-         html {{ background: var(--bg); color: var(--fg); font-family: {font}; line-height: 1.55; }}\n\
-         body {{ margin: 0; min-height: 100vh; display: flex; flex-direction: column; align-items: center; }}\n\
-         .band {{ width: 100%; height: 8px; background: var(--accent); }}\n\
-         main {{ width: 100%; max-width: 42rem; padding: 2.5rem 1.25rem 1.5rem; }}\n\
-         header {{ text-align: center; }}\n\
-         .avatar {{ width: 112px; height: 112px; border-radius: 50%; object-fit: cover; display: block; margin: 0 auto 1rem; \
-           border: 3px solid var(--accent); }}\n\
-         .initial {{ display: flex; align-items: center; justify-content: center; font-size: 3rem; font-weight: 700; \
-           background: var(--accent); color: var(--on-accent); }}\n\
-         h1 {{ font-size: 2rem; line-height: 1.2; margin: 0 0 .25rem; overflow-wrap: anywhere; }}\n\
-         h2 {{ font-size: 1rem; text-transform: uppercase; letter-spacing: .06em; margin: 2rem 0 .75rem; opacity: .8; }}\n\
-         .headline {{ font-size: 1.15rem; margin: 0; opacity: .85; }}\n\
-         p {{ margin: 0 0 .75rem; overflow-wrap: anywhere; }}\n\
-         .welcome {{ margin-top: 2rem; padding: 1rem 1.25rem; border-radius: 1rem 1rem 1rem .25rem; \
-           background: var(--accent); color: var(--on-accent); }}\n\
-         .welcome p:last-child {{ margin-bottom: 0; }}\n\
-         ul {{ list-style: none; padding: 0; margin: 0; }}\n\
-         .questions li {{ border: 2px solid var(--accent); border-radius: .75rem; padding: .6rem .9rem; margin-bottom: .5rem; \
-           overflow-wrap: anywhere; }}\n\
-         .tags {{ display: flex; flex-wrap: wrap; gap: .5rem; }}\n\
-         .tags li {{ border: 1px solid currentColor; border-radius: 999px; padding: .15rem .75rem; font-size: .9rem; }}\n\
-         .links {{ display: flex; flex-wrap: wrap; gap: 1rem; justify-content: center; margin-top: 2rem; }}\n\
-         a {{ color: inherit; text-decoration-thickness: 2px; text-decoration-color: var(--accent); text-underline-offset: 3px; }}\n\
-         a:focus-visible {{ outline: 3px solid var(--accent); outline-offset: 2px; }}\n\
-         footer {{ margin-top: auto; padding: 1.5rem; font-size: .85rem; opacity: .7; }}\n\
-         </style>\n</head>\n<body>\n<div class=\"band\" aria-hidden=\"true\"></div>\n<main>\n<header>\n",
+         :root {{ --bg: {bg}; --fg: {fg}; --accent: {accent}; --on-accent: {on_accent}; --font: {font}; }}\n\
+         {dark}{STYLE}</style>\n</head>\n<body>\n<div class=\"band\" aria-hidden=\"true\"></div>\n\
+         <div class=\"page\">\n<header>\n",
         bg = p.background,
         fg = p.text,
         accent = p.accent,
@@ -235,7 +219,7 @@ pub fn render(mind: &Mind, nonce: &str) -> String {
         Some(url) => {
             let _ = writeln!(
                 h,
-                "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"112\" height=\"112\" referrerpolicy=\"no-referrer\">",
+                "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"96\" height=\"96\" referrerpolicy=\"no-referrer\">",
                 escape(url.as_str())
             );
         }
@@ -249,13 +233,66 @@ pub fn render(mind: &Mind, nonce: &str) -> String {
         let _ = writeln!(h, "<p class=\"headline\">{}</p>", escape(headline.as_str()));
     }
     h.push_str("</header>\n");
+    chat(&mut h, mind, &name);
+    about(&mut h, mind);
+    let _ = write!(
+        h,
+        "</div>\n<footer>Powered by Lore</footer>\n<script nonce=\"{nonce}\">\n{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+    h
+}
+
+/// The conversation: the welcome message, suggested questions, the e-mail gate and the message
+/// box. The gate and the box start hidden; the script shows the one that applies, so without
+/// script the page is the Mind's profile and a notice.
+fn chat(h: &mut String, mind: &Mind, name: &str) {
+    let _ = writeln!(
+        h,
+        "<main id=\"chat\" class=\"chat\" aria-label=\"Chat with {name}\" data-show-sources=\"{}\" data-voice=\"{}\" \
+         data-email-gate=\"{}\">",
+        mind.show_sources, mind.voice_enabled, mind.collect_email_before_chat
+    );
+    h.push_str("<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"Conversation\">\n");
     if let Some(welcome) = &mind.welcome_message {
         let _ = writeln!(
             h,
-            "<section class=\"welcome\" aria-label=\"Welcome message\">{}</section>",
+            "<li class=\"msg assistant welcome\"><div class=\"bubble\">{}</div></li>",
             paragraphs(welcome.as_str())
         );
     }
+    h.push_str(
+        "</ol>\n<div id=\"questions\" class=\"questions\" role=\"group\" aria-label=\"Suggested questions\" hidden>\n",
+    );
+    for q in mind.suggested_questions.as_slice() {
+        let _ = writeln!(h, "<button type=\"button\" class=\"question\">{}</button>", escape(q));
+    }
+    let _ = write!(
+        h,
+        "</div>\n\
+         <form id=\"gate\" class=\"gate\" novalidate hidden aria-labelledby=\"gate-title\">\n\
+         <p id=\"gate-title\">Please tell {name} your e-mail address to start the conversation.</p>\n\
+         <div class=\"field\"><label for=\"gate-email\">E-mail</label>\
+         <input id=\"gate-email\" type=\"email\" autocomplete=\"email\" maxlength=\"254\" required \
+         aria-describedby=\"gate-error\"></div>\n\
+         <div class=\"field\"><label for=\"gate-name\">Name (optional)</label>\
+         <input id=\"gate-name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\"></div>\n\
+         <button id=\"gate-start\" class=\"send\" type=\"submit\">Start chatting</button>\n\
+         <p id=\"gate-error\" class=\"status error\" role=\"alert\"></p>\n\
+         </form>\n\
+         <form id=\"composer\" class=\"composer\" hidden>\n\
+         <label for=\"message\" class=\"visually-hidden\">Your message</label>\
+         <textarea id=\"message\" rows=\"1\" maxlength=\"4000\" placeholder=\"Ask {name} something\"></textarea>\
+         <button id=\"send\" class=\"send\" type=\"submit\">Send</button>\n\
+         </form>\n\
+         <p id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></p>\n\
+         <p id=\"unsupported\" class=\"notice\" hidden>This browser cannot chat here; a current browser can.</p>\n\
+         <noscript><p class=\"notice\">Chatting with {name} needs JavaScript.</p></noscript>\n\
+         </main>\n"
+    );
+}
+
+/// Bio, expertise and links, below the conversation.
+fn about(h: &mut String, mind: &Mind) {
     if let Some(bio) = &mind.bio {
         let _ = writeln!(
             h,
@@ -263,18 +300,16 @@ pub fn render(mind: &Mind, nonce: &str) -> String {
             paragraphs(bio.as_str())
         );
     }
-    let list = |h: &mut String, id: &str, title: &str, class: &str, items: &[String]| {
-        if items.is_empty() {
-            return;
-        }
-        let _ = write!(h, "<section aria-labelledby=\"{id}\">\n<h2 id=\"{id}\">{title}</h2>\n<ul class=\"{class}\">\n");
-        for item in items {
-            let _ = writeln!(h, "<li>{}</li>", escape(item));
+    let areas = mind.expertise_areas.as_slice();
+    if !areas.is_empty() {
+        h.push_str(
+            "<section aria-labelledby=\"expertise\">\n<h2 id=\"expertise\">Expertise</h2>\n<ul class=\"tags\">\n",
+        );
+        for area in areas {
+            let _ = writeln!(h, "<li>{}</li>", escape(area));
         }
         h.push_str("</ul>\n</section>\n");
-    };
-    list(&mut h, "ask", "Suggested questions", "questions", mind.suggested_questions.as_slice());
-    list(&mut h, "expertise", "Expertise", "tags", mind.expertise_areas.as_slice());
+    }
     let links = mind.social_links.entries();
     if !links.is_empty() {
         h.push_str("<nav aria-label=\"Links\">\n<ul class=\"links\">\n");
@@ -289,8 +324,6 @@ pub fn render(mind: &Mind, nonce: &str) -> String {
         }
         h.push_str("</ul>\n</nav>\n");
     }
-    h.push_str("</main>\n<footer>Powered by Lore</footer>\n</body>\n</html>\n");
-    h
 }
 
 #[cfg(test)]
@@ -322,8 +355,11 @@ mod tests {
         let html = render(&m, "n0nce");
         assert!(html.contains("<h1>&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert!(!html.contains("<script"), "no script element at all");
-        assert!(html.contains("<li>&lt;img src=x onerror=alert(1)&gt;</li>"));
+        assert_eq!(html.matches("<script").count(), 1, "only the page's own script");
+        assert!(html.contains("<script nonce=\"n0nce\">"));
+        assert!(
+            html.contains("<button type=\"button\" class=\"question\">&lt;img src=x onerror=alert(1)&gt;</button>")
+        );
         assert!(html.contains("<p>&lt;b&gt;bold&lt;/b&gt;<br>line</p>"));
         assert!(html.contains("Hi &#39;there&#39;"));
         assert!(html.contains("src=\"https://cdn.example.com/a.png?x=1&amp;y=2\""));
@@ -340,7 +376,7 @@ mod tests {
         let m = mind(RawMind { theme: Field::Value(theme), ..Default::default() });
         let html = render(&m, "n");
         assert!(html.contains("--bg: #102030; --fg: #f9fafb; --accent: #ff0000;"), "{html}");
-        assert!(html.contains("font-family: \"Inter\", serif, system-ui"));
+        assert!(html.contains("--font: \"Inter\", serif, system-ui"));
         assert!(html.contains("content=\"dark\""), "a dark background gets a dark colour scheme");
         let light = mind(RawMind::default());
         let html = render(&light, "n");

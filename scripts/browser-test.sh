@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The public Mind page (GET /m/{slug}) in a real browser: Debian's Chromium, driven headlessly by
+# Debian's ChromeDriver through Selenium (PyPI), against `lore serve` answering with a local
+# OpenAI-compatible stub model (tests/browser/stub_model.py, streamed answers and speech).
+#
+#   bash scripts/browser-test.sh
+#
+# What it checks is in tests/browser/chat_page.py. Screenshots (desktop and phone width) are
+# written to target/browser/ in the repository (the CI artifacts).
+#
+# Installs what is missing: the chromium and chromium-driver packages (apt-get, as root) and
+# Selenium into a venv under $LORE_TOOLS_DIR (default ~/.cache/lore/tools). LORE_BIN uses an
+# already built `lore` instead of `cargo build`; LORE_CHROMIUM / LORE_CHROMEDRIVER override the
+# browser and its driver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SELENIUM_VERSION="4.51.0"
+TOOLS_DIR="${LORE_TOOLS_DIR:-$HOME/.cache/lore/tools}"
+VENV="$TOOLS_DIR/browser-venv"
+TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+export LORE_CHROMIUM="${LORE_CHROMIUM:-/usr/bin/chromium}"
+export LORE_CHROMEDRIVER="${LORE_CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+if [ ! -x "$LORE_CHROMIUM" ] || [ ! -x "$LORE_CHROMEDRIVER" ]; then
+  echo "browser-test: installing Debian's chromium and chromium-driver" >&2
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y -q chromium chromium-driver >/dev/null \
+    || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q chromium chromium-driver >/dev/null; }
+fi
+
+if ! "$VENV/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM_VERSION')" 2>/dev/null; then
+  echo "browser-test: installing selenium==$SELENIUM_VERSION into $VENV" >&2
+  python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "selenium==$SELENIUM_VERSION" >&2
+fi
+
+if [ -z "${LORE_BIN:-}" ]; then
+  cargo build -q --locked --bin lore
+  LORE_BIN="$TARGET_DIR/debug/lore"
+fi
+export LORE_BIN
+export LORE_SCREENSHOTS="${LORE_SCREENSHOTS:-$PWD/target/browser}"
+mkdir -p "$LORE_SCREENSHOTS"
+
+exec "$VENV/bin/python" tests/browser/chat_page.py

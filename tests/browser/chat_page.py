@@ -1,0 +1,494 @@
+"""The public Mind page in a real browser (run by scripts/browser-test.sh).
+
+Starts `lore serve` (fresh data dir, free port, the built-in embedder) answering with the stub
+model of stub_model.py, sets Minds up over the HTTP API with the dev key, and drives Debian's
+Chromium headlessly through ChromeDriver:
+
+- a visitor passes the e-mail gate (a wrong address is refused in the page), clicks a suggested
+  question, and watches the answer arrive piece by piece with its citation and quote; a marker
+  opens the sources; the speaker button fetches the spoken answer once and plays it; a second
+  question is typed and sent with the keyboard only; the lead is in the stored conversation;
+- without streaming in the browser (no ReadableStream) the page asks for JSON and still answers;
+- with `showSources: false` the page shows no citation, marker or quote;
+- the theme's colours and font are what the page computes; it fits a phone's width;
+- no Content-Security-Policy violation is reported on any page (event listener + console log);
+- every Mind field with hostile content stays inert: nothing runs, the text shows as text, and
+  the values that could not be shown safely are refused by the API.
+
+Screenshots at desktop and phone width go to $LORE_SCREENSHOTS. Every wait polls with a deadline.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stub_model  # noqa: E402
+
+POLICY = "Refunds are paid within fourteen days of the return. Shipping costs are not refunded."
+BACKGROUND = "#fdf6e3"
+PRIMARY = "#0a7c3e"
+QUESTION = "When are refunds paid?"
+# Installed before any page script runs (not subject to the page's CSP): records CSP violations
+# and anything that would open a dialog.
+WATCH = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation', function (e) {
+  window.__csp.push(e.violatedDirective + ' ' + e.blockedURI);
+});
+window.__dialogs = [];
+window.alert = window.confirm = window.prompt = function (m) { window.__dialogs.push(String(m)); };
+"""
+NO_STREAMS = "delete window.ReadableStream;"
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def wait_for(what, probe, timeout=30.0, every=0.05):
+    """Polls `probe` until it returns something truthy; fails naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
+
+
+class Lore:
+    """`lore serve` on a free port with its dev key."""
+
+    def __init__(self, model_url):
+        self.dir = tempfile.mkdtemp(prefix="lore-browser-")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        env = dict(os.environ)
+        env.update(
+            {
+                "LORE_EMBEDDER": "local",
+                "LORE_PUBLIC_BASE_URL": "",
+                "LORE_RESPONDER": "llm",
+                "LORE_LLM_BASE_URL": model_url + "/v1",
+                "LORE_LLM_MODEL": "stub-model",
+                "LORE_SPEECH": "openai",
+                "LORE_SPEECH_BASE_URL": model_url + "/v1",
+                # Every page of the run comes from 127.0.0.1: room for the whole test.
+                "LORE_PUBLIC_CHAT_PER_MINUTE": "200",
+            }
+        )
+        env.pop("OPENAI_API_KEY", None)
+        self.log = open(os.path.join(self.dir, "serve.log"), "wb")
+        self.process = subprocess.Popen(
+            [os.environ["LORE_BIN"], "serve", "--addr", f"127.0.0.1:{port}", "--data-dir", f"{self.dir}/data"],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        key_file = os.path.join(self.dir, "data", "dev-key")
+
+        def up():
+            check(self.process.poll() is None, "lore serve exited:\n" + self.server_log())
+            try:
+                urllib.request.urlopen(self.base + "/api/v1/openapi.json", timeout=2).read()
+            except OSError:
+                return False
+            return os.path.exists(key_file) and os.path.getsize(key_file) > 0
+
+        wait_for("lore serve to answer", up, timeout=60)
+        self.key = open(key_file).read().strip()
+
+    def server_log(self):
+        self.log.flush()
+        return open(os.path.join(self.dir, "serve.log"), errors="replace").read()[-4000:]
+
+    def api(self, method, path, body=None, expect=(200, 201)):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Authorization", f"Bearer {self.key}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as res:
+                status, payload = res.status, res.read()
+        except urllib.error.HTTPError as e:
+            status, payload = e.code, e.read()
+        parsed = json.loads(payload) if payload else None
+        check(status in expect, f"{method} {path}: {status} {parsed}")
+        return parsed
+
+    def refused(self, method, path, body, code):
+        parsed = self.api(method, path, body, expect=(400,))
+        check(parsed["error"]["code"] == code, f"{method} {path} {body}: {parsed}")
+
+    def mind(self, fields, settings, sources):
+        mind = self.api("POST", "/api/v1/minds", fields)["mind"]
+        self.api("PATCH", f"/api/v1/minds/{mind['id']}", settings)
+        for name, content in sources:
+            source = self.api(
+                "POST", f"/api/v1/minds/{mind['id']}/knowledge", {"type": "text", "name": name, "content": content}
+            )["source"]
+            wait_for(
+                f"source {source['id']} to be ready",
+                lambda: self.api("GET", f"/api/v1/minds/{mind['id']}/knowledge/{source['id']}")["source"]["status"]
+                == "ready",
+            )
+        published = self.api("POST", f"/api/v1/minds/{mind['id']}/publish", {"isPublished": True})["mind"]
+        check(published["publicUrl"] == f"{self.base}/m/{mind['slug']}", published)
+        return mind["id"], published["publicUrl"]
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Browser:
+    def __init__(self):
+        self.profile = tempfile.mkdtemp(prefix="lore-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = os.environ.get("LORE_CHROMIUM", "/usr/bin/chromium")
+        for flag in [
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--autoplay-policy=no-user-gesture-required",
+            "--window-size=1280,900",
+            f"--user-data-dir={self.profile}",
+        ]:
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=os.environ.get("LORE_CHROMEDRIVER", "/usr/bin/chromedriver"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.scripts = []
+        self.console = []
+
+    def before_each_page(self, source):
+        result = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+        self.scripts.append(result["identifier"])
+
+    def forget_page_scripts(self):
+        for identifier in self.scripts:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier})
+        self.scripts = []
+
+    def open(self, url):
+        self.driver.get(url)
+        wait_for("the page to load", lambda: self.js("return document.readyState === 'complete'"))
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def visible(self, css):
+        found = self.all(css)
+        return bool(found) and found[0].is_displayed()
+
+    def assert_clean(self, where):
+        """No CSP violation and no dialog on this page, and none in the console so far."""
+        violations = self.js("return window.__csp || []")
+        check(violations == [], f"{where}: CSP violations {violations}")
+        dialogs = self.js("return window.__dialogs || []")
+        check(dialogs == [], f"{where}: dialogs opened {dialogs}")
+        self.console += self.driver.get_log("browser")
+        csp_logs = [e for e in self.console if "Content Security Policy" in e.get("message", "")]
+        check(csp_logs == [], f"{where}: CSP messages in the console {csp_logs}")
+
+    def screenshot(self, name):
+        path = os.path.join(os.environ["LORE_SCREENSHOTS"], name)
+        check(self.driver.save_screenshot(path), f"screenshot {path}")
+        check(os.path.getsize(path) > 10_000, f"suspiciously small screenshot {path}")
+        print(f"chat_page: screenshot {path}")
+
+    def quit(self):
+        self.driver.quit()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def last_answer(b):
+    answers = b.all("#log li.msg.assistant:not(.welcome)")
+    return answers[-1] if answers else None
+
+
+def answered(b, count):
+    """Waits until `count` answers are on the page and the last one is complete; returns it."""
+
+    def done():
+        answers = b.all("#log li.msg.assistant:not(.welcome)")
+        if len(answers) >= count and answers[-1].get_attribute("aria-busy") == "false":
+            return answers[-1]
+        status = b.find("#status").text
+        check("could not" not in status and "failed" not in status, f"the page reports: {status}")
+        return None
+
+    return wait_for(f"answer {count}", done, timeout=60)
+
+
+def pass_gate(b, email="vera@example.com", name="Vera"):
+    wait_for("the e-mail gate", lambda: b.visible("#gate"))
+    check(not b.visible("#composer"), "the message box waits behind the gate")
+    check(not b.visible("#questions"), "the suggested questions wait behind the gate")
+    b.find("#gate-email").clear()
+    b.find("#gate-email").send_keys(email)
+    b.find("#gate-name").send_keys(name)
+    b.find("#gate-start").click()
+    wait_for("the gate to open", lambda: b.visible("#composer"))
+    check(not b.visible("#gate"), "the gate is gone once passed")
+    return b.js("return document.getElementById('chat').getAttribute('data-conversation')")
+
+
+def hex_rgb(colour):
+    return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
+
+
+def test_conversation(lore, b, stub):
+    mind, url = lore.mind(
+        {
+            "name": "Ada Lovelace",
+            "headline": "Mathematician & the first programmer",
+            "bio": "I wrote the first published algorithm.",
+            "welcomeMessage": "Hello! Ask me about refunds.",
+            "suggestedQuestions": [QUESTION, "Are shipping costs refunded?"],
+        },
+        {
+            "collectEmailBeforeChat": True,
+            "voiceEnabled": True,
+            "theme": {"backgroundColor": BACKGROUND, "primaryColor": PRIMARY, "fontFamily": "Georgia, serif",
+                      "mode": "light"},
+        },
+        [("Refund policy", POLICY)],
+    )
+    b.before_each_page(WATCH)
+    b.open(url)
+    check(b.find("h1").text == "Ada Lovelace", b.find("h1").text)
+    check(b.find("#log li.welcome").text == "Hello! Ask me about refunds.", "the welcome message opens the log")
+    check(b.js("return getComputedStyle(document.documentElement).backgroundColor") == hex_rgb(BACKGROUND),
+          "the theme's background")
+    check(b.js("return getComputedStyle(document.querySelector('.band')).backgroundColor") == hex_rgb(PRIMARY),
+          "the theme's primary colour")
+    check("Georgia" in b.js("return getComputedStyle(document.body).fontFamily"), "the theme's font")
+
+    # The e-mail gate: a wrong address is refused in the page, before anything is sent.
+    wait_for("the e-mail gate", lambda: b.visible("#gate"))
+    b.find("#gate-email").send_keys("not an address")
+    b.find("#gate-start").click()
+    wait_for("the gate's error", lambda: "valid e-mail" in b.find("#gate-error").text)
+    check(b.js("return document.getElementById('chat').getAttribute('data-conversation')") is None,
+          "no conversation is opened with a wrong address")
+    conversation = pass_gate(b)
+    check(conversation and conversation.startswith("conv_"), conversation)
+    stored = lore.api("GET", f"/api/v1/minds/{mind}/conversations/{conversation}")
+    check(stored["conversation"]["visitor"]["email"] == "vera@example.com", stored)
+    check(stored["conversation"]["channel"] == "public", stored)
+
+    # A suggested question, answered piece by piece.
+    buttons = b.all("#questions button.question")
+    check([x.text for x in buttons] == [QUESTION, "Are shipping costs refunded?"], [x.text for x in buttons])
+    buttons[0].click()
+    seen = set()
+
+    def streamed():
+        answer = last_answer(b)
+        if answer is None:
+            return False
+        text = answer.find_element(By.CSS_SELECTOR, ".bubble").text
+        if answer.get_attribute("aria-busy") == "true" and text:
+            seen.add(text)
+        return answer.get_attribute("aria-busy") == "false"
+
+    wait_for("the streamed answer", streamed, timeout=60, every=0.02)
+    check(len(seen) >= 2, f"the answer appeared piece by piece, saw {len(seen)} partial states: {seen}")
+    check(b.find("#chat").get_attribute("data-transport") == "stream", "streamed over SSE")
+    answer = last_answer(b)
+    check(b.all("#log li.msg.user")[0].text == QUESTION, "the question is shown as the visitor's")
+    text = answer.find_element(By.CSS_SELECTOR, ".bubble").text
+    check(text.startswith("Refunds are paid within fourteen days of the return [1]."), text)
+    markers = answer.find_elements(By.CSS_SELECTOR, ".bubble sup a.marker")
+    check(len(markers) == 2 and markers[0].text == "[1]", f"markers {[m.text for m in markers]}")
+    sources = answer.find_element(By.CSS_SELECTOR, "details.sources")
+    check(sources.get_attribute("open") is None, "sources start folded")
+    markers[0].click()
+    wait_for("the marker to open the sources", lambda: sources.get_attribute("open") is not None)
+    cited = sources.find_element(By.CSS_SELECTOR, "li")
+    check("Refund policy" in cited.text, cited.text)
+    quote = cited.find_element(By.CSS_SELECTOR, "blockquote").text
+    check(quote and quote in POLICY, f"the quote is verbatim from the source: {quote!r}")
+    check(not b.visible("#questions"), "the suggested questions step aside once the chat has begun")
+
+    # Spoken answer: fetched once, played.
+    speak = answer.find_element(By.CSS_SELECTOR, "button.speak")
+    check(speak.get_attribute("aria-pressed") == "false", "not playing yet")
+    speak.click()
+    wait_for("the answer to play", lambda: speak.get_attribute("aria-pressed") == "true", timeout=30, every=0.02)
+    check(stub.counts["speech"] == 1, f"speech generated once: {stub.counts}")
+
+    # Keyboard only: type into the message box and press Enter.
+    box = b.find("#message")
+    box.click()
+    check(b.js("return document.activeElement.id") == "message", "the message box takes the focus")
+    box.send_keys("Are shipping costs refunded?")
+    box.send_keys(Keys.ENTER)
+    second = answered(b, 2)
+    check("Shipping costs are not refunded" in second.text, second.text)
+    check(b.find("#message").get_attribute("value") == "", "the box is emptied once sent")
+    # Tab moves from the message box to the send button.
+    b.find("#message").send_keys(Keys.TAB)
+    check(b.js("return document.activeElement.id") == "send", "Tab reaches the send button")
+    stored = lore.api("GET", f"/api/v1/minds/{mind}/conversations/{conversation}")
+    check([m["role"] for m in stored["messages"]] == ["assistant", "user", "assistant", "user", "assistant"],
+          stored["messages"])
+    b.assert_clean("the conversation")
+    b.screenshot("mind-chat-desktop.png")
+
+    # Phone width: nothing wider than the screen.
+    b.driver.set_window_size(390, 844)
+    wait_for("the phone layout", lambda: b.js("return window.innerWidth") <= 400)
+    width = b.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+    check(width[0] <= width[1], f"the page fits a phone's width: {width}")
+    b.screenshot("mind-chat-phone.png")
+    b.driver.set_window_size(1280, 900)
+
+    # Without streams in the browser: the page asks for JSON and still answers, with sources.
+    b.before_each_page(NO_STREAMS)
+    b.open(url)
+    pass_gate(b, "jason@example.com", "Jason")
+    b.all("#questions button.question")[0].click()
+    json_answer = answered(b, 1)
+    check(b.find("#chat").get_attribute("data-transport") == "json", "fell back to JSON")
+    check("fourteen days" in json_answer.text, json_answer.text)
+    check(len(json_answer.find_elements(By.CSS_SELECTOR, "details.sources li")) == 1, "the JSON answer's source")
+    b.assert_clean("the JSON fallback")
+    b.forget_page_scripts()
+    b.before_each_page(WATCH)
+
+    # showSources off: no citations, markers or quotes reach the visitor.
+    lore.api("PATCH", f"/api/v1/minds/{mind}", {"showSources": False})
+    b.open(url)
+    pass_gate(b, "sam@example.com")
+    b.find("#message").send_keys(QUESTION + Keys.ENTER)
+    hidden = answered(b, 1)
+    text = hidden.find_element(By.CSS_SELECTOR, ".bubble").text
+    check("fourteen days" in text and "[1]" not in text, f"no markers: {text}")
+    check(hidden.find_elements(By.CSS_SELECTOR, "details.sources, sup, blockquote") == [], "no sources shown")
+    b.assert_clean("showSources off")
+    return mind
+
+
+def test_hostile_mind(lore, b):
+    """Every field a visitor sees, with hostile content: refused by the API or shown as text."""
+    name = '<img src=x onerror="window.__xss=1">Eve'
+    fields = {
+        "name": name,
+        "slug": "eve",
+        "headline": "<script>window.__xss=2</script>",
+        "bio": '<iframe src="javascript:window.top.__xss=3"></iframe>\n\n</p><script>window.__xss=4</script>',
+        "welcomeMessage": '</li></ol><script>window.__xss=5</script><a href="javascript:window.__xss=6">hi</a>',
+        "suggestedQuestions": ['"><img src=x onerror=window.__xss=9> hostile?', "</button><script>window.__xss=10</script>"],
+        "expertiseAreas": ["<svg onload=window.__xss=11>", "{{constructor.constructor('window.__xss=12')()}}"],
+    }
+    # What cannot be shown safely never gets in: script URLs and CSS injection are refused.
+    lore.refused("POST", "/api/v1/minds", {"name": "x", "avatarUrl": "javascript:window.__xss=13"}, "validation_error")
+    probe = lore.api("POST", "/api/v1/minds", {"name": "Probe"})["mind"]["id"]
+    for settings in [
+        {"avatarUrl": "javascript:window.__xss=13"},
+        {"socialLinks": {"website": "javascript:window.__xss=14"}},
+        {"theme": {"primaryColor": "red;} body { display: none } .x {"}},
+        {"theme": {"backgroundColor": "url(javascript:window.__xss=15)"}},
+        {"theme": {"fontFamily": "x;}</style><script>window.__xss=16</script>"}},
+    ]:
+        lore.refused("PATCH", f"/api/v1/minds/{probe}", settings, "validation_error")
+    mind, url = lore.mind(
+        fields,
+        {"showSources": True, "socialLinks": {"website": "https://eve.example/?a=1&b=%3Cx%3E"}},
+        [('<img src=x onerror="window.__xss=17">Policy', POLICY)],
+    )
+    b.open(url)
+    wait_for("the hostile page", lambda: b.visible("#composer"))
+    check(b.find("h1").text == name, f"the name shows as text: {b.find('h1').text!r}")
+    check(b.js("return document.title") == name, "the title is the literal name")
+    check(b.find(".headline").text == fields["headline"], b.find(".headline").text)
+    check(b.find("#log li.welcome").text == fields["welcomeMessage"], b.find("#log li.welcome").text)
+    check([x.text for x in b.all("#questions button")] == fields["suggestedQuestions"], "questions as text")
+    check([x.text for x in b.all(".tags li")] == fields["expertiseAreas"], "expertise as text")
+    counts = b.js(
+        "return ['script', 'img', 'iframe', 'svg'].map(function (t) { return document.getElementsByTagName(t).length; })"
+    )
+    check(counts == [1, 0, 0, 0], f"only the page's own script and no injected elements: {counts}")
+    links = b.js("return Array.from(document.links).map(function (a) { return a.protocol; })")
+    check(links == ["https:"], f"only the safe link: {links}")
+    # The hostile question is sent as typed, and the hostile answer and source name stay text.
+    b.all("#questions button")[0].click()
+    answer = answered(b, 1)
+    check(b.all("#log li.msg.user")[0].text == fields["suggestedQuestions"][0], "sent as typed")
+    bubble = answer.find_element(By.CSS_SELECTOR, ".bubble").text
+    check(bubble.startswith('Here is <img src=x onerror="window.__xss=7"> and <script>'), bubble)
+    answer.find_element(By.CSS_SELECTOR, "sup a.marker").click()
+    cited = answer.find_element(By.CSS_SELECTOR, "details.sources li .name").text
+    check(cited == '[1] <img src=x onerror="window.__xss=17">Policy', cited)
+    counts = b.js("return ['script', 'img', 'iframe', 'svg'].map(function (t) { return document.getElementsByTagName(t).length; })")
+    check(counts == [1, 0, 0, 0], f"the answer added no elements of its own: {counts}")
+    check(b.js("return window.__xss === undefined"), "no injected code ran: window.__xss = %r" % b.js("return window.__xss"))
+    b.assert_clean("the hostile Mind")
+    b.screenshot("mind-hostile.png")
+
+
+def main():
+    model_url, stub, server = stub_model.start()
+    lore = Lore(model_url)
+    b = None
+    try:
+        b = Browser()
+        test_conversation(lore, b, stub)
+        print("chat_page: conversation, gate, streaming, sources, voice, keyboard, JSON fallback, showSources: ok")
+        test_hostile_mind(lore, b)
+        print("chat_page: hostile Mind fields stay inert: ok")
+    except BaseException:
+        print("chat_page: lore serve log (tail):\n" + lore.server_log(), file=sys.stderr)
+        if b is not None:
+            try:
+                b.screenshot("failure.png")
+            except Exception:  # noqa: BLE001 - the failure itself is what matters
+                pass
+        raise
+    finally:
+        if b is not None:
+            b.quit()
+        lore.stop()
+        server.shutdown()
+    print("chat_page: ok")
+
+
+if __name__ == "__main__":
+    main()
