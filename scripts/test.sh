@@ -53,6 +53,14 @@ if [ "$#" -eq 0 ]; then
     || status=$?
 fi
 
+# The public Mind page in a real browser: Debian's Chromium + ChromeDriver through Selenium
+# against `lore serve` (scripts/browser-test.sh installs what is missing; screenshots go to
+# target/browser/). Skipped when arguments narrowed the run above.
+if [ "$#" -eq 0 ]; then
+  echo "== the public Mind page in Chromium (scripts/browser-test.sh)"
+  bash scripts/browser-test.sh || status=$?
+fi
+
 # Contract fuzzing: schemathesis against the OpenAPI document of `lore serve` (bounded; see
 # scripts/schemathesis.sh for the long run). Skipped when arguments narrowed the run above.
 if [ "$#" -eq 0 ]; then

@@ -382,3 +382,40 @@ async fn conversation_events_answer_from_the_minds_knowledge() {
     assert_eq!(detail.body["mind"]["conversationCount"], 1);
     assert_eq!(detail.body["mind"]["recentConversationCount"], 1);
 }
+
+/// The visitor token placeholder of `public-send-message.json`.
+const SAMPLE_VISITOR_TOKEN: &str = "vt_0000000000000000000000000000000000000000000000000000000000000000";
+
+#[tokio::test]
+async fn visitors_chat_with_a_published_mind_without_a_key() {
+    let tenant = Tenant::new().await;
+    // As the function's main composes it: the event's source IP is the client address.
+    let router = lore::lambda::with_client_address(tenant.router(RouteGroup::Minds));
+    let ev = |name: &str| Event::load(name).with_key(&tenant.key);
+    let created = invoke(&router, &ev("create-mind.json")).await;
+    let mind = created.body["mind"]["id"].as_str().unwrap().to_owned();
+    let ev = |name: &str| ev(name).with(SAMPLE_MIND_ID, &mind);
+    assert_eq!(invoke(&router, &ev("add-text-source.json")).await.status, StatusCode::CREATED);
+    assert_eq!(run_queued_ingest(&tenant).await, 1);
+
+    let open = Event::load("public-open-conversation.json");
+    assert_not_found(&invoke(&router, &open).await, "a Mind not yet published");
+    assert_eq!(invoke(&router, &ev("publish-mind.json")).await.status, StatusCode::OK);
+    let opened = invoke(&router, &open).await;
+    assert_eq!(opened.status, StatusCode::CREATED, "{opened:?}");
+    let conversation = &opened.body["conversation"];
+    assert_eq!(
+        (conversation["channel"].as_str(), conversation["visitor"]["email"].as_str()),
+        (Some("public"), Some("visitor@example.com"))
+    );
+    let id = conversation["id"].as_str().unwrap();
+    let token = opened.body["visitorToken"].as_str().unwrap();
+
+    let send = Event::load("public-send-message.json").with(SAMPLE_CONVERSATION_ID, id);
+    assert_not_found(&invoke(&router, &send).await, "the sample token opens no conversation");
+    let sent = invoke(&router, &send.with(SAMPLE_VISITOR_TOKEN, token)).await;
+    assert_eq!(sent.status, StatusCode::CREATED, "{sent:?}");
+    let answer = &sent.body["message"];
+    assert!(answer["content"].as_str().unwrap().contains("Note G"), "{answer}");
+    assert!(SAMPLE_TEXT.contains(answer["citations"][0]["quote"].as_str().unwrap()), "{answer}");
+}

@@ -76,7 +76,8 @@ fn visitor_token(headers: &HeaderMap) -> Option<VisitorToken> {
         (status = 404, description = "`not_found`: no published Mind at this address", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many messages from this address, or to this Mind; \
             `Retry-After`", body = ErrorBody),
-        (status = 502, description = "`generation_failed` (`details.conversationId`)", body = ErrorBody),
+        (status = 502, description = "`generation_failed` (`details.conversationId` and `details.visitorToken`: \
+            resend the question there)", body = ErrorBody),
     ))]
 async fn open_public_conversation(
     State(s): State<ApiState>,
