@@ -53,6 +53,12 @@ if [ "$#" -eq 0 ]; then
     || status=$?
 fi
 
+# The OpenAPI document under Redocly's recommended rules: 0 errors, 0 warnings.
+if [ "$#" -eq 0 ]; then
+  echo "== OpenAPI lint (scripts/openapi-lint.sh)"
+  bash scripts/openapi-lint.sh || status=$?
+fi
+
 # The public Mind page in a real browser: Debian's Chromium + ChromeDriver through Selenium
 # against `lore serve` (scripts/browser-test.sh installs what is missing; screenshots go to
 # target/browser/). Skipped when arguments narrowed the run above.

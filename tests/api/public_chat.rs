@@ -375,3 +375,25 @@ async fn a_visitor_whose_first_answer_failed_can_go_on_in_the_conversation() {
     assert_eq!(status, 201, "{body}");
     t.stop().await;
 }
+
+#[tokio::test]
+async fn public_reads_are_metered_per_address() {
+    let t = TestApp::spawn().await;
+    let (_, slug) = t.published_mind(json!({})).await;
+    // The page and the API document share one address's budget of 120 reads a minute.
+    for i in 0..119 {
+        let res = t.client.get(t.url(&format!("/m/{slug}"))).send().await.unwrap();
+        assert_eq!(res.status(), 200, "read {i}");
+    }
+    assert_eq!(t.client.get(t.url("/api/v1/openapi.json")).send().await.unwrap().status(), 200);
+    for path in [format!("/m/{slug}"), "/api/v1/openapi.json".to_owned()] {
+        let res = t.client.get(t.url(&path)).send().await.unwrap();
+        let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+        assert!((1..=60).contains(&retry), "{path}");
+        expect_error(res, 429, "rate_limited").await;
+    }
+    // Another address has its own budget.
+    let other = reqwest::Client::builder().local_address(std::net::IpAddr::from([127, 0, 0, 9])).build().unwrap();
+    assert_eq!(other.get(t.url(&format!("/m/{slug}"))).send().await.unwrap().status(), 200);
+    t.stop().await;
+}

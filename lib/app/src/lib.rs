@@ -67,6 +67,9 @@ pub struct AppConfig {
     /// Public chat requests to one Mind a minute, from every address
     /// (`LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE`, default 300).
     pub public_chat_per_mind_per_minute: u32,
+    /// Reads of the public pages and of the API document from one client address a minute
+    /// (`LORE_PUBLIC_PAGES_PER_MINUTE`, default 120).
+    pub public_pages_per_minute: u32,
     /// How long an upload no source uses stays stored and counted against the quota
     /// (`LORE_UPLOAD_RETENTION_HOURS`, default 24).
     pub upload_retention: Duration,
@@ -104,6 +107,7 @@ impl Default for AppConfig {
             answers_per_workspace: 4,
             public_chat_per_minute: 20,
             public_chat_per_mind_per_minute: 300,
+            public_pages_per_minute: 120,
             upload_retention: Duration::from_secs(24 * 3600),
             body_read_timeout: Duration::from_secs(30),
             public_base_url: None,

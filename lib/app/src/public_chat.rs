@@ -49,6 +49,19 @@ impl App {
         Ok(())
     }
 
+    /// Counts one read of a public page (or the API document) against the client address's
+    /// budget; without a known address nothing is counted.
+    pub async fn admit_page_read(&self, client: Option<IpAddr>) -> Result<(), AppError> {
+        let Some(ip) = client else { return Ok(()) };
+        let bucket = RateBucket::PageAddress(ip);
+        match self.ports.rate_limiter.hit(&bucket, self.config.public_pages_per_minute, Timestamp::now()).await? {
+            RateDecision::Limited { retry_after_secs } => {
+                Err(AppError::Busy { what: "too many requests from this address".into(), retry_after_secs })
+            }
+            RateDecision::Allowed => Ok(()),
+        }
+    }
+
     /// Opens a public conversation with the published Mind at `/m/{slug}`.
     pub async fn start_public_conversation(
         &self,

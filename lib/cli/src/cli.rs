@@ -41,6 +41,9 @@ pub enum Command {
     /// Create, list and revoke API keys.
     #[command(subcommand)]
     Keys(KeyCommand),
+    /// Print the OpenAPI 3.1 document `lore serve` serves at /api/v1/openapi.json (for SDK
+    /// generators and linters; needs no data dir).
+    Openapi,
 }
 
 #[derive(Debug, Subcommand)]
@@ -171,6 +174,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             running.wait_for_signal().await?;
         }
+        Command::Openapi => println!("{:#}", lore_http::openapi(&lore_http::RouteGroup::ALL)),
         Command::Workspaces(cmd) => {
             let app = admin_app(&settings, &data_dir).await?;
             match cmd {

@@ -201,6 +201,7 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.public_chat_per_minute = parse(get, "LORE_PUBLIC_CHAT_PER_MINUTE", c.public_chat_per_minute)?.max(1);
     c.public_chat_per_mind_per_minute =
         parse(get, "LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE", c.public_chat_per_mind_per_minute)?.max(1);
+    c.public_pages_per_minute = parse(get, "LORE_PUBLIC_PAGES_PER_MINUTE", c.public_pages_per_minute)?.max(1);
     let retention_hours = parse(get, "LORE_UPLOAD_RETENTION_HOURS", c.upload_retention.as_secs() / 3600)?;
     c.upload_retention = Duration::from_secs(retention_hours.max(1) * 3600);
     let body_timeout = parse(get, "LORE_BODY_READ_TIMEOUT_SECS", c.body_read_timeout.as_secs())?;

@@ -41,6 +41,11 @@ pub fn mind_router() -> OpenApiRouter<ApiState> {
     mind_routes::router().routes(routes!(message_speech))
 }
 
+/// The document's schema of a spoken answer: MP3 bytes.
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct Mp3(#[allow(dead_code)] Vec<u8>);
+
 /// An MP3 answer.
 pub(crate) fn audio(bytes: Vec<u8>) -> Response {
     use axum::http::header::CONTENT_TYPE;
@@ -56,7 +61,7 @@ pub(crate) fn audio(bytes: Vec<u8>) -> Response {
         ("messageId" = String, Path)),
     security(("bearer" = ["conversations:read"])),
     responses(
-        (status = 200, description = "MP3 audio", content_type = "audio/mpeg"),
+        (status = 200, description = "MP3 audio", content_type = "audio/mpeg", body = Mp3),
         (status = 404, description = "`not_found`: the Mind, conversation, or assistant message", body = ErrorBody),
         (status = 409, description = "`voice_disabled`: the Mind's `voiceEnabled` is false", body = ErrorBody),
         (status = 503, description = "`speech_unavailable`: no speech model is configured, or it failed", body = ErrorBody),

@@ -6,6 +6,7 @@
 mod chatbots;
 mod conversations;
 pub mod error;
+mod events_doc;
 pub mod extract;
 mod files;
 mod forms;
@@ -102,8 +103,16 @@ impl RouteGroup {
         description = "Knowledge bases, Minds and form webhooks. Every route needs `Authorization: Bearer <API key>`; \
                        errors are `{\"status\":\"error\",\"error\":{\"code\",\"message\",\"details\"}}`."
     ),
+    // Relative: the server this document was fetched from (`lore serve`, or the API Gateway
+    // stage of a deployment). Clients and generators take their base URL from the user anyway.
+    servers((url = "/", description = "The Lore server this document was fetched from")),
     modifiers(&BearerAuth),
-    components(schemas(error::ErrorBody)),
+    components(schemas(
+        error::ErrorBody,
+        events_doc::FormResponseEvent,
+        events_doc::KnowledgeSourceEvent,
+        events_doc::LeadCapturedEvent
+    )),
     tags(
         (name = "chatbots", description = "Chatbots"),
         (name = "knowledge", description = "Chatbot knowledge sources, processing, statistics and uploads"),
@@ -118,6 +127,8 @@ impl RouteGroup {
         (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
             samples, and signed deliveries (Standard Webhooks) with their log"),
         (name = "meta", description = "This document"),
+        (name = "events", description = "What Lore POSTs to subscribed webhooks (the `webhooks` section): the \
+            envelope `{eventType, eventId, createdAt, data, metadata}`, signed the Standard Webhooks way"),
     )
 )]
 struct ApiDoc;
@@ -131,11 +142,18 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The OpenAPI document of the route groups given.
-pub fn openapi(groups: &[RouteGroup]) -> utoipa::openapi::OpenApi {
-    let mut doc = api_router(groups).split_for_parts().1;
+/// The OpenAPI document of the route groups given, as served.
+pub fn openapi(groups: &[RouteGroup]) -> serde_json::Value {
+    document(api_router(groups).split_for_parts().1)
+}
+
+/// The served document: the routes' operations with the common errors, and the events in the
+/// OpenAPI 3.1 `webhooks` section (which the document generator does not model).
+fn document(mut doc: utoipa::openapi::OpenApi) -> serde_json::Value {
     document_common_errors(&mut doc);
-    doc
+    let mut json = serde_json::to_value(&doc).unwrap_or_default();
+    json["webhooks"] = events_doc::webhooks();
+    json
 }
 
 /// The answers every operation that needs a key can give, stated here once instead of in each
@@ -211,11 +229,22 @@ fn api_router(groups: &[RouteGroup]) -> OpenApiRouter<ApiState> {
     api
 }
 
-/// The served document, no key needed.
+/// The served document, no key needed (counted against the client address's budget of public
+/// reads, like the public pages).
 #[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta", security(()),
-    responses((status = 200, description = "This OpenAPI 3.1 document", content_type = "application/json")))]
-async fn openapi_json(State(s): State<ApiState>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], s.openapi_json.as_str().to_owned())
+    responses(
+        (status = 200, description = "This OpenAPI 3.1 document", content_type = "application/json",
+            body = Object),
+        (status = 429, description = "`rate_limited`: too many public reads from this address \
+            (`LORE_PUBLIC_PAGES_PER_MINUTE`); `Retry-After`", body = error::ErrorBody),
+    ))]
+async fn openapi_json(
+    State(s): State<ApiState>,
+    public_chat::Client(client): public_chat::Client,
+) -> Result<axum::response::Response, error::ApiError> {
+    s.app.admit_page_read(client).await?;
+    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], s.openapi_json.as_str().to_owned())
+        .into_response())
 }
 
 #[derive(Clone, Copy)]
@@ -253,12 +282,11 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::
 
 /// The router serving `groups` over `app`, with the whole platform around it.
 pub fn router(app: App, groups: &[RouteGroup]) -> Router {
-    let (mut router, mut doc) = api_router(groups).split_for_parts();
-    document_common_errors(&mut doc);
+    let (mut router, doc) = api_router(groups).split_for_parts();
     if groups.contains(&RouteGroup::Files) {
         router = router.merge(files::router());
     }
-    let openapi_json = Arc::new(doc.to_json().unwrap_or_else(|_| "{}".into()));
+    let openapi_json = Arc::new(document(doc).to_string());
     // A client that stops sending its body mid-way is answered `request_timeout` once no byte
     // came for this long, so a stalled upload cannot hold its upload slot or memory.
     let idle = app.config().body_read_timeout;

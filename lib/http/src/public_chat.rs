@@ -154,7 +154,7 @@ async fn send_public_message(
         ("conversationId" = String, Path), ("messageId" = String, Path),
         ("Authorization" = String, Header, description = "`Visitor <visitorToken>` of this conversation")),
     responses(
-        (status = 200, description = "MP3 audio", content_type = "audio/mpeg"),
+        (status = 200, description = "MP3 audio", content_type = "audio/mpeg", body = crate::conversations::Mp3),
         (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`voice_disabled`", body = ErrorBody),
         (status = 429, description = "`rate_limited`; `Retry-After`", body = ErrorBody),

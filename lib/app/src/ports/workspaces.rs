@@ -51,6 +51,8 @@ pub enum RateBucket {
     ChatAddress(std::net::IpAddr),
     /// Public chat messages to one Mind, from every address.
     ChatMind(MindId),
+    /// Reads of the public pages and the API document from one client address.
+    PageAddress(std::net::IpAddr),
 }
 
 impl RateBucket {
@@ -60,6 +62,7 @@ impl RateBucket {
             RateBucket::Key(id) => id.to_string(),
             RateBucket::ChatAddress(ip) => format!("chat-ip:{ip}"),
             RateBucket::ChatMind(id) => format!("chat-mind:{id}"),
+            RateBucket::PageAddress(ip) => format!("page-ip:{ip}"),
         }
     }
 }

@@ -12,6 +12,7 @@
 //! and font names ([`lore_domain::mind::HexColor`], [`lore_domain::mind::FontFamily`]).
 
 use crate::error::ApiError;
+use crate::public_chat::Client;
 use crate::state::ApiState;
 use axum::extract::{Path, State};
 use axum::http::header::{
@@ -28,7 +29,12 @@ pub fn route(router: utoipa_axum::router::OpenApiRouter<ApiState>) -> utoipa_axu
     router.route("/m/{slug}", get(page))
 }
 
-async fn page(State(s): State<ApiState>, Path(slug): Path<String>) -> Result<Response, ApiError> {
+async fn page(
+    State(s): State<ApiState>,
+    Path(slug): Path<String>,
+    Client(client): Client,
+) -> Result<Response, ApiError> {
+    s.app.admit_page_read(client).await?;
     let mind = s.app.published_mind(&slug).await?;
     let nonce = nonce();
     let html = render(&mind, &nonce);

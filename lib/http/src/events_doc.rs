@@ -1,0 +1,195 @@
+//! The events Lore delivers to webhook subscribers (docs/api.md §13), described in the OpenAPI
+//! 3.1 document's `webhooks` section: one entry per event type, each a `POST` to the
+//! subscriber's `hookUrl` with the envelope as body and the Standard Webhooks signature headers.
+//!
+//! The envelopes themselves are built by the domain (`lore_domain::event::Event::envelope`);
+//! these types only describe them for the document. `tests/api/openapi.rs` checks every real
+//! envelope (from the sample endpoint) against these schemas, so they cannot drift apart.
+
+// Description-only types: built by no code, read by the document generator.
+#![allow(dead_code)]
+
+use lore_domain::event::EventType;
+use serde::Serialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+
+/// `form_response`: a form was answered (directly, through an embed, or by a chatbot).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FormResponseEvent {
+    /// `form_response`.
+    #[schema(example = "form_response")]
+    pub event_type: String,
+    /// The event's id; also the `webhook-id` header, the same on every attempt: de-duplicate by it.
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+    pub data: FormResponseData,
+    pub metadata: FormResponseMetadata,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FormResponseData {
+    pub form_id: String,
+    pub form_name: String,
+    pub response_id: String,
+    /// Every field of the form in order (`value` null when unanswered), then the system fields
+    /// `_formId` and `_responseId` (`type: "system"`).
+    pub fields: Vec<FormResponseField>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FormResponseField {
+    pub key: String,
+    pub label: String,
+    /// The field's type (`short_text`, `email`, `number`, …), or `system`.
+    #[serde(rename = "type")]
+    pub field_type: String,
+    /// The answer: a string, number, boolean or list of strings by type; null when unanswered.
+    pub value: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FormResponseMetadata {
+    /// `direct`, `embed` or `chatbot`.
+    pub source: String,
+}
+
+/// `knowledge.source.created`, `.ready`, `.error`, `.deleted`: a knowledge source of a chatbot
+/// or a Mind changed state.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KnowledgeSourceEvent {
+    /// `knowledge.source.created`, `knowledge.source.ready`, `knowledge.source.error` or
+    /// `knowledge.source.deleted`.
+    #[schema(example = "knowledge.source.ready")]
+    pub event_type: String,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: KnowledgeSourceData,
+    /// Empty.
+    #[schema(value_type = Object)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KnowledgeSourceData {
+    pub source_id: String,
+    pub source_name: String,
+    /// In the owner's vocabulary: `text`, `url`, `file` (chatbots); `text`, `url`, `document`,
+    /// `podcast` (Minds).
+    pub source_type: String,
+    /// A chatbot's source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
+    /// A Mind's source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    /// The source's status in its owner's vocabulary; `deleted` on `knowledge.source.deleted`.
+    pub status: String,
+    /// `knowledge.source.ready` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk_count: Option<u64>,
+    /// `knowledge.source.error` only: the reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `mind.lead.captured`: a visitor of a Mind with `collectEmailBeforeChat` opened a public
+/// conversation with their e-mail address.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LeadCapturedEvent {
+    /// `mind.lead.captured`.
+    #[schema(example = "mind.lead.captured")]
+    pub event_type: String,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: LeadCapturedData,
+    /// Empty.
+    #[schema(value_type = Object)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LeadCapturedData {
+    pub mind_id: String,
+    pub conversation_id: String,
+    pub email: String,
+    pub name: Option<String>,
+}
+
+/// The schema (in `components.schemas`) of each event type's envelope.
+pub fn schema_of(event: EventType) -> &'static str {
+    match event {
+        EventType::FormResponse => "FormResponseEvent",
+        EventType::LeadCaptured => "LeadCapturedEvent",
+        _ => "KnowledgeSourceEvent",
+    }
+}
+
+fn summary(event: EventType) -> &'static str {
+    match event {
+        EventType::FormResponse => "A form was answered",
+        EventType::SourceCreated => "A knowledge source was added",
+        EventType::SourceReady => "A knowledge source is ready to search",
+        EventType::SourceError => "A knowledge source failed to process",
+        EventType::SourceDeleted => "A knowledge source was deleted",
+        EventType::LeadCaptured => "A Mind's visitor left their e-mail address",
+    }
+}
+
+/// The document's `webhooks` member: every event type as a `POST` to the subscriber.
+pub fn webhooks() -> Value {
+    let header = |name: &str, description: &str, example: &str| {
+        json!({"name": name, "in": "header", "required": true, "description": description,
+               "schema": {"type": "string"}, "example": example})
+    };
+    let headers = json!([
+        header(
+            "webhook-id",
+            "The event's `eventId`: the same on every attempt and redelivery.",
+            "evt_01jq3z5v7b8c9d0e1f2g3h4j5k"
+        ),
+        header("webhook-timestamp", "Unix seconds when this attempt was signed.", "1777636845"),
+        header(
+            "webhook-signature",
+            "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the \
+             subscription's secret (the bytes after `whsec_`, base64-decoded): the Standard Webhooks scheme, \
+             verifiable with its libraries.",
+            "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+        ),
+    ]);
+    let mut hooks = serde_json::Map::new();
+    for event in EventType::ALL {
+        let name = event.as_str();
+        let operation = json!({
+            "summary": summary(event),
+            "description": format!(
+                "Delivered to every subscription of `{name}` (docs/api.md §13). Answer 2xx within 30 s; any other \
+                 answer, or none, is retried after 1 min, 5 min and 30 min. `410 Gone` removes the subscription."
+            ),
+            "operationId": format!("event_{}", name.replace('.', "_")),
+            "tags": ["events"],
+            "security": [],
+            "parameters": headers,
+            "requestBody": {
+                "required": true,
+                "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", schema_of(event))}}},
+            },
+            "responses": {
+                "200": {"description": "Received (any 2xx)."},
+                "410": {"description": "Gone: Lore removes the subscription and sends it nothing more."},
+            },
+        });
+        hooks.insert(name.to_owned(), json!({ "post": operation }));
+    }
+    Value::Object(hooks)
+}
