@@ -59,6 +59,13 @@ if [ "$#" -eq 0 ]; then
   bash scripts/openapi-lint.sh || status=$?
 fi
 
+# Generated SDKs: a Python client (openapi-python-client) and TypeScript types (openapi-typescript
+# + openapi-fetch) made from the document, each driving the main flow against `lore serve`.
+if [ "$#" -eq 0 ]; then
+  echo "== generated SDKs (scripts/sdk-test.sh)"
+  bash scripts/sdk-test.sh || status=$?
+fi
+
 # The public Mind page in a real browser: Debian's Chromium + ChromeDriver through Selenium
 # against `lore serve` (scripts/browser-test.sh installs what is missing; screenshots go to
 # target/browser/). Skipped when arguments narrowed the run above.

@@ -90,7 +90,7 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
 }
 
 /// Checks `value` against `schema` of the served document: `$ref`, `type` (one or a list, `null`
-/// included), `required`, `properties` (and no member the schema does not name) and `items`.
+/// included), `enum`, `required`, `properties` (and no member the schema does not name) and `items`.
 fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) {
     if let Some(reference) = schema["$ref"].as_str() {
         let name = reference.rsplit('/').next().unwrap();
@@ -115,6 +115,9 @@ fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) {
         };
         let fits = types.contains(&actual) || (actual == "integer" && types.contains(&"number"));
         assert!(fits, "{at}: {value} is {actual}, the document says {types:?}");
+    }
+    if let Some(allowed) = schema["enum"].as_array() {
+        assert!(allowed.contains(value), "{at}: {value} is not one of {allowed:?}");
     }
     if let Some(properties) = schema["properties"].as_object() {
         let object = value.as_object().unwrap_or_else(|| panic!("{at}: {value} is not an object"));

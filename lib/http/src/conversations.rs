@@ -282,7 +282,7 @@ pub enum AnswerEvent {
     /// `event: error` — the envelope's `error` (`generation_failed`: the user's message is kept;
     /// send it again to retry).
     Error {
-        #[schema(value_type = Object)]
+        #[schema(value_type = crate::error::ErrorDetail)]
         error: Value,
     },
 }

@@ -14,13 +14,38 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
+/// The `eventType` of a form response.
+#[derive(Serialize, ToSchema)]
+pub enum FormResponseType {
+    #[serde(rename = "form_response")]
+    FormResponse,
+}
+
+/// The `eventType` of a knowledge source's change.
+#[derive(Serialize, ToSchema)]
+pub enum KnowledgeSourceType {
+    #[serde(rename = "knowledge.source.created")]
+    Created,
+    #[serde(rename = "knowledge.source.ready")]
+    Ready,
+    #[serde(rename = "knowledge.source.error")]
+    Error,
+    #[serde(rename = "knowledge.source.deleted")]
+    Deleted,
+}
+
+/// The `eventType` of a lead.
+#[derive(Serialize, ToSchema)]
+pub enum LeadCapturedType {
+    #[serde(rename = "mind.lead.captured")]
+    LeadCaptured,
+}
+
 /// `form_response`: a form was answered (directly, through an embed, or by a chatbot).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FormResponseEvent {
-    /// `form_response`.
-    #[schema(example = "form_response")]
-    pub event_type: String,
+    pub event_type: FormResponseType,
     /// The event's id; also the `webhook-id` header, the same on every attempt: de-duplicate by it.
     #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
     pub event_id: String,
@@ -63,16 +88,13 @@ pub struct FormResponseMetadata {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeSourceEvent {
-    /// `knowledge.source.created`, `knowledge.source.ready`, `knowledge.source.error` or
-    /// `knowledge.source.deleted`.
-    #[schema(example = "knowledge.source.ready")]
-    pub event_type: String,
+    pub event_type: KnowledgeSourceType,
     #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
     pub event_id: String,
     pub created_at: String,
     pub data: KnowledgeSourceData,
     /// Empty.
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, Value>)]
     pub metadata: Value,
 }
 
@@ -105,15 +127,13 @@ pub struct KnowledgeSourceData {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LeadCapturedEvent {
-    /// `mind.lead.captured`.
-    #[schema(example = "mind.lead.captured")]
-    pub event_type: String,
+    pub event_type: LeadCapturedType,
     #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
     pub event_id: String,
     pub created_at: String,
     pub data: LeadCapturedData,
     /// Empty.
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, Value>)]
     pub metadata: Value,
 }
 
@@ -124,6 +144,14 @@ pub struct LeadCapturedData {
     pub conversation_id: String,
     pub email: String,
     pub name: Option<String>,
+}
+
+/// An envelope the sample endpoint returns: a form response's, or a lead's.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum SampleEnvelope {
+    FormResponse(FormResponseEvent),
+    LeadCaptured(LeadCapturedEvent),
 }
 
 /// The schema (in `components.schemas`) of each event type's envelope.

@@ -150,7 +150,7 @@ impl CreateForm {
 /// integer 1..max for `rating`; an array of options for `checkboxes`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SubmitResponse {
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, serde_json::Value>)]
     pub values: Option<Map<String, Value>>,
     /// `direct` (default), `embed` or `chatbot`: the event's `metadata.source`.
     pub source: Option<String>,
@@ -180,7 +180,7 @@ pub struct ResponseView {
     /// `direct`, `embed` or `chatbot`.
     pub source: String,
     /// The answered fields, by key.
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, serde_json::Value>)]
     pub values: Map<String, Value>,
 }
 

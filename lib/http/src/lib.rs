@@ -234,7 +234,7 @@ fn api_router(groups: &[RouteGroup]) -> OpenApiRouter<ApiState> {
 #[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta", security(()),
     responses(
         (status = 200, description = "This OpenAPI 3.1 document", content_type = "application/json",
-            body = Object),
+            body = HashMap<String, serde_json::Value>),
         (status = 429, description = "`rate_limited`: too many public reads from this address \
             (`LORE_PUBLIC_PAGES_PER_MINUTE`); `Retry-After`", body = error::ErrorBody),
     ))]

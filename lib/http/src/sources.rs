@@ -343,13 +343,13 @@ async fn list_sources(
     Ok(Json(SourceList { status: Status::Success, sources, pagination }))
 }
 
-/// Create a knowledge source in `pending` (JSON, or multipart for a file upload).
+/// Create a knowledge source in `pending`. The route also takes `multipart/form-data` (`file`,
+/// optional `name`: the upload and the create in one request, as `POST …/uploads` then a `file`
+/// source with its `fileUrl`); the document lists JSON only, because stock SDK generators produce
+/// broken code for one operation with two body types (docs/decisions.md).
 #[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/sources", tag = "knowledge",
     params(("chatbotId" = String, Path)),
-    request_body(content(
-        (CreateSource = "application/json"),
-        (UploadForm = "multipart/form-data"),
-    )),
+    request_body(content = CreateSource, content_type = "application/json"),
     security(("bearer" = ["knowledge:write"])),
     responses(
         (status = 201, body = SourceEnvelope),

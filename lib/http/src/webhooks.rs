@@ -281,7 +281,7 @@ pub struct SampleQuery {
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
-    responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<Object>),
+    responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<crate::events_doc::SampleEnvelope>),
         (status = 400, description = "`validation_error`: an `event` other than `form_response` or \
             `mind.lead.captured`, or a query that does not parse", body = ErrorBody),
         (status = 404, description = "`not_found`: unknown `formId` or `mindId`", body = ErrorBody)))]
