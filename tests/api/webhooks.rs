@@ -817,3 +817,69 @@ async fn a_backlog_of_events_delays_a_new_subscriptions_first_attempt_by_a_bound
     assert!(waited < bound, "the first attempt came {waited:?} after the server started; bound {bound:?}");
     t.stop().await;
 }
+
+#[tokio::test]
+async fn knowledge_samples_are_the_newest_fitting_sources_or_made_up() {
+    let t = TestApp::spawn().await;
+    let sample = |query: &str| {
+        let path = format!("/api/integrations/webhooks/triggers/sample?{query}");
+        let req = t.req(Method::GET, &path, &t.dev_key);
+        async move { parts(req.send().await.unwrap()).await }
+    };
+    // No chatbot yet: one made up, shaped like the real event.
+    let (status, made_up) = sample("event=knowledge.source.ready").await;
+    assert_eq!(status, 200, "{made_up}");
+    let env = &made_up[0];
+    assert_eq!(
+        (env["eventType"].as_str(), env["data"]["status"].as_str()),
+        (Some("knowledge.source.ready"), Some("ready"))
+    );
+    assert!(
+        env["data"]["chatbotId"].as_str().unwrap().starts_with("cb_") && env["data"]["chunkCount"].is_u64(),
+        "{env}"
+    );
+
+    let bot = t.chatbot().await;
+    let (_, src) =
+        t.post_source(&t.dev_key, &bot, json!({"type": "text", "name": "Policy", "content": "Refunds."})).await;
+    let src = id(&src["source"], "id");
+    t.process(&bot, &src).await;
+    assert_eq!(t.settle(&bot, &src).await["status"], "ready");
+    for (event, status) in [("ready", "ready"), ("created", "pending"), ("deleted", "deleted")] {
+        let (code, got) = sample(&format!("event=knowledge.source.{event}&chatbotId={bot}")).await;
+        assert_eq!(code, 200, "{got}");
+        let env = &got.as_array().unwrap()[0];
+        assert_eq!(env["eventType"], format!("knowledge.source.{event}"));
+        assert_eq!(
+            (env["data"]["sourceId"].as_str(), env["data"]["status"].as_str()),
+            (Some(src.as_str()), Some(status))
+        );
+        assert_eq!(env["data"]["sourceName"], "Policy");
+    }
+    // The newest chatbot is used when none is named; no failed source: an error made up.
+    let (_, newest) = sample("event=knowledge.source.ready").await;
+    assert_eq!(newest[0]["data"]["sourceId"], src.as_str());
+    let (_, failed) = sample(&format!("event=knowledge.source.error&chatbotId={bot}")).await;
+    assert_ne!(failed[0]["data"]["sourceId"], src.as_str());
+    assert!(failed[0]["data"]["error"].as_str().is_some_and(|e| !e.is_empty()), "{failed}");
+
+    for bad in ["event=knowledge.source.*", "event=knowledge.source.bogus"] {
+        expect_error(
+            t.req(Method::GET, &format!("/api/integrations/webhooks/triggers/sample?{bad}"), &t.dev_key)
+                .send()
+                .await
+                .unwrap(),
+            400,
+            "validation_error",
+        )
+        .await;
+    }
+    let other = "cb_01jq3z5v7b8c9d0e1f2g3h4j5k";
+    let res = t.req(
+        Method::GET,
+        &format!("/api/integrations/webhooks/triggers/sample?event=knowledge.source.ready&chatbotId={other}"),
+        &t.dev_key,
+    );
+    expect_error(res.send().await.unwrap(), 404, "not_found").await;
+    t.stop().await;
+}

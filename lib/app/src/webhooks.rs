@@ -9,7 +9,7 @@ use crate::sources::url_error;
 use crate::{App, AppError};
 use lore_domain::delivery::Delivery;
 use lore_domain::error::Validator;
-use lore_domain::event::Event;
+use lore_domain::event::{Event, EventType};
 use lore_domain::form::ALL_FORMS_ID;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget, MAX_HOOK_URL};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId, MindId};
@@ -69,6 +69,73 @@ impl App {
             Some("Ada Lovelace"),
         );
         Ok(vec![event.envelope()])
+    }
+
+    /// Sample `knowledge.source.*` envelopes of `event` (docs/api.md §12): built from the newest
+    /// sources (up to 3) of the chatbot given, else of the workspace's newest chatbot, that fit
+    /// the event (ready ones for `ready`, failed ones for `error`, any other), else from one made
+    /// up. Built by the same code as a delivery's.
+    pub async fn sample_source_events(
+        &self,
+        p: &Principal,
+        event: EventType,
+        chatbot: Option<&ChatbotId>,
+    ) -> Result<Vec<serde_json::Value>, AppError> {
+        use lore_domain::source::{KnowledgeSource, SourceOwner, SourceSpec, SourceStatus};
+        let chatbot = match chatbot {
+            Some(id) => Some(id.clone()),
+            None => self
+                .ports
+                .chatbots
+                .list_chatbots(p.workspace_id(), PageRequest::new(1, 1))
+                .await?
+                .items
+                .pop()
+                .map(|c| c.id),
+        };
+        let status = match event {
+            EventType::SourceReady => Some(SourceStatus::Ready),
+            EventType::SourceError => Some(SourceStatus::Error),
+            _ => None,
+        };
+        let mut sources = match &chatbot {
+            Some(id) => {
+                let filter = crate::ports::SourceFilter { status, source_type: None };
+                self.list_sources(p, id, filter, PageRequest::new(1, 3)).await?.items
+            }
+            None => Vec::new(),
+        };
+        if sources.is_empty() {
+            let now = Timestamp::now();
+            let content = "Refunds are paid within fourteen days of the return.".to_owned();
+            sources.push(KnowledgeSource {
+                id: lore_domain::id::SourceId::generate(),
+                workspace_id: p.workspace_id().clone(),
+                owner: SourceOwner::Chatbot(chatbot.unwrap_or_else(ChatbotId::generate)),
+                name: "Refund policy".into(),
+                status: status.unwrap_or(SourceStatus::Pending),
+                spec: SourceSpec::Text { content: content.clone() },
+                created_at: now,
+                updated_at: now,
+                processed_at: None,
+                chunk_count: 1,
+                size_bytes: content.len() as u64,
+                error: (event == EventType::SourceError).then(|| "The file could not be read as a PDF.".into()),
+                content_hash: None,
+                progress: None,
+                generation: 0,
+            });
+        }
+        Ok(sources
+            .iter_mut()
+            .map(|s| {
+                if event == EventType::SourceCreated {
+                    // As it was announced: just created, not yet processed.
+                    s.status = SourceStatus::Pending;
+                }
+                Event::for_source(event, s).envelope()
+            })
+            .collect())
     }
 
     /// Subscribes a URL (checked by request protection now, and at every delivery). Subscribing

@@ -146,11 +146,12 @@ pub struct LeadCapturedData {
     pub name: Option<String>,
 }
 
-/// An envelope the sample endpoint returns: a form response's, or a lead's.
+/// An envelope the sample endpoint returns, of the event asked for.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum SampleEnvelope {
     FormResponse(FormResponseEvent),
+    KnowledgeSource(KnowledgeSourceEvent),
     LeadCaptured(LeadCapturedEvent),
 }
 

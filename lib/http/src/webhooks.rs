@@ -15,7 +15,7 @@ use lore_app::webhooks::SubscribeRequest;
 use lore_domain::DomainError;
 use lore_domain::delivery::{Delivery, DeliveryStatus};
 use lore_domain::hook::Hook;
-use lore_domain::id::{DeliveryId, HookId};
+use lore_domain::id::{ChatbotId, DeliveryId, HookId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -269,22 +269,27 @@ async fn unsubscribe_by_body(
 pub struct SampleQuery {
     /// One form's samples; absent, empty or `all`: across all forms.
     pub form_id: Option<String>,
-    /// `mind.lead.captured`: a sample lead instead of form responses.
+    /// `form_response` (the default), `mind.lead.captured`, or one of `knowledge.source.created`,
+    /// `…ready`, `…error`, `…deleted`.
     pub event: Option<String>,
+    /// With a `knowledge.source.*` event: that chatbot's sources.
+    pub chatbot_id: Option<String>,
     /// With `event=mind.lead.captured`: that Mind's.
     pub mind_id: Option<String>,
 }
 
-/// Sample `form_response` envelopes for field mapping: a bare JSON array, newest first — the
-/// latest real responses (up to 3), else one made up from the form's fields (with no form at
-/// all, from an example form with one field of every type).
+/// Sample envelopes for field mapping: a bare JSON array, newest first. `form_response` (the
+/// default): the latest real responses (up to 3), else one made up from the form's fields (with
+/// no form at all, from an example form with one field of every type). `knowledge.source.*`
+/// events: the newest fitting sources of `chatbotId` (else of the newest chatbot), else one made
+/// up. `mind.lead.captured`: a made-up visitor of `mindId` (else the newest Mind).
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
     responses((status = 200, description = "Envelopes exactly as delivered", body = Vec<crate::events_doc::SampleEnvelope>),
-        (status = 400, description = "`validation_error`: an `event` other than `form_response` or \
-            `mind.lead.captured`, or a query that does not parse", body = ErrorBody),
-        (status = 404, description = "`not_found`: unknown `formId` or `mindId`", body = ErrorBody)))]
+        (status = 400, description = "`validation_error`: an `event` that is not one Lore sends (or the \
+            pattern `knowledge.source.*`), or a query that does not parse", body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown `formId`, `mindId` or `chatbotId`", body = ErrorBody)))]
 async fn sample(
     auth: Authed<FormsRead>,
     State(s): State<ApiState>,
@@ -300,7 +305,18 @@ async fn sample(
             };
             return Ok(Json(s.app.sample_lead(&auth.principal, mind.as_ref()).await?));
         }
-        Some(_) => return Err(DomainError::field("event", "must be form_response or mind.lead.captured").into()),
+        Some(name) => match lore_domain::event::EventType::parse(name) {
+            Some(event) if event.is_knowledge() => {
+                let chatbot = match q.chatbot_id.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+                    Some(raw) => Some(ChatbotId::parse(raw).ok_or(lore_app::AppError::NotFound("chatbot"))?),
+                    None => None,
+                };
+                return Ok(Json(s.app.sample_source_events(&auth.principal, event, chatbot.as_ref()).await?));
+            }
+            _ => {
+                return Err(DomainError::field("event", "must be an event Lore sends, such as form_response").into());
+            }
+        },
     }
     let form = lore_app::webhooks::form_selection(q.form_id.as_deref())?;
     Ok(Json(s.app.sample_events(&auth.principal, form.as_ref()).await?))
