@@ -66,6 +66,12 @@ if [ "$#" -eq 0 ]; then
   bash scripts/sdk-test.sh || status=$?
 fi
 
+# The Zapier integration (integrations/zapier) through zapier-platform-core's createAppTester.
+if [ "$#" -eq 0 ]; then
+  echo "== the Zapier integration (scripts/zapier-test.sh)"
+  bash scripts/zapier-test.sh || status=$?
+fi
+
 # The public Mind page in a real browser: Debian's Chromium + ChromeDriver through Selenium
 # against `lore serve` (scripts/browser-test.sh installs what is missing; screenshots go to
 # target/browser/). Skipped when arguments narrowed the run above.
