@@ -20,6 +20,8 @@ pub enum Reply {
     Slow(Duration, u16),
     /// A redirect to another path of the receiver.
     Redirect(u16, &'static str),
+    /// This status with this `Retry-After` value.
+    RetryAfter(u16, &'static str),
 }
 
 /// One request the receiver got.
@@ -147,6 +149,11 @@ async fn answer(reply: Reply) -> Response {
         Reply::Slow(wait, s) => {
             tokio::time::sleep(wait).await;
             (status(s), "late").into_response()
+        }
+        Reply::RetryAfter(s, wait) => {
+            let mut res = (status(s), "later").into_response();
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(wait));
+            res
         }
         Reply::Redirect(s, to) => {
             let mut res = status(s).into_response();

@@ -147,6 +147,37 @@ async fn a_failing_receiver_is_retried_on_schedule_with_the_same_event_id() {
 }
 
 #[tokio::test]
+async fn a_receivers_retry_after_delays_the_retry() {
+    // The schedule alone would retry after 200 ms; the receiver asks for 2 s, then 1 s (429).
+    let t = TestApp::spawn_webhooks("200ms,200ms,200ms").await;
+    let rx = Receiver::start().await;
+    let (form, _) = form_and_hook(&t, &rx, "/busy").await;
+    rx.script("/busy", vec![Reply::RetryAfter(503, "2"), Reply::RetryAfter(429, "1")]);
+    t.submit(&form, json!({"values": {"name": "Ada"}})).await;
+
+    // While it waits, the log shows the retry the receiver asked for (polled, not slept).
+    let pending =
+        t.wait_deliveries("", |b| b["deliveries"][0]["attempts"].as_array().is_some_and(|a| a.len() == 1)).await;
+    let d = &pending["deliveries"][0];
+    let first = Timestamp::parse(d["attempts"][0]["at"].as_str().unwrap()).unwrap();
+    let next = Timestamp::parse(d["nextAttemptAt"].as_str().unwrap()).unwrap();
+    assert!(next.millis() - first.millis() >= 2_000, "next attempt {next:?} at least 2 s after {first:?}");
+
+    let log = t.wait_deliveries("", |b| b["deliveries"][0]["status"] == "succeeded").await;
+    let d = &log["deliveries"][0];
+    assert_eq!(attempt_codes(d), [json!(503), json!(429), json!(200)], "Retry-After adds no attempt");
+    let at: Vec<i64> = d["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| Timestamp::parse(a["at"].as_str().unwrap()).unwrap().millis())
+        .collect();
+    assert!(at[1] - at[0] >= 2_000, "the first retry waited for Retry-After: 2: {at:?}");
+    assert!(at[2] - at[1] >= 1_000, "the second for Retry-After: 1: {at:?}");
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn a_receiver_that_always_fails_gets_exactly_four_attempts_then_the_delivery_fails() {
     let t = TestApp::spawn_webhooks("200ms,200ms,200ms").await;
     let rx = Receiver::start().await;

@@ -85,6 +85,9 @@ pub struct AppConfig {
     pub webhook_retry_schedule: lore_domain::delivery::RetrySchedule,
     /// Budget of one webhook attempt (docs/api.md §13: 30 s).
     pub webhook_timeout: Duration,
+    /// The longest a receiver's `Retry-After` may delay a retry
+    /// (`LORE_WEBHOOK_MAX_RETRY_AFTER_SECS`, default 86,400).
+    pub webhook_max_retry_after: Duration,
     /// Consecutive failed deliveries that disable a subscription (docs/api.md §13: 20).
     pub hook_disable_after: u32,
 }
@@ -114,6 +117,7 @@ impl Default for AppConfig {
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
             webhook_timeout: Duration::from_secs(30),
+            webhook_max_retry_after: Duration::from_secs(86_400),
             hook_disable_after: lore_domain::hook::DISABLE_AFTER_FAILURES,
         }
     }

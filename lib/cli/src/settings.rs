@@ -214,6 +214,8 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
         anyhow::bail!("LORE_WEBHOOK_TIMEOUT_SECS must be more than 0 and at most 300, not {timeout}");
     }
     c.webhook_timeout = Duration::from_secs_f64(timeout);
+    let max_retry_after = parse(get, "LORE_WEBHOOK_MAX_RETRY_AFTER_SECS", c.webhook_max_retry_after.as_secs())?;
+    c.webhook_max_retry_after = Duration::from_secs(max_retry_after);
     extract_limits(get, &mut c.extract_limits)?;
     Ok(c)
 }

@@ -11,7 +11,7 @@ use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
 use lore_domain::hook::WebhookSecret;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
 use sha2::Sha256;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Bytes of a receiver's answer that are read; the rest is dropped unread. Only the status
 /// matters, and a hostile receiver must not make us buffer megabytes.
@@ -57,6 +57,16 @@ impl SignedSender {
     }
 }
 
+/// A `Retry-After` value: delta-seconds, or an HTTP date (a date in the past is no wait).
+fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or_default())
+}
+
 fn no_answer(e: FetchError) -> String {
     match e {
         FetchError::Timeout(t) => format!("no answer within {} s", t.as_secs_f64()),
@@ -78,7 +88,15 @@ impl WebhookSender for SignedSender {
             .headers(signed_headers(request, timestamp))
             .overflow(Overflow::Truncate);
         match self.client.send(post).await {
-            Ok(answer) => SendOutcome::Answered(answer.status.as_u16()),
+            Ok(answer) => {
+                let status = answer.status.as_u16();
+                // Standard Webhooks: a receiver that is overloaded or rate-limiting says when.
+                let retry_after = matches!(status, 429 | 503)
+                    .then(|| answer.headers.get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()))
+                    .flatten()
+                    .and_then(|v| retry_after(v, SystemTime::now()));
+                SendOutcome::Answered { status, retry_after }
+            }
             Err(e) => SendOutcome::NoAnswer(no_answer(e)),
         }
     }
@@ -87,6 +105,18 @@ impl WebhookSender for SignedSender {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates() {
+        let now = UNIX_EPOCH + Duration::from_secs(1_777_636_800);
+        assert_eq!(retry_after(" 120 ", now), Some(Duration::from_secs(120)));
+        let later = httpdate::fmt_http_date(now + Duration::from_secs(90));
+        assert_eq!(retry_after(&later, now), Some(Duration::from_secs(90)));
+        let earlier = httpdate::fmt_http_date(now - Duration::from_secs(90));
+        assert_eq!(retry_after(&earlier, now), Some(Duration::ZERO), "a past date is no wait");
+        assert_eq!(retry_after("soon", now), None);
+        assert_eq!(retry_after("-5", now), None);
+    }
 
     #[test]
     fn signatures_match_the_reference_implementation_vector() {

@@ -108,7 +108,8 @@ pub struct Attempt {
 /// How the receiver answered one attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
-    Status(u16),
+    /// The receiver's status, and the wait its `Retry-After` asked for (429 and 503 only).
+    Status(u16, Option<Duration>),
     /// No HTTP answer: timeout, refused connection, blocked address, …
     None(String),
 }
@@ -182,20 +183,28 @@ impl Delivery {
     /// Decides what an attempt that started `at` and ended `finished` means (docs/api.md §13):
     /// 2xx succeeds; 410 fails at once and removes the subscription; anything else is retried
     /// on `schedule` until the round's attempts are used up.
+    /// The attempt's record and what follows it: the next attempt on the `schedule`, but never
+    /// sooner than the receiver's `Retry-After` (at most `max_retry_after`), which delays the
+    /// retry without adding one.
     pub fn after_attempt(
         &self,
         answer: Answer,
         at: Timestamp,
         finished: Timestamp,
         schedule: &RetrySchedule,
+        max_retry_after: Duration,
     ) -> AfterAttempt {
         let duration_ms = (finished.millis() - at.millis()).max(0) as u64;
+        let mut asked_wait = None;
         let (status_code, error) = match answer {
-            Answer::Status(s) if (300..400).contains(&s) => {
+            Answer::Status(s, _) if (300..400).contains(&s) => {
                 (Some(s), Some(format!("answered {s}; redirects are not followed")))
             }
-            Answer::Status(410) => (Some(410), Some("answered 410 Gone; the subscription was removed".to_owned())),
-            Answer::Status(s) => (Some(s), None),
+            Answer::Status(410, _) => (Some(410), Some("answered 410 Gone; the subscription was removed".to_owned())),
+            Answer::Status(s, retry_after) => {
+                asked_wait = retry_after.map(|w| w.min(max_retry_after));
+                (Some(s), None)
+            }
             Answer::None(why) => (None, Some(why)),
         };
         let attempt = Attempt { at, status_code, error, duration_ms };
@@ -205,7 +214,9 @@ impl Delivery {
             _ => match schedule.delay_after(self.attempts_in_round() + 1) {
                 Some(wait) => (
                     DeliveryStatus::Pending,
-                    Some(Timestamp::from_millis(finished.millis() + wait.as_millis() as i64)),
+                    Some(Timestamp::from_millis(
+                        finished.millis() + wait.max(asked_wait.unwrap_or_default()).as_millis() as i64,
+                    )),
                     HookEffect::Undecided,
                 ),
                 None => (DeliveryStatus::Failed, None, HookEffect::Failed),
@@ -225,6 +236,23 @@ mod tests {
         let target = HookTarget::new(HookFilter::FormResponse, None, None).unwrap();
         let hook = Hook::new(ws.clone(), "https://example.com".into(), target, Timestamp::now());
         Delivery::new(&hook, &Event::new(EventType::FormResponse, ws, serde_json::json!({})), Timestamp::now())
+    }
+
+    const MAX_WAIT: Duration = Duration::from_secs(3600);
+
+    #[test]
+    fn retry_after_delays_the_next_attempt_without_adding_one() {
+        let s = RetrySchedule::parse("1s,1s").unwrap();
+        let (t0, t1) = (Timestamp::from_millis(1_000), Timestamp::from_millis(1_100));
+        let d = delivery();
+        // Longer than the schedule: honoured. Shorter: the schedule wins. Beyond the cap: capped.
+        let slow = d.after_attempt(Answer::Status(503, Some(Duration::from_secs(30))), t0, t1, &s, MAX_WAIT);
+        assert_eq!(slow.next_attempt_at, Some(Timestamp::from_millis(1_100 + 30_000)));
+        let quick = d.after_attempt(Answer::Status(429, Some(Duration::from_millis(10))), t0, t1, &s, MAX_WAIT);
+        assert_eq!(quick.next_attempt_at, Some(Timestamp::from_millis(1_100 + 1_000)));
+        let huge = d.after_attempt(Answer::Status(503, Some(Duration::from_secs(1 << 40))), t0, t1, &s, MAX_WAIT);
+        assert_eq!(huge.next_attempt_at, Some(Timestamp::from_millis(1_100 + 3_600_000)));
+        assert_eq!(slow.status, DeliveryStatus::Pending);
     }
 
     #[test]
@@ -250,28 +278,32 @@ mod tests {
         let (t0, t1) = (Timestamp::from_millis(1_000), Timestamp::from_millis(1_250));
         let mut d = delivery();
 
-        let ok = d.after_attempt(Answer::Status(204), t0, t1, &s);
+        let ok = d.after_attempt(Answer::Status(204, None), t0, t1, &s, MAX_WAIT);
         assert_eq!((ok.status, ok.next_attempt_at, ok.hook), (DeliveryStatus::Succeeded, None, HookEffect::Succeeded));
         assert_eq!(ok.attempt, Attempt { at: t0, status_code: Some(204), error: None, duration_ms: 250 });
 
         let mut waits = Vec::new();
         for _ in 0..3 {
-            let r = d.after_attempt(Answer::Status(500), t0, t1, &s);
+            let r = d.after_attempt(Answer::Status(500, None), t0, t1, &s, MAX_WAIT);
             assert_eq!((r.status, r.hook), (DeliveryStatus::Pending, HookEffect::Undecided));
             waits.push(r.next_attempt_at.unwrap().millis() - t1.millis());
             d.attempts.push(r.attempt);
         }
         assert_eq!(waits, [1_000, 5_000, 30_000], "retries after each failure, in order");
-        let last = d.after_attempt(Answer::None("timed out".into()), t0, t1, &s);
+        let last = d.after_attempt(Answer::None("timed out".into()), t0, t1, &s, MAX_WAIT);
         assert_eq!((last.status, last.hook, last.next_attempt_at), (DeliveryStatus::Failed, HookEffect::Failed, None));
         assert_eq!(last.attempt.error.as_deref(), Some("timed out"));
 
         d.round_start = 4;
-        assert_eq!(d.after_attempt(Answer::Status(500), t0, t1, &s).status, DeliveryStatus::Pending, "a new round");
+        assert_eq!(
+            d.after_attempt(Answer::Status(500, None), t0, t1, &s, MAX_WAIT).status,
+            DeliveryStatus::Pending,
+            "a new round"
+        );
 
-        let gone = delivery().after_attempt(Answer::Status(410), t0, t1, &s);
+        let gone = delivery().after_attempt(Answer::Status(410, None), t0, t1, &s, MAX_WAIT);
         assert_eq!((gone.status, gone.hook), (DeliveryStatus::Failed, HookEffect::Gone));
-        let moved = delivery().after_attempt(Answer::Status(302), t0, t1, &s);
+        let moved = delivery().after_attempt(Answer::Status(302, None), t0, t1, &s, MAX_WAIT);
         assert_eq!(moved.status, DeliveryStatus::Pending);
         assert!(moved.attempt.error.unwrap().contains("redirects are not followed"));
     }

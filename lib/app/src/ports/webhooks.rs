@@ -118,8 +118,9 @@ pub struct WebhookRequest {
 /// How a POST ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendOutcome {
-    /// The receiver answered with this status (redirects are answers, never followed).
-    Answered(u16),
+    /// The receiver answered with `status` (redirects are answers, never followed); with a 429
+    /// or 503, the wait its `Retry-After` asked for.
+    Answered { status: u16, retry_after: Option<Duration> },
     /// No answer: timeout, connection failure, or an address refused by request protection.
     NoAnswer(String),
 }

@@ -141,10 +141,17 @@ impl App {
         };
         let at = Timestamp::now();
         let answer = match self.ports.webhook_sender.send(&request).await {
-            SendOutcome::Answered(status) => Answer::Status(status),
+            SendOutcome::Answered { status, retry_after } => Answer::Status(status, retry_after),
             SendOutcome::NoAnswer(why) => Answer::None(why),
         };
-        let after = d.after_attempt(answer, at, Timestamp::now(), &self.config.webhook_retry_schedule);
+        let config = &self.config;
+        let after = d.after_attempt(
+            answer,
+            at,
+            Timestamp::now(),
+            &config.webhook_retry_schedule,
+            config.webhook_max_retry_after,
+        );
         tracing::info!(
             delivery = %d.id, hook = %hook.id, event = %d.event_id, status = after.status.as_str(),
             http_status = after.attempt.status_code, error = after.attempt.error.as_deref(),
