@@ -914,3 +914,109 @@ async fn knowledge_samples_are_the_newest_fitting_sources_or_made_up() {
     expect_error(res.send().await.unwrap(), 404, "not_found").await;
     t.stop().await;
 }
+
+#[tokio::test]
+async fn a_test_event_reaches_the_subscription_and_its_health_shows_how_deliveries_went() {
+    let t = TestApp::spawn_webhooks("100ms").await;
+    let rx = Receiver::start().await;
+    let (form, hook) = form_and_hook(&t, &rx, "/test").await;
+    let hook_id = id(&hook, "hookId");
+    let health_path = format!("/api/integrations/webhooks/triggers/subscribe/{hook_id}");
+    let health = || async {
+        let (status, body) = parts(t.req(Method::GET, &health_path, &t.dev_key).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        body["hook"].clone()
+    };
+    let fresh = health().await;
+    assert_eq!((fresh["status"].as_str(), fresh["consecutiveFailures"].as_u64()), (Some("active"), Some(0)));
+    assert_eq!((fresh["lastSuccessAt"].clone(), fresh["lastFailureAt"].clone()), (Value::Null, Value::Null));
+    assert_eq!(fresh["hookUrl"], rx.url("/test"));
+
+    // A test event: a sample of what the subscription receives, new eventId, signed, logged.
+    t.submit(&form, json!({"values": {"name": "Ada"}})).await;
+    let real = rx.next(WAIT).await;
+    let test_path = format!("/api/integrations/webhooks/triggers/subscribe/{hook_id}/test");
+    let (status, queued) = parts(t.req(Method::POST, &test_path, &t.dev_key).send().await.unwrap()).await;
+    assert_eq!(status, 202, "{queued}");
+    let got = rx.next(WAIT).await;
+    verify(&id(&hook, "secret"), &got);
+    let env = got.json();
+    assert_eq!((env["eventType"].as_str(), env["metadata"]["test"].as_bool()), (Some("form_response"), Some(true)));
+    assert_eq!(env["data"]["formId"], form.as_str());
+    assert_ne!(env["eventId"], real.json()["eventId"], "a test event has its own id");
+    assert_eq!(env["eventId"], queued["delivery"]["eventId"]);
+    let ok = t.wait_deliveries(&format!("hookId={hook_id}&status=succeeded"), |b| b["pagination"]["total"] == 2).await;
+    let newest = &ok["deliveries"][0];
+    let healthy = health().await;
+    assert_eq!(healthy["lastSuccessAt"], newest["attempts"][0]["at"]);
+    assert_eq!(healthy["pendingDeliveries"], 0);
+
+    // A receiver that fails: the failure shows, with the streak.
+    rx.always("/test", Reply::Status(500));
+    assert_eq!(t.req(Method::POST, &test_path, &t.dev_key).send().await.unwrap().status(), 202);
+    t.wait_deliveries(&format!("hookId={hook_id}&status=failed"), |b| b["pagination"]["total"] == 1).await;
+    let sick = health().await;
+    assert_eq!(sick["consecutiveFailures"], 1);
+    assert!(sick["lastFailureAt"].is_string() && sick["lastSuccessAt"] == healthy["lastSuccessAt"], "{sick}");
+
+    // Another workspace sees nothing of it.
+    let ws = t.workspace("other", LimitsPatch::default()).await;
+    let other = t.key(&ws, "webhooks:write").await;
+    expect_error(t.req(Method::GET, &health_path, &other).send().await.unwrap(), 404, "not_found").await;
+    expect_error(t.req(Method::POST, &test_path, &other).send().await.unwrap(), 404, "not_found").await;
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn a_replay_resends_exactly_the_failed_deliveries_of_its_window_with_their_ids() {
+    let t = TestApp::spawn_webhooks("100ms").await;
+    let rx = Receiver::start().await;
+    let (form, hook) = form_and_hook(&t, &rx, "/down").await;
+    let hook_id = id(&hook, "hookId");
+    rx.always("/down", Reply::Status(503));
+    for n in 1..=3u64 {
+        t.submit(&form, json!({"values": {"name": "Ada"}})).await;
+        // One at a time, so that their creation times are apart and ordered.
+        t.wait_deliveries(&format!("hookId={hook_id}&status=failed"), |b| b["pagination"]["total"] == n).await;
+    }
+    let failed = t.wait_deliveries(&format!("hookId={hook_id}&status=failed"), |b| b["pagination"]["total"] == 3).await;
+    let failed = failed["deliveries"].as_array().unwrap().clone(); // newest first
+    let since = failed[1]["createdAt"].as_str().unwrap().to_owned();
+    let window: Vec<String> = failed[..2].iter().map(|d| id(d, "eventId")).collect();
+    // "100ms": an attempt and one retry each.
+    assert_eq!(rx.take(6, WAIT).await.len(), 6);
+
+    rx.always("/down", Reply::Status(200));
+    let replay = format!("/api/integrations/webhooks/triggers/subscribe/{hook_id}/replay");
+    let post = |body: Value| {
+        let req = t.req(Method::POST, &replay, &t.dev_key).json(&body);
+        async move { parts(req.send().await.unwrap()).await }
+    };
+    let (status, done) = post(json!({"since": since})).await;
+    assert_eq!(status, 202, "{done}");
+    assert_eq!((done["replayed"].as_u64(), done["more"].as_bool()), (Some(2), Some(false)));
+    let got = rx.take(2, WAIT).await;
+    let mut sent: Vec<String> = got.iter().map(|r| r.header("webhook-id").to_owned()).collect();
+    sent.sort();
+    let mut expected = window.clone();
+    expected.sort();
+    assert_eq!(sent, expected, "exactly the failed deliveries created since {since}, with their ids");
+    for r in &got {
+        verify(&id(&hook, "secret"), r);
+        assert_eq!(r.json()["eventId"], r.header("webhook-id"));
+    }
+    let log = t.wait_deliveries(&format!("hookId={hook_id}&status=succeeded"), |b| b["pagination"]["total"] == 2).await;
+    assert_eq!(log["pagination"]["total"], 2);
+    let still = t.deliveries(&format!("hookId={hook_id}&status=failed")).await;
+    assert_eq!(still["deliveries"][0]["eventId"], failed[2]["eventId"], "the one before the window stays failed");
+    // Nothing failed in the window any more.
+    let (_, again) = post(json!({"since": since})).await;
+    assert_eq!(again["replayed"], 0);
+    rx.expect_none(Duration::from_millis(300)).await;
+
+    for bad in [json!({}), json!({"since": "yesterday"}), json!({"since": since, "until": "soon"})] {
+        let res = t.req(Method::POST, &replay, &t.dev_key).json(&bad).send().await.unwrap();
+        expect_error(res, 400, "validation_error").await;
+    }
+    t.stop().await;
+}

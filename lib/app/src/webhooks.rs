@@ -7,7 +7,7 @@ use crate::auth::Principal;
 use crate::ports::{DeliveryFilter, HookCounts};
 use crate::sources::url_error;
 use crate::{App, AppError};
-use lore_domain::delivery::Delivery;
+use lore_domain::delivery::{Delivery, DeliveryStatus};
 use lore_domain::error::Validator;
 use lore_domain::event::{Event, EventType};
 use lore_domain::form::ALL_FORMS_ID;
@@ -211,20 +211,151 @@ impl App {
     pub async fn redeliver(&self, p: &Principal, id: &DeliveryId) -> Result<Delivery, AppError> {
         let ws = p.workspace_id();
         let delivery = self.ports.deliveries.get_delivery(ws, id).await?.ok_or(AppError::NotFound("delivery"))?;
-        match self.ports.hooks.get_hook(ws, &delivery.hook_id).await? {
-            None => return Err(AppError::NotFound("subscription")),
-            Some(h) if h.status == HookStatus::Disabled => {
-                return Err(DomainError::new(
-                    ErrorCode::InvalidOperation,
-                    "the subscription is disabled after repeated failures; subscribe again to re-enable it",
-                )
-                .into());
-            }
-            Some(_) => {}
-        }
+        self.active_hook(p, &delivery.hook_id).await?;
         let queued = self.ports.deliveries.redeliver(ws, id, Timestamp::now()).await?;
         let queued = queued.ok_or(AppError::NotFound("delivery"))?;
         self.ports.dispatch_signal.notify();
         Ok(queued)
     }
+
+    /// The subscription, when it exists and is active (sending to it makes sense).
+    async fn active_hook(&self, p: &Principal, id: &HookId) -> Result<Hook, AppError> {
+        match self.ports.hooks.get_hook(p.workspace_id(), id).await? {
+            None => Err(AppError::NotFound("subscription")),
+            Some(h) if h.status == HookStatus::Disabled => Err(DomainError::new(
+                ErrorCode::InvalidOperation,
+                "the subscription is disabled after repeated failures; subscribe again to re-enable it",
+            )
+            .into()),
+            Some(h) => Ok(h),
+        }
+    }
+
+    /// A subscription and how its deliveries went (docs/api.md §12, "Subscription health").
+    pub async fn hook_health(&self, p: &Principal, id: &HookId) -> Result<HookHealth, AppError> {
+        let ws = p.workspace_id();
+        let hook = self.ports.hooks.get_hook(ws, id).await?.ok_or(AppError::NotFound("subscription"))?;
+        let newest = |status| {
+            let filter = DeliveryFilter { hook_id: Some(id.clone()), status: Some(status) };
+            async move { self.ports.deliveries.list_deliveries(ws, &filter, PageRequest::new(1, 1)).await }
+        };
+        let (succeeded, failed, pending) = futures::try_join!(
+            newest(DeliveryStatus::Succeeded),
+            newest(DeliveryStatus::Failed),
+            newest(DeliveryStatus::Pending)
+        )?;
+        // When it ended: its last attempt (a delivery failed without one when its hook stopped).
+        let ended =
+            |page: &Page<Delivery>| page.items.first().map(|d| d.attempts.last().map_or(d.created_at, |a| a.at));
+        Ok(HookHealth {
+            last_success_at: ended(&succeeded),
+            last_failure_at: ended(&failed),
+            pending_deliveries: pending.total,
+            hook,
+        })
+    }
+
+    /// Sends again every delivery to the subscription that ended `failed` and was created in
+    /// `[since, until)` (at most [`MAX_REPLAY`], oldest first), each with its own `eventId`.
+    pub async fn replay_failed(
+        &self,
+        p: &Principal,
+        id: &HookId,
+        since: Timestamp,
+        until: Option<Timestamp>,
+    ) -> Result<Replayed, AppError> {
+        let ws = p.workspace_id();
+        self.active_hook(p, id).await?;
+        // Collected before any is sent again: a redelivered one leaves the `failed` list, which
+        // would shift the pages under a reader that sends as it goes.
+        let filter = DeliveryFilter { hook_id: Some(id.clone()), status: Some(DeliveryStatus::Failed) };
+        let mut window = Vec::new();
+        let mut more = false;
+        'pages: for page in 1.. {
+            let batch = self.ports.deliveries.list_deliveries(ws, &filter, PageRequest::new(page, 100)).await?;
+            let last_page = batch.items.len() < 100;
+            for d in batch.items {
+                if d.created_at < since {
+                    break 'pages;
+                }
+                if until.is_some_and(|u| d.created_at >= u) {
+                    continue;
+                }
+                if window.len() == MAX_REPLAY {
+                    more = true;
+                    break 'pages;
+                }
+                window.push(d.id);
+            }
+            if last_page {
+                break;
+            }
+        }
+        window.reverse();
+        let now = Timestamp::now();
+        let mut replayed = Vec::with_capacity(window.len());
+        for d in &window {
+            if let Some(queued) = self.ports.deliveries.redeliver(ws, d, now).await? {
+                replayed.push(queued);
+            }
+        }
+        if !replayed.is_empty() {
+            self.ports.dispatch_signal.notify();
+        }
+        Ok(Replayed { deliveries: replayed, more })
+    }
+
+    /// Sends the subscription one test event now: a sample of the event it receives (with a
+    /// new `eventId` and `metadata.test: true`), recorded in the delivery log like any other.
+    pub async fn send_test_event(&self, p: &Principal, id: &HookId) -> Result<Delivery, AppError> {
+        let hook = self.active_hook(p, id).await?;
+        let samples = match hook.filter {
+            HookFilter::FormResponse => self.sample_events(p, hook.form_id.as_ref()).await?,
+            HookFilter::Lead => self.sample_lead(p, hook.mind_id.as_ref()).await?,
+            HookFilter::Exact(t) => self.sample_source_events(p, t, hook.chatbot_id.as_ref()).await?,
+            HookFilter::AllKnowledge => {
+                self.sample_source_events(p, EventType::SourceReady, hook.chatbot_id.as_ref()).await?
+            }
+        };
+        let sample = samples.into_iter().next().ok_or_else(|| AppError::Storage("no sample event".into()))?;
+        let event_type = sample["eventType"]
+            .as_str()
+            .and_then(EventType::parse)
+            .ok_or_else(|| AppError::Storage("a sample without an event type".into()))?;
+        let mut metadata = sample["metadata"].clone();
+        if !metadata.is_object() {
+            metadata = serde_json::json!({});
+        }
+        metadata["test"] = serde_json::json!(true);
+        let mut event = Event::new(event_type, p.workspace_id().clone(), sample["data"].clone());
+        event.metadata = metadata;
+        let now = Timestamp::now();
+        let delivery = Delivery::new(&hook, &event, now);
+        self.ports.deliveries.create_deliveries(&event.id, std::slice::from_ref(&delivery)).await?;
+        self.ports.dispatch_signal.notify();
+        Ok(delivery)
+    }
+}
+
+/// At most this many deliveries are sent again by one replay; `more` says some were left.
+pub const MAX_REPLAY: usize = 1_000;
+
+/// A subscription and how its deliveries went.
+#[derive(Debug, Clone)]
+pub struct HookHealth {
+    pub hook: Hook,
+    /// The last attempt of the newest delivery that succeeded.
+    pub last_success_at: Option<Timestamp>,
+    /// The last attempt of the newest delivery that ended `failed`.
+    pub last_failure_at: Option<Timestamp>,
+    /// Deliveries still being attempted.
+    pub pending_deliveries: u64,
+}
+
+/// What a replay sent again.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    pub deliveries: Vec<Delivery>,
+    /// More failed deliveries were in the window than one replay sends.
+    pub more: bool,
 }

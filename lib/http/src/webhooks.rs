@@ -41,7 +41,9 @@ pub fn router() -> OpenApiRouter<ApiState> {
         .routes(routes!(verify))
         .routes(routes!(form_choices))
         .routes(routes!(subscribe, unsubscribe_by_body))
-        .routes(routes!(unsubscribe))
+        .routes(routes!(unsubscribe, subscription_health))
+        .routes(routes!(replay))
+        .routes(routes!(send_test_event))
         .routes(routes!(sample))
         .routes(routes!(list_deliveries))
         .routes(routes!(redeliver))
@@ -479,5 +481,124 @@ async fn redeliver(
     PathId(id): PathId<DeliveryId>,
 ) -> Result<(StatusCode, Json<DeliveryEnvelope>), ApiError> {
     let d = s.app.redeliver(&auth.principal, &id).await?;
+    Ok((StatusCode::ACCEPTED, Json(DeliveryEnvelope { status: Status::Success, delivery: d.into() })))
+}
+
+/// A subscription and how its deliveries went.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HookHealthView {
+    #[serde(flatten)]
+    pub hook: HookView,
+    /// When a delivery last succeeded (its last attempt); `null`: never.
+    pub last_success_at: Option<String>,
+    /// When a delivery last ended `failed` (its last attempt); `null`: never.
+    pub last_failure_at: Option<String>,
+    /// Deliveries still being attempted.
+    pub pending_deliveries: u64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HookHealthEnvelope {
+    pub status: Status,
+    pub hook: HookHealthView,
+}
+
+/// A subscription's health: its state (`active`, or `disabled` after 20 failed deliveries in a
+/// row), failed deliveries since the last success, and when deliveries last succeeded and failed.
+#[utoipa::path(get, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}", tag = "integrations",
+    params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 200, body = HookHealthEnvelope)))]
+async fn subscription_health(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<HookId>,
+) -> Result<Json<HookHealthEnvelope>, ApiError> {
+    let h = s.app.hook_health(&auth.principal, &id).await?;
+    Ok(Json(HookHealthEnvelope {
+        status: Status::Success,
+        hook: HookHealthView {
+            hook: h.hook.into(),
+            last_success_at: h.last_success_at.map(|t| t.to_string()),
+            last_failure_at: h.last_failure_at.map(|t| t.to_string()),
+            pending_deliveries: h.pending_deliveries,
+        },
+    }))
+}
+
+/// Which failed deliveries to send again.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayBody {
+    /// RFC 3339: deliveries created at or after this time.
+    #[schema(required = true, example = "2026-05-01T12:00:00.000Z")]
+    pub since: Option<String>,
+    /// RFC 3339: and before this time (default: now).
+    pub until: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Replayed {
+    pub status: Status,
+    /// How many deliveries were sent again.
+    pub replayed: usize,
+    /// More failed deliveries were in the window than one replay sends (1,000): replay again.
+    pub more: bool,
+    /// The deliveries sent again, oldest first, each due now with a fresh round of attempts.
+    pub deliveries: Vec<DeliveryView>,
+}
+
+/// Send again every delivery to this subscription that ended `failed` and was created in the
+/// window, each with its own event (same `eventId` and `webhook-id`): after an outage of the
+/// receiver. Answers 202 at once.
+#[utoipa::path(post, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}/replay", tag = "integrations",
+    params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),
+    request_body = ReplayBody,
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 202, body = Replayed),
+        (status = 400, description = "`validation_error` (`since`, `until`), `invalid_json`, or \
+            `invalid_operation` (the subscription is disabled: subscribe again first)", body = ErrorBody)))]
+async fn replay(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<HookId>,
+    JsonBody(body): JsonBody<ReplayBody>,
+) -> Result<(StatusCode, Json<Replayed>), ApiError> {
+    let time = |name: &str, raw: Option<&str>| match raw.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => lore_domain::Timestamp::parse(t)
+            .map(Some)
+            .ok_or_else(|| DomainError::field(name, "must be an RFC 3339 time, e.g. 2026-05-01T12:00:00Z")),
+    };
+    let since = time("since", body.since.as_deref())?.ok_or_else(|| DomainError::field("since", "is required"))?;
+    let until = time("until", body.until.as_deref())?;
+    let done = s.app.replay_failed(&auth.principal, &id, since, until).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(Replayed {
+            status: Status::Success,
+            replayed: done.deliveries.len(),
+            more: done.more,
+            deliveries: done.deliveries.into_iter().map(Into::into).collect(),
+        }),
+    ))
+}
+
+/// Send this subscription a test event now: a sample of the event it receives (for a form, its
+/// latest response or one made up from its fields), with a new `eventId` and `metadata.test:
+/// true`, signed and retried like any delivery and listed in the delivery log. Answers 202.
+#[utoipa::path(post, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}/test", tag = "integrations",
+    params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 202, body = DeliveryEnvelope),
+        (status = 400, description = "`invalid_operation`: the subscription is disabled (subscribe again first)",
+            body = ErrorBody)))]
+async fn send_test_event(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<HookId>,
+) -> Result<(StatusCode, Json<DeliveryEnvelope>), ApiError> {
+    let d = s.app.send_test_event(&auth.principal, &id).await?;
     Ok((StatusCode::ACCEPTED, Json(DeliveryEnvelope { status: Status::Success, delivery: d.into() })))
 }
