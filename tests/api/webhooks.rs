@@ -1020,3 +1020,49 @@ async fn a_replay_resends_exactly_the_failed_deliveries_of_its_window_with_their
     }
     t.stop().await;
 }
+
+#[tokio::test]
+async fn a_rotated_secret_signs_beside_the_new_one_until_rotated_again() {
+    let t = TestApp::spawn_webhooks("100ms").await;
+    let rx = Receiver::start().await;
+    let (form, hook) = form_and_hook(&t, &rx, "/rotating").await;
+    let (hook_id, first) = (id(&hook, "hookId"), id(&hook, "secret"));
+    let rotate = format!("/api/integrations/webhooks/triggers/subscribe/{hook_id}/rotate-secret");
+    let (status, rotated) = parts(t.req(Method::POST, &rotate, &t.dev_key).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{rotated}");
+    let second = id(&rotated, "secret");
+    assert!(second.starts_with("whsec_") && second != first);
+    let expires = Timestamp::parse(rotated["previousSecretExpiresAt"].as_str().unwrap()).unwrap();
+    let hours = (expires.millis() - Timestamp::now().millis()) as f64 / 3_600_000.0;
+    assert!((23.9..=24.0).contains(&hours), "a 24 h grace period: {hours}");
+
+    t.submit(&form, json!({"values": {"name": "Ada"}})).await;
+    let got = rx.next(WAIT).await;
+    assert_eq!(got.header("webhook-signature").split(' ').count(), 2, "one signature per secret");
+    verify(&second, &got);
+    verify(&first, &got);
+
+    // Rotated again: the first secret no longer verifies; the second and the third do.
+    let (_, again) = parts(t.req(Method::POST, &rotate, &t.dev_key).send().await.unwrap()).await;
+    let third = id(&again, "secret");
+    t.submit(&form, json!({"values": {"name": "Bea"}})).await;
+    let got = rx.next(WAIT).await;
+    verify(&third, &got);
+    verify(&second, &got);
+    let old = standardwebhooks::Webhook::new(&first).unwrap();
+    assert!(old.verify(&got.body, &got.headers).is_err(), "the first secret is retired for good");
+
+    // The secret is never shown again: not in the health read, nor in the log.
+    let (_, health) = parts(
+        t.req(Method::GET, &format!("/api/integrations/webhooks/triggers/subscribe/{hook_id}"), &t.dev_key)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert!(!health.to_string().contains("whsec_"), "{health}");
+    let ws = t.workspace("other", LimitsPatch::default()).await;
+    let other = t.key(&ws, "webhooks:write").await;
+    expect_error(t.req(Method::POST, &rotate, &other).send().await.unwrap(), 404, "not_found").await;
+    t.stop().await;
+}

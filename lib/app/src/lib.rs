@@ -85,6 +85,9 @@ pub struct AppConfig {
     pub webhook_retry_schedule: lore_domain::delivery::RetrySchedule,
     /// Budget of one webhook attempt (docs/api.md §13: 30 s).
     pub webhook_timeout: Duration,
+    /// How long a rotated-out webhook secret keeps signing deliveries
+    /// (`LORE_WEBHOOK_SECRET_GRACE_HOURS`, default 24).
+    pub webhook_secret_grace: Duration,
     /// The longest a receiver's `Retry-After` may delay a retry
     /// (`LORE_WEBHOOK_MAX_RETRY_AFTER_SECS`, default 86,400).
     pub webhook_max_retry_after: Duration,
@@ -118,6 +121,7 @@ impl Default for AppConfig {
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
             webhook_timeout: Duration::from_secs(30),
             webhook_max_retry_after: Duration::from_secs(86_400),
+            webhook_secret_grace: Duration::from_secs(24 * 3600),
             hook_disable_after: lore_domain::hook::DISABLE_AFTER_FAILURES,
         }
     }

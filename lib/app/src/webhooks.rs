@@ -231,6 +231,16 @@ impl App {
         }
     }
 
+    /// Gives the subscription a new secret; the old one goes on signing deliveries (beside the
+    /// new one) for the grace period, so that the receiver can switch without missing any.
+    pub async fn rotate_secret(&self, p: &Principal, id: &HookId) -> Result<Hook, AppError> {
+        let until =
+            Timestamp::from_millis(Timestamp::now().millis() + self.config.webhook_secret_grace.as_millis() as i64);
+        let secret = lore_domain::hook::WebhookSecret::generate();
+        let rotated = self.ports.hooks.rotate_secret(p.workspace_id(), id, &secret, until).await?;
+        rotated.ok_or(AppError::NotFound("subscription"))
+    }
+
     /// A subscription and how its deliveries went (docs/api.md §12, "Subscription health").
     pub async fn hook_health(&self, p: &Principal, id: &HookId) -> Result<HookHealth, AppError> {
         let ws = p.workspace_id();

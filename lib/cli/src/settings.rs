@@ -216,6 +216,8 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.webhook_timeout = Duration::from_secs_f64(timeout);
     let max_retry_after = parse(get, "LORE_WEBHOOK_MAX_RETRY_AFTER_SECS", c.webhook_max_retry_after.as_secs())?;
     c.webhook_max_retry_after = Duration::from_secs(max_retry_after);
+    let grace_hours = parse(get, "LORE_WEBHOOK_SECRET_GRACE_HOURS", c.webhook_secret_grace.as_secs() / 3600)?;
+    c.webhook_secret_grace = Duration::from_secs(grace_hours.min(24 * 30) * 3600);
     extract_limits(get, &mut c.extract_limits)?;
     Ok(c)
 }

@@ -38,7 +38,10 @@ pub fn signed_headers(request: &WebhookRequest, timestamp: i64) -> HeaderMap {
     };
     set("webhook-id", id.to_owned());
     set("webhook-timestamp", timestamp.to_string());
-    set("webhook-signature", signature(&request.secret, id, timestamp, &request.body));
+    // Space-separated, one per secret (Standard Webhooks): during a rotation both verify.
+    let signatures: Vec<String> =
+        request.secrets.iter().map(|secret| signature(secret, id, timestamp, &request.body)).collect();
+    set("webhook-signature", signatures.join(" "));
     h
 }
 

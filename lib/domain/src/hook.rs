@@ -139,10 +139,20 @@ pub struct Hook {
     /// Lead events of this Mind only; `None`: every Mind.
     pub mind_id: Option<MindId>,
     pub secret: WebhookSecret,
+    /// The secret a rotation replaced, still signing until its grace period ends.
+    pub retiring_secret: Option<RetiringSecret>,
     pub status: HookStatus,
     /// Deliveries that ended `failed` since the last one that succeeded.
     pub consecutive_failures: u32,
     pub created_at: Timestamp,
+}
+
+/// A replaced secret and when it stops signing: during a rotation's grace period deliveries
+/// carry a signature by each secret, so a receiver can switch whenever it likes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetiringSecret {
+    pub secret: WebhookSecret,
+    pub until: Timestamp,
 }
 
 /// What a subscription narrows to, checked against its filter.
@@ -185,6 +195,16 @@ impl HookTarget {
 }
 
 impl Hook {
+    /// The secrets a delivery at `now` is signed with: the current one, and the one a rotation
+    /// replaced while its grace period lasts.
+    pub fn signing_secrets(&self, now: Timestamp) -> Vec<WebhookSecret> {
+        let mut secrets = vec![self.secret.clone()];
+        if let Some(r) = self.retiring_secret.as_ref().filter(|r| now < r.until) {
+            secrets.push(r.secret.clone());
+        }
+        secrets
+    }
+
     pub fn new(workspace_id: WorkspaceId, hook_url: String, target: HookTarget, now: Timestamp) -> Self {
         Self {
             id: HookId::generate(),
@@ -195,6 +215,7 @@ impl Hook {
             chatbot_id: target.chatbot_id,
             mind_id: target.mind_id,
             secret: WebhookSecret::generate(),
+            retiring_secret: None,
             status: HookStatus::Active,
             consecutive_failures: 0,
             created_at: now,
@@ -229,6 +250,23 @@ impl Hook {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_retiring_secret_signs_until_its_grace_ends() {
+        let ws = WorkspaceId::generate();
+        let mut h = Hook::new(
+            ws,
+            "https://x.example".into(),
+            HookTarget::new(HookFilter::FormResponse, None, None).unwrap(),
+            Timestamp::from_millis(0),
+        );
+        assert_eq!(h.signing_secrets(Timestamp::from_millis(5)), vec![h.secret.clone()]);
+        let old = h.secret.clone();
+        h.secret = WebhookSecret::generate();
+        h.retiring_secret = Some(RetiringSecret { secret: old.clone(), until: Timestamp::from_millis(1_000) });
+        assert_eq!(h.signing_secrets(Timestamp::from_millis(999)), vec![h.secret.clone(), old]);
+        assert_eq!(h.signing_secrets(Timestamp::from_millis(1_000)), vec![h.secret.clone()], "over at `until`");
+    }
     use serde_json::json;
 
     fn event(t: EventType, ws: &WorkspaceId, data: serde_json::Value) -> Event {

@@ -44,6 +44,7 @@ pub fn router() -> OpenApiRouter<ApiState> {
         .routes(routes!(unsubscribe, subscription_health))
         .routes(routes!(replay))
         .routes(routes!(send_test_event))
+        .routes(routes!(rotate_secret))
         .routes(routes!(sample))
         .routes(routes!(list_deliveries))
         .routes(routes!(redeliver))
@@ -601,4 +602,40 @@ async fn send_test_event(
 ) -> Result<(StatusCode, Json<DeliveryEnvelope>), ApiError> {
     let d = s.app.send_test_event(&auth.principal, &id).await?;
     Ok((StatusCode::ACCEPTED, Json(DeliveryEnvelope { status: Status::Success, delivery: d.into() })))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Rotated {
+    pub status: Status,
+    pub hook_id: String,
+    /// The new secret (`whsec_…`), shown once here: deliveries are signed with it from now on.
+    pub secret: String,
+    /// Until then deliveries also carry a signature by the previous secret.
+    pub previous_secret_expires_at: String,
+}
+
+/// Give the subscription a new signing secret. For a grace period
+/// (`LORE_WEBHOOK_SECRET_GRACE_HOURS`, default 24) every delivery carries two signatures in
+/// `webhook-signature`, space-separated: one by the new secret and one by the previous one, so
+/// the receiver can switch to the new secret whenever it likes. Rotating again retires the
+/// current secret and drops the older one at once.
+#[utoipa::path(post, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}/rotate-secret",
+    tag = "integrations",
+    params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 200, body = Rotated)))]
+async fn rotate_secret(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<HookId>,
+) -> Result<Json<Rotated>, ApiError> {
+    let hook = s.app.rotate_secret(&auth.principal, &id).await?;
+    let until = hook.retiring_secret.as_ref().map(|r| r.until.to_string()).unwrap_or_default();
+    Ok(Json(Rotated {
+        status: Status::Success,
+        hook_id: hook.id.to_string(),
+        secret: hook.secret.expose().to_owned(),
+        previous_secret_expires_at: until,
+    }))
 }

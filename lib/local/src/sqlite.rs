@@ -345,6 +345,11 @@ CREATE INDEX messages_in_order ON messages (conversation_id, id);
     r#"
 ALTER TABLE hooks ADD COLUMN mind_id TEXT;
 "#,
+    // A rotated secret keeps signing until its grace period ends.
+    r#"
+ALTER TABLE hooks ADD COLUMN retiring_secret TEXT;
+ALTER TABLE hooks ADD COLUMN retiring_until INTEGER;
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.

@@ -30,7 +30,7 @@ pub use forms::forms;
 pub use minds::{MindStores, mind_races, mind_sources, minds};
 pub use search::{chunk_index, index_search};
 pub use sources::{processing_race, sources, uploads};
-pub use webhooks::{deliveries, delivery_claim_race, hooks, hooks_limit_race};
+pub use webhooks::{deliveries, delivery_claim_race, hook_secret_rotation, hooks, hooks_limit_race};
 pub use workspaces::{keys, rate_limiter, workspaces};
 
 pub(super) fn workspace(name: &str) -> Workspace {
@@ -138,7 +138,7 @@ macro_rules! conformance_tests {
     ($make:ident => records) => {
         $crate::conformance_tests!(@family records, $make;
             workspaces keys chatbots chatbot_slug_race rate_limiter sources processing_race uploads
-            forms hooks hooks_limit_race deliveries delivery_claim_race);
+            forms hooks hooks_limit_race hook_secret_rotation deliveries delivery_claim_race);
     };
     ($make:ident => files) => {
         $crate::conformance_tests!(@family files, $make; blobs blob_streams);

@@ -6,7 +6,7 @@ use crate::ports::{DeliveryFilter, DeliveryUpdate, HookCounts};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};
-use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
 use serde_json::json;
@@ -88,6 +88,27 @@ pub async fn hooks(p: &Stores, unique: &str) {
 }
 
 /// Concurrent subscribes of one workspace under a cap store exactly the cap, never more.
+pub async fn hook_secret_rotation(p: &Stores, unique: &str) {
+    let ws = new_workspace(p, &format!("hooks-rotation-{unique}")).await;
+    let other = new_workspace(p, &format!("hooks-rotation-other-{unique}")).await;
+    let s = &p.hooks;
+    let h = s.subscribe(&subscription(&ws.id, "https://r.example/h", all_forms()), 10).await.unwrap().unwrap();
+    assert_eq!(h.retiring_secret, None);
+    let (first, second) = (WebhookSecret::generate(), WebhookSecret::generate());
+    let until = Timestamp::from_millis(Timestamp::now().millis() + 60_000);
+    let rotated = s.rotate_secret(&ws.id, &h.id, &first, until).await.unwrap().unwrap();
+    assert_eq!(rotated.secret, first);
+    assert_eq!(rotated.retiring_secret, Some(RetiringSecret { secret: h.secret.clone(), until }));
+    assert_eq!(s.get_hook(&ws.id, &h.id).await.unwrap().unwrap(), rotated, "stored as answered");
+    // Rotating again retires the current secret; the older one is gone.
+    let again = s.rotate_secret(&ws.id, &h.id, &second, until).await.unwrap().unwrap();
+    assert_eq!((again.secret.clone(), again.retiring_secret.map(|r| r.secret)), (second, Some(first)));
+    assert_eq!(again.status, HookStatus::Active);
+    // Another workspace's, and an unknown, subscription: nothing.
+    assert_eq!(s.rotate_secret(&other.id, &h.id, &WebhookSecret::generate(), until).await.unwrap(), None);
+    assert_eq!(s.rotate_secret(&ws.id, &HookId::generate(), &WebhookSecret::generate(), until).await.unwrap(), None);
+}
+
 pub async fn hooks_limit_race(p: &Stores, unique: &str) {
     let ws = new_workspace(p, &format!("hooks-limit-race-{unique}")).await;
     let mut tasks = Vec::new();

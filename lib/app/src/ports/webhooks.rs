@@ -49,6 +49,16 @@ pub trait HookStore: Send + Sync {
         disable_after: u32,
     ) -> StoreResult<Option<HookStatus>>;
     async fn count_hooks(&self, ws: &WorkspaceId) -> StoreResult<HookCounts>;
+    /// Replaces the subscription's secret with `secret`, keeping the current one as
+    /// `retiring` (which replaces any earlier retiring secret). The subscription afterwards;
+    /// `None` when it does not exist.
+    async fn rotate_secret(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        secret: &WebhookSecret,
+        retiring_until: Timestamp,
+    ) -> StoreResult<Option<Hook>>;
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,7 +120,8 @@ pub struct WebhookRequest {
     pub event_id: EventId,
     /// The exact bytes signed and sent.
     pub body: Vec<u8>,
-    pub secret: WebhookSecret,
+    /// Each signs the request (`webhook-signature` lists one signature per secret).
+    pub secrets: Vec<WebhookSecret>,
     /// Budget of the whole exchange.
     pub timeout: Duration,
 }

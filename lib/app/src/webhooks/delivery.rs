@@ -136,7 +136,7 @@ impl App {
             url: hook.hook_url.clone(),
             event_id: d.event_id.clone(),
             body,
-            secret: hook.secret.clone(),
+            secrets: hook.signing_secrets(Timestamp::now()),
             timeout: self.config.webhook_timeout,
         };
         let at = Timestamp::now();

@@ -20,7 +20,7 @@ use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts,
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::{Event, EventType};
-use lore_domain::hook::{Hook, HookFilter, HookStatus, WebhookSecret};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, MindId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_records::{AttemptRecord, from_json, to_json};
@@ -108,6 +108,10 @@ fn hook_item(h: &Hook, guard: &str) -> Item {
     if let Some(m) = &h.mind_id {
         item.insert("mind".into(), s(m.as_str()));
     }
+    if let Some(r) = &h.retiring_secret {
+        item.insert("retiringSecret".into(), s(r.secret.expose()));
+        item.insert("retiringUntil".into(), n(r.until.millis()));
+    }
     item
 }
 
@@ -132,6 +136,13 @@ fn hook_from(i: &Item) -> StoreResult<Hook> {
         mind_id: match get_s(i, "mind") {
             Some(m) => Some(MindId::parse(m).ok_or_else(|| malformed("mind id"))?),
             None => None,
+        },
+        retiring_secret: match (get_s(i, "retiringSecret"), get_i(i, "retiringUntil")) {
+            (Some(secret), Some(until)) => Some(RetiringSecret {
+                secret: WebhookSecret::from_stored(secret.to_owned()),
+                until: Timestamp::from_millis(until),
+            }),
+            _ => None,
         },
     })
 }
@@ -338,6 +349,35 @@ impl HookStore for DynamoStore {
             }
         }
         Err(gave_up("record_outcome"))
+    }
+
+    async fn rotate_secret(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        secret: &WebhookSecret,
+        retiring_until: Timestamp,
+    ) -> StoreResult<Option<Hook>> {
+        for attempt in 0..MAX_ATTEMPTS {
+            let Some((h, _)) = self.hook(ws, id).await? else { return Ok(None) };
+            // Conditioned on the secret read: two rotations at once cannot both retire it.
+            let mut expr = Expr::new();
+            let update = format!(
+                "SET {} = {}, {} = {}, {} = {}",
+                expr.a("secret"),
+                expr.v("secret", s(secret.expose())),
+                expr.a("retiringSecret"),
+                expr.v("retiring", s(h.secret.expose())),
+                expr.a("retiringUntil"),
+                expr.v("until", n(retiring_until.millis()))
+            );
+            let cond = format!("{} = {}", expr.a("secret"), expr.v("read", s(h.secret.expose())));
+            match self.update_if(key(ws_pk(ws), hook_sk(id)), update, cond, expr).await? {
+                Some(item) if !item.is_empty() => return hook_from(&item).map(Some),
+                _ => backoff(attempt).await,
+            }
+        }
+        Err(gave_up("rotate_secret"))
     }
 
     async fn count_hooks(&self, ws: &WorkspaceId) -> StoreResult<HookCounts> {

@@ -5,12 +5,12 @@ use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{HookCounts, HookStore};
 use lore_domain::Timestamp;
-use lore_domain::hook::{Hook, HookFilter, HookStatus, WebhookSecret};
+use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, FormId, HookId, MindId, WorkspaceId};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
-const COLS: &str =
-    "id, workspace_id, hook_url, event, form_id, chatbot_id, secret, status, consecutive_failures, created_at, mind_id";
+const COLS: &str = "id, workspace_id, hook_url, event, form_id, chatbot_id, secret, status, consecutive_failures, \
+     created_at, mind_id, retiring_secret, retiring_until";
 
 fn bad(what: &str) -> rusqlite::Error {
     rusqlite::Error::InvalidColumnName(format!("malformed stored {what}"))
@@ -37,6 +37,13 @@ fn hook_from(r: &Row<'_>) -> rusqlite::Result<Hook> {
         mind_id: match r.get::<_, Option<String>>(10)? {
             Some(s) => Some(MindId::parse(&s).ok_or_else(|| bad("mind id"))?),
             None => None,
+        },
+        retiring_secret: match (r.get::<_, Option<String>>(11)?, r.get::<_, Option<i64>>(12)?) {
+            (Some(secret), Some(until)) => Some(RetiringSecret {
+                secret: WebhookSecret::from_stored(secret),
+                until: Timestamp::from_millis(until),
+            }),
+            _ => None,
         },
     })
 }
@@ -79,7 +86,7 @@ impl HookStore for SqliteStore {
                 return Ok(None);
             }
             tx.execute(
-                &format!("INSERT INTO hooks ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
+                &format!("INSERT INTO hooks ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"),
                 params![
                     h.id.as_str(),
                     h.workspace_id.as_str(),
@@ -91,7 +98,9 @@ impl HookStore for SqliteStore {
                     h.status.as_str(),
                     h.consecutive_failures,
                     h.created_at.millis(),
-                    mind
+                    mind,
+                    h.retiring_secret.as_ref().map(|r| r.secret.expose().to_owned()),
+                    h.retiring_secret.as_ref().map(|r| r.until.millis())
                 ],
             )
             .map_err(unavailable)?;
@@ -168,6 +177,30 @@ impl HookStore for SqliteStore {
                 return Ok(None);
             }
             Ok(get(tx, ws.as_str(), id.as_str()).map_err(unavailable)?.map(|h| h.status))
+        })
+        .await
+    }
+
+    async fn rotate_secret(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        secret: &WebhookSecret,
+        retiring_until: Timestamp,
+    ) -> StoreResult<Option<Hook>> {
+        let (ws, id, secret) = (ws.clone(), id.clone(), secret.clone());
+        self.write(move |tx| {
+            let changed = tx
+                .execute(
+                    "UPDATE hooks SET retiring_secret = secret, retiring_until = ?3, secret = ?4
+                     WHERE id = ?1 AND workspace_id = ?2",
+                    params![id.as_str(), ws.as_str(), retiring_until.millis(), secret.expose()],
+                )
+                .map_err(unavailable)?;
+            if changed == 0 {
+                return Ok(None);
+            }
+            get(tx, ws.as_str(), id.as_str()).map_err(unavailable)
         })
         .await
     }
