@@ -1,6 +1,7 @@
 //! Black-box tests of the HTTP API: the real app on a free port, requests over a socket.
 
 mod auth;
+mod batch;
 mod chatbots;
 mod contract;
 mod conversations;

@@ -410,6 +410,57 @@ impl App {
         Ok(())
     }
 
+    /// Creates each source in order, each on its own: one that is refused does not stop the
+    /// others (docs/api.md §16, "Batches"). With `process`, each created source is queued for
+    /// processing at once. An unknown chatbot refuses the whole batch.
+    pub async fn create_sources(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        items: Vec<Result<NewSource, DomainError>>,
+        process: bool,
+    ) -> Result<Vec<BatchItem>, AppError> {
+        self.own_chatbot(p, chatbot).await?;
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let created = match item {
+                Ok(new) => self.create_source(p, chatbot, new).await,
+                Err(refused) => Err(AppError::Rejected(refused)),
+            };
+            out.push(match created {
+                Ok(source) if process => match self.start_run(p, &source.id).await {
+                    Ok(queued) => BatchItem { source: Some(queued), error: None },
+                    Err(e) => BatchItem { source: Some(source), error: Some(e) },
+                },
+                Ok(source) => BatchItem { source: Some(source), error: None },
+                Err(e) => BatchItem { source: None, error: Some(e) },
+            });
+        }
+        Ok(out)
+    }
+
+    /// Queues each named source for processing, each on its own (as [`App::process_source`]).
+    pub async fn process_sources(
+        &self,
+        p: &Principal,
+        chatbot: &ChatbotId,
+        ids: &[Option<SourceId>],
+    ) -> Result<Vec<BatchItem>, AppError> {
+        self.own_chatbot(p, chatbot).await?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let queued = match id {
+                Some(id) => self.process_source(p, chatbot, id).await,
+                None => Err(AppError::NotFound("source")),
+            };
+            out.push(match queued {
+                Ok(source) => BatchItem { source: Some(source), error: None },
+                Err(e) => BatchItem { source: None, error: Some(e) },
+            });
+        }
+        Ok(out)
+    }
+
     /// `process`: queues extraction → chunking → embedding; answers at once.
     pub async fn process_source(
         &self,
@@ -467,6 +518,17 @@ impl App {
         self.own_chatbot(p, chatbot).await?;
         Ok(self.ports.sources.source_stats(p.workspace_id(), &SourceOwner::Chatbot(chatbot.clone())).await?)
     }
+}
+
+/// At most this many sources are created or processed by one batch request.
+pub const MAX_BATCH: usize = 100;
+
+/// One item of a batch: the source (when it was created or queued) and what went wrong (a
+/// source created but not queued has both).
+#[derive(Debug)]
+pub struct BatchItem {
+    pub source: Option<KnowledgeSource>,
+    pub error: Option<AppError>,
 }
 
 pub(crate) fn lease_end(now: Timestamp, lease: std::time::Duration) -> Timestamp {

@@ -89,6 +89,11 @@ impl ApiError {
         member
     }
 
+    /// The HTTP status this error answers.
+    pub(crate) fn status(&self) -> StatusCode {
+        status_of(self.parts().0)
+    }
+
     fn parts(&self) -> (ErrorCode, String, Option<Value>) {
         match self {
             ApiError::App(e) => match e {

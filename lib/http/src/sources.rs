@@ -32,6 +32,8 @@ pub fn router() -> OpenApiRouter<ApiState> {
         .routes(routes!(refresh_source))
         .routes(routes!(knowledge_stats))
         .routes(routes!(upload_url))
+        .routes(routes!(create_sources))
+        .routes(routes!(process_sources))
         .merge(files)
 }
 
@@ -371,13 +373,7 @@ async fn create_source(
             let part = upload.store(&s, &auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT).await?;
             NewSource::Upload { name: part.name, upload: part.upload }
         }
-        JsonOrUpload::Json(body) => match body.source_type.as_deref() {
-            Some("text") => NewSource::Text { name: body.name, content: body.content },
-            Some("url") => NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth },
-            Some("file") => NewSource::FileUrl { name: body.name, file_url: body.file_url },
-            Some(_) => return Err(DomainError::field("type", "must be one of text, url, file").into()),
-            None => return Err(DomainError::field("type", "is required (text, url or file)").into()),
-        },
+        JsonOrUpload::Json(body) => new_source(body)?,
     };
     let source = s.app.create_source(&auth.principal, &chatbot, new).await?;
     Ok((StatusCode::CREATED, envelope(source)))
@@ -522,4 +518,155 @@ async fn upload_url(
     s.app.get_chatbot(&auth.principal, &chatbot).await?;
     let up = s.app.presign_upload(&auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT, body.declared()).await?;
     Ok((StatusCode::CREATED, Json(up.into())))
+}
+
+/// A JSON create's source.
+fn new_source(body: CreateSource) -> Result<NewSource, DomainError> {
+    match body.source_type.as_deref() {
+        Some("text") => Ok(NewSource::Text { name: body.name, content: body.content }),
+        Some("url") => Ok(NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth }),
+        Some("file") => Ok(NewSource::FileUrl { name: body.name, file_url: body.file_url }),
+        Some(_) => Err(DomainError::field("type", "must be one of text, url, file")),
+        None => Err(DomainError::field("type", "is required (text, url or file)")),
+    }
+}
+
+/// Up to 100 sources to create in one request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateSources {
+    /// 1-100 sources, each exactly as `POST …/sources` takes it as JSON.
+    #[schema(required = true, value_type = Vec<CreateSource>)]
+    pub sources: Option<Vec<serde_json::Value>>,
+    /// Queue each created source for processing at once (default `false`).
+    pub process: Option<bool>,
+}
+
+/// Up to 100 sources to queue for processing in one request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProcessSources {
+    /// 1-100 source ids of this chatbot.
+    #[schema(required = true)]
+    pub source_ids: Option<Vec<String>>,
+}
+
+/// The outcome of one item of a batch.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchResult {
+    /// The item's position in the request, from 0.
+    pub index: usize,
+    /// `created`, `queued` (created or named, and queued for processing) or `error`.
+    pub status: String,
+    /// The status code the single request would have answered for this item.
+    pub status_code: u16,
+    pub source: Option<SourceView>,
+    /// What went wrong (`{code, message, details}` as in every error). A source created but not
+    /// queued has both `source` and `error`.
+    #[schema(value_type = Option<crate::error::ErrorDetail>)]
+    pub error: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BatchEnvelope {
+    pub status: Status,
+    /// Items without an error.
+    pub succeeded: usize,
+    /// Items with an error.
+    pub failed: usize,
+    /// One per item, in the request's order.
+    pub results: Vec<BatchResult>,
+}
+
+fn batch_items(items: Vec<lore_app::sources::BatchItem>, done: &str) -> BatchEnvelope {
+    let results: Vec<BatchResult> = items
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let error = item.error.map(ApiError::App);
+            let status = match (&item.source, &error) {
+                (None, _) => "error",
+                (Some(_), Some(_)) => "created",
+                (Some(_), None) => done,
+            };
+            BatchResult {
+                index,
+                status: status.to_owned(),
+                status_code: match (&item.source, &error) {
+                    (_, Some(e)) => e.status().as_u16(),
+                    _ if done == "created" => 201,
+                    _ => 202,
+                },
+                source: item.source.map(|s| SourceView::new(s, false)),
+                error: error.map(|e| e.error_member()),
+            }
+        })
+        .collect();
+    let failed = results.iter().filter(|r| r.error.is_some()).count();
+    BatchEnvelope { status: Status::Success, succeeded: results.len() - failed, failed, results }
+}
+
+fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
+    if n == 0 || n > lore_app::sources::MAX_BATCH {
+        return Err(DomainError::field(name, "must hold 1 to 100 items"));
+    }
+    Ok(())
+}
+
+/// Create up to 100 sources in one request (one request against the key's rate limit), each
+/// on its own: every item gets its own result — the source, or the error the single create would
+/// have answered — and a refused item does not stop the others. With `process: true` each created
+/// source is queued for processing at once. The whole body is at most 2 MB.
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/sources/batch", tag = "knowledge",
+    params(("chatbotId" = String, Path)),
+    request_body = CreateSources,
+    security(("bearer" = ["knowledge:write"])),
+    responses(
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope),
+        (status = 400, description = "`validation_error` (`sources`: 1-100 items) or `invalid_json`", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: over 2 MB", body = ErrorBody),
+    ))]
+async fn create_sources(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    JsonBody(body): JsonBody<CreateSources>,
+) -> Result<Json<BatchEnvelope>, ApiError> {
+    let sources = body.sources.unwrap_or_default();
+    batch_size("sources", sources.len())?;
+    // Each item is read on its own, so a malformed one is that item's error only.
+    let items = sources
+        .into_iter()
+        .map(|raw| match serde_json::from_value::<CreateSource>(raw) {
+            Ok(source) => new_source(source),
+            Err(e) => Err(DomainError::field("sources[]", &format!("is not a source: {e}"))),
+        })
+        .collect();
+    let process = body.process.unwrap_or(false);
+    let done = s.app.create_sources(&auth.principal, &chatbot, items, process).await?;
+    Ok(Json(batch_items(done, if process { "queued" } else { "created" })))
+}
+
+/// Queue up to 100 of the chatbot's sources for processing in one request, each on its own (as
+/// `POST …/sources/{sourceId}/process`, whose error each refused item carries).
+#[utoipa::path(post, path = "/api/v1/chatbots/{chatbotId}/sources/batch/process", tag = "knowledge",
+    params(("chatbotId" = String, Path)),
+    request_body = ProcessSources,
+    security(("bearer" = ["knowledge:write"])),
+    responses(
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope),
+        (status = 400, description = "`validation_error` (`sourceIds`: 1-100 ids) or `invalid_json`", body = ErrorBody),
+    ))]
+async fn process_sources(
+    auth: Authed<KnowledgeWrite>,
+    State(s): State<ApiState>,
+    PathId(chatbot): PathId<ChatbotId>,
+    JsonBody(body): JsonBody<ProcessSources>,
+) -> Result<Json<BatchEnvelope>, ApiError> {
+    let ids = body.source_ids.unwrap_or_default();
+    batch_size("sourceIds", ids.len())?;
+    let ids: Vec<Option<SourceId>> = ids.iter().map(|raw| SourceId::parse(raw.trim())).collect();
+    let done = s.app.process_sources(&auth.principal, &chatbot, &ids).await?;
+    Ok(Json(batch_items(done, "queued")))
 }
