@@ -144,15 +144,11 @@ async fn batches_queue_processing_and_the_stats_tell_when_all_are_ready() {
         .map(|r| (r["status"].as_str().unwrap(), r["error"]["code"].as_str()))
         .collect();
     assert_eq!(
-        outcome,
-        [
-            ("queued", None),
-            ("queued", None),
-            ("error", Some("not_found")),
-            ("error", Some("not_found")),
-            ("error", Some("already_processing"))
-        ]
+        outcome[..4],
+        [("queued", None), ("queued", None), ("error", Some("not_found")), ("error", Some("not_found"))]
     );
+    // The same source again: still running (409), or already done and queued once more.
+    assert!(matches!(outcome[4], ("error", Some("already_processing")) | ("queued", None)), "{:?}", outcome[4]);
 
     // The cheap way to wait for many: the stats' counts by status, one request per poll.
     let deadline = Instant::now() + Duration::from_secs(60);
