@@ -640,7 +640,7 @@ async fn create_sources(
         .into_iter()
         .map(|raw| match serde_json::from_value::<CreateSource>(raw) {
             Ok(source) => new_source(source),
-            Err(e) => Err(DomainError::field("sources[]", &format!("is not a source: {e}"))),
+            Err(_) => Err(DomainError::field("sources[]", "is not a source (an object; check each member's type)")),
         })
         .collect();
     let process = body.process.unwrap_or(false);
