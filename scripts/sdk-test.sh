@@ -78,33 +78,15 @@ JSON
 (cd "$OUT/ts" && node_modules/.bin/tsc -p tsconfig.json)
 cp "$OUT/ts/shipping.md" "$OUT/ts/out/"
 
-# --- a server for both flows
-WORK="$(mktemp -d)"
-SERVER_PID=""
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-export LORE_URL="http://127.0.0.1:$PORT"
-# The built-in embedder; private addresses allowed so that hooks may name the local receivers.
-LORE_EMBEDDER=local LORE_ALLOW_PRIVATE_NETWORK=true LORE_PUBLIC_BASE_URL="" \
-  "$LORE_BIN" serve --addr "127.0.0.1:$PORT" --data-dir "$WORK/data" > "$WORK/serve.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 600); do
-  if [ -s "$WORK/data/dev-key" ] && curl -fsS -o /dev/null "$LORE_URL/api/v1/openapi.json" 2>/dev/null; then break; fi
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/serve.log"; exit 1; }
-  sleep 0.1
-done
-LORE_KEY="$(cat "$WORK/data/dev-key")"
-export LORE_KEY
+# --- a server for both flows (private addresses allowed: hooks name the local receivers)
+source scripts/lib/serve.sh
+start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true
 
 status=0
 PYTHONPATH="$OUT/py" "$VENV/bin/python" tests/sdk/python_flow.py || status=$?
 node "$OUT/ts/out/ts_flow.js" || status=$?
 if [ "$status" != 0 ]; then
   echo "sdk-test: lore serve log (tail):" >&2
-  tail -n 40 "$WORK/serve.log" >&2
+  tail -n 40 "$LORE_SERVE_LOG" >&2
 fi
 exit "$status"

@@ -53,37 +53,19 @@ if [ "$#" -eq 0 ]; then
     || status=$?
 fi
 
-# The OpenAPI document under Redocly's recommended rules: 0 errors, 0 warnings.
+# The rest needs the whole suite's build and is skipped when arguments narrowed the run above:
+# - scripts/openapi-lint.sh: the OpenAPI document under Redocly's recommended rules (0 errors,
+#   0 warnings);
+# - scripts/sdk-test.sh: generated SDKs (openapi-python-client; openapi-typescript +
+#   openapi-fetch) made from the document, each driving the main flow against `lore serve`;
+# - scripts/zapier-test.sh: the Zapier integration through zapier-platform-core's createAppTester;
+# - scripts/browser-test.sh: the public Mind page in Debian's Chromium + ChromeDriver through
+#   Selenium (installs what is missing; screenshots in target/browser/);
+# - scripts/schemathesis.sh: contract fuzzing of `lore serve` (bounded; the script has the long run).
 if [ "$#" -eq 0 ]; then
-  echo "== OpenAPI lint (scripts/openapi-lint.sh)"
-  bash scripts/openapi-lint.sh || status=$?
-fi
-
-# Generated SDKs: a Python client (openapi-python-client) and TypeScript types (openapi-typescript
-# + openapi-fetch) made from the document, each driving the main flow against `lore serve`.
-if [ "$#" -eq 0 ]; then
-  echo "== generated SDKs (scripts/sdk-test.sh)"
-  bash scripts/sdk-test.sh || status=$?
-fi
-
-# The Zapier integration (integrations/zapier) through zapier-platform-core's createAppTester.
-if [ "$#" -eq 0 ]; then
-  echo "== the Zapier integration (scripts/zapier-test.sh)"
-  bash scripts/zapier-test.sh || status=$?
-fi
-
-# The public Mind page in a real browser: Debian's Chromium + ChromeDriver through Selenium
-# against `lore serve` (scripts/browser-test.sh installs what is missing; screenshots go to
-# target/browser/). Skipped when arguments narrowed the run above.
-if [ "$#" -eq 0 ]; then
-  echo "== the public Mind page in Chromium (scripts/browser-test.sh)"
-  bash scripts/browser-test.sh || status=$?
-fi
-
-# Contract fuzzing: schemathesis against the OpenAPI document of `lore serve` (bounded; see
-# scripts/schemathesis.sh for the long run). Skipped when arguments narrowed the run above.
-if [ "$#" -eq 0 ]; then
-  echo "== contract fuzzing (scripts/schemathesis.sh)"
-  bash scripts/schemathesis.sh || status=$?
+  for stage in openapi-lint sdk-test zapier-test browser-test schemathesis; do
+    echo "== scripts/$stage.sh"
+    bash "scripts/$stage.sh" || status=$?
+  done
 fi
 exit "$status"

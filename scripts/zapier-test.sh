@@ -19,30 +19,14 @@ if [ -z "${LORE_BIN:-}" ]; then
   LORE_BIN="$TARGET_DIR/debug/lore"
 fi
 
-WORK="$(mktemp -d)"
-SERVER_PID=""
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-export LORE_URL="http://127.0.0.1:$PORT"
-LORE_EMBEDDER=local LORE_ALLOW_PRIVATE_NETWORK=true LORE_PUBLIC_BASE_URL="" LORE_WEBHOOK_RETRY_SCHEDULE=1s \
-  "$LORE_BIN" serve --addr "127.0.0.1:$PORT" --data-dir "$WORK/data" > "$WORK/serve.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 600); do
-  if [ -s "$WORK/data/dev-key" ] && curl -fsS -o /dev/null "$LORE_URL/api/v1/openapi.json" 2>/dev/null; then break; fi
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/serve.log"; exit 1; }
-  sleep 0.1
-done
-LORE_KEY="$(cat "$WORK/data/dev-key")"
-export LORE_KEY
+# Private addresses allowed, so that hooks may name the local receiver; retries after 1 s.
+source scripts/lib/serve.sh
+start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_WEBHOOK_RETRY_SCHEDULE=1s
 
 status=0
 (cd integrations/zapier && NODE_ENV=test node --test test/) || status=$?
 if [ "$status" != 0 ]; then
   echo "zapier-test: lore serve log (tail):" >&2
-  tail -n 40 "$WORK/serve.log" >&2
+  tail -n 40 "$LORE_SERVE_LOG" >&2
 fi
 exit "$status"
