@@ -390,11 +390,20 @@ impl ModelStub {
     }
 
     fn responder(&self) -> Arc<dyn lore_app::ports::Responder> {
+        self.responder_with(|_| {})
+    }
+
+    /// The responder with some of its settings changed (timeouts, say).
+    fn responder_with(
+        &self,
+        change: impl FnOnce(&mut lore_chat::OpenAiResponderConfig),
+    ) -> Arc<dyn lore_app::ports::Responder> {
         let mut config = lore_chat::OpenAiResponderConfig::new(None);
         config.base_url = self.base_url.clone();
         config.model = "stub-model".into();
         config.retries.initial_backoff = Duration::from_millis(10);
         config.retries.max_backoff = Duration::from_millis(20);
+        change(&mut config);
         Arc::new(lore_chat::OpenAiResponder::new(config).unwrap())
     }
 }
@@ -719,5 +728,32 @@ async fn a_workspace_writes_at_most_four_answers_at_once() {
         assert!(Instant::now() < deadline, "the slots never came back");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn a_model_that_stalls_mid_answer_is_given_up_on_after_the_idle_timeout() {
+    let stub = ModelStub::start("Refunds take fourteen days [1].").await;
+    let responder = stub.responder_with(|c| c.idle_timeout = Duration::from_millis(300));
+    let t = TestApp::spawn_with(lore::compose::Overrides { responder: Some(responder), ..Default::default() }).await;
+    let (bot, _) = t.ready_chatbot(&[("refunds.md", REFUNDS)]).await;
+    let path = format!("/api/v1/chatbots/{bot}/conversations");
+    let (_, created) = t.post_json(&t.dev_key, &path, json!({})).await;
+    let conv = created["conversation"]["id"].as_str().unwrap().to_owned();
+    // The first piece, then nothing: the stream is idle from there on.
+    *stub.state.gate.lock().unwrap() = Some(Arc::new(Semaphore::new(0)));
+    let started = Instant::now();
+    let res = t
+        .req(Method::POST, &format!("{path}/{conv}/messages"), &t.dev_key)
+        .json(&json!({"content": "How long do refunds take?"}))
+        .send();
+    // Bounded so that a hang fails the test instead of stalling the suite.
+    let res = tokio::time::timeout(Duration::from_secs(20), res).await.expect("an answer, not a hang").unwrap();
+    let e = expect_error(res, 502, "generation_failed").await;
+    assert!(started.elapsed() < Duration::from_secs(20), "{e}");
+    // The question is kept for a retry; no half answer is stored.
+    let (_, read) = t.get_json(&t.dev_key, &format!("{path}/{conv}")).await;
+    let last = read["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!((last["role"].as_str(), last["content"].as_str()), (Some("user"), Some("How long do refunds take?")));
     t.stop().await;
 }
