@@ -4,6 +4,7 @@ use crate::auth::Principal;
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::error::Validator;
+use lore_domain::event::Event;
 use lore_domain::form::{Form, FormResponse, NewForm, ResponseSource};
 use lore_domain::id::{EventId, FormId, ResponseId};
 use lore_domain::pagination::{MAX_LIMIT, Page, PageRequest};
@@ -106,7 +107,7 @@ impl App {
     /// Sample `form_response` envelopes (docs/api.md §12, §16.19): the newest real responses of
     /// the form (or of any form), else one made up from the form's fields (or from the newest
     /// form's; with no form at all, from an example form with one field of every type).
-    pub async fn sample_events(&self, p: &Principal, form_id: Option<&FormId>) -> Result<Vec<Value>, AppError> {
+    pub async fn sample_events(&self, p: &Principal, form_id: Option<&FormId>) -> Result<Vec<Event>, AppError> {
         let ws = p.workspace_id();
         let form = match form_id {
             Some(id) => Some(self.get_form(p, id).await?),
@@ -125,7 +126,7 @@ impl App {
                     None => continue,
                 }
             }
-            samples.push(forms[&response.form_id].response_event(response).envelope());
+            samples.push(forms[&response.form_id].response_event(response));
         }
         if samples.is_empty() {
             let now = Timestamp::now();
@@ -136,7 +137,7 @@ impl App {
                     None => Form::example(ws, now),
                 },
             };
-            samples.push(form.response_event(&form.sample_response(now)).envelope());
+            samples.push(form.response_event(&form.sample_response(now)));
         }
         Ok(samples)
     }

@@ -45,7 +45,7 @@ pub fn form_selection(raw: Option<&str>) -> Result<Option<FormId>, AppError> {
 impl App {
     /// A sample `mind.lead.captured` envelope (docs/api.md §17): of the Mind given, else of the
     /// workspace's newest Mind, else of an example Mind; the visitor is made up.
-    pub async fn sample_lead(&self, p: &Principal, mind: Option<&MindId>) -> Result<Vec<serde_json::Value>, AppError> {
+    pub async fn sample_lead(&self, p: &Principal, mind: Option<&MindId>) -> Result<Vec<Event>, AppError> {
         let mind_id = match mind {
             Some(id) => self.find_mind(p, id).await?.id,
             None => match self
@@ -68,7 +68,7 @@ impl App {
             "visitor@example.com",
             Some("Ada Lovelace"),
         );
-        Ok(vec![event.envelope()])
+        Ok(vec![event])
     }
 
     /// Sample `knowledge.source.*` envelopes of `event` (docs/api.md §12): built from the newest
@@ -80,7 +80,7 @@ impl App {
         p: &Principal,
         event: EventType,
         chatbot: Option<&ChatbotId>,
-    ) -> Result<Vec<serde_json::Value>, AppError> {
+    ) -> Result<Vec<Event>, AppError> {
         use lore_domain::source::{KnowledgeSource, SourceOwner, SourceSpec, SourceStatus};
         let chatbot = match chatbot {
             Some(id) => Some(id.clone()),
@@ -133,7 +133,7 @@ impl App {
                     // As it was announced: just created, not yet processed.
                     s.status = SourceStatus::Pending;
                 }
-                Event::for_source(event, s).envelope()
+                Event::for_source(event, s)
             })
             .collect())
     }
@@ -327,18 +327,15 @@ impl App {
                 self.sample_source_events(p, EventType::SourceReady, hook.chatbot_id.as_ref()).await?
             }
         };
+        // Every sample builder answers at least one event.
         let sample = samples.into_iter().next().ok_or_else(|| AppError::Storage("no sample event".into()))?;
-        let event_type = sample["eventType"]
-            .as_str()
-            .and_then(EventType::parse)
-            .ok_or_else(|| AppError::Storage("a sample without an event type".into()))?;
-        let mut metadata = sample["metadata"].clone();
-        if !metadata.is_object() {
-            metadata = serde_json::json!({});
+        // A new event of its own (a real response's sample would otherwise repeat its id).
+        let mut event = Event::new(sample.event_type, sample.workspace_id, sample.data);
+        event.metadata = sample.metadata;
+        if !event.metadata.is_object() {
+            event.metadata = serde_json::json!({});
         }
-        metadata["test"] = serde_json::json!(true);
-        let mut event = Event::new(event_type, p.workspace_id().clone(), sample["data"].clone());
-        event.metadata = metadata;
+        event.metadata["test"] = serde_json::json!(true);
         let now = Timestamp::now();
         let delivery = Delivery::new(&hook, &event, now);
         self.ports.deliveries.create_deliveries(&event.id, std::slice::from_ref(&delivery)).await?;

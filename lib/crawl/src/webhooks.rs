@@ -94,10 +94,14 @@ impl WebhookSender for SignedSender {
             Ok(answer) => {
                 let status = answer.status.as_u16();
                 // Standard Webhooks: a receiver that is overloaded or rate-limiting says when.
-                let retry_after = matches!(status, 429 | 503)
-                    .then(|| answer.headers.get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()))
-                    .flatten()
-                    .and_then(|v| retry_after(v, SystemTime::now()));
+                let retry_after = match status {
+                    429 | 503 => answer
+                        .headers
+                        .get(reqwest::header::RETRY_AFTER)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| retry_after(v, SystemTime::now())),
+                    _ => None,
+                };
                 SendOutcome::Answered { status, retry_after }
             }
             Err(e) => SendOutcome::NoAnswer(no_answer(e)),

@@ -281,6 +281,11 @@ pub struct SampleQuery {
     pub mind_id: Option<String>,
 }
 
+/// Events as delivered: their envelopes.
+fn envelopes(events: Vec<lore_domain::event::Event>) -> Json<Vec<Value>> {
+    Json(events.iter().map(lore_domain::event::Event::envelope).collect())
+}
+
 /// Sample envelopes for field mapping: a bare JSON array, newest first. `form_response` (the
 /// default): the latest real responses (up to 3), else one made up from the form's fields (with
 /// no form at all, from an example form with one field of every type). `knowledge.source.*`
@@ -306,7 +311,7 @@ async fn sample(
                 Some(raw) => Some(lore_domain::id::MindId::parse(raw).ok_or(lore_app::AppError::NotFound("mind"))?),
                 None => None,
             };
-            return Ok(Json(s.app.sample_lead(&auth.principal, mind.as_ref()).await?));
+            return Ok(envelopes(s.app.sample_lead(&auth.principal, mind.as_ref()).await?));
         }
         Some(name) => match lore_domain::event::EventType::parse(name) {
             Some(event) if event.is_knowledge() => {
@@ -314,7 +319,7 @@ async fn sample(
                     Some(raw) => Some(ChatbotId::parse(raw).ok_or(lore_app::AppError::NotFound("chatbot"))?),
                     None => None,
                 };
-                return Ok(Json(s.app.sample_source_events(&auth.principal, event, chatbot.as_ref()).await?));
+                return Ok(envelopes(s.app.sample_source_events(&auth.principal, event, chatbot.as_ref()).await?));
             }
             _ => {
                 return Err(DomainError::field("event", "must be an event Lore sends, such as form_response").into());
@@ -322,7 +327,7 @@ async fn sample(
         },
     }
     let form = lore_app::webhooks::form_selection(q.form_id.as_deref())?;
-    Ok(Json(s.app.sample_events(&auth.principal, form.as_ref()).await?))
+    Ok(envelopes(s.app.sample_events(&auth.principal, form.as_ref()).await?))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
