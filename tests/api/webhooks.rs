@@ -716,6 +716,18 @@ async fn twenty_failed_deliveries_in_a_row_disable_a_subscription_until_it_subsc
     let dlv = id(&log["deliveries"][0], "id");
     let res = t.req(Method::POST, &format!("/api/integrations/webhooks/deliveries/{dlv}/redeliver"), &t.dev_key);
     expect_error(res.send().await.unwrap(), 400, "invalid_operation").await;
+    // So are a replay and a test event; its health says why.
+    let hook_path = format!("/api/integrations/webhooks/triggers/subscribe/{hook_id}");
+    let res =
+        t.req(Method::POST, &format!("{hook_path}/replay"), &t.dev_key).json(&json!({"since": "2020-01-01T00:00:00Z"}));
+    expect_error(res.send().await.unwrap(), 400, "invalid_operation").await;
+    let res = t.req(Method::POST, &format!("{hook_path}/test"), &t.dev_key);
+    expect_error(res.send().await.unwrap(), 400, "invalid_operation").await;
+    let (_, health) = parts(t.req(Method::GET, &hook_path, &t.dev_key).send().await.unwrap()).await;
+    assert_eq!(
+        (health["hook"]["status"].as_str(), health["hook"]["consecutiveFailures"].as_u64()),
+        (Some("disabled"), Some(20))
+    );
 
     // Subscribing again re-enables the same subscription.
     rx.always("/down", Reply::Status(204));
