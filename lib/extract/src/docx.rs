@@ -1,4 +1,5 @@
-//! DOCX text through docx-rs, after a zip-bomb check of the archive with the zip crate.
+//! DOCX text through docx-rs, after a zip-bomb check of the archive with the zip crate; text
+//! boxes, notes, headers and footers from the raw parts (`docx_extra.rs`).
 //! Output keeps the document's structure in Markdown form: headings as `#`, list items as `- `,
 //! table rows as lines of cells joined with ` | `.
 
@@ -30,11 +31,20 @@ const MAX_NESTING: usize = 64;
 
 pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, Option<String>), ExtractError> {
     let core_title = check_archive(bytes, limits)?;
+    // Read before docx-rs builds its tree, so the two never hold the parts at once.
+    let extras = crate::docx_extra::extras(bytes)?;
     let docx =
         docx_rs::read_docx(bytes).map_err(|e| ExtractError::Corrupt(format!("the DOCX document is damaged: {e}")))?;
     let mut writer = Writer::new(&docx, limits.max_output_bytes);
     for child in &docx.document.children {
         writer.document_child(child)?;
+    }
+    // After the body, each kind in turn: what a reader meets beside the running text (text
+    // boxes), then below it (notes), then around every page (headers and footers).
+    for paragraph in
+        extras.text_boxes.iter().chain(&extras.footnotes).chain(&extras.endnotes).chain(&extras.headers_footers)
+    {
+        writer.push_block(Block::Paragraph, paragraph)?;
     }
     let Writer { out, title_paragraph, .. } = writer;
     Ok((collapse_whitespace(&out), core_title.or(title_paragraph)))
@@ -450,7 +460,7 @@ fn core_title(archive: &mut zip::ZipArchive<Cursor<&[u8]>>) -> Option<String> {
 }
 
 /// The five predefined entities and numeric character references.
-fn unescape_xml(text: &str) -> String {
+pub(crate) fn unescape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(amp) = rest.find('&') {

@@ -28,9 +28,11 @@
 
 pub mod audio;
 mod docx;
+mod docx_extra;
 mod html;
 mod isolate;
 mod pdf;
+mod pdf_text;
 mod process;
 mod sniff;
 mod text;

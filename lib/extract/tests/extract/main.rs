@@ -6,5 +6,6 @@ mod fuzz;
 mod html;
 mod isolation;
 mod pdf;
+mod quality;
 mod sniff;
 mod text;
