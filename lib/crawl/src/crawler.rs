@@ -13,6 +13,7 @@ use crate::client::{FetchError, FetchedResponse, Hop, MAX_REDIRECTS, Overflow, S
 use crate::links::{extract_links, has_skipped_extension, is_html, is_text_page};
 use crate::policy::parse_url;
 use crate::robots::{ROBOTS_MAX_BYTES, RobotsRules, fetch_robots};
+use crate::sitemap::{SitemapEntries, parse_sitemap};
 
 /// Bounds of a crawl beyond those of the [`CrawlRequest`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +29,12 @@ pub struct CrawlConfig {
     /// Page fetches attempted per page of `max_pages` (default 3): a site full of broken links
     /// cannot keep the crawl busy forever.
     pub attempts_per_page: usize,
-    /// Most URLs remembered (queued or seen) per crawl (default 10 000).
+    /// Most URLs remembered (queued or seen) per crawl (default 10 000); also the most page
+    /// URLs taken from the sitemaps.
     pub max_known_urls: usize,
+    /// Sitemap files fetched per crawl, index children included (default 8). Each one also
+    /// counts as an attempt of the `attempts_per_page` budget.
+    pub max_sitemaps: usize,
 }
 
 impl Default for CrawlConfig {
@@ -40,6 +45,7 @@ impl Default for CrawlConfig {
             max_total_time: Duration::from_secs(600),
             attempts_per_page: 3,
             max_known_urls: 10_000,
+            max_sitemaps: 8,
         }
     }
 }
@@ -59,9 +65,28 @@ impl Default for CrawlConfig {
 ///   same client, capped at 500 KiB, for user agent `LoreBot`. Every URL — each redirect hop too —
 ///   is checked against it before it is requested. 4xx = no rules; 5xx/429/network errors = all
 ///   disallowed (RFC 9309). `Crawl-delay` is honoured up to [`CrawlConfig::max_crawl_delay`].
-/// * Links: `<a href>` only, resolved against `<base href>` / the page URL, fragments dropped,
-///   http(s) only, links to non-page files (`.png`, `.zip`, `.pdf`, …) skipped. Only HTML pages
-///   are parsed for links.
+/// * Links: `<a href>`, `<iframe src>` and `<frame src>`, also inside `<noscript>` (the plain-HTML
+///   navigation of JavaScript-built sites, e.g. mdBook's `<noscript><iframe src="toc.html">`),
+///   resolved against `<base href>` / the page URL, fragments dropped, http(s) only, links to
+///   non-page files (`.png`, `.zip`, `.pdf`, …) skipped. Only HTML pages are parsed for links; a
+///   framed page is a page like any other (fetched, stored, its links followed).
+/// * **Sitemaps**, when the start page is HTML and depth ≥ 2: the same-site `Sitemap:` URLs of the
+///   site's robots.txt, or `/sitemap.xml` when robots.txt lists none (a site that names its
+///   sitemaps is not probed for another). XML `<urlset>`s, plain-text sitemaps (one URL per line)
+///   and `<sitemapindex>` files, whose children are read one level deep (an index inside an
+///   index is ignored). Every sitemap fetch is a page fetch: same site (every redirect hop),
+///   robots.txt, request protection, `page_timeout`, crawl delay, one attempt of the attempts
+///   budget; at most [`CrawlConfig::max_sitemaps`] of them; bodies are read up to
+///   `max_page_bytes` and a longer one is cut there (its URLs up to the cut are used); `.gz`
+///   sitemaps (not decompressed: no compression bombs) and HTML answers (a site's "not found"
+///   page) are skipped. A missing, failing or malformed sitemap only costs its attempt.
+/// * **Order**: the sitemaps are read when the crawl has taken every link of the start page, so a
+///   crawl that fills `max_pages` from the start page's links fetches no sitemap. Their page URLs
+///   (same site, allowed by robots.txt, not yet known, at most `max_known_urls`) then go at
+///   depth 2 in sitemap order, ahead of the depth-3 links found meanwhile: the crawl stays
+///   breadth first, depth 1 is still the start page only, and a depth-2 crawl gets the start
+///   page, its links, then the sitemap's pages. Navigation links come first because they are
+///   what the site shows its readers; the sitemap fills in the pages they do not reach.
 /// * Start page: any 2xx content type is returned (the extractor decides what it is; a
 ///   `text/plain` or Markdown start page is a one-page crawl). Later pages are kept only when they
 ///   are HTML, plain text or Markdown.
@@ -175,6 +200,16 @@ impl Run<'_> {
     /// start page) and robots.txt; redirects followed up to [`MAX_REDIRECTS`]; a 2xx required;
     /// the whole page within `page_timeout`.
     async fn fetch_page(&mut self, url: &Url, site: Option<&Site>) -> Result<FetchedResponse, PageError> {
+        self.fetch(url, site, Overflow::Error).await
+    }
+
+    /// [`Self::fetch_page`] with a choice of what a body over `max_page_bytes` does.
+    async fn fetch(
+        &mut self,
+        url: &Url,
+        site: Option<&Site>,
+        overflow: Overflow,
+    ) -> Result<FetchedResponse, PageError> {
         let timeout = self.request.page_timeout;
         // The clock starts with the first request (the robots.txt fetch has its own timeout).
         let mut deadline: Option<Instant> = None;
@@ -199,7 +234,7 @@ impl Run<'_> {
                 &no_headers,
                 None,
                 self.request.max_page_bytes,
-                Overflow::Error,
+                overflow,
                 true,
             );
             self.last_fetch = Some(Instant::now());
@@ -217,12 +252,110 @@ impl Run<'_> {
             }
         }
     }
+
+    /// The page URLs listed by the sitemaps of the site of `home` (see [`WebCrawler`]), allowed
+    /// by robots.txt as far as its rules are loaded (the rest is checked when fetched).
+    async fn sitemap_pages(&mut self, home: &Url, site: &Site, budget: &mut Budget) -> Vec<Url> {
+        let max_entries = self.crawler.config.max_known_urls;
+        let mut todo: VecDeque<(Url, bool)> = match self.robots_for(home).await {
+            RobotsRules::Rules(robot) => {
+                robot.sitemaps.iter().filter_map(|s| home.join(s.trim()).ok()).map(|u| (u, false)).collect()
+            }
+            _ => VecDeque::new(),
+        };
+        todo.retain(|(u, _)| site.contains(u));
+        if todo.is_empty() {
+            todo.extend(home.join("/sitemap.xml").ok().map(|u| (u, false)));
+        }
+        let mut seen = HashSet::new();
+        let mut fetched = 0;
+        let mut pages = Vec::new();
+        // `nested`: listed by an index, whose own index entries are not followed.
+        while let Some((url, nested)) = todo.pop_front() {
+            if fetched >= self.crawler.config.max_sitemaps || pages.len() >= max_entries || budget.spent() {
+                break;
+            }
+            if !site.contains(&url) || has_skipped_extension(&url) || !seen.insert(url_key(&url)) {
+                continue;
+            }
+            fetched += 1;
+            budget.take();
+            self.politeness_delay(&url).await;
+            let response = match self.fetch(&url, Some(site), Overflow::Truncate).await {
+                Ok(response) => response,
+                Err(error) => {
+                    tracing::debug!(%url, %error, "crawl: skipping sitemap");
+                    continue;
+                }
+            };
+            if is_html(response.content_type.as_deref(), &response.body) {
+                tracing::debug!(%url, "crawl: skipping sitemap that is an HTML page");
+                continue;
+            }
+            let entries = sitemap_entries(response, max_entries - pages.len()).await;
+            pages.extend(entries.pages);
+            if !nested {
+                todo.extend(entries.sitemaps.into_iter().map(|u| (u, true)));
+            }
+        }
+        pages.retain(|url| self.robots.get(&url.origin().ascii_serialization()).is_none_or(|r| r.allows(url)));
+        pages
+    }
+}
+
+/// The entries of a fetched sitemap, parsed off the async threads (like [`page_links`]).
+async fn sitemap_entries(response: FetchedResponse, max_entries: usize) -> SitemapEntries {
+    let url = response.final_url;
+    let body = response.body;
+    let at = url.clone();
+    match tokio::task::spawn_blocking(move || parse_sitemap(&body, &at, max_entries)).await {
+        Ok(entries) => entries,
+        Err(e) => {
+            tracing::debug!(%url, error = %e, "crawl: sitemap parsing failed");
+            SitemapEntries::default()
+        }
+    }
+}
+
+/// The fetch-attempt and wall-clock budgets of a crawl.
+struct Budget {
+    attempts: usize,
+    max_attempts: usize,
+    started: Instant,
+    max_time: Duration,
+}
+
+impl Budget {
+    /// Whether no further fetch may be attempted.
+    fn spent(&self) -> bool {
+        if self.attempts >= self.max_attempts {
+            tracing::debug!(attempts = self.attempts, "crawl stopped: fetch attempt budget spent");
+            return true;
+        }
+        if self.started.elapsed() >= self.max_time {
+            tracing::debug!(elapsed = ?self.started.elapsed(), "crawl stopped: time budget spent");
+            return true;
+        }
+        false
+    }
+
+    fn take(&mut self) {
+        self.attempts += 1;
+    }
+}
+
+/// What the crawl does next.
+enum Task {
+    /// Fetch a page found at this depth.
+    Page(Url, u8),
+    /// Read the sitemaps (queued after the start page's links).
+    Sitemaps,
 }
 
 /// URLs to visit, and every URL queued or fetched so far (requested and final).
 struct Frontier {
     known: HashSet<String>,
-    queue: VecDeque<(Url, u8)>,
+    queue: VecDeque<Task>,
     site: Site,
     depth: u8,
     max_known: usize,
@@ -239,8 +372,24 @@ impl Frontier {
                 break;
             }
             if self.site.contains(&link) && self.known.insert(url_key(&link)) {
-                self.queue.push_back((link, level + 1));
+                self.queue.push_back(Task::Page(link, level + 1));
             }
+        }
+    }
+
+    /// Queues the new same-site `urls` at `level`, in order, ahead of everything queued.
+    fn enqueue_first(&mut self, urls: Vec<Url>, level: u8) {
+        let mut new = Vec::new();
+        for url in urls {
+            if self.known.len() >= self.max_known {
+                break;
+            }
+            if self.site.contains(&url) && self.known.insert(url_key(&url)) {
+                new.push(Task::Page(url, level));
+            }
+        }
+        for task in new.into_iter().rev() {
+            self.queue.push_front(task);
         }
     }
 }
@@ -273,10 +422,14 @@ impl Crawler for WebCrawler {
         request: CrawlRequest,
         on_page: &(dyn Fn(usize) + Send + Sync),
     ) -> Result<Vec<CrawledPage>, CrawlError> {
-        let started = Instant::now();
         let depth = request.depth.max(1);
         let max_pages = request.max_pages.max(1);
-        let max_attempts = max_pages.saturating_mul(self.config.attempts_per_page.max(1));
+        let mut budget = Budget {
+            attempts: 0,
+            max_attempts: max_pages.saturating_mul(self.config.attempts_per_page.max(1)),
+            started: Instant::now(),
+            max_time: self.config.max_total_time,
+        };
 
         let start = parse_url(&request.url).map_err(|r| start_error(&request, r.into()))?;
         let mut run = Run { crawler: self, request: &request, robots: HashMap::new(), last_fetch: None };
@@ -299,6 +452,10 @@ impl Crawler for WebCrawler {
         let mut pages = Vec::new();
 
         frontier.enqueue_links(&first, 1).await;
+        if depth >= 2 && is_html(first.content_type.as_deref(), &first.body) {
+            frontier.queue.push_back(Task::Sitemaps);
+        }
+        let home = first.final_url.clone();
         pages.push(CrawledPage {
             url: first.final_url.to_string(),
             content_type: first.content_type,
@@ -306,23 +463,23 @@ impl Crawler for WebCrawler {
         });
         on_page(pages.len());
 
-        let mut attempts = 0;
-        while let Some((url, level)) = frontier.queue.pop_front() {
-            if pages.len() >= max_pages {
+        while let Some(task) = frontier.queue.pop_front() {
+            if pages.len() >= max_pages || budget.spent() {
                 break;
             }
-            if attempts >= max_attempts {
-                tracing::debug!(attempts, "crawl stopped: fetch attempt budget spent");
-                break;
-            }
-            if started.elapsed() >= self.config.max_total_time {
-                tracing::debug!(elapsed = ?started.elapsed(), "crawl stopped: time budget spent");
-                break;
-            }
+            let (url, level) = match task {
+                Task::Page(url, level) => (url, level),
+                Task::Sitemaps => {
+                    let site = frontier.site.clone();
+                    let urls = run.sitemap_pages(&home, &site, &mut budget).await;
+                    frontier.enqueue_first(urls, 2);
+                    continue;
+                }
+            };
             if stored.contains(&url_key(&url)) || has_skipped_extension(&url) {
                 continue;
             }
-            attempts += 1;
+            budget.take();
             run.politeness_delay(&url).await;
             let page = match run.fetch_page(&url, Some(&frontier.site)).await {
                 Ok(page) => page,

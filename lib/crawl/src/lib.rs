@@ -6,7 +6,7 @@
 //! * [`Guard`]: the `UrlGuard` port — parse, normalise, resolve and judge a URL.
 //! * [`SafeClient`]: an HTTP client that re-checks every hop and every address it connects to;
 //!   shared by the crawler and webhook delivery.
-//! * [`WebCrawler`]: the `Crawler` port — same-site, robots.txt-respecting, bounded.
+//! * [`WebCrawler`]: the `Crawler` port — same-site, robots.txt-respecting, sitemap-reading, bounded.
 //! * [`SignedSender`]: the `WebhookSender` port — Standard Webhooks signatures over [`SafeClient`].
 //! * [`LazyCrawler`], [`LazySender`]: the same, with the HTTP client built at first use (loading
 //!   the system's root certificates costs a Lambda cold start milliseconds in functions that never
@@ -20,6 +20,7 @@ mod links;
 mod policy;
 mod resolve;
 mod robots;
+mod sitemap;
 pub mod webhooks;
 
 pub use client::{
@@ -36,6 +37,7 @@ pub use policy::{
 };
 pub use resolve::{HostResolver, LOOKUP_TIMEOUT, StaticResolver, SystemResolver};
 pub use robots::{ROBOTS_MAX_BYTES, ROBOTS_USER_AGENT, RobotsRules, fetch_robots};
+pub use sitemap::{SitemapEntries, parse_sitemap};
 pub use webhooks::SignedSender;
 
 /// The `reqwest` and `url` versions this crate's API uses.

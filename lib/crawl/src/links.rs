@@ -56,14 +56,19 @@ pub fn is_text_page(content_type: Option<&str>, body: &[u8]) -> bool {
         || matches!(media_type(content_type).as_deref(), Some("text/plain" | "text/markdown" | "text/x-markdown"))
 }
 
-/// The http(s) links of `<a href>` elements, resolved against the page URL (or its
-/// `<base href>`), fragments dropped, de-duplicated in document order, links to non-page files
-/// left out.
+/// The http(s) links of a page: `<a href>`, `<iframe src>` and `<frame src>` — also those inside
+/// `<noscript>` — resolved against the page URL (or its `<base href>`), fragments dropped,
+/// de-duplicated in document order, links to non-page files left out.
+///
+/// The parser runs with scripting on, as browsers do, so a `<noscript>`'s content is one text
+/// node; it is parsed again as a fragment for its links. That is where JavaScript-built sites put
+/// their plain-HTML navigation (mdBook: `<noscript><iframe src="toc.html">`).
 pub fn extract_links(body: &[u8], page_url: &Url) -> Vec<Url> {
     let html = String::from_utf8_lossy(body);
     let document = Html::parse_document(&html);
     let base_selector = Selector::parse("base[href]").expect("static selector");
-    let link_selector = Selector::parse("a[href]").expect("static selector");
+    let link_selector = Selector::parse("a[href], iframe[src], frame[src], noscript").expect("static selector");
+    let fragment_selector = Selector::parse("a[href], iframe[src], frame[src]").expect("static selector");
 
     let base = document
         .select(&base_selector)
@@ -73,26 +78,50 @@ pub fn extract_links(body: &[u8], page_url: &Url) -> Vec<Url> {
         .filter(|b| matches!(b.scheme(), "http" | "https"))
         .unwrap_or_else(|| page_url.clone());
 
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
+    let mut links = Links { base, seen: HashSet::new(), out: Vec::new() };
     for element in document.select(&link_selector) {
-        let Some(href) = element.value().attr("href").map(str::trim) else { continue };
-        if href.is_empty() || href.starts_with('#') || href.len() > MAX_URL_LEN {
-            continue;
+        if element.value().name() == "noscript" {
+            let text: String = element.text().collect();
+            // Only markup can hold links; a nested <noscript> stays text (one level is enough).
+            if text.contains('<') {
+                let fragment = Html::parse_fragment(&text);
+                for inner in fragment.select(&fragment_selector) {
+                    links.add(inner.value());
+                }
+            }
+        } else {
+            links.add(element.value());
         }
-        let Ok(mut url) = base.join(href) else { continue };
+    }
+    links.out
+}
+
+/// Links found so far.
+struct Links {
+    base: Url,
+    seen: HashSet<String>,
+    out: Vec<Url>,
+}
+
+impl Links {
+    fn add(&mut self, element: &scraper::node::Element) {
+        let attr = if element.name() == "a" { "href" } else { "src" };
+        let Some(href) = element.attr(attr).map(str::trim) else { return };
+        if href.is_empty() || href.starts_with('#') || href.len() > MAX_URL_LEN {
+            return;
+        }
+        let Ok(mut url) = self.base.join(href) else { return };
         if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-            continue;
+            return;
         }
         url.set_fragment(None);
         if has_skipped_extension(&url) {
-            continue;
+            return;
         }
-        if seen.insert(url.as_str().to_string()) {
-            out.push(url);
+        if self.seen.insert(url.as_str().to_string()) {
+            self.out.push(url);
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -145,6 +174,37 @@ mod tests {
         assert_eq!(links(html, "http://h/a/page"), vec!["http://h/sub/x", "http://h/y"]);
         let html = r#"<base href="javascript:alert(1)"><a href="x">x</a>"#;
         assert_eq!(links(html, "http://h/a/page"), vec!["http://h/a/x"]);
+    }
+
+    #[test]
+    fn frames_and_noscript() {
+        let html = r#"<html><head><noscript><a href="/head-nav">n</a></noscript></head><body>
+            <a href="/first">first</a>
+            <nav><noscript>
+                <iframe class="sidebar" src="toc.html"></iframe>
+                <a href="/first">again</a>
+                <noscript><a href="/nested">nested</a></noscript>
+            </noscript></nav>
+            <iframe src="https://video.example/embed/1"></iframe>
+            <iframe src="/widget.js"></iframe>
+            <iframe>no src</iframe>
+            <noscript>just text, no markup</noscript>
+            <img src="/not-a-link">
+            <script src="/app"></script>
+            <a href="/last">last</a>
+        </body></html>"#;
+        assert_eq!(
+            links(html, "http://h/book/index.html"),
+            vec![
+                "http://h/head-nav",
+                "http://h/first",
+                "http://h/book/toc.html",
+                "https://video.example/embed/1",
+                "http://h/last"
+            ]
+        );
+        let frameset = r#"<html><frameset><frame src="nav.html"><frame src="main.html"></frameset></html>"#;
+        assert_eq!(links(frameset, "http://h/"), vec!["http://h/nav.html", "http://h/main.html"]);
     }
 
     #[test]

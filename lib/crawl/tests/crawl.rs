@@ -195,7 +195,8 @@ async fn start_redirect_to_another_host_moves_the_crawl_there() {
     let pages = result.unwrap();
     assert_eq!(pages[0].url, format!("http://other.test:{}/o1", server.port()));
     assert_eq!(paths(&pages), ["/o1", "/o2"]);
-    assert_eq!(server.count_host("other.test"), 3, "robots.txt, /o1, /o2");
+    assert_eq!(server.count_host("other.test"), 4, "robots.txt, /o1, /o2, /sitemap.xml");
+    assert_eq!(server.count_host("site.test"), 2, "robots.txt and the redirecting start URL only");
 }
 
 #[tokio::test]
