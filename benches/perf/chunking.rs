@@ -84,7 +84,7 @@ pub fn run(o: &Options) -> Result<Section> {
             });
         }
     }
-    let (size, overlap) = (settings.max_chars.to_string(), settings.overlap_chars.to_string());
+    let (size, overlap) = (settings.max_chars().to_string(), settings.overlap_chars().to_string());
     let min_arg = format!("{}", min.as_secs_f64());
     let mut args = vec!["chunk", "--size", &size, "--overlap", &overlap, "--min-seconds", &min_arg];
     args.extend(files.iter().map(String::as_str));
@@ -121,7 +121,10 @@ pub fn run(o: &Options) -> Result<Section> {
          Markdown-like prose built from the retrieval corpus (CPython docstrings; seeded order; repeated \
          passages in the larger files), byte-identical files for both sides. Single thread each; median \
          of ≥ 3 timed runs after a warm-up; MB = 10^6 bytes of input.\n",
-        settings.max_chars, settings.overlap_chars, settings.max_chars, settings.overlap_chars
+        settings.max_chars(),
+        settings.overlap_chars(),
+        settings.max_chars(),
+        settings.overlap_chars()
     );
     md.push_str(
         "| document | mode | ours MB/s | LangChain MB/s | ratio | chunks (ours / LangChain) | longest chunk, chars (ours / LangChain) | budget ≥ 10× |\n",

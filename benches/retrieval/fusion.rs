@@ -19,7 +19,7 @@
 
 use crate::metrics;
 use crate::{Query, Scores, TOP_K};
-use lore_app::search::{FUSION_DEPTH, RRF_K, SECONDARY_WEIGHT};
+use lore_app::search::{FUSION_DEPTH, PRIMARY_WEIGHT};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -104,11 +104,24 @@ impl Run {
     }
 }
 
+/// The weighted RRF served before the convex fusion (k 3, secondary weight 0.25), for comparison.
+const RRF_BEFORE: (f32, f32) = (3.0, 0.25);
+/// Primary weights of the convex fusion tried per corpus.
+pub const GRID_ALPHA: [f32; 10] = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.95];
+
 /// A way of ranking the chunks of one query from its `Lists`.
 #[derive(Clone, Copy, Debug)]
 pub enum Fusion {
     Semantic,
     Keyword,
+    /// What `lib/app/src/search.rs` computes: α · primary score + (1 − α) · the secondary
+    /// ranking's best score · secondary score, both rankings cut to `depth`; the primary ranking is
+    /// the keyword one for a `lexical_only` embedder.
+    Convex {
+        alpha: f32,
+        depth: usize,
+        lexical_only: bool,
+    },
     /// `metrics::rrf` of the semantic and keyword rankings cut to `depth`.
     Rrf {
         k: f32,
@@ -134,7 +147,7 @@ impl Fusion {
 
     /// What `lib/app/src/search.rs` computes for hybrid.
     pub fn served(lexical_only: bool) -> Self {
-        Self::led(lexical_only, RRF_K, FUSION_DEPTH * TOP_K, SECONDARY_WEIGHT)
+        Fusion::Convex { alpha: PRIMARY_WEIGHT, depth: FUSION_DEPTH * TOP_K, lexical_only }
     }
 
     /// Chunk ids, best first.
@@ -144,6 +157,21 @@ impl Fusion {
         match *self {
             Fusion::Semantic => ids(&l.semantic),
             Fusion::Keyword => ids(&l.keyword),
+            Fusion::Convex { alpha, depth, lexical_only } => {
+                let (sem, kw) = (&l.semantic[..l.semantic.len().min(depth)], &l.keyword[..l.keyword.len().min(depth)]);
+                let (primary, secondary) = if lexical_only { (kw, sem) } else { (sem, kw) };
+                // The server's arithmetic, in its order (f32), so that the top 10 match exactly.
+                let best = secondary.iter().map(|(_, s)| *s).fold(0.0f32, f32::max);
+                let mut fused: BTreeMap<&str, f32> = BTreeMap::new();
+                for (ranking, w) in [(primary, alpha), (secondary, (1.0 - alpha) * best)] {
+                    for (c, score) in ranking {
+                        *fused.entry(c.as_str()).or_insert(0.0) += w * score.clamp(0.0, 1.0);
+                    }
+                }
+                let mut out: Vec<(&str, f32)> = fused.into_iter().map(|(c, s)| (c, s.min(1.0))).collect();
+                out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+                out.into_iter().map(|(c, _)| c.to_owned()).collect()
+            }
             Fusion::Rrf { k, depth, semantic_weight, keyword_weight, content_words } => {
                 let kw = ids(if content_words { &l.keyword_content } else { &l.keyword });
                 metrics::rrf(&[(&ids(&l.semantic), semantic_weight), (&kw, keyword_weight)], k, depth)
@@ -257,19 +285,56 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
     };
 
     let served: Vec<Scores> = runs.iter().map(|r| evaluate(r, queries, Fusion::served(r.lexical_only))).collect();
+    // The convex fusion's α tuned on this corpus's tuning half, per embedder (the served α was
+    // chosen on the tuning halves of both corpora).
+    let convex = |alpha: f32, lexical_only: bool| Fusion::Convex { alpha, depth: FUSION_DEPTH * TOP_K, lexical_only };
+    let own_alpha: Vec<(f32, Scores)> = runs
+        .iter()
+        .map(|r| {
+            GRID_ALPHA
+                .iter()
+                .map(|&a| (a, evaluate(r, queries, convex(a, r.lexical_only))))
+                .fold(None::<(f32, Scores)>, |best, (a, sc)| match best {
+                    Some(b) if tuning(&b.1.ndcg) >= tuning(&sc.ndcg) => Some(b),
+                    _ => Some((a, sc)),
+                })
+                .expect("alphas")
+        })
+        .collect();
     let (pk, pd, pw) = grid[pick];
+    let (before_k, before_w) = RRF_BEFORE;
     let mut rows = vec![
         Row { label: "keyword alone".into(), cells: singles.iter().map(|x| (None, x.1.clone())).collect() },
         Row { label: "semantic alone".into(), cells: singles.iter().map(|x| (None, x.0.clone())).collect() },
         Row {
             label: format!(
-                "**hybrid as served**: weighted RRF, primary 1, secondary {SECONDARY_WEIGHT}, k={RRF_K}, depth {}",
+                "**hybrid as served**: α · primary + (1 − α) · best secondary · secondary, α = {PRIMARY_WEIGHT}, depth {}",
                 FUSION_DEPTH * TOP_K
             ),
             cells: served.iter().map(|x| (None, x.clone())).collect(),
         },
         Row {
-            label: format!("the rule's pick on this run's tuning half: {}", setting(pk, pd, pw)),
+            label: format!("the same fusion, α tuned per embedder on this corpus's tuning half (from {GRID_ALPHA:?})"),
+            cells: own_alpha.iter().map(|(a, sc)| (Some(format!("α={a}")), sc.clone())).collect(),
+        },
+        Row {
+            label: "the served fusion, semantic always primary (no `lexical_only` hint)".into(),
+            cells: runs.iter().map(|r| (None, evaluate(r, queries, convex(PRIMARY_WEIGHT, false)))).collect(),
+        },
+        Row {
+            label: format!(
+                "weighted RRF served before: primary 1, secondary {before_w}, k={before_k}, depth {}",
+                FUSION_DEPTH * TOP_K
+            ),
+            cells: runs
+                .iter()
+                .map(|r| {
+                    (None, evaluate(r, queries, Fusion::led(r.lexical_only, before_k, FUSION_DEPTH * TOP_K, before_w)))
+                })
+                .collect(),
+        },
+        Row {
+            label: format!("weighted RRF, the grid rule's pick on this run's tuning half: {}", setting(pk, pd, pw)),
             cells: evaluated.iter().map(|e| (None, e[pick].clone())).collect(),
         },
         Row {
@@ -284,30 +349,7 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
                 .collect(),
         },
         Row {
-            label: "the served setting, semantic always primary (no `lexical_only` hint)".into(),
-            cells: runs
-                .iter()
-                .map(|r| {
-                    (None, evaluate(r, queries, Fusion::led(false, RRF_K, FUSION_DEPTH * TOP_K, SECONDARY_WEIGHT)))
-                })
-                .collect(),
-        },
-        Row {
-            label: "the served setting, keyword query without stopwords".into(),
-            cells: runs
-                .iter()
-                .map(|r| {
-                    let Fusion::Rrf { k, depth, semantic_weight, keyword_weight, .. } = Fusion::served(r.lexical_only)
-                    else {
-                        unreachable!("served is RRF")
-                    };
-                    let f = Fusion::Rrf { k, depth, semantic_weight, keyword_weight, content_words: true };
-                    (None, evaluate(r, queries, f))
-                })
-                .collect(),
-        },
-        Row {
-            label: "plain RRF, k=60, equal weights, depth 40 (served before)".into(),
+            label: "plain RRF, k=60, equal weights, depth 40".into(),
             cells: runs
                 .iter()
                 .map(|r| {
@@ -398,9 +440,9 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
 
     let _ = writeln!(
         s,
-        "\nThe rule (`fusion.rs`): weighted RRF with the embedder's primary ranking weighing 1; one setting for all \
-         embedders from a grid of {} (k {:?}, depth {:?} × topK, secondary weight {:?}), the one maximising the \
-         smallest tuning-half gain over the better single mode. Its best five on this run:\n",
+        "\nFor comparison, weighted RRF (the embedder's primary ranking weighing 1) over a grid of {} settings (k {:?}, \
+         depth {:?} × topK, secondary weight {:?}); the rule picks the one maximising the smallest tuning-half gain \
+         over the better single mode across the embedders. Its best five on this run:\n",
         grid.len(),
         GRID_K,
         GRID_DEPTH,

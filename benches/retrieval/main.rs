@@ -49,8 +49,11 @@ const MODES: [&str; 3] = ["keyword", "semantic", "hybrid"];
 const UPLOAD_CONCURRENCY: usize = 8;
 /// Give up when the corpus is not indexed after this long.
 const INDEX_TIMEOUT: Duration = Duration::from_secs(900);
-const BEGIN: &str = "<!-- retrieval-results:begin (written by benches/retrieval/main.rs) -->";
-const END: &str = "<!-- retrieval-results:end -->";
+/// The markers of the report's block in the Markdown file; `--section NAME` adds `-NAME`.
+fn markers(section: Option<&str>) -> (String, String) {
+    let tag = section.map(|s| format!("retrieval-results-{s}")).unwrap_or_else(|| "retrieval-results".into());
+    (format!("<!-- {tag}:begin (written by benches/retrieval/main.rs) -->"), format!("<!-- {tag}:end -->"))
+}
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 type Result<T> = std::result::Result<T, BoxError>;
@@ -78,6 +81,10 @@ struct Options {
     dump: Option<PathBuf>,
     /// Only rerun the fusion analysis on the rankings of this `--dump` file.
     from_dump: Option<PathBuf>,
+    /// The BM25 anchor of the corpus (`scripts/bm25-anchor.py` output), reported beside our modes.
+    anchor: Option<PathBuf>,
+    /// Which block of the `--write` file the report goes into (none: the first corpus's).
+    section: Option<String>,
     command: String,
 }
 
@@ -91,6 +98,8 @@ fn parse_options() -> Result<Option<Options>> {
         per_query: None,
         dump: None,
         from_dump: None,
+        anchor: None,
+        section: None,
         command: std::env::var("LORE_BENCH_COMMAND")
             .unwrap_or_else(|_| "cargo bench --profile perf --bench retrieval".to_owned()),
     };
@@ -107,6 +116,8 @@ fn parse_options() -> Result<Option<Options>> {
             "--per-query" => o.per_query = Some(PathBuf::from(value()?)),
             "--dump" => o.dump = Some(PathBuf::from(value()?)),
             "--from-dump" => o.from_dump = Some(PathBuf::from(value()?)),
+            "--anchor" => o.anchor = Some(PathBuf::from(value()?)),
+            "--section" => o.section = Some(value()?),
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
@@ -355,13 +366,34 @@ struct EmbedderResult {
     dump: Vec<Value>,
 }
 
+/// all-MiniLM-L6-v2 without its token window: chunks of 3,200 characters (4 per token, as for
+/// embedders without a tokenizer), of which the model reads the first 256 word pieces. For
+/// comparison with the served chunking (`--embedders minilm-chars`).
+struct CharChunked(lore_embed::MiniLmEmbedder);
+
+#[async_trait::async_trait]
+impl lore_embed::Embedder for CharChunked {
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
+    fn dimensions(&self) -> usize {
+        self.0.dimensions()
+    }
+    async fn embed(&self, texts: &[String]) -> std::result::Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        self.0.embed(texts).await
+    }
+}
+
 fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {
     match name {
         "local" => Ok(Some(Arc::new(lore_embed::LocalEmbedder::new()))),
+        "minilm-chars" => Ok(load_embedder("minilm")?.map(|_| {
+            let dir = minilm_dir();
+            Arc::new(CharChunked(lore_embed::MiniLmEmbedder::load(&dir).expect("loaded just before")))
+                as Arc<dyn lore_embed::Embedder>
+        })),
         "minilm" => {
-            let dir = std::env::var_os("LORE_MODEL_DIR").map(PathBuf::from).unwrap_or_else(|| {
-                lore_embed::minilm::default_model_dir(Path::new(&std::env::var_os("HOME").unwrap_or_default()))
-            });
+            let dir = minilm_dir();
             if !lore_embed::minilm::missing_model_files(&dir).is_empty() {
                 eprintln!(
                     "retrieval: minilm skipped: the model is not in {} (run bash scripts/fetch-model.sh)",
@@ -371,8 +403,14 @@ fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {
             }
             Ok(Some(Arc::new(lore_embed::MiniLmEmbedder::load(&dir)?)))
         }
-        other => Err(format!("unknown embedder {other:?} (local, minilm)").into()),
+        other => Err(format!("unknown embedder {other:?} (local, minilm, minilm-chars)").into()),
     }
+}
+
+fn minilm_dir() -> PathBuf {
+    std::env::var_os("LORE_MODEL_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        lore_embed::minilm::default_model_dir(Path::new(&std::env::var_os("HOME").unwrap_or_default()))
+    })
 }
 
 async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Result<Option<EmbedderResult>> {
@@ -543,6 +581,25 @@ fn report(
             );
         }
     }
+    let anchor = o.anchor.as_ref().map(|path| -> Result<Value> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(serde_json::from_str(&text)?)
+    });
+    let anchor = anchor.transpose().unwrap_or_else(|e| {
+        eprintln!("retrieval: BM25 anchor not read: {e}");
+        None
+    });
+    let anchor_ndcg = anchor.as_ref().and_then(|a| a["ndcg10"].as_f64());
+    if let Some(a) = &anchor {
+        let _ = writeln!(
+            s,
+            "| BM25 anchor (rank_bm25 {}, k1 1.5, b 0.75) | — | {:.3} | {:.3} | {:.3} | | | | |",
+            a["version"]["rank_bm25"].as_str().unwrap_or("?"),
+            a["ndcg10"].as_f64().unwrap_or(0.0),
+            a["recall10"].as_f64().unwrap_or(0.0),
+            a["mrr10"].as_f64().unwrap_or(0.0)
+        );
+    }
     for name in skipped {
         let _ =
             writeln!(s, "| {name} | — | skipped: model files missing (`bash scripts/fetch-model.sh`) | | | | | | |");
@@ -552,12 +609,19 @@ fn report(
         let get = |mode: &str| r.modes.iter().find(|m| m.mode == mode).map_or(0.0, |m| metrics::mean(&m.all.ndcg));
         let (h, k, se) = (get("hybrid"), get("keyword"), get("semantic"));
         let verdict = if h > k && h > se { "beats both" } else { "does **not** beat both" };
+        let target = |ok: bool| if ok { "met" } else { "**not met**" };
+        let over_anchor = anchor_ndcg
+            .map(|a| {
+                format!("; against the BM25 anchor {a:.3}: {:+.3} (target +0.05: {})", h - a, target(h >= a + 0.05))
+            })
+            .unwrap_or_default();
         let _ = writeln!(
             s,
-            "- `{}` (`{}`): hybrid {h:.3} vs keyword {k:.3} and semantic {se:.3}: {verdict} ({:+.3} over the better one).",
+            "- `{}` (`{}`): hybrid {h:.3} vs keyword {k:.3} and semantic {se:.3}: {verdict} ({:+.3} over the better one; target +0.02: {}){over_anchor}.",
             r.name,
             r.model,
-            h - k.max(se)
+            h - k.max(se),
+            target(h >= k.max(se) + 0.02)
         );
     }
     let _ = writeln!(s, "\nnDCG@10 by kind of query:\n");
@@ -594,11 +658,12 @@ fn report(
 }
 
 /// Replaces the text between the markers in `path` (appends a section when they are missing).
-fn write_into(path: &Path, section: &str) -> Result<()> {
+fn write_into(path: &Path, section: &str, name: Option<&str>) -> Result<()> {
+    let (begin, end) = markers(name);
     let old = std::fs::read_to_string(path).unwrap_or_default();
-    let block = format!("{BEGIN}\n{section}{END}");
-    let new = match (old.find(BEGIN), old.find(END)) {
-        (Some(b), Some(e)) if b < e => format!("{}{block}{}", &old[..b], &old[e + END.len()..]),
+    let block = format!("{begin}\n{section}{end}");
+    let new = match (old.find(&begin), old.find(&end)) {
+        (Some(b), Some(e)) if b < e => format!("{}{block}{}", &old[..b], &old[e + end.len()..]),
         _ => {
             let head = if old.is_empty() { "# Benchmarks\n".to_owned() } else { old.trim_end().to_owned() + "\n" };
             format!("{head}\n## Retrieval quality\n\n{block}\n")
@@ -645,7 +710,7 @@ async fn main() -> Result<()> {
         std::fs::write(path, lines.join("\n") + "\n")?;
     }
     if let Some(path) = &o.write {
-        write_into(path, &section)?;
+        write_into(path, &section, o.section.as_deref())?;
         eprintln!("retrieval: results written into {}", path.display());
     }
     eprintln!("retrieval: done in {:.0} s", started.elapsed().as_secs_f64());

@@ -58,6 +58,47 @@ async fn depth_same_host_and_robots_txt_bound_the_crawl() {
     t.stop().await;
 }
 
+/// A chunk made of Markdown headings only.
+fn heading_only(chunk: &str) -> bool {
+    chunk.lines().map(str::trim).filter(|l| !l.is_empty()).all(|l| l.starts_with('#'))
+}
+
+#[tokio::test]
+async fn a_book_is_crawled_through_its_noscript_menu_and_cited_by_chapter() {
+    let site = Site::start().await;
+    let t = TestApp::spawn_private().await;
+    let bot = t.chatbot().await;
+    let id = url_source(&t, &bot, &site.url("/book/index.html"), 3).await;
+    t.process(&bot, &id).await;
+    let done = t.settle(&bot, &id).await;
+    assert_eq!(done["status"], "ready", "{done}");
+    // index → toc.html (only in a <noscript><iframe>) → the chapters and print.html.
+    for page in ["toc.html", "ch01.html", "ch02.html", "print.html"] {
+        assert_eq!(site.hits(&format!("book/{page}")), 1, "{page} crawled once");
+    }
+    assert_eq!(done["pagesCrawled"], 5, "{done}");
+
+    let chunks = t.chunk_texts(&id).await;
+    assert!(chunks.iter().all(|c| !heading_only(c)), "a heading alone is no chunk: {chunks:#?}");
+    let opening = chunks.iter().find(|c| c.contains("# Getting Started")).expect("the chapter's heading");
+    assert!(opening.contains("## Installation") && opening.contains("Installation step 1"), "{opening}");
+    // Each passage is kept once, on its chapter: print.html repeats them all.
+    for needle in ["Installation step 4", "println macro"] {
+        let n = chunks.iter().filter(|c| c.contains(needle)).count();
+        assert_eq!(n, 1, "{needle} in {n} chunks: {chunks:#?}");
+    }
+    for (query, page) in [("rustup toolchains installer", "/book/ch01.html"), ("println greeting", "/book/ch02.html")] {
+        let body = json!({"query": query, "mode": "keyword", "topK": 10});
+        let path = format!("/api/v1/chatbots/{bot}/knowledge/search");
+        let (status, found) = parts(t.req(Method::POST, &path, &t.dev_key).json(&body).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{found}");
+        let urls: Vec<&str> = found["results"].as_array().unwrap().iter().filter_map(|r| r["url"].as_str()).collect();
+        assert!(urls.first().is_some_and(|u| u.ends_with(page)), "{query}: {urls:?}");
+        assert!(urls.iter().all(|u| !u.ends_with("print.html")), "{query}: cited from print.html: {urls:?}");
+    }
+    t.stop().await;
+}
+
 #[tokio::test]
 async fn private_and_odd_addresses_are_url_blocked() {
     let t = TestApp::spawn().await; // address rules on

@@ -88,6 +88,43 @@ async fn each_mode_ranks_the_right_passage_first() {
 }
 
 #[tokio::test]
+async fn keyword_scores_do_not_vanish_in_a_small_knowledge_base() {
+    // "refunds" is in two of three one-sentence sources: BM25's IDF gives it about nothing, yet
+    // both matches are full matches of the query and `minScore` must keep them.
+    let t = TestApp::spawn().await;
+    let k = t.dev_key.clone();
+    let bot = t.chatbot().await;
+    for (name, content) in [
+        ("Refund policy", "Refunds are issued within 14 days of a return."),
+        ("Gift cards", "Gift cards are not eligible for refunds."),
+        ("Shipping", "Orders ship within two business days."),
+    ] {
+        let (status, body) = t.post_source(&k, &bot, json!({"type": "text", "name": name, "content": content})).await;
+        assert_eq!(status, 201, "{body}");
+        let id = body["source"]["id"].as_str().unwrap().to_owned();
+        t.process(&bot, &id).await;
+        assert_eq!(t.settle(&bot, &id).await["status"], "ready");
+    }
+    let (_, body) = search(&t, &k, &bot, json!({"query": "refunds", "mode": "keyword"})).await;
+    let mut got = names(&body);
+    got.sort();
+    assert_eq!(got, ["Gift cards", "Refund policy"], "{body}");
+    let scores: Vec<f64> = body["results"].as_array().unwrap().iter().map(|r| r["score"].as_f64().unwrap()).collect();
+    assert!(scores[0] > 0.99, "the best match holds the whole query: {scores:?}");
+    assert!(scores.iter().all(|&s| s > 0.5), "{scores:?}");
+    for mode in ["keyword", "hybrid"] {
+        let (_, body) = search(&t, &k, &bot, json!({"query": "refunds", "mode": mode, "minScore": 0.1})).await;
+        let mut got = names(&body);
+        got.sort();
+        assert!(
+            got.starts_with(&["Gift cards".to_owned()]) && got.contains(&"Refund policy".to_owned()),
+            "{mode}: {body}"
+        );
+    }
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn filters_min_score_ready_only_and_deletion() {
     let t = TestApp::spawn().await;
     let k = t.dev_key.clone();
@@ -193,8 +230,42 @@ impl lore_app::ports::Embedder for Renamed {
     }
 }
 
-#[tokio::test]
-async fn a_new_embedding_model_re_embeds_old_sources_at_start_never_mixing_them() {
+/// The same lexical embedder reporting a token window (whitespace words): its chunks are sized in
+/// those tokens.
+struct Windowed(lore_embed::LocalEmbedder, usize);
+
+struct Words;
+
+impl lore_app::ports::TokenCounter for Words {
+    fn count_tokens(&self, text: &str) -> usize {
+        text.split_whitespace().count()
+    }
+}
+
+#[async_trait::async_trait]
+impl lore_app::ports::Embedder for Windowed {
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
+    fn dimensions(&self) -> usize {
+        self.0.dimensions()
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        lore_app::ports::Embedder::embed(&self.0, texts).await
+    }
+    fn token_window(&self) -> Option<lore_app::ports::TokenWindow> {
+        Some(lore_app::ports::TokenWindow { counter: std::sync::Arc::new(Words), max_tokens: self.1 })
+    }
+}
+
+/// Processes `content` with the hashing embedder, restarts the server on the same data dir with
+/// `second` and waits for the source to be processed again; returns the source before and after,
+/// and the semantic search answer for `query` after.
+async fn restart_with(
+    content: &str,
+    second: std::sync::Arc<dyn lore_app::ports::Embedder>,
+    query: &str,
+) -> (Value, Value, Value) {
     use lore::compose::{Backend, Overrides};
     use lore::serve::{ServeConfig, start};
     use std::sync::Arc;
@@ -214,7 +285,7 @@ async fn a_new_embedding_model_re_embeds_old_sources_at_start_never_mixing_them(
     let res = client
         .post(format!("{base}/api/v1/chatbots/{bot}/sources"))
         .bearer_auth(&key)
-        .json(&json!({"type": "text", "content": "Refunds are paid within fourteen days."}))
+        .json(&json!({"type": "text", "content": content}))
         .send();
     let src = res.await.unwrap().json::<Value>().await.unwrap()["source"]["id"].as_str().unwrap().to_owned();
     client.post(format!("{base}/api/v1/chatbots/{bot}/sources/{src}/process")).bearer_auth(&key).send().await.unwrap();
@@ -236,25 +307,45 @@ async fn a_new_embedding_model_re_embeds_old_sources_at_start_never_mixing_them(
     let before = poll(base.clone()).await;
     first.stop().await.unwrap();
 
-    let second = start(config(Arc::new(Renamed(lore_embed::LocalEmbedder::new())))).await.unwrap();
+    let second = start(config(second)).await.unwrap();
     let base = format!("http://{}", second.addr);
-    // The restart queues a re-embedding run: a new processed time once it is ready again.
+    // The restart queues a new run: a new processed time once it is ready again.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let after = loop {
         let s = poll(base.clone()).await;
         if s["processedAt"] != before["processedAt"] {
             break s;
         }
-        assert!(std::time::Instant::now() < deadline, "never re-embedded: {s}");
+        assert!(std::time::Instant::now() < deadline, "never processed again: {s}");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     };
-    assert_eq!(after["chunkCount"], before["chunkCount"]);
     let res = client
         .post(format!("{base}/api/v1/chatbots/{bot}/knowledge/search"))
         .bearer_auth(&key)
-        .json(&json!({"query": "refunds paid", "mode": "semantic"}))
+        .json(&json!({"query": query, "mode": "semantic"}))
         .send();
     let found = res.await.unwrap().json::<Value>().await.unwrap();
-    assert_eq!(found["results"][0]["sourceId"], src.as_str(), "found by the new model's vectors: {found}");
     second.stop().await.unwrap();
+    assert_eq!(found["results"][0]["sourceId"], src.as_str(), "found by the new vectors: {found}");
+    (before, after, found)
+}
+
+#[tokio::test]
+async fn a_new_embedding_model_re_embeds_old_sources_at_start_never_mixing_them() {
+    let content = "Refunds are paid within fourteen days.";
+    let (before, after, _) =
+        restart_with(content, std::sync::Arc::new(Renamed(lore_embed::LocalEmbedder::new())), "refunds paid").await;
+    assert_eq!(after["chunkCount"], before["chunkCount"]);
+}
+
+#[tokio::test]
+async fn an_embedder_with_a_smaller_window_re_chunks_old_sources_at_start() {
+    // 240 words: one chunk of at most 3,200 characters before; chunks of at most 40 - 16 = 24 words after.
+    let content: String = (0..30).map(|i| format!("Paragraph {i} explains how refunds reach the customer. ")).collect();
+    let windowed = std::sync::Arc::new(Windowed(lore_embed::LocalEmbedder::new(), 40));
+    let (before, after, found) = restart_with(&content, windowed, "refunds reach the customer").await;
+    assert_eq!(before["chunkCount"], 1, "{before}");
+    assert!(after["chunkCount"].as_u64().unwrap() >= 10, "re-chunked in the window: {after}");
+    let words = found["results"][0]["content"].as_str().unwrap().split_whitespace().count();
+    assert!(words <= 24, "a chunk of {words} words");
 }

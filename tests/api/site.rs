@@ -61,6 +61,49 @@ async fn serve_page(State(s): State<Shared>, Path(name): Path<String>) -> axum::
     }
 }
 
+/// An mdBook-shaped book under `/book/`: the index's only navigation is a `<noscript><iframe>` of
+/// the table of contents (mdBook builds its menu with JavaScript), chapters open with back-to-back
+/// headings over a section longer than a chunk, and `print.html` repeats every chapter.
+fn book_page(name: &str) -> Option<String> {
+    let shell = |title: &str, main: &str| {
+        format!(
+            "<html><head><title>{title}</title><script>buildMenu();</script></head><body>\
+             <nav><noscript><iframe src=\"toc.html\"></iframe></noscript></nav><main>{main}</main></body></html>"
+        )
+    };
+    let install: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<p>Installation step {i}: rustup downloads the compiler and the standard library for your \
+                 platform, keeps them up to date and lets several toolchains live side by side. {}</p>",
+                "Run the installer again whenever a release is out. ".repeat(8)
+            )
+        })
+        .collect();
+    let ch1 = format!("<h1>Getting Started</h1><h2>Installation</h2>{install}");
+    let ch2 = "<h1>Hello, World!</h1><p>The traditional first program prints a greeting with the println macro \
+               from a main function.</p>";
+    Some(match name {
+        "index.html" => shell("The Book", "<h1>The Book</h1><p>This book teaches the language from the ground up.</p>"),
+        "toc.html" => "<html><body><ol><li><a href=\"ch01.html\">Getting Started</a></li>\
+                       <li><a href=\"ch02.html\">Hello, World!</a></li><li><a href=\"print.html\">Print</a></li>\
+                       </ol></body></html>"
+            .to_owned(),
+        "ch01.html" => shell("Getting Started", &ch1),
+        "ch02.html" => shell("Hello, World!", ch2),
+        "print.html" => shell("The Book", &format!("{ch1}{ch2}")),
+        _ => return None,
+    })
+}
+
+async fn serve_book(State(s): State<Shared>, Path(name): Path<String>) -> axum::response::Response {
+    *s.hits.lock().unwrap().entry(format!("book/{name}")).or_default() += 1;
+    match book_page(&name) {
+        Some(html) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response(),
+        None => (axum::http::StatusCode::NOT_FOUND, "no such page").into_response(),
+    }
+}
+
 impl Site {
     pub async fn start() -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -71,6 +114,7 @@ impl Site {
         let app = Router::new()
             .route("/robots.txt", get(|| async { "User-agent: *\nDisallow: /private\n" }))
             .route("/{name}", get(serve_page))
+            .route("/book/{name}", get(serve_book))
             .with_state(shared.clone());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         Self { base: format!("http://127.0.0.1:{port}"), shared }

@@ -1,36 +1,289 @@
-//! Splitting extracted text into chunks for embedding (docs/api.md §6: ~800 tokens-equivalent,
-//! 15 % overlap, Markdown-aware for Markdown and HTML).
+//! Splitting extracted text into chunks for embedding (docs/api.md §6: 15 % overlap,
+//! Markdown-aware for Markdown and HTML).
 //!
-//! text-splitter's cost grows faster than linearly with document length (the performance budgets (docs/benchmarks.md)), so long
-//! documents are first cut into bounded sections at paragraph breaks and each section is split
-//! on its own; a chunk never spans two sections.
+//! **Chunks fit the embedder.** An embedding model reads a bounded number of its own tokens and
+//! ignores the rest: all-MiniLM-L6-v2 reads 256 word pieces, so a 3,200-character chunk was
+//! described by its first quarter. When the embedder reports its window
+//! ([`Embedder::token_window`](crate::ports::Embedder::token_window)), chunks are measured in
+//! its tokens, counted by its own tokenizer, and made to fit the window (`LORE_CHUNK_TOKENS`
+//! becomes an upper bound); otherwise they are measured in characters, 4 per token (OpenAI's
+//! models read 8k tokens, the hashing embedder has no window). The settings in use are part of the
+//! index's model key ([`Chunker::profile`]), so changing embedder or chunk size re-chunks and
+//! re-embeds existing sources (`reembed_other_models`).
+//!
+//! **No heading alone.** A chunk that would hold only Markdown headings (back-to-back `<h1>`/`<h2>`
+//! of a page, a heading whose section did not fit beside it) is joined to the chunk after it, so a
+//! heading always travels with the text it introduces; room for that is kept in token windows
+//! ([`HEADING_ROOM`]).
+//!
+//! text-splitter's cost grows faster than linearly with document length (the performance budgets
+//! (docs/benchmarks.md)), so long documents are first cut into bounded sections at paragraph
+//! breaks and each section is split on its own; a chunk never spans two sections.
 
-use text_splitter::{ChunkConfig, MarkdownSplitter, TextSplitter};
+use crate::ports::{TokenCounter, TokenWindow};
+use std::sync::Arc;
+use text_splitter::{ChunkConfig, ChunkSizer, MarkdownSplitter, TextSplitter};
 
 /// Characters per token used to turn the token-denominated settings into characters.
 const CHARS_PER_TOKEN: usize = 4;
 /// Sections handed to the splitter are at most this many bytes.
 const SECTION_BYTES: usize = 64 * 1024;
+/// Tokens of a model's window left free by the splitter so that a heading joined to the next
+/// chunk still fits in the window.
+pub const HEADING_ROOM: usize = 16;
+/// Default chunk size, in tokens (`LORE_CHUNK_TOKENS`).
+pub const DEFAULT_CHUNK_TOKENS: usize = 800;
+/// Default overlap between consecutive chunks, in percent of the size (`LORE_CHUNK_OVERLAP_PERCENT`).
+pub const DEFAULT_OVERLAP_PERCENT: usize = 15;
 
+/// The configured chunk size: at most `tokens` tokens, `overlap_percent` of them repeated from the
+/// previous chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkSettings {
-    pub max_chars: usize,
-    pub overlap_chars: usize,
+    pub tokens: usize,
+    pub overlap_percent: usize,
 }
 
 impl ChunkSettings {
-    /// From a size in tokens and an overlap in percent of it.
+    /// From a size in tokens (at least 16) and an overlap in percent of it (at most 50).
     pub fn from_tokens(tokens: usize, overlap_percent: usize) -> Self {
-        let max_chars = tokens.max(16) * CHARS_PER_TOKEN;
-        let overlap_chars = max_chars * overlap_percent.min(50) / 100;
-        Self { max_chars, overlap_chars }
+        Self { tokens: tokens.max(16), overlap_percent: overlap_percent.min(50) }
+    }
+
+    /// The size in characters when chunks are measured in characters.
+    pub fn max_chars(&self) -> usize {
+        self.tokens * CHARS_PER_TOKEN
+    }
+
+    /// The overlap in characters when chunks are measured in characters.
+    pub fn overlap_chars(&self) -> usize {
+        self.max_chars() * self.overlap_percent / 100
     }
 }
 
 impl Default for ChunkSettings {
     fn default() -> Self {
-        Self::from_tokens(800, 15)
+        Self::from_tokens(DEFAULT_CHUNK_TOKENS, DEFAULT_OVERLAP_PERCENT)
     }
+}
+
+/// How chunks are measured.
+#[derive(Clone)]
+enum Unit {
+    Chars,
+    Tokens(Arc<dyn TokenCounter>),
+}
+
+/// text-splitter's view of a [`TokenCounter`].
+struct Tokens<'a>(&'a dyn TokenCounter);
+
+impl ChunkSizer for Tokens<'_> {
+    fn size(&self, chunk: &str) -> usize {
+        self.0.count_tokens(chunk)
+    }
+}
+
+/// Splits texts into chunks sized for one embedder (module documentation).
+#[derive(Clone)]
+pub struct Chunker {
+    unit: Unit,
+    max: usize,
+    overlap: usize,
+    /// Whether the settings are the defaults measured in characters (no profile suffix).
+    default_chars: bool,
+}
+
+impl std::fmt::Debug for Chunker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chunker").field("profile", &self.profile()).finish()
+    }
+}
+
+impl Chunker {
+    /// Chunks measured in characters (4 per token of `settings`).
+    pub fn chars(settings: ChunkSettings) -> Self {
+        Self {
+            unit: Unit::Chars,
+            max: settings.max_chars(),
+            overlap: settings.overlap_chars(),
+            default_chars: settings == ChunkSettings::default(),
+        }
+    }
+
+    /// Chunks for an embedder with `window` (or in characters without one).
+    pub fn for_embedder(settings: ChunkSettings, window: Option<TokenWindow>) -> Self {
+        let Some(window) = window else { return Self::chars(settings) };
+        let room = window.max_tokens.saturating_sub(HEADING_ROOM).max(16);
+        let max = settings.tokens.min(room);
+        Self {
+            unit: Unit::Tokens(window.counter),
+            max,
+            overlap: max * settings.overlap_percent / 100,
+            default_chars: false,
+        }
+    }
+
+    /// Names the chunk settings when they are not the historical default (800 tokens as 3,200
+    /// characters, 15 % overlap): `tokens240-36` or `chars2000-300`. Kept with the model id in the
+    /// index, so chunks made with other settings are made again.
+    pub fn profile(&self) -> Option<String> {
+        match self.unit {
+            _ if self.default_chars => None,
+            Unit::Chars => Some(format!("chars{}-{}", self.max, self.overlap)),
+            Unit::Tokens(_) => Some(format!("tokens{}-{}", self.max, self.overlap)),
+        }
+    }
+
+    /// The chunks of `text`, in order, trimmed and non-empty, none of them headings alone; in
+    /// Markdown each chunk opens with the headings it sits under (as room allows).
+    pub fn chunk(&self, text: &str, markdown: bool) -> Vec<String> {
+        let overlap = self.overlap.min(self.max.saturating_sub(1));
+        let chunks = match &self.unit {
+            Unit::Chars => split(text, markdown, config(self.max, overlap)),
+            Unit::Tokens(counter) => split(text, markdown, config(self.max, overlap).with_sizer(Tokens(&**counter))),
+        };
+        let chunks = join_lone_headings(chunks);
+        if !markdown {
+            return chunks.into_iter().map(|(_, c)| c).collect();
+        }
+        let headings = headings(text);
+        chunks
+            .into_iter()
+            .map(|(offset, chunk)| {
+                let mut lines = trail(&headings, offset, &chunk);
+                // At most the outermost and the innermost heading, within the room; else the
+                // innermost alone; else none.
+                while lines.len() > 2 || (!lines.is_empty() && self.size(&lines.join("\n")) > self.room()) {
+                    if lines.len() > 2 {
+                        lines.remove(1);
+                    } else {
+                        lines.remove(0);
+                    }
+                }
+                if lines.is_empty() { chunk } else { format!("{}\n\n{chunk}", lines.join("\n")) }
+            })
+            .collect()
+    }
+
+    fn size(&self, text: &str) -> usize {
+        match &self.unit {
+            Unit::Chars => text.chars().count(),
+            Unit::Tokens(counter) => counter.count_tokens(text),
+        }
+    }
+
+    /// What a chunk may grow by for its headings: [`HEADING_ROOM`] tokens (a tenth of the size in
+    /// characters).
+    fn room(&self) -> usize {
+        match self.unit {
+            Unit::Chars => self.max / 10,
+            Unit::Tokens(_) => HEADING_ROOM,
+        }
+    }
+}
+
+fn config(max: usize, overlap: usize) -> ChunkConfig<text_splitter::Characters> {
+    ChunkConfig::new(max).with_overlap(overlap).unwrap_or_else(|_| ChunkConfig::new(max))
+}
+
+/// The chunks of `text` with their byte offsets in it, trimmed and non-empty.
+fn split<S: ChunkSizer>(text: &str, markdown: bool, config: ChunkConfig<S>) -> Vec<(usize, String)> {
+    let mut chunks = Vec::new();
+    let base = text.as_ptr() as usize;
+    let mut keep = |section: &str, offset: usize, c: &str| {
+        let trimmed = c.trim_start();
+        let start = offset + (c.len() - trimmed.len());
+        let c = trimmed.trim_end();
+        if !c.is_empty() {
+            chunks.push((section.as_ptr() as usize - base + start, c.to_owned()));
+        }
+    };
+    if markdown {
+        let splitter = MarkdownSplitter::new(config);
+        for section in sections(text) {
+            splitter.chunk_indices(section).for_each(|(offset, c)| keep(section, offset, c));
+        }
+    } else {
+        let splitter = TextSplitter::new(config);
+        for section in sections(text) {
+            splitter.chunk_indices(section).for_each(|(offset, c)| keep(section, offset, c));
+        }
+    }
+    chunks
+}
+
+/// Whether every line of `chunk` is a Markdown ATX heading (`# …` to `###### …`).
+fn headings_only(chunk: &str) -> bool {
+    chunk.lines().map(str::trim).filter(|l| !l.is_empty()).all(|l| {
+        let hashes = l.bytes().take_while(|&b| b == b'#').count();
+        (1..=6).contains(&hashes) && l[hashes..].starts_with([' ', '\t'])
+    })
+}
+
+/// Joins each chunk made only of headings to the chunk after it (to the one before it at the end).
+/// A joined chunk keeps the offset of its first part.
+fn join_lone_headings(chunks: Vec<(usize, String)>) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::with_capacity(chunks.len());
+    let mut pending: Option<(usize, String)> = None;
+    for (offset, chunk) in chunks {
+        if headings_only(&chunk) {
+            pending = Some(match pending.take() {
+                Some((at, p)) => (at, format!("{p}\n\n{chunk}")),
+                None => (offset, chunk),
+            });
+            continue;
+        }
+        match pending.take() {
+            // The overlap may already have carried the heading over.
+            Some((at, p)) if !chunk.starts_with(p.as_str()) => out.push((at, format!("{p}\n\n{chunk}"))),
+            _ => out.push((offset, chunk)),
+        }
+    }
+    if let Some((_, p)) = pending {
+        match out.last_mut() {
+            Some((_, last)) => {
+                last.push_str("\n\n");
+                last.push_str(&p);
+            }
+            None => out.push((0, p)),
+        }
+    }
+    out
+}
+
+/// The ATX headings of a Markdown text outside fenced code: (byte offset, level, line).
+fn headings(text: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let l = line.trim();
+        if l.starts_with("```") || l.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced && let Some(level) = heading_level(l) {
+            out.push((offset, level, l));
+        }
+        offset += line.len();
+    }
+    out
+}
+
+fn heading_level(line: &str) -> Option<usize> {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    ((1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t'])).then_some(hashes)
+}
+
+/// The headings a chunk starting at `offset` sits under, outermost first: the last heading of each
+/// level before it, a heading closing the deeper levels. A chunk that opens with a heading of
+/// level L gets only the levels above L.
+fn trail<'a>(headings: &[(usize, usize, &'a str)], offset: usize, chunk: &str) -> Vec<&'a str> {
+    let mut open: [Option<&str>; 7] = [None; 7];
+    for &(_, level, line) in headings.iter().take_while(|h| h.0 < offset) {
+        open[level] = Some(line);
+        open[level + 1..].iter_mut().for_each(|o| *o = None);
+    }
+    let below = chunk.lines().next().and_then(heading_level).unwrap_or(7);
+    open[1..below].iter().flatten().copied().collect()
 }
 
 /// Cuts `text` into sections of at most `SECTION_BYTES`, preferring paragraph breaks, then line
@@ -53,24 +306,9 @@ fn sections(text: &str) -> Vec<&str> {
     out
 }
 
-/// The chunks of `text`, in order, trimmed and non-empty.
+/// The chunks of `text` measured in characters (what [`Chunker::chars`] makes).
 pub fn chunk_text(text: &str, markdown: bool, settings: ChunkSettings) -> Vec<String> {
-    let config = ChunkConfig::new(settings.max_chars)
-        .with_overlap(settings.overlap_chars.min(settings.max_chars.saturating_sub(1)))
-        .unwrap_or_else(|_| ChunkConfig::new(settings.max_chars));
-    let mut chunks = Vec::new();
-    if markdown {
-        let splitter = MarkdownSplitter::new(config);
-        for section in sections(text) {
-            chunks.extend(splitter.chunks(section).map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned));
-        }
-    } else {
-        let splitter = TextSplitter::new(config);
-        for section in sections(text) {
-            chunks.extend(splitter.chunks(section).map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned));
-        }
-    }
-    chunks
+    Chunker::chars(settings).chunk(text, markdown)
 }
 
 #[cfg(test)]
@@ -81,7 +319,7 @@ mod tests {
     fn chunks_are_bounded_ordered_and_cover_the_text() {
         let para = "The quick brown fox jumps over the lazy dog. ".repeat(20);
         let text = (0..40).map(|i| format!("Paragraph {i}. {para}")).collect::<Vec<_>>().join("\n\n");
-        let s = ChunkSettings { max_chars: 1000, overlap_chars: 150 };
+        let s = ChunkSettings::from_tokens(250, 15);
         let chunks = chunk_text(&text, false, s);
         assert!(chunks.len() > 30, "{}", chunks.len());
         assert!(chunks.iter().all(|c| c.chars().count() <= 1000));
@@ -95,7 +333,7 @@ mod tests {
     #[test]
     fn markdown_splits_at_headings() {
         let text = format!("# One\n\n{}\n\n# Two\n\n{}", "alpha ".repeat(150), "beta ".repeat(150));
-        let chunks = chunk_text(&text, true, ChunkSettings { max_chars: 1000, overlap_chars: 0 });
+        let chunks = chunk_text(&text, true, ChunkSettings::from_tokens(250, 0));
         assert!(chunks.iter().any(|c| c.starts_with("# Two")), "{chunks:?}");
         assert!(chunks.iter().all(|c| !(c.contains("alpha") && c.contains("beta"))));
     }
@@ -103,8 +341,90 @@ mod tests {
     #[test]
     fn long_documents_are_sectioned_and_multibyte_safe() {
         let text = "é".repeat(200_000); // 400 KB without any break
-        let chunks = chunk_text(&text, false, ChunkSettings { max_chars: 3200, overlap_chars: 0 });
+        let chunks = chunk_text(&text, false, ChunkSettings::from_tokens(800, 0));
         assert_eq!(chunks.iter().map(|c| c.chars().count()).sum::<usize>(), 200_000);
         assert!(chunk_text("   \n\n ", false, ChunkSettings::default()).is_empty());
+    }
+
+    /// Counts whitespace-separated words: a stand-in tokenizer.
+    struct Words;
+    impl TokenCounter for Words {
+        fn count_tokens(&self, text: &str) -> usize {
+            text.split_whitespace().count()
+        }
+    }
+
+    fn words_window(max_tokens: usize) -> Option<TokenWindow> {
+        Some(TokenWindow { counter: Arc::new(Words), max_tokens })
+    }
+
+    #[test]
+    fn chunks_fit_the_embedders_window_in_its_own_tokens() {
+        let text = (0..300).map(|i| format!("Sentence number {i} says something short.")).collect::<Vec<_>>().join(" ");
+        // 800 configured tokens, a 120-token window: chunks get at most 120 - HEADING_ROOM words.
+        let chunker = Chunker::for_embedder(ChunkSettings::default(), words_window(120));
+        let chunks = chunker.chunk(&text, false);
+        assert!(chunks.iter().all(|c| Words.count_tokens(c) <= 120 - HEADING_ROOM), "bounded in tokens");
+        assert!(chunks.iter().any(|c| Words.count_tokens(c) > 90), "filled close to the limit");
+        assert!(chunks.iter().any(|c| c.chars().count() > 120 * 4 / 2), "not measured in characters");
+        assert_eq!(chunker.profile().as_deref(), Some("tokens104-15"));
+        // A smaller configured size stays in force under a larger window.
+        let small = Chunker::for_embedder(ChunkSettings::from_tokens(50, 10), words_window(256));
+        assert!(small.chunk(&text, false).iter().all(|c| Words.count_tokens(c) <= 50));
+        assert_eq!(small.profile().as_deref(), Some("tokens50-5"));
+        // Characters: the default has no profile (existing indexes keep their key), others do.
+        assert_eq!(Chunker::for_embedder(ChunkSettings::default(), None).profile(), None);
+        assert_eq!(Chunker::chars(ChunkSettings::from_tokens(500, 10)).profile().as_deref(), Some("chars2000-200"));
+    }
+
+    #[test]
+    fn a_heading_never_makes_a_chunk_of_its_own() {
+        // Back-to-back headings, then a section too long to sit beside them (mdBook pages).
+        let body = "Rust is installed with rustup, a command line tool. ".repeat(30);
+        let text = format!("# Installation\n\n## Installing rustup on Linux\n\n{body}\n\n## Troubleshooting\n\n{body}");
+        for chunker in [
+            Chunker::chars(ChunkSettings::from_tokens(100, 0)),
+            Chunker::for_embedder(ChunkSettings::default(), words_window(96)),
+        ] {
+            let chunks = chunker.chunk(&text, true);
+            assert!(chunks.len() >= 3, "{chunks:?}");
+            assert!(chunks.iter().all(|c| !headings_only(c)), "{chunks:?}");
+            assert!(
+                chunks[0].starts_with("# Installation\n\n## Installing rustup on Linux\n\nRust is installed"),
+                "{chunks:?}"
+            );
+            let trouble = chunks.iter().find(|c| c.contains("## Troubleshooting")).unwrap();
+            assert!(trouble.starts_with("# Installation\n\n## Troubleshooting\n\nRust is installed"), "{trouble}");
+        }
+        // A trailing heading joins the chunk before it; a text of headings only is kept.
+        assert_eq!(join_lone_headings(vec![(0, "Body.".into()), (7, "# End".into())]), [(0, "Body.\n\n# End".into())]);
+        assert_eq!(join_lone_headings(vec![(0, "# Only".into())]), [(0, "# Only".into())]);
+        assert!(!headings_only("#hashtag is not a heading") && headings_only("# A\n\n### B"));
+    }
+
+    #[test]
+    fn each_chunk_opens_with_the_headings_it_sits_under() {
+        let body = |w: &str| format!("{w} is described at length here. ").repeat(12);
+        let text = format!(
+            "# cargo build\n\n## Options\n\n{}\n\n{}\n\n### Feature Selection\n\n{}\n\n```sh\n# not a heading\n```\n\n## Examples\n\n{}",
+            body("Alpha"),
+            body("Beta"),
+            body("Gamma"),
+            body("Delta")
+        );
+        let chunks = Chunker::chars(ChunkSettings::from_tokens(100, 0)).chunk(&text, true);
+        let beta = chunks.iter().find(|c| c.contains("Beta is")).unwrap();
+        assert!(beta.starts_with("# cargo build\n## Options\n\nBeta is"), "{beta}");
+        let gamma = chunks.iter().find(|c| c.contains("Gamma is")).unwrap();
+        assert!(gamma.starts_with("# cargo build\n## Options\n\n### Feature Selection\n\nGamma"), "{gamma}");
+        let delta = chunks.iter().find(|c| c.contains("Delta is")).unwrap();
+        assert!(delta.starts_with("# cargo build\n\n## Examples\n\nDelta"), "a fenced line is no heading: {delta}");
+        // Plain text has no headings to carry.
+        let plain = Chunker::chars(ChunkSettings::from_tokens(100, 0)).chunk(&text, false);
+        assert!(plain.iter().filter(|c| c.starts_with("# cargo build")).count() == 1);
+        // In a token window the trail fits the room: a heading longer than it is left out.
+        let long_title = format!("# {}\n\n{}", "Title ".repeat(20), body("Omega").repeat(3));
+        let chunks = Chunker::for_embedder(ChunkSettings::default(), words_window(96)).chunk(&long_title, true);
+        assert!(chunks.len() >= 2 && !chunks[1].starts_with("# Title"), "{chunks:?}");
     }
 }

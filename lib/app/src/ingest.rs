@@ -1,7 +1,7 @@
 //! The processing run of a knowledge source: extract (or crawl) → chunk → embed → index, with
 //! progress, a lease, generations and a sweeper (docs/api.md §6, docs/ARCHITECTURE.md).
 
-use crate::chunking::chunk_text;
+use crate::chunking::Chunker;
 use crate::ports::AudioClip;
 use crate::ports::{Chunk, Finish, IngestJob, Lease};
 use crate::ports::{CrawlError, CrawlRequest, ExtractError};
@@ -211,6 +211,13 @@ impl App {
                 if text_bytes > room.free {
                     return Err(RunFailure::Failed(room.exceeded(text_bytes)));
                 }
+                // Each repeated passage is kept on the most specific page only (`repeated.rs`).
+                let mut texts: Vec<String> = docs.iter_mut().map(|d| std::mem::take(&mut d.text)).collect();
+                crate::repeated::keep_one_copy(&mut texts);
+                for (d, text) in docs.iter_mut().zip(texts) {
+                    d.text = text;
+                }
+                docs.retain(|d| !d.text.trim().is_empty());
                 if docs.is_empty() {
                     return Err(RunFailure::Failed("no readable text was found at the URL".into()));
                 }
@@ -238,13 +245,14 @@ impl App {
         let extracted_bytes: u64 = docs.iter().map(|d| d.text.len() as u64).sum();
 
         self.progress(s, "chunking", 0, docs.len() as u64).await?;
-        let settings = self.config.chunking;
+        let chunker = self.chunker();
         let mut pieces: Vec<(String, Option<String>)> = Vec::new();
         for d in docs {
             let markdown = d.markdown;
             let text = d.text;
             // Splitting is CPU work: keep it off the async threads.
-            let chunks = tokio::task::spawn_blocking(move || chunk_text(&text, markdown, settings))
+            let chunker = chunker.clone();
+            let chunks = tokio::task::spawn_blocking(move || chunker.chunk(&text, markdown))
                 .await
                 .map_err(|e| RunFailure::Failed(format!("chunking failed: {e}")))?;
             pieces.extend(chunks.into_iter().map(|c| (c, d.url.clone())));
@@ -254,7 +262,7 @@ impl App {
         }
 
         // Identical chunks keep their embeddings: a refresh of unchanged content embeds nothing.
-        let model = self.ports.embedder.model_id().to_owned();
+        let model = self.index_model();
         let known = self.ports.index.embeddings_by_hash(&s.id, &model).await?;
         let hashes: Vec<String> = pieces.iter().map(|(c, _)| sha256_hex(&[c])).collect();
         let mut embeddings: HashMap<String, Vec<f32>> = HashMap::new();
@@ -316,12 +324,29 @@ impl App {
         })
     }
 
+    /// Chunks sized for the embedder in use (`chunking.rs`).
+    pub(crate) fn chunker(&self) -> Chunker {
+        Chunker::for_embedder(self.config.chunking, self.ports.embedder.token_window())
+    }
+
+    /// The key under which the index keeps vectors: the embedding model's id, followed by the
+    /// chunk settings when they are not the historical default (`model#tokens240-36`). Chunks of
+    /// another key are re-made by [`App::reembed_other_models`], so a change of embedder or of
+    /// chunk size re-chunks as well as re-embeds.
+    pub(crate) fn index_model(&self) -> String {
+        let model = self.ports.embedder.model_id();
+        match self.chunker().profile() {
+            Some(profile) => format!("{model}#{profile}"),
+            None => model.to_owned(),
+        }
+    }
+
     /// Re-embeds sources whose chunks were made by another embedding model than the current one,
     /// so that vectors of two models are never compared (semantic search only looks at the
     /// current model's chunks meanwhile; keyword search still finds everything). Sources that are
     /// processing are left to their run. Returns how many runs were started.
     pub async fn reembed_other_models(&self) -> Result<usize, AppError> {
-        let model = self.ports.embedder.model_id().to_owned();
+        let model = self.index_model();
         let stale = self.ports.index.sources_with_other_models(&model).await?;
         let mut started = 0;
         for (ws, source) in stale {

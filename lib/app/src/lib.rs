@@ -16,6 +16,7 @@ pub mod mind_sources;
 pub mod minds;
 pub mod ports;
 pub mod public_chat;
+pub mod repeated;
 pub mod search;
 pub mod slots;
 pub mod sources;

@@ -7,7 +7,7 @@
 //! come from Secrets Manager, which only the backend can ask.
 
 use lore_app::AppConfig;
-use lore_app::chunking::ChunkSettings;
+use lore_app::chunking::{ChunkSettings, DEFAULT_CHUNK_TOKENS, DEFAULT_OVERLAP_PERCENT};
 use lore_app::ports::ExtractLimits;
 use lore_domain::delivery::RetrySchedule;
 use std::collections::HashMap;
@@ -188,8 +188,8 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     let mut c = AppConfig::default();
     c.crawl_max_pages = parse(get, "LORE_CRAWL_MAX_PAGES", c.crawl_max_pages)?.clamp(1, 10_000);
     c.chunking = ChunkSettings::from_tokens(
-        parse(get, "LORE_CHUNK_TOKENS", 800usize)?,
-        parse(get, "LORE_CHUNK_OVERLAP_PERCENT", 15usize)?,
+        parse(get, "LORE_CHUNK_TOKENS", DEFAULT_CHUNK_TOKENS)?,
+        parse(get, "LORE_CHUNK_OVERLAP_PERCENT", DEFAULT_OVERLAP_PERCENT)?,
     );
     c.lease = Duration::from_secs(parse(get, "LORE_INGEST_LEASE_SECS", c.lease.as_secs())?.max(1));
     c.max_attempts = parse(get, "LORE_INGEST_MAX_ATTEMPTS", c.max_attempts)?.clamp(1, 10);

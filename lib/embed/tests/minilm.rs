@@ -169,6 +169,26 @@ async fn long_texts_are_truncated_to_256_tokens() {
 }
 
 #[tokio::test]
+async fn chunks_are_sized_in_the_models_own_tokens_within_its_window() {
+    let Some(model) = model() else { return };
+    let window = model.token_window().expect("MiniLM reports its window");
+    assert_eq!(window.max_tokens, MINILM_MAX_TOKENS - 2, "[CLS] and [SEP] take two");
+    let long = "The invoice lists every charge of the month. ".repeat(60);
+    // The counter sees the whole text (no truncation), without the special tokens.
+    let sentence = window.counter.count_tokens("The invoice lists every charge of the month. ");
+    assert_eq!(window.counter.count_tokens(&long), 60 * sentence);
+    assert!(60 * sentence > MINILM_MAX_TOKENS);
+    assert_eq!(window.counter.count_tokens(""), 0, "no special tokens counted");
+    let chunker = lore_app::chunking::Chunker::for_embedder(lore_app::chunking::ChunkSettings::default(), Some(window));
+    let chunks = chunker.chunk(&format!("# Billing\n\n{long}\n\n## Refunds\n\n{long}"), true);
+    assert!(chunks.len() >= 4, "{}", chunks.len());
+    for c in &chunks {
+        let ids = model.token_ids(c).unwrap();
+        assert!(ids.len() < MINILM_MAX_TOKENS, "the model reads every token of each chunk: {}", ids.len());
+    }
+}
+
+#[tokio::test]
 async fn related_texts_score_clearly_above_unrelated_ones() {
     let Some(model) = model() else { return };
     let texts = strings(&[

@@ -188,4 +188,30 @@ pub trait Embedder: Send + Sync {
     fn lexical_only(&self) -> bool {
         false
     }
+    /// The model's input window in its own tokens, when it has one and can count them: chunks are
+    /// then sized in those tokens so that the model reads every word of each chunk
+    /// (`chunking.rs`). `None` (the default) sizes chunks in characters.
+    fn token_window(&self) -> Option<TokenWindow> {
+        None
+    }
+}
+
+/// Counts tokens as an embedding model's tokenizer does.
+pub trait TokenCounter: Send + Sync {
+    /// Tokens of `text` without the model's special tokens (`[CLS]`, `[SEP]`).
+    fn count_tokens(&self, text: &str) -> usize;
+}
+
+/// What an embedder reads of a text: at most `max_tokens` tokens as counted by `counter` (its
+/// special tokens not included); the rest is cut off.
+#[derive(Clone)]
+pub struct TokenWindow {
+    pub counter: std::sync::Arc<dyn TokenCounter>,
+    pub max_tokens: usize,
+}
+
+impl std::fmt::Debug for TokenWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenWindow").field("max_tokens", &self.max_tokens).finish_non_exhaustive()
+    }
 }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
-use lore_app::ports::{EmbedError, Embedder};
+use lore_app::ports::{EmbedError, Embedder, TokenCounter, TokenWindow};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,6 +49,8 @@ pub struct MiniLmEmbedder {
 struct Inner {
     model: BertModel,
     tokenizer: Tokenizer,
+    /// The same tokenizer without truncation, to count the tokens of whole texts (chunk sizing).
+    counter: Arc<TokenCount>,
     device: Device,
     dir: PathBuf,
 }
@@ -111,9 +113,15 @@ impl MiniLmEmbedder {
             .with_truncation(Some(TruncationParams { max_length: MINILM_MAX_TOKENS, ..TruncationParams::default() }))
             .map_err(|e| invalid("tokenizer.json", e.to_string()))?;
         tokenizer.with_padding(None);
+        let mut counter = tokenizer.clone();
+        counter.with_truncation(None).map_err(|e| invalid("tokenizer.json", e.to_string()))?;
+        let counter = Arc::new(TokenCount(counter));
 
         tracing::debug!(dir = %dir.display(), "all-MiniLM-L6-v2 loaded");
-        Ok(Self { inner: Arc::new(Inner { model, tokenizer, device, dir }), gate: Arc::new(Semaphore::new(1)) })
+        Ok(Self {
+            inner: Arc::new(Inner { model, tokenizer, counter, device, dir }),
+            gate: Arc::new(Semaphore::new(1)),
+        })
     }
 
     /// The directory the model was loaded from.
@@ -227,6 +235,17 @@ fn plan(order: &[usize], lengths: &[usize]) -> Vec<Vec<usize>> {
     batches
 }
 
+/// Counts all-MiniLM-L6-v2's word pieces, for sizing chunks to its window.
+struct TokenCount(Tokenizer);
+
+impl TokenCounter for TokenCount {
+    fn count_tokens(&self, text: &str) -> usize {
+        // The WordPiece tokenizer has no input it cannot encode; an error would be a bug in it,
+        // and a size estimate from the characters keeps chunking going.
+        self.0.encode_fast(text, false).map(|e| e.get_ids().len()).unwrap_or(text.len() / 4)
+    }
+}
+
 #[async_trait]
 impl Embedder for MiniLmEmbedder {
     fn model_id(&self) -> &str {
@@ -235,6 +254,11 @@ impl Embedder for MiniLmEmbedder {
 
     fn dimensions(&self) -> usize {
         MINILM_DIMENSIONS
+    }
+
+    /// 256 tokens in all, `[CLS]` and `[SEP]` included.
+    fn token_window(&self) -> Option<TokenWindow> {
+        Some(TokenWindow { counter: self.inner.counter.clone(), max_tokens: MINILM_MAX_TOKENS - 2 })
     }
 
     /// Runs on tokio's blocking pool, one call at a time per embedder.
