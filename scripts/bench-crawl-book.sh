@@ -10,7 +10,8 @@
 #    `python3 -m http.server` on a free port of 127.0.0.1.
 # 2. Builds `lore` (debug; LORE_BIN skips that) and starts `lore serve` on a fresh data dir
 #    (scripts/lib/serve.sh) with LORE_ALLOW_PRIVATE_NETWORK=true (the book is on 127.0.0.1) and
-#    LORE_CRAWL_MAX_PAGES (default 500: the book has about 110 pages).
+#    LORE_CRAWL_MAX_PAGES (default 500: the book has about 110 pages) and LORE_EMBEDDER (default
+#    minilm, the default of `lore serve`: it sizes the chunks; `local` is much faster).
 # 3. With the dev key (workspace `default`, every scope): creates a chatbot and a URL source for
 #    the book's index.html at depth 3 (index → toc.html, the mdBook table of contents framed in
 #    <noscript> → chapters), processes it and polls its detail until `ready` or `error` (at most
@@ -25,6 +26,8 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/lore/target}"
 DEPTH="${CRAWL_DEPTH:-3}"
 MAX_PAGES="${CRAWL_MAX_PAGES:-500}"
 POLL_SECS="${POLL_SECS:-900}"
+# The embedder decides the chunk size (its own tokens for minilm): the default of `lore serve`.
+EMBEDDER="${LORE_EMBEDDER:-minilm}"
 
 # 1. The book.
 if [ -z "${BOOK_DIR:-}" ]; then
@@ -71,7 +74,7 @@ done
 curl -sf -o /dev/null "$BOOK_URL" || { echo "bench-crawl-book: the book server did not start" >&2; cat "$BOOK_LOG" >&2; exit 1; }
 
 # start_lore_serve replaces the EXIT trap with its own: put back one that stops both servers.
-start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_CRAWL_MAX_PAGES="$MAX_PAGES" || {
+start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_CRAWL_MAX_PAGES="$MAX_PAGES" LORE_EMBEDDER="$EMBEDDER" || {
   cleanup
   rm -f "$BOOK_LOG"
   exit 1
@@ -113,14 +116,14 @@ fi
 pages="$(jq -r .source.pagesCrawled <<< "$detail")"
 
 # 4. The chunks, from SQLite (read-only; the server may still hold the file).
-python3 - "$DB" "$SRC" "$pages" "$status" "$elapsed" "$DEPTH" "$MAX_PAGES" "$BOOK_LOG" "$BOOK_DIR" <<'PY'
+python3 - "$DB" "$SRC" "$pages" "$status" "$elapsed" "$DEPTH" "$MAX_PAGES" "$BOOK_LOG" "$BOOK_DIR" "$EMBEDDER" <<'PY'
 import re
 import sqlite3
 import sys
 from collections import Counter
 from urllib.parse import urlparse
 
-db, src, pages, status, elapsed, depth, max_pages, book_log, book_dir = sys.argv[1:]
+db, src, pages, status, elapsed, depth, max_pages, book_log, book_dir, embedder = sys.argv[1:]
 con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
 rows = con.execute("SELECT url, content FROM chunks WHERE source_id = ? ORDER BY position", (src,)).fetchall()
 heading = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -147,7 +150,7 @@ print_chunks = per_page.get("print.html", 0)
 headings = sum(1 for _, text in rows if heading_only(text))
 pct = lambda n: f"{100 * n / total:.1f} %" if total else "–"
 
-print(f"### Crawl of the offline Rust book (depth {depth}, max pages {max_pages})")
+print(f"### Crawl of the offline Rust book (depth {depth}, max pages {max_pages}, embedder `{embedder}`)")
 print()
 print(f"Book: `{book_dir}`; source status `{status}` after {elapsed} s.")
 print()

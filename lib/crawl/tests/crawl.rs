@@ -9,9 +9,7 @@ use std::time::{Duration, Instant};
 
 use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
 use lore_crawl::{CrawlConfig, NetPolicy, SafeClient, WebCrawler};
-use support::{Reply, TestServer, html, links, local_names, loopback_only_policy, serve};
-
-const PAGE_CAP: usize = 64 * 1024;
+use support::{PAGE_CAP, Reply, crawler, html, links, loopback_only_policy, request, serve};
 
 fn site(port: u16) -> Vec<(String, Reply)> {
     let r = |p: &str, reply: Reply| (p.to_string(), reply);
@@ -72,21 +70,6 @@ fn site(port: u16) -> Vec<(String, Reply)> {
     }
     routes.push(("/r/0".into(), html("<p>end</p>")));
     routes
-}
-
-fn crawler(policy: NetPolicy) -> WebCrawler {
-    let client = SafeClient::builder(policy).resolver(local_names(&["site.test", "other.test"])).build().unwrap();
-    WebCrawler::new(client)
-}
-
-fn request(server: &TestServer, path: &str, depth: u8) -> CrawlRequest {
-    CrawlRequest {
-        url: format!("http://site.test:{}{path}", server.port()),
-        depth,
-        max_pages: 50,
-        max_page_bytes: PAGE_CAP,
-        page_timeout: Duration::from_secs(5),
-    }
 }
 
 fn paths(pages: &[CrawledPage]) -> Vec<String> {

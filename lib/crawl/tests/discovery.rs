@@ -8,26 +8,10 @@ use std::time::{Duration, Instant};
 
 use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
 use lore_crawl::{CrawlConfig, WebCrawler};
-use support::{Reply, TestServer, html, links, local_names, loopback_only_policy, serve};
-
-const PAGE_CAP: usize = 64 * 1024;
+use support::{Reply, TestServer, html, links, local_names, loopback_only_policy, request, serve};
 
 fn crawler() -> WebCrawler {
-    let client = lore_crawl::SafeClient::builder(loopback_only_policy())
-        .resolver(local_names(&["site.test", "other.test"]))
-        .build()
-        .unwrap();
-    WebCrawler::new(client)
-}
-
-fn request(server: &TestServer, path: &str, depth: u8) -> CrawlRequest {
-    CrawlRequest {
-        url: format!("http://site.test:{}{path}", server.port()),
-        depth,
-        max_pages: 50,
-        max_page_bytes: PAGE_CAP,
-        page_timeout: Duration::from_secs(5),
-    }
+    support::crawler(loopback_only_policy())
 }
 
 async fn crawl_with(crawler: &WebCrawler, request: CrawlRequest) -> Result<Vec<CrawledPage>, CrawlError> {

@@ -189,6 +189,19 @@ async fn chunks_are_sized_in_the_models_own_tokens_within_its_window() {
 }
 
 #[tokio::test]
+async fn the_weights_load_on_the_first_embedding_and_stay() {
+    let Some(shared) = model() else { return };
+    let fresh = MiniLmEmbedder::load(shared.model_dir()).unwrap();
+    assert!(!fresh.is_loaded(), "loading checks the files only");
+    assert!(fresh.token_ids("tokenising needs no weights").unwrap().len() > 2);
+    assert!(!fresh.is_loaded());
+    let first = fresh.embed(&strings(&["first use"])).await.unwrap();
+    assert!(fresh.is_loaded());
+    let again = fresh.embed(&strings(&["first use"])).await.unwrap();
+    assert_eq!(first, again, "the same weights, loaded once");
+}
+
+#[tokio::test]
 async fn related_texts_score_clearly_above_unrelated_ones() {
     let Some(model) = model() else { return };
     let texts = strings(&[

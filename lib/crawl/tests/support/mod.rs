@@ -187,3 +187,24 @@ impl HostResolver for RebindingResolver {
         Ok(vec![if n == 0 { self.first } else { self.then }])
     }
 }
+
+/// Bytes of one page the crawl tests allow.
+pub const PAGE_CAP: usize = 64 * 1024;
+
+/// A crawler whose client resolves `site.test` and `other.test` to 127.0.0.1.
+pub fn crawler(policy: NetPolicy) -> lore_crawl::WebCrawler {
+    let client =
+        lore_crawl::SafeClient::builder(policy).resolver(local_names(&["site.test", "other.test"])).build().unwrap();
+    lore_crawl::WebCrawler::new(client)
+}
+
+/// A crawl of `path` on `site.test` at `server`'s port: 50 pages of [`PAGE_CAP`] bytes, 5 s each.
+pub fn request(server: &TestServer, path: &str, depth: u8) -> lore_app::ports::CrawlRequest {
+    lore_app::ports::CrawlRequest {
+        url: format!("http://site.test:{}{path}", server.port()),
+        depth,
+        max_pages: 50,
+        max_page_bytes: PAGE_CAP,
+        page_timeout: std::time::Duration::from_secs(5),
+    }
+}

@@ -8,7 +8,7 @@ use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 use lore_app::ports::{EmbedError, Embedder, TokenCounter, TokenWindow};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 use tokio::sync::Semaphore;
 
@@ -47,7 +47,9 @@ pub struct MiniLmEmbedder {
 }
 
 struct Inner {
-    model: BertModel,
+    /// Loaded on the first embedding and kept (see [`Inner::model`]).
+    model: OnceLock<BertModel>,
+    config: BertConfig,
     tokenizer: Tokenizer,
     /// The same tokenizer without truncation, to count the tokens of whole texts (chunk sizing).
     counter: Arc<TokenCount>,
@@ -87,9 +89,12 @@ impl MiniLmEmbedder {
             return Err(invalid("1_Pooling/config.json", "the model does not use mean pooling".into()));
         }
 
-        let weights = read("model.safetensors")?;
-        let digest = Sha256::digest(&weights);
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        // Hashed as a stream: the 87 MB are never held in memory for the check.
+        let mut hasher = Sha256::new();
+        std::fs::File::open(dir.join("model.safetensors"))
+            .and_then(|mut f| std::io::copy(&mut f, &mut hasher))
+            .map_err(|e| invalid("model.safetensors", e.to_string()))?;
+        let hex: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
         if hex != MINILM_WEIGHTS_SHA256 {
             let message = format!(
                 "not the all-MiniLM-L6-v2 weights lore expects (sha256 {hex}, expected {MINILM_WEIGHTS_SHA256}); \
@@ -98,11 +103,6 @@ impl MiniLmEmbedder {
             return Err(invalid("model.safetensors", message));
         }
         let device = Device::Cpu;
-        let tensors = candle_core::safetensors::load_buffer(&weights, &device)
-            .map_err(|e| invalid("model.safetensors", e.to_string()))?;
-        drop(weights);
-        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
-        let model = BertModel::load(vb, &config).map_err(|e| invalid("model.safetensors", e.to_string()))?;
 
         let mut tokenizer =
             Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| invalid("tokenizer.json", e.to_string()))?;
@@ -117,9 +117,9 @@ impl MiniLmEmbedder {
         counter.with_truncation(None).map_err(|e| invalid("tokenizer.json", e.to_string()))?;
         let counter = Arc::new(TokenCount(counter));
 
-        tracing::debug!(dir = %dir.display(), "all-MiniLM-L6-v2 loaded");
+        tracing::debug!(dir = %dir.display(), "all-MiniLM-L6-v2 checked; its weights load on the first embedding");
         Ok(Self {
-            inner: Arc::new(Inner { model, tokenizer, counter, device, dir }),
+            inner: Arc::new(Inner { model: OnceLock::new(), config, tokenizer, counter, device, dir }),
             gate: Arc::new(Semaphore::new(1)),
         })
     }
@@ -127,6 +127,11 @@ impl MiniLmEmbedder {
     /// The directory the model was loaded from.
     pub fn model_dir(&self) -> &Path {
         &self.inner.dir
+    }
+
+    /// Whether the weights are in memory (they are read on the first embedding).
+    pub fn is_loaded(&self) -> bool {
+        self.inner.model.get().is_some()
     }
 
     /// The token ids the model sees for `text`: `[CLS] … [SEP]`, at most [`MINILM_MAX_TOKENS`].
@@ -147,6 +152,26 @@ impl MiniLmEmbedder {
 }
 
 impl Inner {
+    /// The network, read from `model.safetensors` the first time it is needed: a server that is
+    /// not embedding anything does not hold its ~90 MB (idle memory, docs/benchmarks.md). The file
+    /// is memory-mapped and each tensor copied out of the map once, so loading never holds the
+    /// file twice. Calls are serialised by the embedder's semaphore, so it loads once.
+    fn model(&self) -> Result<&BertModel, MiniLmError> {
+        if let Some(model) = self.model.get() {
+            return Ok(model);
+        }
+        let path = self.dir.join("model.safetensors");
+        let invalid = |message: String| MiniLmError::Invalid { path: path.clone(), message };
+        // SAFETY: the map is only read, and dropped with the VarBuilder once the tensors are
+        // copied out; the file is ours (checked against its sha256 at start) and never written
+        // while lore runs.
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&path], DType::F32, &self.device) }
+            .map_err(|e| invalid(e.to_string()))?;
+        let model = BertModel::load(vb, &self.config).map_err(|e| invalid(e.to_string()))?;
+        tracing::debug!(dir = %self.dir.display(), "all-MiniLM-L6-v2 weights loaded");
+        Ok(self.model.get_or_init(|| model))
+    }
+
     /// Unpadded encodings, truncated to [`MINILM_MAX_TOKENS`].
     fn encode(&self, texts: &[&str]) -> Result<Vec<Encoding>, MiniLmError> {
         self.tokenizer
@@ -193,7 +218,7 @@ impl Inner {
         let type_ids = Tensor::from_vec(padded(Encoding::get_type_ids), (rows, length), &self.device)?;
         let mask = Tensor::from_vec(padded(Encoding::get_attention_mask), (rows, length), &self.device)?;
 
-        let hidden = self.model.forward(&ids, &type_ids, Some(&mask))?; // (rows, length, 384)
+        let hidden = self.model()?.forward(&ids, &type_ids, Some(&mask))?; // (rows, length, 384)
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (rows, length, 1)
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?; // (rows, 384)
         let counts = mask.sum(1)?; // (rows, 1); at least 2: [CLS] and [SEP]
