@@ -349,3 +349,69 @@ async fn an_embedder_with_a_smaller_window_re_chunks_old_sources_at_start() {
     let words = found["results"][0]["content"].as_str().unwrap().split_whitespace().count();
     assert!(words <= 24, "a chunk of {words} words");
 }
+
+/// The hashing embedder, counting the texts it embeds.
+struct Counting(lore_embed::LocalEmbedder, std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+#[async_trait::async_trait]
+impl lore_app::ports::Embedder for Counting {
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
+    fn dimensions(&self) -> usize {
+        self.0.dimensions()
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        self.1.fetch_add(texts.len(), std::sync::atomic::Ordering::SeqCst);
+        lore_app::ports::Embedder::embed(&self.0, texts).await
+    }
+}
+
+#[tokio::test]
+async fn a_repeated_query_is_embedded_once() {
+    use std::sync::atomic::Ordering;
+    let embedded = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let dir = tempfile::tempdir().unwrap();
+    let running = lore::serve::start(lore::serve::ServeConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.path().to_path_buf(),
+        backend: lore::compose::Backend::Local,
+        overrides: lore::compose::Overrides {
+            embedder: Some(std::sync::Arc::new(Counting(lore_embed::LocalEmbedder::new(), embedded.clone()))),
+            ..Default::default()
+        },
+    })
+    .await
+    .unwrap();
+    let (base, key) = (format!("http://{}", running.addr), running.new_dev_key.clone().unwrap());
+    let client = reqwest::Client::new();
+    let res = client.post(format!("{base}/api/v1/chatbots")).bearer_auth(&key).json(&json!({"name": "kb"})).send();
+    let bot = res.await.unwrap().json::<Value>().await.unwrap()["chatbot"]["id"].as_str().unwrap().to_owned();
+    let body = json!({"type": "text", "content": "Refunds are paid within fourteen days."});
+    let res = client.post(format!("{base}/api/v1/chatbots/{bot}/sources")).bearer_auth(&key).json(&body).send();
+    let src = res.await.unwrap().json::<Value>().await.unwrap()["source"]["id"].as_str().unwrap().to_owned();
+    client.post(format!("{base}/api/v1/chatbots/{bot}/sources/{src}/process")).bearer_auth(&key).send().await.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let url = format!("{base}/api/v1/chatbots/{bot}/sources/{src}");
+        let s = client.get(url).bearer_auth(&key).send().await.unwrap().json::<Value>().await.unwrap();
+        if s["source"]["status"] == "ready" {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{s}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let before = embedded.load(Ordering::SeqCst);
+    let search = |query: &str, mode: &str| {
+        let body = json!({"query": query, "mode": mode});
+        client.post(format!("{base}/api/v1/chatbots/{bot}/knowledge/search")).bearer_auth(&key).json(&body).send()
+    };
+    for mode in ["semantic", "hybrid", "semantic"] {
+        let found = search("when are refunds paid", mode).await.unwrap().json::<Value>().await.unwrap();
+        assert_eq!(found["results"][0]["sourceId"], src.as_str(), "{found}");
+    }
+    assert_eq!(embedded.load(Ordering::SeqCst) - before, 1, "three searches, one query embedding");
+    search("another question", "semantic").await.unwrap();
+    assert_eq!(embedded.load(Ordering::SeqCst) - before, 2, "a new query is embedded");
+    running.stop().await.unwrap();
+}

@@ -330,9 +330,9 @@ impl App {
     }
 
     /// The key under which the index keeps vectors: the embedding model's id, followed by the
-    /// chunk settings when they are not the historical default (`model#tokens240-36`). Chunks of
-    /// another key are re-made by [`App::reembed_other_models`], so a change of embedder or of
-    /// chunk size re-chunks as well as re-embeds.
+    /// chunk settings when they are not the historical default (`all-minilm-l6-v2#tokens238-35`).
+    /// Chunks of another key are re-made by [`App::reembed_other_models`], so a change of embedder
+    /// or of chunk size re-chunks as well as re-embeds.
     pub(crate) fn index_model(&self) -> String {
         let model = self.ports.embedder.model_id();
         match self.chunker().profile() {

@@ -167,12 +167,20 @@ pub struct App {
     key_cache: Arc<auth::KeyCache>,
     uploads: Arc<slots::WorkspaceSlots>,
     answers: Arc<slots::WorkspaceSlots>,
+    query_vectors: Arc<search::QueryVectors>,
 }
 
 impl App {
     pub fn new(ports: Ports, config: AppConfig) -> Self {
         let key_cache = Arc::new(auth::KeyCache::new(config.key_cache_ttl));
-        Self { ports, config, key_cache, uploads: Arc::default(), answers: Arc::default() }
+        Self {
+            ports,
+            config,
+            key_cache,
+            uploads: Arc::default(),
+            answers: Arc::default(),
+            query_vectors: Arc::default(),
+        }
     }
 
     pub fn config(&self) -> &AppConfig {

@@ -225,7 +225,77 @@ fn fuse(primary: Vec<ChunkHit>, secondary: Vec<ChunkHit>) -> Vec<ChunkHit> {
     out
 }
 
+/// Query vectors most recently embedded, by query text: a question asked again (suggested
+/// questions, a chat's retries, a client polling the same search) is not embedded again. With
+/// all-MiniLM-L6-v2 an embedding is most of a search's time (docs/benchmarks.md).
+pub struct QueryVectors {
+    capacity: usize,
+    inner: std::sync::Mutex<QueryVectorsInner>,
+}
+
+#[derive(Default)]
+struct QueryVectorsInner {
+    /// query → (last use, vector)
+    entries: HashMap<String, (u64, std::sync::Arc<Vec<f32>>)>,
+    clock: u64,
+}
+
+/// Query vectors kept (about 1.5 MB at 384 dimensions).
+pub const QUERY_VECTORS_KEPT: usize = 1024;
+
+impl Default for QueryVectors {
+    fn default() -> Self {
+        Self::new(QUERY_VECTORS_KEPT)
+    }
+}
+
+impl QueryVectors {
+    pub fn new(capacity: usize) -> Self {
+        Self { capacity: capacity.max(1), inner: Default::default() }
+    }
+
+    pub fn get(&self, query: &str) -> Option<std::sync::Arc<Vec<f32>>> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.clock += 1;
+        let now = inner.clock;
+        inner.entries.get_mut(query).map(|(used, v)| {
+            *used = now;
+            v.clone()
+        })
+    }
+
+    /// Keeps `vector` for `query`, forgetting the least recently used query when full.
+    pub fn put(&self, query: &str, vector: std::sync::Arc<Vec<f32>>) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.clock += 1;
+        let now = inner.clock;
+        if inner.entries.len() >= self.capacity && !inner.entries.contains_key(query) {
+            // A scan of at most `capacity` entries, only when a new query arrives at a full cache.
+            if let Some(oldest) = inner.entries.iter().min_by_key(|(_, (used, _))| *used).map(|(q, _)| q.clone()) {
+                inner.entries.remove(&oldest);
+            }
+        }
+        inner.entries.insert(query.to_owned(), (now, vector));
+    }
+}
+
 impl App {
+    /// The query's vector from the embedder in use, embedded once per [`QueryVectors`] lifetime.
+    async fn query_vector(&self, query: &str) -> Result<std::sync::Arc<Vec<f32>>, AppError> {
+        if let Some(v) = self.query_vectors.get(query) {
+            return Ok(v);
+        }
+        let vectors = self
+            .ports
+            .embedder
+            .embed(&[query.to_owned()])
+            .await
+            .map_err(|e| AppError::Storage(format!("embedding the query failed: {e}")))?;
+        let v = std::sync::Arc::new(vectors.into_iter().next().unwrap_or_default());
+        self.query_vectors.put(query, v.clone());
+        Ok(v)
+    }
+
     /// The ready sources of an owner a search may look at, after the request's filters.
     async fn searchable_sources(
         &self,
@@ -296,13 +366,7 @@ impl App {
             _ => req.top_k,
         };
         let semantic = if req.mode != SearchMode::Keyword && !scope.source_ids.is_empty() {
-            let vectors = self
-                .ports
-                .embedder
-                .embed(std::slice::from_ref(&req.query))
-                .await
-                .map_err(|e| AppError::Storage(format!("embedding the query failed: {e}")))?;
-            let q = vectors.into_iter().next().unwrap_or_default();
+            let q = self.query_vector(&req.query).await?;
             let model = self.index_model();
             let mut hits = self.ports.index.semantic_search(&scope, &model, &q, depth).await?;
             for h in &mut hits {
@@ -433,6 +497,22 @@ mod tests {
         // Scores never increase down the ranking and stay in 0..1.
         assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
         score_keyword_hits("anything", &mut []);
+    }
+
+    #[test]
+    fn query_vectors_forget_the_least_recently_used() {
+        let cache = QueryVectors::new(2);
+        let v = |x: f32| std::sync::Arc::new(vec![x]);
+        cache.put("a", v(1.0));
+        cache.put("b", v(2.0));
+        assert_eq!(cache.get("a").as_deref(), Some(&vec![1.0]), "a used after b");
+        cache.put("c", v(3.0));
+        assert!(cache.get("b").is_none(), "b was the least recently used");
+        assert_eq!(cache.get("a").as_deref(), Some(&vec![1.0]));
+        assert_eq!(cache.get("c").as_deref(), Some(&vec![3.0]));
+        cache.put("c", v(4.0));
+        assert_eq!(cache.get("c").as_deref(), Some(&vec![4.0]), "replaced, nothing evicted");
+        assert!(cache.get("a").is_some());
     }
 
     #[test]
