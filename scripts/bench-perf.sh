@@ -29,7 +29,7 @@ export LORE_BENCH_PYTHON="$venv/bin/python"
 
 args=()
 if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
-  args+=(--write docs/benchmarks.md)
+  args+=(--write "$PWD/docs/benchmarks.md") # absolute: the bench runs in its package directory
 fi
 export LORE_BENCH_COMMAND="bash scripts/bench-perf.sh${*:+ $*}"
 start=$(date +%s)

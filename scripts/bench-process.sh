@@ -35,7 +35,7 @@ cargo build --profile perf -p api-chatbots -p ingest-worker
 
 args=(--bin-dir "$CARGO_TARGET_DIR/perf")
 if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
-  args+=(--write docs/benchmarks.md)
+  args+=(--write "$PWD/docs/benchmarks.md") # absolute: the bench runs in its package directory
 fi
 export LORE_BENCH_COMMAND="bash scripts/bench-process.sh${*:+ $*}"
 cargo bench --profile perf --bench process -- "${args[@]}" "$@"

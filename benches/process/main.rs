@@ -354,7 +354,9 @@ fn http_event(template: &Value, key: &str, method: &str, path: &str) -> String {
 }
 
 fn api_gateway_template() -> Result<Value> {
-    let text = std::fs::read_to_string("events/api-chatbots/get-chatbot.json").context("events/api-chatbots")?;
+    // Cargo runs a bench in its package's directory: the event is found from the workspace root.
+    let event = concat!(env!("CARGO_MANIFEST_DIR"), "/../../events/api-chatbots/get-chatbot.json");
+    let text = std::fs::read_to_string(event).context("events/api-chatbots/get-chatbot.json")?;
     Ok(serde_json::from_str(&text)?)
 }
 
@@ -619,7 +621,10 @@ async fn idle_memory(bins: &Bins, work: &Path) -> Result<Vec<IdleRow>> {
     let minilm = minilm_present();
     let mut variants: Vec<(String, Vec<(&str, &str)>)> = Vec::new();
     if minilm {
-        variants.push(("`lore serve`, default embedder (all-MiniLM-L6-v2 found and loaded)".into(), vec![]));
+        variants.push((
+            "`lore serve`, default embedder (all-MiniLM-L6-v2 found; its weights load on the first embedding)".into(),
+            vec![],
+        ));
     } else {
         variants.push(("`lore serve`, default embedder (no MiniLM files: lexical)".into(), vec![]));
     }
