@@ -17,8 +17,9 @@ pub fn router() -> OpenApiRouter<ApiState> {
     OpenApiRouter::new().routes(routes!(search_chatbot))
 }
 
-/// A search. `mode`: `hybrid` (default: reciprocal-rank fusion of semantic and keyword),
-/// `semantic` (embeddings, cosine) or `keyword` (BM25).
+/// A search. `mode`: `hybrid` (default: 0.9 × the semantic score plus up to 0.1 for keyword
+/// evidence), `semantic` (embeddings, cosine) or `keyword` (BM25 order; the best hit scores the
+/// share of the query's words it holds). Every score is 0 to 1 in every mode.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchBody {
