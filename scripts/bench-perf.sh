@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# In-process performance budgets (the performance budgets (docs/benchmarks.md)): chunking, extraction, embedded search and webhook
-# fan-out, each measured against its peer or baseline in the same run (benches/perf/main.rs).
+# In-process performance budgets (the performance budgets (docs/benchmarks.md)): chunking, extraction, MiniLM
+# embedding, embedded search and webhook fan-out, each measured against its peer or baseline in the same run (benches/perf/main.rs).
 # One command reproduces the "Performance budgets (in process)" block of docs/benchmarks.md.
 #
 #   bash scripts/bench-perf.sh                          # everything, rewrites docs/benchmarks.md
@@ -8,7 +8,8 @@
 #   LORE_BENCH_NO_WRITE=1 bash scripts/bench-perf.sh    # print only
 #
 # 1. Creates the Python peers' venv ($HOME/.cache/lore/tools/bench-venv) with pinned versions of
-#    langchain-text-splitters, pypdf and python-docx (once; checked by a stamp file).
+#    langchain-text-splitters, pypdf and python-docx (once; checked by a stamp file), and the
+#    sentence-transformers venv of scripts/st-venv.sh (once, ~6 GB) when the embedding section runs.
 # 2. Builds the bench with the `perf` profile (release without LTO) and runs it. About 5 minutes
 #    once built on 2 cores; most of it is writing 100k chunks into the index and the Python peers.
 set -euo pipefail
@@ -26,6 +27,17 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "${pins[*]}" ]; then
   echo "${pins[*]}" >"$stamp"
 fi
 export LORE_BENCH_PYTHON="$venv/bin/python"
+# The embedding section's peer (sentence-transformers on PyTorch) lives in a venv of its own: it is
+# ~6 GB (torch's PyPI wheel imports the NVIDIA libraries). Made once, when the section runs.
+case " $* " in
+  *" --only "*) wants_embedding=$(echo "$*" | grep -c embedding || true) ;;
+  *) wants_embedding=1 ;;
+esac
+if [ "$wants_embedding" != 0 ] && [ -z "${LORE_BENCH_ST_PYTHON:-}" ]; then
+  bash scripts/fetch-model.sh >/dev/null
+  LORE_BENCH_ST_PYTHON="$(bash scripts/st-venv.sh)"
+  export LORE_BENCH_ST_PYTHON
+fi
 
 args=()
 if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then

@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! bash scripts/bench-perf.sh      # venv with the Python peers, build, run, rewrite docs/benchmarks.md
-//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,search,webhooks,conversations]
+//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,webhooks,conversations]
 //!     [--write FILE] [--quick] [--python PATH]
 //! ```
 //!
@@ -11,6 +11,8 @@
 //!   settings against LangChain's `RecursiveCharacterTextSplitter` on the same files.
 //! - `extraction` (`extract.rs`): `lore_extract::DocumentExtractor` against pypdf and
 //!   python-docx on the same generated PDF and DOCX files.
+//! - `embedding` (`embed.rs`): all-MiniLM-L6-v2 on candle against sentence-transformers
+//!   (PyTorch) with the same weights on the same chunks (`benches/embed/peer.py`).
 //! - `search` (`search.rs`): the embedded index (`lore_local::SqliteStore` as `VectorIndex`) at
 //!   10k and 100k chunks against a brute-force scan of the same vectors.
 //! - `webhooks` (`webhooks.rs`): the dispatcher of `lore serve` delivering to a local receiver,
@@ -25,6 +27,7 @@
 
 mod chat;
 mod chunking;
+mod embed;
 mod extract;
 mod search;
 mod webhooks;
@@ -107,9 +110,10 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 5] = [
+    let rows: [(&str, RowFn); 6] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
+        ("embedding", embed::run),
         ("search", search::run),
         ("webhooks", webhooks::run),
         ("conversations", chat::run),

@@ -28,7 +28,7 @@
 //! # Cost and threads
 //!
 //! Loading checks the files (the weights' sha256 is computed as a stream, about 0.3 s) and reads the
-//! tokenizer; the weights themselves (~90 MB) are memory-mapped and copied into tensors on the
+//! tokenizer; the weights themselves (~90 MB) are read from the file into tensors, one at a time, on the
 //! first embedding (about half a second) and kept from then on, so a server that embeds nothing
 //! stays small. An [`Embedder::embed`]
 //! call is handed to tokio's blocking pool, one call at a time per embedder (a semaphore: concurrent
@@ -54,6 +54,8 @@ use std::path::{Path, PathBuf};
 #[cfg(feature = "minilm")]
 mod model;
 #[cfg(feature = "minilm")]
+mod weights;
+#[cfg(feature = "minilm")]
 pub use model::{MiniLmEmbedder, MiniLmError};
 
 /// Model id of [`MiniLmEmbedder`] vectors.
@@ -69,8 +71,11 @@ pub const MODEL_FILES: [&str; 4] = ["model.safetensors", "config.json", "tokeniz
 /// Most inputs in one forward pass.
 pub const MAX_BATCH_INPUTS: usize = 32;
 /// Most padded tokens (inputs × longest input) in one forward pass: bounds the memory of a batch
-/// (the attention scores of 4096 tokens of 256 are 4096 × 256 × 12 heads × 4 bytes = 50 MB).
-pub const MAX_BATCH_TOKENS: usize = 4096;
+/// (the attention scores of 1024 tokens of 256 are 1024 × 256 × 12 heads × 4 bytes = 12.6 MB).
+/// Smaller batches are also faster here: measured on the Cargo book's chunks, 1,024 tokens gave
+/// 15–18 chunks/s and a 208–246 MiB peak, 4,096 tokens 12.5–14.6 chunks/s and 462–497 MiB (the
+/// large tensors of a big batch are fresh pages from the kernel every time; docs/benchmarks.md).
+pub const MAX_BATCH_TOKENS: usize = 1024;
 
 /// Directory name of the model under `~/.cache/lore/models`.
 const MODEL_DIR_NAME: &str = "all-MiniLM-L6-v2";

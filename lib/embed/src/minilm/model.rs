@@ -1,5 +1,6 @@
 //! The model: candle's BERT and the `tokenizers` crate (module documentation in `minilm/mod.rs`).
 
+use super::weights::FileTensors;
 use super::*;
 use async_trait::async_trait;
 use candle_core::{DType, Device, Tensor};
@@ -153,20 +154,17 @@ impl MiniLmEmbedder {
 
 impl Inner {
     /// The network, read from `model.safetensors` the first time it is needed: a server that is
-    /// not embedding anything does not hold its ~90 MB (idle memory, docs/benchmarks.md). The file
-    /// is memory-mapped and each tensor copied out of the map once, so loading never holds the
-    /// file twice. Calls are serialised by the embedder's semaphore, so it loads once.
+    /// not embedding anything does not hold its ~90 MB (idle memory, docs/benchmarks.md). Each
+    /// tensor is read from the file into its own buffer ([`FileTensors`]), so loading never holds
+    /// the weights twice. Calls are serialised by the embedder's semaphore, so it loads once.
     fn model(&self) -> Result<&BertModel, MiniLmError> {
         if let Some(model) = self.model.get() {
             return Ok(model);
         }
         let path = self.dir.join("model.safetensors");
         let invalid = |message: String| MiniLmError::Invalid { path: path.clone(), message };
-        // SAFETY: the map is only read, and dropped with the VarBuilder once the tensors are
-        // copied out; the file is ours (checked against its sha256 at start) and never written
-        // while lore runs.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&path], DType::F32, &self.device) }
-            .map_err(|e| invalid(e.to_string()))?;
+        let tensors = FileTensors::open(&path).map_err(invalid)?;
+        let vb = VarBuilder::from_backend(Box::new(tensors), DType::F32, self.device.clone());
         let model = BertModel::load(vb, &self.config).map_err(|e| invalid(e.to_string()))?;
         tracing::debug!(dir = %self.dir.display(), "all-MiniLM-L6-v2 weights loaded");
         Ok(self.model.get_or_init(|| model))
@@ -320,12 +318,12 @@ mod tests {
         let sizes: Vec<usize> = plan(&order, &lengths).iter().map(Vec::len).collect();
         assert_eq!(sizes, vec![32, 32, 6]);
 
-        // Short inputs are not padded to 256 tokens; 256-token inputs: 16 per batch (16 × 256 = 4096).
-        let lengths = [vec![5; 3], vec![256; 20]].concat();
-        let order: Vec<usize> = (0..23).collect();
+        // Short inputs are not padded to 256 tokens; 256-token inputs: 4 per batch (4 × 256 = 1024).
+        let lengths = [vec![5; 3], vec![256; 18]].concat();
+        let order: Vec<usize> = (0..21).collect();
         let batches = plan(&order, &lengths);
         let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();
-        assert_eq!(sizes, vec![3, 16, 4]);
+        assert_eq!(sizes, vec![3, 4, 4, 4, 4, 2]);
         assert_eq!(batches.concat(), order);
         assert!(batches.iter().all(|b| b.len() * b.iter().map(|&i| lengths[i]).max().unwrap() <= MAX_BATCH_TOKENS));
 
