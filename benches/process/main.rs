@@ -565,8 +565,9 @@ struct Api {
 }
 
 async fn api_overhead(bins: &Bins, setup: &ApiSetup, o: &Opts) -> Result<Api> {
-    // `lore serve` as a user starts it (default embedder), on the prepared data dir.
-    let serve = Serve::start(bins, &setup.data_dir, &[], Some(&setup.key)).await?;
+    // `lore serve` as a user starts it, on the prepared data dir, with the embedder that indexed
+    // it: with another one it would re-index the source at start, while being measured.
+    let serve = Serve::start(bins, &setup.data_dir, &[("LORE_EMBEDDER", "local")], Some(&setup.key)).await?;
     let path = format!("/api/v1/chatbots/{}/sources/{}", setup.bot, setup.source);
     let (status, body) = serve.call(reqwest::Method::GET, &path, None).await?;
     if status != 200 {
@@ -992,7 +993,7 @@ impl Report {
             let _ = writeln!(
                 s,
                 "**API overhead** (`wrk -t2 -c{} -d{}s --latency`, after a 2 s warm-up each, load generator on the \
-                 same 2 cores): `lore serve` (embedded backend, default settings) `GET /api/v1/chatbots/{{chatbotId}}/sources/{{sourceId}}` (a ready text source; {} B of JSON) with a key of a \
+                 same 2 cores): `lore serve` (embedded backend, default settings but `LORE_EMBEDDER=local`, the embedder the data dir was indexed with, so that no re-indexing runs beside the measurement) `GET /api/v1/chatbots/{{chatbotId}}/sources/{{sourceId}}` (a ready text source; {} B of JSON) with a key of a \
                  workspace created with `--rate-limit-per-minute 100000000` vs `process-hello-http` (`GET /` → \
                  `Hello, World!`).\n",
                 a.connections, a.secs, a.body_bytes

@@ -440,7 +440,7 @@ impl Created {
 /// Answers a turn already begun (`begun`, the result of its first step): JSON, or a stream. The
 /// answer is made in a task of its own.
 pub(crate) async fn answer(
-    app: App,
+    app: std::sync::Arc<App>,
     begun: Result<PendingTurn, AppError>,
     stream: bool,
     created: Option<Created>,

@@ -290,7 +290,7 @@ pub fn router(app: App, groups: &[RouteGroup]) -> Router {
     // A client that stops sending its body mid-way is answered `request_timeout` once no byte
     // came for this long, so a stalled upload cannot hold its upload slot or memory.
     let idle = app.config().body_read_timeout;
-    let state = ApiState { app, openapi_json };
+    let state = ApiState { app: Arc::new(app), openapi_json };
     let trace = TraceLayer::new_for_http()
         .make_span_with(|req: &Request<_>| {
             let request_id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 #[derive(Clone)]
 pub struct ApiState {
-    pub app: App,
+    /// Behind an `Arc`: axum clones the state for every request, and `App` holds dozens of
+    /// `Arc`s whose counters two threads would otherwise bump and drop on every request.
+    pub app: Arc<App>,
     /// The OpenAPI document of the routes this router serves, serialised once.
     pub openapi_json: Arc<String>,
 }

@@ -58,7 +58,7 @@ impl ChatbotStore for SqliteStore {
 
     async fn get_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<Option<Chatbot>> {
         let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {CHATBOT_COLS} FROM chatbots WHERE id = ?1 AND workspace_id = ?2"))
                 .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], chatbot_from).optional())
                 .map_err(unavailable)

@@ -137,7 +137,7 @@ impl ConversationStore for SqliteStore {
         id: &ConversationId,
     ) -> StoreResult<Option<Conversation>> {
         let (ws, owner, id) = (ws.clone(), owner.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!(
                 "SELECT {COLS} FROM conversations WHERE id = ?1 AND workspace_id = ?2 AND owner_id = ?3"
             ))

@@ -75,7 +75,7 @@ impl FormStore for SqliteStore {
 
     async fn get_form(&self, ws: &WorkspaceId, id: &FormId) -> StoreResult<Option<Form>> {
         let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {FORM_COLS} FROM forms WHERE id = ?1 AND workspace_id = ?2"))
                 .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], form_from).optional())
                 .map_err(unavailable)

@@ -95,7 +95,7 @@ impl MindStore for SqliteStore {
 
     async fn get_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<Mind>> {
         let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {MIND_COLS} FROM minds WHERE id = ?1 AND workspace_id = ?2"))
                 .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], mind_from).optional())
                 .map_err(unavailable)
@@ -105,7 +105,7 @@ impl MindStore for SqliteStore {
 
     async fn find_published_mind(&self, slug: &str) -> StoreResult<Option<Mind>> {
         let slug = slug.to_owned();
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {MIND_COLS} FROM minds WHERE slug = ?1 AND is_published = 1"))
                 .and_then(|mut st| st.query_row([slug.as_str()], mind_from).optional())
                 .map_err(unavailable)

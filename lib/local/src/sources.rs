@@ -173,7 +173,7 @@ impl SourceStore for SqliteStore {
 
     async fn get_source(&self, ws: &WorkspaceId, id: &SourceId) -> StoreResult<Option<KnowledgeSource>> {
         let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {COLS} FROM sources WHERE id = ?1 AND workspace_id = ?2"))
                 .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], source_from).optional())
                 .map_err(unavailable)

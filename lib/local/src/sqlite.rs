@@ -495,6 +495,30 @@ impl SqliteStore {
         .map_err(unavailable)?
     }
 
+    /// Runs `f`, a lookup by key that reads a row or two, with a free reader connection right on
+    /// the calling thread; like [`Self::read`] when every reader is busy. Handing such a lookup to
+    /// the blocking pool costs more than the lookup itself (thread wake-ups, context switches, a
+    /// contended mutex: 77 % of `lore serve`'s throughput on a keyed GET, docs/benchmarks.md), and
+    /// in WAL mode a reader never waits for the writer, so the runtime thread is held for tens of
+    /// microseconds. Scans, searches and listings keep [`Self::read`].
+    pub(crate) async fn lookup<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let readers = &self.inner.readers;
+        let first = self.inner.next_reader.fetch_add(1, Ordering::Relaxed);
+        for i in 0..readers.len() {
+            let conn = match readers[(first + i) % readers.len()].try_lock() {
+                Ok(conn) => conn,
+                Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => continue,
+            };
+            return f(&conn);
+        }
+        self.read(f).await
+    }
+
     /// Runs `f` inside one write transaction on the blocking pool; commits when it returns `Ok`.
     pub(crate) async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
     where
@@ -534,6 +558,34 @@ pub(crate) fn conflict_or_unavailable(e: rusqlite::Error, rules: &[(&str, &'stat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lookup runs on the caller's thread when a reader is free, and waits for one on the
+    /// blocking pool when every reader is busy (it is never refused or run without a reader).
+    #[tokio::test]
+    async fn a_lookup_runs_in_place_and_waits_when_every_reader_is_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
+        let caller = std::thread::current().id();
+        let (thread, one) = store
+            .lookup(move |c| Ok((std::thread::current().id(), c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).unwrap())))
+            .await
+            .unwrap();
+        assert_eq!((thread, one), (caller, 1));
+
+        let guards: Vec<_> = store.inner.readers.iter().map(lock).collect();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let waiting = store.clone();
+        let task = tokio::spawn(async move {
+            tx.send(()).unwrap();
+            waiting.lookup(|c| Ok((std::thread::current().id(), c.query_row("SELECT 2", [], |r| r.get::<_, i64>(0)).unwrap()))).await
+        });
+        rx.await.unwrap();
+        assert!(!task.is_finished(), "a lookup went ahead without a reader");
+        drop(guards);
+        let (thread, two) = task.await.unwrap().unwrap();
+        assert_eq!(two, 2);
+        assert_ne!(thread, caller, "the busy case runs on the blocking pool");
+    }
 
     /// A data dir written before Mind sources existed (schema version 5) keeps its chatbot
     /// sources and, through the rebuild of `sources`, their chunks: the rebuild must not

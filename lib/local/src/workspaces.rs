@@ -73,7 +73,7 @@ impl WorkspaceStore for SqliteStore {
 
     async fn get_workspace(&self, id: &WorkspaceId) -> StoreResult<Option<Workspace>> {
         let id = id.clone();
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.query_row(&format!("SELECT {WORKSPACE_COLS} FROM workspaces w WHERE w.id = ?1"), [id.as_str()], |r| {
                 workspace_from(r, 0)
             })
@@ -85,7 +85,7 @@ impl WorkspaceStore for SqliteStore {
 
     async fn find_workspace_by_name(&self, name: &str) -> StoreResult<Option<Workspace>> {
         let name = name.to_owned();
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.query_row(&format!("SELECT {WORKSPACE_COLS} FROM workspaces w WHERE w.name = ?1"), [name], |r| {
                 workspace_from(r, 0)
             })
@@ -154,7 +154,7 @@ impl KeyStore for SqliteStore {
 
     async fn find_credential(&self, hash: &KeyHash) -> StoreResult<Option<Credential>> {
         let hash = hash.clone();
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!(
                 "SELECT {KEY_COLS}, {WORKSPACE_COLS} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ?1"
             ))

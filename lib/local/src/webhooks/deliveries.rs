@@ -112,7 +112,7 @@ impl DeliveryStore for SqliteStore {
 
     async fn get_delivery(&self, ws: &WorkspaceId, id: &DeliveryId) -> StoreResult<Option<Delivery>> {
         let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {COLS} FROM deliveries WHERE id = ?1 AND workspace_id = ?2"))
                 .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], delivery_from).optional())
                 .map_err(unavailable)

@@ -111,7 +111,7 @@ impl HookStore for SqliteStore {
 
     async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Hook>> {
         let (ws, id) = (ws.clone(), id.clone());
-        self.read(move |c| {
+        self.lookup(move |c| {
             c.prepare_cached(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"))
                 .and_then(|mut st| st.query_row([id.as_str(), ws.as_str()], hook_from).optional())
                 .map_err(unavailable)
