@@ -35,8 +35,6 @@ const FLIPS: usize = 20_000;
 pub struct Lists {
     pub semantic: Vec<(String, f32)>,
     pub keyword: Vec<(String, f32)>,
-    /// Keyword search for the query without stopwords (`content_words`).
-    pub keyword_content: Vec<(String, f32)>,
     /// The server's hybrid answer at topK 10, chunk ids.
     pub hybrid: Vec<String>,
     /// chunk id → passage id
@@ -71,7 +69,7 @@ impl Run {
                     })
                     .unwrap_or_default()
             };
-            let (semantic, keyword, keyword_content) = (pairs("semantic"), pairs("keyword"), pairs("keywordContent"));
+            let (semantic, keyword) = (pairs("semantic"), pairs("keyword"));
             let hybrid: Vec<String> = v["hybrid"]
                 .as_array()
                 .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
@@ -79,12 +77,11 @@ impl Run {
             let names = semantic
                 .iter()
                 .chain(&keyword)
-                .chain(&keyword_content)
                 .map(|(id, _)| (id.clone(), id.clone()))
                 .chain(hybrid.iter().map(|id| (id.clone(), id.clone())))
                 .collect();
             let query = v["query"].as_str().ok_or("dump line without query")?.to_owned();
-            let lists = Lists { semantic, keyword, keyword_content, hybrid, names };
+            let lists = Lists { semantic, keyword, hybrid, names };
             match runs.iter_mut().find(|r| r.0 == name) {
                 Some(r) => {
                     r.2.insert(query, lists);
@@ -128,7 +125,6 @@ pub enum Fusion {
         depth: usize,
         semantic_weight: f32,
         keyword_weight: f32,
-        content_words: bool,
     },
     /// `semantic_weight` · semantic + (1 − it) · keyword, both cut to the server's depth and
     /// normalised by min-max (`metrics::score_fusion`) or z-scores (`metrics::z_score_fusion`).
@@ -142,7 +138,7 @@ impl Fusion {
     /// The server's scheme: the embedder's primary ranking weighs 1, the other `secondary`.
     pub fn led(lexical_only: bool, k: f32, depth: usize, secondary: f32) -> Self {
         let (semantic_weight, keyword_weight) = if lexical_only { (secondary, 1.0) } else { (1.0, secondary) };
-        Fusion::Rrf { k, depth, semantic_weight, keyword_weight, content_words: false }
+        Fusion::Rrf { k, depth, semantic_weight, keyword_weight }
     }
 
     /// What `lib/app/src/search.rs` computes for hybrid.
@@ -172,9 +168,8 @@ impl Fusion {
                 out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
                 out.into_iter().map(|(c, _)| c.to_owned()).collect()
             }
-            Fusion::Rrf { k, depth, semantic_weight, keyword_weight, content_words } => {
-                let kw = ids(if content_words { &l.keyword_content } else { &l.keyword });
-                metrics::rrf(&[(&ids(&l.semantic), semantic_weight), (&kw, keyword_weight)], k, depth)
+            Fusion::Rrf { k, depth, semantic_weight, keyword_weight } => {
+                metrics::rrf(&[(&ids(&l.semantic), semantic_weight), (&ids(&l.keyword), keyword_weight)], k, depth)
             }
             Fusion::Scores { semantic_weight, z } => {
                 let (sem, kw) = (&l.semantic[..l.semantic.len().min(depth)], &l.keyword[..l.keyword.len().min(depth)]);
@@ -353,13 +348,7 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
             cells: runs
                 .iter()
                 .map(|r| {
-                    let f = Fusion::Rrf {
-                        k: 60.0,
-                        depth: 40,
-                        semantic_weight: 1.0,
-                        keyword_weight: 1.0,
-                        content_words: false,
-                    };
+                    let f = Fusion::Rrf { k: 60.0, depth: 40, semantic_weight: 1.0, keyword_weight: 1.0 };
                     (None, evaluate(r, queries, f))
                 })
                 .collect(),

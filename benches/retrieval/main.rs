@@ -470,23 +470,20 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
     for ((q, hybrid), hybrid_by_chunk) in queries.iter().zip(hybrid_answers).zip(hybrid_names) {
         let sem = bench.search(&bot, &q.text, "semantic", SWEEP_K).await?;
         let kw = bench.search(&bot, &q.text, "keyword", SWEEP_K).await?;
-        let kwc = bench.search(&bot, &content_words(&q.text), "keyword", SWEEP_K).await?;
         let mut names = sem.by_chunk.clone();
         names.extend(kw.by_chunk.clone());
-        names.extend(kwc.by_chunk.clone());
         names.extend(hybrid_by_chunk);
         let pairs = |a: &Answer| -> Vec<(String, f32)> {
             a.chunks.iter().map(|c| names[c].clone()).zip(a.scores.iter().copied()).collect()
         };
         dump.push(json!({
             "embedder": name, "lexicalOnly": lexical_only, "query": q.id, "kind": q.kind, "relevant": q.judged,
-            "semantic": pairs(&sem), "keyword": pairs(&kw), "keywordContent": pairs(&kwc),
+            "semantic": pairs(&sem), "keyword": pairs(&kw),
             "hybrid": hybrid.iter().map(|c| names.get(c).cloned().unwrap_or_default()).collect::<Vec<_>>(),
         }));
         lists.push(fusion::Lists {
             semantic: sem.chunks.into_iter().zip(sem.scores).collect(),
             keyword: kw.chunks.into_iter().zip(kw.scores).collect(),
-            keyword_content: kwc.chunks.into_iter().zip(kwc.scores).collect(),
             hybrid,
             names,
         });
@@ -500,18 +497,6 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
         run: fusion::Run { name: name.to_owned(), lexical_only, lists, from_dump: false },
         dump,
     }))
-}
-
-/// The query without stopwords and single letters (the `LocalEmbedder`'s list), for the keyword
-/// index: what a keyword search would see if the server dropped them. The query itself when
-/// nothing else is left.
-fn content_words(query: &str) -> String {
-    let words: Vec<String> = query
-        .split(|c: char| !c.is_alphanumeric())
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().count() > 1 && !lore_embed::local::STOPWORDS.contains(&w.as_str()))
-        .collect();
-    if words.is_empty() { query.to_owned() } else { words.join(" ") }
 }
 
 fn git_revision() -> Option<String> {

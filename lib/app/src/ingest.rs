@@ -263,7 +263,7 @@ impl App {
 
         // Identical chunks keep their embeddings: a refresh of unchanged content embeds nothing.
         let model = self.index_model();
-        let known = self.ports.index.embeddings_by_hash(&s.id, &model).await?;
+        let known = self.ports.index.embeddings_by_hash(&s.id, model).await?;
         let hashes: Vec<String> = pieces.iter().map(|(c, _)| sha256_hex(&[c])).collect();
         let mut embeddings: HashMap<String, Vec<f32>> = HashMap::new();
         let missing: Vec<usize> = (0..pieces.len())
@@ -313,7 +313,7 @@ impl App {
             })
             .collect();
         let chunk_count = chunks.len() as u64;
-        self.ports.index.replace_source_chunks(&s.id, &model, chunks).await?;
+        self.ports.index.replace_source_chunks(&s.id, model, chunks).await?;
         let is_url = matches!(s.spec, SourceSpec::Url { .. });
         Ok(Finish::Ready {
             chunk_count,
@@ -325,20 +325,16 @@ impl App {
     }
 
     /// Chunks sized for the embedder in use (`chunking.rs`).
-    pub(crate) fn chunker(&self) -> Chunker {
-        Chunker::for_embedder(self.config.chunking, self.ports.embedder.token_window())
+    pub(crate) fn chunker(&self) -> &Chunker {
+        &self.chunker
     }
 
     /// The key under which the index keeps vectors: the embedding model's id, followed by the
     /// chunk settings when they are not the historical default (`all-minilm-l6-v2#tokens238-35`).
     /// Chunks of another key are re-made by [`App::reembed_other_models`], so a change of embedder
     /// or of chunk size re-chunks as well as re-embeds.
-    pub(crate) fn index_model(&self) -> String {
-        let model = self.ports.embedder.model_id();
-        match self.chunker().profile() {
-            Some(profile) => format!("{model}#{profile}"),
-            None => model.to_owned(),
-        }
+    pub(crate) fn index_model(&self) -> &str {
+        &self.index_model
     }
 
     /// Re-embeds sources whose chunks were made by another embedding model than the current one,
@@ -347,7 +343,7 @@ impl App {
     /// processing are left to their run. Returns how many runs were started.
     pub async fn reembed_other_models(&self) -> Result<usize, AppError> {
         let model = self.index_model();
-        let stale = self.ports.index.sources_with_other_models(&model).await?;
+        let stale = self.ports.index.sources_with_other_models(model).await?;
         let mut started = 0;
         for (ws, source) in stale {
             let now = Timestamp::now();

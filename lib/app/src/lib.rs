@@ -168,11 +168,21 @@ pub struct App {
     uploads: Arc<slots::WorkspaceSlots>,
     answers: Arc<slots::WorkspaceSlots>,
     query_vectors: Arc<search::QueryVectors>,
+    /// Chunks sized for the embedder in use, and the index key of its vectors: fixed for the
+    /// life of the process, so made once.
+    chunker: chunking::Chunker,
+    index_model: Arc<str>,
 }
 
 impl App {
     pub fn new(ports: Ports, config: AppConfig) -> Self {
         let key_cache = Arc::new(auth::KeyCache::new(config.key_cache_ttl));
+        let chunker = chunking::Chunker::for_embedder(config.chunking, ports.embedder.token_window());
+        let model = ports.embedder.model_id();
+        let index_model = match chunker.profile() {
+            Some(profile) => format!("{model}#{profile}").into(),
+            None => model.into(),
+        };
         Self {
             ports,
             config,
@@ -180,6 +190,8 @@ impl App {
             uploads: Arc::default(),
             answers: Arc::default(),
             query_vectors: Arc::default(),
+            chunker,
+            index_model,
         }
     }
 

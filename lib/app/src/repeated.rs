@@ -33,16 +33,24 @@ pub fn keep_one_copy(pages: &mut [String]) {
     }
     let blocks: Vec<Vec<&str>> =
         pages.iter().map(|p| p.split("\n\n").filter(|b| !b.trim().is_empty()).collect()).collect();
+    // Each block's normalised text when it is substantial (None: headings and short blocks).
+    let keys: Vec<Vec<Option<String>>> = blocks
+        .iter()
+        .map(|page| {
+            page.iter()
+                .map(|block| {
+                    let key = normalise(block);
+                    (key.chars().count() >= MIN_BLOCK_CHARS && !is_heading(block)).then_some(key)
+                })
+                .collect()
+        })
+        .collect();
     // For each substantial block, the page that keeps it: least text, then first crawled.
-    let mut owner: HashMap<String, usize> = HashMap::new();
-    for (i, page) in blocks.iter().enumerate() {
-        for block in page {
-            let key = normalise(block);
-            if key.chars().count() < MIN_BLOCK_CHARS || is_heading(block) {
-                continue;
-            }
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (i, page) in keys.iter().enumerate() {
+        for key in page.iter().flatten() {
             owner
-                .entry(key)
+                .entry(key.as_str())
                 .and_modify(|o| {
                     if pages[i].len() < pages[*o].len() {
                         *o = i;
@@ -54,17 +62,8 @@ pub fn keep_one_copy(pages: &mut [String]) {
     let mut kept: Vec<String> = Vec::with_capacity(pages.len());
     for (i, page) in blocks.iter().enumerate() {
         // Some(true) = removed, Some(false) = kept, None = follows its neighbours.
-        let verdict: Vec<Option<bool>> = page
-            .iter()
-            .map(|b| {
-                let key = normalise(b);
-                if key.chars().count() < MIN_BLOCK_CHARS || is_heading(b) {
-                    None
-                } else {
-                    Some(owner.get(&key).is_some_and(|&o| o != i))
-                }
-            })
-            .collect();
+        let verdict: Vec<Option<bool>> =
+            keys[i].iter().map(|key| key.as_deref().map(|k| owner.get(k).is_some_and(|&o| o != i))).collect();
         let removed = |j: usize| -> bool {
             match verdict[j] {
                 Some(r) => r,

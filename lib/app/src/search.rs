@@ -368,7 +368,7 @@ impl App {
         let semantic = if req.mode != SearchMode::Keyword && !scope.source_ids.is_empty() {
             let q = self.query_vector(&req.query).await?;
             let model = self.index_model();
-            let mut hits = self.ports.index.semantic_search(&scope, &model, &q, depth).await?;
+            let mut hits = self.ports.index.semantic_search(&scope, model, &q, depth).await?;
             for h in &mut hits {
                 h.score = h.score.clamp(0.0, 1.0);
             }

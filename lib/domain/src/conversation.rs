@@ -399,13 +399,20 @@ impl MarkerFilter {
 
 // ---- quotes ----------------------------------------------------------------------------------
 
-/// Words too common to say what a question is about.
+/// English function words, too common to say what a question is about (questions are mostly
+/// English; other languages keep all their words). The one list for every use: the content words
+/// a keyword score counts and the words a keyword query leaves out.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from", "has",
-    "have", "how", "i", "if", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that",
-    "the", "their", "them", "there", "they", "this", "to", "us", "was", "we", "were", "what", "when", "where", "which",
-    "who", "why", "will", "with", "would", "you", "your",
+    "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "do", "does", "for", "from",
+    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should",
+    "so", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "us", "was", "we", "were",
+    "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your",
 ];
+
+/// Whether `word` (lower case) is one of the [`STOP_WORDS`].
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.contains(&word)
+}
 
 /// The lower-cased content words of `text` (letters and digits, stop words dropped), with a
 /// crude plural/verb ending removed so that "refunds" finds "refund".
@@ -413,7 +420,7 @@ pub fn terms(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| stem(&w.to_lowercase()))
-        .filter(|w| w.chars().count() > 1 && !STOP_WORDS.contains(&w.as_str()))
+        .filter(|w| w.chars().count() > 1 && !is_stop_word(w))
         .collect()
 }
 

@@ -7,6 +7,7 @@ use crate::vectors::{decode_vector, encode_vector};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_domain::conversation::is_stop_word;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -213,20 +214,12 @@ fn fts_query(query: &str) -> Option<String> {
     }
     // Words nearly every chunk has add next to nothing to BM25, yet make it score (and join)
     // nearly every chunk: a question's stop words are left out unless it has nothing else.
-    if words.iter().any(|w| !STOP_WORDS.contains(&w.as_str())) {
-        words.retain(|w| !STOP_WORDS.contains(&w.as_str()));
+    if words.iter().any(|w| !is_stop_word(w)) {
+        words.retain(|w| !is_stop_word(w));
     }
     let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
     (!quoted.is_empty()).then(|| quoted.join(" OR "))
 }
-
-/// English function words (questions are mostly English; other languages keep all their words).
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "do", "does", "for", "from",
-    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should",
-    "so", "that", "the", "their", "them", "then", "there", "these", "this", "to", "us", "was", "we", "what", "when",
-    "where", "which", "who", "why", "will", "with", "would", "you", "your",
-];
 
 /// BM25's best `k` chunks in `scope`, `(rowid, relevance)` best first (ties by rowid).
 ///

@@ -567,7 +567,9 @@ mod tests {
         let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
         let caller = std::thread::current().id();
         let (thread, one) = store
-            .lookup(move |c| Ok((std::thread::current().id(), c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).unwrap())))
+            .lookup(move |c| {
+                Ok((std::thread::current().id(), c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).unwrap()))
+            })
             .await
             .unwrap();
         assert_eq!((thread, one), (caller, 1));
@@ -577,7 +579,11 @@ mod tests {
         let waiting = store.clone();
         let task = tokio::spawn(async move {
             tx.send(()).unwrap();
-            waiting.lookup(|c| Ok((std::thread::current().id(), c.query_row("SELECT 2", [], |r| r.get::<_, i64>(0)).unwrap()))).await
+            waiting
+                .lookup(|c| {
+                    Ok((std::thread::current().id(), c.query_row("SELECT 2", [], |r| r.get::<_, i64>(0)).unwrap()))
+                })
+                .await
         });
         rx.await.unwrap();
         assert!(!task.is_finished(), "a lookup went ahead without a reader");
