@@ -147,10 +147,11 @@ impl Chunker {
             return chunks.into_iter().map(|(_, c)| c).collect();
         }
         let headings = headings(text);
+        let mut trails = Trails::new(&headings);
         chunks
             .into_iter()
             .map(|(offset, chunk)| {
-                let mut lines = trail(&headings, offset, &chunk);
+                let mut lines = trails.at(offset, &chunk);
                 // At most the outermost and the innermost heading, within the room; else the
                 // innermost alone; else none.
                 while lines.len() > 2 || (!lines.is_empty() && self.size(&lines.join("\n")) > self.room()) {
@@ -273,17 +274,37 @@ fn heading_level(line: &str) -> Option<usize> {
     ((1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t'])).then_some(hashes)
 }
 
-/// The headings a chunk starting at `offset` sits under, outermost first: the last heading of each
-/// level before it, a heading closing the deeper levels. A chunk that opens with a heading of
-/// level L gets only the levels above L.
-fn trail<'a>(headings: &[(usize, usize, &'a str)], offset: usize, chunk: &str) -> Vec<&'a str> {
-    let mut open: [Option<&str>; 7] = [None; 7];
-    for &(_, level, line) in headings.iter().take_while(|h| h.0 < offset) {
-        open[level] = Some(line);
-        open[level + 1..].iter_mut().for_each(|o| *o = None);
+/// The headings chunks sit under, read in one pass over a text's headings as the chunks come in
+/// order (each chunk used to rescan every heading before it: quadratic on long Markdown).
+struct Trails<'h, 'a> {
+    headings: &'h [(usize, usize, &'a str)],
+    /// Headings before `next` are applied to `open`.
+    next: usize,
+    /// The last heading of each level (1..=6) so far; a heading closes the deeper levels.
+    open: [Option<&'a str>; 7],
+}
+
+impl<'h, 'a> Trails<'h, 'a> {
+    fn new(headings: &'h [(usize, usize, &'a str)]) -> Self {
+        Self { headings, next: 0, open: [None; 7] }
     }
-    let below = chunk.lines().next().and_then(heading_level).unwrap_or(7);
-    open[1..below].iter().flatten().copied().collect()
+
+    /// The headings a chunk starting at `offset` sits under, outermost first. A chunk that opens
+    /// with a heading of level L gets only the levels above L. Offsets come in increasing order;
+    /// a smaller one than the last starts the pass over.
+    fn at(&mut self, offset: usize, chunk: &str) -> Vec<&'a str> {
+        if self.next > 0 && self.headings[self.next - 1].0 >= offset {
+            *self = Self::new(self.headings);
+        }
+        while let Some(&(at, level, line)) = self.headings.get(self.next).filter(|h| h.0 < offset) {
+            debug_assert!(at < offset);
+            self.open[level] = Some(line);
+            self.open[level + 1..].iter_mut().for_each(|o| *o = None);
+            self.next += 1;
+        }
+        let below = chunk.lines().next().and_then(heading_level).unwrap_or(7);
+        self.open[1..below].iter().flatten().copied().collect()
+    }
 }
 
 /// Cuts `text` into sections of at most `SECTION_BYTES`, preferring paragraph breaks, then line
@@ -314,6 +335,22 @@ pub fn chunk_text(text: &str, markdown: bool, settings: ChunkSettings) -> Vec<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heading_trails_follow_the_chunks_in_one_pass_and_start_over_when_sent_back() {
+        let text = "# A\n\ntext a\n\n## B\n\ntext b\n\n### C\n\ntext c\n\n## D\n\ntext d\n";
+        let hs = headings(text);
+        let at = |needle: &str| text.find(needle).unwrap();
+        let mut trails = Trails::new(&hs);
+        assert_eq!(trails.at(at("text a"), "text a"), vec!["# A"]);
+        assert_eq!(trails.at(at("text c"), "text c"), vec!["# A", "## B", "### C"]);
+        // A chunk opening with a heading gets only the levels above it.
+        assert_eq!(trails.at(at("## D"), "## D\n\ntext d"), vec!["# A"]);
+        assert_eq!(trails.at(at("text d"), "text d"), vec!["# A", "## D"]);
+        // Sent back (an offset before the last): the same answer as a fresh pass.
+        assert_eq!(trails.at(at("text b"), "text b"), vec!["# A", "## B"]);
+        assert_eq!(trails.at(at("text c"), "text c"), Trails::new(&hs).at(at("text c"), "text c"));
+    }
 
     #[test]
     fn chunks_are_bounded_ordered_and_cover_the_text() {

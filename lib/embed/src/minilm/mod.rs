@@ -43,9 +43,11 @@
 //! "barrier pool" of N - 1 spinning threads (`candle-bp-*`) for element-wise operations, which take
 //! turns, so about N cores are busy. N is `CANDLE_NUM_THREADS`, else `RAYON_NUM_THREADS`, else the
 //! number of physical cores in the process's CPU affinity mask: 2 on a two-core machine. Set
-//! `RAYON_NUM_THREADS=1` to leave a core free for the rest of the server. Measured on two cores of an
-//! AMD EPYC (debug build with the workspace profile's optimised dependencies): ~700 tokens per
-//! second, a 256-token chunk in about 0.5 s.
+//! `RAYON_NUM_THREADS=1` to leave a core free for the rest of the server. The matrix products use
+//! the AVX-512 kernels of the `gemm` crate when the processor has them (chosen at run time).
+//! Measured on two cores of an Intel Xeon (`perf` profile, the Cargo book's chunks of ~160 word
+//! pieces): 16 chunks a second, where sentence-transformers on PyTorch does 38
+//! (docs/benchmarks.md, "Ingest embedding").
 
 use std::path::{Path, PathBuf};
 
