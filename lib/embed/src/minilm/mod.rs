@@ -46,7 +46,7 @@
 //! `RAYON_NUM_THREADS=1` to leave a core free for the rest of the server. The matrix products use
 //! the AVX-512 kernels of the `gemm` crate when the processor has them (chosen at run time).
 //! Measured on two cores of an Intel Xeon (`perf` profile, the Cargo book's chunks of ~160 word
-//! pieces): 16 chunks a second, where sentence-transformers on PyTorch does 38
+//! pieces): 14–16 chunks a second, where sentence-transformers on PyTorch does 31–38
 //! (docs/benchmarks.md, "Ingest embedding").
 
 use std::path::{Path, PathBuf};
