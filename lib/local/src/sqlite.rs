@@ -498,9 +498,9 @@ impl SqliteStore {
     /// Runs `f`, a lookup by key that reads a row or two, with a free reader connection right on
     /// the calling thread; like [`Self::read`] when every reader is busy. Handing such a lookup to
     /// the blocking pool costs more than the lookup itself (thread wake-ups, context switches, a
-    /// contended mutex: 77 % of `lore serve`'s throughput on a keyed GET, docs/benchmarks.md), and
-    /// in WAL mode a reader never waits for the writer, so the runtime thread is held for tens of
-    /// microseconds. Scans, searches and listings keep [`Self::read`].
+    /// contended mutex; "API overhead" in docs/benchmarks.md), and in WAL mode a reader does not
+    /// wait for the writer (only, rarely, for a recovery of the WAL index), so the runtime thread
+    /// is held for tens of microseconds. Scans, searches and listings keep [`Self::read`].
     pub(crate) async fn lookup<T, F>(&self, f: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
