@@ -29,10 +29,10 @@ const PASSES: usize = 3;
 /// The budget: ours at least as fast as the peer.
 const BUDGET_RATIO: f64 = 1.0;
 
-fn model_dir() -> PathBuf {
-    std::env::var_os("LORE_MODEL_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        lore_embed::minilm::default_model_dir(&PathBuf::from(std::env::var_os("HOME").unwrap_or_default()))
-    })
+/// Where `lore serve` finds the model (`LORE_MODEL_DIR`, else under `$HOME`).
+fn model_dir() -> Result<PathBuf> {
+    lore_embed::model_dir_from_lookup(|k| std::env::var(k).ok())
+        .ok_or_else(|| "neither LORE_MODEL_DIR nor HOME is set".into())
 }
 
 /// The peer's interpreter: `$LORE_BENCH_ST_PYTHON`, else the venv `scripts/st-venv.sh` makes.
@@ -76,7 +76,8 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
 pub fn run(o: &Options) -> Result<Section> {
     let count = if o.quick { 32 } else { CHUNKS };
     let passes = if o.quick { 1 } else { PASSES };
-    let embedder = MiniLmEmbedder::load(model_dir())?;
+    let model_dir = model_dir()?;
+    let embedder = MiniLmEmbedder::load(&model_dir)?;
     let chunks = chunks(o, &embedder, count)?;
     let texts: Vec<&str> = chunks.iter().map(String::as_str).collect();
     let tokens: usize = texts.iter().map(|t| embedder.token_ids(t).map_or(0, |ids| ids.len())).sum();
@@ -113,7 +114,7 @@ pub fn run(o: &Options) -> Result<Section> {
             .args(["--runs", &passes.to_string()])
             .arg("--vectors")
             .arg(&vectors_path)
-            .env("LORE_MODEL_DIR", model_dir())
+            .env("LORE_MODEL_DIR", &model_dir)
             .stderr(std::process::Stdio::inherit())
             .output()
             .map_err(|e| format!("cannot run {}: {e}", peer_python().display()))?;

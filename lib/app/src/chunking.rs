@@ -296,8 +296,7 @@ impl<'h, 'a> Trails<'h, 'a> {
         if self.next > 0 && self.headings[self.next - 1].0 >= offset {
             *self = Self::new(self.headings);
         }
-        while let Some(&(at, level, line)) = self.headings.get(self.next).filter(|h| h.0 < offset) {
-            debug_assert!(at < offset);
+        while let Some(&(_, level, line)) = self.headings.get(self.next).filter(|h| h.0 < offset) {
             self.open[level] = Some(line);
             self.open[level + 1..].iter_mut().for_each(|o| *o = None);
             self.next += 1;
