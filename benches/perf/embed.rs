@@ -197,7 +197,5 @@ fn candle_threads() -> String {
 
 /// VmHWM of this process, MiB (the whole bench process: meaningful with `--only embedding`).
 fn peak_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.split_whitespace().nth(1)?.parse::<f64>().ok()? / 1024.0)
+    crate::own_memory_mib("VmHWM:")
 }

@@ -188,6 +188,13 @@ pub fn median(v: &[f64]) -> f64 {
     percentile(v, 50.0)
 }
 
+/// A memory figure of this process from /proc/self/status (`VmRSS:`, `VmHWM:`), MiB.
+pub fn own_memory_mib(field: &str) -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    Some(line.split_whitespace().nth(1)?.parse::<f64>().ok()? / 1024.0)
+}
+
 /// Nearest-rank percentile (`p` in 0..=100) of unsorted values.
 pub fn percentile(v: &[f64], p: f64) -> f64 {
     if v.is_empty() {

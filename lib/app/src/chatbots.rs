@@ -89,6 +89,12 @@ impl App {
             // Its conversations: once the chatbot is gone none can be started.
             let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
             self.ports.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
+            // Its chunks, as for a Mind: an index in another database is not reached by the
+            // records' delete, and an embedded one still holds the chatbot's postings in memory.
+            // A failure leaves chunks that no search can reach (their sources are gone).
+            if let Err(e) = self.ports.index.delete_owner_chunks(&owner).await {
+                tracing::warn!(chatbot = %id, error = %e, "could not delete the chunks of a deleted chatbot");
+            }
             Ok(())
         } else {
             Err(AppError::NotFound("chatbot"))

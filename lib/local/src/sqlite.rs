@@ -350,6 +350,15 @@ ALTER TABLE hooks ADD COLUMN mind_id TEXT;
 ALTER TABLE hooks ADD COLUMN retiring_secret TEXT;
 ALTER TABLE hooks ADD COLUMN retiring_until INTEGER;
 "#,
+    // Keyword search ranks from postings kept in memory per owner (`keywords.rs`), built from
+    // the chunk texts with the same tokenizer; the FTS5 table was no longer read, and kept every
+    // chunk write busy.
+    r#"
+DROP TRIGGER chunks_fts_insert;
+DROP TRIGGER chunks_fts_delete;
+DROP TRIGGER chunks_fts_update;
+DROP TABLE chunks_fts;
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -358,6 +367,8 @@ pub struct SqliteStore {
     inner: Arc<Inner>,
     /// Embeddings kept in memory for exact semantic search (see `vectors.rs`).
     pub(crate) vectors: Arc<crate::vectors::VectorCache>,
+    /// Keyword postings kept in memory for BM25 search (see `keywords.rs`).
+    pub(crate) keywords: Arc<crate::keywords::KeywordCache>,
 }
 
 struct Inner {
@@ -408,7 +419,7 @@ fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Read pages straight from the page cache instead of copying each into SQLite's own cache:
-    // keyword search touches many FTS5 and chunk pages (docs/benchmarks.md). Address space only.
+    // searches read many chunk pages when they build their in-memory indexes. Address space only.
     conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;
     Ok(conn)
 }
@@ -476,6 +487,7 @@ impl SqliteStore {
         Ok(Self {
             inner: Arc::new(Inner { writer: Mutex::new(writer), readers, next_reader: AtomicUsize::new(0) }),
             vectors: Arc::new(crate::vectors::VectorCache::default()),
+            keywords: Arc::new(crate::keywords::KeywordCache::default()),
         })
     }
 
@@ -628,9 +640,10 @@ mod tests {
         assert_eq!(owner, "cb_1");
         let chunks: i64 = conn.query_row("SELECT COUNT(*) FROM chunks", [], |r| r.get(0)).unwrap();
         assert_eq!(chunks, 1, "no cascade into chunks");
-        let fts: i64 =
-            conn.query_row("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'hello'", [], |r| r.get(0)).unwrap();
-        assert_eq!(fts, 1, "the keyword index still finds it");
+        let fts: i64 = conn
+            .query_row("SELECT COUNT(*) FROM sqlite_schema WHERE name LIKE 'chunks_fts%'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(fts, 0, "the FTS5 table and its triggers are gone");
         let fk: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert!(fk, "foreign keys are on again");
         // The references still hold: deleting the chatbot takes its source and its chunks.

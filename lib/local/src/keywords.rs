@@ -1,0 +1,339 @@
+//! Keyword search for the embedded backend: BM25 over an in-memory inverted index per owner
+//! (chatbot or Mind), built from the chunk texts on first use. A write to a source marks that
+//! source stale; the next search re-reads that source alone and folds it into the index (the
+//! other sources' postings are kept, re-numbered, not re-read).
+//!
+//! The ranking is FTS5's `bm25()` (k1 1.2, b 0.75, IDF floored at 1e-6) over FTS5's own terms
+//! (`tokens.rs`), computed over the owner's chunks: the same numbers SQLite gives for an index that
+//! holds that owner alone. An SQLite FTS5 table scored every match with a B-tree read per row and
+//! could not stop early (96 ms p99 at 100k chunks); its statistics also spanned every workspace,
+//! so one tenant's texts moved another's scores. Here a query reads the postings of its terms and
+//! nothing else.
+
+use crate::tokens::Tokenizer;
+use lore_domain::id::SourceId;
+use lore_domain::source::SourceOwner;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::atomic::{self, AtomicU64};
+use std::sync::{Arc, Mutex};
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// FTS5's floor for the IDF of a term in more than half the chunks (it would be negative).
+const MIN_IDF: f64 = 1e-6;
+
+/// One owner's chunks as postings: for each term, the chunks holding it and how often.
+#[derive(Default)]
+pub(crate) struct OwnerKeywords {
+    /// Chunk i is row `rowids[i]` of source `sources[source_of[i]]`, `lengths[i]` terms long.
+    rowids: Vec<i64>,
+    lengths: Vec<u32>,
+    source_of: Vec<u32>,
+    sources: Vec<SourceId>,
+    total_terms: u64,
+    /// Per term, `(chunk, count)` by ascending chunk.
+    postings: HashMap<Box<[u8]>, Vec<(u32, u32)>>,
+}
+
+impl OwnerKeywords {
+    /// This index with the sources in `changed` replaced by the given `(rowid, text)` rows (none:
+    /// the source is gone). Kept chunks are re-numbered in place; only the changed texts are cut
+    /// into terms.
+    pub(crate) fn updated(&self, changed: &[(SourceId, Vec<(i64, String)>)], tokenizer: &Tokenizer<'_>) -> Self {
+        let replaced: HashSet<&SourceId> = changed.iter().map(|c| &c.0).collect();
+        let mut next = OwnerKeywords::default();
+        let mut source_index: Vec<Option<u32>> = Vec::with_capacity(self.sources.len());
+        for s in &self.sources {
+            source_index.push((!replaced.contains(s)).then(|| {
+                next.sources.push(s.clone());
+                (next.sources.len() - 1) as u32
+            }));
+        }
+        // Kept chunks, in their order: old number -> new number.
+        let mut renumber: Vec<u32> = vec![u32::MAX; self.rowids.len()];
+        for (old, &source) in self.source_of.iter().enumerate() {
+            if let Some(new_source) = source_index[source as usize] {
+                renumber[old] = next.rowids.len() as u32;
+                next.rowids.push(self.rowids[old]);
+                next.lengths.push(self.lengths[old]);
+                next.source_of.push(new_source);
+                next.total_terms += u64::from(self.lengths[old]);
+            }
+        }
+        for (term, list) in &self.postings {
+            let kept: Vec<(u32, u32)> = list
+                .iter()
+                .filter_map(|&(doc, count)| {
+                    let new = renumber[doc as usize];
+                    (new != u32::MAX).then_some((new, count))
+                })
+                .collect();
+            if !kept.is_empty() {
+                next.postings.insert(term.clone(), kept);
+            }
+        }
+        let mut text: Vec<u8> = Vec::new();
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for (source, rows) in changed.iter().filter(|c| !c.1.is_empty()) {
+            next.sources.push(source.clone());
+            let source_no = (next.sources.len() - 1) as u32;
+            for (rowid, content) in rows {
+                let doc = next.rowids.len() as u32;
+                text.clear();
+                spans.clear();
+                tokenizer.each_term(content, |term| {
+                    spans.push((text.len(), text.len() + term.len()));
+                    text.extend_from_slice(term);
+                });
+                let length = u32::try_from(spans.len()).unwrap_or(u32::MAX);
+                next.rowids.push(*rowid);
+                next.lengths.push(length);
+                next.source_of.push(source_no);
+                next.total_terms += u64::from(length);
+                spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+                let mut i = 0;
+                while i < spans.len() {
+                    let term = &text[spans[i].0..spans[i].1];
+                    let mut j = i + 1;
+                    while j < spans.len() && &text[spans[j].0..spans[j].1] == term {
+                        j += 1;
+                    }
+                    let count = u32::try_from(j - i).unwrap_or(u32::MAX);
+                    match next.postings.get_mut(term) {
+                        Some(list) => list.push((doc, count)),
+                        None => {
+                            next.postings.insert(term.into(), vec![(doc, count)]);
+                        }
+                    }
+                    i = j;
+                }
+            }
+        }
+        next
+    }
+
+    fn postings(&self, term: &[u8]) -> &[(u32, u32)] {
+        self.postings.get(term).map_or(&[], Vec::as_slice)
+    }
+
+    /// BM25's best `k` chunks of the `allowed` sources for `terms`, `(rowid, relevance)` best
+    /// first, ties by rowid. Statistics (chunk count, average length, chunks per term) cover
+    /// every chunk of the owner.
+    pub(crate) fn top_k(&self, allowed: &HashSet<&SourceId>, terms: &[Vec<u8>], k: usize) -> Vec<(i64, f32)> {
+        let rows = self.rowids.len();
+        if terms.is_empty() || k == 0 || rows == 0 {
+            return Vec::new();
+        }
+        let average = self.total_terms as f64 / rows as f64;
+        let in_scope: Vec<bool> = self.sources.iter().map(|s| allowed.contains(s)).collect();
+        let mut scores = vec![0.0f64; rows];
+        let mut touched: Vec<u32> = Vec::new();
+        for term in terms {
+            let list = self.postings(term);
+            // Same arithmetic, in the same order, as FTS5's bm25() so scores agree to the bit.
+            let n = list.len() as f64;
+            let idf = ((rows as f64 - n + 0.5) / (n + 0.5)).ln();
+            let idf = if idf <= 0.0 { MIN_IDF } else { idf };
+            for &(doc, count) in list {
+                let d = doc as usize;
+                if !in_scope[self.source_of[d] as usize] {
+                    continue;
+                }
+                if scores[d] == 0.0 {
+                    touched.push(doc);
+                }
+                let f = f64::from(count);
+                let length = f64::from(self.lengths[d]);
+                scores[d] += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * length / average)));
+            }
+        }
+        let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
+        for &doc in &touched {
+            let candidate = Ranked(scores[doc as usize], self.rowids[doc as usize]);
+            if best.len() < k {
+                best.push(candidate);
+            } else if best.peek().is_some_and(|worst| candidate < *worst) {
+                best.pop();
+                best.push(candidate);
+            }
+        }
+        let mut out = best.into_vec();
+        out.sort();
+        out.into_iter().map(|r| (r.1, r.0 as f32)).collect()
+    }
+}
+
+/// The query's distinct terms, in order, from its words.
+pub(crate) fn query_terms(words: &[String], tokenizer: &Tokenizer<'_>) -> Vec<Vec<u8>> {
+    let mut terms: Vec<Vec<u8>> = Vec::new();
+    for w in words {
+        tokenizer.each_term(w, |t| {
+            if !terms.iter().any(|have| have == t) {
+                terms.push(t.to_vec());
+            }
+        });
+    }
+    terms
+}
+
+/// A scored chunk; "less" is better (higher score, then lower rowid), so the max-heap's top is
+/// the worst of the best k.
+#[derive(PartialEq)]
+struct Ranked(f64, i64);
+
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ranked {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(self.1.cmp(&o.1))
+    }
+}
+
+/// The indexes, per owner. Like the vector cache (`vectors.rs`), every chunk write marks what it
+/// changes stale inside its transaction and again after the commit, and bumps the write epoch; a
+/// search keeps what it built only if no write came in between.
+#[derive(Default)]
+pub struct KeywordCache {
+    entries: Mutex<HashMap<SourceOwner, Entry>>,
+    writes: AtomicU64,
+}
+
+struct Entry {
+    index: Arc<OwnerKeywords>,
+    /// Sources whose chunks must be read again before the next search.
+    stale: HashSet<SourceId>,
+}
+
+/// What a search starts from: the write epoch, and the owner's cached index with the sources to
+/// read again (`None`: nothing cached, read every source of the owner).
+pub(crate) struct Snapshot {
+    pub epoch: u64,
+    pub cached: Option<(Arc<OwnerKeywords>, Vec<SourceId>)>,
+}
+
+impl KeywordCache {
+    pub(crate) fn snapshot(&self, owner: &SourceOwner) -> Snapshot {
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let epoch = self.writes.load(atomic::Ordering::SeqCst);
+        let cached = entries.get(owner).map(|e| (e.index.clone(), e.stale.iter().cloned().collect()));
+        Snapshot { epoch, cached }
+    }
+
+    /// Keeps the owner's up-to-date `index`, unless a chunk write came in since `epoch`.
+    pub(crate) fn put(&self, owner: &SourceOwner, index: &Arc<OwnerKeywords>, epoch: u64) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if self.writes.load(atomic::Ordering::SeqCst) == epoch {
+            entries.insert(owner.clone(), Entry { index: index.clone(), stale: HashSet::new() });
+        }
+    }
+
+    /// Marks `source` of `owner` stale (with `None` for the owner: wherever it is cached).
+    pub(crate) fn source_changed(&self, owner: Option<&SourceOwner>, source: &SourceId) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        self.writes.fetch_add(1, atomic::Ordering::SeqCst);
+        for (o, entry) in entries.iter_mut() {
+            let affected = match owner {
+                Some(want) => want == o,
+                None => entry.index.sources.contains(source),
+            };
+            if affected {
+                entry.stale.insert(source.clone());
+            }
+        }
+    }
+
+    /// Forgets `owner`'s index.
+    pub(crate) fn owner_gone(&self, owner: &SourceOwner) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        self.writes.fetch_add(1, atomic::Ordering::SeqCst);
+        entries.remove(owner);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lore_domain::id::ChatbotId;
+    use rusqlite::Connection;
+
+    fn rows(list: &[(i64, &str)]) -> Vec<(i64, String)> {
+        list.iter().map(|(r, s)| (*r, s.to_string())).collect()
+    }
+
+    #[test]
+    fn an_index_counts_terms_per_chunk_and_replaces_a_source_alone() {
+        let conn = Connection::open_in_memory().unwrap();
+        let t = Tokenizer::new(&conn).unwrap();
+        let (a, b) = (SourceId::generate(), SourceId::generate());
+        let index = OwnerKeywords::default().updated(
+            &[
+                (a.clone(), rows(&[(7, "Refunds refund the REFUND"), (9, "no match here")])),
+                (b.clone(), rows(&[(3, "refund")])),
+            ],
+            &t,
+        );
+        assert_eq!(index.postings(b"refund"), &[(0, 3), (2, 1)]);
+        assert_eq!(index.postings(b"match"), &[(1, 1)]);
+        assert!(index.postings(b"refunds").is_empty(), "stored stemmed");
+        assert_eq!((index.lengths.as_slice(), index.total_terms), ([4, 3, 1].as_slice(), 8));
+        let next = index.updated(&[(a.clone(), rows(&[(11, "match")])), (b.clone(), Vec::new())], &t);
+        assert_eq!(next.rowids, [11], "source b is gone, source a holds its new chunk");
+        assert!(next.postings(b"refund").is_empty());
+        assert_eq!(next.postings(b"match"), &[(0, 1)]);
+        assert_eq!(next.sources, [a]);
+    }
+
+    #[test]
+    fn scores_rank_rarer_terms_first_and_skip_sources_out_of_scope() {
+        let conn = Connection::open_in_memory().unwrap();
+        let t = Tokenizer::new(&conn).unwrap();
+        let (a, b) = (SourceId::generate(), SourceId::generate());
+        let index = OwnerKeywords::default().updated(
+            &[
+                (a.clone(), rows(&[(1, "refund policy"), (2, "shipping policy")])),
+                (b.clone(), rows(&[(3, "refund refund"), (4, "policy")])),
+            ],
+            &t,
+        );
+        let terms = vec![b"refund".to_vec()];
+        let both: HashSet<&SourceId> = [&a, &b].into_iter().collect();
+        let top = index.top_k(&both, &terms, 10);
+        assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), [3, 1], "two mentions in a short chunk first");
+        assert!(top.iter().all(|t| t.1 > 0.0));
+        let only_a: HashSet<&SourceId> = [&a].into_iter().collect();
+        assert_eq!(index.top_k(&only_a, &terms, 10).iter().map(|t| t.0).collect::<Vec<_>>(), [1]);
+        assert!(index.top_k(&both, &[b"absent".to_vec()], 10).is_empty());
+    }
+
+    #[test]
+    fn a_write_marks_its_source_stale_and_a_search_across_it_caches_nothing() {
+        let cache = KeywordCache::default();
+        let owner = SourceOwner::Chatbot(ChatbotId::generate());
+        let (a, b) = (SourceId::generate(), SourceId::generate());
+        let conn = Connection::open_in_memory().unwrap();
+        let t = Tokenizer::new(&conn).unwrap();
+        let index = Arc::new(
+            OwnerKeywords::default().updated(&[(a.clone(), rows(&[(1, "x")])), (b.clone(), rows(&[(2, "y")]))], &t),
+        );
+        let before = cache.snapshot(&owner);
+        assert!(before.cached.is_none());
+        cache.source_changed(Some(&owner), &a);
+        cache.put(&owner, &index, before.epoch);
+        assert!(cache.snapshot(&owner).cached.is_none(), "built across a write: not kept");
+        cache.put(&owner, &index, cache.snapshot(&owner).epoch);
+        assert!(cache.snapshot(&owner).cached.unwrap().1.is_empty());
+        cache.source_changed(None, &a);
+        assert_eq!(cache.snapshot(&owner).cached.unwrap().1, vec![a.clone()], "found where it is cached");
+        cache.source_changed(None, &SourceId::generate());
+        assert_eq!(cache.snapshot(&owner).cached.unwrap().1.len(), 1, "another owner's source: not this one's");
+        cache.source_changed(Some(&owner), &SourceId::generate());
+        assert_eq!(cache.snapshot(&owner).cached.unwrap().1.len(), 2, "a new source of the owner is read too");
+        cache.owner_gone(&owner);
+        assert!(cache.snapshot(&owner).cached.is_none());
+    }
+}
