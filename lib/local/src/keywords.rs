@@ -37,11 +37,17 @@ pub(crate) struct OwnerKeywords {
 }
 
 impl OwnerKeywords {
-    /// This index with the sources in `changed` replaced by the given `(rowid, text)` rows (none:
-    /// the source is gone). Kept chunks are re-numbered in place; only the changed texts are cut
-    /// into terms.
-    pub(crate) fn updated(&self, changed: &[(SourceId, Vec<(i64, String)>)], tokenizer: &Tokenizer<'_>) -> Self {
-        let replaced: HashSet<&SourceId> = changed.iter().map(|c| &c.0).collect();
+    /// This index with the sources in `changed` replaced by their `(rowid, text)` rows as `read`
+    /// returns them (none: the source is gone), read one source at a time so that no more than
+    /// one source's texts are held at once. Kept chunks are re-numbered; only the changed texts
+    /// are cut into terms.
+    pub(crate) fn updated<E>(
+        &self,
+        changed: &[SourceId],
+        mut read: impl FnMut(&SourceId) -> Result<Vec<(i64, String)>, E>,
+        tokenizer: &Tokenizer<'_>,
+    ) -> Result<Self, E> {
+        let replaced: HashSet<&SourceId> = changed.iter().collect();
         let mut next = OwnerKeywords::default();
         let mut source_index: Vec<Option<u32>> = Vec::with_capacity(self.sources.len());
         for s in &self.sources {
@@ -75,10 +81,14 @@ impl OwnerKeywords {
         }
         let mut text: Vec<u8> = Vec::new();
         let mut spans: Vec<(usize, usize)> = Vec::new();
-        for (source, rows) in changed.iter().filter(|c| !c.1.is_empty()) {
+        for source in changed {
+            let rows = read(source)?;
+            if rows.is_empty() {
+                continue;
+            }
             next.sources.push(source.clone());
             let source_no = (next.sources.len() - 1) as u32;
-            for (rowid, content) in rows {
+            for (rowid, content) in &rows {
                 let doc = next.rowids.len() as u32;
                 text.clear();
                 spans.clear();
@@ -110,7 +120,10 @@ impl OwnerKeywords {
                 }
             }
         }
-        next
+        // Lists grown by doubling hold up to twice their length.
+        next.postings.values_mut().for_each(Vec::shrink_to_fit);
+        next.postings.shrink_to_fit();
+        Ok(next)
     }
 
     fn postings(&self, term: &[u8]) -> &[(u32, u32)] {
@@ -265,12 +278,21 @@ mod tests {
         list.iter().map(|(r, s)| (*r, s.to_string())).collect()
     }
 
+    /// `index` with `changes` applied.
+    fn update(index: &OwnerKeywords, changes: &[(SourceId, Vec<(i64, String)>)], t: &Tokenizer<'_>) -> OwnerKeywords {
+        let ids: Vec<SourceId> = changes.iter().map(|c| c.0.clone()).collect();
+        let read =
+            |s: &SourceId| Ok::<_, ()>(changes.iter().find(|c| &c.0 == s).map(|c| c.1.clone()).unwrap_or_default());
+        index.updated(&ids, read, t).unwrap()
+    }
+
     #[test]
     fn an_index_counts_terms_per_chunk_and_replaces_a_source_alone() {
         let conn = Connection::open_in_memory().unwrap();
         let t = Tokenizer::new(&conn).unwrap();
         let (a, b) = (SourceId::generate(), SourceId::generate());
-        let index = OwnerKeywords::default().updated(
+        let index = update(
+            &OwnerKeywords::default(),
             &[
                 (a.clone(), rows(&[(7, "Refunds refund the REFUND"), (9, "no match here")])),
                 (b.clone(), rows(&[(3, "refund")])),
@@ -281,7 +303,7 @@ mod tests {
         assert_eq!(index.postings(b"match"), &[(1, 1)]);
         assert!(index.postings(b"refunds").is_empty(), "stored stemmed");
         assert_eq!((index.lengths.as_slice(), index.total_terms), ([4, 3, 1].as_slice(), 8));
-        let next = index.updated(&[(a.clone(), rows(&[(11, "match")])), (b.clone(), Vec::new())], &t);
+        let next = update(&index, &[(a.clone(), rows(&[(11, "match")])), (b.clone(), Vec::new())], &t);
         assert_eq!(next.rowids, [11], "source b is gone, source a holds its new chunk");
         assert!(next.postings(b"refund").is_empty());
         assert_eq!(next.postings(b"match"), &[(0, 1)]);
@@ -293,7 +315,8 @@ mod tests {
         let conn = Connection::open_in_memory().unwrap();
         let t = Tokenizer::new(&conn).unwrap();
         let (a, b) = (SourceId::generate(), SourceId::generate());
-        let index = OwnerKeywords::default().updated(
+        let index = update(
+            &OwnerKeywords::default(),
             &[
                 (a.clone(), rows(&[(1, "refund policy"), (2, "shipping policy")])),
                 (b.clone(), rows(&[(3, "refund refund"), (4, "policy")])),
@@ -317,9 +340,11 @@ mod tests {
         let (a, b) = (SourceId::generate(), SourceId::generate());
         let conn = Connection::open_in_memory().unwrap();
         let t = Tokenizer::new(&conn).unwrap();
-        let index = Arc::new(
-            OwnerKeywords::default().updated(&[(a.clone(), rows(&[(1, "x")])), (b.clone(), rows(&[(2, "y")]))], &t),
-        );
+        let index = Arc::new(update(
+            &OwnerKeywords::default(),
+            &[(a.clone(), rows(&[(1, "x")])), (b.clone(), rows(&[(2, "y")]))],
+            &t,
+        ));
         let before = cache.snapshot(&owner);
         assert!(before.cached.is_none());
         cache.source_changed(Some(&owner), &a);

@@ -267,14 +267,11 @@ fn owner_keywords(
     let mut st = c.prepare_cached(
         "SELECT rowid, content FROM chunks WHERE source_id = ?1 AND +chatbot_id = ?2 AND +workspace_id = ?3",
     )?;
-    let mut changed = Vec::with_capacity(to_read.len());
-    for source in to_read {
-        let rows = st
-            .query_map(params![source.as_str(), owner, workspace], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<(i64, String)>>>()?;
-        changed.push((source, rows));
-    }
-    let index = Arc::new(index.updated(&changed, tokenizer));
+    let read = |source: &SourceId| {
+        st.query_map(params![source.as_str(), owner, workspace], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<Vec<(i64, String)>>>()
+    };
+    let index = Arc::new(index.updated(&to_read, read, tokenizer)?);
     cache.put(&scope.owner, &index, snapshot.epoch);
     Ok(index)
 }
@@ -342,10 +339,15 @@ mod tests {
             sources.iter().cloned().zip(rows).enumerate().partition(|(i, _)| i % 2 == 0);
         let first: Vec<_> = first.into_iter().map(|(_, c)| c).collect();
         let second: Vec<_> = second.into_iter().map(|(_, c)| c).collect();
-        let half = OwnerKeywords::default().updated(&first, &tokenizer);
+        let update = |index: &OwnerKeywords, changes: &[(SourceId, Vec<(i64, String)>)]| {
+            let ids: Vec<SourceId> = changes.iter().map(|c| c.0.clone()).collect();
+            let read = |s: &SourceId| Ok::<_, ()>(changes.iter().find(|c| &c.0 == s).unwrap().1.clone());
+            index.updated(&ids, read, &tokenizer).unwrap()
+        };
+        let half = update(&OwnerKeywords::default(), &first);
         let mut stale = first.clone();
         stale[0].1.clear();
-        let index = half.updated(&stale, &tokenizer).updated(&second, &tokenizer).updated(&first[..1], &tokenizer);
+        let index = update(&update(&update(&half, &stale), &second), &first[..1]);
         let every: HashSet<&SourceId> = sources.iter().collect();
 
         let mut fts =
