@@ -1,6 +1,6 @@
 //! The embedded chunk index (`VectorIndex`): chunks and their embeddings in the SQLite file,
 //! replaced per source in one transaction, searched through in-memory indexes built from them:
-//! a matrix per owner for semantic search (`vectors.rs`), postings per source for keyword search
+//! a matrix per owner for semantic search (`vectors.rs`), postings per owner for keyword search
 //! (`keywords.rs`).
 
 use crate::keywords::{self, KeywordCache, OwnerKeywords};
