@@ -14,7 +14,7 @@ use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
 use lore_records::{ConversationKeys, ConversationRecord, MessageKeys, MessageRecord, from_json, to_json};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, owner_id, details, message_count, created_at, updated_at";
 
@@ -46,7 +46,7 @@ fn message_from(r: &Row<'_>) -> rusqlite::Result<Message> {
     from_json::<MessageRecord>(&r.get::<_, String>(2)?, "message").and_then(|d| d.into_message(keys)).map_err(malformed)
 }
 
-fn insert_messages(tx: &Transaction<'_>, messages: &[Message]) -> StoreResult<()> {
+fn insert_messages(tx: &Connection, messages: &[Message]) -> StoreResult<()> {
     let mut st = tx
         .prepare_cached("INSERT INTO messages (id, conversation_id, body, created_at) VALUES (?1, ?2, ?3, ?4)")
         .map_err(unavailable)?;
@@ -63,7 +63,7 @@ fn insert_messages(tx: &Transaction<'_>, messages: &[Message]) -> StoreResult<()
 }
 
 /// Adds `delta` to a chatbot's `conversation_count` (a Mind's is counted from its conversations).
-fn count_on_owner(tx: &Transaction<'_>, owner: &SourceOwner, delta: i64) -> StoreResult<()> {
+fn count_on_owner(tx: &Connection, owner: &SourceOwner, delta: i64) -> StoreResult<()> {
     if let SourceOwner::Chatbot(id) = owner {
         tx.execute(
             "UPDATE chatbots SET conversation_count = MAX(conversation_count + ?2, 0) WHERE id = ?1",

@@ -8,7 +8,7 @@ use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::{EventId, WorkspaceId};
-use rusqlite::{Row, Transaction, params};
+use rusqlite::{Connection, Row, params};
 use serde_json::Value;
 
 /// Columns [`event_from`] reads, in order.
@@ -16,7 +16,7 @@ pub(crate) const EVENT_COLS: &str = "id, workspace_id, type, created_at, data, m
 
 /// Writes an event to the outbox inside the caller's transaction, so that it is published
 /// exactly when the change it reports is stored.
-pub(crate) fn insert_event(tx: &Transaction<'_>, e: &Event) -> Result<(), StoreError> {
+pub(crate) fn insert_event(tx: &Connection, e: &Event) -> Result<(), StoreError> {
     tx.execute(
         "INSERT INTO events (id, workspace_id, type, created_at, data, metadata) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![

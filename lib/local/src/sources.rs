@@ -14,7 +14,7 @@ use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType};
 use lore_records::{ProgressRecord, SourceSpecRecord, from_json, to_json};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, owner_id, type, name, status, spec, size_bytes, chunk_count, error, \
                     content_hash, progress, generation, created_at, updated_at, processed_at";
@@ -64,12 +64,12 @@ fn progress_json(p: &Progress) -> String {
 /// The guard of writes by a run in flight (`SourceStatus::RUNNING`).
 const RUNNING: &str = "status IN ('processing', 'transcribing')";
 
-fn get(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<KnowledgeSource>> {
+fn get(tx: &Connection, id: &str) -> rusqlite::Result<Option<KnowledgeSource>> {
     tx.query_row(&format!("SELECT {COLS} FROM sources WHERE id = ?1"), [id], source_from).optional()
 }
 
 /// Bytes in use: the workspace's sources and the uploads no source uses yet.
-fn storage_used(tx: &Transaction<'_>, ws: &str) -> rusqlite::Result<u64> {
+fn storage_used(tx: &Connection, ws: &str) -> rusqlite::Result<u64> {
     tx.query_row(
         "SELECT (SELECT COALESCE(SUM(size_bytes), 0) FROM sources WHERE workspace_id = ?1)
               + (SELECT COALESCE(SUM(size_bytes), 0) FROM uploads WHERE workspace_id = ?1)",
@@ -83,13 +83,13 @@ fn status_in(s: SourceStatus, allowed: &[SourceStatus]) -> bool {
     allowed.contains(&s)
 }
 
-fn count(tx: &Transaction<'_>, sql: &str, arg: &str) -> rusqlite::Result<u64> {
+fn count(tx: &Connection, sql: &str, arg: &str) -> rusqlite::Result<u64> {
     tx.query_row(sql, [arg], |r| r.get::<_, i64>(0)).map(|n| n.max(0) as u64)
 }
 
 /// Counts the new source on its owner, or tells why it may not be inserted. A Mind's source
 /// must stay within the Mind's and the workspace's count limits (docs/api.md §8).
-fn admit(tx: &Transaction<'_>, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlite::Result<Option<Guarded<()>>> {
+fn admit(tx: &Connection, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlite::Result<Option<Guarded<()>>> {
     match &s.owner {
         SourceOwner::Chatbot(bot) => {
             let counted = tx.execute(

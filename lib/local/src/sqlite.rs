@@ -359,6 +359,13 @@ DROP TRIGGER chunks_fts_delete;
 DROP TRIGGER chunks_fts_update;
 DROP TABLE chunks_fts;
 "#,
+    // Due deliveries in claim order (`ORDER BY next_attempt_at, id`) straight from the index: on
+    // `next_attempt_at` alone, every claim sorted the due deliveries that share a time (a
+    // fan-out's all do) to find its first few.
+    r#"
+DROP INDEX deliveries_due;
+CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id) WHERE status = 'pending';
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -373,9 +380,25 @@ pub struct SqliteStore {
 
 struct Inner {
     writer: Mutex<Connection>,
+    /// Writes waiting for the writer; whoever holds it next runs them all in one transaction.
+    queued: Mutex<Vec<WriteJob>>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
 }
+
+/// A queued write: runs on the writer's connection inside the shared transaction and returns
+/// what to tell its caller once that transaction has committed (or failed to).
+type WriteJob = Box<dyn FnOnce(&Connection) -> Written + Send>;
+
+struct Written {
+    /// The write's own result was `Ok` (kept); otherwise its changes are rolled back alone.
+    ok: bool,
+    /// Hands the caller its result, or the commit's error.
+    settle: Box<dyn FnOnce(Result<(), StoreError>) + Send>,
+}
+
+/// Writes run together in one transaction at most.
+const WRITES_PER_TRANSACTION: usize = 64;
 
 pub(crate) fn unavailable(e: impl std::fmt::Display) -> StoreError {
     StoreError::Unavailable(e.to_string())
@@ -485,7 +508,12 @@ impl SqliteStore {
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(unavailable)?;
         Ok(Self {
-            inner: Arc::new(Inner { writer: Mutex::new(writer), readers, next_reader: AtomicUsize::new(0) }),
+            inner: Arc::new(Inner {
+                writer: Mutex::new(writer),
+                queued: Mutex::new(Vec::new()),
+                readers,
+                next_reader: AtomicUsize::new(0),
+            }),
             vectors: Arc::new(crate::vectors::VectorCache::default()),
             keywords: Arc::new(crate::keywords::KeywordCache::default()),
         })
@@ -531,22 +559,89 @@ impl SqliteStore {
         self.read(f).await
     }
 
-    /// Runs `f` inside one write transaction on the blocking pool; commits when it returns `Ok`.
+    /// Runs `f` in a write transaction on the blocking pool; its changes are kept when it returns
+    /// `Ok` and rolled back when it fails (or panics), and the call returns once they are
+    /// committed.
+    ///
+    /// Group commit: writes queue up, and whichever caller gets the writer runs every queued
+    /// write in one transaction, each inside its own savepoint, in the order they were queued. A
+    /// busy server (webhook outcomes, ingest runs, form submissions) thus pays one `BEGIN` /
+    /// `COMMIT` and one WAL append per batch instead of per write, and its blocking threads stop
+    /// queueing on the writer's lock one by one. A write sees the ones before it, as before.
     pub(crate) async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
-        F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     {
+        let (answer, answered) = tokio::sync::oneshot::channel::<Result<T, StoreError>>();
+        let job: WriteJob = Box::new(move |conn| {
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn)))
+                .unwrap_or_else(|_| Err(StoreError::Unavailable("a write panicked; it was rolled back".into())));
+            let ok = out.is_ok();
+            let settle = Box::new(move |committed: Result<(), StoreError>| {
+                let _ = answer.send(if ok { committed.and(out) } else { out });
+            });
+            Written { ok, settle }
+        });
+        self.inner.queued.lock().unwrap_or_else(|p| p.into_inner()).push(job);
         let inner = self.inner.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = lock(&inner.writer);
-            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(unavailable)?;
-            let out = f(&tx)?;
-            tx.commit().map_err(unavailable)?;
-            Ok(out)
-        })
-        .await
-        .map_err(unavailable)?
+        tokio::task::spawn_blocking(move || run_queued_writes(&inner)).await.map_err(unavailable)?;
+        answered.await.map_err(|_| StoreError::Unavailable("the write was dropped".into()))?
+    }
+}
+
+/// Takes the writer and runs what is queued (nothing, when another caller already ran this
+/// caller's write), in transactions of at most [`WRITES_PER_TRANSACTION`] writes.
+fn run_queued_writes(inner: &Inner) {
+    let conn = lock(&inner.writer);
+    loop {
+        let batch: Vec<WriteJob> = {
+            let mut queued = inner.queued.lock().unwrap_or_else(|p| p.into_inner());
+            let n = queued.len().min(WRITES_PER_TRANSACTION);
+            queued.drain(..n).collect()
+        };
+        if batch.is_empty() {
+            return;
+        }
+        run_in_one_transaction(&conn, batch);
+    }
+}
+
+/// A write that cannot be started is dropped unrun: its caller gets `Unavailable`, and the cause
+/// is logged here once.
+fn run_in_one_transaction(conn: &Connection, batch: Vec<WriteJob>) {
+    if !conn.is_autocommit() {
+        // Left open by a panic between `BEGIN` and `COMMIT` (the writes themselves are caught):
+        // nobody was told it committed, so it goes, and the writer stays usable.
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    if let Err(e) = conn.prepare_cached("BEGIN IMMEDIATE").and_then(|mut st| st.execute([])) {
+        tracing::error!(error = %e, writes = batch.len(), "could not begin a write transaction");
+        return;
+    }
+    let mut written = Vec::with_capacity(batch.len());
+    // Cached statements: parsing them for every write cost more than running them.
+    let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
+    for job in batch {
+        if let Err(e) = run("SAVEPOINT write") {
+            tracing::error!(error = %e, "could not open a savepoint for a write");
+            continue;
+        }
+        let w = job(conn);
+        let ended =
+            if w.ok { run("RELEASE write") } else { run("ROLLBACK TO write").and_then(|()| run("RELEASE write")) };
+        match ended {
+            Ok(()) => written.push(w),
+            Err(e) => (w.settle)(Err(unavailable(e))),
+        }
+    }
+    let committed = conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).map(|_| ()).map_err(unavailable);
+    if committed.is_err() {
+        // Nothing of this batch was kept; the connection must not stay inside the transaction.
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    for w in written {
+        (w.settle)(committed.clone());
     }
 }
 
@@ -570,6 +665,69 @@ pub(crate) fn conflict_or_unavailable(e: rusqlite::Error, rules: &[(&str, &'stat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes queued while the writer is busy run together: each keeps its own outcome (a failing
+    /// or panicking one is rolled back alone, the others are kept), in the order they came.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn queued_writes_share_a_transaction_and_keep_their_own_outcomes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
+        store.write(|c| c.execute_batch("CREATE TABLE t (x INTEGER)").map_err(unavailable)).await.unwrap();
+        let insert = |x: i64| move |c: &Connection| c.execute("INSERT INTO t VALUES (?1)", [x]).map_err(unavailable);
+        // Another thread holds the writer until told to let go.
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let (taken, is_taken) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let inner = store.inner.clone();
+            std::thread::spawn(move || {
+                let _writer = inner.writer.lock().unwrap();
+                taken.send(()).unwrap();
+                released.recv().unwrap();
+            })
+        };
+        is_taken.recv().unwrap();
+        let mut calls = Vec::new();
+        for x in 1..=4i64 {
+            let s = store.clone();
+            calls.push(tokio::spawn(async move {
+                match x {
+                    2 => s.write(move |c| insert(x)(c).and(Err::<usize, _>(StoreError::Conflict("two")))).await,
+                    3 => {
+                        s.write(move |c| -> Result<usize, StoreError> {
+                            insert(x)(c)?;
+                            panic!("three")
+                        })
+                        .await
+                    }
+                    _ => s.write(insert(x)).await,
+                }
+            }));
+            // Queued in this order before the writer is free.
+            while store.inner.queued.lock().unwrap().len() < x as usize {
+                tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            }
+        }
+        release.send(()).unwrap();
+        holder.join().unwrap();
+        let mut outcomes = Vec::new();
+        for call in calls {
+            outcomes.push(call.await.unwrap());
+        }
+        assert_eq!(outcomes[0], Ok(1));
+        assert_eq!(outcomes[1], Err(StoreError::Conflict("two")));
+        assert!(matches!(&outcomes[2], Err(StoreError::Unavailable(m)) if m.contains("panicked")));
+        assert_eq!(outcomes[3], Ok(1));
+        let kept: Vec<i64> = store
+            .read(|c| {
+                let mut st = c.prepare("SELECT x FROM t ORDER BY rowid").map_err(unavailable)?;
+                let rows = st.query_map([], |r| r.get(0)).map_err(unavailable)?;
+                rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+            })
+            .await
+            .unwrap();
+        assert_eq!(kept, [1, 4]);
+        store.write(insert(5)).await.unwrap();
+    }
 
     /// A lookup runs on the caller's thread when a reader is free, and waits for one on the
     /// blocking pool when every reader is busy (it is never refused or run without a reader).

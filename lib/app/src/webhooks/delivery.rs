@@ -161,6 +161,10 @@ impl App {
         // (streak, disabled, removed). A crash in between repeats the attempt, never loses it.
         let ws = &d.workspace_id;
         match after.hook {
+            // A success only resets the failure streak: with none to reset (read just above),
+            // there is nothing to write. A failure recorded meanwhile by a concurrent attempt
+            // then stays counted, as if it had come after this success, which it may have.
+            HookEffect::Succeeded if hook.consecutive_failures == 0 => {}
             HookEffect::Succeeded => {
                 self.ports.hooks.record_outcome(ws, &hook.id, true, self.config.hook_disable_after).await?;
             }

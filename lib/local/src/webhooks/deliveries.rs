@@ -76,14 +76,15 @@ impl DeliveryStore for SqliteStore {
         let (event, deliveries) = (event.clone(), deliveries.to_vec());
         self.write(move |tx| {
             let mut created = 0;
+            let mut insert = tx
+                .prepare_cached(&format!(
+                    "INSERT OR IGNORE INTO deliveries ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+                ))
+                .map_err(unavailable)?;
             for d in &deliveries {
                 // (event_id, hook_id) is unique: a second fan-out of the same event adds nothing.
-                created += tx
-                    .execute(
-                        &format!(
-                            "INSERT OR IGNORE INTO deliveries ({COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
-                        ),
-                        params![
+                created += insert
+                    .execute(params![
                             d.id.as_str(),
                             d.workspace_id.as_str(),
                             d.hook_id.as_str(),
@@ -95,16 +96,13 @@ impl DeliveryStore for SqliteStore {
                             d.next_attempt_at.map(Timestamp::millis),
                             d.round_start,
                             d.claim as i64,
-                            d.created_at.millis()
-                        ],
-                    )
+                        d.created_at.millis()
+                    ])
                     .map_err(unavailable)? as u64;
             }
-            tx.execute(
-                "UPDATE events SET fanned_out_at = ?2 WHERE id = ?1 AND fanned_out_at IS NULL",
-                params![event.as_str(), Timestamp::now().millis()],
-            )
-            .map_err(unavailable)?;
+            tx.prepare_cached("UPDATE events SET fanned_out_at = ?2 WHERE id = ?1 AND fanned_out_at IS NULL")
+                .and_then(|mut st| st.execute(params![event.as_str(), Timestamp::now().millis()]))
+                .map_err(unavailable)?;
             Ok(created)
         })
         .await
@@ -172,28 +170,26 @@ impl DeliveryStore for SqliteStore {
         let (id, update) = (id.clone(), update.clone());
         self.write(move |tx| {
             let held: Option<String> = tx
-                .query_row(
-                    "SELECT attempts FROM deliveries WHERE id = ?1 AND claim = ?2",
-                    params![id.as_str(), claim as i64],
-                    |r| r.get(0),
-                )
-                .optional()
+                .prepare_cached("SELECT attempts FROM deliveries WHERE id = ?1 AND claim = ?2")
+                .and_then(|mut st| st.query_row(params![id.as_str(), claim as i64], |r| r.get(0)).optional())
                 .map_err(unavailable)?;
             let Some(raw) = held else { return Ok(false) };
             let mut attempts = attempts_from(&raw).map_err(unavailable)?;
             attempts.extend(update.attempt.clone());
-            tx.execute(
+            tx.prepare_cached(
                 "UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5,
                      claim = claim + 1, claim_owner = NULL, claimed_until = NULL
                  WHERE id = ?1 AND claim = ?2",
-                params![
+            )
+            .and_then(|mut st| {
+                st.execute(params![
                     id.as_str(),
                     claim as i64,
                     attempts_json(&attempts),
                     update.status.as_str(),
                     update.next_attempt_at.map(Timestamp::millis)
-                ],
-            )
+                ])
+            })
             .map_err(unavailable)?;
             Ok(true)
         })

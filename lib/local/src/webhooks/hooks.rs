@@ -7,7 +7,7 @@ use lore_app::ports::{HookCounts, HookStore};
 use lore_domain::Timestamp;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, FormId, HookId, MindId, WorkspaceId};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, hook_url, event, form_id, chatbot_id, secret, status, consecutive_failures, \
      created_at, mind_id, retiring_secret, retiring_until";
@@ -48,8 +48,9 @@ fn hook_from(r: &Row<'_>) -> rusqlite::Result<Hook> {
     })
 }
 
-fn get(tx: &Transaction<'_>, ws: &str, id: &str) -> rusqlite::Result<Option<Hook>> {
-    tx.query_row(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"), [id, ws], hook_from)
+fn get(tx: &Connection, ws: &str, id: &str) -> rusqlite::Result<Option<Hook>> {
+    tx.prepare_cached(&format!("SELECT {COLS} FROM hooks WHERE id = ?1 AND workspace_id = ?2"))?
+        .query_row([id, ws], hook_from)
         .optional()
 }
 
@@ -172,7 +173,8 @@ impl HookStore for SqliteStore {
                  WHERE id = ?1 AND workspace_id = ?2"
             };
             let args = params![id.as_str(), ws.as_str(), disable_after];
-            let n = if succeeded { tx.execute(sql, &args[..2]) } else { tx.execute(sql, args) }.map_err(unavailable)?;
+            let mut st = tx.prepare_cached(sql).map_err(unavailable)?;
+            let n = if succeeded { st.execute(&args[..2]) } else { st.execute(args) }.map_err(unavailable)?;
             if n == 0 {
                 return Ok(None);
             }
