@@ -585,13 +585,16 @@ impl SqliteStore {
         });
         self.inner.queued.lock().unwrap_or_else(|p| p.into_inner()).push(job);
         let inner = self.inner.clone();
-        tokio::task::spawn_blocking(move || run_queued_writes(&inner)).await.map_err(unavailable)?;
+        // Not awaited: the answer comes with the commit of whichever batch ran this write, and the
+        // thread that ran it may go on with later writes for a while.
+        drop(tokio::task::spawn_blocking(move || run_queued_writes(&inner)));
         answered.await.map_err(|_| StoreError::Unavailable("the write was dropped".into()))?
     }
 }
 
 /// Takes the writer and runs what is queued (nothing, when another caller already ran this
-/// caller's write), in transactions of at most [`WRITES_PER_TRANSACTION`] writes.
+/// caller's write), in transactions of at most [`WRITES_PER_TRANSACTION`] writes. Every write
+/// starts one of these after it is queued, so none is left behind when one stops.
 fn run_queued_writes(inner: &Inner) {
     let conn = lock(&inner.writer);
     loop {
