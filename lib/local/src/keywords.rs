@@ -79,8 +79,7 @@ impl OwnerKeywords {
                 next.postings.insert(term.clone(), kept);
             }
         }
-        let mut text: Vec<u8> = Vec::new();
-        let mut spans: Vec<(usize, usize)> = Vec::new();
+        let mut counter = TermCounter::default();
         for source in changed {
             let rows = read(source)?;
             if rows.is_empty() {
@@ -90,34 +89,16 @@ impl OwnerKeywords {
             let source_no = (next.sources.len() - 1) as u32;
             for (rowid, content) in &rows {
                 let doc = next.rowids.len() as u32;
-                text.clear();
-                spans.clear();
-                tokenizer.each_term(content, |term| {
-                    spans.push((text.len(), text.len() + term.len()));
-                    text.extend_from_slice(term);
+                let length = counter.count(content, tokenizer, |term, count| match next.postings.get_mut(term) {
+                    Some(list) => list.push((doc, count)),
+                    None => {
+                        next.postings.insert(term.into(), vec![(doc, count)]);
+                    }
                 });
-                let length = u32::try_from(spans.len()).unwrap_or(u32::MAX);
                 next.rowids.push(*rowid);
                 next.lengths.push(length);
                 next.source_of.push(source_no);
                 next.total_terms += u64::from(length);
-                spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
-                let mut i = 0;
-                while i < spans.len() {
-                    let term = &text[spans[i].0..spans[i].1];
-                    let mut j = i + 1;
-                    while j < spans.len() && &text[spans[j].0..spans[j].1] == term {
-                        j += 1;
-                    }
-                    let count = u32::try_from(j - i).unwrap_or(u32::MAX);
-                    match next.postings.get_mut(term) {
-                        Some(list) => list.push((doc, count)),
-                        None => {
-                            next.postings.insert(term.into(), vec![(doc, count)]);
-                        }
-                    }
-                    i = j;
-                }
             }
         }
         // Lists grown by doubling hold up to twice their length.
@@ -174,6 +155,33 @@ impl OwnerKeywords {
         let mut out = best.into_vec();
         out.sort();
         out.into_iter().map(|r| (r.1, r.0 as f32)).collect()
+    }
+}
+
+/// Counts the terms of one text, reusing its buffers from text to text.
+#[derive(Default)]
+struct TermCounter {
+    /// The text's terms end to end, and where each one lies.
+    bytes: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl TermCounter {
+    /// Calls `each(term, count)` once per distinct term of `text`; returns how many terms it has.
+    fn count(&mut self, text: &str, tokenizer: &Tokenizer<'_>, mut each: impl FnMut(&[u8], u32)) -> u32 {
+        let (bytes, spans) = (&mut self.bytes, &mut self.spans);
+        bytes.clear();
+        spans.clear();
+        tokenizer.each_term(text, |term| {
+            spans.push((bytes.len(), bytes.len() + term.len()));
+            bytes.extend_from_slice(term);
+        });
+        let term = |&(from, to): &(usize, usize)| &bytes[from..to];
+        spans.sort_unstable_by(|a, b| term(a).cmp(term(b)));
+        for run in spans.chunk_by(|a, b| term(a) == term(b)) {
+            each(term(&run[0]), u32::try_from(run.len()).unwrap_or(u32::MAX));
+        }
+        u32::try_from(spans.len()).unwrap_or(u32::MAX)
     }
 }
 
@@ -269,7 +277,7 @@ impl KeywordCache {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use lore_domain::id::ChatbotId;
     use rusqlite::Connection;
@@ -279,7 +287,11 @@ mod tests {
     }
 
     /// `index` with `changes` applied.
-    fn update(index: &OwnerKeywords, changes: &[(SourceId, Vec<(i64, String)>)], t: &Tokenizer<'_>) -> OwnerKeywords {
+    pub(crate) fn update(
+        index: &OwnerKeywords,
+        changes: &[(SourceId, Vec<(i64, String)>)],
+        t: &Tokenizer<'_>,
+    ) -> OwnerKeywords {
         let ids: Vec<SourceId> = changes.iter().map(|c| c.0.clone()).collect();
         let read =
             |s: &SourceId| Ok::<_, ()>(changes.iter().find(|c| &c.0 == s).map(|c| c.1.clone()).unwrap_or_default());

@@ -340,9 +340,7 @@ mod tests {
         let first: Vec<_> = first.into_iter().map(|(_, c)| c).collect();
         let second: Vec<_> = second.into_iter().map(|(_, c)| c).collect();
         let update = |index: &OwnerKeywords, changes: &[(SourceId, Vec<(i64, String)>)]| {
-            let ids: Vec<SourceId> = changes.iter().map(|c| c.0.clone()).collect();
-            let read = |s: &SourceId| Ok::<_, ()>(changes.iter().find(|c| &c.0 == s).unwrap().1.clone());
-            index.updated(&ids, read, &tokenizer).unwrap()
+            keywords::tests::update(index, changes, &tokenizer)
         };
         let half = update(&OwnerKeywords::default(), &first);
         let mut stale = first.clone();

@@ -618,13 +618,13 @@ fn run_in_one_transaction(conn: &Connection, batch: Vec<WriteJob>) {
         // nobody was told it committed, so it goes, and the writer stays usable.
         let _ = conn.execute_batch("ROLLBACK");
     }
-    if let Err(e) = conn.prepare_cached("BEGIN IMMEDIATE").and_then(|mut st| st.execute([])) {
+    // Cached statements: parsing them for every write cost more than running them.
+    let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
+    if let Err(e) = run("BEGIN IMMEDIATE") {
         tracing::error!(error = %e, writes = batch.len(), "could not begin a write transaction");
         return;
     }
     let mut written = Vec::with_capacity(batch.len());
-    // Cached statements: parsing them for every write cost more than running them.
-    let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
     for job in batch {
         if let Err(e) = run("SAVEPOINT write") {
             tracing::error!(error = %e, "could not open a savepoint for a write");
@@ -638,7 +638,7 @@ fn run_in_one_transaction(conn: &Connection, batch: Vec<WriteJob>) {
             Err(e) => (w.settle)(Err(unavailable(e))),
         }
     }
-    let committed = conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).map(|_| ()).map_err(unavailable);
+    let committed = run("COMMIT").map_err(unavailable);
     if committed.is_err() {
         // Nothing of this batch was kept; the connection must not stay inside the transaction.
         let _ = conn.execute_batch("ROLLBACK");
@@ -649,8 +649,8 @@ fn run_in_one_transaction(conn: &Connection, batch: Vec<WriteJob>) {
 }
 
 fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
-    // A panic while holding a connection leaves no half-done transaction behind (it is rolled
-    // back on drop), so the connection stays usable.
+    // A panic while holding a connection leaves it usable: a reader holds no transaction, and
+    // the writer rolls back one left open before its next batch (`run_in_one_transaction`).
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
