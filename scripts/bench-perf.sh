@@ -29,12 +29,17 @@ fi
 export LORE_BENCH_PYTHON="$venv/bin/python"
 # The embedding section's peer (sentence-transformers on PyTorch) lives in a venv of its own: it is
 # ~6 GB (torch's PyPI wheel imports the NVIDIA libraries). Made once, when the section runs.
+# The MiniLM weights serve that section and `http-search`.
 case " $* " in
-  *" --only "*) wants_embedding=$(echo "$*" | grep -c embedding || true) ;;
-  *) wants_embedding=1 ;;
+  *" --only "*)
+    wants_embedding=$(echo "$*" | grep -c embedding || true)
+    wants_model=$(echo "$*" | grep -Ec 'embedding|http-search' || true) ;;
+  *) wants_embedding=1 wants_model=1 ;;
 esac
-if [ "$wants_embedding" != 0 ] && [ -z "${LORE_BENCH_ST_PYTHON:-}" ]; then
+if [ "$wants_model" != 0 ]; then
   bash scripts/fetch-model.sh >/dev/null
+fi
+if [ "$wants_embedding" != 0 ] && [ -z "${LORE_BENCH_ST_PYTHON:-}" ]; then
   LORE_BENCH_ST_PYTHON="$(bash scripts/st-venv.sh)"
   export LORE_BENCH_ST_PYTHON
 fi

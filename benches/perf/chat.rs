@@ -11,7 +11,7 @@
 //! number of ready chunks.
 
 use crate::{Options, Result, Section, percentile};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::fmt::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -96,28 +96,6 @@ async fn stub_model() -> Result<String> {
     Ok(base)
 }
 
-struct Api {
-    base: String,
-    key: String,
-    client: reqwest::Client,
-}
-
-impl Api {
-    async fn post(&self, path: &str, body: &Value) -> Result<Value> {
-        let res = self.client.post(format!("{}{path}", self.base)).bearer_auth(&self.key).json(body).send().await?;
-        let status = res.status();
-        let json: Value = res.json().await?;
-        if !status.is_success() {
-            return Err(format!("{path}: {status} {json}").into());
-        }
-        Ok(json)
-    }
-
-    async fn get(&self, path: &str) -> Result<Value> {
-        Ok(self.client.get(format!("{}{path}", self.base)).bearer_auth(&self.key).send().await?.json().await?)
-    }
-}
-
 /// Milliseconds from `started` (before the request was sent) until the first chunk containing
 /// each marker, and until the end of the body.
 async fn stream_times(started: Instant, res: reqwest::Response, markers: &[&str]) -> Result<(Vec<f64>, f64)> {
@@ -167,7 +145,7 @@ async fn measure(chunks: usize, passages: &[(String, String)], turns: usize) -> 
         .create_key("chat-bench", lore_domain::scope::ScopeSet::all(), None)
         .await
         .map_err(|e| format!("{e:?}"))?;
-    let api = Arc::new(Api {
+    let api = Arc::new(crate::Api {
         base: format!("http://{}", running.addr),
         key: issued.secret.expose().to_owned(),
         client: reqwest::Client::new(),

@@ -30,7 +30,7 @@ const PASSES: usize = 3;
 const BUDGET_RATIO: f64 = 1.0;
 
 /// Where `lore serve` finds the model (`LORE_MODEL_DIR`, else under `$HOME`).
-fn model_dir() -> Result<PathBuf> {
+pub(crate) fn model_dir() -> Result<PathBuf> {
     lore_embed::model_dir_from_lookup(|k| std::env::var(k).ok())
         .ok_or_else(|| "neither LORE_MODEL_DIR nor HOME is set".into())
 }

@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! bash scripts/bench-perf.sh      # venv with the Python peers, build, run, rewrite docs/benchmarks.md
-//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,webhooks,conversations]
+//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,http-search,webhooks,conversations]
 //!     [--write FILE] [--quick] [--python PATH]
 //! ```
 //!
@@ -15,6 +15,8 @@
 //!   (PyTorch) with the same weights on the same chunks (`benches/embed/peer.py`).
 //! - `search` (`search.rs`): the embedded index (`lore_local::SqliteStore` as `VectorIndex`) at
 //!   10k and 100k chunks against a brute-force scan of the same vectors.
+//! - `http-search` (`http_search.rs`): hybrid search through `lore serve`'s HTTP API at 10k chunks
+//!   with all-MiniLM-L6-v2 embedding each query, against the model's own time per query.
 //! - `webhooks` (`webhooks.rs`): the dispatcher of `lore serve` delivering to a local receiver,
 //!   against a plain reqwest loop to the same receiver; and retry timing on a short schedule.
 //! - `conversations` (`chat.rs`): streamed answers of `lore serve` from a local stub model at
@@ -29,6 +31,7 @@ mod chat;
 mod chunking;
 mod embed;
 mod extract;
+mod http_search;
 mod search;
 mod webhooks;
 
@@ -110,11 +113,12 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 6] = [
+    let rows: [(&str, RowFn); 7] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
         ("embedding", embed::run),
         ("search", search::run),
+        ("http-search", http_search::run),
         ("webhooks", webhooks::run),
         ("conversations", chat::run),
     ];
@@ -219,6 +223,30 @@ pub fn human_bytes(bytes: usize) -> String {
         b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
         b if b >= 1_000 => format!("{:.0} KB", b as f64 / 1e3),
         b => format!("{b} B"),
+    }
+}
+
+/// A client of the server under test: its address and a key of the bench's workspace.
+pub struct Api {
+    pub base: String,
+    pub key: String,
+    pub client: reqwest::Client,
+}
+
+impl Api {
+    /// POSTs `body` and returns the JSON answer; an error for any non-2xx status.
+    pub async fn post(&self, path: &str, body: &Value) -> Result<Value> {
+        let res = self.client.post(format!("{}{path}", self.base)).bearer_auth(&self.key).json(body).send().await?;
+        let status = res.status();
+        let json: Value = res.json().await?;
+        if !status.is_success() {
+            return Err(format!("{path}: {status} {json}").into());
+        }
+        Ok(json)
+    }
+
+    pub async fn get(&self, path: &str) -> Result<Value> {
+        Ok(self.client.get(format!("{}{path}", self.base)).bearer_auth(&self.key).send().await?.json().await?)
     }
 }
 

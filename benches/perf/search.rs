@@ -134,7 +134,7 @@ struct Measured {
     hybrid_ms: Vec<f64>,
 }
 
-fn keyword_queries(o: &Options) -> Result<Vec<String>> {
+pub(crate) fn keyword_queries(o: &Options) -> Result<Vec<String>> {
     let path = o.root.join("benches/retrieval/queries.jsonl");
     let raw = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
@@ -147,7 +147,7 @@ fn keyword_queries(o: &Options) -> Result<Vec<String>> {
     Ok(out)
 }
 
-fn unit_vector(rng: &mut Rng) -> Vec<f32> {
+pub(crate) fn unit_vector(rng: &mut Rng) -> Vec<f32> {
     let v: Vec<f32> = (0..DIMS).map(|_| rng.signed_unit()).collect();
     normalise(v)
 }
@@ -158,7 +158,7 @@ fn normalise(mut v: Vec<f32>) -> Vec<f32> {
     v
 }
 
-fn chunk_text(passages: &[(String, String)], rng: &mut Rng) -> String {
+pub(crate) fn chunk_text(passages: &[(String, String)], rng: &mut Rng) -> String {
     let target = 300 + rng.below(1_700);
     let mut s = String::new();
     while s.len() < target {
@@ -204,7 +204,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
         .create_key("perf-bench", lore_domain::scope::ScopeSet::all(), None)
         .await
         .map_err(|e| format!("{e:?}"))?;
-    let api = Api {
+    let api = crate::Api {
         base: format!("http://{}", running.addr),
         key: issued.secret.expose().to_owned(),
         client: reqwest::Client::new(),
@@ -377,24 +377,6 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
 }
 
 type BoxErr = crate::BoxError;
-
-struct Api {
-    base: String,
-    key: String,
-    client: reqwest::Client,
-}
-
-impl Api {
-    async fn post(&self, path: &str, body: &Value) -> Result<Value> {
-        let res = self.client.post(format!("{}{path}", self.base)).bearer_auth(&self.key).json(body).send().await?;
-        let status = res.status();
-        let json: Value = res.json().await?;
-        if !status.is_success() {
-            return Err(format!("{path}: {status} {json}").into());
-        }
-        Ok(json)
-    }
-}
 
 /// Dot product as a plain iterator sum (a serial chain of float additions).
 fn dot_naive(a: &[f32], b: &[f32]) -> f32 {

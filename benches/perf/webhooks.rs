@@ -9,7 +9,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,23 +48,8 @@ async fn flaky(State(r): State<Arc<Receiver>>, Path(n): Path<String>, headers: H
     if times.len() <= FAILS { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::OK }
 }
 
-struct Api {
-    base: String,
-    key: String,
-    client: reqwest::Client,
-}
-
-impl Api {
-    async fn post(&self, path: &str, body: &Value) -> Result<Value> {
-        let res = self.client.post(format!("{}{path}", self.base)).bearer_auth(&self.key).json(body).send().await?;
-        let status = res.status();
-        let json: Value = res.json().await?;
-        if !status.is_success() {
-            return Err(format!("{path}: {status} {json}").into());
-        }
-        Ok(json)
-    }
-
+/// The calls this bench makes, on the shared client.
+impl crate::Api {
     async fn form(&self) -> Result<String> {
         let form = json!({
             "name": "Contact",
@@ -208,7 +193,7 @@ async fn measure(o: &Options) -> Result<Measured> {
         .create_key("perf-bench", lore_domain::scope::ScopeSet::all(), None)
         .await
         .map_err(|e| format!("{e:?}"))?;
-    let api = Api {
+    let api = crate::Api {
         base: format!("http://{}", running.addr),
         key: issued.secret.expose().to_owned(),
         client: reqwest::Client::new(),

@@ -333,7 +333,7 @@ impl App {
     /// chunk settings when they are not the historical default (`all-minilm-l6-v2#tokens238-35`).
     /// Chunks of another key are re-made by [`App::reembed_other_models`], so a change of embedder
     /// or of chunk size re-chunks as well as re-embeds.
-    pub(crate) fn index_model(&self) -> &str {
+    pub fn index_model(&self) -> &str {
         &self.index_model
     }
 

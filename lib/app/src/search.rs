@@ -37,11 +37,10 @@
 //! the second. No extra model call: the one query embedding of semantic search.
 
 use crate::auth::Principal;
-use crate::ports::{ChunkHit, SearchScope, SourceFilter};
+use crate::ports::{ChunkHit, SearchScope, SourceLabel};
 use crate::{App, AppError};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
-use lore_domain::pagination::PageRequest;
-use lore_domain::source::{KnowledgeSource, SourceOwner, SourceStatus, SourceType};
+use lore_domain::source::{SourceOwner, SourceType};
 use lore_domain::{DomainError, error::Validator};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -302,25 +301,14 @@ impl App {
         ws: &WorkspaceId,
         owner: &SourceOwner,
         req: &SearchRequest,
-    ) -> Result<HashMap<SourceId, KnowledgeSource>, AppError> {
-        let mut out = HashMap::new();
-        let mut page = 1;
-        loop {
-            let filter = SourceFilter { status: Some(SourceStatus::Ready), source_type: None };
-            let batch = self.ports.sources.list_sources(ws, owner, filter, PageRequest::new(page, 100)).await?;
-            let done = batch.items.len() < 100;
-            for s in batch.items {
-                let by_id = req.source_ids.as_ref().is_none_or(|ids| ids.contains(&s.id));
-                let by_type = req.types.as_ref().is_none_or(|ts| ts.contains(&s.source_type()));
-                if by_id && by_type {
-                    out.insert(s.id.clone(), s);
-                }
-            }
-            if done {
-                return Ok(out);
-            }
-            page += 1;
-        }
+    ) -> Result<HashMap<SourceId, SourceLabel>, AppError> {
+        let labels = self.ports.sources.ready_source_labels(ws, owner).await?;
+        Ok(labels
+            .into_iter()
+            .filter(|s| req.source_ids.as_ref().is_none_or(|ids| ids.contains(&s.id)))
+            .filter(|s| req.types.as_ref().is_none_or(|ts| ts.contains(&s.source_type)))
+            .map(|s| (s.id.clone(), s))
+            .collect())
     }
 
     pub async fn search_chatbot(
@@ -397,7 +385,7 @@ impl App {
                     chunk_id: h.chunk_id,
                     source_id: h.source_id,
                     source_name: s.name.clone(),
-                    source_type: s.source_type(),
+                    source_type: s.source_type,
                     content: h.content,
                     score: h.score,
                     position: h.position,

@@ -127,6 +127,13 @@ pub async fn start_with(settings: Settings, config: ServeConfig) -> anyhow::Resu
     let router = lore_http::router(app.clone(), &RouteGroup::ALL);
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
+        // Small writes go out at once: an answer streams its events as separate small writes, and
+        // with Nagle's algorithm each waited for the client's delayed ACK (~40 ms a turn).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!(error = %e, "TCP_NODELAY not set");
+            }
+        });
         // The peer address is the client address of public chat's per-address budget.
         axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
             .with_graceful_shutdown(async {

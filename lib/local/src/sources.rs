@@ -7,7 +7,7 @@ use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{
-    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
+    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceLabel, SourceStats, SourceStore, StaleRun,
 };
 use lore_domain::Timestamp;
 use lore_domain::id::{SourceId, WorkspaceId};
@@ -442,6 +442,29 @@ impl SourceStore for SqliteStore {
                         source_id: SourceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| bad("source id"))?,
                         generation: r.get::<_, i64>(2)? as u64,
                         attempts: r.get(3)?,
+                    })
+                })
+                .map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn ready_source_labels(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<SourceLabel>> {
+        let (ws, owner) = (ws.clone(), owner.clone());
+        self.read(move |c| {
+            // `+status`: the owner's index, not the status one (most sources are ready).
+            let mut st = c
+                .prepare_cached(
+                    "SELECT id, name, type FROM sources WHERE owner_id = ?2 AND workspace_id = ?1 AND +status = 'ready'",
+                )
+                .map_err(unavailable)?;
+            let rows = st
+                .query_map([ws.as_str(), owner.as_str()], |r| {
+                    Ok(SourceLabel {
+                        id: SourceId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("source id"))?,
+                        name: r.get(1)?,
+                        source_type: SourceType::parse(&r.get::<_, String>(2)?).ok_or_else(|| bad("source type"))?,
                     })
                 })
                 .map_err(unavailable)?;

@@ -2,7 +2,7 @@
 //! ledger.
 
 use super::*;
-use crate::ports::{Finish, Guarded, SourceFilter};
+use crate::ports::{Finish, Guarded, SourceFilter, SourceLabel};
 use lore_domain::Timestamp;
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
@@ -67,6 +67,14 @@ pub async fn sources(p: &Stores, unique: &str) {
     assert_eq!(
         (stats.by_type.get("text"), stats.by_type.get("url"), stats.by_type.get("file")),
         (Some(&2), Some(&0), Some(&0))
+    );
+
+    let labels = s.ready_source_labels(&ws.id, &owner).await.unwrap();
+    let label = SourceLabel { id: a.id.clone(), name: a.name.clone(), source_type: SourceType::Text };
+    assert_eq!(labels, vec![label], "the ready source only (b is pending), by id, name and type");
+    assert!(
+        s.ready_source_labels(&WorkspaceId::generate(), &owner).await.unwrap().is_empty(),
+        "never across workspaces"
     );
 
     let Guarded::Done(gone) = s.delete_source(&ws.id, &a.id, &settled).await.unwrap() else { panic!("delete") };

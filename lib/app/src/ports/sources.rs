@@ -14,6 +14,15 @@ pub struct SourceFilter {
     pub source_type: Option<SourceType>,
 }
 
+/// What a search result says of its source: id, name and type, without the source's spec (a text
+/// source's spec holds its whole text, which a search must not read for every source it looks at).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceLabel {
+    pub id: SourceId,
+    pub name: String,
+    pub source_type: SourceType,
+}
+
 /// The result of a write guarded by the source's current status.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Guarded<T> {
@@ -157,6 +166,8 @@ pub trait SourceStore: Send + Sync {
     /// lease belongs to anyone else — a restarted embedded server adopts its predecessor's runs.
     async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>>;
     async fn source_stats(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<SourceStats>;
+    /// The owner's ready sources, every one of them, as search results name them; in no set order.
+    async fn ready_source_labels(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<SourceLabel>>;
     /// Blob keys of the owner's file and podcast sources (to delete them with the owner).
     async fn file_blob_keys(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<String>>;
 

@@ -354,6 +354,22 @@ impl DynamoStore {
     /// The items behind `keys`, strongly consistent, in the order of `keys`; absent ones are
     /// left out.
     pub(crate) async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
+        self.batch_get_projected(keys, None).await
+    }
+
+    /// [`Self::batch_get`] of only the attributes `attrs` (and the keys) of each item: a large
+    /// item costs its read capacity and its transfer in full otherwise.
+    pub(crate) async fn batch_get_attrs(&self, keys: Vec<Item>, attrs: &[&str]) -> StoreResult<Vec<Item>> {
+        let mut expr = Expr::new();
+        let listed: Vec<String> = ["pk", "sk"].iter().chain(attrs).map(|a| expr.a(a)).collect();
+        self.batch_get_projected(keys, Some((listed.join(", "), expr))).await
+    }
+
+    async fn batch_get_projected(&self, keys: Vec<Item>, projection: Option<(String, Expr)>) -> StoreResult<Vec<Item>> {
+        let (projection, names) = match projection {
+            Some((p, expr)) => (Some(p), expr.names()),
+            None => (None, None),
+        };
         let pair = |i: &Item| (get_s(i, "pk").unwrap_or("").to_owned(), get_s(i, "sk").unwrap_or("").to_owned());
         let order: Vec<(String, String)> = keys.iter().map(pair).collect();
         let mut found: HashMap<(String, String), Item> = HashMap::new();
@@ -365,6 +381,8 @@ impl DynamoStore {
                 let request = KeysAndAttributes::builder()
                     .set_keys(Some(std::mem::take(&mut pending)))
                     .consistent_read(true)
+                    .set_projection_expression(projection.clone())
+                    .set_expression_attribute_names(names.clone())
                     .build()
                     .map_err(|e| StoreError::Unavailable(format!("dynamodb request: {e}")))?;
                 let out = self

@@ -29,7 +29,7 @@ use super::{
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{
-    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStats, SourceStore, StaleRun,
+    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceLabel, SourceStats, SourceStore, StaleRun,
 };
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;

@@ -647,6 +647,27 @@ impl SourceStore for DynamoStore {
         Ok(stats)
     }
 
+    async fn ready_source_labels(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<SourceLabel>> {
+        let keys = self
+            .query_index(GSI2, "gsi2pk", &sources_in_status(owner, SourceStatus::Ready), true, None, 0, None)
+            .await?;
+        // Not the spec: a text source's item holds its whole text.
+        let items = self.batch_get_attrs(keys, &["id", "ws", "status", "name", "srcType"]).await?;
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            // The index is eventually consistent; the items are read fresh.
+            if get_s(&item, "ws") != Some(ws.as_str()) || get_s(&item, "status") != Some(SourceStatus::Ready.as_str()) {
+                continue;
+            }
+            out.push(SourceLabel {
+                id: SourceId::parse(req_s(&item, "id")?).ok_or_else(|| malformed("source id"))?,
+                name: get_s(&item, "name").unwrap_or_default().to_owned(),
+                source_type: SourceType::parse(req_s(&item, "srcType")?).ok_or_else(|| malformed("source type"))?,
+            });
+        }
+        Ok(out)
+    }
+
     async fn file_blob_keys(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<String>> {
         if self.owner_item(ws, owner).await?.is_none() {
             return Ok(Vec::new());
