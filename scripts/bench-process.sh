@@ -5,7 +5,7 @@
 #
 #   bash scripts/bench-process.sh                          # every row, rewrites docs/benchmarks.md
 #   bash scripts/bench-process.sh --reps 50 --duration 5   # extra arguments go to the bench
-#   bash scripts/bench-process.sh --only cold,api          # rows: cold, api, idle, pdf
+#   bash scripts/bench-process.sh --only cold,api          # rows: cold, aws-cold, api, idle, pdf
 #   LORE_BENCH_NO_WRITE=1 bash scripts/bench-process.sh    # print only
 #
 # Needs `wrk` (installed from Debian when missing and apt-get is available).
@@ -30,8 +30,22 @@ fi
 
 start=$(date +%s)
 cargo build --profile perf -p lore --bin lore \
-  --example process-hello-lambda --example process-floor-lambda --example process-hello-http
-cargo build --profile perf -p api-chatbots -p ingest-worker
+  --example process-hello-lambda --example process-floor-lambda --example process-hello-http \
+  --example process-hello-dynamo
+cargo build --profile perf -p api-chatbots -p api-forms -p api-minds -p api-integrations -p ingest-worker
+
+# The AWS composition row runs against moto and the test PostgreSQL (started here, as the tests do).
+case " $* " in
+  *" --only "*) wants_aws=$(echo "$*" | grep -c aws-cold || true) ;;
+  *) wants_aws=1 ;;
+esac
+if [ "$wants_aws" != 0 ]; then
+  bash scripts/moto.sh start >/dev/null
+  bash scripts/postgres.sh start >/dev/null
+  LORE_BENCH_MOTO_URL="$(bash scripts/moto.sh url)"
+  LORE_BENCH_DATABASE_URL="$(bash scripts/postgres.sh url)"
+  export LORE_BENCH_MOTO_URL LORE_BENCH_DATABASE_URL
+fi
 
 args=(--bin-dir "$CARGO_TARGET_DIR/perf")
 if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then

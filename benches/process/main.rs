@@ -96,6 +96,14 @@ async fn main() -> Result<()> {
         let setup = api_setup.as_ref().unwrap();
         report.cold = Some(cold_start(&bins, setup, o.reps, &o.ours_env).await?);
     }
+    if run("aws-cold") {
+        let moto =
+            std::env::var("LORE_BENCH_MOTO_URL").context("aws-cold needs LORE_BENCH_MOTO_URL (a moto server)")?;
+        let database = std::env::var("LORE_BENCH_DATABASE_URL")
+            .context("aws-cold needs LORE_BENCH_DATABASE_URL (PostgreSQL + pgvector)")?;
+        let setup = AwsSetup::prepare(&bins, work.path(), &moto, &database).await?;
+        report.aws_cold = Some(aws_cold_start(&bins, &setup, o.reps).await?);
+    }
     if run("idle") {
         report.idle = Some(idle_memory(&bins, work.path()).await?);
     }
@@ -118,8 +126,12 @@ async fn main() -> Result<()> {
 struct Bins {
     lore: PathBuf,
     api_chatbots: PathBuf,
+    api_forms: PathBuf,
+    api_minds: PathBuf,
+    api_integrations: PathBuf,
     ingest_worker: PathBuf,
     hello_lambda: PathBuf,
+    hello_dynamo: PathBuf,
     floor_lambda: PathBuf,
     hello_http: PathBuf,
 }
@@ -129,12 +141,27 @@ impl Bins {
         let b = Bins {
             lore: dir.join("lore"),
             api_chatbots: dir.join("api-chatbots"),
+            api_forms: dir.join("api-forms"),
+            api_minds: dir.join("api-minds"),
+            api_integrations: dir.join("api-integrations"),
             ingest_worker: dir.join("ingest-worker"),
             hello_lambda: dir.join("examples/process-hello-lambda"),
+            hello_dynamo: dir.join("examples/process-hello-dynamo"),
             floor_lambda: dir.join("examples/process-floor-lambda"),
             hello_http: dir.join("examples/process-hello-http"),
         };
-        for p in [&b.lore, &b.api_chatbots, &b.ingest_worker, &b.hello_lambda, &b.floor_lambda, &b.hello_http] {
+        for p in [
+            &b.lore,
+            &b.api_chatbots,
+            &b.api_forms,
+            &b.api_minds,
+            &b.api_integrations,
+            &b.ingest_worker,
+            &b.hello_lambda,
+            &b.hello_dynamo,
+            &b.floor_lambda,
+            &b.hello_http,
+        ] {
             if !p.exists() {
                 bail!("{} is missing: build it first (scripts/bench-process.sh does)", p.display());
             }
@@ -439,12 +466,20 @@ async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String
     let mut ours_env: Vec<(&str, &str)> =
         vec![("LORE_BACKEND", "local"), ("LORE_DATA_DIR", &data_dir), ("LORE_EMBEDDER", "local")];
     ours_env.extend(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    type Case<'a> = (&'static str, &'a Path, &'a str, Vec<(&'a str, &'a str)>, &'a str);
     let cases: Vec<Case> = vec![
         ("floor: bare `lambda_runtime` echo loop", &bins.floor_lambda, "floor", vec![], &floor_event),
         ("hello world: `lambda_http` + axum", &bins.hello_lambda, "hello", vec![], &hello_event),
         ("ours: `api-chatbots`, GET chatbot", &bins.api_chatbots, "api-chatbots", ours_env, &ours_event),
     ];
+    Ok(Cold { rows: measure_cold(&cases, reps).await?, reps })
+}
+
+/// A function to cold-start: label, binary, function name, environment, the event it answers.
+type Case<'a> = (&'static str, &'a Path, &'a str, Vec<(&'a str, &'a str)>, &'a str);
+
+/// Spawns each case `reps` + 1 times, round robin, the first round a warm-up; a case passes when
+/// its function posts a response (an HTTP event's must say 200).
+async fn measure_cold(cases: &[Case<'_>], reps: usize) -> Result<Vec<ColdRow>> {
     let mut totals = vec![Vec::new(); cases.len()];
     let mut inits = vec![Vec::new(); cases.len()];
     let mut rss = vec![Vec::new(); cases.len()];
@@ -463,11 +498,10 @@ async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String
             if posted.kind != emulator::Kind::Response {
                 bail!("{label}: posted {:?}: {}", posted.kind, String::from_utf8_lossy(&posted.body));
             }
-            if *name != "floor" {
-                let answer = posted.json();
-                if answer["statusCode"] != 200 {
-                    bail!("{label}: answered {answer}");
-                }
+            let answer = posted.json();
+            let failed_items = answer.get("batchItemFailures").and_then(Value::as_array).is_some_and(|f| !f.is_empty());
+            if answer.get("statusCode").is_some_and(|s| s != 200) || failed_items {
+                bail!("{label}: answered {answer}");
             }
             if rep > 0 {
                 totals[i].push((posted.at - t0).as_secs_f64() * 1e3);
@@ -479,7 +513,7 @@ async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String
             eprintln!("bench-process: cold start {rep}/{reps}");
         }
     }
-    let rows = cases
+    Ok(cases
         .iter()
         .enumerate()
         .map(|(i, c)| ColdRow {
@@ -488,8 +522,166 @@ async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String
             init: dist(&inits[i]),
             rss_mib: dist(&rss[i]).median,
         })
+        .collect())
+}
+
+// ---------------------------------------------------------------- row 1b: cold start, AWS composition
+
+/// The functions as deployed, pointed at moto and the test PostgreSQL: the environment
+/// `template.yaml` gives them (queue URLs, the database URL in Secrets Manager), and a workspace
+/// with a key, a chatbot, a form and a Mind made through `lore serve --backend aws`.
+struct AwsSetup {
+    env: Vec<(String, String)>,
+    key: String,
+    ids: Vec<(&'static str, String)>,
+    table: String,
+}
+
+/// The placeholders of `events/` (events/README.md) and what the AWS setup puts in their place.
+const SAMPLE_KEY: &str = "lore_sk_EXAMPLEexampleEXAMPLEexampleEXAMPLEexample000";
+const SAMPLE_CHATBOT: &str = "cb_01jq3z5v7b8c9d0e1f2g3h4j5k";
+const SAMPLE_FORM: &str = "form_01jq3z5v7b8c9d0e1f2g3h4j5k";
+const SAMPLE_MIND: &str = "mind_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The table item the hello world reads.
+const HELLO_PK: &str = "bench#hello";
+
+impl AwsSetup {
+    async fn prepare(bins: &Bins, work: &Path, moto: &str, database: &str) -> Result<Self> {
+        let name = format!("lore-bench-{}", std::process::id());
+        let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
+            .region(aws_config::Region::new("us-east-1"))
+            .endpoint_url(moto)
+            .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "bench"))
+            .load()
+            .await;
+        let secret = aws_sdk_secretsmanager::Client::new(&sdk)
+            .create_secret()
+            .name(format!("{name}-database"))
+            .secret_string(json!({ "url": database }).to_string())
+            .send()
+            .await
+            .context("creating the database secret on moto")?
+            .arn
+            .ok_or_else(|| anyhow!("the secret has no ARN"))?;
+        let common: Vec<(String, String)> = [
+            ("AWS_ENDPOINT_URL", moto.to_owned()),
+            ("AWS_REGION", "us-east-1".to_owned()),
+            ("AWS_ACCESS_KEY_ID", "testing".to_owned()),
+            ("AWS_SECRET_ACCESS_KEY", "testing".to_owned()),
+            ("LORE_BACKEND", "aws".to_owned()),
+            ("LORE_DYNAMODB_TABLE", name.clone()),
+            ("LORE_S3_BUCKET", name.clone()),
+            ("LORE_EVENT_BUS", name.clone()),
+            ("LORE_DATABASE_SECRET_ARN", secret),
+            ("LORE_EMBEDDER", "local".to_owned()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
         .collect();
-    Ok(Cold { rows, reps })
+
+        // `lore serve` creates the resources (LORE_AWS_BOOTSTRAP) and the records, then stops.
+        let data_dir = work.join("aws");
+        std::fs::create_dir_all(&data_dir)?;
+        let mut serve_env: Vec<(&str, &str)> = common.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let (ingest, deliveries) = (format!("{name}-ingest"), format!("{name}-deliveries"));
+        serve_env.extend([
+            ("LORE_AWS_BOOTSTRAP", "true"),
+            ("LORE_INGEST_QUEUE", ingest.as_str()),
+            ("LORE_DELIVERIES_QUEUE", deliveries.as_str()),
+        ]);
+        let serve = Serve::start(bins, &data_dir, &serve_env, None).await?;
+        let bot = serve.create_chatbot().await?;
+        let (status, v) = serve
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/forms",
+                Some(json!({ "name": "Contact", "fields": [{ "key": "email", "label": "E-mail", "type": "email" }] })),
+            )
+            .await?;
+        let form = str_at(&v, "/form/id").with_context(|| format!("create form: {status} {v}"))?;
+        let (status, v) =
+            serve.call(reqwest::Method::POST, "/api/v1/minds", Some(json!({ "name": "Bench Mind" }))).await?;
+        let mind = str_at(&v, "/mind/id").with_context(|| format!("create mind: {status} {v}"))?;
+        let key = serve.key.clone();
+        serve.stop();
+
+        // As `template.yaml` configures them: queue URLs, not names.
+        let sqs = aws_sdk_sqs::Client::new(&sdk);
+        let mut env = common;
+        for (var, queue) in [("LORE_INGEST_QUEUE_URL", &ingest), ("LORE_DELIVERIES_QUEUE_URL", &deliveries)] {
+            let url = sqs.get_queue_url().queue_name(queue).send().await?.queue_url.unwrap_or_default();
+            env.push((var.to_owned(), url));
+        }
+        // The hello world's item.
+        aws_sdk_dynamodb::Client::new(&sdk)
+            .put_item()
+            .table_name(&name)
+            .item("pk", aws_sdk_dynamodb::types::AttributeValue::S(HELLO_PK.into()))
+            .item("sk", aws_sdk_dynamodb::types::AttributeValue::S(HELLO_PK.into()))
+            .item("message", aws_sdk_dynamodb::types::AttributeValue::S("hello".into()))
+            .send()
+            .await
+            .context("writing the hello world's item")?;
+        let ids = vec![(SAMPLE_CHATBOT, bot), (SAMPLE_FORM, form), (SAMPLE_MIND, mind)];
+        Ok(AwsSetup { env, key, ids, table: name })
+    }
+
+    /// `events/<function>/<file>` with the placeholders replaced by the setup's key and ids.
+    fn event(&self, function: &str, file: &str) -> Result<String> {
+        let path = format!("{}/../../events/{function}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let mut text = std::fs::read_to_string(&path).with_context(|| path.clone())?;
+        text = text.replace(SAMPLE_KEY, &self.key);
+        for (placeholder, id) in &self.ids {
+            text = text.replace(placeholder, id);
+        }
+        Ok(text)
+    }
+}
+
+struct AwsCold {
+    rows: Vec<ColdRow>,
+    reps: usize,
+}
+
+/// The route-group functions and the ingest worker on the AWS composition, against the floor and
+/// a hello world that makes one DynamoDB `GetItem` on the same moto.
+async fn aws_cold_start(bins: &Bins, setup: &AwsSetup, reps: usize) -> Result<AwsCold> {
+    let env: Vec<(&str, &str)> = setup.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let hello_env: Vec<(&str, &str)> = env
+        .iter()
+        .filter(|(k, _)| k.starts_with("AWS_"))
+        .copied()
+        .chain([("HELLO_TABLE", setup.table.as_str()), ("HELLO_PK", HELLO_PK)])
+        .collect();
+    let floor_event = json!({ "hello": "floor" }).to_string();
+    let get_chatbot = setup.event("api-chatbots", "get-chatbot.json")?;
+    let events = [
+        setup.event("api-forms", "get-form.json")?,
+        setup.event("api-minds", "get-mind.json")?,
+        setup.event("api-integrations", "auth-verify.json")?,
+    ];
+    // One ingest job, for a source that does not exist: the worker looks it up, finds nothing to
+    // do, and acknowledges the message.
+    let sqs: Value = serde_json::from_str(&setup.event("ingest-worker", "sqs-batch.json")?)?;
+    let mut one = sqs.clone();
+    one["Records"] = json!([sqs["Records"][0].clone()]);
+    let ingest_event = one.to_string();
+    let cases: Vec<Case> = vec![
+        ("floor: bare `lambda_runtime` echo loop", &bins.floor_lambda, "floor", vec![], &floor_event),
+        (
+            "hello world: `lambda_http` + axum, one DynamoDB `GetItem`",
+            &bins.hello_dynamo,
+            "hello",
+            hello_env,
+            &get_chatbot,
+        ),
+        ("`api-chatbots`: GET chatbot", &bins.api_chatbots, "api-chatbots", env.clone(), &get_chatbot),
+        ("`api-forms`: GET form", &bins.api_forms, "api-forms", env.clone(), &events[0]),
+        ("`api-minds`: GET Mind", &bins.api_minds, "api-minds", env.clone(), &events[1]),
+        ("`api-integrations`: GET auth/verify", &bins.api_integrations, "api-integrations", env.clone(), &events[2]),
+        ("`ingest-worker`: one SQS ingest job", &bins.ingest_worker, "ingest-worker", env.clone(), &ingest_event),
+    ];
+    Ok(AwsCold { rows: measure_cold(&cases, reps).await?, reps })
 }
 
 // ---------------------------------------------------------------- row 2: API overhead
@@ -847,6 +1039,7 @@ async fn lambda_worker_pdf(bins: &Bins, work: &Path, bytes: &[u8]) -> Result<Pdf
 #[derive(Default)]
 struct Report {
     cold: Option<Cold>,
+    aws_cold: Option<AwsCold>,
     api: Option<Api>,
     idle: Option<Vec<IdleRow>>,
     pdf: Option<PdfReport>,
@@ -918,6 +1111,25 @@ impl Report {
                 met(ratio_med <= 2.0 && ratio_p90 <= 2.0)
             );
         }
+        if let Some(c) = &self.aws_cold {
+            let (floor, hello) = (&c.rows[0], &c.rows[1]);
+            let net = |r: &ColdRow, f: fn(&Dist) -> f64| f(&r.total) - f(&floor.total);
+            for ours in &c.rows[2..] {
+                let ratio_med = net(ours, |d| d.median) / net(hello, |d| d.median);
+                let ratio_p90 = net(ours, |d| d.p90) / net(hello, |d| d.p90);
+                let _ = writeln!(
+                    s,
+                    "| Lambda cold start on the AWS composition (moto + PostgreSQL), minus floor (median / p90): {} | \
+                     {:.2} / {:.2} ms | hello world + `GetItem` {:.2} / {:.2} ms | **{ratio_med:.2}× / {ratio_p90:.2}×** | ≤ 2× | {} |",
+                    ours.label,
+                    net(ours, |d| d.median),
+                    net(ours, |d| d.p90),
+                    net(hello, |d| d.median),
+                    net(hello, |d| d.p90),
+                    met(ratio_med <= 2.0 && ratio_p90 <= 2.0)
+                );
+            }
+        }
         if let Some(a) = &self.api {
             let _ = writeln!(
                 s,
@@ -976,6 +1188,32 @@ impl Report {
                  answering `events/api-chatbots/get-chatbot.json` with the real key and id: 200). Times in ms from \
                  `spawn()` to the emulator receiving the response; *init* = to the first `GET …/invocation/next`; \
                  RSS = VmRSS right after the response:\n",
+                c.reps
+            );
+            let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+            for r in &c.rows {
+                let _ = writeln!(
+                    s,
+                    "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB |",
+                    r.label, r.total.median, r.total.p90, r.init.median, r.init.p90, r.rss_mib
+                );
+            }
+            let _ = writeln!(s);
+        }
+        if let Some(c) = &self.aws_cold {
+            let _ = writeln!(
+                s,
+                "**Cold start on the AWS composition** ({} spawns of each binary, round robin, after a warm-up round; \
+                 the same emulator). The functions get the environment `template.yaml` gives them, pointed at a local \
+                 moto server (`AWS_ENDPOINT_URL`) and the test PostgreSQL + pgvector on loopback: `LORE_BACKEND=aws`, \
+                 the table, bucket and event bus, the queue URLs, the database URL read from a Secrets Manager secret \
+                 (`LORE_DATABASE_SECRET_ARN`), `LORE_EMBEDDER=local`. Each answers a sample event of `events/` with a \
+                 real key and ids (made by `lore serve --backend aws` on the same moto): 200; the ingest worker gets \
+                 one SQS job for a source that does not exist and acknowledges it. The peer, \
+                 `benches/process/hello_dynamo.rs`, is the hello world plus a DynamoDB client made at init and one \
+                 `GetItem` on the same moto table per request. Times in ms from `spawn()` to the response; *init* = to \
+                 the first `GET …/invocation/next`:\n",
                 c.reps
             );
             let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");

@@ -137,8 +137,15 @@ impl App {
     }
 
     pub async fn get_mind(&self, p: &Principal, id: &MindId) -> Result<MindDetail, AppError> {
-        let mind = self.find_mind(p, id).await?;
-        self.detail(mind, &self.current_workspace(p).await?).await
+        // Three independent reads at once (on DynamoDB each is a round trip). The count is of the
+        // caller's own workspace, and is dropped when the Mind is not found.
+        let owner = SourceOwner::Mind(id.clone());
+        let (mind, ws, recent_conversations) = futures::try_join!(
+            self.find_mind(p, id),
+            self.current_workspace(p),
+            self.recent_conversations(p.workspace_id(), &owner)
+        )?;
+        Ok(MindDetail { mind, source_limit: ws.limits.mind_source_limit, recent_conversations })
     }
 
     /// Reads the Mind, applies `change`, and writes it back unless another write came first,

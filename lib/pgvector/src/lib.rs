@@ -133,6 +133,16 @@ impl PgIndex {
     /// Safe to call concurrently (an advisory lock serialises callers) and repeatedly.
     pub async fn migrate(&self) -> StoreResult<()> {
         let mut conn = self.pool.get().await?;
+        // One round trip when the schema is current (every cold start of a function that uses the
+        // index); the locked, per-migration path only when something is missing.
+        let names: Vec<&str> = MIGRATIONS.iter().map(|(name, _)| *name).collect();
+        let current = conn
+            .query_one("SELECT count(*) FROM lore_migrations WHERE name = ANY($1)", &[&names])
+            .await
+            .is_ok_and(|row| row.get::<_, i64>(0) == names.len() as i64);
+        if current {
+            return Ok(());
+        }
         for (name, sql) in MIGRATIONS {
             let tx = conn.transaction().await.map_err(pg)?;
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(pg)?;

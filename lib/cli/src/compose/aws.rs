@@ -2,7 +2,8 @@
 //! EventBridge, chunks on PostgreSQL + pgvector. It also reads the secrets the backend keeps:
 //! the database URL is `LORE_DATABASE_URL`, else the `SecretString` of
 //! `LORE_DATABASE_SECRET_ARN`; the OpenAI key, when `OPENAI_API_KEY` is not set, is the
-//! `SecretString` of `LORE_OPENAI_KEY_SECRET_ARN`. Both are read once, at start.
+//! `SecretString` of `LORE_OPENAI_KEY_SECRET_ARN`. The OpenAI key is read at start; the database
+//! (its secret, connection and migration check) on the chunk index's first use.
 
 use super::parts::{AwsOverrides, StoragePorts, Uses};
 use crate::settings::Settings;
@@ -22,8 +23,8 @@ pub(super) struct AwsStorage {
     pub openai_key: Option<String>,
 }
 
-/// Connects to every AWS resource and the database (creating what is missing when
-/// `LORE_AWS_BOOTSTRAP=true`) and migrates the database.
+/// Connects to every AWS resource (creating what is missing when `LORE_AWS_BOOTSTRAP=true`);
+/// the database is opened and migrated on first use ([`LazyIndex`]).
 ///
 /// Without `LORE_CDN_BASE_URL`, `fileUrl`s point at this server's own `/files/…` route (which
 /// reads S3): the bucket is private, so its own URLs would not be readable.
@@ -44,13 +45,17 @@ pub(super) async fn storage(
     let backend = AwsBackend::connect_with(&sdk, aws).await.map_err(|e| anyhow::anyhow!("aws backend: {e}"))?;
     let (index, openai_key): (Arc<dyn VectorIndex>, _) = match uses {
         Uses::Everything => {
-            let url = match database {
-                Some(url) => url,
-                None => database_url(settings, &sdk).await?,
+            let source = if let Some(url) = database.or_else(|| settings.database_url.clone()) {
+                DatabaseUrl::Given(url)
+            } else if let Some(arn) = &settings.database_secret_arn {
+                DatabaseUrl::Secret { sdk: sdk.clone(), arn: arn.clone() }
+            } else {
+                anyhow::bail!(
+                    "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
+                     (postgres://user:password@host:port/db) or LORE_DATABASE_SECRET_ARN"
+                );
             };
-            let index =
-                lore_pgvector::PgIndex::connect(&url).await.map_err(|e| anyhow::anyhow!("pgvector database: {e}"))?;
-            index.migrate().await.map_err(|e| anyhow::anyhow!("pgvector migrations: {e}"))?;
+            let index = LazyIndex { source, index: tokio::sync::OnceCell::new() };
             let key = match (&settings.openai_key_secret_arn, needs_openai_key && !settings.has_openai_key()) {
                 (Some(arn), true) => Some(lore_aws::secrets::secret_string(&sdk, arn).await?),
                 _ => None,
@@ -78,17 +83,71 @@ pub(super) async fn storage(
     Ok(AwsStorage { ports, backend, openai_key })
 }
 
-/// The pgvector URL from the settings or its secret.
-async fn database_url(settings: &Settings, sdk: &SdkConfig) -> anyhow::Result<String> {
-    if let Some(url) = &settings.database_url {
-        return Ok(url.clone());
+/// Where the pgvector URL comes from: the settings, or a Secrets Manager secret.
+enum DatabaseUrl {
+    Given(String),
+    Secret { sdk: SdkConfig, arn: String },
+}
+
+/// The pgvector index, opened on its first use: the secret read, the connection and the
+/// migration check cost a Lambda's cold start ~12 ms (docs/benchmarks.md), and most requests
+/// (a chatbot's record, a form, a key check) never touch the chunks. A failure is the call's
+/// `Unavailable` error, logged, and the next call tries again.
+struct LazyIndex {
+    source: DatabaseUrl,
+    index: tokio::sync::OnceCell<lore_pgvector::PgIndex>,
+}
+
+impl LazyIndex {
+    async fn get(&self) -> StoreResult<&lore_pgvector::PgIndex> {
+        self.index
+            .get_or_try_init(|| async {
+                let url = match &self.source {
+                    DatabaseUrl::Given(url) => url.clone(),
+                    DatabaseUrl::Secret { sdk, arn } => lore_aws::secrets::secret_string(sdk, arn)
+                        .await
+                        .map_err(|e| StoreError::Unavailable(format!("pgvector database secret: {e}")))?,
+                };
+                let index = lore_pgvector::PgIndex::connect(&url).await?;
+                index.migrate().await?;
+                Ok(index)
+            })
+            .await
+            .inspect_err(|e| tracing::error!(error = %e, "the pgvector database could not be opened"))
     }
-    match &settings.database_secret_arn {
-        Some(arn) => Ok(lore_aws::secrets::secret_string(sdk, arn).await?),
-        None => anyhow::bail!(
-            "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
-             (postgres://user:password@host:port/db) or LORE_DATABASE_SECRET_ARN"
-        ),
+}
+
+#[async_trait::async_trait]
+impl VectorIndex for LazyIndex {
+    async fn semantic_search(
+        &self,
+        scope: &SearchScope,
+        model: &str,
+        query: &[f32],
+        k: usize,
+    ) -> StoreResult<Vec<ChunkHit>> {
+        self.get().await?.semantic_search(scope, model, query, k).await
+    }
+    async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
+        self.get().await?.keyword_search(scope, query, k).await
+    }
+    async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
+        self.get().await?.replace_source_chunks(source, model, chunks).await
+    }
+    async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
+        self.get().await?.delete_source_chunks(source).await
+    }
+    async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64> {
+        self.get().await?.delete_owner_chunks(owner).await
+    }
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+        self.get().await?.embeddings_by_hash(source, model).await
+    }
+    async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
+        self.get().await?.count_source_chunks(source).await
+    }
+    async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        self.get().await?.sources_with_other_models(model).await
     }
 }
 
