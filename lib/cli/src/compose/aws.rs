@@ -48,7 +48,7 @@ pub(super) async fn storage(
             let source = if let Some(url) = database.or_else(|| settings.database_url.clone()) {
                 DatabaseUrl::Given(url)
             } else if let Some(arn) = &settings.database_secret_arn {
-                DatabaseUrl::Secret { sdk: sdk.clone(), arn: arn.clone() }
+                DatabaseUrl::Secret { sdk: Box::new(sdk.clone()), arn: arn.clone() }
             } else {
                 anyhow::bail!(
                     "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
@@ -86,7 +86,7 @@ pub(super) async fn storage(
 /// Where the pgvector URL comes from: the settings, or a Secrets Manager secret.
 enum DatabaseUrl {
     Given(String),
-    Secret { sdk: SdkConfig, arn: String },
+    Secret { sdk: Box<SdkConfig>, arn: String },
 }
 
 /// The pgvector index, opened on its first use: the secret read, the connection and the
