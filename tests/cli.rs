@@ -590,6 +590,43 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
     drop(server);
 }
 
+/// The AWS backend opens the pgvector database on first use: with the database unreachable,
+/// `lore serve --backend aws` starts and serves what needs no chunks (chatbots, an empty search),
+/// and a request that needs the chunk index fails with the contract's 500, without taking the
+/// server down.
+#[test]
+fn aws_backend_serves_records_while_the_database_is_unreachable() {
+    let moto = need("LORE_TEST_MOTO_URL");
+    let name = format!("lore-nodb-{}", std::process::id());
+    // A port nothing listens on: connections are refused at once.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let database = format!("postgres://lore@127.0.0.1:{closed}/lore");
+    let env = aws_env(&moto, &name, ("LORE_DATABASE_URL", &database));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve_aws(dir.path(), &env);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let chatbots = format!("{}/api/v1/chatbots", server.base);
+    let (status, bot) = send(client.post(&chatbots).bearer_auth(&key).json(&serde_json::json!({"name": "kb"})));
+    assert_eq!(status, 201, "{bot}");
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let search = format!("{chatbots}/{bot}/knowledge/search");
+    let (status, found) = send(client.post(&search).bearer_auth(&key).json(&serde_json::json!({"query": "refunds"})));
+    assert_eq!((status, found["results"].as_array().map(Vec::len)), (200, Some(0)), "no sources, no index: {found}");
+
+    let sources = format!("{chatbots}/{bot}/sources");
+    let body = serde_json::json!({"type": "text", "name": "Refunds", "content": "Refunds take fourteen days."});
+    let (status, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
+    assert_eq!(status, 201, "{src}");
+    let id = src["source"]["id"].as_str().unwrap();
+    let (status, failed) = send(client.delete(format!("{sources}/{id}")).bearer_auth(&key));
+    assert_eq!((status, failed["error"]["code"].as_str()), (500, Some("internal_error")), "{failed}");
+    let (status, again) = send(client.get(format!("{chatbots}/{bot}")).bearer_auth(&key));
+    assert_eq!(status, 200, "still serving: {again}");
+    drop(server);
+}
+
 /// The queue's counts of waiting and in-flight messages (`ApproximateNumberOfMessages`,
 /// `ApproximateNumberOfMessagesNotVisible`).
 async fn queue_counts(queue: &lore_aws::SqsJobQueue) -> (u64, u64) {

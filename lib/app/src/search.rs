@@ -364,7 +364,7 @@ impl App {
         } else {
             Vec::new()
         };
-        let keyword = if req.mode != SearchMode::Semantic {
+        let keyword = if req.mode != SearchMode::Semantic && !scope.source_ids.is_empty() {
             let mut hits = self.ports.index.keyword_search(&scope, &req.query, depth).await?;
             score_keyword_hits(&req.query, &mut hits);
             hits
