@@ -132,24 +132,8 @@ async fn measure(chunks: usize, passages: &[(String, String)], turns: usize) -> 
     })
     .await
     .map_err(|e| e.to_string())?;
-    let limits = lore_domain::workspace::LimitsPatch {
-        sources_limit: Some(1_000_000),
-        storage_quota_bytes: Some(1 << 40),
-        rate_limit_per_minute: Some(100_000_000),
-        ..Default::default()
-    };
-    let name = lore_domain::workspace::WorkspaceName::parse("chat-bench").map_err(|e| format!("{e:?}"))?;
-    running.app.create_workspace(name, limits).await.map_err(|e| format!("{e:?}"))?;
-    let issued = running
-        .app
-        .create_key("chat-bench", lore_domain::scope::ScopeSet::all(), None)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let api = Arc::new(crate::Api {
-        base: format!("http://{}", running.addr),
-        key: issued.secret.expose().to_owned(),
-        client: reqwest::Client::new(),
-    });
+    let (_, api) = crate::bench_workspace(&running, "chat-bench").await?;
+    let api = Arc::new(api);
     let bot = api.post("/api/v1/chatbots", &json!({"name": "chat bench"})).await?;
     let bot = bot["chatbot"]["id"].as_str().ok_or("no chatbot id")?.to_owned();
 

@@ -11,7 +11,7 @@
 //! Embedding 10k chunks with MiniLM would take ~11 minutes on two cores, and an exact scan costs
 //! the same whatever the vectors hold; the query side is the real model.
 
-use crate::{Api, Options, Result, Rng, Section, percentile, verdict};
+use crate::{Options, Result, Rng, Section, percentile, verdict};
 use lore_app::ports::{Chunk, Embedder, Finish, Guarded, Lease, SourceStore, VectorIndex};
 use lore_domain::id::{ChatbotId, SourceId};
 use lore_domain::source::SourceOwner;
@@ -111,24 +111,7 @@ async fn measure(
     .await
     .map_err(|e| e.to_string())?;
     let store = running.store.clone().ok_or("the local backend has no embedded store")?;
-    let limits = lore_domain::workspace::LimitsPatch {
-        sources_limit: Some(1_000_000),
-        storage_quota_bytes: Some(1 << 40),
-        rate_limit_per_minute: Some(100_000_000),
-        ..Default::default()
-    };
-    let name = lore_domain::workspace::WorkspaceName::parse("http-search-bench").map_err(|e| format!("{e:?}"))?;
-    let ws = running.app.create_workspace(name, limits).await.map_err(|e| format!("{e:?}"))?;
-    let issued = running
-        .app
-        .create_key("http-search-bench", lore_domain::scope::ScopeSet::all(), None)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let api = Api {
-        base: format!("http://{}", running.addr),
-        key: issued.secret.expose().to_owned(),
-        client: reqwest::Client::new(),
-    };
+    let (ws, api) = crate::bench_workspace(&running, "http-search-bench").await?;
     let bot = api.post("/api/v1/chatbots", &json!({"name": "http search bench"})).await?;
     let bot_id = bot["chatbot"]["id"].as_str().ok_or("no chatbot id")?.to_owned();
     let chatbot = ChatbotId::parse(&bot_id).ok_or("bad chatbot id")?;

@@ -226,6 +226,30 @@ pub fn human_bytes(bytes: usize) -> String {
     }
 }
 
+/// A workspace named `name` on the running server, with limits no bench reaches, and a client
+/// holding a key of it with every scope.
+pub async fn bench_workspace(
+    running: &lore::serve::Running,
+    name: &str,
+) -> Result<(lore_domain::workspace::Workspace, Api)> {
+    let limits = lore_domain::workspace::LimitsPatch {
+        sources_limit: Some(1_000_000),
+        storage_quota_bytes: Some(1 << 40),
+        rate_limit_per_minute: Some(100_000_000),
+        ..Default::default()
+    };
+    let parsed = lore_domain::workspace::WorkspaceName::parse(name).map_err(|e| format!("{e:?}"))?;
+    let ws = running.app.create_workspace(parsed, limits).await.map_err(|e| format!("{e:?}"))?;
+    let issued =
+        running.app.create_key(name, lore_domain::scope::ScopeSet::all(), None).await.map_err(|e| format!("{e:?}"))?;
+    let api = Api {
+        base: format!("http://{}", running.addr),
+        key: issued.secret.expose().to_owned(),
+        client: reqwest::Client::new(),
+    };
+    Ok((ws, api))
+}
+
 /// A client of the server under test: its address and a key of the bench's workspace.
 pub struct Api {
     pub base: String,

@@ -192,23 +192,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     .await
     .map_err(|e| e.to_string())?;
     let store = running.store.clone().ok_or("the local backend has no embedded store")?;
-    let limits = lore_domain::workspace::LimitsPatch {
-        sources_limit: Some(1_000_000),
-        rate_limit_per_minute: Some(100_000_000),
-        ..Default::default()
-    };
-    let name = lore_domain::workspace::WorkspaceName::parse("perf-bench").map_err(|e| format!("{e:?}"))?;
-    let ws = running.app.create_workspace(name, limits).await.map_err(|e| format!("{e:?}"))?;
-    let issued = running
-        .app
-        .create_key("perf-bench", lore_domain::scope::ScopeSet::all(), None)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let api = crate::Api {
-        base: format!("http://{}", running.addr),
-        key: issued.secret.expose().to_owned(),
-        client: reqwest::Client::new(),
-    };
+    let (ws, api) = crate::bench_workspace(&running, "perf-bench").await?;
     let bot = api.post("/api/v1/chatbots", &json!({"name": "perf bench"})).await?;
     let bot_id = bot["chatbot"]["id"].as_str().ok_or("no chatbot id")?.to_owned();
     let chatbot = ChatbotId::parse(&bot_id).ok_or("bad chatbot id")?;

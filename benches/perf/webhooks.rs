@@ -185,19 +185,7 @@ async fn measure(o: &Options) -> Result<Measured> {
     })
     .await
     .map_err(|e| e.to_string())?;
-    let limits = lore_domain::workspace::LimitsPatch { rate_limit_per_minute: Some(100_000_000), ..Default::default() };
-    let name = lore_domain::workspace::WorkspaceName::parse("perf-bench").map_err(|e| format!("{e:?}"))?;
-    running.app.create_workspace(name, limits).await.map_err(|e| format!("{e:?}"))?;
-    let issued = running
-        .app
-        .create_key("perf-bench", lore_domain::scope::ScopeSet::all(), None)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let api = crate::Api {
-        base: format!("http://{}", running.addr),
-        key: issued.secret.expose().to_owned(),
-        client: reqwest::Client::new(),
-    };
+    let (_, api) = crate::bench_workspace(&running, "perf-bench").await?;
 
     // Fan-out.
     let form = api.form().await?;

@@ -1045,6 +1045,20 @@ struct Report {
     pdf: Option<PdfReport>,
 }
 
+/// The table of a cold-start section: one row per binary.
+fn cold_table(s: &mut String, rows: &[ColdRow]) {
+    let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB |",
+            r.label, r.total.median, r.total.p90, r.init.median, r.init.p90, r.rss_mib
+        );
+    }
+    let _ = writeln!(s);
+}
+
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -1190,16 +1204,7 @@ impl Report {
                  RSS = VmRSS right after the response:\n",
                 c.reps
             );
-            let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");
-            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
-            for r in &c.rows {
-                let _ = writeln!(
-                    s,
-                    "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB |",
-                    r.label, r.total.median, r.total.p90, r.init.median, r.init.p90, r.rss_mib
-                );
-            }
-            let _ = writeln!(s);
+            cold_table(&mut s, &c.rows);
         }
         if let Some(c) = &self.aws_cold {
             let _ = writeln!(
@@ -1216,16 +1221,7 @@ impl Report {
                  the first `GET …/invocation/next`:\n",
                 c.reps
             );
-            let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");
-            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
-            for r in &c.rows {
-                let _ = writeln!(
-                    s,
-                    "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB |",
-                    r.label, r.total.median, r.total.p90, r.init.median, r.init.p90, r.rss_mib
-                );
-            }
-            let _ = writeln!(s);
+            cold_table(&mut s, &c.rows);
         }
         if let Some(a) = &self.api {
             let _ = writeln!(
