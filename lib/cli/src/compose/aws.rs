@@ -90,7 +90,7 @@ enum DatabaseUrl {
 }
 
 /// The pgvector index, opened on its first use: the secret read, the connection and the
-/// migration check cost a Lambda's cold start ~12 ms (docs/benchmarks.md), and most requests
+/// migration check cost a Lambda's cold start ~9 ms (docs/benchmarks.md), and most requests
 /// (a chatbot's record, a form, a key check) never touch the chunks. A failure is the call's
 /// `Unavailable` error, logged, and the next call tries again.
 struct LazyIndex {
