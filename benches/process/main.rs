@@ -448,6 +448,16 @@ struct ColdRow {
     total: Dist,
     init: Dist,
     rss_mib: f64,
+    /// The binary's size without symbols (what a release build, which strips, deploys; before LTO).
+    stripped_bytes: Option<u64>,
+}
+
+/// The size of `bin` stripped of symbols (`strip -o` into a scratch file); `None` without `strip`.
+fn stripped_size(bin: &Path) -> Option<u64> {
+    let dir = tempfile::tempdir().ok()?;
+    let out = dir.path().join("stripped");
+    let ok = Command::new("strip").arg("-o").arg(&out).arg(bin).status().ok()?.success();
+    if ok { std::fs::metadata(&out).ok().map(|m| m.len()) } else { None }
 }
 
 struct Cold {
@@ -521,6 +531,7 @@ async fn measure_cold(cases: &[Case<'_>], reps: usize) -> Result<Vec<ColdRow>> {
             total: dist(&totals[i]),
             init: dist(&inits[i]),
             rss_mib: dist(&rss[i]).median,
+            stripped_bytes: stripped_size(c.1),
         })
         .collect())
 }
@@ -1047,12 +1058,13 @@ struct Report {
 
 /// The table of a cold-start section: one row per binary.
 fn cold_table(s: &mut String, rows: &[ColdRow]) {
-    let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response |");
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "| binary | median | p90 | init median | init p90 | RSS after 1st response | size, stripped |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|");
     for r in rows {
+        let size = r.stripped_bytes.map_or_else(|| "–".to_owned(), |b| format!("{:.1} MB", b as f64 / 1e6));
         let _ = writeln!(
             s,
-            "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB |",
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} MiB | {size} |",
             r.label, r.total.median, r.total.p90, r.init.median, r.init.p90, r.rss_mib
         );
     }
