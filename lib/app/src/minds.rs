@@ -94,7 +94,7 @@ impl App {
 
     async fn detail(&self, mind: Mind, ws: &Workspace) -> Result<MindDetail, AppError> {
         let recent_conversations = self.recent_conversations(&ws.id, &SourceOwner::Mind(mind.id.clone())).await?;
-        Ok(MindDetail { mind, source_limit: ws.limits.mind_source_limit, recent_conversations })
+        Ok(mind_detail(mind, ws, recent_conversations))
     }
 
     /// Creates a Mind with the contract's defaults, within the workspace's `mindsLimit`.
@@ -145,7 +145,7 @@ impl App {
             self.current_workspace(p),
             self.recent_conversations(p.workspace_id(), &owner)
         )?;
-        Ok(MindDetail { mind, source_limit: ws.limits.mind_source_limit, recent_conversations })
+        Ok(mind_detail(mind, &ws, recent_conversations))
     }
 
     /// Reads the Mind, applies `change`, and writes it back unless another write came first,
@@ -226,4 +226,9 @@ impl App {
         let slug = Slug::parse("slug", slug).map_err(|_| AppError::NotFound("mind"))?;
         self.ports.minds.find_published_mind(slug.as_str()).await?.ok_or(AppError::NotFound("mind"))
     }
+}
+
+/// A Mind as the API shows it: with its workspace's source limit and its recent conversations.
+fn mind_detail(mind: Mind, ws: &Workspace, recent_conversations: u64) -> MindDetail {
+    MindDetail { mind, source_limit: ws.limits.mind_source_limit, recent_conversations }
 }
