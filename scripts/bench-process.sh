@@ -32,11 +32,14 @@ start=$(date +%s)
 cargo build --profile perf -p lore --bin lore \
   --example process-hello-lambda --example process-floor-lambda --example process-hello-http \
   --example process-hello-dynamo
-cargo build --profile perf -p api-chatbots -p api-forms -p api-minds -p api-integrations -p ingest-worker
+# Two builds, as `sam build` builds each function alone: the functions that embed link the MiniLM
+# model code (`lore/minilm`), and built together with them the records-only ones would too.
+cargo build --profile perf -p api-chatbots -p api-minds -p ingest-worker
+cargo build --profile perf -p api-forms -p api-integrations
 
 # The AWS composition row runs against moto and the test PostgreSQL (started here, as the tests do).
 case " $* " in
-  *" --only "*) wants_aws=$(echo "$*" | grep -c aws-cold || true) ;;
+  *" --only "*) wants_aws=$(echo "$*" | grep -cE "aws-cold|minilm-lambda" || true) ;;
   *) wants_aws=1 ;;
 esac
 if [ "$wants_aws" != 0 ]; then

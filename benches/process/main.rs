@@ -12,6 +12,7 @@
 //! see benches/process/README.md.
 
 mod emulator;
+mod minilm_lambda;
 mod pdf;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -96,13 +97,21 @@ async fn main() -> Result<()> {
         let setup = api_setup.as_ref().unwrap();
         report.cold = Some(cold_start(&bins, setup, o.reps, &o.ours_env).await?);
     }
-    if run("aws-cold") {
-        let moto =
-            std::env::var("LORE_BENCH_MOTO_URL").context("aws-cold needs LORE_BENCH_MOTO_URL (a moto server)")?;
+    if run("aws-cold") || run("minilm-lambda") {
+        let moto = std::env::var("LORE_BENCH_MOTO_URL")
+            .context("aws-cold and minilm-lambda need LORE_BENCH_MOTO_URL (a moto server)")?;
         let database = std::env::var("LORE_BENCH_DATABASE_URL")
-            .context("aws-cold needs LORE_BENCH_DATABASE_URL (PostgreSQL + pgvector)")?;
+            .context("aws-cold and minilm-lambda need LORE_BENCH_DATABASE_URL (PostgreSQL + pgvector)")?;
         let setup = AwsSetup::prepare(&bins, work.path(), &moto, &database).await?;
-        report.aws_cold = Some(aws_cold_start(&bins, &setup, o.reps).await?);
+        if run("aws-cold") {
+            report.aws_cold = Some(aws_cold_start(&bins, &setup, o.reps).await?);
+        }
+        if run("minilm-lambda") {
+            match minilm_dir() {
+                Some(dir) => report.minilm = Some(minilm_lambda::minilm_lambda(&bins, &setup, &dir).await?),
+                None => eprintln!("bench-process: minilm-lambda skipped: run `bash scripts/fetch-model.sh` first"),
+            }
+        }
     }
     if run("idle") {
         report.idle = Some(idle_memory(&bins, work.path()).await?);
@@ -543,6 +552,8 @@ async fn measure_cold(cases: &[Case<'_>], reps: usize) -> Result<Vec<ColdRow>> {
 /// with a key, a chatbot, a form and a Mind made through `lore serve --backend aws`.
 struct AwsSetup {
     env: Vec<(String, String)>,
+    /// The SDK configuration for moto.
+    sdk: aws_config::SdkConfig,
     key: String,
     ids: Vec<(&'static str, String)>,
     table: String,
@@ -634,7 +645,7 @@ impl AwsSetup {
             .await
             .context("writing the hello world's item")?;
         let ids = vec![(SAMPLE_CHATBOT, bot), (SAMPLE_FORM, form), (SAMPLE_MIND, mind)];
-        Ok(AwsSetup { env, key, ids, table: name })
+        Ok(AwsSetup { env, sdk, key, ids, table: name })
     }
 
     /// `events/<function>/<file>` with the placeholders replaced by the setup's key and ids.
@@ -692,6 +703,28 @@ async fn aws_cold_start(bins: &Bins, setup: &AwsSetup, reps: usize) -> Result<Aw
         ("`api-integrations`: GET auth/verify", &bins.api_integrations, "api-integrations", env.clone(), &events[2]),
         ("`ingest-worker`: one SQS ingest job", &bins.ingest_worker, "ingest-worker", env.clone(), &ingest_event),
     ];
+    // The functions that embed, configured for the local model (issue 18 item 10): the layer's
+    // directory is the machine's model cache here.
+    let model_dir = minilm_dir().map(|d| d.to_string_lossy().into_owned());
+    let mut cases = cases;
+    if let Some(dir) = &model_dir {
+        let minilm: Vec<(&str, &str)> =
+            env.iter().copied().chain([("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", dir.as_str())]).collect();
+        cases.push((
+            "`api-chatbots`, `LORE_EMBEDDER=minilm`: GET chatbot",
+            &bins.api_chatbots,
+            "api-chatbots",
+            minilm.clone(),
+            &get_chatbot,
+        ));
+        cases.push((
+            "`ingest-worker`, `LORE_EMBEDDER=minilm`: one SQS ingest job",
+            &bins.ingest_worker,
+            "ingest-worker",
+            minilm,
+            &ingest_event,
+        ));
+    }
     Ok(AwsCold { rows: measure_cold(&cases, reps).await?, reps })
 }
 
@@ -858,9 +891,13 @@ async fn idle_memory(bins: &Bins, work: &Path) -> Result<Vec<IdleRow>> {
 }
 
 fn minilm_present() -> bool {
-    std::env::var_os("HOME")
-        .map(|h| PathBuf::from(h).join(".cache/lore/models/all-MiniLM-L6-v2/model.safetensors").exists())
-        .unwrap_or(false)
+    minilm_dir().is_some()
+}
+
+/// The all-MiniLM-L6-v2 directory `scripts/fetch-model.sh` fills, when it holds the weights.
+fn minilm_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/lore/models/all-MiniLM-L6-v2"))?;
+    dir.join("model.safetensors").exists().then_some(dir)
 }
 
 struct PdfRow {
@@ -1054,6 +1091,7 @@ struct Report {
     api: Option<Api>,
     idle: Option<Vec<IdleRow>>,
     pdf: Option<PdfReport>,
+    minilm: Option<minilm_lambda::MiniLmLambda>,
 }
 
 /// The table of a cold-start section: one row per binary.
@@ -1225,7 +1263,8 @@ impl Report {
                  the same emulator). The functions get the environment `template.yaml` gives them, pointed at a local \
                  moto server (`AWS_ENDPOINT_URL`) and the test PostgreSQL + pgvector on loopback: `LORE_BACKEND=aws`, \
                  the table, bucket and event bus, the queue URLs, the database URL read from a Secrets Manager secret \
-                 (`LORE_DATABASE_SECRET_ARN`), `LORE_EMBEDDER=local`. Each answers a sample event of `events/` with a \
+                 (`LORE_DATABASE_SECRET_ARN`), `LORE_EMBEDDER=local` (the two `minilm` rows: `LORE_EMBEDDER=minilm` \
+                 and `LORE_MODEL_DIR`, the layer's files). Each answers a sample event of `events/` with a \
                  real key and ids (made by `lore serve --backend aws` on the same moto): 200; the ingest worker gets \
                  one SQS job for a source that does not exist and acknowledges it. The peer, \
                  `benches/process/hello_dynamo.rs`, is the hello world plus a DynamoDB client made at init and one \
@@ -1234,6 +1273,38 @@ impl Report {
                 c.reps
             );
             cold_table(&mut s, &c.rows);
+        }
+        if let Some(m) = &self.minilm {
+            let _ = writeln!(
+                s,
+                "**MiniLM on Lambda** (issue 18 item 10; `benches/process/minilm_lambda.rs`): the same AWS composition, \
+                 once per embedder. `api-chatbots` creates a chatbot and a text source of {} characters (this \
+                 repository's docs) and starts it; the job is taken from the SQS ingest queue on moto and handed to a \
+                 freshly spawned `ingest-worker` as an SQS event (*ingest* = spawn → the batch's answer: init, model \
+                 load, extraction, chunking, embedding, pgvector writes). A fresh `api-chatbots` then answers {} \
+                 different hybrid searches (`topK` 5; *first* includes loading the weights). The functions use both \
+                 cores of this machine: on Lambda a function gets CPU in proportion to its memory (one vCPU at \
+                 1,769 MB), so expect these times ÷ the share `template.yaml`'s memory sizes give.\n",
+                m.text_chars,
+                m.runs.first().map_or(0, |r| r.query_count + 1)
+            );
+            let _ =
+                writeln!(s, "| embedder | chunks | ingest | chunks/s | first search | search median | search p90 |");
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|");
+            for r in &m.runs {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {:.2} s | {:.1} | {:.0} ms | {:.1} ms | {:.1} ms |",
+                    r.label,
+                    r.chunks,
+                    r.ingest_secs,
+                    r.chunks as f64 / r.ingest_secs,
+                    r.first_query_ms,
+                    r.queries.median,
+                    r.queries.p90
+                );
+            }
+            let _ = writeln!(s);
         }
         if let Some(a) = &self.api {
             let _ = writeln!(

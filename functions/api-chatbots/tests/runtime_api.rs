@@ -2,6 +2,8 @@
 //! emulator here, on 127.0.0.1), fed the sample events of `events/api-chatbots/`, answering with
 //! API Gateway HTTP API (payload 2.0) responses.
 
+#[path = "../../minilm_layer.rs"]
+mod minilm_layer;
 #[path = "../../runtime_api.rs"]
 mod runtime_api;
 #[allow(dead_code)]
@@ -140,4 +142,67 @@ async fn binary_exits_when_its_composition_cannot_be_built() {
             other => panic!("no invocation can be served without a composition: {other:?}"),
         }
     }
+}
+
+/// The placeholder source id of the source events.
+const SAMPLE_SOURCE_ID: &str = "src_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The text of `create-text-source.json`.
+const SAMPLE_TEXT: &str = "Customers may return any unused product within 30 days of delivery for a full refund.";
+
+/// `template.yaml`'s `Embedder=minilm`: the binary, given the layer's model directory, embeds with
+/// all-MiniLM-L6-v2 what it ingests and what it is asked. The sources and the question share no
+/// word, so only a semantic model ranks the right one first; the lexical embedder scores both 0.
+#[tokio::test]
+async fn binary_embeds_with_minilm_from_the_layer() {
+    let layer = minilm_layer::build();
+    let tenant = Tenant::new().await;
+    let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
+    let data_dir = tenant.dir.path().to_str().expect("a UTF-8 temp dir");
+    let model_dir = layer.model_dir.to_str().expect("a UTF-8 temp dir");
+    let env = [("LORE_DATA_DIR", data_dir), ("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", model_dir)];
+    let mut function = Function::spawn(&runtime, PROGRAM, FUNCTION_NAME, &env);
+    let ev = |name: &str| Event::load(name).with_key(&tenant.key);
+
+    let created = function.http(&mut runtime, "inv-1-create", &ev("create-chatbot.json")).await;
+    assert_eq!(created.status, 201, "{:?}", created.raw);
+    let bot = created.body["chatbot"]["id"].as_str().expect("chatbot.id").to_owned();
+    let texts = [
+        ("refunds", SAMPLE_TEXT),
+        ("weather", "Heavy snowfall closed the mountain pass overnight and the ski lifts stayed shut"),
+    ];
+    let mut sources = Vec::new();
+    for (i, (name, text)) in texts.iter().enumerate() {
+        let event = ev("create-text-source.json").with_chatbot_id(&bot).with(SAMPLE_TEXT, text);
+        let made = function.http(&mut runtime, &format!("inv-2-source-{i}"), &event).await;
+        assert_eq!(made.status, 201, "{name}: {:?}", made.raw);
+        let id = made.body["source"]["id"].as_str().expect("source.id").to_owned();
+        let event = ev("process-source.json").with_chatbot_id(&bot).with(SAMPLE_SOURCE_ID, &id);
+        let started = function.http(&mut runtime, &format!("inv-3-process-{i}"), &event).await;
+        assert_eq!(started.status, 202, "{name}: {:?}", started.raw);
+        sources.push(id);
+    }
+    // The embedded backend processes in the function's own process: poll the sources.
+    for (i, id) in sources.iter().enumerate() {
+        let event = ev("get-source.json").with_chatbot_id(&bot).with(SAMPLE_SOURCE_ID, id);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        for poll in 0.. {
+            let got = function.http(&mut runtime, &format!("inv-4-get-{i}-{poll}"), &event).await;
+            match got.body["source"]["status"].as_str() {
+                Some("ready") => break,
+                Some("pending" | "processing") if std::time::Instant::now() < deadline => {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await
+                }
+                _ => panic!("source {i} did not become ready: {:?}\n{}", got.raw, function.log()),
+            }
+        }
+    }
+
+    let search = ev("search-knowledge.json").with_chatbot_id(&bot);
+    let found = function.http(&mut runtime, "inv-5-search", &search).await;
+    assert_eq!(found.status, 200, "{:?}", found.raw);
+    let results = found.body["results"].as_array().expect("results");
+    assert_eq!(results[0]["sourceId"], sources[0].as_str(), "the returns policy answers the question: {results:?}");
+    let (best, other) = (results[0]["score"].as_f64().unwrap(), results.get(1).and_then(|r| r["score"].as_f64()));
+    assert!(best > 0.3, "a semantic match, not a lexical one: {results:?}");
+    assert!(other.is_none_or(|o| o < best), "{results:?}");
 }

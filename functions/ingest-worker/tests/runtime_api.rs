@@ -7,6 +7,8 @@
 
 #[path = "../../../tests/hostile/files.rs"]
 mod files;
+#[path = "../../minilm_layer.rs"]
+mod minilm_layer;
 #[path = "../../runtime_api.rs"]
 mod runtime_api;
 
@@ -14,6 +16,7 @@ use lore::compose::Overrides;
 use lore_app::auth::Principal;
 use lore_app::files::{IncomingFile, UploadOwner, UploadRules};
 use lore_app::ports::{ByteStream, Bytes, IngestJob};
+use lore_app::search::{SearchMode, SearchRequest};
 use lore_app::sources::NewSource;
 use lore_domain::chatbot::NewChatbot;
 use lore_domain::id::ChatbotId;
@@ -83,68 +86,107 @@ fn batch(workspace: &str, sources: &[String]) -> String {
     json!({ "Records": records }).to_string()
 }
 
+/// The AWS backend on moto and the test database: the resources, an API composed in this process
+/// on them (it makes the sources and reads the results; `embedder` is the one it searches with), a
+/// workspace with a key and a chatbot.
+struct Aws {
+    app: lore_app::App,
+    p: Principal,
+    bot: ChatbotId,
+    ws: String,
+    name: String,
+    moto: String,
+    database: String,
+}
+
+impl Aws {
+    async fn new(embedder: Arc<dyn lore_embed::Embedder>) -> Self {
+        let moto = required_env("LORE_TEST_MOTO_URL");
+        let database = required_env("LORE_TEST_DATABASE_URL");
+        let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
+            .region(aws_config::Region::new("us-east-1"))
+            .endpoint_url(&moto)
+            .credentials_provider(aws_credential_types::Credentials::new(
+                "testing",
+                "testing",
+                None,
+                None,
+                "lore-tests",
+            ))
+            .load()
+            .await;
+        let id = lore_domain::id::SourceId::generate();
+        let name = format!("lore-ingest-{}", &id.as_str()[4..]);
+        let settings = lore_aws::AwsSettings {
+            table: name.clone(),
+            bucket: name.clone(),
+            cdn_base_url: None,
+            ingest_queue: lore_aws::QueueRef::Name(name.clone()),
+            deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
+            event_bus: name.clone(),
+            bootstrap: true,
+            s3_endpoint: Some(moto.clone()),
+            s3_force_path_style: true,
+        };
+        let overrides = Overrides {
+            embedder: Some(embedder),
+            aws: Some(lore::compose::AwsOverrides { sdk, settings, database_url: Some(database.clone()) }),
+            ..Default::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let api = lore::compose::open(lore::compose::Backend::Aws, dir.path(), "http://localhost:3000", &overrides)
+            .await
+            .expect("aws");
+        let app = api.app;
+        let ws = app.create_workspace(WorkspaceName::parse("ingest").unwrap(), LimitsPatch::default()).await.unwrap();
+        let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
+        let p = app.authenticate(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
+        let bot = app.create_chatbot(&p, NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap().id;
+        Self { app, p, bot, ws: ws.id.to_string(), name, moto, database }
+    }
+
+    /// The function's environment, as `template.yaml` configures it, pointed at moto and the test
+    /// database, with `embedder` (`LORE_EMBEDDER` and its settings).
+    fn function_env<'a>(&'a self, deliveries: &'a str, embedder: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        let mut env = vec![
+            ("LORE_BACKEND", "aws"),
+            ("LORE_DYNAMODB_TABLE", self.name.as_str()),
+            ("LORE_S3_BUCKET", self.name.as_str()),
+            ("LORE_INGEST_QUEUE", self.name.as_str()),
+            ("LORE_EVENT_BUS", self.name.as_str()),
+            ("LORE_DELIVERIES_QUEUE", deliveries),
+            ("LORE_DATABASE_URL", self.database.as_str()),
+            ("AWS_ENDPOINT_URL", self.moto.as_str()),
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_ACCESS_KEY_ID", "testing"),
+            ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ];
+        env.extend_from_slice(embedder);
+        env
+    }
+
+    async fn status(&self, source: &str) -> lore_domain::source::KnowledgeSource {
+        let source = lore_domain::id::SourceId::parse(source).unwrap();
+        self.app.get_source(&self.p, &self.bot, &source).await.unwrap()
+    }
+}
+
 #[tokio::test]
 async fn hostile_documents_end_in_error_within_the_functions_memory_budget_on_aws() {
-    let moto = required_env("LORE_TEST_MOTO_URL");
-    let database = required_env("LORE_TEST_DATABASE_URL");
-    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .region(aws_config::Region::new("us-east-1"))
-        .endpoint_url(&moto)
-        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-tests"))
-        .load()
-        .await;
-    let id = lore_domain::id::SourceId::generate();
-    let name = format!("lore-ingest-{}", &id.as_str()[4..]);
-    let settings = lore_aws::AwsSettings {
-        table: name.clone(),
-        bucket: name.clone(),
-        cdn_base_url: None,
-        ingest_queue: lore_aws::QueueRef::Name(name.clone()),
-        deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
-        event_bus: name.clone(),
-        bootstrap: true,
-        s3_endpoint: Some(moto.clone()),
-        s3_force_path_style: true,
-    };
-    // The API side: the same resources, composed in this process, makes the sources.
-    let overrides = Overrides {
-        embedder: Some(Arc::new(lore_embed::LocalEmbedder::new())),
-        aws: Some(lore::compose::AwsOverrides { sdk, settings, database_url: Some(database.clone()) }),
-        ..Default::default()
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let api = lore::compose::open(lore::compose::Backend::Aws, dir.path(), "http://localhost:3000", &overrides)
-        .await
-        .expect("aws");
-    let app = api.app;
-    let ws = app.create_workspace(WorkspaceName::parse("hostile").unwrap(), LimitsPatch::default()).await.unwrap();
-    let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
-    let p = app.authenticate(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
-    let bot = app.create_chatbot(&p, NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap().id;
+    let aws = Aws::new(Arc::new(lore_embed::LocalEmbedder::new())).await;
+    let (app, p, bot) = (&aws.app, &aws.p, &aws.bot);
     let sources = vec![
-        file_source(&app, &p, &bot, "bomb.pdf", files::pdf_content_bomb(432 << 20)).await,
-        file_source(&app, &p, &bot, "paragraphs.docx", files::docx_paragraph_bomb(2_000_000)).await,
-        file_source(&app, &p, &bot, "fine.pdf", files::small_pdf("A small document after the bombs.")).await,
+        file_source(app, p, bot, "bomb.pdf", files::pdf_content_bomb(432 << 20)).await,
+        file_source(app, p, bot, "paragraphs.docx", files::docx_paragraph_bomb(2_000_000)).await,
+        file_source(app, p, bot, "fine.pdf", files::small_pdf("A small document after the bombs.")).await,
     ];
 
     // The function, configured as in production but pointed at moto and the test database.
     let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
-    let env = [
-        ("LORE_BACKEND", "aws"),
-        ("LORE_DYNAMODB_TABLE", name.as_str()),
-        ("LORE_S3_BUCKET", name.as_str()),
-        ("LORE_INGEST_QUEUE", name.as_str()),
-        ("LORE_EVENT_BUS", name.as_str()),
-        ("LORE_DELIVERIES_QUEUE", &format!("{name}-deliveries")),
-        ("LORE_DATABASE_URL", database.as_str()),
-        ("LORE_EMBEDDER", "local"),
-        ("AWS_ENDPOINT_URL", moto.as_str()),
-        ("AWS_REGION", "us-east-1"),
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", "testing"),
-    ];
+    let deliveries = format!("{}-deliveries", aws.name);
+    let env = aws.function_env(&deliveries, &[("LORE_EMBEDDER", "local")]);
     let mut function = Function::spawn(&runtime, PROGRAM, FUNCTION_NAME, &env);
-    match function.invoke(&mut runtime, "inv-hostile", &batch(ws.id.as_str(), &sources)).await {
+    match function.invoke(&mut runtime, "inv-hostile", &batch(&aws.ws, &sources)).await {
         Posted::Response { body, .. } => {
             assert_eq!(body, json!({"batchItemFailures": []}), "a bomb is no retry: {}", function.log());
         }
@@ -152,20 +194,15 @@ async fn hostile_documents_end_in_error_within_the_functions_memory_budget_on_aw
     }
     let peak = peak_rss_kib(function.child.id());
 
-    let status = |source: &str| {
-        let (app, p, bot) = (app.clone(), p.clone(), bot.clone());
-        let source = lore_domain::id::SourceId::parse(source).unwrap();
-        async move { app.get_source(&p, &bot, &source).await.unwrap() }
-    };
     for (source, reason) in [
         (&sources[0], "4 MiB of drawing instructions, the limit per page"),
         (&sources[1], "more than 200000 paragraphs, the limit"),
     ] {
-        let s = status(source).await;
+        let s = aws.status(source).await;
         assert_eq!(s.status, SourceStatus::Error, "{s:?}");
         assert!(s.error.as_deref().unwrap_or("").contains(reason), "{s:?}");
     }
-    assert_eq!(status(&sources[2]).await.status, SourceStatus::Ready, "the small document after the bombs");
+    assert_eq!(aws.status(&sources[2]).await.status, SourceStatus::Ready, "the small document after the bombs");
     assert!(
         peak <= FUNCTION_PEAK_RSS_BUDGET_KIB,
         "the ingest-worker function peaked at {} MiB, over its {} MiB budget",
@@ -173,4 +210,53 @@ async fn hostile_documents_end_in_error_within_the_functions_memory_budget_on_aw
         FUNCTION_PEAK_RSS_BUDGET_KIB / 1024
     );
     eprintln!("ingest-worker peak RSS over the hostile batch: {} MiB", peak / 1024);
+}
+
+/// `template.yaml`'s `Embedder=minilm` on AWS: the worker, given the layer's model directory,
+/// embeds the chunks with all-MiniLM-L6-v2 into pgvector. Read back by a search with the same
+/// model, a question that shares no word with its answer finds it first; chunks of the lexical
+/// embedder would carry another model id and match nothing.
+#[tokio::test]
+async fn the_worker_embeds_with_minilm_from_the_layer_on_aws() {
+    let layer = minilm_layer::build();
+    let minilm = lore_embed::MiniLmEmbedder::load(&layer.model_dir).expect("the layer's model");
+    let aws = Aws::new(Arc::new(minilm)).await;
+    let texts = [
+        ("refunds", "Customers may return any unused product within 30 days of delivery for a full refund."),
+        ("weather", "Heavy snowfall closed the mountain pass overnight and the ski lifts stayed shut."),
+    ];
+    let mut sources = Vec::new();
+    for (name, text) in texts {
+        let new = NewSource::Text { name: Some(name.into()), content: Some(text.into()) };
+        let source = aws.app.create_source(&aws.p, &aws.bot, new).await.expect("created");
+        aws.app.process_source(&aws.p, &aws.bot, &source.id).await.expect("processing");
+        sources.push(source.id.to_string());
+    }
+
+    let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
+    let deliveries = format!("{}-deliveries", aws.name);
+    let model_dir = layer.model_dir.to_str().expect("a UTF-8 temp dir");
+    let env = aws.function_env(&deliveries, &[("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", model_dir)]);
+    let mut function = Function::spawn(&runtime, PROGRAM, FUNCTION_NAME, &env);
+    match function.invoke(&mut runtime, "inv-minilm", &batch(&aws.ws, &sources)).await {
+        Posted::Response { body, .. } => assert_eq!(body, json!({"batchItemFailures": []}), "{}", function.log()),
+        other => panic!("expected a batch response, got {other:?}; the log:\n{}", function.log()),
+    }
+    for source in &sources {
+        let s = aws.status(source).await;
+        assert_eq!(s.status, SourceStatus::Ready, "{s:?}");
+    }
+
+    let request = SearchRequest {
+        query: "How long do I have to send something back?".into(),
+        top_k: 5,
+        mode: SearchMode::Semantic,
+        min_score: None,
+        source_ids: None,
+        types: None,
+    };
+    let found = aws.app.search_chatbot(&aws.p, &aws.bot, request).await.expect("search");
+    assert_eq!(found.hits.len(), 2, "both sources' chunks are in the index under MiniLM's id: {:?}", found.hits);
+    assert_eq!(found.hits[0].source_id.as_str(), sources[0], "{:?}", found.hits);
+    assert!(found.hits[0].score > 0.3 && found.hits[1].score < found.hits[0].score, "{:?}", found.hits);
 }

@@ -19,7 +19,9 @@
 //! [`LocalEmbedder`] (`lore-local-hash-v1`, lexical) is used and a warning says how to get the model.
 //! `LORE_EMBEDDER=minilm` insists on the model (an error when its files are missing);
 //! `LORE_EMBEDDER=local` uses the built-in one without a warning. Files that are present but damaged
-//! (or other weights) are an error at [`EmbedderConfig::build`] in both cases, never a silent fallback.
+//! (or weights of another size) are an error at [`EmbedderConfig::build`] in both cases, never a
+//! silent fallback; weights of the right size but other bytes fail the first embedding on their
+//! sha256, before any vector is made.
 //! The two models' vectors have different model ids and are never mixed in one index.
 
 pub use crate::error::ConfigError;

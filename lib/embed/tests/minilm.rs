@@ -9,7 +9,7 @@
 //! scripts/reference-embeddings.py: an independent implementation (pure-Python WordPiece, BERT
 //! forward pass in numpy float64, mean pooling, normalisation); see its `producedBy` field.
 
-use lore_embed::minilm::MINILM_WEIGHTS_SHA256;
+use lore_embed::minilm::{MINILM_WEIGHTS_BYTES, MINILM_WEIGHTS_SHA256, MODEL_FILES};
 use lore_embed::{Embedder, MINILM_MAX_TOKENS, MiniLmEmbedder, MiniLmError, model_dir_from_lookup};
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -186,6 +186,36 @@ async fn chunks_are_sized_in_the_models_own_tokens_within_its_window() {
         let ids = model.token_ids(c).unwrap();
         assert!(ids.len() < MINILM_MAX_TOKENS, "the model reads every token of each chunk: {}", ids.len());
     }
+}
+
+/// The model's files in a new directory, with `model.safetensors` replaced by `len` zero bytes.
+fn with_other_weights(model: &MiniLmEmbedder, len: u64) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("1_Pooling")).unwrap();
+    for name in MODEL_FILES.iter().filter(|n| **n != "model.safetensors") {
+        std::fs::copy(model.model_dir().join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::File::create(dir.path().join("model.safetensors")).unwrap().set_len(len).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn other_weights_are_refused_before_any_vector_is_made() {
+    let Some(shared) = model() else { return };
+    // Another size: refused when the embedder is made.
+    let short = with_other_weights(shared, MINILM_WEIGHTS_BYTES - 1);
+    let err = MiniLmEmbedder::load(short.path()).expect_err("a file of another size is refused");
+    assert!(matches!(err, MiniLmError::Invalid { .. }), "{err:?}");
+    assert!(err.to_string().contains(&format!("expected {MINILM_WEIGHTS_BYTES}")), "{err}");
+    // The right size, other bytes: the embedder is made (the hash waits for the first use), and
+    // its first embedding fails on the sha256 instead of making vectors of other weights.
+    let same_size = with_other_weights(shared, MINILM_WEIGHTS_BYTES);
+    let embedder = MiniLmEmbedder::load(same_size.path()).expect("checked by size only");
+    let err = embedder.embed(&strings(&["never embedded"])).await.expect_err("refused on first use");
+    assert!(err.to_string().contains(MINILM_WEIGHTS_SHA256), "the error names the expected hash: {err}");
+    assert!(!embedder.is_loaded(), "no weights were read");
+    let again = embedder.embed(&strings(&["still refused"])).await;
+    assert!(again.is_err(), "the refusal is not a one-off");
 }
 
 #[tokio::test]

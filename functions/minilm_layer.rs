@@ -1,0 +1,56 @@
+//! The `MiniLmLayer` of `template.yaml`, built the way `sam build` builds it: `layers/minilm`
+//! copied to a scratch directory (nothing else of the repository comes along), then
+//! `make build-MiniLmLayer ARTIFACTS_DIR=…`. Included by the function tests that run with
+//! `LORE_EMBEDDER=minilm` (`#[path = "../../minilm_layer.rs"] mod minilm_layer;`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What Lambda would unpack under `/opt`, and the `LORE_MODEL_DIR` the template gives the
+/// functions mapped into it. The files come from the machine's model cache (fetch-model.sh).
+pub struct Layer {
+    _dir: tempfile::TempDir,
+    pub model_dir: PathBuf,
+}
+
+/// Where `template.yaml` tells the functions the model is.
+fn template_model_dir() -> String {
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../template.yaml");
+    let text = std::fs::read_to_string(&template).expect("template.yaml");
+    let line =
+        text.lines().find_map(|l| l.trim().strip_prefix("LORE_MODEL_DIR:")).expect("LORE_MODEL_DIR in the template");
+    line.trim().to_owned()
+}
+
+pub fn build() -> Layer {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = dir.path().join("scratch");
+    let opt = dir.path().join("opt");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../layers/minilm");
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let entry = entry.unwrap();
+        assert!(entry.file_type().unwrap().is_file(), "the layer folder holds plain files only: {entry:?}");
+        std::fs::copy(entry.path(), scratch.join(entry.file_name())).unwrap();
+    }
+    let out = Command::new("make")
+        .arg("build-MiniLmLayer")
+        .arg(format!("ARTIFACTS_DIR={}", opt.display()))
+        .current_dir(&scratch)
+        .output()
+        .expect("make (the layer is built with make, as `sam build` does)");
+    assert!(out.status.success(), "make build-MiniLmLayer: {}", String::from_utf8_lossy(&out.stderr));
+
+    let in_template = template_model_dir();
+    let relative =
+        in_template.strip_prefix("/opt/").unwrap_or_else(|| panic!("a layer is unpacked under /opt: {in_template}"));
+    let model_dir = opt.join(relative);
+    for name in ["model.safetensors", "config.json", "tokenizer.json", "1_Pooling/config.json"] {
+        assert!(
+            model_dir.join(name).is_file(),
+            "the layer has {name} where the template says: {}",
+            model_dir.display()
+        );
+    }
+    Layer { _dir: dir, model_dir }
+}
