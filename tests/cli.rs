@@ -737,3 +737,65 @@ fn an_aws_ingest_run_killed_by_kill_9_is_redelivered_and_finishes_without_duplic
     drop(restarted);
     drop(rt);
 }
+
+/// After the embedder of an AWS deployment changes, `lore reembed` with the new settings queues a
+/// run for each source made with the old one (and for nothing else): the ingest worker then
+/// re-chunks and re-embeds it. On the embedded backend it refuses, saying the server does it.
+#[test]
+fn reembed_queues_the_sources_of_another_embedder_on_aws() {
+    let (moto, database) = (need("LORE_TEST_MOTO_URL"), need("LORE_TEST_DATABASE_URL"));
+    let name = format!("lore-reembed-{}", std::process::id());
+    let env = aws_env(&moto, &name, ("LORE_DATABASE_URL", &database));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut with_lexical = env.clone();
+    with_lexical.push(("LORE_EMBEDDER", "local"));
+    let server = serve_aws(dir.path(), &with_lexical);
+    let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
+    let client = reqwest::Client::new();
+    let (_, bot) = send(
+        client
+            .post(format!("{}/api/v1/chatbots", server.base))
+            .bearer_auth(&key)
+            .json(&serde_json::json!({"name": "kb"})),
+    );
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let body = serde_json::json!({"type": "text", "content": "Refunds are paid within fourteen days of a return."});
+    let (_, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
+    let id = src["source"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key)).0, 202);
+    assert_eq!(settle(&client, &format!("{sources}/{id}"), &key)["status"], "ready");
+    drop(server);
+
+    let reembed = |embedder: &[(&str, &str)]| {
+        let out = Command::new(LORE)
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["--backend", "aws", "reembed"])
+            .envs(env.iter().copied())
+            .envs(embedder.iter().copied())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(reembed(&[("LORE_EMBEDDER", "local")]), "0", "the configured embedder made every chunk");
+    assert_eq!(reembed(&[("LORE_EMBEDDER", "minilm")]), "1", "the one source of the lexical embedder");
+    assert_eq!(reembed(&[("LORE_EMBEDDER", "minilm")]), "0", "a source already queued is left to its run");
+
+    // The run is on the ingest queue (taken or not by the stopped server's pending long poll,
+    // which moto answers after the process is gone).
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (visible, in_flight) = rt.block_on(async {
+        let vars: std::collections::HashMap<&str, &str> = env.iter().copied().collect();
+        let settings = lore_aws::AwsSettings::from_lookup(|k| vars.get(k).map(|v| v.to_string()));
+        let aws = lore_aws::AwsBackend::connect_with(&moto_sdk(&moto).await, settings).await.expect("connect");
+        queue_counts(&aws.sqs).await
+    });
+    assert_eq!(visible + in_flight, 1, "one job queued");
+
+    let local = lore(dir.path(), &["--backend", "local", "reembed"]);
+    assert!(!local.status.success());
+    assert!(String::from_utf8_lossy(&local.stderr).contains("`lore serve` re-embeds at start"), "{local:?}");
+}

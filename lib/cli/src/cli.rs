@@ -44,6 +44,11 @@ pub enum Command {
     /// Print the OpenAPI 3.1 document `lore serve` serves at /api/v1/openapi.json (for SDK
     /// generators and linters; needs no data dir).
     Openapi,
+    /// Queue a processing run for every source whose chunks were made by another embedder or
+    /// chunk size than the configured one (`LORE_EMBEDDER`, `LORE_CHUNK_*`); prints how many.
+    /// For `--backend aws` after changing the stack's `Embedder`, run with the functions'
+    /// settings; `lore serve` on the embedded backend does this itself at start.
+    Reembed,
 }
 
 #[derive(Debug, Subcommand)]
@@ -175,6 +180,22 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             running.wait_for_signal().await?;
         }
         Command::Openapi => println!("{:#}", lore_http::openapi(&lore_http::RouteGroup::ALL)),
+        Command::Reembed => {
+            if backend == Backend::Local {
+                // Its job queue lives in the server's process: a run queued here would wait for
+                // the lease to expire. The server re-embeds at start instead.
+                anyhow::bail!(
+                    "on the embedded backend `lore serve` re-embeds at start; `lore reembed` is for --backend aws"
+                );
+            }
+            let public_base = settings.public_base_or("http://127.0.0.1:3000");
+            let app = compose::open_with(&settings, &data_dir, &public_base, &Overrides::default(), Uses::Everything)
+                .await?
+                .app;
+            let queued = app.reembed_other_models().await?;
+            eprintln!("queued {queued} source(s) for re-embedding with {}", app.index_model());
+            println!("{queued}");
+        }
         Command::Workspaces(cmd) => {
             let app = admin_app(&settings, &data_dir).await?;
             match cmd {

@@ -55,7 +55,7 @@
 use std::path::{Path, PathBuf};
 
 // The model itself (candle's BERT and the tokenizer) is built only with the `minilm` feature:
-// binaries that never embed with it (the Lambda functions) do not link candle.
+// binaries that never embed with it (the forms, integrations and dispatcher functions) do not link candle.
 #[cfg(feature = "minilm")]
 mod model;
 #[cfg(feature = "minilm")]
