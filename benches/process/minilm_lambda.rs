@@ -102,10 +102,7 @@ struct Function {
 impl Function {
     async fn spawn(bin: &Path, name: &str, env: &[(&str, &str)]) -> Result<Self> {
         let api = Emulator::start(name).await?;
-        let mut cmd = lambda_command(bin, &api, name, env);
-        cmd.stderr(std::fs::File::create(format!("/tmp/minilm-{name}.log"))?)
-            .stdout(std::fs::File::create(format!("/tmp/minilm-{name}.out"))?);
-        let child = cmd.spawn().with_context(|| format!("spawning {name}"))?;
+        let child = lambda_command(bin, &api, name, env).spawn().with_context(|| format!("spawning {name}"))?;
         Ok(Self { api, child })
     }
 
