@@ -210,7 +210,6 @@ async fn take_ingest_job(setup: &AwsSetup, queue: &str, source: &str) -> Result<
         let got = sqs.receive_message().queue_url(queue).max_number_of_messages(10).wait_time_seconds(1).send().await?;
         for m in got.messages.unwrap_or_default() {
             let body = m.body.unwrap_or_default();
-            eprintln!("DEBUG got {body}");
             if let Some(handle) = &m.receipt_handle {
                 sqs.delete_message().queue_url(queue).receipt_handle(handle).send().await?;
             }
@@ -226,14 +225,5 @@ async fn take_ingest_job(setup: &AwsSetup, queue: &str, source: &str) -> Result<
             return Ok(event.to_string());
         }
     }
-    eprintln!(
-        "DEBUG attrs {queue} {:?}",
-        sqs.get_queue_attributes()
-            .queue_url(queue)
-            .attribute_names(aws_sdk_sqs::types::QueueAttributeName::All)
-            .send()
-            .await?
-            .attributes
-    );
     bail!("no ingest job for {source} reached the queue within 30 s")
 }
