@@ -59,9 +59,8 @@ impl<S: RequiredScope> FromRequestParts<ApiState> for Authed<S> {
 
     async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
         let header = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
-        let principal = state.app.authenticate(header).await?;
+        let principal = state.app.authenticate_and_admit(header).await?;
         tracing::Span::current().record("key_id", principal.key_id.as_str());
-        state.app.admit(&principal).await?;
         if let Some(scope) = S::SCOPE {
             principal.require(scope)?;
         }

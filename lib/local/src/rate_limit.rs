@@ -5,12 +5,10 @@
 //! same windows in DynamoDB so that all Lambda instances share one budget (docs/rate-limiting.md).
 
 use async_trait::async_trait;
-use lore_app::ports::{RateBucket, RateDecision, RateLimiter, StoreResult};
+use lore_app::ports::{RATE_WINDOW_MS, RateBucket, RateLimiter, RateWindow, StoreResult};
 use lore_domain::Timestamp;
 use std::collections::HashMap;
 use std::sync::Mutex;
-
-const WINDOW_MS: i64 = 60_000;
 
 #[derive(Default)]
 pub struct MemoryRateLimiter {
@@ -23,36 +21,27 @@ impl MemoryRateLimiter {
     }
 }
 
-/// The window rule shared by every rate-limiter adapter.
-pub fn decide(window_start_ms: i64, count_after_hit: u32, limit: u32, now_ms: i64) -> RateDecision {
-    if count_after_hit <= limit {
-        RateDecision::Allowed
-    } else {
-        let remaining_ms = (window_start_ms + WINDOW_MS - now_ms).max(1);
-        RateDecision::Limited { retry_after_secs: (remaining_ms as u64).div_ceil(1000) }
-    }
-}
-
 #[async_trait]
 impl RateLimiter for MemoryRateLimiter {
-    async fn hit(&self, key: &RateBucket, limit: u32, now: Timestamp) -> StoreResult<RateDecision> {
+    async fn count(&self, key: &RateBucket, now: Timestamp) -> StoreResult<RateWindow> {
         let now_ms = now.millis();
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         if windows.len() > 100_000 {
-            windows.retain(|_, (start, _)| now_ms - *start < WINDOW_MS);
+            windows.retain(|_, (start, _)| now_ms - *start < RATE_WINDOW_MS);
         }
         let w = windows.entry(key.clone()).or_insert((now_ms, 0));
-        if now_ms - w.0 >= WINDOW_MS {
+        if now_ms - w.0 >= RATE_WINDOW_MS {
             *w = (now_ms, 0);
         }
         w.1 = w.1.saturating_add(1);
-        Ok(decide(w.0, w.1, limit, now_ms))
+        Ok(RateWindow { start: Timestamp::from_millis(w.0), count: w.1 })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lore_app::ports::RateDecision;
 
     #[tokio::test]
     async fn first_n_pass_then_limited_until_window_ends() {

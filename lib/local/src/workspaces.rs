@@ -2,7 +2,7 @@
 
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
-use lore_app::ports::{Credential, KeyStore, StoreResult, WorkspaceStore};
+use lore_app::ports::{KeyStore, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
 use lore_domain::id::{ApiKeyId, WorkspaceId};
@@ -152,17 +152,12 @@ impl KeyStore for SqliteStore {
         .await
     }
 
-    async fn find_credential(&self, hash: &KeyHash) -> StoreResult<Option<Credential>> {
+    async fn find_key(&self, hash: &KeyHash) -> StoreResult<Option<ApiKey>> {
         let hash = hash.clone();
         self.lookup(move |c| {
-            c.prepare_cached(&format!(
-                "SELECT {KEY_COLS}, {WORKSPACE_COLS} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ?1"
-            ))
-            .and_then(|mut st| {
-                st.query_row([hash.as_str()], |r| Ok(Credential { key: key_from(r)?, workspace: workspace_from(r, 7)? }))
-                    .optional()
-            })
-            .map_err(unavailable)
+            c.prepare_cached(&format!("SELECT {KEY_COLS} FROM api_keys k WHERE k.hash = ?1"))
+                .and_then(|mut st| st.query_row([hash.as_str()], key_from).optional())
+                .map_err(unavailable)
         })
         .await
     }

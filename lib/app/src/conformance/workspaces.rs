@@ -55,10 +55,9 @@ pub async fn keys(p: &Stores, unique: &str) {
     for k in [&k1, &k2, &k3] {
         p.keys.insert_key(k).await.unwrap();
     }
-    let cred = p.keys.find_credential(&secret.hash()).await.unwrap().expect("found by hash");
-    assert_eq!(cred.key, k1, "the key round-trips, scopes included");
-    assert_eq!(cred.workspace, ws, "with its workspace");
-    assert_eq!(p.keys.find_credential(&ApiKeySecret::generate().hash()).await.unwrap(), None);
+    let found = p.keys.find_key(&secret.hash()).await.unwrap().expect("found by hash");
+    assert_eq!(found, k1, "the key round-trips, scopes included");
+    assert_eq!(p.keys.find_key(&ApiKeySecret::generate().hash()).await.unwrap(), None);
 
     let listed = p.keys.list_keys(Some(&ws.id)).await.unwrap();
     assert_eq!(listed, vec![k2.clone(), k1.clone()], "one workspace's keys, newest first");
@@ -67,8 +66,8 @@ pub async fn keys(p: &Stores, unique: &str) {
     assert!(p.keys.revoke_key(&k1.id, at).await.unwrap(), "revoke");
     assert!(!p.keys.revoke_key(&k1.id, at).await.unwrap(), "second revoke is a no-op");
     assert!(!p.keys.revoke_key(&ApiKeyId::generate(), at).await.unwrap(), "unknown key");
-    let cred = p.keys.find_credential(&secret.hash()).await.unwrap().unwrap();
-    assert_eq!(cred.key.revoked_at, Some(at), "revoked keys stay findable, marked");
+    let found = p.keys.find_key(&secret.hash()).await.unwrap().unwrap();
+    assert_eq!(found.revoked_at, Some(at), "revoked keys stay findable, marked");
 }
 
 pub async fn rate_limiter(p: &Stores, _unique: &str) {

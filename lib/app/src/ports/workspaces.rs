@@ -29,7 +29,7 @@ pub struct Credential {
 pub trait KeyStore: Send + Sync {
     async fn insert_key(&self, key: &ApiKey) -> StoreResult<()>;
     /// Looks a key up by the hash of its secret, revoked or not.
-    async fn find_credential(&self, hash: &KeyHash) -> StoreResult<Option<Credential>>;
+    async fn find_key(&self, hash: &KeyHash) -> StoreResult<Option<ApiKey>>;
     /// All keys, or those of one workspace; newest first.
     async fn list_keys(&self, workspace: Option<&WorkspaceId>) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked. `false` when no such key exists or it was already revoked.
@@ -67,8 +67,54 @@ impl RateBucket {
     }
 }
 
+/// A bucket's current one-minute window, with the request just counted in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateWindow {
+    pub start: Timestamp,
+    /// Requests in the window, this one included.
+    pub count: u32,
+}
+
+/// Length of a rate-limit window.
+pub const RATE_WINDOW_MS: i64 = 60_000;
+
+impl RateWindow {
+    /// The window rule of every adapter: the first `limit` requests of a window pass, the rest
+    /// wait for its end.
+    pub fn decide(&self, limit_per_minute: u32, now: Timestamp) -> RateDecision {
+        if self.count <= limit_per_minute {
+            RateDecision::Allowed
+        } else {
+            let remaining_ms = (self.start.millis() + RATE_WINDOW_MS - now.millis()).max(1);
+            RateDecision::Limited { retry_after_secs: (remaining_ms as u64).div_ceil(1000) }
+        }
+    }
+}
+
 /// Request budgets: the first `limit` requests of a bucket's one-minute window pass.
 #[async_trait]
 pub trait RateLimiter: Send + Sync {
-    async fn hit(&self, bucket: &RateBucket, limit_per_minute: u32, now: Timestamp) -> StoreResult<RateDecision>;
+    /// Counts one request in the bucket's window (starting a window when none is open). The count
+    /// needs no limit, so a caller can count while it still reads the limit.
+    async fn count(&self, bucket: &RateBucket, now: Timestamp) -> StoreResult<RateWindow>;
+
+    /// Counts one request and decides it against `limit_per_minute`.
+    async fn hit(&self, bucket: &RateBucket, limit_per_minute: u32, now: Timestamp) -> StoreResult<RateDecision> {
+        Ok(self.count(bucket, now).await?.decide(limit_per_minute, now))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_rule() {
+        let window = |count| RateWindow { start: Timestamp::from_millis(0), count };
+        assert_eq!(window(3).decide(3, Timestamp::from_millis(10)), RateDecision::Allowed);
+        assert_eq!(window(4).decide(3, Timestamp::from_millis(500)), RateDecision::Limited { retry_after_secs: 60 });
+        assert_eq!(window(4).decide(3, Timestamp::from_millis(59_999)), RateDecision::Limited { retry_after_secs: 1 });
+        // A clock past the window's end still asks for a second, never for none.
+        assert_eq!(window(4).decide(3, Timestamp::from_millis(61_000)), RateDecision::Limited { retry_after_secs: 1 });
+    }
 }

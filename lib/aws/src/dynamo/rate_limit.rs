@@ -7,22 +7,11 @@
 
 use super::{DynamoStore, Expr, TTL_ATTRIBUTE, gave_up, get_i, key, n};
 use async_trait::async_trait;
-use lore_app::ports::{RateBucket, RateDecision, RateLimiter, StoreResult};
+use lore_app::ports::{RATE_WINDOW_MS, RateBucket, RateLimiter, RateWindow, StoreResult};
 use lore_domain::Timestamp;
 
-const WINDOW_MS: i64 = 60_000;
 /// Items outlive their window by a minute; DynamoDB deletes them some time after that.
 const TTL_SECS: i64 = 120;
-
-/// The window rule every rate-limiter adapter shares (the same as the embedded one's).
-fn decide(window_start_ms: i64, count_after_hit: u32, limit: u32, now_ms: i64) -> RateDecision {
-    if count_after_hit <= limit {
-        RateDecision::Allowed
-    } else {
-        let remaining_ms = (window_start_ms + WINDOW_MS - now_ms).max(1);
-        RateDecision::Limited { retry_after_secs: (remaining_ms as u64).div_ceil(1000) }
-    }
-}
 
 fn rl_pk(bucket: &RateBucket) -> String {
     format!("RL#{}", bucket.name())
@@ -31,9 +20,9 @@ const RL_SK: &str = "RL";
 
 #[async_trait]
 impl RateLimiter for DynamoStore {
-    async fn hit(&self, api_key: &RateBucket, limit: u32, now: Timestamp) -> StoreResult<RateDecision> {
+    async fn count(&self, api_key: &RateBucket, now: Timestamp) -> StoreResult<RateWindow> {
         let now_ms = now.millis();
-        let since = now_ms - WINDOW_MS;
+        let since = now_ms - RATE_WINDOW_MS;
         for _ in 0..5 {
             // Count in the open window.
             let mut expr = Expr::new();
@@ -42,7 +31,7 @@ impl RateLimiter for DynamoStore {
             if let Some(item) = self.update_if(key(rl_pk(api_key), RL_SK), update, cond, expr).await? {
                 let start = get_i(&item, "windowStart").unwrap_or(now_ms);
                 let count = get_i(&item, "count").unwrap_or(1).clamp(0, i64::from(u32::MAX)) as u32;
-                return Ok(decide(start, count, limit, now_ms));
+                return Ok(RateWindow { start: Timestamp::from_millis(start), count });
             }
             // No open window: start one, unless another request just did.
             let mut expr = Expr::new();
@@ -62,21 +51,9 @@ impl RateLimiter for DynamoStore {
                 expr.v("since", n(since))
             );
             if self.update_if(key(rl_pk(api_key), RL_SK), update, cond, expr).await?.is_some() {
-                return Ok(decide(now_ms, 1, limit, now_ms));
+                return Ok(RateWindow { start: now, count: 1 });
             }
         }
         Err(gave_up("rate limit window"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn window_rule() {
-        assert_eq!(decide(0, 3, 3, 10), RateDecision::Allowed);
-        assert_eq!(decide(0, 4, 3, 500), RateDecision::Limited { retry_after_secs: 60 });
-        assert_eq!(decide(0, 4, 3, 59_999), RateDecision::Limited { retry_after_secs: 1 });
     }
 }

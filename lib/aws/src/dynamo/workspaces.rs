@@ -6,7 +6,7 @@ use super::{
     malformed, n, req_s, s,
 };
 use async_trait::async_trait;
-use lore_app::ports::{Credential, KeyStore, StoreError, StoreResult, WorkspaceStore};
+use lore_app::ports::{KeyStore, StoreError, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
 use lore_domain::id::{ApiKeyId, WorkspaceId};
@@ -241,11 +241,8 @@ impl KeyStore for DynamoStore {
         Err(gave_up("insert_key"))
     }
 
-    async fn find_credential(&self, hash: &KeyHash) -> StoreResult<Option<Credential>> {
-        let Some(item) = self.get(&key_pk(hash.as_str()), KEY_SK).await? else { return Ok(None) };
-        let key = api_key_from(&item)?;
-        let Some(workspace) = self.get_workspace(&key.workspace_id).await? else { return Ok(None) };
-        Ok(Some(Credential { key, workspace }))
+    async fn find_key(&self, hash: &KeyHash) -> StoreResult<Option<ApiKey>> {
+        self.get(&key_pk(hash.as_str()), KEY_SK).await?.as_ref().map(api_key_from).transpose()
     }
 
     async fn list_keys(&self, workspace: Option<&WorkspaceId>) -> StoreResult<Vec<ApiKey>> {
