@@ -94,6 +94,16 @@ fn send(req: reqwest::RequestBuilder) -> (u16, Value) {
     })
 }
 
+/// Creates a chatbot `kb` through the API; its id and the URL of its sources.
+fn new_chatbot(client: &reqwest::Client, base: &str, key: &str) -> (String, String) {
+    let (status, bot) =
+        send(client.post(format!("{base}/api/v1/chatbots")).bearer_auth(key).json(&serde_json::json!({"name": "kb"})));
+    assert_eq!(status, 201, "{bot}");
+    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
+    let sources = format!("{base}/api/v1/chatbots/{bot}/sources");
+    (bot, sources)
+}
+
 fn get(url: &str, key: &str) -> (u16, Value) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
@@ -301,14 +311,7 @@ fn a_run_whose_worker_died_twice_ends_in_error_without_a_third_attempt() {
     let mut server = serve_with(dir.path(), &env);
     let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
     let client = reqwest::Client::new();
-    let (_, bot) = send(
-        client
-            .post(format!("{}/api/v1/chatbots", server.base))
-            .bearer_auth(&key)
-            .json(&serde_json::json!({"name": "kb"})),
-    );
-    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
-    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let (bot, sources) = new_chatbot(&client, &server.base, &key);
     let (status, src) = send(
         client.post(&sources).bearer_auth(&key).json(&serde_json::json!({"type": "url", "url": site.url("/slow")})),
     );
@@ -555,15 +558,7 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
     let server = serve_aws(dir.path(), &env);
     let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
     let client = reqwest::Client::new();
-    let (status, bot) = send(
-        client
-            .post(format!("{}/api/v1/chatbots", server.base))
-            .bearer_auth(&key)
-            .json(&serde_json::json!({"name": "kb"})),
-    );
-    assert_eq!(status, 201, "{bot}");
-    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
-    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let (bot, sources) = new_chatbot(&client, &server.base, &key);
     let body = serde_json::json!({"type": "text", "name": "Refunds", "content": "Refunds are paid within fourteen days of a return."});
     let (status, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
     assert_eq!(status, 201, "{src}");
@@ -683,15 +678,7 @@ fn an_aws_ingest_run_killed_by_kill_9_is_redelivered_and_finishes_without_duplic
     let mut server = serve_aws(dir.path(), &env);
     let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
     let client = reqwest::Client::new();
-    let (status, bot) = send(
-        client
-            .post(format!("{}/api/v1/chatbots", server.base))
-            .bearer_auth(&key)
-            .json(&serde_json::json!({"name": "kb"})),
-    );
-    assert_eq!(status, 201, "{bot}");
-    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
-    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let (bot, sources) = new_chatbot(&client, &server.base, &key);
     let body = serde_json::json!({"type": "url", "url": site.url("/slow")});
     let (status, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
     assert_eq!(status, 201, "{src}");
@@ -753,14 +740,7 @@ fn reembed_queues_the_sources_of_another_embedder_on_aws() {
     let server = serve_aws(dir.path(), &with_lexical);
     let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
     let client = reqwest::Client::new();
-    let (_, bot) = send(
-        client
-            .post(format!("{}/api/v1/chatbots", server.base))
-            .bearer_auth(&key)
-            .json(&serde_json::json!({"name": "kb"})),
-    );
-    let bot = bot["chatbot"]["id"].as_str().unwrap().to_owned();
-    let sources = format!("{}/api/v1/chatbots/{bot}/sources", server.base);
+    let (_, sources) = new_chatbot(&client, &server.base, &key);
     let body = serde_json::json!({"type": "text", "content": "Refunds are paid within fourteen days of a return."});
     let (_, src) = send(client.post(&sources).bearer_auth(&key).json(&body));
     let id = src["source"]["id"].as_str().unwrap().to_owned();

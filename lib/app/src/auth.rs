@@ -115,9 +115,11 @@ impl App {
         let hash = key_hash(authorization)?;
         let now = Timestamp::now();
         let (cred, window) = match self.key_cache.get(&hash) {
+            // A cached key revoked since is refused by `principal` below, before its window
+            // matters; counting it first costs nothing the caller can see.
             Some(c) => {
-                let p = principal(c.clone())?;
-                (c, self.ports.rate_limiter.count(&RateBucket::Key(p.key_id), now).await?)
+                let window = self.ports.rate_limiter.count(&RateBucket::Key(c.key.id.clone()), now).await?;
+                (c, window)
             }
             None => {
                 let key = self.find_live_key(&hash).await?;
@@ -129,8 +131,10 @@ impl App {
                 (self.cache_credential(hash, key, workspace)?, window)
             }
         };
-        match window.decide(cred.workspace.limits.rate_limit_per_minute, now) {
-            RateDecision::Allowed => principal(cred),
+        let limit = cred.workspace.limits.rate_limit_per_minute;
+        let p = principal(cred)?;
+        match window.decide(limit, now) {
+            RateDecision::Allowed => Ok(p),
             RateDecision::Limited { retry_after_secs } => Err(AppError::RateLimited { retry_after_secs }),
         }
     }
