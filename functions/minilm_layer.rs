@@ -22,23 +22,29 @@ fn template_model_dir() -> String {
     line.trim().to_owned()
 }
 
-pub fn build() -> Layer {
-    let dir = tempfile::tempdir().unwrap();
-    let scratch = dir.path().join("scratch");
-    let opt = dir.path().join("opt");
-    std::fs::create_dir_all(&scratch).unwrap();
+/// `layers/minilm` copied alone into `scratch`, then `make build-MiniLmLayer` run there with
+/// `ARTIFACTS_DIR=artifacts` and `env`.
+pub fn make(scratch: &Path, artifacts: &Path, env: &[(&str, &str)]) -> std::process::Output {
+    std::fs::create_dir_all(scratch).unwrap();
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../layers/minilm");
     for entry in std::fs::read_dir(&source).unwrap() {
         let entry = entry.unwrap();
         assert!(entry.file_type().unwrap().is_file(), "the layer folder holds plain files only: {entry:?}");
         std::fs::copy(entry.path(), scratch.join(entry.file_name())).unwrap();
     }
-    let out = Command::new("make")
+    Command::new("make")
         .arg("build-MiniLmLayer")
-        .arg(format!("ARTIFACTS_DIR={}", opt.display()))
-        .current_dir(&scratch)
+        .arg(format!("ARTIFACTS_DIR={}", artifacts.display()))
+        .envs(env.iter().copied())
+        .current_dir(scratch)
         .output()
-        .expect("make (the layer is built with make, as `sam build` does)");
+        .expect("make (the layer is built with make, as `sam build` does)")
+}
+
+pub fn build() -> Layer {
+    let dir = tempfile::tempdir().unwrap();
+    let opt = dir.path().join("opt");
+    let out = make(&dir.path().join("scratch"), &opt, &[]);
     assert!(out.status.success(), "make build-MiniLmLayer: {}", String::from_utf8_lossy(&out.stderr));
 
     let in_template = template_model_dir();

@@ -206,3 +206,16 @@ async fn binary_embeds_with_minilm_from_the_layer() {
     assert!(best > 0.3, "a semantic match, not a lexical one: {results:?}");
     assert!(other.is_none_or(|o| o < best), "{results:?}");
 }
+
+/// A layer build whose download fails stops with an error and copies nothing (the model's
+/// directory name is empty then: the copy must not run).
+#[test]
+fn a_layer_build_whose_download_fails_copies_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, artifacts) = (dir.path().join("empty-cache"), dir.path().join("opt"));
+    let cache = cache.to_str().unwrap();
+    let out =
+        minilm_layer::make(&dir.path().join("scratch"), &artifacts, &[("LORE_MODEL_DIR", cache), ("PYTHON", "false")]);
+    assert!(!out.status.success(), "the build fails");
+    assert!(!artifacts.exists(), "nothing was copied: {:?}", std::fs::read_dir(&artifacts).map(|d| d.count()));
+}
