@@ -746,6 +746,19 @@ fn reembed_queues_the_sources_of_another_embedder_on_aws() {
     let id = src["source"]["id"].as_str().unwrap().to_owned();
     assert_eq!(send(client.post(format!("{sources}/{id}/process")).bearer_auth(&key)).0, 202);
     assert_eq!(settle(&client, &format!("{sources}/{id}"), &key)["status"], "ready");
+    // The server deletes the finished job from the queue after marking the source ready: wait
+    // for that, so the queue holds only what `lore reembed` adds.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let queue = rt.block_on(async {
+        let vars: std::collections::HashMap<&str, &str> = env.iter().copied().collect();
+        let settings = lore_aws::AwsSettings::from_lookup(|k| vars.get(k).map(|v| v.to_string()));
+        lore_aws::AwsBackend::connect_with(&moto_sdk(&moto).await, settings).await.expect("connect").sqs
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while rt.block_on(queue_counts(&queue)) != (0, 0) {
+        assert!(std::time::Instant::now() < deadline, "the finished job stayed on the queue");
+        std::thread::sleep(Duration::from_millis(50));
+    }
     drop(server);
 
     let reembed = |embedder: &[(&str, &str)]| {
@@ -766,13 +779,7 @@ fn reembed_queues_the_sources_of_another_embedder_on_aws() {
 
     // The run is on the ingest queue (taken or not by the stopped server's pending long poll,
     // which moto answers after the process is gone).
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let (visible, in_flight) = rt.block_on(async {
-        let vars: std::collections::HashMap<&str, &str> = env.iter().copied().collect();
-        let settings = lore_aws::AwsSettings::from_lookup(|k| vars.get(k).map(|v| v.to_string()));
-        let aws = lore_aws::AwsBackend::connect_with(&moto_sdk(&moto).await, settings).await.expect("connect");
-        queue_counts(&aws.sqs).await
-    });
+    let (visible, in_flight) = rt.block_on(queue_counts(&queue));
     assert_eq!(visible + in_flight, 1, "one job queued");
 
     let local = lore(dir.path(), &["--backend", "local", "reembed"]);
