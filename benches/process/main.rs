@@ -378,14 +378,19 @@ fn lambda_command(bin: &Path, api: &Emulator, name: &str, env: &[(&str, &str)]) 
     cmd
 }
 
-/// An API Gateway HTTP API (2.0) event for `method path`, from the shipped `get-chatbot.json`.
-fn http_event(template: &Value, key: &str, method: &str, path: &str) -> String {
+/// An API Gateway HTTP API (2.0) event for `method path` (with a JSON `body`, if any), from the
+/// shipped `get-chatbot.json`.
+fn http_event(template: &Value, key: &str, method: &str, path: &str, body: Option<&Value>) -> String {
     let mut e = template.clone();
     e["rawPath"] = json!(path);
     e["requestContext"]["http"]["path"] = json!(path);
     e["requestContext"]["http"]["method"] = json!(method);
     e["pathParameters"]["proxy"] = json!(path.trim_start_matches("/api/v1/chatbots/"));
     e["headers"]["authorization"] = json!(format!("Bearer {key}"));
+    if let Some(body) = body {
+        e["headers"]["content-type"] = json!("application/json");
+        e["body"] = json!(body.to_string());
+    }
     e.to_string()
 }
 
@@ -478,7 +483,7 @@ struct Cold {
 /// machine falls on all three alike); the first round is a warm-up (page cache) and not counted.
 async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String, String)]) -> Result<Cold> {
     let template = api_gateway_template()?;
-    let ours_event = http_event(&template, &setup.key, "GET", &format!("/api/v1/chatbots/{}", setup.bot));
+    let ours_event = http_event(&template, &setup.key, "GET", &format!("/api/v1/chatbots/{}", setup.bot), None);
     let hello_event = ours_event.clone();
     let floor_event = json!({ "hello": "floor" }).to_string();
     let data_dir = setup.data_dir.to_string_lossy().into_owned();
@@ -973,14 +978,15 @@ async fn lambda_api_pdf(bins: &Bins, work: &Path, bytes: &[u8]) -> Result<PdfRow
         let t0 = Instant::now();
         let path = format!("/api/v1/chatbots/{bot}/sources/{source}");
         let posted = api
-            .invoke(http_event(&template, &key, "POST", &format!("{path}/process")), Duration::from_secs(60))
+            .invoke(http_event(&template, &key, "POST", &format!("{path}/process"), None), Duration::from_secs(60))
             .await?;
         if posted.json()["statusCode"] != 202 {
             bail!("POST process answered {}", posted.json());
         }
         let until = Instant::now() + PROCESS_TIMEOUT;
         loop {
-            let answer = api.invoke(http_event(&template, &key, "GET", &path), Duration::from_secs(60)).await?.json();
+            let answer =
+                api.invoke(http_event(&template, &key, "GET", &path, None), Duration::from_secs(60)).await?.json();
             let body: Value = serde_json::from_str(answer["body"].as_str().unwrap_or("null")).unwrap_or(Value::Null);
             match body.pointer("/source/status").and_then(Value::as_str) {
                 Some("ready") => {

@@ -6,7 +6,7 @@
 //! handed to a freshly spawned `ingest-worker` as an SQS event, and `api-chatbots` then answers
 //! searches of the chatbot's knowledge.
 
-use super::{AwsSetup, Bins, Dist, dist, lambda_command};
+use super::{AwsSetup, Bins, Dist, api_gateway_template, dist, http_event, lambda_command};
 use crate::emulator::{Emulator, Kind, Posted};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Value, json};
@@ -132,21 +132,6 @@ impl Drop for Function {
     }
 }
 
-/// An API Gateway HTTP API (2.0) event for `method path` with a JSON `body`, from the shipped
-/// `create-chatbot.json`.
-fn api_event(setup: &AwsSetup, method: &str, path: &str, body: Option<Value>) -> Result<String> {
-    let mut e: Value = serde_json::from_str(&setup.event("api-chatbots", "create-chatbot.json")?)?;
-    e["rawPath"] = json!(path);
-    e["requestContext"]["http"]["path"] = json!(path);
-    e["requestContext"]["http"]["method"] = json!(method);
-    e["pathParameters"] = json!({ "proxy": path.trim_start_matches("/api/v1/chatbots/") });
-    if let Some(headers) = e["headers"].as_object_mut() {
-        headers.remove("content-length");
-    }
-    e["body"] = body.map_or(Value::Null, |b| json!(b.to_string()));
-    Ok(e.to_string())
-}
-
 async fn run(
     bins: &Bins,
     setup: &AwsSetup,
@@ -155,15 +140,17 @@ async fn run(
     queue: &str,
     text: &str,
 ) -> Result<EmbedderRun> {
+    let template = api_gateway_template()?;
+    let event =
+        |method: &str, path: &str, body: Option<Value>| http_event(&template, &setup.key, method, path, body.as_ref());
     let mut api = Function::spawn(&bins.api_chatbots, "api-chatbots", env).await?;
-    let (status, v, _) =
-        api.http(api_event(setup, "POST", "/api/v1/chatbots", Some(json!({ "name": label })))?).await?;
+    let (status, v, _) = api.http(event("POST", "/api/v1/chatbots", Some(json!({ "name": label })))).await?;
     let bot = v["chatbot"]["id"].as_str().ok_or_else(|| anyhow!("create chatbot: {status} {v}"))?.to_owned();
     let sources = format!("/api/v1/chatbots/{bot}/sources");
     let body = json!({ "type": "text", "name": "Lore documentation", "content": text });
-    let (status, v, _) = api.http(api_event(setup, "POST", &sources, Some(body))?).await?;
+    let (status, v, _) = api.http(event("POST", &sources, Some(body))).await?;
     let source = v["source"]["id"].as_str().ok_or_else(|| anyhow!("create source: {status} {v}"))?.to_owned();
-    let (status, v, _) = api.http(api_event(setup, "POST", &format!("{sources}/{source}/process"), None)?).await?;
+    let (status, v, _) = api.http(event("POST", &format!("{sources}/{source}/process"), None)).await?;
     if status != 202 {
         bail!("process: {status} {v}");
     }
@@ -178,7 +165,7 @@ async fn run(
         bail!("the ingest worker answered {answer}");
     }
     drop(worker);
-    let (_, v, _) = api.http(api_event(setup, "GET", &format!("{sources}/{source}"), None)?).await?;
+    let (_, v, _) = api.http(event("GET", &format!("{sources}/{source}"), None)).await?;
     if v["source"]["status"] != "ready" {
         bail!("the source is not ready after the worker's batch: {v}");
     }
@@ -190,8 +177,7 @@ async fn run(
     let search = format!("/api/v1/chatbots/{bot}/knowledge/search");
     let mut times = Vec::new();
     for question in QUESTIONS {
-        let (status, v, took) =
-            api.http(api_event(setup, "POST", &search, Some(json!({ "query": question })))?).await?;
+        let (status, v, took) = api.http(event("POST", &search, Some(json!({ "query": question })))).await?;
         if status != 200 || v["results"].as_array().is_none_or(Vec::is_empty) {
             bail!("search {question:?}: {status} {v}");
         }
