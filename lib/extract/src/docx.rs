@@ -1,11 +1,12 @@
-//! DOCX text through docx-rs, after a zip-bomb check of the archive with the zip crate; text
-//! boxes, notes, headers and footers from the raw parts (`docx_extra.rs`).
+//! DOCX text through docx-rs, after a zip-bomb check of the archive with the zip crate; heading
+//! styles, text boxes, notes, headers and footers from the raw parts (`docx_extra.rs`).
 //! Output keeps the document's structure in Markdown form: headings as `#`, list items as `- `,
 //! table rows as lines of cells joined with ` | `.
 
+use crate::docx_extra::{StyleLevels, paragraph_style_ids, relationship_targets};
 use crate::text::{collapse_whitespace, single_line};
 use docx_rs::{
-    DocumentChild, Docx, InsertChild, MoveToChild, Paragraph, ParagraphChild, Run, RunChild, StructuredDataTag,
+    DocumentChild, FromXML, InsertChild, MoveToChild, Paragraph, ParagraphChild, Run, RunChild, StructuredDataTag,
     StructuredDataTagChild, Table, TableCellContent, TableChild, TableRowChild,
 };
 use lore_app::ports::{ExtractError, ExtractLimits};
@@ -30,13 +31,36 @@ const MAX_XML_DEPTH: usize = 128;
 const MAX_NESTING: usize = 64;
 
 pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, Option<String>), ExtractError> {
-    let core_title = check_archive(bytes, limits)?;
-    // Read before docx-rs builds its tree, so the two never hold the parts at once.
-    let extras = crate::docx_extra::extras(bytes)?;
-    let docx =
-        docx_rs::read_docx(bytes).map_err(|e| ExtractError::Corrupt(format!("the DOCX document is damaged: {e}")))?;
-    let mut writer = Writer::new(&docx, limits.max_output_bytes);
-    for child in &docx.document.children {
+    let mut package = Package::open(bytes, limits)?;
+    // The main part is named by the package relationships (Word calls it word/document.xml,
+    // other producers do not always).
+    let main_name = package
+        .text("_rels/.rels")?
+        .and_then(|rels| relationship_targets(&rels, "", &["/officeDocument"]).into_iter().next())
+        .unwrap_or_else(|| "word/document.xml".to_owned());
+    let dir = main_name.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let rels = package.text(&relationships_of(&main_name))?.unwrap_or_default();
+    let Some(main) = package.part_for_docx_rs(&main_name)? else {
+        return Err(ExtractError::Corrupt(format!("the DOCX archive has no main document part ({main_name})")));
+    };
+    // The styles part is read only when a paragraph style's id does not say its role: Word's
+    // default template carries 350 KB of styles, which would cost more than a page of text.
+    let utf16 = main.starts_with(&[0xff, 0xfe]) || main.starts_with(&[0xfe, 0xff]);
+    let styles_needed = utf16 || paragraph_style_ids(&main).iter().any(|id| !id_names_its_role(id));
+    let styles = match relationship_targets(&rels, dir, &["/styles"]).first() {
+        Some(part) if styles_needed => package.text(part)?.map(|xml| StyleLevels::scan(&xml)).unwrap_or_default(),
+        _ => StyleLevels::default(),
+    };
+    let extras = crate::docx_extra::extras(&mut package, &main, &rels, dir)?;
+    let core_title = package.core_title();
+    // docx-rs reads the main part only: the text is there, and the other parts it would read
+    // (styles, numbering, settings, themes, pictures) cost more than the text and give nothing
+    // the writer uses (docs/decisions.md, "DOCX: each part read once, and only if it is used").
+    let document = docx_rs::Document::from_xml(&main[..])
+        .map_err(|e| ExtractError::Corrupt(format!("the DOCX document is damaged: {e}")))?;
+    drop(main);
+    let mut writer = Writer::new(styles, limits.max_output_bytes);
+    for child in &document.children {
         writer.document_child(child)?;
     }
     // After the body, each kind in turn: what a reader meets beside the running text (text
@@ -50,92 +74,125 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
     Ok((collapse_whitespace(&out), core_title.or(title_paragraph)))
 }
 
+/// The relationships part of `part` (`word/document.xml` → `word/_rels/document.xml.rels`).
+pub(crate) fn relationships_of(part: &str) -> String {
+    match part.rsplit_once('/') {
+        Some((dir, file)) => format!("{dir}/_rels/{file}.rels"),
+        None => format!("_rels/{part}.rels"),
+    }
+}
+
 // ------------------------------------------------------------------------------ archive check
 
-/// The zip-bomb defence, run before docx-rs sees the bytes (docx-rs inflates parts with
-/// `read_to_end`, trusting the archive):
+/// A DOCX archive whose directory passed the zip-bomb checks, read one part at a time, each
+/// part inflated once and only when something reads it. docx-rs inflates parts with
+/// `read_to_end`, trusting the archive, so nothing reaches it unchecked:
+///
+/// When opened ([`Package::open`]):
 /// 1. at most `MAX_ENTRIES` entries;
 /// 2. no entry over 1 MiB with a compression ratio above 200:1;
-/// 3. the declared uncompressed sizes sum to at most `max_unpacked`;
-/// 4. every entry really inflates to no more than its declared size (a lying header cannot
-///    smuggle more past step 3). This inflates into a sink, reading at most the declared
-///    size + 1 byte per entry, so no inflated data is kept in memory; it also verifies the CRCs;
-/// 5. XML parts nest elements at most `MAX_XML_DEPTH` deep and close every element they open
-///    (checked by the same sink on every part that starts like XML, whatever its name: docx-rs
-///    finds parts through relationships, and hangs on a part that ends inside an element);
-/// 6. the XML parts inflate to at most `max_content_bytes` in all, counted while inflating, and
-///    hold at most `max_paragraphs` paragraphs: docx-rs keeps the whole document tree in memory,
-///    ~1 KB per one-word paragraph, so 18 MB of text-like XML (well inside the ratio check)
-///    would cost it ~2 GB.
+/// 3. the declared uncompressed sizes sum to at most `max_unpacked_bytes`.
 ///
-/// Returns the title from `docProps/core.xml` when it has one.
-pub(crate) fn check_archive(bytes: &[u8], limits: &ExtractLimits) -> Result<Option<String>, ExtractError> {
-    let max_unpacked = limits.max_unpacked_bytes;
-    // Checked before the zip crate reads the directory: it allocates per declared entry.
-    let entries = declared_entry_count(bytes);
-    if entries > MAX_ENTRIES {
-        return Err(too_many_entries(entries));
-    }
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| ExtractError::Corrupt(format!("the DOCX archive is damaged: {e}")))?;
-    if archive.len() as u64 > MAX_ENTRIES {
-        return Err(too_many_entries(archive.len() as u64));
-    }
-    let mut declared_total: u64 = 0;
-    let mut sizes = Vec::with_capacity(archive.len());
-    for index in 0..archive.len() {
-        let entry = archive.by_index_raw(index).map_err(damaged)?;
-        let (size, compressed) = (entry.size(), entry.compressed_size());
-        if size > RATIO_CHECK_MIN_BYTES && size / compressed.max(1) > MAX_RATIO {
-            return Err(ExtractError::TooLarge(format!(
-                "the DOCX part {} is compressed {}:1, a sign of a zip bomb",
-                entry.name(),
-                size / compressed.max(1)
-            )));
+/// Each part read:
+/// 4. inflates to no more than its declared size (a lying header cannot smuggle more past
+///    step 3), reading at most the declared size + 1 byte;
+/// 5. the parts read inflate to at most `max_content_bytes` in all, counted while inflating;
+/// 6. the part docx-rs parses ([`Package::part_for_docx_rs`]) also nests elements at most
+///    `MAX_XML_DEPTH` deep, closes every element it opens (docx-rs hangs on a part that ends
+///    inside an element) and holds at most `max_paragraphs` paragraphs: docx-rs keeps the whole
+///    document tree in memory, ~1 KB per one-word paragraph, so 18 MB of text-like XML (well
+///    inside the ratio check) would cost it ~2 GB. The other parts are read by our own tag
+///    scanner (`docx_extra.rs`), which neither recurses nor keeps a tree.
+///
+/// Parts nobody reads (pictures, fonts, `stylesWithEffects.xml`, …) are never inflated.
+pub(crate) struct Package<'a> {
+    archive: zip::ZipArchive<Cursor<&'a [u8]>>,
+    limits: &'a ExtractLimits,
+    /// Inflated bytes of the parts read so far.
+    content_bytes: u64,
+}
+
+impl<'a> Package<'a> {
+    /// The archive, after the checks of its directory (1–3 above).
+    pub(crate) fn open(bytes: &'a [u8], limits: &'a ExtractLimits) -> Result<Self, ExtractError> {
+        let max_unpacked = limits.max_unpacked_bytes;
+        // Checked before the zip crate reads the directory: it allocates per declared entry.
+        let entries = declared_entry_count(bytes);
+        if entries > MAX_ENTRIES {
+            return Err(too_many_entries(entries));
         }
-        declared_total = declared_total.saturating_add(size);
-        if declared_total > max_unpacked {
-            return Err(unpacked_too_large(max_unpacked));
+        let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
+            .map_err(|e| ExtractError::Corrupt(format!("the DOCX archive is damaged: {e}")))?;
+        if archive.len() as u64 > MAX_ENTRIES {
+            return Err(too_many_entries(archive.len() as u64));
         }
-        sizes.push(size);
-    }
-    let mut xml_bytes: u64 = 0;
-    let mut paragraphs: u64 = 0;
-    for (index, declared) in sizes.into_iter().enumerate() {
-        let entry = archive.by_index(index).map_err(damaged)?;
-        let name = entry.name().to_owned();
-        let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
-        scanner.paragraphs = paragraphs;
-        scanner.max_paragraphs = limits.max_paragraphs;
-        scanner.max_xml_bytes = limits.max_content_bytes.saturating_sub(xml_bytes);
-        // XML by name too: quick-xml reads text before the first tag, so a part does not
-        // have to start with `<` to be parsed (found by fuzzing).
-        let lower = name.to_ascii_lowercase();
-        scanner.xml_by_name = lower.ends_with(".xml") || lower.ends_with(".rels");
-        let copied = std::io::copy(&mut entry.take(declared.saturating_add(1)), &mut scanner);
-        if scanner.too_deep {
-            return Err(ExtractError::TooLarge(format!(
-                "the DOCX part {name} nests elements more than {MAX_XML_DEPTH} levels deep"
-            )));
-        }
-        if scanner.paragraphs > limits.max_paragraphs {
-            return Err(ExtractError::TooLarge(format!(
-                "the DOCX document has more than {} paragraphs, the limit",
-                limits.max_paragraphs
-            )));
-        }
-        paragraphs = scanner.paragraphs;
-        if matches!(scanner.content, Content::Xml | Content::Xml16) {
-            xml_bytes = xml_bytes.saturating_add(scanner.bytes);
-            if xml_bytes > limits.max_content_bytes {
+        let mut declared_total: u64 = 0;
+        for index in 0..archive.len() {
+            let entry = archive.by_index_raw(index).map_err(damaged)?;
+            let (size, compressed) = (entry.size(), entry.compressed_size());
+            if size > RATIO_CHECK_MIN_BYTES && size / compressed.max(1) > MAX_RATIO {
                 return Err(ExtractError::TooLarge(format!(
-                    "the DOCX XML parts inflate to more than {}, the limit",
-                    crate::human_bytes(limits.max_content_bytes)
+                    "the DOCX part {} is compressed {}:1, a sign of a zip bomb",
+                    entry.name(),
+                    size / compressed.max(1)
+                )));
+            }
+            declared_total = declared_total.saturating_add(size);
+            if declared_total > max_unpacked {
+                return Err(unpacked_too_large(max_unpacked));
+            }
+        }
+        Ok(Self { archive, limits, content_bytes: 0 })
+    }
+
+    /// The part docx-rs parses, with every check (4–6 above). `None` when there is no such part.
+    pub(crate) fn part_for_docx_rs(&mut self, name: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+        let mut scanner = DepthScanner::new(MAX_XML_DEPTH);
+        scanner.max_paragraphs = self.limits.max_paragraphs;
+        // XML whatever its first bytes: quick-xml reads text before the first tag, so a part does
+        // not have to start with `<` to be parsed (found by fuzzing).
+        scanner.xml_by_name = true;
+        self.read(name, Some(scanner))
+    }
+
+    /// A part only our tag scanner reads, decoded (byte-order mark, else UTF-8), after the
+    /// size checks (4–5). `None` when there is no such part.
+    pub(crate) fn text(&mut self, name: &str) -> Result<Option<String>, ExtractError> {
+        Ok(self.read(name, None)?.map(|bytes| crate::text::decode(&bytes)))
+    }
+
+    fn read(&mut self, name: &str, scanner: Option<DepthScanner>) -> Result<Option<Vec<u8>>, ExtractError> {
+        let entry = match self.archive.by_name(name) {
+            Ok(entry) => entry,
+            Err(zip::result::ZipError::FileNotFound) => return Ok(None),
+            Err(e) => return Err(damaged(e)),
+        };
+        let declared = entry.size();
+        let room = self.limits.max_content_bytes.saturating_sub(self.content_bytes);
+        let mut sink =
+            PartSink { bytes: Vec::with_capacity(declared.min(room).min(MAX_PREALLOCATION) as usize), room, scanner };
+        let copied = std::io::copy(&mut entry.take(declared.saturating_add(1)), &mut sink);
+        if let Some(scanner) = &sink.scanner {
+            if scanner.too_deep {
+                return Err(ExtractError::TooLarge(format!(
+                    "the DOCX part {name} nests elements more than {MAX_XML_DEPTH} levels deep"
+                )));
+            }
+            if scanner.paragraphs > self.limits.max_paragraphs {
+                return Err(ExtractError::TooLarge(format!(
+                    "the DOCX document has more than {} paragraphs, the limit",
+                    self.limits.max_paragraphs
                 )));
             }
         }
+        if sink.bytes.len() as u64 > room {
+            return Err(ExtractError::TooLarge(format!(
+                "the DOCX XML parts inflate to more than {}, the limit",
+                crate::human_bytes(self.limits.max_content_bytes)
+            )));
+        }
         let inflated = copied.map_err(damaged)?;
-        if scanner.ends_inside_an_element() {
+        if sink.scanner.as_ref().is_some_and(DepthScanner::ends_inside_an_element) {
             // docx-rs's readers loop forever on the end of a part that leaves elements open, or
             // after skipping a mis-nested end tag (found by fuzzing, docs/fuzzing.md).
             return Err(ExtractError::Corrupt(format!(
@@ -147,8 +204,57 @@ pub(crate) fn check_archive(bytes: &[u8], limits: &ExtractLimits) -> Result<Opti
                 "the DOCX part {name} inflates beyond its declared size of {declared} bytes"
             )));
         }
+        self.content_bytes = self.content_bytes.saturating_add(inflated);
+        Ok(Some(sink.bytes))
     }
-    Ok(core_title(&mut archive))
+
+    /// `<dc:title>` of the core properties part.
+    fn core_title(&mut self) -> Option<String> {
+        let entry = self.archive.by_name("docProps/core.xml").ok()?;
+        let mut xml = Vec::new();
+        entry.take(MAX_CORE_PROPS_BYTES).read_to_end(&mut xml).ok()?;
+        let xml = String::from_utf8_lossy(&xml);
+        let start = xml.find("<dc:title")?;
+        let rest = &xml[start + "<dc:title".len()..];
+        let open_end = rest.find('>')?;
+        if rest[..open_end].ends_with('/') {
+            return None;
+        }
+        let body = &rest[open_end + 1..];
+        let title = single_line(&unescape_xml(&body[..body.find("</dc:title>")?]));
+        (!title.is_empty()).then_some(title)
+    }
+}
+
+/// A part's buffer is reserved up front only up to this; a larger part grows it as it inflates
+/// (its declared size may be a lie).
+const MAX_PREALLOCATION: u64 = 16 * 1024 * 1024;
+
+/// Where a part inflates to: its bytes, refused past the content budget, and the depth scanner
+/// when docx-rs will parse it.
+struct PartSink {
+    bytes: Vec<u8>,
+    room: u64,
+    scanner: Option<DepthScanner>,
+}
+
+impl std::io::Write for PartSink {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if (self.bytes.len() + data.len()) as u64 > self.room {
+            // Kept, so the caller sees the size; stops the inflation.
+            self.bytes.extend_from_slice(data);
+            return Err(std::io::Error::other("XML over the content cap"));
+        }
+        if let Some(scanner) = &mut self.scanner {
+            scanner.write_all(data)?;
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn too_many_entries(entries: u64) -> ExtractError {
@@ -200,11 +306,7 @@ struct DepthScanner {
     xml_by_name: bool,
     /// The first byte of what may be a UTF-16 byte-order mark.
     bom_half: Option<u8>,
-    /// Bytes written so far, and how many XML bytes make the scan stop.
-    bytes: u64,
-    max_xml_bytes: u64,
-    /// Paragraph elements (`p` in any namespace) seen, with those of earlier parts, and how many
-    /// make the scan stop.
+    /// Paragraph elements (`p` in any namespace) seen, and how many make the scan stop.
     paragraphs: u64,
     max_paragraphs: u64,
 }
@@ -265,8 +367,6 @@ impl DepthScanner {
             mismatched: false,
             xml_by_name: false,
             bom_half: None,
-            bytes: 0,
-            max_xml_bytes: u64::MAX,
             paragraphs: 0,
             max_paragraphs: u64::MAX,
         }
@@ -287,12 +387,24 @@ impl DepthScanner {
 
 impl std::io::Write for DepthScanner {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.bytes = self.bytes.saturating_add(data.len() as u64);
-        if self.bytes > self.max_xml_bytes && matches!(self.content, Content::Xml | Content::Xml16) {
-            // Stops the inflation; the caller reports the cap.
-            return Err(std::io::Error::other("XML over the content cap"));
-        }
-        for &b in data {
+        let mut at = 0;
+        while at < data.len() {
+            // Fast paths for UTF-8 XML: text up to the next tag and quoted attribute values
+            // are most of a part's bytes, and change nothing until their end byte.
+            if self.content == Content::Xml {
+                let skip = match self.state {
+                    ScanState::Text => Some(memchr::memchr(b'<', &data[at..])),
+                    ScanState::OpenTag { quote: Some(q), .. } => Some(memchr::memchr(q, &data[at..])),
+                    _ => None,
+                };
+                match skip {
+                    Some(Some(offset)) => at += offset,
+                    Some(None) => break,
+                    None => {}
+                }
+            }
+            let b = data[at];
+            at += 1;
             match self.content {
                 Content::NotXml => return Ok(data.len()),
                 // A byte-order mark half-read: only `FF FE` / `FE FF` make UTF-16 (a JPEG starts
@@ -442,23 +554,6 @@ fn unpacked_too_large(max_unpacked: u64) -> ExtractError {
     ExtractError::TooLarge(format!("the DOCX archive unpacks to more than {max_unpacked} bytes"))
 }
 
-/// `<dc:title>` of the core properties part.
-fn core_title(archive: &mut zip::ZipArchive<Cursor<&[u8]>>) -> Option<String> {
-    let entry = archive.by_name("docProps/core.xml").ok()?;
-    let mut xml = Vec::new();
-    entry.take(MAX_CORE_PROPS_BYTES).read_to_end(&mut xml).ok()?;
-    let xml = String::from_utf8_lossy(&xml);
-    let start = xml.find("<dc:title")?;
-    let rest = &xml[start + "<dc:title".len()..];
-    let open_end = rest.find('>')?;
-    if rest[..open_end].ends_with('/') {
-        return None;
-    }
-    let body = &rest[open_end + 1..];
-    let title = single_line(&unescape_xml(&body[..body.find("</dc:title>")?]));
-    (!title.is_empty()).then_some(title)
-}
-
 /// The five predefined entities and numeric character references.
 pub(crate) fn unescape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -520,23 +615,8 @@ struct Writer {
 }
 
 impl Writer {
-    fn new(docx: &Docx, max_output_bytes: usize) -> Self {
-        let mut heading_styles = HashMap::new();
-        let mut title_styles = Vec::new();
-        for style in &docx.styles.styles {
-            let level = if style.name.is_heading() {
-                style.name.get_heading_number()
-            } else {
-                heading_level_from_id(&style.style_id)
-                    .or_else(|| style.paragraph_property.outline_lvl.as_ref().map(|l| l.v + 1))
-            };
-            if let Some(level) = level.filter(|l| (1..=6).contains(l)) {
-                heading_styles.insert(style.style_id.clone(), level);
-            }
-            if style.style_id == "Title" || style.name.starts_with("Title") {
-                title_styles.push(style.style_id.clone());
-            }
-        }
+    fn new(styles: StyleLevels, max_output_bytes: usize) -> Self {
+        let StyleLevels { headings: heading_styles, titles: title_styles } = styles;
         Self { out: String::new(), last: None, max_output_bytes, heading_styles, title_styles, title_paragraph: None }
     }
 
@@ -572,7 +652,7 @@ impl Writer {
         }
         let style = p.property.style.as_ref().map(|s| s.val.as_str());
         if let Some(style) = style
-            && self.title_styles.iter().any(|t| t == style)
+            && (style == "Title" || self.title_styles.iter().any(|t| t == style))
         {
             if self.title_paragraph.is_none() {
                 self.title_paragraph = Some(single_line(&text));
@@ -747,8 +827,18 @@ fn single_line_keep_breaks(text: &str) -> String {
     text.split('\n').map(single_line).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
 }
 
+/// Whether a paragraph style id tells the writer all it needs without the styles part: the
+/// ids of Word's built-in styles that the writer treats by id (headings, the title, lists) and
+/// `Normal`. A localised Word writes other ids (`berschrift1`, `Titre1`) and those, like custom
+/// styles, are looked up in the styles part.
+fn id_names_its_role(id: &str) -> bool {
+    heading_level_from_id(id).is_some()
+        || matches!(id, "Title" | "Normal")
+        || id.to_ascii_lowercase().starts_with("list")
+}
+
 /// `Heading1` … `Heading6` (any case, optional space).
-fn heading_level_from_id(style_id: &str) -> Option<usize> {
+pub(crate) fn heading_level_from_id(style_id: &str) -> Option<usize> {
     let lower = style_id.to_ascii_lowercase();
     let digits = lower.strip_prefix("heading")?.trim_start();
     let level: usize = digits.parse().ok()?;

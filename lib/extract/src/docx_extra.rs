@@ -1,16 +1,13 @@
 //! The text of a DOCX that docx-rs does not give us: text boxes (DrawingML `wps:txbx` and VML
 //! `v:textbox`, both holding `w:txbxContent`), footnotes, endnotes, headers and footers. Read
-//! from the raw XML parts with a small tag scanner, after `check_archive` has vetted every part
-//! (sizes, ratios, nesting, well-formedness, the XML and paragraph budgets), and before docx-rs
-//! builds its tree, so the part buffers are gone by then.
+//! from the raw XML parts with a small tag scanner, and the heading levels of the styles part.
+//! The parts come from `docx::Package` (sizes and the content budget checked while inflating),
+//! and are read before docx-rs builds its tree, so their buffers are gone by then. The scanner
+//! neither recurses nor builds a tree, so it needs no nesting limit.
 
-use crate::docx::unescape_xml;
+use crate::docx::{Package, heading_level_from_id, unescape_xml};
 use lore_app::ports::ExtractError;
-use std::collections::HashSet;
-use std::io::{Cursor, Read};
-
-/// Relationship parts are read only this far (they list targets, a few KB in real documents).
-const MAX_RELS_BYTES: u64 = 1024 * 1024;
+use std::collections::{HashMap, HashSet};
 
 /// The paragraphs of each kind of extra text, in document order within each.
 #[derive(Default, Debug)]
@@ -22,39 +19,24 @@ pub(crate) struct Extras {
     pub(crate) headers_footers: Vec<String>,
 }
 
-/// Reads the extra text of a DOCX whose archive `check_archive` accepted.
-pub(crate) fn extras(bytes: &[u8]) -> Result<Extras, ExtractError> {
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| ExtractError::Corrupt(format!("the DOCX archive is damaged: {e}")))?;
-    // The main part is named by the package relationships (Word calls it word/document.xml,
-    // other producers do not always).
-    let main = read_part(&mut archive, "_rels/.rels", MAX_RELS_BYTES)
-        .and_then(|rels| relationship_targets(&rels, "", &["/officeDocument"]).into_iter().next())
-        .unwrap_or_else(|| "word/document.xml".to_owned());
-    let (dir, file) = main.rsplit_once('/').unwrap_or(("", main.as_str()));
-    let rels_name = if dir.is_empty() { format!("_rels/{file}.rels") } else { format!("{dir}/_rels/{file}.rels") };
-    let rels = read_part(&mut archive, &rels_name, MAX_RELS_BYTES).unwrap_or_default();
-
+/// Reads the extra text of a DOCX: text boxes from its main part `main`, notes, headers and
+/// footers from the parts the main part's relationships `rels` name (resolved against `dir`).
+pub(crate) fn extras(package: &mut Package, main: &[u8], rels: &str, dir: &str) -> Result<Extras, ExtractError> {
     let mut extras = Extras::default();
-    if let Some(xml) = read_part(&mut archive, &main, u64::MAX) {
-        extras.text_boxes = part_paragraphs(&xml, Scope::TextBoxes);
+    // Decoded only when there is a text box (the main part can be the size of the document).
+    if memchr::memmem::find(main, b"txbxContent").is_some() {
+        extras.text_boxes = part_paragraphs(&crate::text::decode(main), Scope::TextBoxes);
     }
-    for target in relationship_targets(&rels, dir, &["/footnotes"]) {
-        extras.footnotes.extend(
-            read_part(&mut archive, &target, u64::MAX).map(|x| part_paragraphs(&x, Scope::All)).unwrap_or_default(),
-        );
+    for target in relationship_targets(rels, dir, &["/footnotes"]) {
+        extras.footnotes.extend(package.text(&target)?.map(|x| part_paragraphs(&x, Scope::All)).unwrap_or_default());
     }
-    for target in relationship_targets(&rels, dir, &["/endnotes"]) {
-        extras.endnotes.extend(
-            read_part(&mut archive, &target, u64::MAX).map(|x| part_paragraphs(&x, Scope::All)).unwrap_or_default(),
-        );
+    for target in relationship_targets(rels, dir, &["/endnotes"]) {
+        extras.endnotes.extend(package.text(&target)?.map(|x| part_paragraphs(&x, Scope::All)).unwrap_or_default());
     }
     let mut seen = HashSet::new();
     for kind in ["/header", "/footer"] {
-        for target in relationship_targets(&rels, dir, &[kind]) {
-            for paragraph in
-                read_part(&mut archive, &target, u64::MAX).map(|x| part_paragraphs(&x, Scope::All)).unwrap_or_default()
-            {
+        for target in relationship_targets(rels, dir, &[kind]) {
+            for paragraph in package.text(&target)?.map(|x| part_paragraphs(&x, Scope::All)).unwrap_or_default() {
                 if seen.insert(paragraph.clone()) {
                     extras.headers_footers.push(paragraph);
                 }
@@ -64,21 +46,85 @@ pub(crate) fn extras(bytes: &[u8]) -> Result<Extras, ExtractError> {
     Ok(extras)
 }
 
-/// A part's text, decoded like any XML (BOM, else UTF-8), read up to `cap` bytes. `None` when
-/// the archive has no such part. The inflated size was checked against the part's declared
-/// size and the budgets by `check_archive`.
-fn read_part(archive: &mut zip::ZipArchive<Cursor<&[u8]>>, name: &str, cap: u64) -> Option<String> {
-    let entry = archive.by_name(name).ok()?;
-    let limit = entry.size().saturating_add(1).min(cap);
-    let mut bytes = Vec::new();
-    entry.take(limit).read_to_end(&mut bytes).ok()?;
-    Some(crate::text::decode(&bytes))
+/// The ids of the paragraph styles (`w:pStyle w:val`) a part uses, each once.
+pub(crate) fn paragraph_style_ids(part: &[u8]) -> HashSet<String> {
+    let mut ids = HashSet::new();
+    for at in memchr::memmem::find_iter(part, b"pStyle") {
+        // The rest of the tag: its attributes (a name that only ends in `pStyle` is skipped).
+        let after = &part[at + b"pStyle".len()..];
+        if !after.first().is_some_and(|b| b.is_ascii_whitespace()) || at == 0 || !matches!(part[at - 1], b'<' | b':') {
+            continue;
+        }
+        let end = memchr::memchr(b'>', after).unwrap_or(after.len());
+        if let Some(id) = local_attribute(&String::from_utf8_lossy(&after[..end]), "val") {
+            ids.insert(id);
+        }
+    }
+    ids
+}
+
+/// What the writer needs from the styles part: the heading level of each paragraph style that
+/// is a heading, and the ids of the title styles.
+#[derive(Default, Debug, PartialEq)]
+pub(crate) struct StyleLevels {
+    pub(crate) headings: HashMap<String, usize>,
+    pub(crate) titles: Vec<String>,
+}
+
+impl StyleLevels {
+    /// Reads `w:style` elements: a style is a heading of level N when its name is `heading N`
+    /// (Word's built-in names, whatever the language of its display names), else when its id
+    /// is `HeadingN`, else when it sets an outline level (`w:outlineLvl` N − 1); levels 1–6.
+    /// A title style is the style with id `Title` or a name starting with `Title`.
+    pub(crate) fn scan(xml: &str) -> Self {
+        let mut levels = Self::default();
+        // The style being read: id, name, outline level.
+        let mut style: Option<(String, Option<String>, Option<usize>)> = None;
+        for tag in Tags::new(xml) {
+            match tag {
+                Tag::Open { name, attributes, empty } => match (local(name), style.as_mut()) {
+                    ("style", _) => {
+                        style = Some((local_attribute(attributes, "styleId").unwrap_or_default(), None, None));
+                        if empty {
+                            levels.add(style.take());
+                        }
+                    }
+                    ("name", Some(current)) => current.1 = local_attribute(attributes, "val"),
+                    ("outlineLvl", Some(current)) => {
+                        current.2 = local_attribute(attributes, "val").and_then(|v| v.trim().parse::<usize>().ok())
+                    }
+                    _ => {}
+                },
+                Tag::Close(name) if local(name) == "style" => levels.add(style.take()),
+                _ => {}
+            }
+        }
+        levels
+    }
+
+    fn add(&mut self, style: Option<(String, Option<String>, Option<usize>)>) {
+        let Some((id, name, outline)) = style else { return };
+        if id.is_empty() {
+            return;
+        }
+        let level = name
+            .as_deref()
+            .and_then(heading_level_from_id)
+            .or_else(|| heading_level_from_id(&id))
+            .or_else(|| outline.map(|l| l.saturating_add(1)).filter(|l| (1..=6).contains(l)));
+        if id == "Title" || name.as_deref().is_some_and(|n| n.starts_with("Title")) {
+            self.titles.push(id.clone());
+        }
+        if let Some(level) = level {
+            self.headings.insert(id, level);
+        }
+    }
 }
 
 /// The targets of the relationships whose type ends with one of `kinds`, as part names
 /// (relative to `dir`, or absolute), each once, in the order listed. External targets are
 /// skipped.
-fn relationship_targets(rels: &str, dir: &str, kinds: &[&str]) -> Vec<String> {
+pub(crate) fn relationship_targets(rels: &str, dir: &str, kinds: &[&str]) -> Vec<String> {
     let mut targets = Vec::new();
     for tag in Tags::new(rels) {
         let Tag::Open { name, attributes, .. } = tag else { continue };
@@ -205,6 +251,22 @@ fn attribute(attributes: &str, name: &str) -> Option<String> {
     }
 }
 
+/// The unescaped value of the attribute whose local name is `local_name`, with any prefix.
+fn local_attribute(attributes: &str, local_name: &str) -> Option<String> {
+    let mut rest = attributes;
+    while let Some(eq) = rest.find('=') {
+        let name = rest[..eq].trim();
+        let value = rest[eq + 1..].trim_start();
+        let quote = value.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+        let end = value[1..].find(quote)?;
+        if local(name) == local_name {
+            return Some(unescape_xml(&value[1..1 + end]));
+        }
+        rest = &value[end + 2..];
+    }
+    None
+}
+
 enum Tag<'a> {
     /// Character data, unescaped (CDATA sections verbatim).
     Text(std::borrow::Cow<'a, str>),
@@ -217,8 +279,7 @@ enum Tag<'a> {
 }
 
 /// The tags and text of an XML document, in order; comments, processing instructions and
-/// declarations skipped. Not a validating parser: `check_archive` already refused parts that
-/// nest too deep or leave elements open, and a malformed rest ends the scan.
+/// declarations skipped. Not a validating parser: a malformed rest ends the scan.
 struct Tags<'a> {
     rest: &'a str,
 }
@@ -226,6 +287,12 @@ struct Tags<'a> {
 impl<'a> Tags<'a> {
     fn new(xml: &'a str) -> Self {
         Self { rest: xml }
+    }
+
+    /// Moves past the next `end` (to the end when there is none).
+    fn skip_past(&mut self, end: &str) {
+        let at = self.rest.find(end).map_or(self.rest.len(), |at| at + end.len());
+        self.rest = &self.rest[at..];
     }
 }
 
@@ -243,38 +310,41 @@ impl<'a> Iterator for Tags<'a> {
                 self.rest = &self.rest[end..];
                 return Some(Tag::Text(if text.contains('&') { unescape_xml(text).into() } else { text.into() }));
             }
-            for (open, close) in [("<!--", "-->"), ("<?", "?>")] {
-                if self.rest.starts_with(open) {
-                    let end = self.rest.find(close).map_or(self.rest.len(), |e| e + close.len());
-                    self.rest = &self.rest[end..];
+            // Comments, instructions, CDATA and declarations start `<!` or `<?`; anything else
+            // is a tag.
+            match self.rest.as_bytes().get(1) {
+                Some(b'?') => {
+                    self.skip_past("?>");
+                    continue;
                 }
-            }
-            if let Some(cdata) = self.rest.strip_prefix("<![CDATA[") {
-                let end = cdata.find("]]>").unwrap_or(cdata.len());
-                self.rest = cdata.get(end + 3..).unwrap_or("");
-                return Some(Tag::Text(cdata[..end].into()));
-            }
-            if self.rest.starts_with("<!") {
-                let end = self.rest.find('>').map_or(self.rest.len(), |e| e + 1);
-                self.rest = &self.rest[end..];
-                continue;
-            }
-            if !self.rest.starts_with('<') || self.rest.starts_with("<!--") || self.rest.starts_with("<?") {
-                continue;
-            }
-            // A tag: up to the `>` outside quoted attribute values.
-            let mut quote = None;
-            let mut end = None;
-            for (i, c) in self.rest.char_indices().skip(1) {
-                match (quote, c) {
-                    (Some(q), c) if c == q => quote = None,
-                    (Some(_), _) => {}
-                    (None, '"' | '\'') => quote = Some(c),
-                    (None, '>') => {
-                        end = Some(i);
-                        break;
+                Some(b'!') => {
+                    if self.rest.starts_with("<!--") {
+                        self.skip_past("-->");
+                    } else if let Some(cdata) = self.rest.strip_prefix("<![CDATA[") {
+                        let end = cdata.find("]]>").unwrap_or(cdata.len());
+                        self.rest = cdata.get(end + 3..).unwrap_or("");
+                        return Some(Tag::Text(cdata[..end].into()));
+                    } else {
+                        self.skip_past(">");
                     }
-                    _ => {}
+                    continue;
+                }
+                _ => {}
+            }
+            // A tag: up to the `>` outside quoted attribute values (ASCII bytes, so every index
+            // found is a character boundary).
+            let bytes = self.rest.as_bytes();
+            let mut from = 1;
+            let mut end = None;
+            while let Some(offset) = memchr::memchr3(b'>', b'"', b'\'', &bytes[from..]) {
+                let at = from + offset;
+                if bytes[at] == b'>' {
+                    end = Some(at);
+                    break;
+                }
+                match memchr::memchr(bytes[at], &bytes[at + 1..]) {
+                    Some(close) => from = at + 1 + close + 1,
+                    None => break,
                 }
             }
             let Some(end) = end else {
@@ -319,6 +389,35 @@ mod tests {
             <w:footnote w:id="1"><w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>A</w:t><w:tab/><w:t>note</w:t></w:r><w:del><w:r><w:delText>gone</w:delText><w:t>gone</w:t></w:r></w:del></w:p></w:footnote>
             </w:footnotes>"#;
         assert_eq!(part_paragraphs(xml, Scope::All), ["A note"]);
+    }
+
+    #[test]
+    fn paragraph_style_ids_are_read_from_p_style_tags() {
+        let xml = br#"<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr></w:p><w:p><w:pPr><pStyle val='Titel'/>
+            <w:rPr><w:rStyle w:val="Strong"/></w:rPr><w:pStyleX w:val="No"/></w:pPr></w:p><w:pPr><x:pStyle x:val="Heading1"/>"#;
+        let mut ids: Vec<_> = paragraph_style_ids(xml).into_iter().collect();
+        ids.sort();
+        assert_eq!(ids, ["Heading1", "Titel"]);
+    }
+
+    #[test]
+    fn style_levels_come_from_names_ids_and_outline_levels() {
+        let xml = r#"<?xml version="1.0"?><w:styles xmlns:w="x">
+            <w:style w:type="paragraph" w:styleId="Normal"><w:name w:val="Normal"/></w:style>
+            <w:style w:type="paragraph" w:styleId="berschrift2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/></w:style>
+            <w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="Custom"/></w:style>
+            <w:style w:type="paragraph" w:styleId="Chapter"><w:name w:val="Chapter"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>
+            <w:style w:type="paragraph" w:styleId="Body"><w:pPr><w:outlineLvl w:val="9"/></w:pPr></w:style>
+            <w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/></w:style>
+            <x:style x:styleId='Heading1'/>
+            <w:style w:type="paragraph" w:styleId="Heading7"><w:name w:val="heading 7"/></w:style>
+            </w:styles>"#;
+        let levels = StyleLevels::scan(xml);
+        let mut headings: Vec<_> = levels.headings.iter().map(|(id, level)| (id.as_str(), *level)).collect();
+        headings.sort();
+        assert_eq!(headings, [("Chapter", 1), ("Heading1", 1), ("Heading3", 3), ("berschrift2", 2)]);
+        assert_eq!(levels.titles, ["Titel"]);
+        assert_eq!(StyleLevels::scan("<w:styles><w:style w:styleId=\"Heading1\"><w:name"), StyleLevels::default());
     }
 
     #[test]

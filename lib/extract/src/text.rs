@@ -226,7 +226,17 @@ pub(crate) struct Collapser {
 
 impl Collapser {
     pub(crate) fn push_str(&mut self, text: &str) {
-        for c in text.chars() {
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            // A run of visible ASCII (most of any text) is copied whole.
+            let run = rest.bytes().take_while(|b| b.is_ascii_graphic()).count();
+            if run > 0 {
+                self.separate();
+                self.out.push_str(&rest[..run]);
+                rest = &rest[run..];
+                continue;
+            }
+            rest = &rest[c.len_utf8()..];
             if matches!(c, '\n' | '\r' | '\u{b}' | '\u{c}') {
                 self.newlines += 1;
                 self.pending_space = false;
@@ -235,19 +245,24 @@ impl Collapser {
             } else if is_binary_control(c) || c == '\u{feff}' {
                 continue;
             } else {
-                if !self.out.is_empty() {
-                    match self.newlines {
-                        0 if self.pending_space => self.out.push(' '),
-                        0 => {}
-                        1 => self.out.push('\n'),
-                        _ => self.out.push_str("\n\n"),
-                    }
-                }
-                self.newlines = 0;
-                self.pending_space = false;
+                self.separate();
                 self.out.push(c);
             }
         }
+    }
+
+    /// Before a visible character: the space or line breaks that collapsed whitespace leaves.
+    fn separate(&mut self) {
+        if !self.out.is_empty() {
+            match self.newlines {
+                0 if self.pending_space => self.out.push(' '),
+                0 => {}
+                1 => self.out.push('\n'),
+                _ => self.out.push_str("\n\n"),
+            }
+        }
+        self.newlines = 0;
+        self.pending_space = false;
     }
 
     /// Length of the collapsed text so far, in bytes.
@@ -262,7 +277,14 @@ impl Collapser {
 
 /// One line, whitespace collapsed: for titles.
 pub(crate) fn single_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut line = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    line
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 use crate::fixtures::{
     CONTENT_TYPES, extractor, lie_about_size, limits, sample_docx, with_core_title, with_part, zip_bomb, zip_of,
 };
+use docx_rs::{Docx, Paragraph, Run, Style, StyleType};
 use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
 use std::time::{Duration, Instant};
@@ -33,6 +34,54 @@ async fn the_title_comes_from_core_properties() {
     let extracted = extractor().extract(bytes, DocumentKind::Docx, limits()).await.unwrap();
     assert_eq!(extracted.title.as_deref(), Some("Annual R&D Review"));
     assert!(extracted.text.starts_with("# Quarterly Report"));
+}
+
+/// Heading levels come from the styles part: Word writes localised style ids (`berschrift2`
+/// in a German Word) under the built-in names (`heading 2`), and custom styles can carry an
+/// outline level. The main part is read by docx-rs, the styles part by our own scan.
+#[tokio::test]
+async fn headings_follow_the_styles_part_names_and_outline_levels() {
+    let extracted = extractor().extract(handbook_docx(), DocumentKind::Docx, limits()).await.unwrap();
+    assert_eq!(extracted.text, "# The Handbook\n\n# Getting started\n\n## Install\n\nRun the installer.");
+    assert_eq!(extracted.title.as_deref(), Some("The Handbook"));
+}
+
+/// A document whose paragraph styles are a title, a chapter heading by outline level and a
+/// German Word's second-level heading.
+fn handbook_docx() -> Vec<u8> {
+    let docx = Docx::new()
+        .add_style(Style::new("berschrift2", StyleType::Paragraph).name("heading 2"))
+        .add_style(Style::new("Chapter", StyleType::Paragraph).name("Chapter").outline_lvl(0))
+        .add_style(Style::new("Titel", StyleType::Paragraph).name("Title"))
+        .add_paragraph(Paragraph::new().add_run(Run::new().add_text("The Handbook")).style("Titel"))
+        .add_paragraph(Paragraph::new().add_run(Run::new().add_text("Getting started")).style("Chapter"))
+        .add_paragraph(Paragraph::new().add_run(Run::new().add_text("Install")).style("berschrift2"))
+        .add_paragraph(Paragraph::new().add_run(Run::new().add_text("Run the installer.")));
+    let mut out = std::io::Cursor::new(Vec::new());
+    docx.build().pack(&mut out).unwrap();
+    out.into_inner()
+}
+
+/// Only the parts whose content is used are inflated: a part nobody reads may lie about its
+/// size (it would be refused if inflated), and the document is still read. Word's own files
+/// carry several such parts (`stylesWithEffects.xml`, 438 KB in the default template; fonts;
+/// pictures), and the styles part is one when every paragraph style id says its role
+/// (`Heading1`, `Title`, `Normal`, `List…`).
+#[tokio::test]
+async fn parts_whose_content_is_not_used_are_never_inflated() {
+    let zeros = vec![0u8; 256 << 10];
+    let unread = with_part(&sample_docx(), "word/stylesWithEffects.xml", &zeros);
+    let unread = lie_about_size(unread, "word/stylesWithEffects.xml", 10);
+    let unread = lie_about_size(unread, "word/styles.xml", 10);
+    let extracted = extractor().extract(unread, DocumentKind::Docx, limits()).await.unwrap();
+    assert!(extracted.text.starts_with("# Quarterly Report\n\nRevenue grew"), "{}", extracted.text);
+    // The handbook's style ids need the styles part, so it is read, and checked.
+    let lying = lie_about_size(handbook_docx(), "word/styles.xml", 10);
+    let error = extractor().extract(lying, DocumentKind::Docx, limits()).await.unwrap_err();
+    assert_eq!(
+        error,
+        ExtractError::TooLarge("the DOCX part word/styles.xml inflates beyond its declared size of 10 bytes".into())
+    );
 }
 
 /// Pictures are binary parts: a JPEG (`FF D8 …`) whose bytes happen to contain `<` used to be
