@@ -150,37 +150,30 @@ fn combining_mark(accent: char) -> Option<char> {
 /// `´` used as an apostrophe stays. The backtick is also a code quote, so it is composed only
 /// inside a word (`pr`es`), never after a space.
 fn compose_accents(text: &str) -> String {
-    let has_accent = text.chars().any(|c| combining_mark(c).is_some());
-    if !has_accent {
-        return if unicode_normalization::is_nfc_quick(text.chars()) == unicode_normalization::IsNormalized::Yes {
-            text.to_owned()
-        } else {
-            text.nfc().collect()
-        };
-    }
-    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let Some(mark) = combining_mark(c) else {
-            out.push(c);
-            i += 1;
-            continue;
-        };
-        let previous_is_letter = i > 0 && chars[i - 1].is_alphabetic();
+    // Bytes of `text` up to `copied` are in `out`; the text between accents is copied whole.
+    let mut copied = 0;
+    while let Some(offset) = text[copied..].find(|c: char| combining_mark(c).is_some()) {
+        let at = copied + offset;
+        out.push_str(&text[copied..at]);
+        let c = text[at..].chars().next().unwrap_or_default();
+        let Some(mark) = combining_mark(c) else { break };
+        let after_accent = at + c.len_utf8();
+        copied = after_accent;
+        let previous_is_letter = text[..at].chars().next_back().is_some_and(char::is_alphabetic);
         // The letter after the accent, allowing one space between them (not for the backtick).
-        let next = match chars.get(i + 1) {
-            Some(' ') if c != '`' => chars.get(i + 2).map(|&l| (l, i + 3)),
-            Some(&l) => Some((l, i + 2)),
+        let mut rest = text[after_accent..].chars();
+        let next = match rest.next() {
+            Some(' ') if c != '`' => rest.next().map(|l| (l, after_accent + 1 + l.len_utf8())),
+            Some(l) => Some((l, after_accent + l.len_utf8())),
             None => None,
         };
         let after = next
             .filter(|_| c != '`' || previous_is_letter)
-            .and_then(|(letter, skip)| unicode_normalization::char::compose(letter, mark).map(|a| (a, skip)));
-        if let Some((accented, skip)) = after {
+            .and_then(|(letter, end)| unicode_normalization::char::compose(letter, mark).map(|a| (a, end)));
+        if let Some((accented, end)) = after {
             out.push(accented);
-            i = skip;
+            copied = end;
             continue;
         }
         if matches!(c, '\u{b8}' | '\u{2db}')
@@ -193,13 +186,17 @@ fn compose_accents(text: &str) -> String {
                     out.push(c);
                 }
             }
-            i += 1;
             continue;
         }
         out.push(c);
-        i += 1;
     }
-    out.nfc().collect()
+    out.push_str(&text[copied..]);
+    // Most text is ASCII, which is NFC as it is.
+    if out.is_ascii() || unicode_normalization::is_nfc_quick(out.chars()) == unicode_normalization::IsNormalized::Yes {
+        out
+    } else {
+        out.nfc().collect()
+    }
 }
 
 /// Hyphens that end a line when a word is broken there.

@@ -165,3 +165,38 @@ async fn a_page_tree_parent_loop_is_corrupt_not_a_stack_overflow() {
     let error = extractor().extract(pdf_objects(&objects, None), DocumentKind::Pdf, limits()).await.unwrap_err();
     assert_eq!(error, ExtractError::Corrupt("the PDF page tree loops back on itself".into()));
 }
+
+/// Fonts are built once per font object for the whole document (the vendored pdf-extract's
+/// patch, vendor/README.md), not once per page: a resource name still means the font its own
+/// page gives it. Four pages show the same bytes `abc` in `/F1`, which is a plain Helvetica
+/// (object 4) on pages 1 and 4, a Helvetica whose encoding maps them to `xyz` (object 5) on
+/// page 2, and an inline font mapping them to `pqr` on page 3.
+#[tokio::test]
+async fn each_page_reads_its_text_with_the_font_its_own_resources_name() {
+    let differences = |glyphs: &str| {
+        format!(
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding \
+             /BaseEncoding /WinAnsiEncoding /Differences [97 {glyphs}] >> >>"
+        )
+    };
+    let page = |font: &str, content: usize| {
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font} >> >> \
+             /Contents {content} 0 R >>"
+        )
+    };
+    let objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [6 0 R 7 0 R 8 0 R 9 0 R] /Count 4 >>".to_owned(),
+        stream("", "BT /F1 12 Tf 72 720 Td (abc) Tj ET"),
+        HELVETICA.to_owned(),
+        differences("/x /y /z"),
+        page("4 0 R", 3),
+        page("5 0 R", 3),
+        page(&differences("/p /q /r"), 3),
+        page("4 0 R", 3),
+    ];
+    let extracted = extractor().extract(pdf_objects(&objects, None), DocumentKind::Pdf, limits()).await.unwrap();
+    let words: Vec<&str> = extracted.text.split_whitespace().collect();
+    assert_eq!(words, ["abc", "xyz", "pqr", "abc"], "{:?}", extracted.text);
+}
