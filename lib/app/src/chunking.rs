@@ -139,8 +139,12 @@ impl Chunker {
     pub fn chunk(&self, text: &str, markdown: bool) -> Vec<String> {
         let overlap = self.overlap.min(self.max.saturating_sub(1));
         let chunks = match &self.unit {
-            Unit::Chars => split(text, markdown, config(self.max, overlap)),
-            Unit::Tokens(counter) => split(text, markdown, config(self.max, overlap).with_sizer(Tokens(&**counter))),
+            Unit::Chars => {
+                split(text, markdown, |section| config(self.max, overlap).with_sizer(CharCount::new(section)))
+            }
+            Unit::Tokens(counter) => {
+                split(text, markdown, |_| config(self.max, overlap).with_sizer(Tokens(&**counter)))
+            }
         };
         let chunks = join_lone_headings(chunks);
         if !markdown {
@@ -187,8 +191,68 @@ fn config(max: usize, overlap: usize) -> ChunkConfig<text_splitter::Characters> 
     ChunkConfig::new(max).with_overlap(overlap).unwrap_or_else(|_| ChunkConfig::new(max))
 }
 
-/// The chunks of `text` with their byte offsets in it, trimmed and non-empty.
-fn split<S: ChunkSizer>(text: &str, markdown: bool, config: ChunkConfig<S>) -> Vec<(usize, String)> {
+/// Characters of slices of one section, counted in constant time. text-splitter measures many
+/// candidate chunks for each chunk it makes, all slices of the text it was given, and counting
+/// their characters one by one was most of its time (docs/benchmarks.md, "Chunking
+/// throughput"); the chunks are the same as with its own character counter.
+struct CharCount<'t> {
+    text: &'t [u8],
+    /// Characters before each [`COUNT_BLOCK`]-byte block of `text`; none when `text` is ASCII
+    /// (then characters are bytes).
+    before_block: Option<Vec<usize>>,
+}
+
+const COUNT_BLOCK: usize = 64;
+
+impl<'t> CharCount<'t> {
+    fn new(text: &'t str) -> Self {
+        let text = text.as_bytes();
+        if text.is_ascii() {
+            return Self { text, before_block: None };
+        }
+        let mut before_block = Vec::with_capacity(text.len() / COUNT_BLOCK + 2);
+        let mut n = 0;
+        before_block.push(0);
+        for block in text.chunks(COUNT_BLOCK) {
+            n += chars_in(block);
+            before_block.push(n);
+        }
+        Self { text, before_block: Some(before_block) }
+    }
+
+    /// Characters in `text[..at]`.
+    fn before(&self, at: usize) -> usize {
+        let Some(before_block) = &self.before_block else { return at };
+        let block = at / COUNT_BLOCK;
+        before_block[block] + chars_in(&self.text[block * COUNT_BLOCK..at])
+    }
+}
+
+/// UTF-8 characters in at most [`COUNT_BLOCK`] bytes: the bytes that do not continue a
+/// character (summed in bytes, which the compiler vectorises).
+fn chars_in(bytes: &[u8]) -> usize {
+    usize::from(bytes.iter().map(|&b| u8::from((b as i8) >= -0x40)).fold(0u8, u8::wrapping_add))
+}
+
+impl ChunkSizer for CharCount<'_> {
+    fn size(&self, chunk: &str) -> usize {
+        let start = (chunk.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        if start <= self.text.len() && chunk.len() <= self.text.len() - start {
+            self.before(start + chunk.len()) - self.before(start)
+        } else {
+            // Not a slice of the section (text-splitter has never been seen to pass one).
+            chunk.chars().count()
+        }
+    }
+}
+
+/// The chunks of `text` with their byte offsets in it, trimmed and non-empty; `config` makes
+/// the splitter's settings for each section.
+fn split<'t, S: ChunkSizer>(
+    text: &'t str,
+    markdown: bool,
+    config: impl Fn(&'t str) -> ChunkConfig<S>,
+) -> Vec<(usize, String)> {
     let mut chunks = Vec::new();
     let base = text.as_ptr() as usize;
     let mut keep = |section: &str, offset: usize, c: &str| {
@@ -199,15 +263,13 @@ fn split<S: ChunkSizer>(text: &str, markdown: bool, config: ChunkConfig<S>) -> V
             chunks.push((section.as_ptr() as usize - base + start, c.to_owned()));
         }
     };
-    if markdown {
-        let splitter = MarkdownSplitter::new(config);
-        for section in sections(text) {
-            splitter.chunk_indices(section).for_each(|(offset, c)| keep(section, offset, c));
-        }
-    } else {
-        let splitter = TextSplitter::new(config);
-        for section in sections(text) {
-            splitter.chunk_indices(section).for_each(|(offset, c)| keep(section, offset, c));
+    for section in sections(text) {
+        if markdown {
+            MarkdownSplitter::new(config(section))
+                .chunk_indices(section)
+                .for_each(|(offset, c)| keep(section, offset, c));
+        } else {
+            TextSplitter::new(config(section)).chunk_indices(section).for_each(|(offset, c)| keep(section, offset, c));
         }
     }
     chunks
@@ -334,6 +396,38 @@ pub fn chunk_text(text: &str, markdown: bool, settings: ChunkSettings) -> Vec<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The constant-time character count makes exactly the chunks text-splitter's own counter
+    /// makes, on ASCII, on text of 2-, 3- and 4-byte characters, in both modes, and across
+    /// sections.
+    #[test]
+    fn counted_characters_make_the_chunks_the_plain_count_makes() {
+        let words = ["alpha", "naïve", "Größe", "日本語の", "テキスト", "🙂🙂", "end.", "x"];
+        let mut text = String::new();
+        let mut seed = 7u32;
+        for i in 0..40_000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            text.push_str(words[(seed >> 16) as usize % words.len()]);
+            text.push_str(match i % 97 {
+                0 => "\n\n# Heading\n\n",
+                n if n % 13 == 0 => ".\n",
+                _ => " ",
+            });
+        }
+        assert!(text.len() > 2 * SECTION_BYTES, "several sections");
+        for markdown in [false, true] {
+            for (max, overlap) in [(3200, 480), (200, 30), (17, 0)] {
+                let counted =
+                    split(&text, markdown, |section| config(max, overlap).with_sizer(CharCount::new(section)));
+                let plain = split(&text, markdown, |_| config(max, overlap));
+                assert_eq!(counted, plain, "markdown {markdown}, {max}/{overlap}");
+            }
+        }
+        let count = CharCount::new("añb🙂c");
+        assert_eq!(count.size("añb🙂c"), 5);
+        assert_eq!(count.size(&"añb🙂c"[1..3]), 1, "ñ");
+        assert_eq!(count.size("elsewhere"), 9, "a string that is not a slice of the text");
+    }
 
     #[test]
     fn heading_trails_follow_the_chunks_in_one_pass_and_start_over_when_sent_back() {
