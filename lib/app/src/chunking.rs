@@ -415,18 +415,22 @@ mod tests {
             });
         }
         assert!(text.len() > 2 * SECTION_BYTES, "several sections");
-        for markdown in [false, true] {
-            for (max, overlap) in [(3200, 480), (200, 30), (17, 0)] {
-                let counted =
-                    split(&text, markdown, |section| config(max, overlap).with_sizer(CharCount::new(section)));
-                let plain = split(&text, markdown, |_| config(max, overlap));
-                assert_eq!(counted, plain, "markdown {markdown}, {max}/{overlap}");
+        let ascii: String = text.chars().filter(char::is_ascii).collect();
+        for text in [&text, &ascii] {
+            for markdown in [false, true] {
+                for (max, overlap) in [(3200, 480), (200, 30), (17, 0)] {
+                    let counted =
+                        split(text, markdown, |section| config(max, overlap).with_sizer(CharCount::new(section)));
+                    let plain = split(text, markdown, |_| config(max, overlap));
+                    assert_eq!(counted, plain, "markdown {markdown}, {max}/{overlap}");
+                }
             }
         }
         let count = CharCount::new("añb🙂c");
         assert_eq!(count.size("añb🙂c"), 5);
         assert_eq!(count.size(&"añb🙂c"[1..3]), 1, "ñ");
         assert_eq!(count.size("elsewhere"), 9, "a string that is not a slice of the text");
+        assert!(CharCount::new(&ascii).before_block.is_none(), "ASCII needs no table");
     }
 
     #[test]
