@@ -646,30 +646,55 @@ impl Writer {
     }
 
     fn paragraph(&mut self, p: &Paragraph) -> Result<(), ExtractError> {
-        let text = single_line_keep_breaks(&paragraph_text(p));
-        if text.is_empty() {
-            return Ok(());
-        }
+        let text = paragraph_text(p);
         let style = p.property.style.as_ref().map(|s| s.val.as_str());
-        if let Some(style) = style
-            && (style == "Title" || self.title_styles.iter().any(|t| t == style))
-        {
-            if self.title_paragraph.is_none() {
-                self.title_paragraph = Some(single_line(&text));
-            }
-            return self.push_block(Block::Paragraph, &format!("# {}", single_line(&text)));
+        let title = style.is_some_and(|s| s == "Title" || self.title_styles.iter().any(|t| t == s));
+        let level = if title {
+            Some(1)
+        } else {
+            style
+                .and_then(|s| self.heading_styles.get(s).copied().or_else(|| heading_level_from_id(s)))
+                .or_else(|| p.property.outline_lvl.as_ref().map(|l| l.v + 1).filter(|l| (1..=6).contains(l)))
+        };
+        let (kind, prefix) = match level {
+            Some(level) => (Block::Paragraph, &"###### "[6 - level.min(6)..]),
+            None if is_list_paragraph(p) => (Block::ListItem, "- "),
+            None => (Block::Paragraph, ""),
+        };
+        // Headings are one line; other paragraphs keep their explicit line breaks.
+        let written = self.push_text_block(kind, prefix, &text, level.is_none())?;
+        if title && self.title_paragraph.is_none() {
+            self.title_paragraph = written.map(|range| self.out[range].to_owned());
         }
-        let level = style
-            .and_then(|s| self.heading_styles.get(s).copied().or_else(|| heading_level_from_id(s)))
-            .or_else(|| p.property.outline_lvl.as_ref().map(|l| l.v + 1).filter(|l| *l <= 6));
-        if let Some(level) = level {
-            let line = format!("{} {}", "#".repeat(level), single_line(&text));
-            return self.push_block(Block::Paragraph, &line);
+        Ok(())
+    }
+
+    /// Appends a block: `prefix`, then `text` with its whitespace collapsed as it is copied
+    /// (line breaks kept when `keep_breaks`). Nothing when `text` has nothing visible. Where
+    /// the text went in the output.
+    fn push_text_block(
+        &mut self,
+        kind: Block,
+        prefix: &str,
+        text: &str,
+        keep_breaks: bool,
+    ) -> Result<Option<std::ops::Range<usize>>, ExtractError> {
+        let mark = self.out.len();
+        if self.last.is_some() {
+            let same_run = self.last == Some(kind) && kind != Block::Paragraph;
+            self.out.push_str(if same_run { "\n" } else { "\n\n" });
         }
-        if is_list_paragraph(p) {
-            return self.push_block(Block::ListItem, &format!("- {text}"));
+        self.out.push_str(prefix);
+        let start = self.out.len();
+        if !push_collapsed(&mut self.out, text, keep_breaks) {
+            self.out.truncate(mark);
+            return Ok(None);
         }
-        self.push_block(Block::Paragraph, &text)
+        self.last = Some(kind);
+        if self.out.len() > self.max_output_bytes {
+            return Err(ExtractError::TooLarge(format!("the extracted text exceeds {} bytes", self.max_output_bytes)));
+        }
+        Ok(Some(start..self.out.len()))
     }
 
     fn table(&mut self, table: &Table, depth: usize) -> Result<(), ExtractError> {
@@ -824,7 +849,50 @@ fn run_text(run: &Run, text: &mut String) {
 
 /// Whitespace collapsed within lines; explicit line breaks (`w:br`) kept.
 fn single_line_keep_breaks(text: &str) -> String {
-    text.split('\n').map(single_line).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
+    let mut out = String::with_capacity(text.len());
+    push_collapsed(&mut out, text, true);
+    out
+}
+
+/// Appends `text` to `out` with each run of whitespace made one space, none at either end; with
+/// `keep_breaks`, a run holding a line break (`\n`) becomes one line break instead. Whether
+/// anything was appended.
+fn push_collapsed(out: &mut String, text: &str, keep_breaks: bool) -> bool {
+    let start = out.len();
+    let (mut space, mut line_break) = (false, false);
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        // Visible ASCII (most text) is copied a run at a time, anything else a character.
+        let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
+        let len = if run > 0 {
+            run
+        } else {
+            let c = rest.chars().next().unwrap_or_default();
+            if c == '\n' && keep_breaks {
+                line_break = true;
+                at += 1;
+                continue;
+            }
+            if c.is_whitespace() {
+                space = true;
+                at += c.len_utf8();
+                continue;
+            }
+            c.len_utf8()
+        };
+        if out.len() > start {
+            if line_break {
+                out.push('\n');
+            } else if space {
+                out.push(' ');
+            }
+        }
+        (space, line_break) = (false, false);
+        out.push_str(&rest[..len]);
+        at += len;
+    }
+    out.len() > start
 }
 
 /// Whether a paragraph style id tells the writer all it needs without the styles part: the
@@ -940,6 +1008,20 @@ mod tests {
         zip64.extend_from_slice(b"PK\x05\x06\0\0\0\0\xff\xff\xff\xff\0\0\0\0\0\0\0\0\0\0");
         assert_eq!(declared_entry_count(&zip64), 2_000_000);
         assert_eq!(declared_entry_count(b"no zip here"), 0);
+    }
+
+    #[test]
+    fn whitespace_collapses_within_lines_and_breaks_are_kept_once() {
+        let collapsed = |text: &str, keep_breaks: bool| {
+            let mut out = String::from(">");
+            let wrote = push_collapsed(&mut out, text, keep_breaks);
+            (out, wrote)
+        };
+        assert_eq!(collapsed("  a \t b\u{a0}c  ", true), (">a b c".to_owned(), true));
+        assert_eq!(collapsed(" a \n\n  \n b\n", true), (">a\nb".to_owned(), true));
+        assert_eq!(collapsed(" a \n b", false), (">a b".to_owned(), true));
+        assert_eq!(collapsed("Größe  日本\r\n語", true), (">Größe 日本\n語".to_owned(), true));
+        assert_eq!(collapsed(" \n\t ", true), (">".to_owned(), false));
     }
 
     #[test]
