@@ -152,11 +152,23 @@ impl App {
             &config.webhook_retry_schedule,
             config.webhook_max_retry_after,
         );
-        tracing::info!(
-            delivery = %d.id, hook = %hook.id, event = %d.event_id, status = after.status.as_str(),
-            http_status = after.attempt.status_code, error = after.attempt.error.as_deref(),
-            "webhook attempt"
-        );
+        // Like requests, an attempt is logged at `info` when it does not succeed and at `debug`
+        // when it does: every attempt is in the delivery log (`GET …/deliveries`) anyway, and a
+        // line per request cost a fifth of the API's throughput (docs/benchmarks.md).
+        macro_rules! attempt_logged {
+            ($level:ident) => {
+                tracing::$level!(
+                    delivery = %d.id, hook = %hook.id, event = %d.event_id, status = after.status.as_str(),
+                    http_status = after.attempt.status_code, error = after.attempt.error.as_deref(),
+                    "webhook attempt"
+                )
+            };
+        }
+        if after.status == DeliveryStatus::Succeeded {
+            attempt_logged!(debug);
+        } else {
+            attempt_logged!(info);
+        }
         // The subscription changes first: whoever sees the delivery final also sees its effect
         // (streak, disabled, removed). A crash in between repeats the attempt, never loses it.
         let ws = &d.workspace_id;
