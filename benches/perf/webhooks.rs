@@ -22,8 +22,11 @@ const SCHEDULE: &str = "1s,2s";
 const DELAYS: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(2)];
 /// The flaky receiver answers 500 this many times per delivery, then 200.
 const FAILS: usize = 2;
-/// Requests in flight in the baseline: the dispatcher's own bound (`MAX_ATTEMPTS_IN_FLIGHT`).
-const BASELINE_CONCURRENCY: usize = lore::workers::MAX_ATTEMPTS_IN_FLIGHT;
+/// Requests in flight in the baseline: the dispatcher's own default bound
+/// (`LORE_WEBHOOK_CONCURRENCY`).
+fn baseline_concurrency() -> usize {
+    lore_app::AppConfig::default().webhook_concurrency
+}
 
 #[derive(Default)]
 struct Receiver {
@@ -113,12 +116,12 @@ pub fn run(o: &Options) -> Result<Section> {
          flight, {} requests. **Retry timing**: {} subscriptions on a receiver that answers 500 twice per \
          delivery, then 200; one response; each retry's arrival against (previous attempt's arrival + its \
          scheduled delay).\n",
-        BASELINE_CONCURRENCY,
+        baseline_concurrency(),
         m.hooks,
         m.responses,
         m.deliveries,
         m.body_bytes,
-        BASELINE_CONCURRENCY,
+        baseline_concurrency(),
         m.baseline_requests,
         m.retries / FAILS,
     );
@@ -222,7 +225,7 @@ async fn measure(o: &Options) -> Result<Measured> {
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
-    for _ in 0..BASELINE_CONCURRENCY {
+    for _ in 0..baseline_concurrency() {
         let (client, next, body) = (client.clone(), next.clone(), body.clone());
         let url = format!("http://{rx_addr}/ok/baseline");
         tasks.spawn(async move {

@@ -94,6 +94,9 @@ pub struct AppConfig {
     pub webhook_max_retry_after: Duration,
     /// Consecutive failed deliveries that disable a subscription (docs/api.md §13: 20).
     pub hook_disable_after: u32,
+    /// Webhook attempts `lore serve`'s dispatcher runs at once (`LORE_WEBHOOK_CONCURRENCY`,
+    /// default 32, 1–1,024); each waits at most `webhook_timeout` for its receiver.
+    pub webhook_concurrency: usize,
 }
 
 impl Default for AppConfig {
@@ -124,6 +127,7 @@ impl Default for AppConfig {
             webhook_max_retry_after: Duration::from_secs(86_400),
             webhook_secret_grace: Duration::from_secs(24 * 3600),
             hook_disable_after: lore_domain::hook::DISABLE_AFTER_FAILURES,
+            webhook_concurrency: 32,
         }
     }
 }

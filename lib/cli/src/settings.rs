@@ -218,6 +218,7 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.webhook_max_retry_after = Duration::from_secs(max_retry_after);
     let grace_hours = parse(get, "LORE_WEBHOOK_SECRET_GRACE_HOURS", c.webhook_secret_grace.as_secs() / 3600)?;
     c.webhook_secret_grace = Duration::from_secs(grace_hours.min(24 * 30) * 3600);
+    c.webhook_concurrency = parse(get, "LORE_WEBHOOK_CONCURRENCY", c.webhook_concurrency)?.clamp(1, 1024);
     extract_limits(get, &mut c.extract_limits)?;
     Ok(c)
 }
@@ -275,6 +276,7 @@ mod tests {
             ("LORE_EXTRACT_TIMEOUT_SECS", "9"),
             ("LORE_DYNAMODB_TABLE", "t1"),
             ("LORE_EXTRACT_ISOLATION", "thread"),
+            ("LORE_WEBHOOK_CONCURRENCY", "64"),
         ])
         .unwrap();
         assert_eq!(s.backend, Backend::Aws);
@@ -284,6 +286,8 @@ mod tests {
         assert_eq!(s.app.extract_limits.timeout, Duration::from_secs(9));
         assert_eq!(s.aws.table, "t1");
         assert_eq!(s.extract_isolation, ExtractIsolation::Thread);
+        assert_eq!(s.app.webhook_concurrency, 64);
+        assert_eq!(settings(&[("LORE_WEBHOOK_CONCURRENCY", "0")]).unwrap().app.webhook_concurrency, 1, "at least one");
     }
 
     #[test]
@@ -291,6 +295,7 @@ mod tests {
         for (name, value) in [
             ("LORE_BACKEND", "gcp"),
             ("LORE_INGEST_WORKERS", "many"),
+            ("LORE_WEBHOOK_CONCURRENCY", "-1"),
             ("LORE_WEBHOOK_TIMEOUT_SECS", "0"),
             ("LORE_EXTRACT_ISOLATION", "vm"),
         ] {

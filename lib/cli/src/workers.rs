@@ -213,8 +213,6 @@ fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
 /// How often the dispatcher looks for due deliveries without being woken: retries fire within
 /// this of their time.
 pub const DISPATCH_POLL: Duration = Duration::from_millis(250);
-/// Attempts in flight at once; each waits at most the attempt timeout.
-pub const MAX_ATTEMPTS_IN_FLIGHT: usize = 32;
 /// Outbox events fanned out per round.
 pub const FAN_OUT_BATCH: u32 = 100;
 
@@ -230,7 +228,9 @@ pub fn spawn_dispatcher(app: App, signal: LocalSignal) -> Workers {
             Ok(n) => tracing::info!(deliveries = n, "took over webhook attempts left in flight by a previous run"),
             Err(e) => tracing::error!(error = %e, "could not take over earlier webhook attempts"),
         }
-        let slots = Arc::new(Semaphore::new(MAX_ATTEMPTS_IN_FLIGHT));
+        // Attempts in flight at once (`LORE_WEBHOOK_CONCURRENCY`); each waits at most the
+        // attempt timeout.
+        let slots = Arc::new(Semaphore::new(app.config().webhook_concurrency.max(1)));
         loop {
             match app.fan_out_pending(FAN_OUT_BATCH).await {
                 // A full batch: there may be more, so do not wait for the next round.
