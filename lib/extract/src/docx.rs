@@ -4,7 +4,7 @@
 //! table rows as lines of cells joined with ` | `.
 
 use crate::docx_extra::{StyleLevels, paragraph_style_ids, relationship_targets};
-use crate::text::{collapse_whitespace, single_line};
+use crate::text::{collapse_whitespace, push_collapsed, single_line};
 use docx_rs::{
     DocumentChild, FromXML, InsertChild, MoveToChild, Paragraph, ParagraphChild, Run, RunChild, StructuredDataTag,
     StructuredDataTagChild, Table, TableCellContent, TableChild, TableRowChild,
@@ -75,7 +75,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
 }
 
 /// The relationships part of `part` (`word/document.xml` → `word/_rels/document.xml.rels`).
-pub(crate) fn relationships_of(part: &str) -> String {
+fn relationships_of(part: &str) -> String {
     match part.rsplit_once('/') {
         Some((dir, file)) => format!("{dir}/_rels/{file}.rels"),
         None => format!("_rels/{part}.rels"),
@@ -854,47 +854,6 @@ fn single_line_keep_breaks(text: &str) -> String {
     out
 }
 
-/// Appends `text` to `out` with each run of whitespace made one space, none at either end; with
-/// `keep_breaks`, a run holding a line break (`\n`) becomes one line break instead. Whether
-/// anything was appended.
-fn push_collapsed(out: &mut String, text: &str, keep_breaks: bool) -> bool {
-    let start = out.len();
-    let (mut space, mut line_break) = (false, false);
-    let mut at = 0;
-    while at < text.len() {
-        let rest = &text[at..];
-        // Visible ASCII (most text) is copied a run at a time, anything else a character.
-        let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
-        let len = if run > 0 {
-            run
-        } else {
-            let c = rest.chars().next().unwrap_or_default();
-            if c == '\n' && keep_breaks {
-                line_break = true;
-                at += 1;
-                continue;
-            }
-            if c.is_whitespace() {
-                space = true;
-                at += c.len_utf8();
-                continue;
-            }
-            c.len_utf8()
-        };
-        if out.len() > start {
-            if line_break {
-                out.push('\n');
-            } else if space {
-                out.push(' ');
-            }
-        }
-        (space, line_break) = (false, false);
-        out.push_str(&rest[..len]);
-        at += len;
-    }
-    out.len() > start
-}
-
 /// Whether a paragraph style id tells the writer all it needs without the styles part: the
 /// ids of Word's built-in styles that the writer treats by id (headings, the title, lists) and
 /// `Normal`. A localised Word writes other ids (`berschrift1`, `Titre1`) and those, like custom
@@ -1008,20 +967,6 @@ mod tests {
         zip64.extend_from_slice(b"PK\x05\x06\0\0\0\0\xff\xff\xff\xff\0\0\0\0\0\0\0\0\0\0");
         assert_eq!(declared_entry_count(&zip64), 2_000_000);
         assert_eq!(declared_entry_count(b"no zip here"), 0);
-    }
-
-    #[test]
-    fn whitespace_collapses_within_lines_and_breaks_are_kept_once() {
-        let collapsed = |text: &str, keep_breaks: bool| {
-            let mut out = String::from(">");
-            let wrote = push_collapsed(&mut out, text, keep_breaks);
-            (out, wrote)
-        };
-        assert_eq!(collapsed("  a \t b\u{a0}c  ", true), (">a b c".to_owned(), true));
-        assert_eq!(collapsed(" a \n\n  \n b\n", true), (">a\nb".to_owned(), true));
-        assert_eq!(collapsed(" a \n b", false), (">a b".to_owned(), true));
-        assert_eq!(collapsed("Größe  日本\r\n語", true), (">Größe 日本\n語".to_owned(), true));
-        assert_eq!(collapsed(" \n\t ", true), (">".to_owned(), false));
     }
 
     #[test]

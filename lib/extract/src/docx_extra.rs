@@ -128,10 +128,11 @@ pub(crate) fn relationship_targets(rels: &str, dir: &str, kinds: &[&str]) -> Vec
     let mut targets = Vec::new();
     for tag in Tags::new(rels) {
         let Tag::Open { name, attributes, .. } = tag else { continue };
-        if local(name) != "Relationship" || attribute(attributes, "TargetMode").as_deref() == Some("External") {
+        if local(name) != "Relationship" || local_attribute(attributes, "TargetMode").as_deref() == Some("External") {
             continue;
         }
-        let (Some(kind), Some(target)) = (attribute(attributes, "Type"), attribute(attributes, "Target")) else {
+        let (Some(kind), Some(target)) = (local_attribute(attributes, "Type"), local_attribute(attributes, "Target"))
+        else {
             continue;
         };
         if !kinds.iter().any(|k| kind.ends_with(k)) {
@@ -200,7 +201,7 @@ fn part_paragraphs(xml: &str, scope: Scope) -> Vec<String> {
                 }
                 "Fallback" | "moveFrom" | "del" if !empty => skip += 1,
                 "footnote" | "endnote" if !empty => {
-                    let kind = attribute(attributes, "w:type").unwrap_or_default();
+                    let kind = local_attribute(attributes, "type").unwrap_or_default();
                     skipping_note =
                         matches!(kind.as_str(), "separator" | "continuationSeparator" | "continuationNotice");
                     if skipping_note {
@@ -232,23 +233,6 @@ fn part_paragraphs(xml: &str, scope: Scope) -> Vec<String> {
 /// An element name without its namespace prefix.
 fn local(name: &str) -> &str {
     name.rsplit_once(':').map_or(name, |(_, local)| local)
-}
-
-/// The unescaped value of attribute `name` in the attribute text of a tag.
-fn attribute(attributes: &str, name: &str) -> Option<String> {
-    let mut rest = attributes;
-    loop {
-        let at = rest.find(name)?;
-        let before_ok = at == 0 || rest[..at].ends_with(|c: char| c.is_ascii_whitespace());
-        let after = rest[at + name.len()..].trim_start();
-        if before_ok && let Some(value) = after.strip_prefix('=') {
-            let value = value.trim_start();
-            let quote = value.chars().next().filter(|q| *q == '"' || *q == '\'')?;
-            let end = value[1..].find(quote)?;
-            return Some(unescape_xml(&value[1..1 + end]));
-        }
-        rest = &rest[at + name.len()..];
-    }
 }
 
 /// The unescaped value of the attribute whose local name is `local_name`, with any prefix.

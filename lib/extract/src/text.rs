@@ -278,18 +278,68 @@ impl Collapser {
 /// One line, whitespace collapsed: for titles.
 pub(crate) fn single_line(text: &str) -> String {
     let mut line = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
+    push_collapsed(&mut line, text, false);
     line
+}
+
+/// Appends `text` to `out` with each run of whitespace made one space, none at either end; with
+/// `keep_breaks`, a run holding a line break (`\n`) becomes one line break instead. Whether
+/// anything was appended.
+pub(crate) fn push_collapsed(out: &mut String, text: &str, keep_breaks: bool) -> bool {
+    let start = out.len();
+    let (mut space, mut line_break) = (false, false);
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        // Visible ASCII (most text) is copied a run at a time, anything else a character.
+        let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
+        let len = if run > 0 {
+            run
+        } else {
+            let c = rest.chars().next().unwrap_or_default();
+            if c == '\n' && keep_breaks {
+                line_break = true;
+                at += 1;
+                continue;
+            }
+            if c.is_whitespace() {
+                space = true;
+                at += c.len_utf8();
+                continue;
+            }
+            c.len_utf8()
+        };
+        if out.len() > start {
+            if line_break {
+                out.push('\n');
+            } else if space {
+                out.push(' ');
+            }
+        }
+        (space, line_break) = (false, false);
+        out.push_str(&rest[..len]);
+        at += len;
+    }
+    out.len() > start
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_collapses_within_lines_and_breaks_are_kept_once() {
+        let collapsed = |text: &str, keep_breaks: bool| {
+            let mut out = String::from(">");
+            let wrote = push_collapsed(&mut out, text, keep_breaks);
+            (out, wrote)
+        };
+        assert_eq!(collapsed("  a \t b\u{a0}c  ", true), (">a b c".to_owned(), true));
+        assert_eq!(collapsed(" a \n\n  \n b\n", true), (">a\nb".to_owned(), true));
+        assert_eq!(collapsed(" a \n b", false), (">a b".to_owned(), true));
+        assert_eq!(collapsed("Größe  日本\r\n語", true), (">Größe 日本\n語".to_owned(), true));
+        assert_eq!(collapsed(" \n\t ", true), (">".to_owned(), false));
+    }
 
     #[test]
     fn decodes_boms_utf8_and_legacy() {
