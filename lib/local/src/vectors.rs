@@ -72,8 +72,7 @@ impl OwnerVectors {
     }
 
     /// The `k` rows most similar to `query` among `allowed` sources: `(rowid, score)` best first.
-    /// Large matrices are scanned on several threads (the scan is bound by memory bandwidth, and
-    /// one core does not saturate it), each keeping its own best `k`.
+    /// Each part of the rows ([`Self::in_parts`]) keeps its own best `k`.
     pub fn top_k(&self, query: &[f32], allowed: &HashSet<&SourceId>, k: usize) -> Vec<(i64, f32)> {
         if query.len() != self.dims || k == 0 {
             return Vec::new();
@@ -82,29 +81,34 @@ impl OwnerVectors {
         if let Some(found) = self.coded.as_ref().and_then(|coded| self.top_k_coded(coded, query, &allowed_idx, k)) {
             return found;
         }
-        let rows = self.rowids.len();
-        let threads = self.scan_threads();
-        let per = rows.div_ceil(threads).max(1);
-        let scan = |from: usize| self.scan(query, &allowed_idx, k, from, (from + per).min(rows));
-        let mut best: Vec<Scored> = if threads == 1 {
-            scan(0).into_vec()
-        } else {
-            std::thread::scope(|s| {
-                let parts: Vec<_> = (0..rows).step_by(per).map(|from| s.spawn(move || scan(from))).collect();
-                parts.into_iter().flat_map(|h| h.join().map(BinaryHeap::into_vec).unwrap_or_default()).collect()
-            })
-        };
+        let parts = self.in_parts(|from, to| self.scan(query, &allowed_idx, k, from, to));
+        let mut best: Vec<Scored> =
+            parts.into_iter().flat_map(|p| p.map(BinaryHeap::into_vec).unwrap_or_default()).collect();
         best.sort();
         best.truncate(k);
         best.into_iter().map(|s| (s.1, s.0)).collect()
     }
 
-    fn scan_threads(&self) -> usize {
-        if self.matrix.len() >= PARALLEL_SCAN_FLOATS {
+    /// `scan(from, to)` over consecutive parts of the rows, one per thread for large matrices (the
+    /// scan is bound by memory bandwidth, and one core does not saturate it); `None` for a part
+    /// whose thread failed.
+    fn in_parts<T: Send>(&self, scan: impl Fn(usize, usize) -> T + Sync) -> Vec<Option<T>> {
+        let rows = self.rowids.len();
+        let threads = if self.matrix.len() >= PARALLEL_SCAN_FLOATS {
             std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SCAN_THREADS)
         } else {
             1
+        };
+        if threads == 1 {
+            return vec![Some(scan(0, rows))];
         }
+        let per = rows.div_ceil(threads).max(1);
+        let scan = &scan;
+        std::thread::scope(|s| {
+            let parts: Vec<_> =
+                (0..rows).step_by(per).map(|from| s.spawn(move || scan(from, (from + per).min(rows)))).collect();
+            parts.into_iter().map(|h| h.join().ok()).collect()
+        })
     }
 
     /// [`Self::top_k`] in two passes over the codes; `None` when the first pass cannot prove its
@@ -119,19 +123,12 @@ impl OwnerVectors {
     fn top_k_coded(&self, coded: &Coded, query: &[f32], allowed_idx: &[bool], k: usize) -> Option<Vec<(i64, f32)>> {
         let coded_query = CodedQuery::new(query);
         let candidates = (k * 4).max(MIN_CANDIDATES);
-        let rows = self.rowids.len();
-        let threads = self.scan_threads();
-        let per = rows.div_ceil(threads).max(1);
-        let scan = |from: usize| coded.scan(self, &coded_query, allowed_idx, candidates, from, (from + per).min(rows));
-        let parts: Vec<(Vec<Candidate>, f32)> = if threads == 1 {
-            vec![scan(0)]
-        } else {
-            std::thread::scope(|s| {
-                let parts: Vec<_> = (0..rows).step_by(per).map(|from| s.spawn(move || scan(from))).collect();
-                // A part that failed proves nothing: its bound makes the caller scan exactly.
-                parts.into_iter().map(|h| h.join().unwrap_or((Vec::new(), f32::INFINITY))).collect()
-            })
-        };
+        let parts: Vec<(Vec<Candidate>, f32)> = self
+            .in_parts(|from, to| coded.scan(self, &coded_query, allowed_idx, candidates, from, to))
+            .into_iter()
+            // A part that failed proves nothing: its bound makes the caller scan exactly.
+            .map(|p| p.unwrap_or((Vec::new(), f32::INFINITY)))
+            .collect();
         let dropped_bound = parts.iter().map(|(_, bound)| *bound).fold(f32::NEG_INFINITY, f32::max);
         let mut best: Vec<Scored> = parts
             .iter()
