@@ -57,6 +57,10 @@ use std::path::{Path, PathBuf};
 // The model itself (candle's BERT and the tokenizer) is built only with the `minilm` feature:
 // binaries that never embed with it (the forms, integrations and dispatcher functions) do not link candle.
 #[cfg(feature = "minilm")]
+mod encoder;
+#[cfg(feature = "minilm")]
+mod kernels;
+#[cfg(feature = "minilm")]
 mod model;
 #[cfg(feature = "minilm")]
 mod weights;
@@ -77,13 +81,10 @@ pub const MINILM_TOKENIZER_SHA256: &str = "be50c3628f2bf5bb5e3a7f17b1f74611b2561
 pub const MINILM_WEIGHTS_BYTES: u64 = 90_868_376;
 /// The files [`MiniLmEmbedder::load`] reads, relative to the model directory.
 pub const MODEL_FILES: [&str; 4] = ["model.safetensors", "config.json", "tokenizer.json", "1_Pooling/config.json"];
-/// Most inputs in one forward pass.
-pub const MAX_BATCH_INPUTS: usize = 32;
-/// Most padded tokens (inputs × longest input) in one forward pass: bounds the memory of a batch
-/// (the attention scores of 1024 tokens of 256 are 1024 × 256 × 12 heads × 4 bytes = 12.6 MB).
-/// Smaller batches are also faster here: measured on the Cargo book's chunks, 1,024 tokens gave
-/// 15–18 chunks/s and a 208–246 MiB peak, 4,096 tokens 12.5–14.6 chunks/s and 462–497 MiB (the
-/// large tensors of a big batch are fresh pages from the kernel every time; docs/benchmarks.md).
+/// Most tokens in one forward pass (an input longer than that is a batch of its own; the
+/// tokenizer truncates at 256). Bounds a batch's buffers: 3,456 floats per token (the token's
+/// hidden state, query/key/value, attention output and feed-forward activations), 14 MB for
+/// 1,024 tokens, reused from one batch to the next.
 pub const MAX_BATCH_TOKENS: usize = 1024;
 
 /// Directory name of the model under `~/.cache/lore/models`.

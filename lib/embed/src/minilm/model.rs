@@ -1,22 +1,16 @@
-//! The model: candle's BERT and the `tokenizers` crate (module documentation in `minilm/mod.rs`).
+//! The model: our encoder (`encoder.rs`) and the `tokenizers` crate (module documentation in
+//! `minilm/mod.rs`).
 
+use super::encoder::{Config, Encoder, Input, Scratch};
 use super::weights::FileTensors;
 use super::*;
 use async_trait::async_trait;
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 use lore_app::ports::{EmbedError, Embedder, TokenCounter, TokenWindow};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 use tokio::sync::Semaphore;
-
-/// Padding a batch may carry, as a share of its real tokens…
-const MAX_PADDING_SHARE: f64 = 0.25;
-/// …or in tokens, whichever is more.
-const PADDING_ALLOWANCE: usize = 64;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MiniLmError {
@@ -33,12 +27,6 @@ pub enum MiniLmError {
     Inference(String),
 }
 
-impl From<candle_core::Error> for MiniLmError {
-    fn from(e: candle_core::Error) -> Self {
-        Self::Inference(e.to_string())
-    }
-}
-
 /// The all-MiniLM-L6-v2 sentence embedder (see the module documentation). Cheap to clone.
 #[derive(Clone)]
 pub struct MiniLmEmbedder {
@@ -49,13 +37,18 @@ pub struct MiniLmEmbedder {
 
 struct Inner {
     /// Loaded on the first embedding and kept (see [`Inner::model`]).
-    model: OnceLock<BertModel>,
-    config: BertConfig,
+    model: OnceLock<Model>,
+    config: Config,
     tokenizers: Arc<Tokenizers>,
     /// Counts the tokens of whole texts (chunk sizing).
     counter: Arc<TokenCount>,
-    device: Device,
     dir: PathBuf,
+}
+
+/// The loaded network and the threads it computes on.
+struct Model {
+    encoder: Encoder,
+    pool: rayon::ThreadPool,
 }
 
 impl std::fmt::Debug for MiniLmEmbedder {
@@ -78,8 +71,7 @@ impl MiniLmEmbedder {
             serde_json::from_slice(&read(name)?).map_err(|e| invalid(name, e.to_string()))
         };
 
-        let config: BertConfig = serde_json::from_value(json("config.json")?)
-            .map_err(|e| invalid("config.json", format!("not a BERT configuration: {e}")))?;
+        let config = Config::parse(&json("config.json")?).map_err(|message| invalid("config.json", message))?;
         if config.hidden_size != MINILM_DIMENSIONS {
             let message = format!("hidden_size {}, expected {MINILM_DIMENSIONS}", config.hidden_size);
             return Err(invalid("config.json", message));
@@ -102,7 +94,6 @@ impl MiniLmEmbedder {
             );
             return Err(invalid("model.safetensors", message));
         }
-        let device = Device::Cpu;
 
         // Checked by its hash here, parsed on first use: parsing takes ~40 ms that a function's cold
         // start should not pay for a request that never tokenises.
@@ -118,7 +109,7 @@ impl MiniLmEmbedder {
 
         tracing::debug!(dir = %dir.display(), "all-MiniLM-L6-v2 checked; its weights load on the first embedding");
         Ok(Self {
-            inner: Arc::new(Inner { model: OnceLock::new(), config, tokenizers, counter, device, dir }),
+            inner: Arc::new(Inner { model: OnceLock::new(), config, tokenizers, counter, dir }),
             gate: Arc::new(Semaphore::new(1)),
         })
     }
@@ -154,10 +145,11 @@ impl MiniLmEmbedder {
 impl Inner {
     /// The network, read from `model.safetensors` the first time it is needed, after its sha256
     /// is checked: a server that is
-    /// not embedding anything does not hold its ~90 MB (idle memory, docs/benchmarks.md). Each
+    /// not embedding anything does not hold its ~90 MB (idle memory, docs/benchmarks.md), nor
+    /// its threads. Each
     /// tensor is read from the file into its own buffer ([`FileTensors`]), so loading never holds
     /// the weights twice. Calls are serialised by the embedder's semaphore, so it loads once.
-    fn model(&self) -> Result<&BertModel, MiniLmError> {
+    fn model(&self) -> Result<&Model, MiniLmError> {
         if let Some(model) = self.model.get() {
             return Ok(model);
         }
@@ -176,9 +168,15 @@ impl Inner {
             )));
         }
         let tensors = FileTensors::open(&path).map_err(invalid)?;
-        let vb = VarBuilder::from_backend(Box::new(tensors), DType::F32, self.device.clone());
-        let model = BertModel::load(vb, &self.config).map_err(|e| invalid(e.to_string()))?;
-        tracing::debug!(dir = %self.dir.display(), "all-MiniLM-L6-v2 weights loaded");
+        let encoder = Encoder::load(&tensors, self.config).map_err(invalid)?;
+        // As many threads as rayon would start: RAYON_NUM_THREADS, else the CPUs this process
+        // may run on.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("minilm-{i}"))
+            .build()
+            .map_err(|e| MiniLmError::Inference(format!("cannot start the embedding threads: {e}")))?;
+        let model = Model { encoder, pool };
+        tracing::debug!(dir = %self.dir.display(), threads = model.pool.current_num_threads(), "all-MiniLM-L6-v2 weights loaded");
         Ok(self.model.get_or_init(|| model))
     }
 
@@ -190,83 +188,39 @@ impl Inner {
             .map_err(|e| MiniLmError::Inference(format!("tokenisation failed: {e}")))
     }
 
-    /// Runs in candle's CPU thread pool (tokenisation included), see the module documentation.
+    /// Runs on the model's threads (tokenisation included), see the module documentation.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
-        self.device.with_context(|| self.embed_in_pool(texts))
-    }
-
-    fn embed_in_pool(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
-        let encodings = self.encode(texts)?;
-        // Inputs of similar length go together: less padding.
-        let lengths: Vec<usize> = encodings.iter().map(Encoding::len).collect();
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| lengths[i]);
-
-        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
-        for batch in plan(&order, &lengths) {
-            let batch_encodings: Vec<&Encoding> = batch.iter().map(|&i| &encodings[i]).collect();
-            for (&i, vector) in batch.iter().zip(self.forward(&batch_encodings)?) {
-                out[i] = vector;
+        let model = self.model()?;
+        model.pool.install(|| {
+            let encodings = self.encode(texts)?;
+            let lengths: Vec<usize> = encodings.iter().map(Encoding::len).collect();
+            let mut scratch = Scratch::default();
+            let mut out = Vec::with_capacity(texts.len());
+            for batch in plan(&lengths) {
+                let inputs: Vec<Input<'_>> =
+                    encodings[batch].iter().map(|e| Input { ids: e.get_ids(), type_ids: e.get_type_ids() }).collect();
+                out.extend(model.encoder.embed(&inputs, &mut scratch).map_err(MiniLmError::Inference)?);
             }
-        }
-        Ok(out)
-    }
-
-    /// Mean-pooled, normalised vectors of `encodings`, padded to the longest of them.
-    fn forward(&self, encodings: &[&Encoding]) -> Result<Vec<Vec<f32>>, MiniLmError> {
-        let rows = encodings.len();
-        let length = encodings.iter().map(|e| e.len()).max().unwrap_or(0);
-        let padded = |values: fn(&Encoding) -> &[u32]| -> Vec<u32> {
-            let mut flat = Vec::with_capacity(rows * length);
-            for encoding in encodings {
-                let row = values(encoding);
-                flat.extend_from_slice(row);
-                flat.resize(flat.len() + length - row.len(), 0); // [PAD] is id 0, type 0, mask 0
-            }
-            flat
-        };
-        let ids = Tensor::from_vec(padded(Encoding::get_ids), (rows, length), &self.device)?;
-        let type_ids = Tensor::from_vec(padded(Encoding::get_type_ids), (rows, length), &self.device)?;
-        let mask = Tensor::from_vec(padded(Encoding::get_attention_mask), (rows, length), &self.device)?;
-
-        let hidden = self.model()?.forward(&ids, &type_ids, Some(&mask))?; // (rows, length, 384)
-        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (rows, length, 1)
-        let summed = hidden.broadcast_mul(&mask)?.sum(1)?; // (rows, 384)
-        let counts = mask.sum(1)?; // (rows, 1); at least 2: [CLS] and [SEP]
-        let mean = summed.broadcast_div(&counts)?;
-        let norms = mean.sqr()?.sum_keepdim(1)?.sqrt()?;
-        let vectors = mean.broadcast_div(&norms)?.to_vec2::<f32>()?;
-        if vectors.iter().flatten().any(|x| !x.is_finite()) {
-            return Err(MiniLmError::Inference("a vector is not finite".into()));
-        }
-        Ok(vectors)
+            Ok(out)
+        })
     }
 }
 
-/// Splits `order` (input indices sorted by token count) into consecutive batches within
-/// [`MAX_BATCH_INPUTS`] and [`MAX_BATCH_TOKENS`] padded tokens, whose padding stays within
-/// [`MAX_PADDING_SHARE`] of their real tokens or [`PADDING_ALLOWANCE`] tokens: padding costs as much
-/// as real tokens, so a short text does not wait in a batch of long ones.
-fn plan(order: &[usize], lengths: &[usize]) -> Vec<Vec<usize>> {
-    let mut batches: Vec<Vec<usize>> = Vec::new();
-    let mut current: Vec<usize> = Vec::new();
-    let mut real = 0;
-    for &i in order {
-        // Sorted ascending: the newcomer is the longest of the batch.
-        let rows = current.len() + 1;
-        let padded = rows * lengths[i];
-        let padding = padded - (real + lengths[i]);
-        let allowance = ((real + lengths[i]) as f64 * MAX_PADDING_SHARE) as usize;
-        let full = rows > MAX_BATCH_INPUTS || padded > MAX_BATCH_TOKENS || padding > allowance.max(PADDING_ALLOWANCE);
-        if !current.is_empty() && full {
-            batches.push(std::mem::take(&mut current));
-            real = 0;
+/// Consecutive ranges of the inputs (whose token counts are `lengths`) of at most
+/// [`MAX_BATCH_TOKENS`] tokens in all, or one input each if longer. Nothing is padded (see
+/// `encoder.rs`), so the order of the inputs does not matter; the limit bounds a batch's memory.
+fn plan(lengths: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut batches = Vec::new();
+    let (mut start, mut tokens) = (0, 0);
+    for (i, &length) in lengths.iter().enumerate() {
+        if i > start && tokens + length > MAX_BATCH_TOKENS {
+            batches.push(start..i);
+            (start, tokens) = (i, 0);
         }
-        current.push(i);
-        real += lengths[i];
+        tokens += length;
     }
-    if !current.is_empty() {
-        batches.push(current);
+    if start < lengths.len() {
+        batches.push(start..lengths.len());
     }
     batches
 }
@@ -363,27 +317,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn batches_group_sorted_inputs_within_both_limits() {
-        let lengths = vec![10; 70];
-        let order: Vec<usize> = (0..70).collect();
-        let sizes: Vec<usize> = plan(&order, &lengths).iter().map(Vec::len).collect();
-        assert_eq!(sizes, vec![32, 32, 6]);
-
-        // Short inputs are not padded to 256 tokens; 256-token inputs: 4 per batch (4 × 256 = 1024).
-        let lengths = [vec![5; 3], vec![256; 18]].concat();
-        let order: Vec<usize> = (0..21).collect();
-        let batches = plan(&order, &lengths);
-        let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();
-        assert_eq!(sizes, vec![3, 4, 4, 4, 4, 2]);
-        assert_eq!(batches.concat(), order);
-        assert!(batches.iter().all(|b| b.len() * b.iter().map(|&i| lengths[i]).max().unwrap() <= MAX_BATCH_TOKENS));
-
-        // Padding within a quarter of the real tokens (or 64 tokens).
-        let lengths = vec![2, 7, 10, 12, 31, 39, 40, 100, 110, 120, 256];
-        let order: Vec<usize> = (0..lengths.len()).collect();
-        let sizes: Vec<usize> = plan(&order, &lengths).iter().map(Vec::len).collect();
-        assert_eq!(sizes, vec![4, 3, 3, 1]);
-        assert!(plan(&[], &[]).is_empty());
+    fn batches_are_consecutive_inputs_within_the_token_limit() {
+        assert_eq!(plan(&[10; 300]), vec![0..102, 102..204, 204..300]);
+        // 256-token inputs: four per batch (4 × 256 = 1,024); short ones join while they fit.
+        let lengths = [vec![256; 5], vec![5; 3], vec![256; 3]].concat();
+        assert_eq!(plan(&lengths), vec![0..4, 4..10, 10..11]);
+        for batch in plan(&lengths) {
+            assert!(lengths[batch].iter().sum::<usize>() <= MAX_BATCH_TOKENS);
+        }
+        // An input over the limit on its own is a batch of its own (the tokenizer truncates at 256).
+        assert_eq!(plan(&[2000, 3]), vec![0..1, 1..2]);
+        assert!(plan(&[]).is_empty());
     }
 
     #[test]

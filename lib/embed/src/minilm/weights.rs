@@ -1,11 +1,9 @@
 //! The weights, read from `model.safetensors` one tensor at a time straight into the buffer the
-//! tensor keeps. Memory-mapping the file and copying out of the map (candle's
-//! `from_mmaped_safetensors`) holds the file's pages *and* the copies at once: ~175 MB resident
+//! tensor keeps. Memory-mapping the file and copying out of the map (as candle's
+//! `from_mmaped_safetensors` does) holds the file's pages *and* the copies at once: ~175 MB resident
 //! for 87 MB of weights, the peak of the whole embedder. Read this way the peak is the weights
 //! plus one 64 KiB buffer.
 
-use candle_core::{DType, Device, Shape, Tensor};
-use candle_nn::var_builder::SimpleBackend;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -70,60 +68,39 @@ impl FileTensors {
         Ok(Self { file: Mutex::new(file), entries })
     }
 
-    /// The f32 values of `entry`, read in [`READ_BYTES`] pieces into one vector of their size.
-    fn read_f32(&self, name: &str, entry: &Entry) -> candle_core::Result<Vec<f32>> {
+    /// Whether the file has a tensor called `name`.
+    pub(super) fn contains(&self, name: &str) -> bool {
+        self.entries.contains_key(name)
+    }
+
+    /// The f32 values of tensor `name`, which must have exactly `shape`, read in [`READ_BYTES`]
+    /// pieces into one vector of their size.
+    pub(super) fn read(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+        let entry = self.entries.get(name).ok_or_else(|| format!("no tensor {name}"))?;
+        if entry.shape != shape {
+            return Err(format!("tensor {name} has shape {:?}, expected {shape:?}", entry.shape));
+        }
         let count = entry.shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d)).unwrap_or(usize::MAX);
         if entry.dtype != "F32" || count.checked_mul(4) != Some((entry.end - entry.start) as usize) {
-            return Err(candle_core::Error::Msg(format!(
+            return Err(format!(
                 "tensor {name}: {} of {} bytes, expected F32 of shape {:?}",
                 entry.dtype,
                 entry.end - entry.start,
                 entry.shape
-            )));
+            ));
         }
         let mut values = Vec::with_capacity(count);
-        let mut file = self.file.lock().map_err(|_| candle_core::Error::Msg("weights file lock poisoned".into()))?;
-        file.seek(SeekFrom::Start(entry.start))?;
+        let mut file = self.file.lock().map_err(|_| "weights file lock poisoned".to_owned())?;
+        file.seek(SeekFrom::Start(entry.start)).map_err(|e| e.to_string())?;
         let mut buffer = vec![0u8; READ_BYTES.min(count * 4)];
         let mut left = count * 4;
         while left > 0 {
             let piece = &mut buffer[..READ_BYTES.min(left)];
-            file.read_exact(piece)?;
+            file.read_exact(piece).map_err(|e| format!("tensor {name}: {e}"))?;
             values.extend(piece.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
             left -= piece.len();
         }
         Ok(values)
-    }
-}
-
-impl SimpleBackend for FileTensors {
-    fn get(
-        &self,
-        shape: Shape,
-        name: &str,
-        _: candle_nn::Init,
-        dtype: DType,
-        dev: &Device,
-    ) -> candle_core::Result<Tensor> {
-        let tensor = self.get_unchecked(name, dtype, dev)?;
-        if tensor.shape() != &shape {
-            return Err(candle_core::Error::UnexpectedShape {
-                msg: format!("tensor {name}"),
-                expected: shape,
-                got: tensor.shape().clone(),
-            });
-        }
-        Ok(tensor)
-    }
-
-    fn get_unchecked(&self, name: &str, dtype: DType, dev: &Device) -> candle_core::Result<Tensor> {
-        let entry =
-            self.entries.get(name).ok_or_else(|| candle_core::Error::CannotFindTensor { path: name.to_owned() })?;
-        Tensor::from_vec(self.read_f32(name, entry)?, entry.shape.clone(), dev)?.to_dtype(dtype)
-    }
-
-    fn contains_tensor(&self, name: &str) -> bool {
-        self.entries.contains_key(name)
     }
 }
 
@@ -151,14 +128,12 @@ mod tests {
         let header = r#"{"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"b":{"dtype":"F32","shape":[1],"data_offsets":[24,28]}}"#;
         let f = file(header, &data);
         let tensors = FileTensors::open(f.path()).unwrap();
-        assert!(tensors.contains_tensor("w") && !tensors.contains_tensor("__metadata__"));
-        let w = tensors.get((2, 3).into(), "w", candle_nn::Init::Const(0.), DType::F32, &Device::Cpu).unwrap();
-        assert_eq!(w.to_vec2::<f32>().unwrap(), vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0]]);
-        let b = tensors.get_unchecked("b", DType::F32, &Device::Cpu).unwrap();
-        assert_eq!(b.to_vec1::<f32>().unwrap(), vec![-1.5]);
+        assert!(tensors.contains("w") && !tensors.contains("__metadata__"));
+        assert_eq!(tensors.read("w", &[2, 3]).unwrap(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(tensors.read("b", &[1]).unwrap(), vec![-1.5]);
         // A shape other than the model's, or a name it does not have, is an error, not a guess.
-        assert!(tensors.get((3, 2).into(), "w", candle_nn::Init::Const(0.), DType::F32, &Device::Cpu).is_err());
-        assert!(tensors.get_unchecked("missing", DType::F32, &Device::Cpu).is_err());
+        assert!(tensors.read("w", &[3, 2]).unwrap_err().contains("shape"));
+        assert!(tensors.read("missing", &[1]).is_err());
     }
 
     #[test]
@@ -173,7 +148,7 @@ mod tests {
         let f = file(r#"{"w":{"dtype":"F32","shape":[4],"data_offsets":[18446744073709551615,4]}}"#, &[]);
         assert!(FileTensors::open(f.path()).is_err());
         let f = file(r#"{"w":{"dtype":"F32","shape":[4611686018427387904,8],"data_offsets":[0,4]}}"#, &floats(&[1.0]));
-        assert!(FileTensors::open(f.path()).unwrap().get_unchecked("w", DType::F32, &Device::Cpu).is_err());
+        assert!(FileTensors::open(f.path()).unwrap().read("w", &[4611686018427387904, 8]).is_err());
         // Not JSON.
         assert!(FileTensors::open(file("{not json", &[]).path()).is_err());
         // Another dtype, or a byte range that does not match the shape: refused when read.
@@ -182,7 +157,7 @@ mod tests {
             &floats(&[1.0]),
         );
         let tensors = FileTensors::open(f.path()).unwrap();
-        assert!(tensors.get_unchecked("h", DType::F32, &Device::Cpu).is_err());
-        assert!(tensors.get_unchecked("s", DType::F32, &Device::Cpu).is_err());
+        assert!(tensors.read("h", &[2]).unwrap_err().contains("F16"));
+        assert!(tensors.read("s", &[2]).is_err());
     }
 }
