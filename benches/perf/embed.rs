@@ -1,12 +1,12 @@
 //! Ingest embedding speed with the local model: `lore_embed::MiniLmEmbedder` (all-MiniLM-L6-v2 on
-//! candle, what `lore serve` embeds with by default) against sentence-transformers (PyTorch on the
-//! CPU) with the same weights, on the same chunks, on the same cores.
+//! our encoder, what `lore serve` embeds with by default) against sentence-transformers (PyTorch
+//! on the CPU) with the same weights, on the same chunks, on the same cores.
 //!
 //! The chunks are what ingestion makes of real documentation: the Cargo book passages of
 //! `benches/retrieval/cargo-book/corpus.jsonl`, split by `lore_app::chunking::Chunker` sized for
 //! MiniLM's window (as `lore serve` does), the first [`CHUNKS`] of them. Ours embeds them in calls
 //! of 64 texts (the ingest pipeline's batch); the peer's `encode` gets them all with its default
-//! batch of 32 (it sorts by length, as ours does within a call). Both are warmed up first (ours
+//! batch of 32 (it sorts by length and pads each batch to its longest; ours pads nothing). Both are warmed up first (ours
 //! loads its weights on the first embedding), then timed over whole passes; median of the passes.
 //! The peer's vectors are compared with ours (cosine per chunk): the same model must give the same
 //! vectors, or the comparison means nothing.
@@ -142,17 +142,17 @@ pub fn run(o: &Options) -> Result<Section> {
     let mut md = String::from("### Ingest embedding with all-MiniLM-L6-v2\n\n");
     let _ = write!(
         md,
-        "`lore_embed::MiniLmEmbedder` (candle, f32, what `lore serve` embeds with by default) against \
+        "`lore_embed::MiniLmEmbedder` (our encoder on gemm, f32, what `lore serve` embeds with by default) against \
          sentence-transformers (PyTorch on the CPU) with the same `model.safetensors`, on the same {count} chunks: \
          the Cargo book (`benches/retrieval/cargo-book`) split as `lore serve` splits for this model \
          ({} word pieces on average, {} characters). Ours in calls of {CALL} texts (the ingest pipeline's batch), \
-         the peer's `encode` with its default batch of 32; both sort by length; both on every core of the machine. \
+         the peer's `encode` with its default batch of 32, sorted by length and padded to the longest of each batch (ours pads nothing: attention runs per text); both on every core of the machine. \
          One warm-up, then the median of {passes} passes. The peer's vectors are checked against ours.\n\n",
         tokens / count.max(1),
         chars / count.max(1),
     );
     md.push_str("| embedder | chunks/s | pass s (median) | threads | vectors vs ours (min cosine) |\n|---|---:|---:|---:|---:|\n");
-    let _ = writeln!(md, "| ours: candle | {ours_rate:.1} | {:.2} | {} | – |", median(&runs), candle_threads());
+    let _ = writeln!(md, "| ours: lore_embed | {ours_rate:.1} | {:.2} | {} | – |", median(&runs), model_threads());
     let met = match &peer {
         Some((v, min_cosine)) => {
             let rate = v["chunks_per_second"].as_f64().unwrap_or(f64::NAN);
@@ -187,11 +187,10 @@ pub fn run(o: &Options) -> Result<Section> {
     })
 }
 
-/// The threads candle computes with (see `lore_embed`'s MiniLM documentation).
-fn candle_threads() -> String {
-    ["CANDLE_NUM_THREADS", "RAYON_NUM_THREADS"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok())
+/// The threads the model computes with (see `lore_embed`'s MiniLM documentation).
+fn model_threads() -> String {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).to_string())
 }
 

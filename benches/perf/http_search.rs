@@ -41,7 +41,7 @@ pub fn run(o: &Options) -> Result<Section> {
     md.push_str("### Search through HTTP with all-MiniLM-L6-v2\n\n");
     let _ = writeln!(
         md,
-        "`lore serve` (embedded backend, all-MiniLM-L6-v2 on candle as its embedder) with a chatbot of {} ready \
+        "`lore serve` (embedded backend, all-MiniLM-L6-v2 as its embedder) with a chatbot of {} ready \
          chunks in {} text sources (prose of the retrieval corpus, 300–2,000 characters a chunk); each request is \
          `POST /api/v1/chatbots/{{id}}/knowledge/search` with `topK` {TOP_K}, one at a time over a kept-alive connection, \
          timed from send to the whole JSON answer read. Queries: the {} questions of \

@@ -11,7 +11,7 @@
 //!   settings against LangChain's `RecursiveCharacterTextSplitter` on the same files.
 //! - `extraction` (`extract.rs`): `lore_extract::DocumentExtractor` against pypdf and
 //!   python-docx on the same generated PDF and DOCX files.
-//! - `embedding` (`embed.rs`): all-MiniLM-L6-v2 on candle against sentence-transformers
+//! - `embedding` (`embed.rs`): all-MiniLM-L6-v2 (our encoder) against sentence-transformers
 //!   (PyTorch) with the same weights on the same chunks (`benches/embed/peer.py`).
 //! - `search` (`search.rs`): the embedded index (`lore_local::SqliteStore` as `VectorIndex`) at
 //!   10k and 100k chunks against a brute-force scan of the same vectors.

@@ -1,7 +1,7 @@
 //! Embedding providers implementing [`lore_app::ports::Embedder`]:
 //!
 //! - [`MiniLmEmbedder`] (`all-minilm-l6-v2`, 384 dimensions): the all-MiniLM-L6-v2 sentence model
-//!   run on the CPU with candle, from files put in place by `scripts/fetch-model.sh`; semantic
+//!   run on the CPU by our own encoder (`gemm` matrix kernels), from files put in place by `scripts/fetch-model.sh`; semantic
 //!   similarity, offline.
 //! - [`LocalEmbedder`] (`lore-local-hash-v1`, 384 dimensions): built in, deterministic, offline;
 //!   lexical similarity only. The fallback when the MiniLM files are missing.

@@ -1,4 +1,5 @@
-//! all-MiniLM-L6-v2 on the CPU: candle's BERT and the `tokenizers` crate, no Python, no network.
+//! all-MiniLM-L6-v2 on the CPU: our BERT encoder on the `gemm` crate's matrix kernels
+//! (`encoder.rs`, `kernels.rs`) and the `tokenizers` crate, no Python, no network.
 //!
 //! # The model
 //!
@@ -35,27 +36,24 @@
 //! server that embeds nothing stays small and a function that answers a request without embedding
 //! does not wait for them. An [`Embedder::embed`]
 //! call is handed to tokio's blocking pool, one call at a time per embedder (a semaphore: concurrent
-//! calls queue instead of competing for the cores). Inputs are sorted by length and grouped into
-//! batches of at most [`MAX_BATCH_INPUTS`] inputs and [`MAX_BATCH_TOKENS`] padded tokens, each padded
-//! to its longest input; a batch is closed early rather than padded by more than a quarter of its
-//! real tokens (padding costs as much as real tokens). Batching does not change the vectors beyond
-//! float rounding (~3e-7 per component).
+//! calls queue instead of competing for the cores). Inputs go through the network in batches of
+//! at most [`MAX_BATCH_TOKENS`] tokens, unpadded: the dense layers take all the batch's tokens at
+//! once and attention runs per input over its own tokens (`encoder.rs`), so a batch gives each
+//! input the vector it would get alone, up to float rounding (~3e-7 per component).
 //!
-//! The work itself (tokenisation and forward pass) runs in candle's private CPU thread pool
-//! (`Device::with_context`): a rayon pool of N threads for the matrix products plus candle's
-//! "barrier pool" of N - 1 spinning threads (`candle-bp-*`) for element-wise operations, which take
-//! turns, so about N cores are busy. N is `CANDLE_NUM_THREADS`, else `RAYON_NUM_THREADS`, else the
-//! number of physical cores in the process's CPU affinity mask: 2 on a two-core machine. Set
-//! `RAYON_NUM_THREADS=1` to leave a core free for the rest of the server. The matrix products use
-//! the AVX-512 kernels of the `gemm` crate when the processor has them (chosen at run time).
-//! Measured on two cores of an Intel Xeon (`perf` profile, the Cargo book's chunks of ~160 word
-//! pieces): 14–16 chunks a second, where sentence-transformers on PyTorch does 31–38
-//! (docs/benchmarks.md, "Ingest embedding").
+//! The work itself (tokenisation and forward pass) runs on the model's own rayon pool of N
+//! threads (`minilm-*`), started with the weights: the matrix products split across them, and
+//! so do the element-wise steps and the attention of the inputs and heads. N is
+//! `RAYON_NUM_THREADS`, else the number of CPUs the process may run on. Set `RAYON_NUM_THREADS=1`
+//! to leave a core free for the rest of the server. The matrix products use the AVX-512 kernels
+//! of the `gemm` crate when the processor has them, AVX2 otherwise; the element-wise kernels AVX2
+//! + FMA when present (chosen at run time). Throughput against sentence-transformers on PyTorch:
+//! docs/benchmarks.md, "Ingest embedding".
 
 use std::path::{Path, PathBuf};
 
-// The model itself (candle's BERT and the tokenizer) is built only with the `minilm` feature:
-// binaries that never embed with it (the forms, integrations and dispatcher functions) do not link candle.
+// The model itself (encoder, gemm, tokenizer) is built only with the `minilm` feature: binaries
+// that never embed with it (the forms, integrations and dispatcher functions) do not link it.
 #[cfg(feature = "minilm")]
 mod encoder;
 #[cfg(feature = "minilm")]
