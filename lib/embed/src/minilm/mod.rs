@@ -46,9 +46,9 @@
 //! so do the element-wise steps and the attention of the inputs and heads. N is
 //! `RAYON_NUM_THREADS`, else the number of CPUs the process may run on. Set `RAYON_NUM_THREADS=1`
 //! to leave a core free for the rest of the server. The matrix products use the AVX-512 kernels
-//! of the `gemm` crate when the processor has them, AVX2 otherwise; the element-wise kernels AVX2
-//! + FMA when present (chosen at run time). Throughput against sentence-transformers on PyTorch:
-//! docs/benchmarks.md, "Ingest embedding".
+//! of the `gemm` crate when the processor has them, AVX2 otherwise; the element-wise kernels use
+//! AVX2 and FMA when present (chosen at run time). Throughput against sentence-transformers on
+//! PyTorch: docs/benchmarks.md, "Ingest embedding".
 
 use std::path::{Path, PathBuf};
 
