@@ -234,11 +234,9 @@ impl Encoder {
             self.norm_rows(hidden, &layer.attention_output.bias, &layer.attention_norm);
             // Feed-forward: GELU(hidden · W₁ᵀ + b₁) · W₂ᵀ, added to hidden, then the norm.
             layer.intermediate.multiply(hidden, tokens, intermediate, false);
-            let threads = rayon::current_num_threads();
-            let rows_per_part = tokens.div_ceil(threads).max(1);
-            intermediate
-                .par_chunks_mut(rows_per_part * c.intermediate_size)
-                .for_each(|part| (self.kernels.bias_gelu)(part, &layer.intermediate.bias));
+            for_each_part(intermediate, c.intermediate_size, |part| {
+                (self.kernels.bias_gelu)(part, &layer.intermediate.bias)
+            });
             layer.output.multiply(intermediate, tokens, hidden, true);
             self.norm_rows(hidden, &layer.output.bias, &layer.output_norm);
         }
@@ -267,12 +265,10 @@ impl Encoder {
 
     /// `rows = norm(rows + bias)`, the rows split across the pool.
     fn norm_rows(&self, rows: &mut [f32], bias: &[f32], norm: &Norm) {
-        let h = self.config.hidden_size;
-        let tokens = rows.len() / h;
-        let rows_per_part = tokens.div_ceil(rayon::current_num_threads()).max(1);
         let eps = self.config.layer_norm_eps;
-        rows.par_chunks_mut(rows_per_part * h)
-            .for_each(|part| (self.kernels.bias_layer_norm)(part, bias, &norm.gamma, &norm.beta, eps));
+        for_each_part(rows, self.config.hidden_size, |part| {
+            (self.kernels.bias_layer_norm)(part, bias, &norm.gamma, &norm.beta, eps)
+        });
     }
 
     /// Scaled dot-product attention of each input over its own tokens, one task per input and
@@ -381,6 +377,13 @@ impl Dense {
             );
         }
     }
+}
+
+/// `f` over `rows` (of `width` values each) cut into one run of whole rows per thread of the
+/// current pool.
+fn for_each_part(rows: &mut [f32], width: usize, f: impl Fn(&mut [f32]) + Sync + Send) {
+    let per_thread = (rows.len() / width).div_ceil(rayon::current_num_threads()).max(1);
+    rows.par_chunks_mut(per_thread * width).for_each(f);
 }
 
 /// A pointer that parallel tasks write through, each to its own region (see [`Encoder::attend`]).

@@ -243,8 +243,8 @@ impl Tokenizers {
             // The bytes are the pinned file, which parses (the tests load it): no error to report.
             let mut truncating = Tokenizer::from_bytes(&self.json).expect("the pinned tokenizer.json parses");
             // tokenizer.json asks for truncation at 128 and fixed padding to 128; sentence-transformers
-            // overrides both (truncation at max_seq_length 256, padding to the longest of a batch, done
-            // in `Inner::forward`).
+            // overrides both (truncation at max_seq_length 256, padding to the longest of a batch);
+            // we pad nothing (`encoder.rs`).
             truncating
                 .with_truncation(Some(TruncationParams {
                     max_length: MINILM_MAX_TOKENS,
