@@ -161,6 +161,14 @@ fn pdf_to_utf8(s: &[u8]) -> String {
 }
 
 fn to_utf8(encoding: &[u16], s: &[u8]) -> String {
+    // Lore patch: one glyph code (every simple font's call, once per glyph) is one UTF-16 unit,
+    // so a code that is not a surrogate is that character. The general path below built two
+    // vectors and a decoder per glyph. Surrogates still take it (and fail as before).
+    if let [code] = s {
+        if let Some(c) = char::from_u32(u32::from(encoding[*code as usize])) {
+            return c.to_string();
+        }
+    }
     if s.len() > 2 && s[0] == 0xfe && s[1] == 0xff {
         return UTF_16BE.decode_without_bom_handling_and_without_replacement(&s[2..]).unwrap().to_string()
     } else {

@@ -35,6 +35,14 @@ async fn pdftex_spacing_accents_compose_onto_the_next_letter() {
 }
 
 #[tokio::test]
+async fn single_byte_codes_map_through_the_font_encoding() {
+    // WinAnsi: 0xE9 é, 0x80 € and 0x97 — are not their Latin-1 code points (the vendored
+    // pdf-extract decodes one-byte codes without its UTF-16 round trip).
+    let content = "BT /F1 12 Tf 72 700 Td (caf\\351 \\200 5 \\227 done) Tj ET";
+    assert_eq!(pdf_text(content).await, "café € 5 — done");
+}
+
+#[tokio::test]
 async fn text_runs_apart_on_the_page_are_separated() {
     // The page number drawn first at the right, then the running head to its left on the same
     // baseline, then the body: pdf-extract's plain output glued them ("7Running Head").
