@@ -180,6 +180,31 @@ impl Fusion {
     }
 }
 
+/// Candidates per mode of the headroom figures: twice topK, as many as a reranker would be
+/// given to reorder.
+const HEADROOM_DEPTH: usize = 2 * TOP_K;
+
+/// Per query, nDCG@10 of the first `depth` passages of each of `modes`, put in the best order
+/// the labels allow: what a perfect reranker of those candidates would reach.
+fn ideal_orders(run: &Run, queries: &[Query], modes: &[Fusion], depth: usize) -> Vec<f64> {
+    queries
+        .iter()
+        .zip(&run.lists)
+        .map(|(q, l)| {
+            let mut candidates: Vec<String> = modes
+                .iter()
+                .flat_map(|m| {
+                    let passages = m.apply(l).iter().filter_map(|c| l.names.get(c).cloned()).collect::<Vec<_>>();
+                    metrics::dedup(&passages).into_iter().take(depth)
+                })
+                .collect();
+            candidates = metrics::dedup(&candidates);
+            candidates.sort_by_key(|p| std::cmp::Reverse(q.judged.get(p).copied().unwrap_or(0)));
+            metrics::ndcg_at(&candidates, &q.judged, TOP_K)
+        })
+        .collect()
+}
+
 /// Per-query scores of `fusion` on every query of `run`.
 fn evaluate(run: &Run, queries: &[Query], fusion: Fusion) -> Scores {
     let mut scores = Scores::default();
@@ -473,6 +498,33 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
         "\nFor reference only (chosen on all queries, so optimistic): the best of the same grid per embedder on all \
          {n} queries: {}.",
         optimistic.join("; ")
+    );
+    let headroom: Vec<String> = runs
+        .iter()
+        .zip(&singles)
+        .map(|(r, (se, kw))| {
+            let better = metrics::mean(&se.ndcg.iter().zip(&kw.ndcg).map(|(a, b)| a.max(*b)).collect::<Vec<_>>());
+            let ordered = |modes: &[Fusion]| metrics::mean(&ideal_orders(r, queries, modes, HEADROOM_DEPTH));
+            format!(
+                "`{}`: semantic alone {:.3}, keyword alone {:.3}; the better of the two for each query {:.3}; \
+                 semantic's top {HEADROOM_DEPTH} passages in the best order {:.3}, keyword's {:.3}, both together {:.3}",
+                r.name,
+                metrics::mean(&se.ndcg),
+                metrics::mean(&kw.ndcg),
+                better,
+                ordered(&[Fusion::Semantic]),
+                ordered(&[Fusion::Keyword]),
+                ordered(&[Fusion::Semantic, Fusion::Keyword]),
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "\nHeadroom (nDCG@10 on all {n} queries, computed with the labels: bounds, not results): {}. Choosing \
+         one mode per query can give no more than the better-of-the-two figure (a fusion that mixes the two lists can \
+         pass it only where both modes find different relevant passages); reordering the candidates, as a reranker \
+         would, can give up to the best-order figures.",
+        headroom.join("; ")
     );
     let checks: Vec<String> = runs
         .iter()
