@@ -153,8 +153,7 @@ fn compose_accents(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     // Bytes of `text` up to `copied` are in `out`; the text between accents is copied whole.
     let mut copied = 0;
-    while let Some(offset) = text[copied..].find(|c: char| combining_mark(c).is_some()) {
-        let at = copied + offset;
+    while let Some(at) = next_accent(text, copied) {
         out.push_str(&text[copied..at]);
         let c = text[at..].chars().next().unwrap_or_default();
         let Some(mark) = combining_mark(c) else { break };
@@ -196,6 +195,20 @@ fn compose_accents(text: &str) -> String {
         out
     } else {
         out.nfc().collect()
+    }
+}
+
+/// Where the next spacing accent at or after byte `from` is. Every accent but the backtick is
+/// outside ASCII, so runs of other ASCII bytes (most of any text) are skipped without decoding.
+fn next_accent(text: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        at += text.as_bytes()[at..].iter().position(|&b| b == b'`' || !b.is_ascii())?;
+        let c = text[at..].chars().next()?;
+        if combining_mark(c).is_some() {
+            return Some(at);
+        }
+        at += c.len_utf8();
     }
 }
 
@@ -316,5 +329,7 @@ mod tests {
         assert_eq!(compose_accents("don\u{b4}t"), "don\u{b4}t", "no precomposed t-acute");
         assert_eq!(compose_accents("use `a` here"), "use `a` here", "a code quote stays");
         assert_eq!(compose_accents("e\u{301}t\u{e9}"), "été", "NFC");
+        // Other non-ASCII text before an accent is skipped over, not mistaken for one.
+        assert_eq!(compose_accents("日本 — na\u{ef}ve, \u{a8}u`"), "日本 — naïve, ü`");
     }
 }

@@ -314,6 +314,9 @@ struct PdfSimpleFont<'a> {
     encoding: Option<Vec<u16>>,
     unicode_map: Option<HashMap<u32, String>>,
     widths: HashMap<CharCode, f64>, // should probably just use i32 here
+    // Lore patch: the width of every one-byte code (the only codes of a simple font), its entry
+    // in `widths` or `missing_width`, looked up once per glyph without hashing.
+    width_table: Box<[f64; 256]>,
     missing_width: f64,
 }
 
@@ -663,7 +666,8 @@ impl<'a> PdfSimpleFont<'a> {
         }
 
         let missing_width = get::<Option<f64>>(doc, font, b"MissingWidth").unwrap_or(0.);
-        PdfSimpleFont {doc, font, widths: width_map, encoding: encoding_table, missing_width, unicode_map}
+        let width_table = Box::new(std::array::from_fn(|code| width_map.get(&(code as CharCode)).copied().unwrap_or(missing_width)));
+        PdfSimpleFont {doc, font, widths: width_map, width_table, encoding: encoding_table, missing_width, unicode_map}
     }
 
     #[allow(dead_code)]
@@ -813,15 +817,12 @@ impl<'a> dyn PdfFont + 'a {
 
 impl<'a> PdfFont for PdfSimpleFont<'a> {
     fn get_width(&self, id: CharCode) -> f64 {
-        let width = self.widths.get(&id);
-        if let Some(width) = width {
+        // Lore patch: see `width_table`. The fallback also no longer collects and sorts the
+        // whole map for a log line that is compiled out.
+        if let Some(width) = self.width_table.get(id as usize) {
             return *width;
-        } else {
-            let mut widths = self.widths.iter().collect::<Vec<_>>();
-            widths.sort_by_key(|x| x.0);
-            dlog!("missing width for {} len(widths) = {}, {:?} falling back to missing_width {:?}", id, self.widths.len(), widths, self.font);
-            return self.missing_width;
         }
+        self.widths.get(&id).copied().unwrap_or(self.missing_width)
     }
     /*fn decode(&self, chars: &[u8]) -> String {
         let encoding = self.encoding.as_ref().map(|x| &x[..]).unwrap_or(&PDFDocEncoding);
