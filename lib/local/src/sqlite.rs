@@ -6,7 +6,7 @@
 
 use lore_app::StoreError;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -379,11 +379,26 @@ pub struct SqliteStore {
 }
 
 struct Inner {
+    path: PathBuf,
     writer: Mutex<Connection>,
     /// Writes waiting for the writer; whoever holds it next runs them all in one transaction.
     queued: Mutex<Vec<WriteJob>>,
-    readers: Vec<Mutex<Connection>>,
+    /// Reader connections, each opened by its first use: a short-lived process (a Lambda
+    /// answering one request, a CLI command) uses one or none, and each opened connection
+    /// parses the schema on its first statement and holds its own page cache.
+    readers: Vec<Mutex<Option<Connection>>>,
     next_reader: AtomicUsize,
+}
+
+impl Inner {
+    /// The connection of a reader slot, opened now if this is its first use. Never creates the
+    /// file: the writer did, at open, and a file deleted since must not come back empty.
+    fn reader<'a>(&self, slot: &'a mut Option<Connection>) -> Result<&'a Connection, StoreError> {
+        if slot.is_none() {
+            *slot = Some(open_connection(&self.path, false).map_err(unavailable)?);
+        }
+        Ok(slot.as_ref().expect("opened above"))
+    }
 }
 
 /// A queued write: runs on the writer's connection inside the shared transaction and returns
@@ -432,8 +447,11 @@ fn restrict_to_owner(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+fn open_connection(path: &Path, create: bool) -> rusqlite::Result<Connection> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
     let conn = Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(Duration::from_secs(10))?;
     enable_wal(&conn)?;
@@ -501,14 +519,12 @@ impl SqliteStore {
     /// Opens (creating when absent) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         restrict_to_owner(path).map_err(unavailable)?;
-        let mut writer = open_connection(path).map_err(unavailable)?;
+        let mut writer = open_connection(path, true).map_err(unavailable)?;
         migrate(&mut writer).map_err(unavailable)?;
-        let readers = (0..READERS)
-            .map(|_| open_connection(path).map(Mutex::new))
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(unavailable)?;
+        let readers = (0..READERS).map(|_| Mutex::new(None)).collect();
         Ok(Self {
             inner: Arc::new(Inner {
+                path: path.to_owned(),
                 writer: Mutex::new(writer),
                 queued: Mutex::new(Vec::new()),
                 readers,
@@ -528,8 +544,8 @@ impl SqliteStore {
         let inner = self.inner.clone();
         tokio::task::spawn_blocking(move || {
             let n = inner.next_reader.fetch_add(1, Ordering::Relaxed) % inner.readers.len();
-            let conn = lock(&inner.readers[n]);
-            f(&conn)
+            let mut slot = lock(&inner.readers[n]);
+            f(inner.reader(&mut slot)?)
         })
         .await
         .map_err(unavailable)?
@@ -549,12 +565,12 @@ impl SqliteStore {
         let readers = &self.inner.readers;
         let first = self.inner.next_reader.fetch_add(1, Ordering::Relaxed);
         for i in 0..readers.len() {
-            let conn = match readers[(first + i) % readers.len()].try_lock() {
-                Ok(conn) => conn,
+            let mut slot = match readers[(first + i) % readers.len()].try_lock() {
+                Ok(slot) => slot,
                 Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
                 Err(std::sync::TryLockError::WouldBlock) => continue,
             };
-            return f(&conn);
+            return f(self.inner.reader(&mut slot)?);
         }
         self.read(f).await
     }
@@ -648,7 +664,7 @@ fn run_in_one_transaction(conn: &Connection, batch: Vec<WriteJob>) {
     }
 }
 
-fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while holding a connection leaves it usable: a reader holds no transaction, and
     // the writer rolls back one left open before its next batch (`run_in_one_transaction`).
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -766,6 +782,25 @@ mod tests {
         assert_ne!(thread, caller, "the busy case runs on the blocking pool");
     }
 
+    /// Readers open on first use, one slot at a time, and a reader never creates the file: a
+    /// database deleted under a running store fails its reads instead of coming back empty.
+    #[tokio::test]
+    async fn readers_open_on_first_use_and_never_recreate_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lore.db");
+        let store = SqliteStore::open(&path).unwrap();
+        let opened = |store: &SqliteStore| store.inner.readers.iter().filter(|r| lock(r).is_some()).count();
+        assert_eq!(opened(&store), 0, "no reader is opened by `open`");
+        let one: i64 = store.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get(0)).unwrap())).await.unwrap();
+        assert_eq!((one, opened(&store)), (1, 1));
+
+        std::fs::remove_file(&path).unwrap();
+        for _ in 0..READERS {
+            let _ = store.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).ok())).await;
+        }
+        assert!(!path.exists(), "a reader recreated the deleted database");
+    }
+
     /// A data dir written before Mind sources existed (schema version 5) keeps its chatbot
     /// sources and, through the rebuild of `sources`, their chunks: the rebuild must not
     /// cascade into `chunks`.
@@ -774,7 +809,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("lore.db");
         {
-            let mut conn = open_connection(&path).unwrap();
+            let mut conn = open_connection(&path, true).unwrap();
             let tx = conn.transaction().unwrap();
             for sql in &MIGRATIONS[..5] {
                 tx.execute_batch(sql).unwrap();
@@ -792,7 +827,7 @@ mod tests {
             .unwrap();
             tx.commit().unwrap();
         }
-        let mut conn = open_connection(&path).unwrap();
+        let mut conn = open_connection(&path, true).unwrap();
         migrate(&mut conn).unwrap();
         let version: usize = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
         assert_eq!(version, MIGRATIONS.len());
@@ -826,7 +861,7 @@ mod tests {
         let (ws, mind, podcast, url) =
             (WorkspaceId::generate(), MindId::generate(), SourceId::generate(), SourceId::generate());
         {
-            let mut conn = open_connection(&path).unwrap();
+            let mut conn = open_connection(&path, true).unwrap();
             let tx = conn.transaction().unwrap();
             tx.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
             for sql in &MIGRATIONS[..7] {
