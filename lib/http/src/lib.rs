@@ -243,7 +243,7 @@ async fn openapi_json(
     public_chat::Client(client): public_chat::Client,
 ) -> Result<axum::response::Response, error::ApiError> {
     s.app.admit_page_read(client).await?;
-    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], s.openapi_json.as_str().to_owned())
+    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], s.openapi.json().to_owned())
         .into_response())
 }
 
@@ -286,11 +286,11 @@ pub fn router(app: App, groups: &[RouteGroup]) -> Router {
     if groups.contains(&RouteGroup::Files) {
         router = router.merge(files::router());
     }
-    let openapi_json = Arc::new(document(doc).to_string());
+    let openapi = Arc::new(state::OpenApiDocument::new(doc));
     // A client that stops sending its body mid-way is answered `request_timeout` once no byte
     // came for this long, so a stalled upload cannot hold its upload slot or memory.
     let idle = app.config().body_read_timeout;
-    let state = ApiState { app: Arc::new(app), openapi_json };
+    let state = ApiState { app: Arc::new(app), openapi };
     let trace = TraceLayer::new_for_http()
         .make_span_with(|req: &Request<_>| {
             let request_id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
