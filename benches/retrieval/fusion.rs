@@ -191,13 +191,8 @@ fn ideal_orders(run: &Run, queries: &[Query], modes: &[Fusion], depth: usize) ->
         .iter()
         .zip(&run.lists)
         .map(|(q, l)| {
-            let mut candidates: Vec<String> = modes
-                .iter()
-                .flat_map(|m| {
-                    let passages = m.apply(l).iter().filter_map(|c| l.names.get(c).cloned()).collect::<Vec<_>>();
-                    metrics::dedup(&passages).into_iter().take(depth)
-                })
-                .collect();
+            let mut candidates: Vec<String> =
+                modes.iter().flat_map(|m| passages(*m, l).into_iter().take(depth)).collect();
             candidates = metrics::dedup(&candidates);
             candidates.sort_by_key(|p| std::cmp::Reverse(q.judged.get(p).copied().unwrap_or(0)));
             metrics::ndcg_at(&candidates, &q.judged, TOP_K)
@@ -205,13 +200,16 @@ fn ideal_orders(run: &Run, queries: &[Query], modes: &[Fusion], depth: usize) ->
         .collect()
 }
 
+/// The passages `fusion` ranks for one query, best first, each once (at its best chunk).
+fn passages(fusion: Fusion, l: &Lists) -> Vec<String> {
+    metrics::dedup(&fusion.apply(l).iter().filter_map(|c| l.names.get(c).cloned()).collect::<Vec<_>>())
+}
+
 /// Per-query scores of `fusion` on every query of `run`.
 fn evaluate(run: &Run, queries: &[Query], fusion: Fusion) -> Scores {
     let mut scores = Scores::default();
     for (q, l) in queries.iter().zip(&run.lists) {
-        let fused = fusion.apply(l);
-        let passages = metrics::dedup(&fused.iter().filter_map(|c| l.names.get(c).cloned()).collect::<Vec<_>>());
-        scores.add(&passages, &q.judged);
+        scores.add(&passages(fusion, l), &q.judged);
     }
     scores
 }
