@@ -199,6 +199,16 @@ pub fn own_memory_mib(field: &str) -> Option<f64> {
     Some(line.split_whitespace().nth(1)?.parse::<f64>().ok()? / 1024.0)
 }
 
+/// CPU time (user + system) this process has used so far, seconds, from /proc/self/stat (in
+/// USER_HZ ticks, 100 per second on Linux); `None` where that file is not readable.
+pub fn own_cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
+}
+
 /// Nearest-rank percentile (`p` in 0..=100) of unsorted values.
 pub fn percentile(v: &[f64], p: f64) -> f64 {
     if v.is_empty() {

@@ -87,6 +87,8 @@ struct Measured {
     responses: usize,
     deliveries: usize,
     ours_secs: f64,
+    /// CPU time of the whole process (server, dispatcher, receiver, bench client) meanwhile.
+    cpu_secs: Option<f64>,
     body_bytes: usize,
     baseline_requests: usize,
     baseline_secs: f64,
@@ -141,6 +143,18 @@ pub fn run(o: &Options) -> Result<Section> {
         max_dev,
         verdict(max_dev <= BUDGET_RETRY_MS && m.incomplete == 0)
     );
+    if let Some(cpu) = m.cpu_secs {
+        let _ = writeln!(
+            md,
+            "\nCPU during the fan-out: {cpu:.2} s for the whole process (server, dispatcher, receiver and the \
+             submitting client), {:.0} µs per delivery, {:.2} cores on average; the baseline's exchange costs at most \
+             {:.0} µs per request on the machine's {} cores.",
+            cpu * 1e6 / m.deliveries as f64,
+            cpu / m.ours_secs,
+            cores() as f64 * m.baseline_secs * 1e6 / m.baseline_requests as f64,
+            cores()
+        );
+    }
     let _ = writeln!(
         md,
         "\nRetries arrived late by {:.0} ms at the median (signed; negative would be early: min {:.0} ms); the \
@@ -196,6 +210,7 @@ async fn measure(o: &Options) -> Result<Measured> {
         api.subscribe(&form, &format!("http://{rx_addr}/ok/{i}")).await?;
     }
     let deliveries = hooks * responses;
+    let cpu_before = crate::own_cpu_secs();
     let started = Instant::now();
     for i in 0..responses {
         api.submit(&form, i).await?;
@@ -213,7 +228,11 @@ async fn measure(o: &Options) -> Result<Measured> {
     }
     let last = receiver.last_ok.lock().unwrap_or_else(|p| p.into_inner()).ok_or("no delivery time")?;
     let ours_secs = last.duration_since(started).as_secs_f64();
-    eprintln!("  webhooks: {deliveries} deliveries in {ours_secs:.2} s");
+    let cpu_secs = crate::own_cpu_secs().zip(cpu_before).map(|(after, before)| after - before);
+    eprintln!(
+        "  webhooks: {deliveries} deliveries in {ours_secs:.2} s, CPU {} s",
+        cpu_secs.map_or("?".into(), |c| format!("{c:.2}"))
+    );
     // Let the dispatcher record the last outcomes before the baseline starts.
     tokio::time::sleep(Duration::from_millis(500)).await;
 
@@ -295,6 +314,7 @@ async fn measure(o: &Options) -> Result<Measured> {
         responses,
         deliveries,
         ours_secs,
+        cpu_secs,
         body_bytes,
         baseline_requests,
         baseline_secs,
@@ -303,4 +323,8 @@ async fn measure(o: &Options) -> Result<Measured> {
         late_ms,
         incomplete,
     })
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }

@@ -381,8 +381,8 @@ pub struct SqliteStore {
 struct Inner {
     path: PathBuf,
     writer: Mutex<Connection>,
-    /// Writes waiting for the writer; whoever holds it next runs them all in one transaction.
-    queued: Mutex<Vec<WriteJob>>,
+    /// Writes waiting for the writer, and whether a thread is running them.
+    queued: Mutex<WriteQueue>,
     /// Reader connections, each opened by its first use: a short-lived process (a Lambda
     /// answering one request, a CLI command) uses one or none, and each opened connection
     /// parses the schema on its first statement and holds its own page cache.
@@ -410,6 +410,14 @@ struct Written {
     ok: bool,
     /// Hands the caller its result, or the commit's error.
     settle: Box<dyn FnOnce(Result<(), StoreError>) + Send>,
+}
+
+#[derive(Default)]
+struct WriteQueue {
+    jobs: Vec<WriteJob>,
+    /// A blocking thread is running the queue (`run_queued_writes`) and will take what is
+    /// pushed before it finds the queue empty.
+    running: bool,
 }
 
 /// Writes run together in one transaction at most.
@@ -531,7 +539,7 @@ impl SqliteStore {
             inner: Arc::new(Inner {
                 path: path.to_owned(),
                 writer: Mutex::new(writer),
-                queued: Mutex::new(Vec::new()),
+                queued: Mutex::new(WriteQueue::default()),
                 readers,
                 next_reader: AtomicUsize::new(0),
             }),
@@ -584,11 +592,11 @@ impl SqliteStore {
     /// `Ok` and rolled back when it fails (or panics), and the call returns once they are
     /// committed.
     ///
-    /// Group commit: writes queue up, and whichever caller gets the writer runs every queued
-    /// write in one transaction, each inside its own savepoint, in the order they were queued. A
-    /// busy server (webhook outcomes, ingest runs, form submissions) thus pays one `BEGIN` /
-    /// `COMMIT` and one WAL append per batch instead of per write, and its blocking threads stop
-    /// queueing on the writer's lock one by one. A write sees the ones before it, as before.
+    /// Group commit: writes queue up, and one blocking thread at a time (started by the write
+    /// that finds none running) runs every queued write in one transaction, each inside its own
+    /// savepoint, in the order they were queued. A busy server (webhook outcomes, ingest runs,
+    /// form submissions) thus pays one `BEGIN` / `COMMIT`, one WAL append and one thread
+    /// hand-off per batch instead of per write. A write sees the ones before it, as before.
     pub(crate) async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
@@ -604,29 +612,50 @@ impl SqliteStore {
             });
             Written { ok, settle }
         });
-        self.inner.queued.lock().unwrap_or_else(|p| p.into_inner()).push(job);
-        let inner = self.inner.clone();
-        // Not awaited: the answer comes with the commit of whichever batch ran this write, and the
-        // thread that ran it may go on with later writes for a while.
-        drop(tokio::task::spawn_blocking(move || run_queued_writes(&inner)));
+        let start_runner = {
+            let mut queue = lock(&self.inner.queued);
+            queue.jobs.push(job);
+            !std::mem::replace(&mut queue.running, true)
+        };
+        // One thread runs the queue at a time; a write queued meanwhile rides along instead of
+        // waking a blocking thread that would only wait for the writer and find nothing left.
+        // Not awaited: the answer comes with the commit of whichever batch ran this write.
+        if start_runner {
+            let inner = self.inner.clone();
+            drop(tokio::task::spawn_blocking(move || run_queued_writes(&inner)));
+        }
         answered.await.map_err(|_| StoreError::Unavailable("the write was dropped".into()))?
     }
 }
 
-/// Takes the writer and runs what is queued (nothing, when another caller already ran this
-/// caller's write), in transactions of at most [`WRITES_PER_TRANSACTION`] writes. Every write
-/// starts one of these after it is queued, so none is left behind when one stops.
+/// Takes the writer and runs what is queued, in transactions of at most
+/// [`WRITES_PER_TRANSACTION`] writes, until the queue is empty; then the next write starts a
+/// runner again (the flag is cleared under the queue's lock, so no write is left behind).
 fn run_queued_writes(inner: &Inner) {
+    /// A panic outside the writes themselves (those are caught) ends this runner: what is
+    /// queued then fails ("dropped") instead of waiting for a runner that is gone.
+    struct Runner<'a>(&'a Inner);
+    impl Drop for Runner<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                let mut queue = lock(&self.0.queued);
+                queue.running = false;
+                queue.jobs.clear();
+            }
+        }
+    }
+    let _runner = Runner(inner);
     let conn = lock(&inner.writer);
     loop {
         let batch: Vec<WriteJob> = {
-            let mut queued = inner.queued.lock().unwrap_or_else(|p| p.into_inner());
-            let n = queued.len().min(WRITES_PER_TRANSACTION);
-            queued.drain(..n).collect()
+            let mut queue = lock(&inner.queued);
+            if queue.jobs.is_empty() {
+                queue.running = false;
+                return;
+            }
+            let n = queue.jobs.len().min(WRITES_PER_TRANSACTION);
+            queue.jobs.drain(..n).collect()
         };
-        if batch.is_empty() {
-            return;
-        }
         run_in_one_transaction(&conn, batch);
     }
 }
@@ -727,7 +756,7 @@ mod tests {
                 }
             }));
             // Queued in this order before the writer is free.
-            while store.inner.queued.lock().unwrap().len() < x as usize {
+            while store.inner.queued.lock().unwrap().jobs.len() < x as usize {
                 tokio::time::sleep(std::time::Duration::from_millis(1)).await;
             }
         }
@@ -751,6 +780,45 @@ mod tests {
             .unwrap();
         assert_eq!(kept, [1, 4]);
         store.write(insert(5)).await.unwrap();
+    }
+
+    /// Many writers at once, arriving while a runner is finishing or has just stopped: every
+    /// write is committed and answered (none waits for a runner that already left).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_write_of_a_burst_is_run_and_answered() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
+        store.write(|c| c.execute_batch("CREATE TABLE t (x INTEGER)").map_err(unavailable)).await.unwrap();
+        let mut calls = tokio::task::JoinSet::new();
+        for task in 0..16_i64 {
+            let s = store.clone();
+            calls.spawn(async move {
+                for i in 0..50_i64 {
+                    let x = task * 100 + i;
+                    s.write(move |c| c.execute("INSERT INTO t VALUES (?1)", [x]).map_err(unavailable)).await?;
+                    if i % 7 == 0 {
+                        tokio::task::yield_now().await;
+                    }
+                }
+                Ok::<(), StoreError>(())
+            });
+        }
+        let all = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            while let Some(done) = calls.join_next().await {
+                done.unwrap().unwrap();
+            }
+        });
+        all.await.expect("a write was never answered");
+        let n: i64 =
+            store.read(|c| c.query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0)).map_err(unavailable)).await.unwrap();
+        assert_eq!(n, 16 * 50);
+        // The runner stops once it finds the queue empty, just after the last answer.
+        let stopped = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+            while lock(&store.inner.queued).running {
+                tokio::task::yield_now().await;
+            }
+        });
+        stopped.await.expect("the runner never stopped");
     }
 
     /// A lookup runs on the caller's thread when a reader is free, and waits for one on the
