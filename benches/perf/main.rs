@@ -298,8 +298,13 @@ fn git_revision(root: &Path) -> String {
     if dirty { format!("{rev} + uncommitted changes") } else { rev }
 }
 
+/// The cores this process may run on (the machine's, on the bench machines).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn report(o: &Options, peers: &Option<Value>, sections: &[Section], failures: &[String]) -> String {
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cores = cores();
     let mut s = String::new();
     let load =
         std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next().map(str::to_owned));

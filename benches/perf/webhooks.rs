@@ -144,15 +144,15 @@ pub fn run(o: &Options) -> Result<Section> {
         verdict(max_dev <= BUDGET_RETRY_MS && m.incomplete == 0)
     );
     if let Some(cpu) = m.cpu_secs {
+        let cores = crate::cores();
         let _ = writeln!(
             md,
             "\nCPU during the fan-out: {cpu:.2} s for the whole process (server, dispatcher, receiver and the \
              submitting client), {:.0} µs per delivery, {:.2} cores on average; the baseline's exchange costs at most \
-             {:.0} µs per request on the machine's {} cores.",
+             {:.0} µs per request on the machine's {cores} cores.",
             cpu * 1e6 / m.deliveries as f64,
             cpu / m.ours_secs,
-            cores() as f64 * m.baseline_secs * 1e6 / m.baseline_requests as f64,
-            cores()
+            cores as f64 * m.baseline_secs * 1e6 / m.baseline_requests as f64,
         );
     }
     let _ = writeln!(
@@ -323,8 +323,4 @@ async fn measure(o: &Options) -> Result<Measured> {
         late_ms,
         incomplete,
     })
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }
