@@ -4,7 +4,7 @@
 //! (`keywords.rs`).
 
 use crate::keywords::{self, KeywordCache, OwnerKeywords};
-use crate::sqlite::{SqliteStore, unavailable};
+use crate::sqlite::{SqliteStore, mapped, unavailable};
 use crate::tokens::Tokenizer;
 use crate::vectors::OwnerVectors;
 use crate::vectors::{decode_vector, encode_vector};
@@ -113,19 +113,17 @@ impl VectorIndex for SqliteStore {
                 Some(v) => v,
                 None => {
                     let epoch = cache.epoch();
-                    let mut st = c
-                        .prepare_cached(
+                    let rows = mapped(c, || {
+                        let mut st = c.prepare_cached(
                             "SELECT rowid, source_id, embedding FROM chunks
                              WHERE chatbot_id = ?1 AND workspace_id = ?2 AND model = ?3",
-                        )
-                        .map_err(unavailable)?;
-                    let rows = st
-                        .query_map([scope.owner.as_str(), scope.workspace_id.as_str(), model.as_str()], |r| {
+                        )?;
+                        st.query_map([scope.owner.as_str(), scope.workspace_id.as_str(), model.as_str()], |r| {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Vec<u8>>(2)?))
-                        })
-                        .map_err(unavailable)?
+                        })?
                         .collect::<rusqlite::Result<Vec<_>>>()
-                        .map_err(unavailable)?;
+                    })
+                    .map_err(unavailable)?;
                     let v = Arc::new(OwnerVectors::build(rows));
                     cache.put(&scope.owner, &model, v.clone(), epoch);
                     v
@@ -247,9 +245,24 @@ fn owner_keywords(
     tokenizer: &Tokenizer<'_>,
 ) -> rusqlite::Result<Arc<OwnerKeywords>> {
     let snapshot = cache.snapshot(&scope.owner);
+    if let Some((index, stale)) = &snapshot.cached
+        && stale.is_empty()
+    {
+        return Ok(index.clone());
+    }
+    mapped(c, || read_owner_keywords(c, cache, scope, tokenizer, snapshot))
+}
+
+/// [`owner_keywords`] when the cache lacks the owner or some of its sources.
+fn read_owner_keywords(
+    c: &Connection,
+    cache: &KeywordCache,
+    scope: &SearchScope,
+    tokenizer: &Tokenizer<'_>,
+    snapshot: keywords::Snapshot,
+) -> rusqlite::Result<Arc<OwnerKeywords>> {
     let (owner, workspace) = (scope.owner.as_str(), scope.workspace_id.as_str());
     let (index, to_read) = match snapshot.cached {
-        Some((index, stale)) if stale.is_empty() => return Ok(index),
         Some((index, stale)) => (index, stale),
         None => {
             let mut st =
