@@ -6,8 +6,9 @@
 
 use lore_app::StoreError;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -388,6 +389,10 @@ struct Inner {
     /// parses the schema on its first statement and holds its own page cache.
     readers: Vec<Mutex<Option<Connection>>>,
     next_reader: AtomicUsize,
+    /// The connection that checkpoints the WAL (opened by the first checkpoint), and whether a
+    /// checkpoint is running (see [`checkpoint_when_due`]).
+    checkpointer: Mutex<Option<Connection>>,
+    checkpointing: AtomicBool,
 }
 
 impl Inner {
@@ -548,6 +553,9 @@ impl SqliteStore {
         restrict_to_owner(path).map_err(unavailable)?;
         let mut writer = open_connection(path, true).map_err(unavailable)?;
         migrate(&mut writer).map_err(unavailable)?;
+        // Instead of SQLite's automatic checkpoint, which runs inside the commit that grows the
+        // WAL past its threshold: see `checkpoint_when_due`.
+        writer.wal_hook(Some(note_wal_frames));
         let readers = (0..READERS).map(|_| Mutex::new(None)).collect();
         Ok(Self {
             inner: Arc::new(Inner {
@@ -556,6 +564,8 @@ impl SqliteStore {
                 queued: Mutex::new(WriteQueue::default()),
                 readers,
                 next_reader: AtomicUsize::new(0),
+                checkpointer: Mutex::new(None),
+                checkpointing: AtomicBool::new(false),
             }),
             vectors: Arc::new(crate::vectors::VectorCache::default()),
             keywords: Arc::new(crate::keywords::KeywordCache::default()),
@@ -645,7 +655,7 @@ impl SqliteStore {
 /// Takes the writer and runs what is queued, in transactions of at most
 /// [`WRITES_PER_TRANSACTION`] writes, until the queue is empty; then the next write starts a
 /// runner again (the flag is cleared under the queue's lock, so no write is left behind).
-fn run_queued_writes(inner: &Inner) {
+fn run_queued_writes(inner: &Arc<Inner>) {
     /// A panic outside the writes themselves (those are caught) ends this runner: what is
     /// queued then fails ("dropped") instead of waiting for a runner that is gone.
     struct Runner<'a>(&'a Inner);
@@ -671,6 +681,59 @@ fn run_queued_writes(inner: &Inner) {
             queue.jobs.drain(..n).collect()
         };
         run_in_one_transaction(&conn, batch);
+        checkpoint_when_due(inner);
+    }
+}
+
+/// WAL frames after which the log is copied back into the database file (SQLite's own default
+/// for its automatic checkpoint).
+const CHECKPOINT_FRAMES: u32 = 1000;
+
+thread_local! {
+    /// Frames in the WAL after the last commit of the writer on this thread (`note_wal_frames`).
+    static WAL_FRAMES: Cell<u32> = const { Cell::new(0) };
+}
+
+/// The writer's WAL hook: SQLite calls it on the committing thread after each commit.
+fn note_wal_frames(_: &rusqlite::hooks::Wal, frames: std::ffi::c_int) -> rusqlite::Result<()> {
+    WAL_FRAMES.with(|f| f.set(u32::try_from(frames).unwrap_or(0)));
+    Ok(())
+}
+
+/// Checkpoints the WAL on a thread of its own once the last commit left it at
+/// [`CHECKPOINT_FRAMES`] or more. SQLite's automatic checkpoint runs inside that commit, on
+/// the writer, and a checkpoint syncs the WAL and the database file to disk: every write
+/// queued behind it waited for two `fsync`s. Off the writer, the checkpoint is passive (it
+/// never blocks the writer or a reader and copies what no reader still needs); if the WAL is
+/// still long after it, the next commit starts another. Durability is unchanged: commits
+/// never synced the WAL (`synchronous = NORMAL`). See docs/decisions.md for what it gains.
+fn checkpoint_when_due(inner: &Arc<Inner>) {
+    if WAL_FRAMES.with(|f| f.replace(0)) < CHECKPOINT_FRAMES || inner.checkpointing.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let run = {
+        let inner = inner.clone();
+        move || {
+            /// Lets the next checkpoint start, also after a panic.
+            struct Done<'a>(&'a AtomicBool);
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    self.0.store(false, Ordering::Release);
+                }
+            }
+            let _done = Done(&inner.checkpointing);
+            let mut slot = lock(&inner.checkpointer);
+            let checkpointed = inner
+                .reader(&mut slot)
+                .and_then(|c| c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).map_err(unavailable));
+            if let Err(e) = checkpointed {
+                tracing::warn!(error = %e, "could not checkpoint the WAL; the next commit tries again");
+            }
+        }
+    };
+    match tokio::runtime::Handle::try_current() {
+        Ok(rt) => drop(rt.spawn_blocking(run)),
+        Err(_) => run(),
     }
 }
 
@@ -794,6 +857,33 @@ mod tests {
             .unwrap();
         assert_eq!(kept, [1, 4]);
         store.write(insert(5)).await.unwrap();
+    }
+
+    /// Writes that grow the WAL past its threshold get it copied back into the database file
+    /// (by the checkpoint off the writer: SQLite's own automatic checkpoint is replaced).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_long_wal_is_checkpointed_into_the_database_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lore.db");
+        let store = SqliteStore::open(&path).unwrap();
+        store.write(|c| c.execute_batch("CREATE TABLE t (x BLOB)").map_err(unavailable)).await.unwrap();
+        let file_len = || std::fs::metadata(&path).unwrap().len();
+        let before = file_len();
+        // 300 commits of six WAL frames each (four new overflow pages): past `CHECKPOINT_FRAMES`.
+        // Whenever the checkpoint starts, it copies the first 1,000 frames at least, which hold
+        // over 600 new pages.
+        for _ in 0..300 {
+            store
+                .write(|c| c.execute("INSERT INTO t VALUES (zeroblob(16000))", []).map_err(unavailable))
+                .await
+                .unwrap();
+        }
+        let copied = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+            while file_len() < before + 500 * 4096 {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+        });
+        copied.await.expect("the WAL was never checkpointed into the database file");
     }
 
     /// Many writers at once, arriving while a runner is finishing or has just stopped: every
