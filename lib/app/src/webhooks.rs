@@ -7,7 +7,7 @@ use crate::auth::Principal;
 use crate::ports::{DeliveryFilter, HookCounts};
 use crate::sources::url_error;
 use crate::{App, AppError};
-use lore_domain::delivery::{Delivery, DeliveryStatus};
+use lore_domain::delivery::{Delivery, DeliveryStatus, Envelope};
 use lore_domain::error::Validator;
 use lore_domain::event::{Event, EventType};
 use lore_domain::form::ALL_FORMS_ID;
@@ -337,7 +337,7 @@ impl App {
         }
         event.metadata["test"] = serde_json::json!(true);
         let now = Timestamp::now();
-        let delivery = Delivery::new(&hook, &event, now);
+        let delivery = Delivery::new(&hook, &event, Envelope::of(&event), now);
         self.ports.deliveries.create_deliveries(&event.id, std::slice::from_ref(&delivery)).await?;
         self.ports.dispatch_signal.notify();
         Ok(delivery)

@@ -6,8 +6,8 @@ use crate::event::{Event, EventType};
 use crate::hook::Hook;
 use crate::id::{DeliveryId, EventId, HookId, WorkspaceId};
 use crate::time::Timestamp;
-use serde_json::Value;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub const MAX_RETRIES: usize = 10;
@@ -136,6 +136,28 @@ pub struct AfterAttempt {
     pub hook: HookEffect,
 }
 
+/// An event's envelope as the JSON text its deliveries POST and sign on every attempt. Written
+/// once per event and shared by the event's deliveries; stored and sent as it is, so claiming
+/// a delivery does not parse it and sending it does not write it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope(Arc<str>);
+
+impl Envelope {
+    pub fn of(event: &Event) -> Self {
+        Self(event.envelope().to_string().into())
+    }
+
+    /// Stored text, when it is JSON (checked without building it).
+    pub fn parse(text: &str) -> Option<Self> {
+        serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+        Some(Self(text.into()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Delivery {
     pub id: DeliveryId,
@@ -144,7 +166,7 @@ pub struct Delivery {
     pub event_id: EventId,
     pub event_type: EventType,
     /// The envelope, sent unchanged on every attempt.
-    pub payload: Value,
+    pub payload: Envelope,
     pub status: DeliveryStatus,
     /// Oldest first.
     pub attempts: Vec<Attempt>,
@@ -157,15 +179,15 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    /// A new delivery of `event` to `hook`, due at once.
-    pub fn new(hook: &Hook, event: &Event, now: Timestamp) -> Self {
+    /// A new delivery of `event` (whose envelope is `payload`) to `hook`, due at once.
+    pub fn new(hook: &Hook, event: &Event, payload: Envelope, now: Timestamp) -> Self {
         Self {
             id: DeliveryId::generate(),
             workspace_id: event.workspace_id.clone(),
             hook_id: hook.id.clone(),
             event_id: event.id.clone(),
             event_type: event.event_type,
-            payload: event.envelope(),
+            payload,
             status: DeliveryStatus::Pending,
             attempts: Vec::new(),
             next_attempt_at: Some(now),
@@ -235,10 +257,24 @@ mod tests {
         let ws = WorkspaceId::generate();
         let target = HookTarget::new(HookFilter::FormResponse, None, None).unwrap();
         let hook = Hook::new(ws.clone(), "https://example.com".into(), target, Timestamp::now());
-        Delivery::new(&hook, &Event::new(EventType::FormResponse, ws, serde_json::json!({})), Timestamp::now())
+        let event = Event::new(EventType::FormResponse, ws, serde_json::json!({}));
+        Delivery::new(&hook, &event, Envelope::of(&event), Timestamp::now())
     }
 
     const MAX_WAIT: Duration = Duration::from_secs(3600);
+
+    #[test]
+    fn an_envelope_is_the_events_json_and_only_json_is_read_back() {
+        let data = serde_json::json!({ "answer": "naïve \"quoted\"\n", "n": 3 });
+        let event = Event::new(EventType::FormResponse, WorkspaceId::generate(), data);
+        let envelope = Envelope::of(&event);
+        let sent: serde_json::Value = serde_json::from_str(envelope.as_str()).unwrap();
+        assert_eq!(sent, event.envelope());
+        assert_eq!(Envelope::parse(envelope.as_str()), Some(envelope));
+        for broken in ["", "{\"eventType\": ", "{} {}", "not json"] {
+            assert_eq!(Envelope::parse(broken), None, "{broken:?}");
+        }
+    }
 
     #[test]
     fn retry_after_delays_the_next_attempt_without_adding_one() {

@@ -4,7 +4,7 @@ use super::*;
 use crate::ports::Lease;
 use crate::ports::{DeliveryFilter, DeliveryUpdate, HookCounts};
 use lore_domain::Timestamp;
-use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
+use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus, Envelope};
 use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId, WorkspaceId};
@@ -151,7 +151,7 @@ async fn pending(p: &Stores, name: &str, hooks: usize, due_ms: i64) -> (Event, V
             .await
             .unwrap()
             .expect("within the cap");
-        let mut d = Delivery::new(&h, &event, Timestamp::from_millis(due_ms));
+        let mut d = Delivery::new(&h, &event, Envelope::of(&event), Timestamp::from_millis(due_ms));
         d.created_at = Timestamp::from_millis(due_ms + i as i64);
         out.push(d);
     }
@@ -173,7 +173,7 @@ pub async fn deliveries(p: &Stores, unique: &str) {
     assert_eq!(s.create_deliveries(&event.id, &twice).await.unwrap(), 0, "one delivery per event and hook");
     let stored = s.get_delivery(ws, &ds[0].id).await.unwrap().expect("stored");
     assert_eq!(stored, ds[0], "round trip, payload included");
-    assert_eq!(stored.payload, event.envelope());
+    assert_eq!(stored.payload, Envelope::of(&event));
     assert_eq!(s.get_delivery(&WorkspaceId::generate(), &ds[0].id).await.unwrap(), None, "never across workspaces");
 
     // Claims: only due, unclaimed ones; a claim bumps the token.

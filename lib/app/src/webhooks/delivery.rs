@@ -11,7 +11,7 @@ use crate::ports::{DeliveryUpdate, SendOutcome, WebhookRequest};
 use crate::sources::lease_end;
 use crate::{App, AppError};
 use lore_domain::Timestamp;
-use lore_domain::delivery::{Answer, Delivery, DeliveryStatus, HookEffect};
+use lore_domain::delivery::{Answer, Delivery, DeliveryStatus, Envelope, HookEffect};
 use lore_domain::event::Event;
 use lore_domain::hook::{Hook, HookStatus};
 use lore_domain::id::DeliveryId;
@@ -54,8 +54,9 @@ impl App {
 
     async fn fan_out_to(&self, event: &Event, hooks: &[Hook]) -> Result<u64, AppError> {
         let now = Timestamp::now();
+        let envelope = Envelope::of(event);
         let deliveries: Vec<Delivery> =
-            hooks.iter().filter(|h| h.matches(event)).map(|h| Delivery::new(h, event, now)).collect();
+            hooks.iter().filter(|h| h.matches(event)).map(|h| Delivery::new(h, event, envelope.clone(), now)).collect();
         let created = self.ports.deliveries.create_deliveries(&event.id, &deliveries).await?;
         if created > 0 {
             tracing::debug!(event = %event.id, deliveries = created, "event fanned out");
@@ -131,7 +132,7 @@ impl App {
             self.ports.deliveries.record_attempt(&d.id, d.claim, &update).await?;
             return Ok(DeliveryStatus::Failed);
         };
-        let body = serde_json::to_vec(&d.payload).map_err(|e| AppError::Storage(format!("envelope: {e}")))?;
+        let body = d.payload.as_str().as_bytes().to_vec();
         let request = WebhookRequest {
             url: hook.hook_url.clone(),
             event_id: d.event_id.clone(),

@@ -18,7 +18,7 @@ use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts, HookStore};
 use lore_domain::Timestamp;
-use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
+use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus, Envelope};
 use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, MindId, WorkspaceId};
@@ -412,7 +412,7 @@ fn delivery_item(d: &Delivery) -> Item {
         ("hook".into(), s(d.hook_id.as_str())),
         ("eventId".into(), s(d.event_id.as_str())),
         ("eventType".into(), s(d.event_type.as_str())),
-        ("payload".into(), s(d.payload.to_string())),
+        ("payload".into(), s(d.payload.as_str())),
         ("status".into(), s(d.status.as_str())),
         ("attemptLog".into(), s(attempts_json(&d.attempts))),
         ("roundStart".into(), n(d.round_start)),
@@ -436,7 +436,7 @@ fn delivery_from(i: &Item) -> StoreResult<Delivery> {
         hook_id: HookId::parse(req_s(i, "hook")?).ok_or_else(|| malformed("hook id"))?,
         event_id: EventId::parse(req_s(i, "eventId")?).ok_or_else(|| malformed("event id"))?,
         event_type: EventType::parse(req_s(i, "eventType")?).ok_or_else(|| malformed("event type"))?,
-        payload: serde_json::from_str(req_s(i, "payload")?).map_err(|_| malformed("delivery payload"))?,
+        payload: Envelope::parse(req_s(i, "payload")?).ok_or_else(|| malformed("delivery payload"))?,
         status: DeliveryStatus::parse(req_s(i, "status")?).ok_or_else(|| malformed("delivery status"))?,
         attempts: attempts_from(req_s(i, "attemptLog")?)?,
         next_attempt_at: get_i(i, "nextAttemptAt").map(Timestamp::from_millis),

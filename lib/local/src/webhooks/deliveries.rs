@@ -10,7 +10,7 @@ use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate};
 use lore_domain::Timestamp;
-use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
+use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus, Envelope};
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::{DeliveryId, EventId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
@@ -41,7 +41,8 @@ fn delivery_from(r: &Row<'_>) -> rusqlite::Result<Delivery> {
         hook_id: HookId::parse(&r.get::<_, String>(2)?).ok_or_else(|| bad("hook id"))?,
         event_id: EventId::parse(&r.get::<_, String>(3)?).ok_or_else(|| bad("event id"))?,
         event_type: EventType::parse(&r.get::<_, String>(4)?).ok_or_else(|| bad("event type"))?,
-        payload: serde_json::from_str(&r.get::<_, String>(5)?).map_err(|_| bad("delivery payload"))?,
+        payload: Envelope::parse(r.get_ref(5)?.as_str().map_err(|_| bad("delivery payload"))?)
+            .ok_or_else(|| bad("delivery payload"))?,
         status: DeliveryStatus::parse(&r.get::<_, String>(6)?).ok_or_else(|| bad("delivery status"))?,
         attempts: attempts_from(&r.get::<_, String>(7)?)?,
         next_attempt_at: r.get::<_, Option<i64>>(8)?.map(Timestamp::from_millis),
@@ -90,7 +91,7 @@ impl DeliveryStore for SqliteStore {
                             d.hook_id.as_str(),
                             d.event_id.as_str(),
                             d.event_type.as_str(),
-                            d.payload.to_string(),
+                            d.payload.as_str(),
                             d.status.as_str(),
                             attempts_json(&d.attempts),
                             d.next_attempt_at.map(Timestamp::millis),
