@@ -681,13 +681,17 @@ fn run_queued_writes(inner: &Arc<Inner>) {
             queue.jobs.drain(..n).collect()
         };
         run_in_one_transaction(&conn, batch);
-        checkpoint_when_due(inner);
+        checkpoint_when_due(inner, &conn);
     }
 }
 
 /// WAL frames after which the log is copied back into the database file (SQLite's own default
 /// for its automatic checkpoint).
 const CHECKPOINT_FRAMES: u32 = 1000;
+
+/// WAL frames (~40 MB) at which the writer checkpoints itself, as SQLite's automatic checkpoint
+/// did: the bound on the WAL when the checkpoints off the writer fall behind a stream of writes.
+const CHECKPOINT_CEILING: u32 = 10 * CHECKPOINT_FRAMES;
 
 thread_local! {
     /// Frames in the WAL after the last commit of the writer on this thread (`note_wal_frames`).
@@ -707,8 +711,13 @@ fn note_wal_frames(_: &rusqlite::hooks::Wal, frames: std::ffi::c_int) -> rusqlit
 /// never blocks the writer or a reader and copies what no reader still needs); if the WAL is
 /// still long after it, the next commit starts another. Durability is unchanged: commits
 /// never synced the WAL (`synchronous = NORMAL`). See docs/decisions.md for what it gains.
-fn checkpoint_when_due(inner: &Arc<Inner>) {
-    if WAL_FRAMES.with(|f| f.replace(0)) < CHECKPOINT_FRAMES || inner.checkpointing.swap(true, Ordering::AcqRel) {
+/// At [`CHECKPOINT_CEILING`] the writer checkpoints on its own connection before going on.
+fn checkpoint_when_due(inner: &Arc<Inner>, writer: &Connection) {
+    let frames = WAL_FRAMES.with(|f| f.replace(0));
+    if frames >= CHECKPOINT_CEILING {
+        return checkpoint(Ok(writer));
+    }
+    if frames < CHECKPOINT_FRAMES || inner.checkpointing.swap(true, Ordering::AcqRel) {
         return;
     }
     let run = {
@@ -723,17 +732,20 @@ fn checkpoint_when_due(inner: &Arc<Inner>) {
             }
             let _done = Done(&inner.checkpointing);
             let mut slot = lock(&inner.checkpointer);
-            let checkpointed = inner
-                .reader(&mut slot)
-                .and_then(|c| c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).map_err(unavailable));
-            if let Err(e) = checkpointed {
-                tracing::warn!(error = %e, "could not checkpoint the WAL; the next commit tries again");
-            }
+            checkpoint(inner.reader(&mut slot));
         }
     };
     match tokio::runtime::Handle::try_current() {
         Ok(rt) => drop(rt.spawn_blocking(run)),
         Err(_) => run(),
+    }
+}
+
+/// A passive checkpoint on `conn`; a failure is logged, and the next commit tries again.
+fn checkpoint(conn: Result<&Connection, StoreError>) {
+    let done = conn.and_then(|c| c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).map_err(unavailable));
+    if let Err(e) = done {
+        tracing::warn!(error = %e, "could not checkpoint the WAL; the next commit tries again");
     }
 }
 
@@ -884,6 +896,29 @@ mod tests {
             }
         });
         copied.await.expect("the WAL was never checkpointed into the database file");
+    }
+
+    /// With the checkpoint off the writer stuck (its flag held), the writer checkpoints itself
+    /// once the WAL reaches the ceiling: the WAL stays bounded.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_writer_checkpoints_itself_at_the_ceiling() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lore.db");
+        let store = SqliteStore::open(&path).unwrap();
+        store.write(|c| c.execute_batch("CREATE TABLE t (x BLOB)").map_err(unavailable)).await.unwrap();
+        store.inner.checkpointing.store(true, Ordering::SeqCst);
+        let file_len = || std::fs::metadata(&path).unwrap().len();
+        let before = file_len();
+        // Six WAL frames a commit: the ceiling falls before the last of these commits.
+        for _ in 0..(CHECKPOINT_CEILING / 6 + 10) {
+            store
+                .write(|c| c.execute("INSERT INTO t VALUES (zeroblob(16000))", []).map_err(unavailable))
+                .await
+                .unwrap();
+        }
+        // The writer checkpointed right after the commit that reached the ceiling, before it
+        // ran the writes after it: nothing to wait for.
+        assert!(file_len() >= before + u64::from(CHECKPOINT_CEILING) / 2 * 4096, "the WAL was not checkpointed");
     }
 
     /// Many writers at once, arriving while a runner is finishing or has just stopped: every
