@@ -45,6 +45,14 @@ pub fn document(passages: &[(String, String)], bytes: usize, seed: u64) -> Strin
     doc
 }
 
+/// A hash of the chunks, to show that a change to the splitter kept them byte for byte.
+fn fingerprint(chunks: &[String]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    chunks.hash(&mut h);
+    h.finish()
+}
+
 struct Measured {
     label: String,
     bytes: usize,
@@ -84,7 +92,12 @@ pub fn run(o: &Options) -> Result<Section> {
             for (mode, markdown) in [("text", false), ("markdown", true)] {
                 let (chunks, runs) = timed_runs(min, 3, || chunk_text(doc, markdown, settings));
                 let mbps = mb(doc.len()) / median(&runs);
-                eprintln!("  chunking {label} {mode}, round {}: {mbps:.1} MB/s, {} chunks", round + 1, chunks.len());
+                eprintln!(
+                    "  chunking {label} {mode}, round {}: {mbps:.1} MB/s, {} chunks (fingerprint {:016x})",
+                    round + 1,
+                    chunks.len(),
+                    fingerprint(&chunks)
+                );
                 match measured.get_mut(n) {
                     Some(m) => m.ours_mbps = m.ours_mbps.max(mbps),
                     None => measured.push(Measured {
