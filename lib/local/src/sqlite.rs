@@ -871,25 +871,36 @@ mod tests {
         store.write(insert(5)).await.unwrap();
     }
 
-    /// Writes that grow the WAL past its threshold get it copied back into the database file
-    /// (by the checkpoint off the writer: SQLite's own automatic checkpoint is replaced).
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_long_wal_is_checkpointed_into_the_database_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("lore.db");
+    /// A store in `dir` with an empty table `t` of blobs, and its file's path.
+    async fn blob_store(dir: &Path) -> (PathBuf, SqliteStore) {
+        let path = dir.join("lore.db");
         let store = SqliteStore::open(&path).unwrap();
         store.write(|c| c.execute_batch("CREATE TABLE t (x BLOB)").map_err(unavailable)).await.unwrap();
-        let file_len = || std::fs::metadata(&path).unwrap().len();
-        let before = file_len();
-        // 300 commits of six WAL frames each (four new overflow pages): past `CHECKPOINT_FRAMES`.
-        // Whenever the checkpoint starts, it copies the first 1,000 frames at least, which hold
-        // over 600 new pages.
-        for _ in 0..300 {
+        (path, store)
+    }
+
+    /// `n` commits of one 16,000-byte blob each (six WAL frames: four overflow pages).
+    async fn insert_blobs(store: &SqliteStore, n: u32) {
+        for _ in 0..n {
             store
                 .write(|c| c.execute("INSERT INTO t VALUES (zeroblob(16000))", []).map_err(unavailable))
                 .await
                 .unwrap();
         }
+    }
+
+    /// Writes that grow the WAL past its threshold get it copied back into the database file
+    /// (by the checkpoint off the writer: SQLite's own automatic checkpoint is replaced).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_long_wal_is_checkpointed_into_the_database_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, store) = blob_store(dir.path()).await;
+        let file_len = || std::fs::metadata(&path).unwrap().len();
+        let before = file_len();
+        // 300 commits of six WAL frames each (four new overflow pages): past `CHECKPOINT_FRAMES`.
+        // Whenever the checkpoint starts, it copies the first 1,000 frames at least, which hold
+        // over 600 new pages.
+        insert_blobs(&store, 300).await;
         let copied = tokio::time::timeout(std::time::Duration::from_secs(30), async {
             while file_len() < before + 500 * 4096 {
                 tokio::time::sleep(std::time::Duration::from_millis(5)).await;
@@ -903,19 +914,12 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_writer_checkpoints_itself_at_the_ceiling() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("lore.db");
-        let store = SqliteStore::open(&path).unwrap();
-        store.write(|c| c.execute_batch("CREATE TABLE t (x BLOB)").map_err(unavailable)).await.unwrap();
+        let (path, store) = blob_store(dir.path()).await;
         store.inner.checkpointing.store(true, Ordering::SeqCst);
         let file_len = || std::fs::metadata(&path).unwrap().len();
         let before = file_len();
         // Six WAL frames a commit: the ceiling falls before the last of these commits.
-        for _ in 0..(CHECKPOINT_CEILING / 6 + 10) {
-            store
-                .write(|c| c.execute("INSERT INTO t VALUES (zeroblob(16000))", []).map_err(unavailable))
-                .await
-                .unwrap();
-        }
+        insert_blobs(&store, CHECKPOINT_CEILING / 6 + 10).await;
         // The writer checkpointed right after the commit that reached the ceiling, before it
         // ran the writes after it: nothing to wait for.
         assert!(file_len() >= before + u64::from(CHECKPOINT_CEILING) / 2 * 4096, "the WAL was not checkpointed");
