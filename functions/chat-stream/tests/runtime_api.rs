@@ -30,7 +30,7 @@ async fn chatbot_with_knowledge(tenant: &Tenant) -> (String, String) {
         .expect("the embedded composition opens");
     let jobs = c.jobs.take().expect("an in-process queue");
     let app = c.app;
-    let p = app.authenticate(Some(&format!("Bearer {}", tenant.key))).await.expect("the key works");
+    let p = app.authenticate_and_admit(Some(&format!("Bearer {}", tenant.key))).await.expect("the key works");
     let bot = app.create_chatbot(&p, NewChatbot::parse(Some("Support"), None, None).unwrap()).await.unwrap();
     let text = NewSource::Text { name: Some("policy.md".into()), content: Some(POLICY.into()) };
     let source = app.create_source(&p, &bot.id, text).await.unwrap();

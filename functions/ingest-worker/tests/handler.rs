@@ -28,7 +28,7 @@ async fn the_sample_batch_runs_its_job_and_drops_the_junk() {
     let app = c.app;
     let ws = app.create_workspace(WorkspaceName::parse("acme").unwrap(), LimitsPatch::default()).await.unwrap();
     let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
-    let p = app.authenticate(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
+    let p = app.authenticate_and_admit(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
     let bot =
         app.create_chatbot(&p, lore_domain::chatbot::NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap();
     let text = NewSource::Text { name: None, content: Some("Refunds are paid within fourteen days. ".repeat(50)) };

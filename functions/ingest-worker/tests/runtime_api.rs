@@ -140,7 +140,7 @@ impl Aws {
         let app = api.app;
         let ws = app.create_workspace(WorkspaceName::parse("ingest").unwrap(), LimitsPatch::default()).await.unwrap();
         let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
-        let p = app.authenticate(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
+        let p = app.authenticate_and_admit(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
         let bot = app.create_chatbot(&p, NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap().id;
         Self { app, p, bot, ws: ws.id.to_string(), name, moto, database }
     }

@@ -48,7 +48,7 @@ async fn an_event_from_the_queue_is_delivered_signed_and_the_schedule_runs() {
     let app = embedded(dir.path(), "http://localhost:3000", &overrides).unwrap().app;
     let ws = app.create_workspace(WorkspaceName::parse("acme").unwrap(), LimitsPatch::default()).await.unwrap();
     let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
-    let p = app.authenticate(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
+    let p = app.authenticate_and_admit(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
     let (url, mut received) = receiver().await;
     let req = SubscribeRequest {
         hook_url: Some(url),

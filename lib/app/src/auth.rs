@@ -1,7 +1,7 @@
 //! Authentication and authorisation: a bearer key resolves to its workspace and scopes; each
 //! route names the scope it needs; each key has a request budget.
 
-use crate::ports::{Credential, RateBucket, RateDecision};
+use crate::ports::{Credential, KeyCount, KeyWindows, RateBucket, RateDecision, RateWindow};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyHash};
@@ -12,18 +12,20 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Who is calling: a live key and its workspace.
+/// Who is calling: a live key and its workspace. The workspace's record is not part of it: a
+/// request reads it only when it needs it (limits, name), so that a request on a store where keys
+/// hold their windows needs no workspace read (docs/rate-limiting.md).
 #[derive(Debug, Clone)]
 pub struct Principal {
     pub key_id: ApiKeyId,
     pub key_name: String,
     pub scopes: ScopeSet,
-    pub workspace: Workspace,
+    pub workspace_id: WorkspaceId,
 }
 
 impl Principal {
     pub fn workspace_id(&self) -> &WorkspaceId {
-        &self.workspace.id
+        &self.workspace_id
     }
 
     pub fn require(&self, scope: Scope) -> Result<(), AppError> {
@@ -79,44 +81,82 @@ fn key_hash(authorization: Option<&str>) -> Result<KeyHash, AppError> {
     Ok(secret.hash())
 }
 
-/// The caller a credential names; a key revoked since it was cached is refused.
-fn principal(cred: Credential) -> Result<Principal, AppError> {
-    if cred.key.revoked_at.is_some() {
+/// The caller a key names; a revoked key (perhaps revoked since it was cached) is refused.
+fn principal(key: ApiKey) -> Result<Principal, AppError> {
+    if key.revoked_at.is_some() {
         return Err(AppError::Unauthorized("revoked key"));
     }
     Ok(Principal {
-        key_id: cred.key.id,
-        key_name: cred.key.name.as_str().to_owned(),
-        scopes: cred.key.scopes,
-        workspace: cred.workspace,
+        key_id: key.id,
+        key_name: key.name.as_str().to_owned(),
+        scopes: key.scopes,
+        workspace_id: key.workspace_id,
     })
 }
 
-impl App {
-    /// Resolves an `Authorization` header value. Every failure is the same 401 to the caller;
-    /// the reason is only for logs.
-    pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Principal, AppError> {
-        let hash = key_hash(authorization)?;
-        let cred = match self.key_cache.get(&hash) {
-            Some(c) => c,
-            None => {
-                let key = self.find_live_key(&hash).await?;
-                let workspace = self.ports.workspaces.get_workspace(&key.workspace_id).await?;
-                self.cache_credential(hash, key, workspace)?
-            }
-        };
-        principal(cred)
-    }
+/// How many times a request counts again when other requests keep opening its key's window.
+const OPEN_ATTEMPTS: usize = 5;
 
-    /// [`App::authenticate`] and one request of the key's budget, what every keyed route does: for a key
-    /// that is not cached, its workspace (which holds the limit) is read while the request is
-    /// counted in the key's window, one round trip instead of two after the key's own.
+impl App {
+    /// Resolves an `Authorization` header value and counts the request in its key's budget, what
+    /// every keyed route does. Every failure to authenticate is the same 401 to the caller (the
+    /// reason is only for logs) and spends no budget; a refused scope does.
     pub async fn authenticate_and_admit(&self, authorization: Option<&str>) -> Result<Principal, AppError> {
         let hash = key_hash(authorization)?;
         let now = Timestamp::now();
+        let (key, window, limit) = match &self.ports.key_windows {
+            Some(windows) => self.count_on_key(windows.as_ref(), &hash, now).await?,
+            None => self.count_cached(hash, now).await?,
+        };
+        let p = principal(key)?;
+        match window.decide(limit, now) {
+            RateDecision::Allowed => Ok(p),
+            RateDecision::Limited { retry_after_secs } => Err(AppError::RateLimited { retry_after_secs }),
+        }
+    }
+
+    /// Keys that hold their windows: one store operation finds the key and counts the request.
+    /// When the key's window has closed, the workspace's current limit opens the next one, so a
+    /// changed limit applies from each key's next window.
+    async fn count_on_key(
+        &self,
+        windows: &dyn KeyWindows,
+        hash: &KeyHash,
+        now: Timestamp,
+    ) -> Result<(ApiKey, RateWindow, u32), AppError> {
+        let mut limit = None;
+        for _ in 0..OPEN_ATTEMPTS {
+            let key = match windows.count_request(hash, now).await? {
+                KeyCount::Unknown => return Err(AppError::Unauthorized("unknown key")),
+                KeyCount::Counted { key, window, limit_per_minute } => return Ok((key, window, limit_per_minute)),
+                KeyCount::Closed { key } => key,
+            };
+            if key.revoked_at.is_some() {
+                return Err(AppError::Unauthorized("revoked key"));
+            }
+            let limit = match limit {
+                Some(l) => l,
+                None => {
+                    let ws = self.ports.workspaces.get_workspace(&key.workspace_id).await?;
+                    let l =
+                        ws.ok_or(AppError::Unauthorized("the key's workspace is gone"))?.limits.rate_limit_per_minute;
+                    *limit.insert(l)
+                }
+            };
+            if windows.open_window(hash, now, limit).await? {
+                return Ok((key, RateWindow { start: now, count: 1 }, limit));
+            }
+        }
+        Err(AppError::Storage("a key's request window kept changing under concurrent requests".into()))
+    }
+
+    /// Keys cached in memory, windows counted by the rate limiter: for a key that is not cached,
+    /// its workspace (which holds the limit) is read while the request is counted in the key's
+    /// window, one round trip instead of two after the key's own.
+    async fn count_cached(&self, hash: KeyHash, now: Timestamp) -> Result<(ApiKey, RateWindow, u32), AppError> {
         let (cred, window) = match self.key_cache.get(&hash) {
-            // A cached key revoked since is refused by `principal` below, before its window
-            // matters; counting it first costs nothing the caller can see.
+            // A cached key revoked since is refused by `principal`, before its window matters;
+            // counting it first costs nothing the caller can see.
             Some(c) => {
                 let window = self.ports.rate_limiter.count(&RateBucket::Key(c.key.id.clone()), now).await?;
                 (c, window)
@@ -132,11 +172,7 @@ impl App {
             }
         };
         let limit = cred.workspace.limits.rate_limit_per_minute;
-        let p = principal(cred)?;
-        match window.decide(limit, now) {
-            RateDecision::Allowed => Ok(p),
-            RateDecision::Limited { retry_after_secs } => Err(AppError::RateLimited { retry_after_secs }),
-        }
+        Ok((cred.key, window, limit))
     }
 
     /// The key of `hash`, unless it is unknown or revoked (then nothing is counted for it).

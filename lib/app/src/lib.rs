@@ -139,6 +139,10 @@ pub struct Ports {
     pub keys: Arc<dyn ports::KeyStore>,
     pub chatbots: Arc<dyn ports::ChatbotStore>,
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
+    /// Where keys hold their own request windows (DynamoDB), a keyed request is counted there, one
+    /// store operation for key and budget. Absent (embedded), resolved keys are cached for
+    /// `key_cache_ttl` and their requests counted by `rate_limiter`.
+    pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
     pub sources: Arc<dyn ports::SourceStore>,
     pub index: Arc<dyn ports::VectorIndex>,
     pub blobs: Arc<dyn ports::BlobStore>,

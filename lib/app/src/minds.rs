@@ -89,7 +89,11 @@ fn too_contended() -> AppError {
 impl App {
     /// The caller's workspace as stored now (limits included).
     pub(crate) async fn current_workspace(&self, p: &Principal) -> Result<Workspace, AppError> {
-        Ok(self.ports.workspaces.get_workspace(p.workspace_id()).await?.unwrap_or_else(|| p.workspace.clone()))
+        self.ports
+            .workspaces
+            .get_workspace(p.workspace_id())
+            .await?
+            .ok_or(AppError::Unauthorized("the key's workspace is gone"))
     }
 
     async fn detail(&self, mind: Mind, ws: &Workspace) -> Result<MindDetail, AppError> {

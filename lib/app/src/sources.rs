@@ -367,7 +367,7 @@ impl App {
             source.progress = None;
         }
         source.updated_at = Timestamp::now();
-        let quota = p.workspace.limits.storage_quota_bytes;
+        let quota = self.current_workspace(p).await?.limits.storage_quota_bytes;
         match self.ports.sources.update_source(&source, SETTLED, quota).await? {
             Guarded::Done(()) => {}
             Guarded::NotFound => return Err(AppError::NotFound("source")),

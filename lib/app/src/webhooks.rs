@@ -14,6 +14,7 @@ use lore_domain::form::ALL_FORMS_ID;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, HookTarget, MAX_HOOK_URL};
 use lore_domain::id::{ChatbotId, DeliveryId, FormId, HookId, MindId};
 use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::workspace::Workspace;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 
 /// A subscribe request as the client sent it.
@@ -193,8 +194,13 @@ impl App {
         Ok(self.ports.hooks.get_hook(p.workspace_id(), id).await?)
     }
 
-    pub async fn hook_counts(&self, p: &Principal) -> Result<HookCounts, AppError> {
-        Ok(self.ports.hooks.count_hooks(p.workspace_id()).await?)
+    /// What the "test auth" call of an integration shows about a key: its workspace and the
+    /// workspace's subscriptions by state, read together.
+    pub async fn key_overview(&self, p: &Principal) -> Result<(Workspace, HookCounts), AppError> {
+        let (ws, counts) = futures::try_join!(self.current_workspace(p), async {
+            Ok::<_, AppError>(self.ports.hooks.count_hooks(p.workspace_id()).await?)
+        })?;
+        Ok((ws, counts))
     }
 
     pub async fn list_deliveries(

@@ -13,7 +13,7 @@ use aws_sdk_sqs::types::QueueAttributeName;
 use lore_app::ports::FormStore;
 use lore_app::ports::MindStore;
 use lore_app::ports::{BlobStore, EventBus, JobQueue, SourceStore};
-use lore_app::ports::{ChatbotStore, KeyStore, RateLimiter, StoreError, StoreResult, WorkspaceStore};
+use lore_app::ports::{ChatbotStore, KeyStore, KeyWindows, RateLimiter, StoreError, StoreResult, WorkspaceStore};
 use lore_app::ports::{DeliveryStore, HookStore};
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,6 +26,8 @@ pub struct AwsBackend {
     pub keys: Arc<dyn KeyStore>,
     pub chatbots: Arc<dyn ChatbotStore>,
     pub rate_limiter: Arc<dyn RateLimiter>,
+    /// API keys with their request windows on their items (docs/rate-limiting.md).
+    pub key_windows: Arc<dyn KeyWindows>,
     pub sources: Arc<dyn SourceStore>,
     pub blobs: Arc<dyn BlobStore>,
     pub jobs: Arc<dyn JobQueue>,
@@ -81,6 +83,7 @@ impl AwsBackend {
             keys: dynamo.clone(),
             chatbots: dynamo.clone(),
             rate_limiter: dynamo.clone(),
+            key_windows: dynamo.clone(),
             sources: dynamo.clone(),
             blobs: s3.clone(),
             jobs: sqs.clone(),

@@ -6,12 +6,12 @@
 mod support;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::ports::{ChatbotStore, KeyStore, RateDecision, WorkspaceStore};
+use lore_app::ports::{ChatbotStore, KeyCount, KeyStore, RateDecision, RateWindow, WorkspaceStore};
 use lore_app::ports::{CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore};
 use lore_app::ports::{MindInsert, MindUsage};
 use lore_aws::AwsBackend;
 use lore_domain::Timestamp;
-use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
+use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyHash, KeyName};
 use lore_domain::audio::AudioFormat;
 use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::document::DocumentKind;
@@ -616,6 +616,110 @@ async fn the_rate_limit_is_exact_across_concurrent_requests() {
         b.rate_limiter.hit(&key, 1, Timestamp::from_millis(now.millis() + 90_000)).await.unwrap(),
         RateDecision::Limited { retry_after_secs: 30 }
     );
+}
+
+/// An API key's item, read directly (infra/dynamodb.md: `KEY#<hash>` / `KEY`).
+async fn raw_key_item(b: &AwsBackend, hash: &KeyHash) -> Option<HashMap<String, AttributeValue>> {
+    let out = b
+        .dynamo
+        .client()
+        .get_item()
+        .table_name(b.dynamo.table())
+        .key("pk", AttributeValue::S(format!("KEY#{}", hash.as_str())))
+        .key("sk", AttributeValue::S("KEY".into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    out.item
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn a_key_holds_its_request_window_and_is_found_and_counted_in_one_update() {
+    let b = support::backend("keywindows").await;
+    let ws = workspace("keywindows");
+    b.workspaces.insert_workspace(&ws).await.unwrap();
+    let key = ApiKey {
+        id: ApiKeyId::generate(),
+        workspace_id: ws.id.clone(),
+        name: KeyName::parse("k").unwrap(),
+        scopes: ScopeSet::parse("all").unwrap(),
+        hash: ApiKeySecret::generate().hash(),
+        created_at: Timestamp::from_millis(1_700_000_000_000),
+        revoked_at: None,
+    };
+    b.keys.insert_key(&key).await.unwrap();
+    let t0 = Timestamp::now().millis();
+    let at = Timestamp::from_millis;
+
+    // An unknown hash counts nothing and leaves no item behind.
+    let stranger = ApiKeySecret::generate().hash();
+    assert_eq!(b.key_windows.count_request(&stranger, at(t0)).await.unwrap(), KeyCount::Unknown);
+    assert!(!b.key_windows.open_window(&stranger, at(t0), 10).await.unwrap(), "no window for no key");
+    assert_eq!(raw_key_item(&b, &stranger).await, None, "an unknown key's request writes nothing");
+
+    // A key that never had a window: nothing counted until one opens.
+    assert_eq!(b.key_windows.count_request(&key.hash, at(t0)).await.unwrap(), KeyCount::Closed { key: key.clone() });
+    assert!(b.key_windows.open_window(&key.hash, at(t0), 10).await.unwrap());
+    assert!(!b.key_windows.open_window(&key.hash, at(t0 + 5), 10).await.unwrap(), "one is open: count in it");
+
+    // Concurrent requests each get their own count, with the limit the window opened with.
+    let mut tasks = Vec::new();
+    for _ in 0..29 {
+        let (kw, hash) = (b.key_windows.clone(), key.hash.clone());
+        tasks.push(tokio::spawn(async move { kw.count_request(&hash, at(t0 + 10)).await.unwrap() }));
+    }
+    let mut counts = Vec::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            KeyCount::Counted { key: k, window, limit_per_minute } => {
+                assert_eq!((k, window.start, limit_per_minute), (key.clone(), at(t0), 10));
+                counts.push(window.count);
+            }
+            other => panic!("expected a count in the open window, got {other:?}"),
+        }
+    }
+    counts.sort_unstable();
+    assert_eq!(counts, (2..=30).collect::<Vec<u32>>(), "every request counted once, atomically");
+    let allowed = counts
+        .iter()
+        .filter(|&&c| RateWindow { start: at(t0), count: c }.decide(10, at(t0 + 10)) == RateDecision::Allowed)
+        .count();
+    assert_eq!(allowed, 9, "with the window's opening request, the first 10 of a 10/min budget pass");
+
+    // The window ends 60 s after it opened; the next opens with the limit given then.
+    assert_eq!(
+        b.key_windows.count_request(&key.hash, at(t0 + 60_000)).await.unwrap(),
+        KeyCount::Closed { key: key.clone() }
+    );
+    assert!(b.key_windows.open_window(&key.hash, at(t0 + 60_000), 3).await.unwrap());
+    let next = b.key_windows.count_request(&key.hash, at(t0 + 61_000)).await.unwrap();
+    assert_eq!(
+        next,
+        KeyCount::Counted {
+            key: key.clone(),
+            window: RateWindow { start: at(t0 + 60_000), count: 2 },
+            limit_per_minute: 3
+        }
+    );
+
+    // The window's attributes are the item's own: the key reads back unchanged, and its
+    // revocation shows in the next count.
+    assert_eq!(b.keys.find_key(&key.hash).await.unwrap(), Some(key.clone()));
+    assert_eq!(b.keys.list_keys(Some(&ws.id)).await.unwrap(), vec![key.clone()]);
+    assert!(b.keys.revoke_key(&key.id, at(t0 + 62_000)).await.unwrap());
+    match b.key_windows.count_request(&key.hash, at(t0 + 63_000)).await.unwrap() {
+        KeyCount::Counted { key: k, window, .. } => {
+            assert_eq!((k.revoked_at, window.count), (Some(at(t0 + 62_000)), 3));
+        }
+        other => panic!("expected a count, got {other:?}"),
+    }
+    let item = raw_key_item(&b, &key.hash).await.expect("the key's item");
+    assert_eq!(
+        item.get("windowStart").and_then(|v| v.as_n().ok()).map(String::as_str),
+        Some(&*(t0 + 60_000).to_string())
+    );
+    assert!(!item.contains_key("expiresAt"), "a key's item never expires with its window");
 }
 
 /// The record ports of one adapter family.

@@ -87,11 +87,11 @@ pub struct Verified {
         (status = 200, description = "The key is valid", body = Verified),
     ))]
 async fn verify(auth: Authed<AnyScope>, State(s): State<ApiState>) -> Result<Json<Verified>, ApiError> {
-    let counts = s.app.hook_counts(&auth.principal).await?;
+    let (workspace, counts) = s.app.key_overview(&auth.principal).await?;
     let p = auth.principal;
     Ok(Json(Verified {
         status: Status::Success,
-        workspace: WorkspaceRef { id: p.workspace.id.to_string(), name: p.workspace.name.as_str().to_owned() },
+        workspace: WorkspaceRef { id: workspace.id.to_string(), name: workspace.name.as_str().to_owned() },
         key: KeyRef {
             id: p.key_id.to_string(),
             name: p.key_name,

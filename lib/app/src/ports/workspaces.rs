@@ -36,6 +36,33 @@ pub trait KeyStore: Send + Sync {
     async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool>;
 }
 
+/// One request counted on a key by a store that keeps each key's request window on the key
+/// itself, so that finding the key and counting the request are one store operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyCount {
+    /// No key has this hash; nothing was counted.
+    Unknown,
+    /// The request, counted in the key's open window, and the limit that window opened with.
+    Counted { key: ApiKey, window: RateWindow, limit_per_minute: u32 },
+    /// The key (revoked or not) has no open window; nothing was counted. The next one opens with
+    /// its workspace's current limit ([`KeyWindows::open_window`]).
+    Closed { key: ApiKey },
+}
+
+/// Keys that hold their own request windows (DynamoDB: the window's attributes are on the key's
+/// item). A request costs one store operation for key and budget together; the workspace, which
+/// holds the limit, is read only when a key's window opens, once a minute at most.
+#[async_trait]
+pub trait KeyWindows: Send + Sync {
+    /// Finds the key of `hash` and counts one request in its window if one is open at `now`.
+    async fn count_request(&self, hash: &KeyHash, now: Timestamp) -> StoreResult<KeyCount>;
+
+    /// Opens the key's window at `now` with this request as its first and `limit_per_minute` as
+    /// its limit. `false` when there is nothing to open: a window opened meanwhile (count again)
+    /// or the key is gone.
+    async fn open_window(&self, hash: &KeyHash, now: Timestamp, limit_per_minute: u32) -> StoreResult<bool>;
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RateDecision {
     Allowed,

@@ -19,7 +19,11 @@ mod workspaces;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, ReturnValue, TransactWriteItem, Update};
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem, Update,
+};
 use lore_app::ports::{StoreError, StoreResult};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -283,6 +287,40 @@ impl DynamoStore {
             Ok(o) => Ok(Some(o.attributes.unwrap_or_default())),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => Ok(None),
             Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    /// [`DynamoStore::update_if`] that also tells why nothing changed: `Err(Some(item))` when the
+    /// item exists and failed the condition (DynamoDB returns it with the refusal, no second
+    /// read), `Err(None)` when the condition failed on no item.
+    pub(crate) async fn update_or_current(
+        &self,
+        key: Item,
+        update: String,
+        cond: String,
+        expr: Expr,
+    ) -> StoreResult<Result<Item, Option<Item>>> {
+        let out = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key))
+            .update_expression(update)
+            .condition_expression(cond)
+            .set_expression_attribute_names(expr.names())
+            .set_expression_attribute_values(expr.values())
+            .return_values(ReturnValue::AllNew)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await;
+        match out {
+            Ok(o) => Ok(Ok(o.attributes.unwrap_or_default())),
+            Err(e) => match e.as_service_error() {
+                Some(UpdateItemError::ConditionalCheckFailedException(failed)) => {
+                    Ok(Err(failed.item.clone().filter(|item| !item.is_empty())))
+                }
+                _ => Err(unavailable(e)),
+            },
         }
     }
 

@@ -21,10 +21,10 @@ fn ws_name_pk(name: &str) -> String {
 const WS_NAME_SK: &str = "WSNAME";
 const WORKSPACES: &str = "WORKSPACES";
 
-fn key_pk(hash: &str) -> String {
+pub(super) fn key_pk(hash: &str) -> String {
     format!("KEY#{hash}")
 }
-const KEY_SK: &str = "KEY";
+pub(super) const KEY_SK: &str = "KEY";
 fn key_id_pk(id: &ApiKeyId) -> String {
     format!("KEYID#{id}")
 }
@@ -91,7 +91,7 @@ fn api_key_item(k: &ApiKey) -> Item {
     item
 }
 
-fn api_key_from(item: &Item) -> StoreResult<ApiKey> {
+pub(super) fn api_key_from(item: &Item) -> StoreResult<ApiKey> {
     Ok(ApiKey {
         id: ApiKeyId::parse(req_s(item, "id")?).ok_or_else(|| malformed("key id"))?,
         workspace_id: WorkspaceId::parse(req_s(item, "ws")?).ok_or_else(|| malformed("workspace id"))?,

@@ -69,6 +69,7 @@ pub(super) async fn storage(
         keys: backend.keys.clone(),
         chatbots: backend.chatbots.clone(),
         rate_limiter: backend.rate_limiter.clone(),
+        key_windows: Some(backend.key_windows.clone()),
         sources: backend.sources.clone(),
         index,
         blobs: backend.blobs.clone(),

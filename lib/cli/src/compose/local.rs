@@ -36,6 +36,7 @@ pub(super) fn storage(
         keys: store.clone(),
         chatbots: store.clone(),
         rate_limiter: Arc::new(MemoryRateLimiter::new()),
+        key_windows: None,
         sources: store.clone(),
         index: store.clone(),
         events: Arc::new(WakingEventBus::new(store.clone(), signal.clone())),

@@ -90,6 +90,7 @@ fn assemble(
         keys: storage.keys,
         chatbots: storage.chatbots,
         rate_limiter: storage.rate_limiter,
+        key_windows: storage.key_windows,
         sources: storage.sources,
         index: storage.index,
         blobs: storage.blobs,

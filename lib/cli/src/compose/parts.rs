@@ -26,6 +26,8 @@ pub struct StoragePorts {
     pub keys: Arc<dyn ports::KeyStore>,
     pub chatbots: Arc<dyn ports::ChatbotStore>,
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
+    /// Keys that hold their own request windows, where the store does (DynamoDB).
+    pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
     pub sources: Arc<dyn ports::SourceStore>,
     pub index: Arc<dyn ports::VectorIndex>,
     pub blobs: Arc<dyn ports::BlobStore>,
