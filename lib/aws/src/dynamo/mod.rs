@@ -263,7 +263,8 @@ impl DynamoStore {
         Ok(out.item)
     }
 
-    /// A conditional `UpdateItem` returning the new item; `None` when the condition failed.
+    /// An `UpdateItem` under a condition: the item as updated, or `None` when the condition
+    /// failed.
     pub(crate) async fn update_if(
         &self,
         key: Item,
@@ -271,23 +272,7 @@ impl DynamoStore {
         cond: String,
         expr: Expr,
     ) -> StoreResult<Option<Item>> {
-        let out = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .set_key(Some(key))
-            .update_expression(update)
-            .condition_expression(cond)
-            .set_expression_attribute_names(expr.names())
-            .set_expression_attribute_values(expr.values())
-            .return_values(ReturnValue::AllNew)
-            .send()
-            .await;
-        match out {
-            Ok(o) => Ok(Some(o.attributes.unwrap_or_default())),
-            Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => Ok(None),
-            Err(e) => Err(unavailable(e)),
-        }
+        Ok(self.conditional_update(key, update, cond, expr, false).await?.ok())
     }
 
     /// [`DynamoStore::update_if`] that also tells why nothing changed: `Err(Some(item))` when the
@@ -300,6 +285,22 @@ impl DynamoStore {
         cond: String,
         expr: Expr,
     ) -> StoreResult<Result<Item, Option<Item>>> {
+        self.conditional_update(key, update, cond, expr, true).await
+    }
+
+    async fn conditional_update(
+        &self,
+        key: Item,
+        update: String,
+        cond: String,
+        expr: Expr,
+        return_current: bool,
+    ) -> StoreResult<Result<Item, Option<Item>>> {
+        let on_failure = if return_current {
+            ReturnValuesOnConditionCheckFailure::AllOld
+        } else {
+            ReturnValuesOnConditionCheckFailure::None
+        };
         let out = self
             .client
             .update_item()
@@ -310,7 +311,7 @@ impl DynamoStore {
             .set_expression_attribute_names(expr.names())
             .set_expression_attribute_values(expr.values())
             .return_values(ReturnValue::AllNew)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .return_values_on_condition_check_failure(on_failure)
             .send()
             .await;
         match out {
