@@ -100,7 +100,7 @@ const OPEN_ATTEMPTS: usize = 5;
 impl App {
     /// Resolves an `Authorization` header value and counts the request in its key's budget, what
     /// every keyed route does. Every failure to authenticate is the same 401 to the caller (the
-    /// reason is only for logs) and spends no budget; a refused scope does.
+    /// reason is only for logs) and spends no live key's budget; a refused scope does.
     pub async fn authenticate_and_admit(&self, authorization: Option<&str>) -> Result<Principal, AppError> {
         let hash = key_hash(authorization)?;
         let now = Timestamp::now();
