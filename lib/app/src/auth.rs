@@ -94,6 +94,10 @@ fn principal(key: ApiKey) -> Result<Principal, AppError> {
     })
 }
 
+fn workspace_gone() -> AppError {
+    AppError::Unauthorized("the key's workspace is gone")
+}
+
 /// How many times a request counts again when other requests keep opening its key's window.
 const OPEN_ATTEMPTS: usize = 5;
 
@@ -124,7 +128,8 @@ impl App {
         hash: &KeyHash,
         now: Timestamp,
     ) -> Result<(ApiKey, RateWindow, u32), AppError> {
-        let mut limit = None;
+        // Read once, however many rounds a contended opening takes.
+        let mut workspace_limit = None;
         for _ in 0..OPEN_ATTEMPTS {
             let key = match windows.count_request(hash, now).await? {
                 KeyCount::Unknown => return Err(AppError::Unauthorized("unknown key")),
@@ -134,14 +139,9 @@ impl App {
             if key.revoked_at.is_some() {
                 return Err(AppError::Unauthorized("revoked key"));
             }
-            let limit = match limit {
+            let limit = match workspace_limit {
                 Some(l) => l,
-                None => {
-                    let ws = self.ports.workspaces.get_workspace(&key.workspace_id).await?;
-                    let l =
-                        ws.ok_or(AppError::Unauthorized("the key's workspace is gone"))?.limits.rate_limit_per_minute;
-                    *limit.insert(l)
-                }
+                None => *workspace_limit.insert(self.workspace(&key.workspace_id).await?.limits.rate_limit_per_minute),
             };
             if windows.open_window(hash, now, limit).await? {
                 return Ok((key, RateWindow { start: now, count: 1 }, limit));
@@ -175,6 +175,11 @@ impl App {
         Ok((cred.key, window, limit))
     }
 
+    /// A key's workspace as stored now; a key whose workspace is gone authenticates nothing.
+    pub(crate) async fn workspace(&self, id: &WorkspaceId) -> Result<Workspace, AppError> {
+        self.ports.workspaces.get_workspace(id).await?.ok_or_else(workspace_gone)
+    }
+
     /// The key of `hash`, unless it is unknown or revoked (then nothing is counted for it).
     async fn find_live_key(&self, hash: &KeyHash) -> Result<ApiKey, AppError> {
         let key = self.ports.keys.find_key(hash).await?.ok_or(AppError::Unauthorized("unknown key"))?;
@@ -190,7 +195,7 @@ impl App {
         key: ApiKey,
         workspace: Option<Workspace>,
     ) -> Result<Credential, AppError> {
-        let workspace = workspace.ok_or(AppError::Unauthorized("the key's workspace is gone"))?;
+        let workspace = workspace.ok_or_else(workspace_gone)?;
         let cred = Credential { key, workspace };
         self.key_cache.put(hash, cred.clone());
         Ok(cred)

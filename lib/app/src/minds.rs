@@ -89,11 +89,7 @@ fn too_contended() -> AppError {
 impl App {
     /// The caller's workspace as stored now (limits included).
     pub(crate) async fn current_workspace(&self, p: &Principal) -> Result<Workspace, AppError> {
-        self.ports
-            .workspaces
-            .get_workspace(p.workspace_id())
-            .await?
-            .ok_or(AppError::Unauthorized("the key's workspace is gone"))
+        self.workspace(p.workspace_id()).await
     }
 
     async fn detail(&self, mind: Mind, ws: &Workspace) -> Result<MindDetail, AppError> {

@@ -35,7 +35,7 @@ impl RateLimiter for DynamoStore {
             let cond = format!("{} > {}", expr.a("windowStart"), expr.v("since", n(since)));
             if let Some(item) = self.update_if(key(rl_pk(api_key), RL_SK), update, cond, expr).await? {
                 let start = get_i(&item, "windowStart").unwrap_or(now_ms);
-                let count = get_i(&item, "count").unwrap_or(1).clamp(0, i64::from(u32::MAX)) as u32;
+                let count = small(&item, "count").unwrap_or(1);
                 return Ok(RateWindow { start: Timestamp::from_millis(start), count });
             }
             // No open window: start one, unless another request just did.
