@@ -1,5 +1,6 @@
 //! The `api-chatbots` route group: `/api/v1/chatbots/…` (docs/api.md §5).
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBody, Pagination, PathId};
 use crate::state::ApiState;
@@ -11,11 +12,9 @@ use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot};
 use lore_domain::id::ChatbotId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new().routes(routes!(list_chatbots, create_chatbot)).routes(routes!(
+pub fn router() -> ApiRouter {
+    ApiRouter::new().routes(api_routes!(list_chatbots, create_chatbot)).routes(api_routes!(
         get_chatbot,
         update_chatbot,
         delete_chatbot

@@ -8,6 +8,7 @@
 //! plain HTTP error. The answer is generated in a task of its own, not in the request's: a
 //! client that goes away mid-answer still gets it stored.
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatWrite, ConversationsRead, JsonBody, Pagination, ParseId, PathId, PathIds};
 use crate::state::ApiState;
@@ -27,8 +28,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 impl ParseId for ConversationId {
     const WHAT: &'static str = "conversation";
@@ -37,8 +36,8 @@ impl ParseId for ConversationId {
     }
 }
 
-pub fn mind_router() -> OpenApiRouter<ApiState> {
-    mind_routes::router().routes(routes!(message_speech))
+pub fn mind_router() -> ApiRouter {
+    mind_routes::router().routes(api_routes!(message_speech))
 }
 
 /// The document's schema of a spoken answer: MP3 bytes.
@@ -78,7 +77,7 @@ async fn message_speech(
     Ok(audio(s.app.message_speech(&auth.principal, &mind, &conversation, &message).await?))
 }
 
-pub fn chatbot_router() -> OpenApiRouter<ApiState> {
+pub fn chatbot_router() -> ApiRouter {
     chatbot_routes::router()
 }
 
@@ -594,11 +593,11 @@ macro_rules! owner_routes {
         mod $module {
             use super::*;
 
-            pub fn router() -> OpenApiRouter<ApiState> {
-                OpenApiRouter::new()
-                    .routes(routes!(list_conversations, create_conversation))
-                    .routes(routes!(get_conversation, delete_conversation))
-                    .routes(routes!(send_message))
+            pub fn router() -> ApiRouter {
+                ApiRouter::new()
+                    .routes(api_routes!(list_conversations, create_conversation))
+                    .routes(api_routes!(get_conversation, delete_conversation))
+                    .routes(api_routes!(send_message))
             }
 
             /// List the conversations, newest first.

@@ -1,5 +1,6 @@
 //! The `api-forms` route group: `/api/v1/forms/…` — forms and their responses (docs/api.md §11).
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, FormsRead, FormsWrite, JsonBody, Pagination, ParseId, PathId};
 use crate::state::ApiState;
@@ -13,8 +14,6 @@ use lore_domain::id::FormId;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 impl ParseId for FormId {
     const WHAT: &'static str = "form";
@@ -23,11 +22,11 @@ impl ParseId for FormId {
     }
 }
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_forms, create_form))
-        .routes(routes!(get_form, delete_form))
-        .routes(routes!(list_responses, submit_response))
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .routes(api_routes!(list_forms, create_form))
+        .routes(api_routes!(get_form, delete_form))
+        .routes(api_routes!(list_responses, submit_response))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -3,6 +3,7 @@
 //!
 //! `lore serve` mounts every group; each Lambda mounts its own.
 
+mod api_router;
 mod chatbots;
 mod conversations;
 pub mod error;
@@ -37,6 +38,7 @@ pub mod bodies {
 pub use public_chat::ClientAddress;
 pub use state::ApiState;
 
+use api_router::{ApiRouter, api_routes};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderValue, Request, Response, header};
@@ -52,8 +54,6 @@ use tower_http::timeout::TimeoutBody;
 use tower_http::trace::TraceLayer;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 /// Largest JSON body a route reads (above every limit of the contract, docs/api.md §16.12).
 pub const JSON_BODY_LIMIT: usize = 2 * 1024 * 1024;
@@ -75,7 +75,7 @@ impl RouteGroup {
     pub const ALL: [RouteGroup; 5] =
         [RouteGroup::Chatbots, RouteGroup::Minds, RouteGroup::Forms, RouteGroup::Integrations, RouteGroup::Files];
 
-    fn routes(self) -> OpenApiRouter<ApiState> {
+    fn routes(self) -> ApiRouter {
         match self {
             RouteGroup::Chatbots => chatbots::router()
                 .merge(sources::router())
@@ -91,7 +91,7 @@ impl RouteGroup {
                     .merge(conversations::mind_router())
                     .merge(public_chat::router()),
             ),
-            RouteGroup::Files => OpenApiRouter::new(),
+            RouteGroup::Files => ApiRouter::new(),
         }
     }
 }
@@ -144,12 +144,13 @@ impl Modify for BearerAuth {
 
 /// The OpenAPI document of the route groups given, as served.
 pub fn openapi(groups: &[RouteGroup]) -> serde_json::Value {
-    document(api_router(groups).split_for_parts().1)
+    document(&api_router(groups).split().1)
 }
 
 /// The served document: the routes' operations with the common errors, and the events in the
 /// OpenAPI 3.1 `webhooks` section (which the document generator does not model).
-fn document(mut doc: utoipa::openapi::OpenApi) -> serde_json::Value {
+fn document(operations: &[api_router::OperationDocs]) -> serde_json::Value {
+    let mut doc = api_router::document(ApiDoc::openapi(), operations);
     document_common_errors(&mut doc);
     let mut json = serde_json::to_value(&doc).unwrap_or_default();
     json["webhooks"] = events_doc::webhooks();
@@ -221,8 +222,8 @@ fn document_common_errors(doc: &mut utoipa::openapi::OpenApi) {
     }
 }
 
-fn api_router(groups: &[RouteGroup]) -> OpenApiRouter<ApiState> {
-    let mut api = OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(openapi_json));
+fn api_router(groups: &[RouteGroup]) -> ApiRouter {
+    let mut api = ApiRouter::new().routes(api_routes!(openapi_json));
     for g in groups {
         api = api.merge(g.routes());
     }
@@ -282,11 +283,11 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response<axum::
 
 /// The router serving `groups` over `app`, with the whole platform around it.
 pub fn router(app: App, groups: &[RouteGroup]) -> Router {
-    let (mut router, doc) = api_router(groups).split_for_parts();
+    let (mut router, operations) = api_router(groups).split();
     if groups.contains(&RouteGroup::Files) {
         router = router.merge(files::router());
     }
-    let openapi = Arc::new(state::OpenApiDocument::new(doc));
+    let openapi = Arc::new(state::OpenApiDocument::new(operations));
     // A client that stops sending its body mid-way is answered `request_timeout` once no byte
     // came for this long, so a stalled upload cannot hold its upload slot or memory.
     let idle = app.config().body_read_timeout;

@@ -2,6 +2,7 @@
 //! (docs/api.md §7, §9). The records are the chatbot sources'
 //! ([`SourceRecord`]) in the Mind vocabulary: `document`/`podcast` types, `failed` status.
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId, PathIds};
 use crate::search::{SearchBody, SearchResponse, parse};
@@ -20,18 +21,16 @@ use lore_domain::id::{MindId, SourceId};
 use lore_domain::source::{KnowledgeSource, SourceStatus};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 /// Seconds a client should wait before polling a source that is still being processed.
 const POLL_AFTER_SECS: &str = "5";
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_mind_sources, create_mind_source))
-        .routes(routes!(get_mind_source, delete_mind_source))
-        .routes(routes!(reprocess_mind_source))
-        .routes(routes!(search_mind))
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .routes(api_routes!(list_mind_sources, create_mind_source))
+        .routes(api_routes!(get_mind_source, delete_mind_source))
+        .routes(api_routes!(reprocess_mind_source))
+        .routes(api_routes!(search_mind))
 }
 
 /// A Mind knowledge source. Type-specific members appear for their type only: `content` (text,

@@ -1,6 +1,7 @@
 //! The `api-minds` route group: `/api/v1/minds/…` (docs/api.md §8). The public
 //! page `/m/{slug}` of a published Mind is in [`crate::public_page`], mounted with this group.
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, ParseId, PathId};
 use crate::sources::{UploadUrlRequest, UploadUrlView, UploadedView};
@@ -9,7 +10,7 @@ use crate::upload::{BodyLimit, FileUpload, UploadBodyLimit};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use lore_app::files::{UploadOwner, UploadRules};
 use lore_app::minds::{MindDetail, MindsUsage};
@@ -18,17 +19,14 @@ use lore_domain::mind::{Field, Mind, MindPatch, NewMind, RawMind, SocialLinks, T
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    let uploads =
-        OpenApiRouter::new().routes(routes!(upload_mind_file)).layer(DefaultBodyLimit::max(UploadBodyLimit::BYTES));
-    OpenApiRouter::new()
-        .routes(routes!(list_minds, create_mind))
-        .routes(routes!(get_mind, update_mind, delete_mind))
-        .routes(routes!(publish_mind))
-        .routes(routes!(mind_upload_url))
+pub fn router() -> ApiRouter {
+    let uploads = ApiRouter::new().routes(api_routes!(upload_mind_file)).body_limit(UploadBodyLimit::BYTES);
+    ApiRouter::new()
+        .routes(api_routes!(list_minds, create_mind))
+        .routes(api_routes!(get_mind, update_mind, delete_mind))
+        .routes(api_routes!(publish_mind))
+        .routes(api_routes!(mind_upload_url))
         .merge(uploads)
 }
 

@@ -5,6 +5,7 @@
 //! JSON or server-sent events as on the keyed routes; with `showSources: false` they carry no
 //! citations and no markers. Budgets: per client address and per Mind (429 `rate_limited`).
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::conversations::{
     AnswerEvent, ConversationEnvelope, CreateConversation, Created, MessageEnvelope, OptionalJson, Presentation,
     SendMessage, answer, content_of, wants_stream,
@@ -22,14 +23,12 @@ use lore_app::AppError;
 use lore_domain::conversation::{MessageContent, Visitor, VisitorToken};
 use lore_domain::id::ConversationId;
 use std::net::{IpAddr, SocketAddr};
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(open_public_conversation))
-        .routes(routes!(send_public_message))
-        .routes(routes!(public_message_speech))
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .routes(api_routes!(open_public_conversation))
+        .routes(api_routes!(send_public_message))
+        .routes(api_routes!(public_message_speech))
 }
 
 /// Where a request came from, as far as the transport knows: the socket's peer under `lore

@@ -1,5 +1,6 @@
 //! `POST /api/v1/chatbots/{chatbotId}/knowledge/search` (docs/api.md §7).
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeSearch, PathId};
 use crate::state::ApiState;
@@ -10,11 +11,9 @@ use lore_app::search::{SearchRequest, SearchResults, TypeNames};
 use lore_domain::id::ChatbotId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new().routes(routes!(search_chatbot))
+pub fn router() -> ApiRouter {
+    ApiRouter::new().routes(api_routes!(search_chatbot))
 }
 
 /// A search. `mode`: `hybrid` (default: 0.9 × the semantic score plus up to 0.1 for keyword

@@ -1,13 +1,14 @@
 //! Chatbot knowledge sources and uploads: `/api/v1/chatbots/{chatbotId}/sources/…`,
 //! `/knowledge/stats`, `/uploads`, `/upload-url` (docs/api.md §6, §10).
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination, PathId, PathIds};
 use crate::state::ApiState;
 use crate::upload::{BodyLimit, FileBodyLimit, FileUpload, JsonOrUpload};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use lore_app::files::{DeclaredFile, DirectUpload, Upload, UploadOwner, UploadRules};
 use lore_app::ports::{SourceFilter, SourceStats};
@@ -18,22 +19,20 @@ use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus, S
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    let files = OpenApiRouter::new()
-        .routes(routes!(list_sources, create_source))
-        .routes(routes!(upload_file))
-        .layer(DefaultBodyLimit::max(FileBodyLimit::BYTES));
-    OpenApiRouter::new()
-        .routes(routes!(get_source, update_source, delete_source))
-        .routes(routes!(process_source))
-        .routes(routes!(refresh_source))
-        .routes(routes!(knowledge_stats))
-        .routes(routes!(upload_url))
-        .routes(routes!(create_sources))
-        .routes(routes!(process_sources))
+pub fn router() -> ApiRouter {
+    let files = ApiRouter::new()
+        .routes(api_routes!(list_sources, create_source))
+        .routes(api_routes!(upload_file))
+        .body_limit(FileBodyLimit::BYTES);
+    ApiRouter::new()
+        .routes(api_routes!(get_source, update_source, delete_source))
+        .routes(api_routes!(process_source))
+        .routes(api_routes!(refresh_source))
+        .routes(api_routes!(knowledge_stats))
+        .routes(api_routes!(upload_url))
+        .routes(api_routes!(create_sources))
+        .routes(api_routes!(process_sources))
         .merge(files)
 }
 

@@ -1,7 +1,8 @@
 //! What every handler shares.
 
+use crate::api_router::OperationDocs;
 use lore_app::App;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone)]
 pub struct ApiState {
@@ -12,24 +13,22 @@ pub struct ApiState {
     pub openapi: Arc<OpenApiDocument>,
 }
 
-/// The OpenAPI document, serialised on its first request and kept. Serialising it (~290 KB of
-/// JSON) was the largest piece of a cold start's own CPU, in processes that mostly never serve it.
+/// The OpenAPI document, built and serialised on its first request and kept. Building it (the
+/// operations and their schemas) and serialising it (~290 KB of JSON) were the largest pieces of
+/// a cold start's own CPU, in processes that mostly never serve it.
 pub struct OpenApiDocument {
-    doc: Mutex<Option<utoipa::openapi::OpenApi>>,
+    operations: Vec<OperationDocs>,
     json: OnceLock<String>,
 }
 
 impl OpenApiDocument {
-    pub(crate) fn new(doc: utoipa::openapi::OpenApi) -> Self {
-        Self { doc: Mutex::new(Some(doc)), json: OnceLock::new() }
+    pub(crate) fn new(operations: Vec<OperationDocs>) -> Self {
+        Self { operations, json: OnceLock::new() }
     }
 
     /// The served JSON text.
     pub(crate) fn json(&self) -> &str {
-        self.json.get_or_init(|| {
-            let doc = self.doc.lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_default();
-            crate::document(doc).to_string()
-        })
+        self.json.get_or_init(|| crate::document(&self.operations).to_string())
     }
 }
 
@@ -39,8 +38,8 @@ mod tests {
 
     #[test]
     fn the_document_is_serialised_on_first_use_once() {
-        let doc = crate::api_router(&[crate::RouteGroup::Chatbots]).split_for_parts().1;
-        let served = OpenApiDocument::new(doc);
+        let operations = crate::api_router(&[crate::RouteGroup::Chatbots]).split().1;
+        let served = OpenApiDocument::new(operations);
         assert!(served.json.get().is_none(), "serialised before anyone asked");
         let first = served.json();
         let value: serde_json::Value = serde_json::from_str(first).unwrap();

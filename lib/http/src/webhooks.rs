@@ -3,6 +3,7 @@
 //! delivery log with redelivery. The shapes are what Zapier-style platforms expect: the forms
 //! list and the samples are bare JSON arrays.
 
+use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{AnyScope, Authed, FormsRead, JsonBody, Pagination, ParseId, PathId, WebhooksWrite};
 use crate::state::ApiState;
@@ -19,8 +20,6 @@ use lore_domain::id::{ChatbotId, DeliveryId, HookId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 impl ParseId for HookId {
     const WHAT: &'static str = "subscription";
@@ -36,18 +35,18 @@ impl ParseId for DeliveryId {
     }
 }
 
-pub fn router() -> OpenApiRouter<ApiState> {
-    OpenApiRouter::new()
-        .routes(routes!(verify))
-        .routes(routes!(form_choices))
-        .routes(routes!(subscribe, unsubscribe_by_body))
-        .routes(routes!(unsubscribe, subscription_health))
-        .routes(routes!(replay))
-        .routes(routes!(send_test_event))
-        .routes(routes!(rotate_secret))
-        .routes(routes!(sample))
-        .routes(routes!(list_deliveries))
-        .routes(routes!(redeliver))
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .routes(api_routes!(verify))
+        .routes(api_routes!(form_choices))
+        .routes(api_routes!(subscribe, unsubscribe_by_body))
+        .routes(api_routes!(unsubscribe, subscription_health))
+        .routes(api_routes!(replay))
+        .routes(api_routes!(send_test_event))
+        .routes(api_routes!(rotate_secret))
+        .routes(api_routes!(sample))
+        .routes(api_routes!(list_deliveries))
+        .routes(api_routes!(redeliver))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -25,8 +25,8 @@ use lore_domain::mind::{FontFamily, HexColor, Mind, ThemeMode};
 use std::fmt::Write;
 
 /// Not part of the API document: an HTML page for people, not an API operation.
-pub fn route(router: utoipa_axum::router::OpenApiRouter<ApiState>) -> utoipa_axum::router::OpenApiRouter<ApiState> {
-    router.route("/m/{slug}", get(page))
+pub(crate) fn route(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
+    router.undocumented("/m/{slug}", get(page))
 }
 
 async fn page(
