@@ -425,11 +425,13 @@ pub async fn aws_with_event_backlog(n: usize) -> Option<EventBacklog> {
     Some(EventBacklog { aws, peer_drain: started.elapsed() })
 }
 
-/// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on.
+/// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on;
+/// the SDK clients share one HTTPS client, as in the functions.
 async fn aws_overrides() -> lore::compose::AwsOverrides {
     let moto = required_env("LORE_TEST_MOTO_URL");
     let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
         .region(aws_config::Region::new("us-east-1"))
+        .http_client(lore_aws::shared_https_client())
         .endpoint_url(&moto)
         .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-tests"))
         .load()

@@ -54,10 +54,15 @@ fn unavailable(what: &str, e: impl std::error::Error + 'static) -> StoreError {
 }
 
 /// The SDK configuration from the environment (credentials chain, `AWS_REGION` — `us-east-1`
-/// when none is found —, `AWS_ENDPOINT_URL[_<SERVICE>]`).
+/// when none is found —, `AWS_ENDPOINT_URL[_<SERVICE>]`), its SDK clients sharing one HTTPS
+/// client ([`crate::http_client`]).
 pub async fn load_sdk_config() -> SdkConfig {
     let region = RegionProviderChain::default_provider().or_else("us-east-1");
-    aws_config::defaults(BehaviorVersion::latest()).region(region).load().await
+    aws_config::defaults(BehaviorVersion::latest())
+        .region(region)
+        .http_client(crate::http_client::shared_https_client())
+        .load()
+        .await
 }
 
 impl AwsBackend {

@@ -8,6 +8,7 @@
 mod backend;
 pub mod dynamo;
 pub mod eventbridge;
+mod http_client;
 pub mod s3;
 pub mod secrets;
 pub mod settings;
@@ -16,6 +17,7 @@ pub mod sqs;
 pub use backend::{AwsBackend, bootstrap, deliveries_rule_pattern, load_sdk_config};
 pub use dynamo::DynamoStore;
 pub use eventbridge::{EVENT_SOURCE, EventBridgeBus, event_detail, parse_event};
+pub use http_client::shared_https_client;
 pub use s3::S3BlobStore;
 pub use settings::{AwsSettings, QueueRef};
 pub use sqs::{NotAJob, Received, SqsJobQueue, SqsPoller, job_body, parse_job};

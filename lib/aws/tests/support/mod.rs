@@ -25,10 +25,12 @@ pub fn moto_url() -> String {
     }
 }
 
-/// The SDK configuration of the tests: moto's endpoint, `us-east-1`, static credentials.
+/// The SDK configuration of the tests: moto's endpoint, `us-east-1`, static credentials, and
+/// the HTTPS client the functions' SDK clients share.
 pub async fn sdk_config() -> SdkConfig {
     aws_config::defaults(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
+        .http_client(lore_aws::shared_https_client())
         .endpoint_url(moto_url())
         .credentials_provider(Credentials::new("testing", "testing", None, None, "lore-tests"))
         .load()
