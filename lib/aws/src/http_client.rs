@@ -21,7 +21,8 @@ use aws_smithy_runtime_api::shared::IntoShared;
 use aws_smithy_types::config_bag::ConfigBag;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The HTTPS client every SDK client of the process shares.
+/// An HTTPS client for the SDK clients of one `SdkConfig` to share (`load_sdk_config` makes one
+/// per process).
 pub fn shared_https_client() -> SharedHttpClient {
     let inner = Builder::new().build_with_connector_fn(|settings, components| {
         let mut connector = ConnectorBuilder::default().tls_provider(Provider::Rustls(CryptoMode::AwsLc));

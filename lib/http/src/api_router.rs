@@ -29,25 +29,23 @@ pub(crate) struct PathRoutes {
 /// Handlers annotated with `#[utoipa::path]` that share one path, as routes: the path and
 /// methods from each attribute, and their documentation for later.
 macro_rules! api_routes {
-    ($first:ident $(, $handler:ident)* $(,)?) => {{
-        #[allow(unused_imports)]
+    ($($handler:ident),+ $(,)?) => {{
         use utoipa::Path as _;
         use utoipa_axum::PathItemExt as _;
-        let path = utoipa_axum::paste! { [<__path_ $first>]::path() };
+        let mut path: Option<String> = None;
         let mut methods = axum::routing::MethodRouter::new();
-        for m in utoipa_axum::paste! { [<__path_ $first>]::methods() } {
-            methods = methods.on(m.to_method_filter(), $first);
-        }
         $(
-            debug_assert_eq!(utoipa_axum::paste! { [<__path_ $handler>]::path() }, path, "one path per api_routes!");
+            let p = utoipa_axum::paste! { [<__path_ $handler>]::path() };
+            debug_assert!(path.as_ref().is_none_or(|first| *first == p), "one path per api_routes!");
+            path = Some(p);
             for m in utoipa_axum::paste! { [<__path_ $handler>]::methods() } {
                 methods = methods.on(m.to_method_filter(), $handler);
             }
-        )*
+        )+
         $crate::api_router::PathRoutes {
-            path,
+            path: path.expect("api_routes! names a handler"),
             methods,
-            docs: || utoipa_axum::routes!($first $(, $handler)*),
+            docs: || utoipa_axum::routes!($($handler),+),
         }
     }};
 }
