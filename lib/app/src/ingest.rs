@@ -37,7 +37,7 @@ fn sha256_hex(parts: &[&str]) -> String {
         h.update((p.len() as u64).to_le_bytes());
         h.update(p.as_bytes());
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    lore_domain::text::hex(&h.finalize())
 }
 
 /// One document of a source: its text, whether it is Markdown-like, and its page URL.

@@ -35,7 +35,7 @@ impl ApiKeySecret {
     }
 
     pub fn hash(&self) -> KeyHash {
-        KeyHash(hex(&Sha256::digest(self.0.as_bytes())))
+        KeyHash(crate::text::hex(&Sha256::digest(self.0.as_bytes())))
     }
 
     /// The only way to read the secret: to show it once to whoever created it.
@@ -48,10 +48,6 @@ impl fmt::Debug for ApiKeySecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("ApiKeySecret(<redacted>)")
     }
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Lower-case hex SHA-256 of a key: what is stored and looked up.

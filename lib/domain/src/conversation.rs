@@ -86,7 +86,7 @@ impl VisitorToken {
     pub fn generate() -> Self {
         let mut bytes = [0u8; 32];
         text::random_bytes(&mut bytes);
-        Self(format!("{VISITOR_TOKEN_PREFIX}{}", crate::api_key::hex(&bytes)))
+        Self(format!("{VISITOR_TOKEN_PREFIX}{}", crate::text::hex(&bytes)))
     }
 
     /// A token as a client sent it; `None` when it cannot be one of ours.
@@ -97,7 +97,7 @@ impl VisitorToken {
 
     pub fn hash(&self) -> VisitorTokenHash {
         use sha2::{Digest, Sha256};
-        VisitorTokenHash(crate::api_key::hex(&Sha256::digest(self.0.as_bytes())))
+        VisitorTokenHash(crate::text::hex(&Sha256::digest(self.0.as_bytes())))
     }
 
     /// The only way to read the token: to hand it to the visitor once.

@@ -98,7 +98,7 @@ impl MiniLmEmbedder {
         // Checked by its hash here, parsed on first use: parsing takes ~40 ms that a function's cold
         // start should not pay for a request that never tokenises.
         let json = read("tokenizer.json")?;
-        let hex = hex(&Sha256::digest(&json));
+        let hex = lore_domain::text::hex(&Sha256::digest(&json));
         if hex != MINILM_TOKENIZER_SHA256 {
             let message =
                 format!("not the all-MiniLM-L6-v2 tokenizer (sha256 {hex}, expected {MINILM_TOKENIZER_SHA256})");
@@ -160,7 +160,7 @@ impl Inner {
         std::fs::File::open(&path)
             .and_then(|mut f| std::io::copy(&mut f, &mut hasher))
             .map_err(|e| invalid(e.to_string()))?;
-        let hex = hex(&hasher.finalize());
+        let hex = lore_domain::text::hex(&hasher.finalize());
         if hex != MINILM_WEIGHTS_SHA256 {
             return Err(invalid(format!(
                 "not the all-MiniLM-L6-v2 weights lore expects (sha256 {hex}, expected {MINILM_WEIGHTS_SHA256}); \
@@ -223,10 +223,6 @@ fn plan(lengths: &[usize]) -> Vec<std::ops::Range<usize>> {
         batches.push(start..lengths.len());
     }
     batches
-}
-
-fn hex(digest: &[u8]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The model's tokenizer, twice: truncating at [`MINILM_MAX_TOKENS`] (what the model reads) and

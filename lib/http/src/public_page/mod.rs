@@ -59,10 +59,7 @@ async fn page(
 fn nonce() -> String {
     let mut bytes = [0u8; 16];
     lore_domain::text::random_bytes(&mut bytes);
-    bytes.iter().fold(String::with_capacity(32), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    lore_domain::text::hex(&bytes)
 }
 
 /// Escapes text for HTML element content and double- or single-quoted attribute values.
