@@ -306,3 +306,25 @@ async fn concurrent_calls_get_their_own_vectors() {
         assert!(max_abs_diff(&handle.await.unwrap(), expected) < 1e-5);
     }
 }
+
+#[tokio::test]
+async fn token_states_are_one_unit_row_per_token_of_the_same_pass() {
+    let Some(model) = model() else { return };
+    let texts = ["How long do refunds take?", &"The invoice lists every charge of the month. ".repeat(60)];
+    let states = model.token_states_blocking(&texts).unwrap();
+    let vectors = model.embed_blocking(&texts).unwrap();
+    assert_eq!(states.len(), 2);
+    for ((text, rows), vector) in texts.iter().zip(&states).zip(&vectors) {
+        let tokens = model.token_ids(text).unwrap().len();
+        assert_eq!(rows.len(), tokens * 384, "one row per token, [CLS] and [SEP] included");
+        let mut sum = vec![0f32; 384];
+        for row in rows.chunks_exact(384) {
+            assert!((norm(row) - 1.0).abs() < 1e-5);
+            sum.iter_mut().zip(row).for_each(|(s, x)| *s += x);
+        }
+        // Rows are unit length, the embedding pools the raw states: close, not equal.
+        assert!(cosine(&sum, vector) > 0.95, "cosine {}", cosine(&sum, vector));
+    }
+    // Distinct tokens get distinct states.
+    assert!(max_abs_diff(&states[0][..384], &states[0][384..768]) > 0.1);
+}

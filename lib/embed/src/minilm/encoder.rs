@@ -178,7 +178,50 @@ impl Encoder {
 
     /// The mean-pooled, L2-normalised vector of each input. Runs its parallel parts on the
     /// current rayon pool. An id or position the model does not have is an error.
+    /// One unit-length vector per input: the mean of its tokens' final hidden states (the
+    /// sentence embedding).
     pub(super) fn embed(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<Vec<f32>>, String> {
+        let starts = self.forward(inputs, scratch)?;
+        let h = self.config.hidden_size;
+        inputs
+            .iter()
+            .zip(&starts)
+            .map(|(input, &start)| {
+                // The sum, not the mean: the mean's 1/n cancels in the normalisation.
+                let mut sum = vec![0f32; h];
+                for row in scratch.hidden[start * h..(start + input.ids.len()) * h].chunks_exact(h) {
+                    for (s, x) in sum.iter_mut().zip(row) {
+                        *s += x;
+                    }
+                }
+                unit(&mut sum)?;
+                Ok(sum)
+            })
+            .collect()
+    }
+
+    /// Per input, the final hidden state of each of its tokens (`[CLS]` and `[SEP]` included),
+    /// each scaled to unit length, one row of `hidden_size` after another: what a late-interaction
+    /// score (MaxSim) compares. Same pass as [`Self::embed`], another read-out.
+    pub(super) fn token_states(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<Vec<f32>>, String> {
+        let starts = self.forward(inputs, scratch)?;
+        let h = self.config.hidden_size;
+        inputs
+            .iter()
+            .zip(&starts)
+            .map(|(input, &start)| {
+                let mut rows = scratch.hidden[start * h..(start + input.ids.len()) * h].to_vec();
+                for row in rows.chunks_exact_mut(h) {
+                    unit(row)?;
+                }
+                Ok(rows)
+            })
+            .collect()
+    }
+
+    /// Runs the network over `inputs` (unpadded, one after another in `scratch.hidden`) and
+    /// returns where each input's rows start.
+    fn forward(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<usize>, String> {
         let c = &self.config;
         let h = c.hidden_size;
         let mut starts = Vec::with_capacity(inputs.len());
@@ -241,26 +284,7 @@ impl Encoder {
             self.norm_rows(hidden, &layer.output.bias, &layer.output_norm);
         }
 
-        // Mean pooling over each input's tokens, then unit length.
-        inputs
-            .iter()
-            .zip(&starts)
-            .map(|(input, &start)| {
-                // The sum, not the mean: the mean's 1/n cancels in the normalisation.
-                let mut sum = vec![0f32; h];
-                for row in hidden[start * h..(start + input.ids.len()) * h].chunks_exact(h) {
-                    for (s, x) in sum.iter_mut().zip(row) {
-                        *s += x;
-                    }
-                }
-                let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
-                if !norm.is_finite() || norm == 0.0 {
-                    return Err("a vector is not finite".to_owned());
-                }
-                sum.iter_mut().for_each(|s| *s /= norm);
-                Ok(sum)
-            })
-            .collect()
+        Ok(starts)
     }
 
     /// `rows = norm(rows + bias)`, the rows split across the pool.
@@ -381,6 +405,16 @@ impl Dense {
 
 /// `f` over `rows` (of `width` values each) cut into one run of whole rows per thread of the
 /// current pool.
+/// Scales `v` to unit length; a zero or non-finite vector is an error.
+fn unit(v: &mut [f32]) -> Result<(), String> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if !norm.is_finite() || norm == 0.0 {
+        return Err("a vector is not finite".to_owned());
+    }
+    v.iter_mut().for_each(|x| *x /= norm);
+    Ok(())
+}
+
 fn for_each_part(rows: &mut [f32], width: usize, f: impl Fn(&mut [f32]) + Sync + Send) {
     let per_thread = (rows.len() / width).div_ceil(rayon::current_num_threads()).max(1);
     rows.par_chunks_mut(per_thread * width).for_each(f);

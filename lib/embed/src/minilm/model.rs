@@ -138,9 +138,20 @@ impl MiniLmEmbedder {
     /// [`Embedder::embed`] without the async wrapper: blocks the calling thread, and is not queued
     /// behind other calls.
     pub fn embed_blocking(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
-        self.inner.embed(texts)
+        self.inner.run(texts, Encoder::embed)
+    }
+
+    /// Per text, the unit-length final hidden state of each of its tokens (`[CLS]` and `[SEP]`
+    /// included; [`MINILM_DIMENSIONS`] values a token, row after row), truncated as
+    /// [`Self::embed_blocking`] truncates. The material of a late-interaction (MaxSim) score:
+    /// measured in `benches/retrieval/late_interaction.py`, not yet used by search.
+    pub fn token_states_blocking(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
+        self.inner.run(texts, Encoder::token_states)
     }
 }
+
+/// What a batch's forward pass is read out as: [`Encoder::embed`] or [`Encoder::token_states`].
+type ReadOut = fn(&Encoder, &[Input<'_>], &mut Scratch) -> Result<Vec<Vec<f32>>, String>;
 
 impl Inner {
     /// The network, read from `model.safetensors` the first time it is needed, after its sha256
@@ -188,8 +199,9 @@ impl Inner {
             .map_err(|e| MiniLmError::Inference(format!("tokenisation failed: {e}")))
     }
 
-    /// Runs on the model's threads (tokenisation included), see the module documentation.
-    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
+    /// Runs `read_out` over the texts in batches on the model's threads (tokenisation included),
+    /// see the module documentation.
+    fn run(&self, texts: &[&str], read_out: ReadOut) -> Result<Vec<Vec<f32>>, MiniLmError> {
         let model = self.model()?;
         model.pool.install(|| {
             let encodings = self.encode(texts)?;
@@ -199,7 +211,7 @@ impl Inner {
             for batch in plan(&lengths) {
                 let inputs: Vec<Input<'_>> =
                     encodings[batch].iter().map(|e| Input { ids: e.get_ids(), type_ids: e.get_type_ids() }).collect();
-                out.extend(model.encoder.embed(&inputs, &mut scratch).map_err(MiniLmError::Inference)?);
+                out.extend(read_out(&model.encoder, &inputs, &mut scratch).map_err(MiniLmError::Inference)?);
             }
             Ok(out)
         })
@@ -300,7 +312,7 @@ impl Embedder for MiniLmEmbedder {
             // Held until the work is done, even when the caller stops waiting.
             let _permit = permit;
             let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            inner.embed(&texts)
+            inner.run(&texts, Encoder::embed)
         })
         .await
         .map_err(|e| EmbedError::Permanent(format!("all-MiniLM-L6-v2 embedding task failed: {e}")))?
