@@ -176,46 +176,46 @@ impl Encoder {
         })
     }
 
-    /// The mean-pooled, L2-normalised vector of each input. Runs its parallel parts on the
-    /// current rayon pool. An id or position the model does not have is an error.
-    /// One unit-length vector per input: the mean of its tokens' final hidden states (the
-    /// sentence embedding).
+    /// The mean-pooled, L2-normalised vector of each input (the sentence embedding). Runs its
+    /// parallel parts on the current rayon pool. An id or position the model does not have is an
+    /// error.
     pub(super) fn embed(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<Vec<f32>>, String> {
-        let starts = self.forward(inputs, scratch)?;
-        let h = self.config.hidden_size;
-        inputs
-            .iter()
-            .zip(&starts)
-            .map(|(input, &start)| {
-                // The sum, not the mean: the mean's 1/n cancels in the normalisation.
-                let mut sum = vec![0f32; h];
-                for row in scratch.hidden[start * h..(start + input.ids.len()) * h].chunks_exact(h) {
-                    for (s, x) in sum.iter_mut().zip(row) {
-                        *s += x;
-                    }
-                }
-                unit(&mut sum)?;
-                Ok(sum)
-            })
-            .collect()
+        self.read_out(inputs, scratch, |rows| {
+            // The sum, not the mean: the mean's 1/n cancels in the normalisation.
+            let mut sum = vec![0f32; self.config.hidden_size];
+            for row in rows.chunks_exact(self.config.hidden_size) {
+                sum.iter_mut().zip(row).for_each(|(s, x)| *s += x);
+            }
+            unit(&mut sum)?;
+            Ok(sum)
+        })
     }
 
     /// Per input, the final hidden state of each of its tokens (`[CLS]` and `[SEP]` included),
     /// each scaled to unit length, one row of `hidden_size` after another: what a late-interaction
     /// score (MaxSim) compares. Same pass as [`Self::embed`], another read-out.
     pub(super) fn token_states(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<Vec<f32>>, String> {
+        self.read_out(inputs, scratch, |rows| {
+            let mut rows = rows.to_vec();
+            rows.chunks_exact_mut(self.config.hidden_size).try_for_each(unit)?;
+            Ok(rows)
+        })
+    }
+
+    /// Runs the network over `inputs` and turns each input's final hidden states (its rows) into
+    /// its output with `f`.
+    fn read_out(
+        &self,
+        inputs: &[Input<'_>],
+        scratch: &mut Scratch,
+        f: impl Fn(&[f32]) -> Result<Vec<f32>, String>,
+    ) -> Result<Vec<Vec<f32>>, String> {
         let starts = self.forward(inputs, scratch)?;
         let h = self.config.hidden_size;
         inputs
             .iter()
             .zip(&starts)
-            .map(|(input, &start)| {
-                let mut rows = scratch.hidden[start * h..(start + input.ids.len()) * h].to_vec();
-                for row in rows.chunks_exact_mut(h) {
-                    unit(row)?;
-                }
-                Ok(rows)
-            })
+            .map(|(input, &start)| f(&scratch.hidden[start * h..(start + input.ids.len()) * h]))
             .collect()
     }
 
