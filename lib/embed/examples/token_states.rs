@@ -1,6 +1,6 @@
 //! Embeds a retrieval corpus for `benches/retrieval/late_interaction.py`: each passage chunked
 //! as `lore serve` chunks a text source for all-MiniLM-L6-v2, then every chunk and every
-//! question as its sentence vector and its token states (`MiniLmEmbedder::token_states_blocking`).
+//! question as its sentence vector and its token states (`MiniLmEmbedder::embed_with_token_states_blocking`, one pass).
 //!
 //! ```sh
 //! cargo run --profile perf -p lore-embed --features minilm --example token_states -- \
@@ -14,6 +14,7 @@
 
 use lore_app::chunking::{ChunkSettings, Chunker};
 use lore_app::ports::Embedder;
+use lore_embed::minilm::VectorWithTokenStates;
 use lore_embed::{MINILM_DIMENSIONS, MiniLmEmbedder, model_dir_from_lookup};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -63,11 +64,11 @@ fn write(model: &MiniLmEmbedder, texts: &[String], vectors: &Path, tokens: &Path
     let mut counts = Vec::with_capacity(texts.len());
     for batch in texts.chunks(32) {
         let batch: Vec<&str> = batch.iter().map(String::as_str).collect();
-        for x in model.embed_blocking(&batch)?.iter().flatten() {
-            v.write_all(&x.to_le_bytes())?;
-        }
-        for states in model.token_states_blocking(&batch)? {
+        for VectorWithTokenStates { vector, token_states: states } in model.embed_with_token_states_blocking(&batch)? {
             counts.push(states.len() / MINILM_DIMENSIONS);
+            for x in vector {
+                v.write_all(&x.to_le_bytes())?;
+            }
             for x in states {
                 t.write_all(&x.to_le_bytes())?;
             }

@@ -9,7 +9,7 @@
 //! scripts/reference-embeddings.py: an independent implementation (pure-Python WordPiece, BERT
 //! forward pass in numpy float64, mean pooling, normalisation); see its `producedBy` field.
 
-use lore_embed::minilm::{MINILM_WEIGHTS_BYTES, MINILM_WEIGHTS_SHA256, MODEL_FILES};
+use lore_embed::minilm::{MINILM_WEIGHTS_BYTES, MINILM_WEIGHTS_SHA256, MODEL_FILES, VectorWithTokenStates};
 use lore_embed::{Embedder, MINILM_MAX_TOKENS, MiniLmEmbedder, MiniLmError, model_dir_from_lookup};
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -311,20 +311,22 @@ async fn concurrent_calls_get_their_own_vectors() {
 async fn token_states_are_one_unit_row_per_token_of_the_same_pass() {
     let Some(model) = model() else { return };
     let texts = ["How long do refunds take?", &"The invoice lists every charge of the month. ".repeat(60)];
-    let states = model.token_states_blocking(&texts).unwrap();
+    let both = model.embed_with_token_states_blocking(&texts).unwrap();
     let vectors = model.embed_blocking(&texts).unwrap();
-    assert_eq!(states.len(), 2);
-    for ((text, rows), vector) in texts.iter().zip(&states).zip(&vectors) {
+    assert_eq!(both.len(), 2);
+    for ((text, VectorWithTokenStates { vector, token_states: states }), alone) in texts.iter().zip(&both).zip(&vectors)
+    {
+        assert_eq!(vector, alone, "the same vector as without the token states");
         let tokens = model.token_ids(text).unwrap().len();
-        assert_eq!(rows.len(), tokens * 384, "one row per token, [CLS] and [SEP] included");
+        assert_eq!(states.len(), tokens * 384, "one row per token, [CLS] and [SEP] included");
         let mut sum = vec![0f32; 384];
-        for row in rows.chunks_exact(384) {
+        for row in states.chunks_exact(384) {
             assert!((norm(row) - 1.0).abs() < 1e-5);
             sum.iter_mut().zip(row).for_each(|(s, x)| *s += x);
         }
-        // Rows are unit length, the embedding pools the raw states: close, not equal.
+        // Rows are unit length, the vector pools the raw states: close, not equal.
         assert!(cosine(&sum, vector) > 0.95, "cosine {}", cosine(&sum, vector));
     }
     // Distinct tokens get distinct states.
-    assert!(max_abs_diff(&states[0][..384], &states[0][384..768]) > 0.1);
+    assert!(max_abs_diff(&both[0].token_states[..384], &both[0].token_states[384..768]) > 0.1);
 }

@@ -13,6 +13,7 @@
 //! every real token's attention, so the vectors are those of candle's forward pass, up to float
 //! rounding (tests/minilm.rs holds them to sentence-transformers' reference vectors).
 
+use super::VectorWithTokenStates;
 use super::kernels::Kernels;
 use super::weights::FileTensors;
 use gemm::{Parallelism, gemm};
@@ -180,36 +181,44 @@ impl Encoder {
     /// parallel parts on the current rayon pool. An id or position the model does not have is an
     /// error.
     pub(super) fn embed(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<Vec<f32>>, String> {
-        self.read_out(inputs, scratch, |rows| {
-            // The sum, not the mean: the mean's 1/n cancels in the normalisation.
-            let mut sum = vec![0f32; self.config.hidden_size];
-            for row in rows.chunks_exact(self.config.hidden_size) {
-                sum.iter_mut().zip(row).for_each(|(s, x)| *s += x);
-            }
-            unit(&mut sum)?;
-            Ok(sum)
-        })
+        self.read_out(inputs, scratch, |rows| self.pool(rows))
     }
 
-    /// Per input, the final hidden state of each of its tokens (`[CLS]` and `[SEP]` included),
-    /// each scaled to unit length, one row of `hidden_size` after another: what a late-interaction
-    /// score (MaxSim) compares. Same pass as [`Self::embed`], another read-out.
-    pub(super) fn token_states(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<Vec<f32>>, String> {
+    /// Mean pooling of an input's rows, then unit length.
+    fn pool(&self, rows: &[f32]) -> Result<Vec<f32>, String> {
+        // The sum, not the mean: the mean's 1/n cancels in the normalisation.
+        let mut sum = vec![0f32; self.config.hidden_size];
+        for row in rows.chunks_exact(self.config.hidden_size) {
+            sum.iter_mut().zip(row).for_each(|(s, x)| *s += x);
+        }
+        unit(&mut sum)?;
+        Ok(sum)
+    }
+
+    /// Per input, its sentence vector (as [`Self::embed`] makes it) and the final hidden state of
+    /// each of its tokens (`[CLS]` and `[SEP]` included), each scaled to unit length, one row of
+    /// `hidden_size` after another: what a late-interaction score (MaxSim) compares. One pass
+    /// gives both.
+    pub(super) fn embed_with_token_states(
+        &self,
+        inputs: &[Input<'_>],
+        scratch: &mut Scratch,
+    ) -> Result<Vec<VectorWithTokenStates>, String> {
         self.read_out(inputs, scratch, |rows| {
-            let mut rows = rows.to_vec();
-            rows.chunks_exact_mut(self.config.hidden_size).try_for_each(unit)?;
-            Ok(rows)
+            let mut states = rows.to_vec();
+            states.chunks_exact_mut(self.config.hidden_size).try_for_each(unit)?;
+            Ok(VectorWithTokenStates { vector: self.pool(rows)?, token_states: states })
         })
     }
 
     /// Runs the network over `inputs` and turns each input's final hidden states (its rows) into
     /// its output with `f`.
-    fn read_out(
+    fn read_out<T>(
         &self,
         inputs: &[Input<'_>],
         scratch: &mut Scratch,
-        f: impl Fn(&[f32]) -> Result<Vec<f32>, String>,
-    ) -> Result<Vec<Vec<f32>>, String> {
+        f: impl Fn(&[f32]) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
         let starts = self.forward(inputs, scratch)?;
         let h = self.config.hidden_size;
         inputs

@@ -65,6 +65,14 @@ mod weights;
 #[cfg(feature = "minilm")]
 pub use model::{MiniLmEmbedder, MiniLmError};
 
+/// A text's sentence vector and the unit-length final hidden state of each of its tokens
+/// (`[CLS]` and `[SEP]` included; [`MINILM_DIMENSIONS`] values a token, row after row).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorWithTokenStates {
+    pub vector: Vec<f32>,
+    pub token_states: Vec<f32>,
+}
+
 /// Model id of [`MiniLmEmbedder`] vectors.
 pub const MINILM_MODEL_ID: &str = "all-minilm-l6-v2";
 /// Dimensions of [`MiniLmEmbedder`] vectors.

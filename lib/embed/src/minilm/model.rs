@@ -141,17 +141,18 @@ impl MiniLmEmbedder {
         self.inner.run(texts, Encoder::embed)
     }
 
-    /// Per text, the unit-length final hidden state of each of its tokens (`[CLS]` and `[SEP]`
-    /// included; [`MINILM_DIMENSIONS`] values a token, row after row), truncated as
-    /// [`Self::embed_blocking`] truncates. The material of a late-interaction (MaxSim) score:
-    /// measured in `benches/retrieval/late_interaction.py`, not yet used by search.
-    pub fn token_states_blocking(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, MiniLmError> {
-        self.inner.run(texts, Encoder::token_states)
+    /// Per text, its vector (as [`Self::embed_blocking`] makes it) and the unit-length final
+    /// hidden state of each of its tokens (`[CLS]` and `[SEP]` included; [`MINILM_DIMENSIONS`]
+    /// values a token, row after row), from one pass. The material of a late-interaction (MaxSim)
+    /// score: measured in `benches/retrieval/late_interaction.py`, not yet used by search.
+    pub fn embed_with_token_states_blocking(&self, texts: &[&str]) -> Result<Vec<VectorWithTokenStates>, MiniLmError> {
+        self.inner.run(texts, Encoder::embed_with_token_states)
     }
 }
 
-/// What a batch's forward pass is read out as: [`Encoder::embed`] or [`Encoder::token_states`].
-type ReadOut = fn(&Encoder, &[Input<'_>], &mut Scratch) -> Result<Vec<Vec<f32>>, String>;
+/// What a batch's forward pass is read out as: [`Encoder::embed`] or
+/// [`Encoder::embed_with_token_states`].
+type ReadOut<T> = fn(&Encoder, &[Input<'_>], &mut Scratch) -> Result<Vec<T>, String>;
 
 impl Inner {
     /// The network, read from `model.safetensors` the first time it is needed, after its sha256
@@ -201,7 +202,7 @@ impl Inner {
 
     /// Runs `read_out` over the texts in batches on the model's threads (tokenisation included),
     /// see the module documentation.
-    fn run(&self, texts: &[&str], read_out: ReadOut) -> Result<Vec<Vec<f32>>, MiniLmError> {
+    fn run<T: Send>(&self, texts: &[&str], read_out: ReadOut<T>) -> Result<Vec<T>, MiniLmError> {
         let model = self.model()?;
         model.pool.install(|| {
             let encodings = self.encode(texts)?;
