@@ -4,6 +4,7 @@
 #   bash scripts/bench.sh
 #
 # 1. scripts/bench-retrieval.sh  retrieval quality and latency through the HTTP API (two corpora)
+#    scripts/bench-late-interaction.sh  MiniLM's token states rescoring its candidates (an experiment, two corpora)
 #    scripts/bench-extraction.sh extraction quality on real PDFs and DOCX files (vs pdftotext, pypdf, python-docx)
 #    scripts/bench-crawl-book.sh crawling the offline Rust book (prints its table; docs/benchmarks.md quotes it)
 # 2. scripts/bench-perf.sh       in-process budgets of the performance budgets (docs/benchmarks.md) (chunking, extraction, search, fan-out)
@@ -16,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-for bench in bench-retrieval bench-extraction bench-crawl-book bench-perf bench-process; do
+for bench in bench-retrieval bench-late-interaction bench-extraction bench-crawl-book bench-perf bench-process; do
   echo "== scripts/$bench.sh"
   bash "scripts/$bench.sh" || status=$?
 done
