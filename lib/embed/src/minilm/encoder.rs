@@ -412,8 +412,6 @@ impl Dense {
     }
 }
 
-/// `f` over `rows` (of `width` values each) cut into one run of whole rows per thread of the
-/// current pool.
 /// Scales `v` to unit length; a zero or non-finite vector is an error.
 fn unit(v: &mut [f32]) -> Result<(), String> {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -424,6 +422,8 @@ fn unit(v: &mut [f32]) -> Result<(), String> {
     Ok(())
 }
 
+/// `f` over `rows` (of `width` values each) cut into one run of whole rows per thread of the
+/// current pool.
 fn for_each_part(rows: &mut [f32], width: usize, f: impl Fn(&mut [f32]) + Sync + Send) {
     let per_thread = (rows.len() / width).div_ceil(rayon::current_num_threads()).max(1);
     rows.par_chunks_mut(per_thread * width).for_each(f);
