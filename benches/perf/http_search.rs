@@ -12,8 +12,9 @@
 //! the same whatever the vectors hold; the query side is the real model.
 
 use crate::{Options, Result, Rng, Section, percentile, verdict};
-use lore_app::ports::{Chunk, Embedder, Finish, Guarded, Lease, SourceStore, VectorIndex};
+use lore_app::ports::{Chunk, ChunkEmbedding, Embedder, Finish, Guarded, Lease, SourceStore, VectorIndex};
 use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
 use lore_domain::time::Timestamp;
 use serde_json::json;
@@ -141,16 +142,23 @@ async fn measure(
         let chunks: Vec<Chunk> = texts
             .into_iter()
             .enumerate()
-            .map(|(position, content)| Chunk {
-                id: format!("{source}:{}:{position}", run.generation),
-                workspace_id: ws.id.clone(),
-                owner: SourceOwner::Chatbot(chatbot.clone()),
-                source_id: source.clone(),
-                position: position as u32,
-                content_hash: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
-                content,
-                url: None,
-                embedding: crate::search::unit_vector(&mut rng),
+            .map(|(position, content)| {
+                // The token signs MiniLM gives a chunk of this length (about 4.5 characters a
+                // token, two tokens a row), random: search rescores with them as with real ones.
+                let rows = (content.len() / 9).clamp(1, 128);
+                let signs: Vec<u8> = (0..rows * crate::search::DIMS / 8).map(|_| rng.next_u64() as u8).collect();
+                let token_signs = TokenSigns::from_bytes(signs, crate::search::DIMS);
+                Chunk {
+                    id: format!("{source}:{}:{position}", run.generation),
+                    workspace_id: ws.id.clone(),
+                    owner: SourceOwner::Chatbot(chatbot.clone()),
+                    source_id: source.clone(),
+                    position: position as u32,
+                    content_hash: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
+                    content,
+                    url: None,
+                    embedding: ChunkEmbedding { vector: crate::search::unit_vector(&mut rng), token_signs },
+                }
             })
             .collect();
         store.replace_source_chunks(&source, &model, chunks).await.map_err(|e| format!("{e:?}"))?;

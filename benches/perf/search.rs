@@ -11,7 +11,7 @@
 //! `keyword_search`, top 10, scope = every source), one at a time.
 
 use crate::{Options, Result, Rng, Section, percentile, verdict};
-use lore_app::ports::{Chunk, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkEmbedding, SearchScope, VectorIndex};
 use lore_domain::id::{ChatbotId, SourceId};
 use lore_domain::source::SourceOwner;
 use serde_json::{Value, json};
@@ -20,7 +20,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const DIMS: usize = 384;
+pub(crate) const DIMS: usize = 384;
 const TOP_K: usize = 10;
 const CHUNKS_PER_SOURCE: usize = 100;
 const MODEL: &str = "perf-bench-random-384";
@@ -247,7 +247,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
                 content: chunk_text(passages, &mut rng),
                 content_hash: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
                 url: None,
-                embedding,
+                embedding: ChunkEmbedding { vector: embedding, token_signs: None },
             });
         }
         store.replace_source_chunks(source, MODEL, chunks).await.map_err(|e| format!("{e:?}"))?;

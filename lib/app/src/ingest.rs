@@ -3,7 +3,7 @@
 
 use crate::chunking::Chunker;
 use crate::ports::AudioClip;
-use crate::ports::{Chunk, Finish, IngestJob, Lease};
+use crate::ports::{Chunk, ChunkEmbedding, Finish, IngestJob, Lease};
 use crate::ports::{CrawlError, CrawlRequest, ExtractError};
 use crate::sources::lease_end;
 use crate::{App, AppError, StoreError};
@@ -265,11 +265,11 @@ impl App {
         let model = self.index_model();
         let known = self.ports.index.embeddings_by_hash(&s.id, model).await?;
         let hashes: Vec<String> = pieces.iter().map(|(c, _)| sha256_hex(&[c])).collect();
-        let mut embeddings: HashMap<String, Vec<f32>> = HashMap::new();
+        let mut embeddings: HashMap<String, ChunkEmbedding> = HashMap::new();
         let missing: Vec<usize> = (0..pieces.len())
             .filter(|&i| match known.get(&hashes[i]) {
-                Some(v) => {
-                    embeddings.insert(hashes[i].clone(), v.clone());
+                Some(e) => {
+                    embeddings.insert(hashes[i].clone(), e.clone());
                     false
                 }
                 None => true,
@@ -285,12 +285,19 @@ impl App {
         self.progress(s, "embedding", 0, total).await?;
         for (n, batch) in todo.chunks(EMBED_BATCH).enumerate() {
             let inputs: Vec<String> = batch.iter().map(|&i| pieces[i].0.clone()).collect();
-            let vectors = self.ports.embedder.embed(&inputs).await.map_err(|e| RunFailure::Failed(e.to_string()))?;
-            if vectors.len() != inputs.len() {
+            let embedded = self
+                .ports
+                .embedder
+                .embed_with_token_states(&inputs)
+                .await
+                .map_err(|e| RunFailure::Failed(e.to_string()))?;
+            if embedded.len() != inputs.len() {
                 return Err(RunFailure::Failed("the embedding provider returned the wrong number of vectors".into()));
             }
-            for (&i, v) in batch.iter().zip(vectors) {
-                embeddings.insert(hashes[i].clone(), v);
+            for (&i, e) in batch.iter().zip(embedded) {
+                // Only the signs are kept of the token states (1/32 of their size).
+                let token_signs = e.token_states.map(|t| t.signs());
+                embeddings.insert(hashes[i].clone(), ChunkEmbedding { vector: e.vector, token_signs });
             }
             let done = ((n + 1) * EMBED_BATCH).min(todo.len()) as u64;
             self.progress(s, "embedding", done, total).await?;
@@ -306,7 +313,10 @@ impl App {
                 owner: s.owner.clone(),
                 source_id: s.id.clone(),
                 position: i as u32,
-                embedding: embeddings.get(&hashes[i]).cloned().unwrap_or_default(),
+                embedding: embeddings
+                    .get(&hashes[i])
+                    .cloned()
+                    .unwrap_or(ChunkEmbedding { vector: Vec::new(), token_signs: None }),
                 content_hash: hashes[i].clone(),
                 content,
                 url,
@@ -330,9 +340,10 @@ impl App {
     }
 
     /// The key under which the index keeps vectors: the embedding model's id, followed by the
-    /// chunk settings when they are not the historical default (`all-minilm-l6-v2#tokens238-35`).
-    /// Chunks of another key are re-made by [`App::reembed_other_models`], so a change of embedder
-    /// or of chunk size re-chunks as well as re-embeds.
+    /// chunk settings when they are not the historical default, and by the form of the token
+    /// signs when the embedder gives token states (`all-minilm-l6-v2#tokens238-35#signs2`).
+    /// Chunks of another key are re-made by [`App::reembed_other_models`], so a change of embedder,
+    /// of chunk size or of stored token form re-chunks as well as re-embeds.
     pub fn index_model(&self) -> &str {
         &self.index_model
     }

@@ -175,7 +175,7 @@ pub struct App {
     key_cache: Arc<auth::KeyCache>,
     uploads: Arc<slots::WorkspaceSlots>,
     answers: Arc<slots::WorkspaceSlots>,
-    query_vectors: Arc<search::QueryVectors>,
+    query_embeddings: Arc<search::QueryEmbeddings>,
     /// Chunks sized for the embedder in use, and the index key of its vectors: fixed for the
     /// life of the process, so made once.
     chunker: chunking::Chunker,
@@ -187,17 +187,23 @@ impl App {
         let key_cache = Arc::new(auth::KeyCache::new(config.key_cache_ttl));
         let chunker = chunking::Chunker::for_embedder(config.chunking, ports.embedder.token_window());
         let model = ports.embedder.model_id();
-        let index_model = match chunker.profile() {
-            Some(profile) => format!("{model}#{profile}").into(),
-            None => model.into(),
+        let mut index_model = match chunker.profile() {
+            Some(profile) => format!("{model}#{profile}"),
+            None => model.to_owned(),
         };
+        if ports.embedder.has_token_states() {
+            // Chunks stored before without token signs are made again with them.
+            let per_row = lore_domain::late_interaction::TOKENS_PER_SIGN_ROW;
+            index_model.push_str(&format!("#signs{per_row}"));
+        }
+        let index_model = index_model.into();
         Self {
             ports,
             config,
             key_cache,
             uploads: Arc::default(),
             answers: Arc::default(),
-            query_vectors: Arc::default(),
+            query_embeddings: Arc::default(),
             chunker,
             index_model,
         }

@@ -37,12 +37,14 @@
 //! the second. No extra model call: the one query embedding of semantic search.
 
 use crate::auth::Principal;
-use crate::ports::{ChunkHit, SearchScope, SourceLabel};
+use crate::ports::{ChunkHit, Embedding, SearchScope, SourceLabel};
 use crate::{App, AppError};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
+use lore_domain::late_interaction::TokenStates;
 use lore_domain::source::{SourceOwner, SourceType};
 use lore_domain::{DomainError, error::Validator};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub const MAX_QUERY_CHARS: usize = 2_000;
@@ -51,6 +53,11 @@ pub const MAX_TOP_K: u32 = 50;
 pub const PRIMARY_WEIGHT: f32 = 0.9;
 /// Hybrid: each ranking is fetched this many times `topK` deep before fusing.
 pub const FUSION_DEPTH: usize = 4;
+/// Late interaction: the weight w of MaxSim in a rescored semantic score (module documentation).
+pub const LATE_INTERACTION_WEIGHT: f32 = 0.9;
+/// Late interaction: the semantic candidates rescored, at least (more when a hybrid search
+/// fetches more).
+pub const LATE_INTERACTION_CANDIDATES: usize = 50;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchMode {
@@ -196,6 +203,21 @@ pub fn score_keyword_hits(query: &str, hits: &mut [ChunkHit]) {
     }
 }
 
+/// Semantic with token states: rescores the semantic candidates by late interaction, best first
+/// (module documentation). Unchanged unless every hit has token signs the question can be compared
+/// with: chunks stored before their embedder gave token states are never ranked against ones that
+/// have them.
+pub fn rescore_late_interaction(hits: &mut [ChunkHit], question: &TokenStates) {
+    let max_sims: Option<Vec<f32>> =
+        hits.iter().map(|h| h.token_signs.as_ref().and_then(|signs| question.max_sim(signs))).collect();
+    let Some(max_sims) = max_sims else { return };
+    let w = LATE_INTERACTION_WEIGHT;
+    for (h, max_sim) in hits.iter_mut().zip(max_sims) {
+        h.score = ((1.0 - w) * h.score + w * max_sim).clamp(0.0, 1.0);
+    }
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk_id.cmp(&b.chunk_id)));
+}
+
 /// Hybrid: fuses the semantic and keyword rankings, the semantic one leading unless the embedder
 /// is `lexical_only` (module documentation). Both carry their mode's scores.
 pub fn fuse_hybrid(semantic: Vec<ChunkHit>, keyword: Vec<ChunkHit>, lexical_only: bool) -> Vec<ChunkHit> {
@@ -224,75 +246,98 @@ fn fuse(primary: Vec<ChunkHit>, secondary: Vec<ChunkHit>) -> Vec<ChunkHit> {
     out
 }
 
-/// Query vectors most recently embedded, by query text: a question asked again (suggested
+/// Query embeddings most recently made, by query text: a question asked again (suggested
 /// questions, a chat's retries, a client polling the same search) is not embedded again. With
-/// all-MiniLM-L6-v2 an embedding is most of a search's time (docs/benchmarks.md).
-pub struct QueryVectors {
-    capacity: usize,
-    inner: std::sync::Mutex<QueryVectorsInner>,
+/// all-MiniLM-L6-v2 an embedding is most of a search's time (docs/benchmarks.md). Bounded by bytes,
+/// not entries: a question's token states grow with its length.
+pub struct QueryEmbeddings {
+    budget_bytes: usize,
+    inner: std::sync::Mutex<QueryEmbeddingsInner>,
 }
 
 #[derive(Default)]
-struct QueryVectorsInner {
-    /// query → (last use, vector)
-    entries: HashMap<String, (u64, std::sync::Arc<Vec<f32>>)>,
+struct QueryEmbeddingsInner {
+    /// query → (last use, embedding, bytes it holds)
+    entries: HashMap<String, (u64, Arc<Embedding>, usize)>,
+    bytes: usize,
     clock: u64,
 }
 
-/// Query vectors kept (about 1.5 MB at 384 dimensions).
-pub const QUERY_VECTORS_KEPT: usize = 1024;
+/// Bytes of query embeddings kept per process (about 800 questions of a dozen words with
+/// all-MiniLM-L6-v2's token states, 10,000 vectors without them).
+pub const QUERY_EMBEDDINGS_BYTES: usize = 16 * 1024 * 1024;
 
-impl Default for QueryVectors {
+impl Default for QueryEmbeddings {
     fn default() -> Self {
-        Self::new(QUERY_VECTORS_KEPT)
+        Self::new(QUERY_EMBEDDINGS_BYTES)
     }
 }
 
-impl QueryVectors {
-    pub fn new(capacity: usize) -> Self {
-        Self { capacity: capacity.max(1), inner: Default::default() }
+/// What an embedding holds in memory, roughly: its numbers and its query text.
+fn held_bytes(query: &str, e: &Embedding) -> usize {
+    let states = e.token_states.as_ref().map_or(0, |t| t.len() * t.dims());
+    query.len() + (e.vector.len() + states) * std::mem::size_of::<f32>()
+}
+
+impl QueryEmbeddings {
+    pub fn new(budget_bytes: usize) -> Self {
+        Self { budget_bytes, inner: Default::default() }
     }
 
-    pub fn get(&self, query: &str) -> Option<std::sync::Arc<Vec<f32>>> {
+    pub fn get(&self, query: &str) -> Option<Arc<Embedding>> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.clock += 1;
         let now = inner.clock;
-        inner.entries.get_mut(query).map(|(used, v)| {
+        inner.entries.get_mut(query).map(|(used, e, _)| {
             *used = now;
-            v.clone()
+            e.clone()
         })
     }
 
-    /// Keeps `vector` for `query`, forgetting the least recently used query when full.
-    pub fn put(&self, query: &str, vector: std::sync::Arc<Vec<f32>>) {
+    /// Keeps `embedding` for `query`, forgetting the least recently used queries until it fits.
+    /// One larger than the whole budget is not kept.
+    pub fn put(&self, query: &str, embedding: Arc<Embedding>) {
+        let size = held_bytes(query, &embedding);
+        if size > self.budget_bytes {
+            return;
+        }
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.clock += 1;
         let now = inner.clock;
-        if inner.entries.len() >= self.capacity && !inner.entries.contains_key(query) {
-            // A scan of at most `capacity` entries, only when a new query arrives at a full cache.
-            if let Some(oldest) = inner.entries.iter().min_by_key(|(_, (used, _))| *used).map(|(q, _)| q.clone()) {
-                inner.entries.remove(&oldest);
+        if let Some((_, _, old)) = inner.entries.remove(query) {
+            inner.bytes -= old;
+        }
+        while inner.bytes + size > self.budget_bytes {
+            // A scan of the entries, only when a new query arrives at a full cache.
+            let Some(oldest) = inner.entries.iter().min_by_key(|(_, (used, _, _))| *used).map(|(q, _)| q.clone())
+            else {
+                break;
+            };
+            if let Some((_, _, freed)) = inner.entries.remove(&oldest) {
+                inner.bytes -= freed;
             }
         }
-        inner.entries.insert(query.to_owned(), (now, vector));
+        inner.bytes += size;
+        inner.entries.insert(query.to_owned(), (now, embedding, size));
     }
 }
 
 impl App {
-    /// The query's vector from the embedder in use, embedded once per [`QueryVectors`] lifetime.
-    async fn query_vector(&self, query: &str) -> Result<std::sync::Arc<Vec<f32>>, AppError> {
-        if let Some(v) = self.query_vectors.get(query) {
-            return Ok(v);
+    /// The query's embedding from the embedder in use (with its token states when the embedder
+    /// has them), made once per [`QueryEmbeddings`] lifetime.
+    async fn query_embedding(&self, query: &str) -> Result<Arc<Embedding>, AppError> {
+        if let Some(e) = self.query_embeddings.get(query) {
+            return Ok(e);
         }
-        let vectors = self
+        let embedded = self
             .ports
             .embedder
-            .embed(&[query.to_owned()])
+            .embed_with_token_states(&[query.to_owned()])
             .await
             .map_err(|e| AppError::Storage(format!("embedding the query failed: {e}")))?;
-        let v = std::sync::Arc::new(vectors.into_iter().next().unwrap_or_default());
-        self.query_vectors.put(query, v.clone());
-        Ok(v)
+        let e = Arc::new(embedded.into_iter().next().unwrap_or(Embedding { vector: Vec::new(), token_states: None }));
+        self.query_embeddings.put(query, e.clone());
+        Ok(e)
     }
 
     /// The ready sources of an owner a search may look at, after the request's filters.
@@ -354,12 +399,29 @@ impl App {
             _ => req.top_k,
         };
         let semantic = if req.mode != SearchMode::Keyword && !scope.source_ids.is_empty() {
-            let q = self.query_vector(&req.query).await?;
+            let q = self.query_embedding(&req.query).await?;
             let model = self.index_model();
-            let mut hits = self.ports.index.semantic_search(&scope, model, &q, depth).await?;
+            let fetch = match q.token_states {
+                Some(_) => depth.max(LATE_INTERACTION_CANDIDATES),
+                None => depth,
+            };
+            let mut hits = self.ports.index.semantic_search(&scope, model, &q.vector, fetch).await?;
             for h in &mut hits {
                 h.score = h.score.clamp(0.0, 1.0);
             }
+            if q.token_states.is_some() {
+                // CPU work (up to 50 chunks of 128 rows, against up to 254 question tokens):
+                // kept off the async threads.
+                hits = tokio::task::spawn_blocking(move || {
+                    if let Some(question) = &q.token_states {
+                        rescore_late_interaction(&mut hits, question);
+                    }
+                    hits
+                })
+                .await
+                .map_err(|e| AppError::Storage(format!("rescoring failed: {e}")))?;
+            }
+            hits.truncate(depth);
             hits
         } else {
             Vec::new()
@@ -410,6 +472,7 @@ mod tests {
             position: 0,
             url: None,
             score,
+            token_signs: None,
         }
     }
 
@@ -487,20 +550,67 @@ mod tests {
         score_keyword_hits("anything", &mut []);
     }
 
+    fn embedding(x: f32) -> Arc<Embedding> {
+        Arc::new(Embedding { vector: vec![x; 4], token_states: None })
+    }
+
     #[test]
-    fn query_vectors_forget_the_least_recently_used() {
-        let cache = QueryVectors::new(2);
-        let v = |x: f32| std::sync::Arc::new(vec![x]);
-        cache.put("a", v(1.0));
-        cache.put("b", v(2.0));
-        assert_eq!(cache.get("a").as_deref(), Some(&vec![1.0]), "a used after b");
-        cache.put("c", v(3.0));
+    fn query_embeddings_forget_the_least_recently_used() {
+        // Room for two: 1 byte of query text and 16 of numbers each.
+        let cache = QueryEmbeddings::new(2 * 17);
+        cache.put("a", embedding(1.0));
+        cache.put("b", embedding(2.0));
+        assert_eq!(cache.get("a").unwrap().vector[0], 1.0, "a used after b");
+        cache.put("c", embedding(3.0));
         assert!(cache.get("b").is_none(), "b was the least recently used");
-        assert_eq!(cache.get("a").as_deref(), Some(&vec![1.0]));
-        assert_eq!(cache.get("c").as_deref(), Some(&vec![3.0]));
-        cache.put("c", v(4.0));
-        assert_eq!(cache.get("c").as_deref(), Some(&vec![4.0]), "replaced, nothing evicted");
+        assert_eq!(cache.get("a").unwrap().vector[0], 1.0);
+        assert_eq!(cache.get("c").unwrap().vector[0], 3.0);
+        cache.put("c", embedding(4.0));
+        assert_eq!(cache.get("c").unwrap().vector[0], 4.0, "replaced, nothing evicted");
         assert!(cache.get("a").is_some());
+        // A question's token states count: one with 8 rows of 4 takes the room of both.
+        let states = TokenStates::new(vec![0.5; 32], 8).unwrap();
+        let long = Arc::new(Embedding { vector: vec![0.0; 4], token_states: Some(states) });
+        QueryEmbeddings::new(2 * 17).put("long", long.clone());
+        // 17 + (4 + 16 + 128) = 165 bytes fit in 170; a third entry does not.
+        let roomy = QueryEmbeddings::new(170);
+        roomy.put("a", embedding(1.0));
+        roomy.put("long", long);
+        assert!(roomy.get("long").is_some() && roomy.get("a").is_some());
+        roomy.put("b", embedding(2.0));
+        assert!(roomy.get("long").is_none(), "the least recently used is forgotten to make room");
+        assert!(roomy.get("a").is_some() && roomy.get("b").is_some());
+        let tiny = QueryEmbeddings::new(2 * 17);
+        tiny.put(
+            "long",
+            Arc::new(Embedding { vector: vec![0.0; 4], token_states: TokenStates::new(vec![0.5; 32], 8) }),
+        );
+        assert!(tiny.get("long").is_none(), "larger than the whole budget: not kept");
+    }
+
+    fn signed(id: &str, cosine: f32, rows: &[[f32; 8]]) -> ChunkHit {
+        let signs = TokenStates::new(rows.concat(), 8).map(|s| s.signs());
+        ChunkHit { token_signs: signs, ..hit(id, cosine) }
+    }
+
+    #[test]
+    fn late_interaction_reorders_the_semantic_candidates() {
+        let unit = |v: [f32; 8]| v.map(|x| x / 8f32.sqrt());
+        let question = TokenStates::new([unit([1.0; 8]), unit([1., 1., 1., 1., -1., -1., -1., -1.])].concat(), 8);
+        let question = question.unwrap();
+        // b matches both question tokens exactly (MaxSim 1), a only the first (MaxSim 0.5).
+        let a = signed("a", 0.70, &[[1.0; 8], [1.0; 8]]);
+        let b = signed("b", 0.60, &[[1.0; 8], [1.0; 8], [1., 1., 1., 1., -1., -1., -1., -1.]]);
+        let mut hits = vec![a.clone(), b.clone()];
+        rescore_late_interaction(&mut hits, &question);
+        assert_eq!(ids(&hits), ["b", "a"]);
+        // b: 0.1 · 0.6 + 0.9 · 1 = 0.96; a: 0.1 · 0.7 + 0.9 · 0.5 = 0.52.
+        assert!(close(hits[0].score, 0.96) && close(hits[1].score, 0.52), "{hits:?}");
+        // A candidate without signs (stored before): the cosine order stands, scores untouched.
+        let mut mixed = vec![a, b, hit("old", 0.5)];
+        rescore_late_interaction(&mut mixed, &question);
+        assert_eq!(ids(&mixed), ["a", "b", "old"]);
+        assert!(close(mixed[0].score, 0.70));
     }
 
     #[test]

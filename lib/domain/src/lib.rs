@@ -13,6 +13,7 @@ pub mod event;
 pub mod form;
 pub mod hook;
 pub mod id;
+pub mod late_interaction;
 pub mod mind;
 pub mod pagination;
 pub mod scope;

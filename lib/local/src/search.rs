@@ -10,9 +10,10 @@ use crate::vectors::OwnerVectors;
 use crate::vectors::{decode_vector, encode_vector};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
-use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkEmbedding, ChunkHit, SearchScope, VectorIndex};
 use lore_domain::conversation::is_stop_word;
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
 use rusqlite::{Connection, params};
 use std::collections::{HashMap, HashSet};
@@ -34,7 +35,7 @@ impl VectorIndex for SqliteStore {
             let mut st = tx
                 .prepare_cached(
                     "INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, url,
-                         model, embedding) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                         model, embedding, token_signs) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 )
                 .map_err(unavailable)?;
             for c in &chunks {
@@ -48,7 +49,8 @@ impl VectorIndex for SqliteStore {
                     c.content_hash,
                     c.url,
                     model,
-                    encode_vector(&c.embedding),
+                    encode_vector(&c.embedding.vector),
+                    c.embedding.token_signs.as_ref().map(TokenSigns::as_bytes),
                 ])
                 .map_err(unavailable)?;
             }
@@ -131,7 +133,7 @@ impl VectorIndex for SqliteStore {
             };
             let allowed: HashSet<&SourceId> = scope.source_ids.iter().collect();
             let top = vectors.top_k(&query, &allowed, k);
-            hits_by_rowid(c, &top)
+            hits_by_rowid(c, &top, Some(query.len()))
         })
         .await
     }
@@ -152,20 +154,24 @@ impl VectorIndex for SqliteStore {
             let index = owner_keywords(c, &cache, &scope, &tokenizer).map_err(unavailable)?;
             let allowed: HashSet<&SourceId> = scope.source_ids.iter().collect();
             let top = index.top_k(&allowed, &terms, k);
-            hits_by_rowid(c, &top)
+            hits_by_rowid(c, &top, None)
         })
         .await
     }
 
-    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
         let (source, model) = (source.clone(), model.to_owned());
         self.read(move |c| {
             let mut st = c
-                .prepare_cached("SELECT content_hash, embedding FROM chunks WHERE source_id = ?1 AND model = ?2")
+                .prepare_cached(
+                    "SELECT content_hash, embedding, token_signs FROM chunks WHERE source_id = ?1 AND model = ?2",
+                )
                 .map_err(unavailable)?;
             let rows = st
                 .query_map([source.as_str(), model.as_str()], |r| {
-                    Ok((r.get::<_, String>(0)?, decode_vector(&r.get::<_, Vec<u8>>(1)?)))
+                    let vector = decode_vector(&r.get::<_, Vec<u8>>(1)?);
+                    let token_signs = token_signs(r.get(2)?, vector.len());
+                    Ok((r.get::<_, String>(0)?, ChunkEmbedding { vector, token_signs }))
                 })
                 .map_err(unavailable)?;
             rows.collect::<rusqlite::Result<HashMap<_, _>>>().map_err(unavailable)
@@ -289,11 +295,22 @@ fn read_owner_keywords(
     Ok(index)
 }
 
-/// Loads the chunks behind `(rowid, score)` pairs, keeping their order.
-fn hits_by_rowid(c: &Connection, top: &[(i64, f32)]) -> StoreResult<Vec<ChunkHit>> {
-    let mut st = c
-        .prepare_cached("SELECT id, source_id, content, position, url FROM chunks WHERE rowid = ?1")
-        .map_err(unavailable)?;
+/// Token signs as stored for a chunk of `dims`-dimensional vectors; `None` when absent or not
+/// whole rows of that model.
+fn token_signs(bytes: Option<Vec<u8>>, dims: usize) -> Option<TokenSigns> {
+    TokenSigns::from_bytes(bytes?, dims)
+}
+
+/// Loads the chunks behind `(rowid, score)` pairs, keeping their order; with their token signs
+/// when `signs_dims` names the dimensions of the vectors searched.
+fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) -> StoreResult<Vec<ChunkHit>> {
+    // The signs column is only read when wanted: a keyword search would read kilobytes a hit for
+    // nothing.
+    let sql = match signs_dims {
+        Some(_) => "SELECT id, source_id, content, position, url, token_signs FROM chunks WHERE rowid = ?1",
+        None => "SELECT id, source_id, content, position, url, NULL FROM chunks WHERE rowid = ?1",
+    };
+    let mut st = c.prepare_cached(sql).map_err(unavailable)?;
     let mut hits = Vec::with_capacity(top.len());
     for &(rowid, score) in top {
         let hit = st.query_row([rowid], |r| {
@@ -303,11 +320,13 @@ fn hits_by_rowid(c: &Connection, top: &[(i64, f32)]) -> StoreResult<Vec<ChunkHit
                 r.get::<_, String>(2)?,
                 r.get::<_, u32>(3)?,
                 r.get::<_, Option<String>>(4)?,
+                r.get::<_, Option<Vec<u8>>>(5)?,
             ))
         });
-        let Ok((chunk_id, source, content, position, url)) = hit else { continue };
+        let Ok((chunk_id, source, content, position, url, signs)) = hit else { continue };
         let Some(source_id) = SourceId::parse(&source) else { continue };
-        hits.push(ChunkHit { chunk_id, source_id, content, position, url, score });
+        let token_signs = signs_dims.and_then(|dims| token_signs(signs, dims));
+        hits.push(ChunkHit { chunk_id, source_id, content, position, url, score, token_signs });
     }
     Ok(hits)
 }

@@ -367,6 +367,11 @@ DROP TABLE chunks_fts;
 DROP INDEX deliveries_due;
 CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id) WHERE status = 'pending';
 "#,
+    // A chunk's token signs, for late interaction (`lore_domain::late_interaction`); NULL for
+    // chunks of an embedder without token states.
+    r#"
+ALTER TABLE chunks ADD COLUMN token_signs BLOB;
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.

@@ -49,9 +49,10 @@
 //! database on a private network or localhost; TLS is a follow-up.
 
 use async_trait::async_trait;
-use lore_app::ports::{Chunk, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkEmbedding, ChunkHit, SearchScope, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
 use pgvector::Vector;
 use std::collections::HashMap;
@@ -61,7 +62,10 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio_postgres::{Client, NoTls, Row};
 
 /// The migrations, in order: (name, SQL). Each is applied once, recorded in `lore_migrations`.
-const MIGRATIONS: &[(&str, &str)] = &[("001_chunks.sql", include_str!("../../../infra/sql/001_chunks.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("001_chunks.sql", include_str!("../../../infra/sql/001_chunks.sql")),
+    ("002_token_signs.sql", include_str!("../../../infra/sql/002_token_signs.sql")),
+];
 
 /// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
 const INDEXED_DIMENSIONS: &[usize] = &[384, 1536];
@@ -249,6 +253,7 @@ fn hit(row: &Row, score: f32) -> Option<ChunkHit> {
         position: row.get::<_, i32>(3) as u32,
         url: row.get(4),
         score,
+        token_signs: None,
     })
 }
 
@@ -308,18 +313,19 @@ impl VectorIndex for PgIndex {
             // to match the partial expression index.
             let sql = format!(
                 "WITH found AS MATERIALIZED (
-                   SELECT {HIT_COLUMNS}, (embedding::vector({dims}) <#> $5::vector({dims})) AS distance
+                   SELECT {HIT_COLUMNS}, (embedding::vector({dims}) <#> $5::vector({dims})) AS distance,
+                          token_signs
                    FROM chunks
                    WHERE vector_dims(embedding) = {dims}
                      AND chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
                    ORDER BY embedding::vector({dims}) <#> $5::vector({dims})
                    LIMIT $6)
-                 SELECT {HIT_COLUMNS}, distance FROM found ORDER BY distance, id"
+                 SELECT {HIT_COLUMNS}, distance, token_signs FROM found ORDER BY distance, id"
             );
             tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &limit]).await.map_err(pg)?
         } else {
             let sql = format!(
-                "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance FROM chunks
+                "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance, token_signs FROM chunks
                  WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
                    AND vector_dims(embedding) = $6
                  ORDER BY distance, id
@@ -328,7 +334,12 @@ impl VectorIndex for PgIndex {
             tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &dims, &limit]).await.map_err(pg)?
         };
         tx.commit().await.map_err(pg)?;
-        Ok(rows.iter().filter_map(|r| hit(r, -(r.get::<_, f64>(5)) as f32)).collect())
+        let dims = query.len();
+        let with_signs = |r: &Row| {
+            let token_signs = r.get::<_, Option<Vec<u8>>>(6).and_then(|b| TokenSigns::from_bytes(b, dims));
+            Some(ChunkHit { token_signs, ..hit(r, -(r.get::<_, f64>(5)) as f32)? })
+        };
+        Ok(rows.iter().filter_map(with_signs).collect())
     }
 
     async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
@@ -361,15 +372,16 @@ impl VectorIndex for PgIndex {
         let insert = tx
             .prepare(
                 "INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, url,
-                     model, embedding)
-                 SELECT id, ws, bot, src, pos, content, hash, url, $9, emb::vector
+                     model, embedding, token_signs)
+                 SELECT id, ws, bot, src, pos, content, hash, url, $9, emb::vector, signs
                  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::text[], $7::text[],
-                             $8::text[], $10::text[]) AS t(id, ws, bot, src, pos, content, hash, url, emb)
+                             $8::text[], $10::text[], $11::bytea[])
+                      AS t(id, ws, bot, src, pos, content, hash, url, emb, signs)
                  ON CONFLICT (id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
                      chatbot_id = EXCLUDED.chatbot_id, source_id = EXCLUDED.source_id,
                      position = EXCLUDED.position, content = EXCLUDED.content,
                      content_hash = EXCLUDED.content_hash, url = EXCLUDED.url, model = EXCLUDED.model,
-                     embedding = EXCLUDED.embedding",
+                     embedding = EXCLUDED.embedding, token_signs = EXCLUDED.token_signs",
             )
             .await
             .map_err(pg)?;
@@ -382,10 +394,12 @@ impl VectorIndex for PgIndex {
             let contents: Vec<&str> = batch.iter().map(|c| c.content.as_str()).collect();
             let hashes: Vec<&str> = batch.iter().map(|c| c.content_hash.as_str()).collect();
             let urls: Vec<Option<&str>> = batch.iter().map(|c| c.url.as_deref()).collect();
-            let embeddings: Vec<String> = batch.iter().map(|c| vector_text(&c.embedding)).collect();
+            let embeddings: Vec<String> = batch.iter().map(|c| vector_text(&c.embedding.vector)).collect();
+            let signs: Vec<Option<&[u8]>> =
+                batch.iter().map(|c| c.embedding.token_signs.as_ref().map(TokenSigns::as_bytes)).collect();
             tx.execute(
                 &insert,
-                &[&ids, &wss, &owners, &srcs, &positions, &contents, &hashes, &urls, &model, &embeddings],
+                &[&ids, &wss, &owners, &srcs, &positions, &contents, &hashes, &urls, &model, &embeddings, &signs],
             )
             .await
             .map_err(pg)?;
@@ -407,16 +421,21 @@ impl VectorIndex for PgIndex {
         conn.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&owner.as_str()]).await.map_err(pg)
     }
 
-    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
         let conn = self.pool.get().await?;
         let rows = conn
             .query(
-                "SELECT content_hash, embedding FROM chunks WHERE source_id = $1 AND model = $2",
+                "SELECT content_hash, embedding, token_signs FROM chunks WHERE source_id = $1 AND model = $2",
                 &[&source.as_str(), &model],
             )
             .await
             .map_err(pg)?;
-        Ok(rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, Vector>(1).to_vec())).collect())
+        let embedding = |r: &Row| {
+            let vector = r.get::<_, Vector>(1).to_vec();
+            let token_signs = r.get::<_, Option<Vec<u8>>>(2).and_then(|b| TokenSigns::from_bytes(b, vector.len()));
+            (r.get::<_, String>(0), ChunkEmbedding { vector, token_signs })
+        };
+        Ok(rows.iter().map(embedding).collect())
     }
 
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {

@@ -7,7 +7,7 @@
 //! tests fail: they never pass silently.
 
 use lore_app::conformance::Stores;
-use lore_app::ports::{Chunk, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkEmbedding, SearchScope, VectorIndex};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use lore_pgvector::{PgIndex, PgIndexOptions};
@@ -97,15 +97,17 @@ fn chunks(ws: &WorkspaceId, owner: &SourceOwner, src: &SourceId, gen_: u32, n: u
             content: format!("chunk {pos} of generation {gen_}"),
             content_hash: format!("h{gen_}-{pos}"),
             url: None,
-            embedding: rng.unit(DIMS),
+            embedding: ChunkEmbedding { vector: rng.unit(DIMS), token_signs: None },
         })
         .collect()
 }
 
 /// Brute force: chunk ids by descending dot product (ties by id), with scores.
 fn brute_force(all: &[Chunk], query: &[f32], k: usize) -> Vec<(String, f32)> {
-    let mut scored: Vec<(String, f32)> =
-        all.iter().map(|c| (c.id.clone(), c.embedding.iter().zip(query).map(|(a, b)| a * b).sum::<f32>())).collect();
+    let mut scored: Vec<(String, f32)> = all
+        .iter()
+        .map(|c| (c.id.clone(), c.embedding.vector.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()))
+        .collect();
     scored.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap().then(a.0.cmp(&b.0)));
     scored.truncate(k);
     scored

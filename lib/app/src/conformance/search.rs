@@ -1,8 +1,29 @@
 //! The chunk index: replacing a source's chunks, semantic and keyword search within a scope.
 
 use super::*;
-use crate::ports::Chunk;
+use crate::ports::{Chunk, ChunkEmbedding};
+use lore_domain::late_interaction::{TokenSigns, TokenStates};
 use lore_domain::source::{KnowledgeSource, SourceOwner};
+
+/// An 8-dimensional embedding starting with `v` (zeros after), with token signs when `signs`:
+/// two rows, the first from `v`, the second from its opposite.
+fn embedding(v: &[f32], signs: bool) -> ChunkEmbedding {
+    let mut vector = v.to_vec();
+    vector.resize(8, 0.0);
+    ChunkEmbedding { vector, token_signs: signs.then(|| token_signs(v)) }
+}
+
+fn token_signs(v: &[f32]) -> TokenSigns {
+    let mut rows = v.to_vec();
+    rows.resize(8, 0.0);
+    // Two tokens a row of signs: the row's pair, then a token alone.
+    let twice: Vec<f32> =
+        rows.iter().chain(&rows).chain(rows.iter().map(|x| -x - 0.5).collect::<Vec<_>>().iter()).copied().collect();
+    TokenStates::new(twice, 8).expect("whole rows").signs()
+}
+
+/// The query of `index_search`, in its 8 dimensions.
+const QUERY: [f32; 8] = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
 
 pub async fn chunk_index(p: &Stores, unique: &str) {
     let (_, bot) = chatbot_in_new_workspace(p, &format!("chunks-{unique}")).await;
@@ -17,14 +38,15 @@ pub async fn chunk_index(p: &Stores, unique: &str) {
         content: text.into(),
         content_hash: format!("hash-{text}"),
         url: None,
-        embedding: vec![pos as f32, 0.5, -1.0],
+        embedding: embedding(&[pos as f32, 0.5, -1.0], pos == 1),
     };
     p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
     // A retried run writes the same ids again: no duplicates.
     p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
     assert_eq!(p.index.count_source_chunks(&src.id).await.unwrap(), 2);
     let known = p.index.embeddings_by_hash(&src.id, "m1").await.unwrap();
-    assert_eq!(known.get("hash-b"), Some(&vec![1.0, 0.5, -1.0]), "embeddings round-trip exactly");
+    assert_eq!(known.get("hash-b"), Some(&embedding(&[1.0, 0.5, -1.0], true)), "embeddings round-trip exactly");
+    assert_eq!(known.get("hash-a"), Some(&embedding(&[0.0, 0.5, -1.0], false)), "token signs are optional");
     assert!(p.index.embeddings_by_hash(&src.id, "other-model").await.unwrap().is_empty(), "never mixed across models");
     let stale = p.index.sources_with_other_models("m2").await.unwrap();
     assert!(stale.contains(&(bot.workspace_id.clone(), src.id.clone())), "chunks of another model are reported");
@@ -56,7 +78,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
         content: text.into(),
         content_hash: format!("{}-{pos}", s.id),
         url: (pos == 1).then(|| "https://example.com/p".to_owned()),
-        embedding: v.to_vec(),
+        embedding: embedding(&v, true),
     };
     p.index
         .replace_source_chunks(
@@ -87,7 +109,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
         source_ids: vec![a.id.clone(), b.id.clone()],
     };
 
-    let hits = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
+    let hits = p.index.semantic_search(&scope, "m", &QUERY, 10).await.unwrap();
     let got: Vec<(String, f32)> =
         hits.iter().map(|h| (h.chunk_id.clone(), (h.score * 1000.0).round() / 1000.0)).collect();
     assert_eq!(
@@ -96,14 +118,17 @@ pub async fn index_search(p: &Stores, unique: &str) {
         "exact cosine ranking, only this chatbot's chunks"
     );
     assert_eq!(hits[2].url.as_deref(), Some("https://example.com/p"));
+    assert_eq!(hits[1].token_signs, Some(token_signs(&[0.8, 0.6, 0.0])), "semantic hits carry their token signs");
+    assert_eq!(hits[1].token_signs.as_ref().map(TokenSigns::len), Some(2));
     assert_eq!(hits[0].content, "Refunds are paid back within fourteen days");
-    assert_eq!(p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 1).await.unwrap().len(), 1, "k bounds");
-    assert!(p.index.semantic_search(&scope, "other-model", &[1.0, 0.0, 0.0], 5).await.unwrap().is_empty());
+    assert_eq!(p.index.semantic_search(&scope, "m", &QUERY, 1).await.unwrap().len(), 1, "k bounds");
+    assert!(p.index.semantic_search(&scope, "other-model", &QUERY, 5).await.unwrap().is_empty());
 
     let kw = p.index.keyword_search(&scope, "refund invoice", 10).await.unwrap();
     assert_eq!(kw.first().map(|h| h.source_id.clone()), Some(b.id.clone()), "more query words match ranks first");
     assert!(kw.iter().all(|h| h.source_id != foreign.id), "never another chatbot's chunks");
     assert!(kw.iter().all(|h| h.score > 0.0));
+    assert!(kw.iter().all(|h| h.token_signs.is_none()), "keyword hits do without token signs");
     assert!(p.index.keyword_search(&scope, "zebra", 10).await.unwrap().is_empty());
 
     // Many better keyword matches of another owner do not crowd this scope's own out of its top k.
@@ -114,14 +139,12 @@ pub async fn index_search(p: &Stores, unique: &str) {
     assert_eq!(kw.iter().map(|h| h.source_id.clone()).collect::<Vec<_>>(), vec![b.id.clone()], "scope first");
 
     let only_b = SearchScope { source_ids: vec![b.id.clone()], ..scope.clone() };
-    assert!(
-        p.index.semantic_search(&only_b, "m", &[1.0, 0.0, 0.0], 10).await.unwrap().iter().all(|h| h.source_id == b.id)
-    );
+    assert!(p.index.semantic_search(&only_b, "m", &QUERY, 10).await.unwrap().iter().all(|h| h.source_id == b.id));
     let none = SearchScope { source_ids: vec![], ..scope.clone() };
     assert!(p.index.keyword_search(&none, "refund", 10).await.unwrap().is_empty());
 
     p.index.delete_source_chunks(&b.id).await.unwrap();
-    let after = p.index.semantic_search(&scope, "m", &[1.0, 0.0, 0.0], 10).await.unwrap();
+    let after = p.index.semantic_search(&scope, "m", &QUERY, 10).await.unwrap();
     assert!(after.iter().all(|h| h.source_id != b.id), "deleted chunks are not found");
     assert!(p.index.keyword_search(&scope, "invoice", 10).await.unwrap().is_empty());
 

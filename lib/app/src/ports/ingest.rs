@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;
+use lore_domain::late_interaction::TokenStates;
 use std::time::Duration;
 
 // ---------------------------------------------------------------- extraction
@@ -175,6 +176,14 @@ pub enum EmbedError {
     Unavailable(String),
 }
 
+/// A text's embedding: its vector and, from an embedder that exposes them, its token states (the
+/// material of late interaction, `lore_domain::late_interaction`), both from one pass of the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Embedding {
+    pub vector: Vec<f32>,
+    pub token_states: Option<TokenStates>,
+}
+
 #[async_trait]
 pub trait Embedder: Send + Sync {
     /// Identifies the model; vectors of different models are never mixed in one index.
@@ -182,6 +191,18 @@ pub trait Embedder: Send + Sync {
     fn dimensions(&self) -> usize;
     /// One unit-length vector per input, in order. Splits into provider-sized batches itself.
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    /// Whether [`Embedder::embed_with_token_states`] gives token states: then chunks are stored
+    /// with their token signs and search rescores its semantic candidates by late interaction
+    /// (`search.rs`). `false` unless overridden.
+    fn has_token_states(&self) -> bool {
+        false
+    }
+    /// One embedding per input, in order, with token states when [`Embedder::has_token_states`].
+    /// The vectors are those of [`Embedder::embed`].
+    async fn embed_with_token_states(&self, texts: &[String]) -> Result<Vec<Embedding>, EmbedError> {
+        let vectors = self.embed(texts).await?;
+        Ok(vectors.into_iter().map(|vector| Embedding { vector, token_states: None }).collect())
+    }
     /// Whether the vectors only reflect the words texts share, not their meaning (a hashing
     /// embedder, not a neural model). Hybrid search then lets its keyword ranking lead the fusion
     /// (`search.rs`). `false` unless overridden.

@@ -3,6 +3,7 @@
 use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
 use std::collections::HashMap;
 
@@ -20,7 +21,15 @@ pub struct Chunk {
     pub content_hash: String,
     /// The page a crawled chunk came from.
     pub url: Option<String>,
-    pub embedding: Vec<f32>,
+    pub embedding: ChunkEmbedding,
+}
+
+/// What the index keeps of a chunk's embedding: the vector, and the token signs when the embedder
+/// gives token states (`Embedder::has_token_states`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkEmbedding {
+    pub vector: Vec<f32>,
+    pub token_signs: Option<TokenSigns>,
 }
 
 /// Which chunks a search may return: one owner's, of these (ready) sources only.
@@ -42,11 +51,14 @@ pub struct ChunkHit {
     pub position: u32,
     pub url: Option<String>,
     pub score: f32,
+    /// The chunk's token signs, from semantic search when stored (keyword search leaves them out).
+    pub token_signs: Option<TokenSigns>,
 }
 
 #[async_trait]
 pub trait VectorIndex: Send + Sync {
-    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`.
+    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`,
+    /// each with its token signs when it has them (of `query.len()` dimensions).
     async fn semantic_search(
         &self,
         scope: &SearchScope,
@@ -62,7 +74,7 @@ pub trait VectorIndex: Send + Sync {
     /// Removes every chunk of a chatbot's or a Mind's sources.
     async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64>;
     /// Embeddings already stored for the source, by content hash, when made by `model`.
-    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>>;
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>>;
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
     /// Sources that have chunks embedded by a model other than `model` (the deployment changed
     /// its embedder): they must be embedded again before semantic search can find them.

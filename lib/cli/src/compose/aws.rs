@@ -8,7 +8,7 @@
 use super::parts::{AwsOverrides, StoragePorts, Uses};
 use crate::settings::Settings;
 use aws_config::SdkConfig;
-use lore_app::ports::{Chunk, ChunkHit, SearchScope, StoreError, StoreResult, VectorIndex};
+use lore_app::ports::{Chunk, ChunkEmbedding, ChunkHit, SearchScope, StoreError, StoreResult, VectorIndex};
 use lore_aws::AwsBackend;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
@@ -141,7 +141,7 @@ impl VectorIndex for LazyIndex {
     async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64> {
         self.get().await?.delete_owner_chunks(owner).await
     }
-    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+    async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
         self.get().await?.embeddings_by_hash(source, model).await
     }
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
@@ -178,7 +178,7 @@ impl VectorIndex for NoIndex {
     async fn delete_owner_chunks(&self, _: &SourceOwner) -> StoreResult<u64> {
         no_index()
     }
-    async fn embeddings_by_hash(&self, _: &SourceId, _: &str) -> StoreResult<HashMap<String, Vec<f32>>> {
+    async fn embeddings_by_hash(&self, _: &SourceId, _: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
         no_index()
     }
     async fn count_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {

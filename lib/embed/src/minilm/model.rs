@@ -5,7 +5,8 @@ use super::encoder::{Config, Encoder, Input, Scratch};
 use super::weights::FileTensors;
 use super::*;
 use async_trait::async_trait;
-use lore_app::ports::{EmbedError, Embedder, TokenCounter, TokenWindow};
+use lore_app::ports::{EmbedError, Embedder, Embedding, TokenCounter, TokenWindow};
+use lore_domain::late_interaction::TokenStates;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -144,7 +145,7 @@ impl MiniLmEmbedder {
     /// Per text, its vector (as [`Self::embed_blocking`] makes it) and the unit-length final
     /// hidden state of each of its tokens (`[CLS]` and `[SEP]` included; [`MINILM_DIMENSIONS`]
     /// values a token, row after row), from one pass. The material of a late-interaction (MaxSim)
-    /// score: measured in `benches/retrieval/late_interaction.py`, not yet used by search.
+    /// score ([`Embedder::embed_with_token_states`] leaves out `[CLS]` and `[SEP]`).
     pub fn embed_with_token_states_blocking(&self, texts: &[&str]) -> Result<Vec<VectorWithTokenStates>, MiniLmError> {
         self.inner.run(texts, Encoder::embed_with_token_states)
     }
@@ -298,8 +299,30 @@ impl Embedder for MiniLmEmbedder {
         Some(TokenWindow { counter: self.inner.counter.clone(), max_tokens: MINILM_MAX_TOKENS - 2 })
     }
 
-    /// Runs on tokio's blocking pool, one call at a time per embedder.
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.queued(texts, |inner, texts| inner.run(texts, Encoder::embed)).await
+    }
+
+    fn has_token_states(&self) -> bool {
+        true
+    }
+
+    async fn embed_with_token_states(&self, texts: &[String]) -> Result<Vec<Embedding>, EmbedError> {
+        self.queued(texts, |inner, texts| {
+            let out = inner.run(texts, Encoder::embed_with_token_states)?;
+            out.into_iter().map(embedding).collect()
+        })
+        .await
+    }
+}
+
+impl MiniLmEmbedder {
+    /// Runs `work` over `texts` on tokio's blocking pool, one call at a time per embedder.
+    async fn queued<T: Send + 'static>(
+        &self,
+        texts: &[String],
+        work: fn(&Inner, &[&str]) -> Result<Vec<T>, MiniLmError>,
+    ) -> Result<Vec<T>, EmbedError> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
@@ -313,12 +336,23 @@ impl Embedder for MiniLmEmbedder {
             // Held until the work is done, even when the caller stops waiting.
             let _permit = permit;
             let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            inner.run(&texts, Encoder::embed)
+            work(&inner, &texts)
         })
         .await
         .map_err(|e| EmbedError::Permanent(format!("all-MiniLM-L6-v2 embedding task failed: {e}")))?
         .map_err(|e| EmbedError::Permanent(e.to_string()))
     }
+}
+
+/// The port's embedding of a text: its vector and its token states without `[CLS]` and `[SEP]`
+/// (kept when the text has no other token), which say nothing of the text's own words.
+fn embedding(out: VectorWithTokenStates) -> Result<Embedding, MiniLmError> {
+    let h = MINILM_DIMENSIONS;
+    let rows = out.token_states.len() / h;
+    let inner = if rows > 2 { &out.token_states[h..(rows - 1) * h] } else { &out.token_states[..] };
+    let token_states = TokenStates::new(inner.to_vec(), h)
+        .ok_or_else(|| MiniLmError::Inference("the token states are not whole finite rows".into()))?;
+    Ok(Embedding { vector: out.vector, token_states: Some(token_states) })
 }
 
 #[cfg(test)]
