@@ -382,6 +382,16 @@ impl lore_embed::Embedder for CharChunked {
     async fn embed(&self, texts: &[String]) -> std::result::Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
         self.0.embed(texts).await
     }
+    // Late interaction as served: the comparison is of the chunking alone.
+    fn has_token_states(&self) -> bool {
+        self.0.has_token_states()
+    }
+    async fn embed_with_token_states(
+        &self,
+        texts: &[String],
+    ) -> std::result::Result<Vec<lore_app::ports::Embedding>, lore_app::ports::EmbedError> {
+        self.0.embed_with_token_states(texts).await
+    }
 }
 
 fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {

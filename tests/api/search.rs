@@ -415,3 +415,60 @@ async fn a_repeated_query_is_embedded_once() {
     assert_eq!(embedded.load(Ordering::SeqCst) - before, 2, "a new query is embedded");
     running.stop().await.unwrap();
 }
+
+/// all-MiniLM-L6-v2 from `LORE_MODEL_DIR` (default `~/.cache/lore/models/all-MiniLM-L6-v2`, put
+/// there by scripts/fetch-model.sh, which the test command runs); `None` only when
+/// `LORE_SKIP_MODEL_TESTS=1` and it is missing.
+fn minilm() -> Option<lore_embed::MiniLmEmbedder> {
+    let skip = std::env::var("LORE_SKIP_MODEL_TESTS").is_ok_and(|v| v == "1");
+    let dir = lore_embed::model_dir_from_lookup(|name| std::env::var(name).ok());
+    match dir.map(lore_embed::MiniLmEmbedder::load) {
+        Some(Ok(model)) => Some(model),
+        _ if skip => None,
+        other => {
+            panic!("the MiniLM search test needs the model (bash scripts/fetch-model.sh): {:?}", other.map(|r| r.err()))
+        }
+    }
+}
+
+/// With all-MiniLM-L6-v2 served for real, each chunk is stored with its token signs (SQLite or
+/// pgvector) and a semantic score is 0.1 × cosine + 0.9 × MaxSim of the question's token states
+/// against them: what the model and the domain compute for the same texts, here.
+#[tokio::test]
+async fn with_minilm_semantic_scores_blend_the_cosine_with_late_interaction() {
+    use lore_app::ports::Embedder;
+    let Some(model) = minilm() else { return };
+    let overrides =
+        lore::compose::Overrides { embedder: Some(std::sync::Arc::new(model.clone())), ..Default::default() };
+    let t = TestApp::spawn_with(overrides).await;
+    let k = t.dev_key.clone();
+    let (bot, _) = knowledge_base(&t, &k).await;
+    let query = "how long until I get my money back";
+    let (status, body) = search(&t, &k, &bot, json!({"query": query, "mode": "semantic", "topK": 3})).await;
+    assert_eq!(status, 200, "{body}");
+    let results = body["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    assert_eq!(results[0]["sourceName"], "Billing", "{body}");
+
+    let mut texts: Vec<String> = results.iter().map(|r| r["content"].as_str().unwrap().to_owned()).collect();
+    texts.push(query.to_owned());
+    let embedded = model.embed_with_token_states(&texts).await.unwrap();
+    let question = embedded.last().unwrap();
+    let question_states = question.token_states.as_ref().unwrap();
+    let mut last = f64::INFINITY;
+    for (r, chunk) in results.iter().zip(&embedded) {
+        let cosine: f32 = chunk.vector.iter().zip(&question.vector).map(|(a, b)| a * b).sum();
+        let signs = chunk.token_states.as_ref().unwrap().signs();
+        let max_sim = question_states.max_sim(&signs).unwrap();
+        let expected = 0.1 * cosine.clamp(0.0, 1.0) + 0.9 * max_sim;
+        let score = r["score"].as_f64().unwrap();
+        assert!(
+            (score - f64::from(expected)).abs() < 1e-4,
+            "{}: {score} vs {expected} (cosine {cosine})",
+            r["sourceName"]
+        );
+        assert!((score - f64::from(cosine)).abs() > 1e-3, "not the cosine alone");
+        assert!(score <= last, "best first");
+        last = score;
+    }
+}

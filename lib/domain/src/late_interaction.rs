@@ -46,6 +46,11 @@ impl TokenStates {
         self.dims
     }
 
+    /// The rows, one after another.
+    pub fn values(&self) -> &[f32] {
+        &self.values
+    }
+
     /// How many tokens.
     pub fn len(&self) -> usize {
         self.values.len() / self.dims

@@ -330,3 +330,24 @@ async fn token_states_are_one_unit_row_per_token_of_the_same_pass() {
     // Distinct tokens get distinct states.
     assert!(max_abs_diff(&both[0].token_states[..384], &both[0].token_states[384..768]) > 0.1);
 }
+
+/// The port's token states: the same pass's rows without `[CLS]` and `[SEP]`, the vector the one
+/// `embed` gives.
+#[tokio::test]
+async fn the_ports_token_states_leave_out_the_special_tokens() {
+    let Some(model) = model() else { return };
+    assert!(model.has_token_states());
+    let texts = vec!["How long do refunds take?".to_owned(), "?".to_owned()];
+    let embedded = model.embed_with_token_states(&texts).await.unwrap();
+    let vectors = model.embed(&texts).await.unwrap();
+    let raw = model.embed_with_token_states_blocking(&[&texts[0], &texts[1]]).unwrap();
+    for ((e, vector), raw) in embedded.iter().zip(&vectors).zip(&raw) {
+        assert_eq!(&e.vector, vector);
+        let states = e.token_states.as_ref().expect("MiniLM gives token states");
+        let rows = raw.token_states.len() / 384;
+        assert_eq!(states.len(), rows - 2, "[CLS] and [SEP] left out");
+        assert_eq!(states.dims(), 384);
+        assert_eq!(states.values(), &raw.token_states[384..(rows - 1) * 384], "the rows between them");
+    }
+    assert_eq!(embedded[1].token_states.as_ref().unwrap().len(), 1, "`?` is one token");
+}

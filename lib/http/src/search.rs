@@ -17,8 +17,9 @@ pub fn router() -> ApiRouter {
 }
 
 /// A search. `mode`: `hybrid` (default: 0.9 × the semantic score plus up to 0.1 for keyword
-/// evidence), `semantic` (embeddings, cosine) or `keyword` (BM25 order; the best hit scores the
-/// share of the query's words it holds). Every score is 0 to 1 in every mode.
+/// evidence), `semantic` (embeddings: the cosine of the sentence vectors, blended with a
+/// token-by-token similarity when the embedding model gives one) or `keyword` (BM25 order; the
+/// best hit scores the share of the query's words it holds). Every score is 0 to 1 in every mode.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchBody {
