@@ -10,6 +10,8 @@
 //! the numbers). Measured on both retrieval corpora, that ranks better than the numbers
 //! themselves, and better than a bit per token on the tuning halves at half the size.
 
+use crate::vector::dot;
+
 /// Consecutive tokens of a passage that share one row of signs.
 pub const TOKENS_PER_SIGN_ROW: usize = 2;
 
@@ -130,20 +132,6 @@ impl TokenSigns {
     }
 }
 
-/// A dot product in eight lanes, which the compiler turns into vector instructions (a single
-/// running sum of floats would have to stay in order, one element at a time).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0f32; 8];
-    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in a8.zip(b8) {
-        for i in 0..8 {
-            lanes[i] += x[i] * y[i];
-        }
-    }
-    lanes.iter().sum::<f32>() + tail
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,12 +186,5 @@ mod tests {
         // The score only uses dimensions of the same model.
         let other = TokenStates::new(vec![0.25; 16], 16).unwrap();
         assert_eq!(other.max_sim(&passage), None);
-    }
-
-    #[test]
-    fn dot_products_of_any_length() {
-        let a: Vec<f32> = (0..13).map(|i| i as f32).collect();
-        let want: f32 = a.iter().map(|x| x * x).sum();
-        assert_eq!(dot(&a, &a), want);
     }
 }

@@ -21,6 +21,7 @@ pub mod slug;
 pub mod source;
 pub mod text;
 pub mod time;
+pub mod vector;
 pub mod workspace;
 
 pub use error::{DomainError, ErrorCode};

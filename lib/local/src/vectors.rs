@@ -10,6 +10,7 @@
 
 use lore_domain::id::SourceId;
 use lore_domain::source::SourceOwner;
+use lore_domain::vector::dot;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::atomic::{self, AtomicU64};
@@ -342,20 +343,6 @@ mod avx2 {
 /// Matrices of at least this many floats (~10k rows of 384 dimensions) are scanned in parallel.
 const PARALLEL_SCAN_FLOATS: usize = 4 * 1024 * 1024;
 const MAX_SCAN_THREADS: usize = 4;
-
-/// Dot product with eight independent accumulators, which the compiler turns into SIMD (a plain
-/// iterator sum must add in order and stays scalar): about 4× faster on the benchmark's rows.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (mut xs, mut ys) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut xs).zip(&mut ys) {
-        for ((sum, x), y) in acc.iter_mut().zip(x).zip(y) {
-            *sum += x * y;
-        }
-    }
-    let tail: f32 = xs.remainder().iter().zip(ys.remainder()).map(|(x, y)| x * y).sum();
-    acc.iter().sum::<f32>() + tail
-}
 
 /// Min-heap entry by score (the heap keeps the k best; its top is the worst of them).
 struct Scored(f32, i64);
