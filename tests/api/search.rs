@@ -432,10 +432,11 @@ fn minilm() -> Option<lore_embed::MiniLmEmbedder> {
 }
 
 /// With all-MiniLM-L6-v2 served for real, each chunk is stored with its token signs (SQLite or
-/// pgvector) and a semantic score is 0.1 × cosine + 0.9 × MaxSim of the question's token states
-/// against them: what the model and the domain compute for the same texts, here.
+/// pgvector); hybrid search rescores its semantic candidates 0.1 × cosine + 0.9 × MaxSim of the
+/// question's token states against them and adds keyword evidence with α 0.97, while the semantic
+/// mode stays the cosine: what the model and the domain compute for the same texts, here.
 #[tokio::test]
-async fn with_minilm_semantic_scores_blend_the_cosine_with_late_interaction() {
+async fn with_minilm_hybrid_search_rescores_by_late_interaction() {
     use lore_app::ports::Embedder;
     let Some(model) = minilm() else { return };
     let overrides =
@@ -443,32 +444,44 @@ async fn with_minilm_semantic_scores_blend_the_cosine_with_late_interaction() {
     let t = TestApp::spawn_with(overrides).await;
     let k = t.dev_key.clone();
     let (bot, _) = knowledge_base(&t, &k).await;
-    let query = "how long until I get my money back";
-    let (status, body) = search(&t, &k, &bot, json!({"query": query, "mode": "semantic", "topK": 3})).await;
-    assert_eq!(status, 200, "{body}");
-    let results = body["results"].as_array().unwrap();
-    assert_eq!(results.len(), 3);
-    assert_eq!(results[0]["sourceName"], "Billing", "{body}");
+    let query = "how long until I get my refund for an invoice";
+    let run = |mode: &str| search(&t, &k, &bot, json!({"query": query, "mode": mode, "topK": 3}));
+    let (semantic, keyword, hybrid) = (run("semantic").await, run("keyword").await, run("hybrid").await);
+    for (status, body) in [&semantic, &keyword, &hybrid] {
+        assert_eq!(*status, 200, "{body}");
+    }
+    assert_eq!(hybrid.1["results"][0]["sourceName"], "Billing", "{}", hybrid.1);
 
-    let mut texts: Vec<String> = results.iter().map(|r| r["content"].as_str().unwrap().to_owned()).collect();
+    // The model's own numbers for every chunk, from one pass.
+    let chunks: Vec<String> = DOCS.iter().map(|(_, c)| c.to_string()).collect();
+    let mut texts = chunks.clone();
     texts.push(query.to_owned());
     let embedded = model.embed_with_token_states(&texts).await.unwrap();
     let question = embedded.last().unwrap();
-    let question_states = question.token_states.as_ref().unwrap();
-    let mut last = f64::INFINITY;
-    for (r, chunk) in results.iter().zip(&embedded) {
-        let cosine: f32 = chunk.vector.iter().zip(&question.vector).map(|(a, b)| a * b).sum();
-        let signs = chunk.token_states.as_ref().unwrap().signs();
-        let max_sim = question_states.max_sim(&signs).unwrap();
-        let expected = 0.1 * cosine.clamp(0.0, 1.0) + 0.9 * max_sim;
-        let score = r["score"].as_f64().unwrap();
-        assert!(
-            (score - f64::from(expected)).abs() < 1e-4,
-            "{}: {score} vs {expected} (cosine {cosine})",
-            r["sourceName"]
-        );
-        assert!((score - f64::from(cosine)).abs() > 1e-3, "not the cosine alone");
-        assert!(score <= last, "best first");
-        last = score;
+    let states = question.token_states.as_ref().unwrap();
+    let of = |content: &str| chunks.iter().position(|c| c == content).expect("a chunk is a whole doc");
+    let cosine = |i: usize| -> f32 { embedded[i].vector.iter().zip(&question.vector).map(|(a, b)| a * b).sum() };
+    let rescored = |i: usize| {
+        let max_sim = states.max_sim(&embedded[i].token_states.as_ref().unwrap().signs()).unwrap();
+        0.1 * cosine(i).clamp(0.0, 1.0) + 0.9 * max_sim
+    };
+    let results = |body: &Value| -> Vec<(usize, f64)> {
+        let rows = body["results"].as_array().unwrap();
+        rows.iter().map(|r| (of(r["content"].as_str().unwrap()), r["score"].as_f64().unwrap())).collect()
+    };
+    let close = |a: f64, b: f32, what: &str| assert!((a - f64::from(b)).abs() < 1e-4, "{what}: {a} vs {b}");
+    for (i, score) in results(&semantic.1) {
+        close(score, cosine(i).clamp(0.0, 1.0), "semantic is the cosine");
     }
+    let keyword: Vec<(usize, f64)> = results(&keyword.1);
+    let best_keyword = keyword.iter().map(|(_, s)| *s as f32).fold(0.0, f32::max);
+    let hybrid = results(&hybrid.1);
+    assert_eq!(hybrid.len(), 3);
+    for (i, score) in &hybrid {
+        let kw = keyword.iter().find(|(j, _)| j == i).map_or(0.0, |(_, s)| *s as f32);
+        let expected = 0.97 * rescored(*i) + 0.03 * best_keyword * kw;
+        close(*score, expected.min(1.0), "hybrid");
+        assert!((score - f64::from(0.9 * cosine(*i))).abs() > 1e-3, "not the cosine's fusion");
+    }
+    assert!(hybrid.windows(2).all(|w| w[0].1 >= w[1].1), "best first");
 }

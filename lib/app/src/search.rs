@@ -71,11 +71,14 @@ pub const MAX_QUERY_CHARS: usize = 2_000;
 pub const MAX_TOP_K: u32 = 50;
 /// Hybrid: the weight α of the primary ranking's score (see the module documentation).
 pub const PRIMARY_WEIGHT: f32 = 0.9;
+/// Hybrid: α when the primary ranking is the semantic one rescored by late interaction, whose
+/// scores lie closer together than cosines do: the same keyword bonus would reorder far more.
+pub const PRIMARY_WEIGHT_LATE_INTERACTION: f32 = 0.97;
 /// Hybrid: each ranking is fetched this many times `topK` deep before fusing.
 pub const FUSION_DEPTH: usize = 4;
 /// Late interaction: the weight w of MaxSim in a rescored semantic score (module documentation).
 pub const LATE_INTERACTION_WEIGHT: f32 = 0.9;
-/// Late interaction: the semantic candidates rescored, at least (more when a hybrid search
+/// Late interaction: the semantic candidates a hybrid search rescores, at least (more when it
 /// fetches more).
 pub const LATE_INTERACTION_CANDIDATES: usize = 50;
 
@@ -223,33 +226,44 @@ pub fn score_keyword_hits(query: &str, hits: &mut [ChunkHit]) {
     }
 }
 
-/// Semantic with token states: rescores the semantic candidates by late interaction, best first
-/// (module documentation). Unchanged unless every hit has token signs the question can be compared
-/// with: chunks stored before their embedder gave token states are never ranked against ones that
-/// have them.
-pub fn rescore_late_interaction(hits: &mut [ChunkHit], question: &TokenStates) {
+/// Hybrid with token states: rescores the semantic candidates by late interaction, best first
+/// (module documentation); returns whether it did. Unchanged unless every hit has token signs the
+/// question can be compared with: chunks stored before their embedder gave token states are
+/// never ranked against ones that have them.
+pub fn rescore_late_interaction(hits: &mut [ChunkHit], question: &TokenStates) -> bool {
     let max_sims: Option<Vec<f32>> =
         hits.iter().map(|h| h.token_signs.as_ref().and_then(|signs| question.max_sim(signs))).collect();
-    let Some(max_sims) = max_sims else { return };
+    let Some(max_sims) = max_sims else { return false };
     let w = LATE_INTERACTION_WEIGHT;
     for (h, max_sim) in hits.iter_mut().zip(max_sims) {
         h.score = ((1.0 - w) * h.score + w * max_sim).clamp(0.0, 1.0);
     }
     hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk_id.cmp(&b.chunk_id)));
+    true
 }
 
 /// Hybrid: fuses the semantic and keyword rankings, the semantic one leading unless the embedder
-/// is `lexical_only` (module documentation). Both carry their mode's scores.
-pub fn fuse_hybrid(semantic: Vec<ChunkHit>, keyword: Vec<ChunkHit>, lexical_only: bool) -> Vec<ChunkHit> {
-    if lexical_only { fuse(keyword, semantic) } else { fuse(semantic, keyword) }
+/// is `lexical_only` (module documentation). Both carry their mode's scores; `rescored`: the
+/// semantic ones are late interaction's.
+pub fn fuse_hybrid(
+    semantic: Vec<ChunkHit>,
+    keyword: Vec<ChunkHit>,
+    lexical_only: bool,
+    rescored: bool,
+) -> Vec<ChunkHit> {
+    match (lexical_only, rescored) {
+        (true, _) => fuse(keyword, semantic, PRIMARY_WEIGHT),
+        (false, false) => fuse(semantic, keyword, PRIMARY_WEIGHT),
+        (false, true) => fuse(semantic, keyword, PRIMARY_WEIGHT_LATE_INTERACTION),
+    }
 }
 
 /// α · primary + (1 − α) · best secondary · secondary, best first, equal scores by chunk id.
-fn fuse(primary: Vec<ChunkHit>, secondary: Vec<ChunkHit>) -> Vec<ChunkHit> {
+fn fuse(primary: Vec<ChunkHit>, secondary: Vec<ChunkHit>, alpha: f32) -> Vec<ChunkHit> {
     let best_secondary = secondary.iter().map(|h| h.score).fold(0.0f32, f32::max);
-    let weight = (1.0 - PRIMARY_WEIGHT) * best_secondary;
+    let weight = (1.0 - alpha) * best_secondary;
     let mut fused: HashMap<String, (f32, ChunkHit)> = HashMap::new();
-    for (ranking, w) in [(primary, PRIMARY_WEIGHT), (secondary, weight)] {
+    for (ranking, w) in [(primary, alpha), (secondary, weight)] {
         for hit in ranking {
             let add = w * hit.score.clamp(0.0, 1.0);
             fused.entry(hit.chunk_id.clone()).and_modify(|e| e.0 += add).or_insert((add, hit));
@@ -418,25 +432,27 @@ impl App {
             SearchMode::Hybrid => req.top_k * FUSION_DEPTH,
             _ => req.top_k,
         };
+        let mut rescored = false;
         let semantic = if req.mode != SearchMode::Keyword && !scope.source_ids.is_empty() {
             let q = self.query_embedding(&req.query).await?;
             let model = self.index_model();
-            let fetch = match q.token_states {
-                Some(_) => depth.max(LATE_INTERACTION_CANDIDATES),
-                None => depth,
-            };
+            // Only hybrid rescores: the semantic mode stays the cosine of sentence vectors, with
+            // the scores its users set `minScore` by.
+            let late = req.mode == SearchMode::Hybrid && q.token_states.is_some();
+            let fetch = if late { depth.max(LATE_INTERACTION_CANDIDATES) } else { depth };
             let mut hits = self.ports.index.semantic_search(&scope, model, &q.vector, fetch).await?;
             for h in &mut hits {
                 h.score = h.score.clamp(0.0, 1.0);
             }
-            if q.token_states.is_some() {
+            if late {
                 // CPU work (up to 50 chunks of 128 rows, against up to 254 question tokens):
                 // kept off the async threads.
-                hits = tokio::task::spawn_blocking(move || {
-                    if let Some(question) = &q.token_states {
-                        rescore_late_interaction(&mut hits, question);
+                (hits, rescored) = tokio::task::spawn_blocking(move || match &q.token_states {
+                    Some(question) => {
+                        let rescored = rescore_late_interaction(&mut hits, question);
+                        (hits, rescored)
                     }
-                    hits
+                    None => (hits, false),
                 })
                 .await
                 .map_err(|e| AppError::Storage(format!("rescoring failed: {e}")))?;
@@ -456,7 +472,7 @@ impl App {
         let ranked = match req.mode {
             SearchMode::Semantic => semantic,
             SearchMode::Keyword => keyword,
-            SearchMode::Hybrid => fuse_hybrid(semantic, keyword, self.ports.embedder.lexical_only()),
+            SearchMode::Hybrid => fuse_hybrid(semantic, keyword, self.ports.embedder.lexical_only(), rescored),
         };
         let hits = ranked
             .into_iter()
@@ -512,15 +528,15 @@ mod tests {
     fn hybrid_adds_the_secondary_score_weighted_by_its_best() {
         let primary = ranking(&[("a", 0.62), ("b", 0.60), ("c", 0.40)]);
         let secondary = ranking(&[("b", 1.0), ("d", 0.5)]);
-        let fused = fuse(primary, secondary);
+        let fused = fuse(primary, secondary, PRIMARY_WEIGHT);
         // a: 0.9·0.62 = 0.558; b: 0.9·0.60 + 0.1·1·1 = 0.64; c: 0.36; d: 0.1·1·0.5 = 0.05.
         assert_eq!(ids(&fused), ["b", "a", "c", "d"], "agreement lifts b over a");
         for (h, want) in fused.iter().zip([0.64f32, 0.558, 0.36, 0.05]) {
             assert!(close(h.score, want), "{}: {}", h.chunk_id, h.score);
         }
-        let top = fuse(ranking(&[("x", 1.0)]), ranking(&[("x", 1.0)]));
+        let top = fuse(ranking(&[("x", 1.0)]), ranking(&[("x", 1.0)]), PRIMARY_WEIGHT);
         assert!(close(top[0].score, 1.0), "perfect in both: {}", top[0].score);
-        assert!(fuse(Vec::new(), Vec::new()).is_empty());
+        assert!(fuse(Vec::new(), Vec::new(), PRIMARY_WEIGHT).is_empty());
     }
 
     #[test]
@@ -528,10 +544,10 @@ mod tests {
         let primary = ranking(&[("p1", 0.60), ("p2", 0.58)]);
         // The best keyword hit holds a third of the query's words: its weight is 0.1 · 1/3, too
         // little to pass p1 (0.9·0.58 + 0.1·(1/3)·(1/3) = 0.533 < 0.54).
-        let fused = fuse(primary.clone(), ranking(&[("p2", 1.0 / 3.0)]));
+        let fused = fuse(primary.clone(), ranking(&[("p2", 1.0 / 3.0)]), PRIMARY_WEIGHT);
         assert_eq!(ids(&fused), ["p1", "p2"]);
         // The same keyword hit holding every word of the query does (0.522 + 0.1 = 0.622).
-        let fused = fuse(primary, ranking(&[("p2", 1.0)]));
+        let fused = fuse(primary, ranking(&[("p2", 1.0)]), PRIMARY_WEIGHT);
         assert_eq!(ids(&fused), ["p2", "p1"]);
         assert!(fused.iter().all(|h| (0.0..=1.0).contains(&h.score)));
     }
@@ -540,8 +556,25 @@ mod tests {
     fn a_lexical_only_embedder_lets_the_keyword_ranking_lead() {
         let semantic = ranking(&[("s", 0.9), ("x", 0.5), ("both", 0.4)]);
         let keyword = ranking(&[("k", 0.9), ("y", 0.5), ("both", 0.4)]);
-        assert_eq!(ids(&fuse_hybrid(semantic.clone(), keyword.clone(), false))[0], "s");
-        assert_eq!(ids(&fuse_hybrid(semantic, keyword, true))[0], "k");
+        assert_eq!(ids(&fuse_hybrid(semantic.clone(), keyword.clone(), false, false))[0], "s");
+        assert_eq!(ids(&fuse_hybrid(semantic.clone(), keyword.clone(), true, false))[0], "k");
+        assert_eq!(
+            ids(&fuse_hybrid(semantic, keyword, true, true))[0],
+            "k",
+            "late interaction only rescores the semantic ranking"
+        );
+    }
+
+    #[test]
+    fn keyword_evidence_weighs_less_against_late_interaction_scores() {
+        let semantic = ranking(&[("a", 0.50), ("b", 0.45)]);
+        let keyword = ranking(&[("b", 1.0)]);
+        // Cosines: b 0.9 · 0.45 + 0.1 = 0.505 passes a's 0.45.
+        assert_eq!(ids(&fuse_hybrid(semantic.clone(), keyword.clone(), false, false)), ["b", "a"]);
+        // Rescored, α 0.97: b 0.97 · 0.45 + 0.03 = 0.4665 stays under a's 0.485.
+        let fused = fuse_hybrid(semantic, keyword, false, true);
+        assert_eq!(ids(&fused), ["a", "b"]);
+        assert!(close(fused[0].score, 0.485) && close(fused[1].score, 0.4665), "{fused:?}");
     }
 
     fn with_content(id: &str, raw: f32, content: &str) -> ChunkHit {
@@ -622,13 +655,13 @@ mod tests {
         let a = signed("a", 0.70, &[[1.0; 8], [1.0; 8]]);
         let b = signed("b", 0.60, &[[1.0; 8], [1.0; 8], [1., 1., 1., 1., -1., -1., -1., -1.]]);
         let mut hits = vec![a.clone(), b.clone()];
-        rescore_late_interaction(&mut hits, &question);
+        assert!(rescore_late_interaction(&mut hits, &question));
         assert_eq!(ids(&hits), ["b", "a"]);
         // b: 0.1 · 0.6 + 0.9 · 1 = 0.96; a: 0.1 · 0.7 + 0.9 · 0.5 = 0.52.
         assert!(close(hits[0].score, 0.96) && close(hits[1].score, 0.52), "{hits:?}");
         // A candidate without signs (stored before): the cosine order stands, scores untouched.
         let mut mixed = vec![a, b, hit("old", 0.5)];
-        rescore_late_interaction(&mut mixed, &question);
+        assert!(!rescore_late_interaction(&mut mixed, &question));
         assert_eq!(ids(&mixed), ["a", "b", "old"]);
         assert!(close(mixed[0].score, 0.70));
     }
