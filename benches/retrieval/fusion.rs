@@ -19,7 +19,7 @@
 
 use crate::metrics;
 use crate::{Query, Scores, TOP_K};
-use lore_app::search::{FUSION_DEPTH, PRIMARY_WEIGHT};
+use lore_app::search::{FUSION_DEPTH, PRIMARY_WEIGHT, PRIMARY_WEIGHT_LATE_INTERACTION};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -33,7 +33,11 @@ const FLIPS: usize = 20_000;
 
 /// The rankings of one query: chunk ids with their scores (topK 50) and the server's hybrid answer.
 pub struct Lists {
+    /// The semantic mode's ranking (cosines).
     pub semantic: Vec<(String, f32)>,
+    /// The semantic ranking hybrid search fuses: `semantic` rescored by late interaction when the
+    /// embedder gives token states (as the server rescores it), else `semantic` itself.
+    pub hybrid_semantic: Vec<(String, f32)>,
     pub keyword: Vec<(String, f32)>,
     /// The server's hybrid answer at topK 10, chunk ids.
     pub hybrid: Vec<String>,
@@ -45,6 +49,9 @@ pub struct Lists {
 pub struct Run {
     pub name: String,
     pub lexical_only: bool,
+    /// Whether hybrid's semantic ranking is rescored by late interaction (the embedder gives
+    /// token states).
+    pub late_interaction: bool,
     pub lists: Vec<Lists>,
     /// Read from a `--dump` file: chunk ids are passage ids there, so exact ties of a fusion are
     /// broken by passage id, not by chunk id as on the server.
@@ -55,7 +62,7 @@ impl Run {
     /// Reads the lines of one embedder from a `--dump` file (passage ids stand for chunk ids: the
     /// corpus has one chunk per passage). Embedders in order of first appearance.
     pub fn from_dump(text: &str, queries: &[Query]) -> crate::Result<Vec<Run>> {
-        let mut runs: Vec<(String, bool, BTreeMap<String, Lists>)> = Vec::new();
+        let mut runs: Vec<(String, bool, bool, BTreeMap<String, Lists>)> = Vec::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let v: Value = serde_json::from_str(line)?;
             let name = v["embedder"].as_str().ok_or("dump line without embedder")?.to_owned();
@@ -70,6 +77,9 @@ impl Run {
                     .unwrap_or_default()
             };
             let (semantic, keyword) = (pairs("semantic"), pairs("keyword"));
+            // Dumps written before late interaction: hybrid fused the semantic mode's ranking.
+            let late = v["hybridSemantic"].is_array();
+            let hybrid_semantic = if late { pairs("hybridSemantic") } else { semantic.clone() };
             let hybrid: Vec<String> = v["hybrid"]
                 .as_array()
                 .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
@@ -81,21 +91,21 @@ impl Run {
                 .chain(hybrid.iter().map(|id| (id.clone(), id.clone())))
                 .collect();
             let query = v["query"].as_str().ok_or("dump line without query")?.to_owned();
-            let lists = Lists { semantic, keyword, hybrid, names };
+            let lists = Lists { semantic, hybrid_semantic, keyword, hybrid, names };
             match runs.iter_mut().find(|r| r.0 == name) {
                 Some(r) => {
-                    r.2.insert(query, lists);
+                    r.3.insert(query, lists);
                 }
-                None => runs.push((name, lexical, BTreeMap::from([(query, lists)]))),
+                None => runs.push((name, lexical, late, BTreeMap::from([(query, lists)]))),
             }
         }
         runs.into_iter()
-            .map(|(name, lexical_only, mut by_query)| {
+            .map(|(name, lexical_only, late_interaction, mut by_query)| {
                 let lists = queries
                     .iter()
                     .map(|q| by_query.remove(&q.id).ok_or_else(|| format!("dump: no {name} line for query {}", q.id)))
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok(Run { name, lexical_only, lists, from_dump: true })
+                Ok(Run { name, lexical_only, late_interaction, lists, from_dump: true })
             })
             .collect()
     }
@@ -104,12 +114,14 @@ impl Run {
 /// The weighted RRF served before the convex fusion (k 3, secondary weight 0.25), for comparison.
 const RRF_BEFORE: (f32, f32) = (3.0, 0.25);
 /// Primary weights of the convex fusion tried per corpus.
-pub const GRID_ALPHA: [f32; 10] = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.95];
+pub const GRID_ALPHA: [f32; 13] = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94, 0.95, 0.97, 0.99];
 
 /// A way of ranking the chunks of one query from its `Lists`.
 #[derive(Clone, Copy, Debug)]
 pub enum Fusion {
     Semantic,
+    /// Hybrid's semantic ranking alone (rescored by late interaction where the embedder allows).
+    HybridSemantic,
     Keyword,
     /// What `lib/app/src/search.rs` computes: α · primary score + (1 − α) · the secondary
     /// ranking's best score · secondary score, both rankings cut to `depth`; the primary ranking is
@@ -142,8 +154,10 @@ impl Fusion {
     }
 
     /// What `lib/app/src/search.rs` computes for hybrid.
-    pub fn served(lexical_only: bool) -> Self {
-        Fusion::Convex { alpha: PRIMARY_WEIGHT, depth: FUSION_DEPTH * TOP_K, lexical_only }
+    pub fn served(run: &Run) -> Self {
+        let alpha =
+            if run.late_interaction && !run.lexical_only { PRIMARY_WEIGHT_LATE_INTERACTION } else { PRIMARY_WEIGHT };
+        Fusion::Convex { alpha, depth: FUSION_DEPTH * TOP_K, lexical_only: run.lexical_only }
     }
 
     /// Chunk ids, best first.
@@ -152,9 +166,11 @@ impl Fusion {
         let depth = FUSION_DEPTH * TOP_K;
         match *self {
             Fusion::Semantic => ids(&l.semantic),
+            Fusion::HybridSemantic => ids(&l.hybrid_semantic),
             Fusion::Keyword => ids(&l.keyword),
             Fusion::Convex { alpha, depth, lexical_only } => {
-                let (sem, kw) = (&l.semantic[..l.semantic.len().min(depth)], &l.keyword[..l.keyword.len().min(depth)]);
+                let sem = &l.hybrid_semantic[..l.hybrid_semantic.len().min(depth)];
+                let kw = &l.keyword[..l.keyword.len().min(depth)];
                 let (primary, secondary) = if lexical_only { (kw, sem) } else { (sem, kw) };
                 // The server's arithmetic, in its order (f32), so that the top 10 match exactly.
                 let best = secondary.iter().map(|(_, s)| *s).fold(0.0f32, f32::max);
@@ -168,11 +184,14 @@ impl Fusion {
                 out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
                 out.into_iter().map(|(c, _)| c.to_owned()).collect()
             }
-            Fusion::Rrf { k, depth, semantic_weight, keyword_weight } => {
-                metrics::rrf(&[(&ids(&l.semantic), semantic_weight), (&ids(&l.keyword), keyword_weight)], k, depth)
-            }
+            Fusion::Rrf { k, depth, semantic_weight, keyword_weight } => metrics::rrf(
+                &[(&ids(&l.hybrid_semantic), semantic_weight), (&ids(&l.keyword), keyword_weight)],
+                k,
+                depth,
+            ),
             Fusion::Scores { semantic_weight, z } => {
-                let (sem, kw) = (&l.semantic[..l.semantic.len().min(depth)], &l.keyword[..l.keyword.len().min(depth)]);
+                let sem = &l.hybrid_semantic[..l.hybrid_semantic.len().min(depth)];
+                let kw = &l.keyword[..l.keyword.len().min(depth)];
                 let rankings = [(sem, semantic_weight), (kw, 1.0 - semantic_weight)];
                 if z { metrics::z_score_fusion(&rankings) } else { metrics::score_fusion(&rankings) }
             }
@@ -302,7 +321,7 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
             .expect("alphas")
     };
 
-    let served: Vec<Scores> = runs.iter().map(|r| evaluate(r, queries, Fusion::served(r.lexical_only))).collect();
+    let served: Vec<Scores> = runs.iter().map(|r| evaluate(r, queries, Fusion::served(r))).collect();
     // The convex fusion's α tuned on this corpus's tuning half, per embedder (the served α was
     // chosen on the tuning halves of both corpora).
     let convex = |alpha: f32, lexical_only: bool| Fusion::Convex { alpha, depth: FUSION_DEPTH * TOP_K, lexical_only };
@@ -325,8 +344,15 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
         Row { label: "keyword alone".into(), cells: singles.iter().map(|x| (None, x.1.clone())).collect() },
         Row { label: "semantic alone".into(), cells: singles.iter().map(|x| (None, x.0.clone())).collect() },
         Row {
+            label:
+                "hybrid's semantic ranking alone (rescored by late interaction where the embedder gives token states)"
+                    .into(),
+            cells: runs.iter().map(|r| (None, evaluate(r, queries, Fusion::HybridSemantic))).collect(),
+        },
+        Row {
             label: format!(
-                "**hybrid as served**: α · primary + (1 − α) · best secondary · secondary, α = {PRIMARY_WEIGHT}, depth {}",
+                "**hybrid as served**: α · primary + (1 − α) · best secondary · secondary, α = {PRIMARY_WEIGHT} \
+                 ({PRIMARY_WEIGHT_LATE_INTERACTION} over late interaction's scores), depth {}",
                 FUSION_DEPTH * TOP_K
             ),
             cells: served.iter().map(|x| (None, x.clone())).collect(),
@@ -527,11 +553,8 @@ pub fn report(runs: &[&Run], queries: &[Query]) -> String {
     let checks: Vec<String> = runs
         .iter()
         .map(|r| {
-            let same = r
-                .lists
-                .iter()
-                .filter(|l| Fusion::served(r.lexical_only).apply(l).iter().take(TOP_K).eq(l.hybrid.iter()))
-                .count();
+            let same =
+                r.lists.iter().filter(|l| Fusion::served(r).apply(l).iter().take(TOP_K).eq(l.hybrid.iter())).count();
             format!("`{}` {same}/{n}", r.name)
         })
         .collect();

@@ -284,9 +284,11 @@ impl Bench {
             results.iter().map(|r| str_of(r, "chunkId").map(str::to_owned)).collect::<Result<_>>()?;
         let by_chunk = chunks.iter().cloned().zip(names.iter().cloned()).collect();
         let scores = results.iter().map(|r| r["score"].as_f64().unwrap_or(0.0) as f32).collect();
+        let contents = results.iter().map(|r| str_of(r, "content").map(str::to_owned)).collect::<Result<_>>()?;
         Ok(Answer {
             passages: metrics::dedup(&names),
             chunks,
+            contents,
             scores,
             by_chunk,
             round_trip_ms,
@@ -323,6 +325,8 @@ impl Handle {
 struct Answer {
     passages: Vec<String>,
     chunks: Vec<String>,
+    /// The results' texts, as `chunks`.
+    contents: Vec<String>,
     /// The results' scores, as `chunks`.
     scores: Vec<f32>,
     by_chunk: BTreeMap<String, String>,
@@ -427,6 +431,7 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
     let Some(embedder) = load_embedder(name)? else { return Ok(None) };
     let model = embedder.model_id().to_owned();
     let embedder_lexical = embedder.lexical_only();
+    let mut rescorer = embedder.has_token_states().then(|| Rescorer::new(embedder.clone()));
     let bench = Bench::start(embedder).await?;
     eprintln!("retrieval: {name}: indexing {} passages through the API…", passages.len());
     let (bot, index_time) = bench.index(passages).await?;
@@ -480,19 +485,33 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
     for ((q, hybrid), hybrid_by_chunk) in queries.iter().zip(hybrid_answers).zip(hybrid_names) {
         let sem = bench.search(&bot, &q.text, "semantic", SWEEP_K).await?;
         let kw = bench.search(&bot, &q.text, "keyword", SWEEP_K).await?;
+        // Hybrid's semantic ranking: the server rescores the cosine top max(4 × topK, 50) — the
+        // 50 fetched here — by late interaction; recomputed here from the model's own output.
+        let sem_pairs: Vec<(String, f32)> = sem.chunks.iter().cloned().zip(sem.scores.iter().copied()).collect();
+        let hybrid_semantic = match rescorer.as_mut() {
+            Some(r) => r.rescore(&q.text, &sem).await?,
+            None => sem_pairs.clone(),
+        };
         let mut names = sem.by_chunk.clone();
         names.extend(kw.by_chunk.clone());
         names.extend(hybrid_by_chunk);
         let pairs = |a: &Answer| -> Vec<(String, f32)> {
             a.chunks.iter().map(|c| names[c].clone()).zip(a.scores.iter().copied()).collect()
         };
-        dump.push(json!({
+        let named =
+            |v: &[(String, f32)]| -> Vec<(String, f32)> { v.iter().map(|(c, s)| (names[c].clone(), *s)).collect() };
+        let mut line = json!({
             "embedder": name, "lexicalOnly": lexical_only, "query": q.id, "kind": q.kind, "relevant": q.judged,
             "semantic": pairs(&sem), "keyword": pairs(&kw),
             "hybrid": hybrid.iter().map(|c| names.get(c).cloned().unwrap_or_default()).collect::<Vec<_>>(),
-        }));
+        });
+        if rescorer.is_some() {
+            line["hybridSemantic"] = json!(named(&hybrid_semantic));
+        }
+        dump.push(line);
         lists.push(fusion::Lists {
-            semantic: sem.chunks.into_iter().zip(sem.scores).collect(),
+            semantic: sem_pairs,
+            hybrid_semantic,
             keyword: kw.chunks.into_iter().zip(kw.scores).collect(),
             hybrid,
             names,
@@ -504,9 +523,63 @@ async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Re
         model,
         index_time,
         modes,
-        run: fusion::Run { name: name.to_owned(), lexical_only, lists, from_dump: false },
+        run: fusion::Run {
+            name: name.to_owned(),
+            lexical_only,
+            late_interaction: rescorer.is_some(),
+            lists,
+            from_dump: false,
+        },
         dump,
     }))
+}
+
+/// Recomputes the late-interaction rescoring hybrid search applies to its semantic candidates
+/// (`lore_app::search::rescore_late_interaction`), from the same model: each chunk's token signs
+/// (embedded once per chunk), the question's token states.
+struct Rescorer {
+    embedder: Arc<dyn lore_embed::Embedder>,
+    signs: BTreeMap<String, lore_domain::late_interaction::TokenSigns>,
+}
+
+impl Rescorer {
+    fn new(embedder: Arc<dyn lore_embed::Embedder>) -> Self {
+        Self { embedder, signs: BTreeMap::new() }
+    }
+
+    /// The semantic answer `sem` (cosines) rescored, best first.
+    async fn rescore(&mut self, question: &str, sem: &Answer) -> Result<Vec<(String, f32)>> {
+        let missing: Vec<(String, String)> = sem
+            .chunks
+            .iter()
+            .zip(&sem.contents)
+            .filter(|(c, _)| !self.signs.contains_key(*c))
+            .map(|(c, t)| (c.clone(), t.clone()))
+            .collect();
+        let mut texts: Vec<String> = missing.iter().map(|(_, t)| t.clone()).collect();
+        texts.push(question.to_owned());
+        let mut embedded = self.embedder.embed_with_token_states(&texts).await.map_err(|e| e.to_string())?;
+        let states = embedded.pop().and_then(|e| e.token_states).ok_or("no token states for the question")?;
+        for ((chunk, _), e) in missing.into_iter().zip(embedded) {
+            self.signs.insert(chunk, e.token_states.ok_or("no token states for a chunk")?.signs());
+        }
+        let mut hits: Vec<lore_app::ports::ChunkHit> = sem
+            .chunks
+            .iter()
+            .zip(&sem.scores)
+            .map(|(c, score)| lore_app::ports::ChunkHit {
+                chunk_id: c.clone(),
+                source_id: lore_domain::id::SourceId::generate(),
+                content: String::new(),
+                position: 0,
+                url: None,
+                score: *score,
+                token_signs: self.signs.get(c).cloned(),
+            })
+            .collect();
+        lore_app::search::rescore_late_interaction(&mut hits, &states);
+        Ok(hits.into_iter().map(|h| (h.chunk_id, h.score)).collect())
+    }
 }
 
 fn git_revision() -> Option<String> {

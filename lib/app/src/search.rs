@@ -2,31 +2,31 @@
 //!
 //! **Scores** are in 0..1 and mean the same on every backend and at every knowledge-base size, so
 //! that `minScore` never silently drops real matches:
-//! - semantic: the cosine similarity of the query's and the chunk's vectors, clipped to 0..1,
-//!   blended with their late-interaction similarity when the embedder gives token states (below);
+//! - semantic: the cosine similarity of the query's and the chunk's vectors, clipped to 0..1;
 //! - keyword: BM25 orders the hits; the first scores the share of the query's content words it
 //!   contains, every other one that share times its BM25 relative to the first's
 //!   ([`score_keyword_hits`]);
-//! - hybrid: the fusion below.
+//! - hybrid: the fusion below, over the semantic ranking rescored by late interaction when the
+//!   embedder gives token states.
 //!
 //! **Late interaction.** When the embedder gives token states (all-MiniLM-L6-v2,
-//! [`Embedder::has_token_states`](crate::ports::Embedder::has_token_states)), semantic search
+//! [`Embedder::has_token_states`](crate::ports::Embedder::has_token_states)), hybrid search
 //! fetches at least [`LATE_INTERACTION_CANDIDATES`] (50) chunks by cosine and rescores them
 //!
 //! ```text
-//! semantic = (1 − w) · cosine + w · MaxSim,   w = LATE_INTERACTION_WEIGHT = 0.9
+//! rescored = (1 − w) · cosine + w · MaxSim,   w = LATE_INTERACTION_WEIGHT = 0.9
 //! ```
 //!
 //! where MaxSim compares the question's tokens with the chunk's, each question token with its
 //! best match, averaged (`lore_domain::late_interaction`; the chunk's side stored as one bit a
 //! dimension of each two tokens). A sentence vector is one average of a text's tokens; matching
 //! token by token keeps what the average blurs (an identifier, a rare term, a phrase). Zero-shot
-//! with the model we ship, it gained 0.03 to 0.05 nDCG@10 over the cosine on both benchmark
+//! with the model we ship, it gained 0.03 to 0.06 nDCG@10 over the cosine on both benchmark
 //! corpora, on their held-out halves too (docs/benchmarks.md, "Late interaction"); w and the form
-//! of the stored states were chosen on the tuning halves. Embedders without token states (the
-//! hashing embedder, OpenAI's) rank by the cosine alone. The cost: a chunk's signs take about
-//! three times its vector's bytes, and rescoring 50 chunks adds about a millisecond to a search
-//! (docs/benchmarks.md).
+//! of the stored states were chosen on the tuning halves. The semantic mode stays the cosine of
+//! sentence vectors: its scores are the ones its users set `minScore` by, and it is the single
+//! signal hybrid is measured against. Embedders without token states (the hashing embedder,
+//! OpenAI's) rank hybrid's semantic side by the cosine alone.
 //!
 //! **Hybrid** is a convex combination of the two modes' scores (Bruch, Gai and Ingber, "An
 //! Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023, who found such
@@ -42,7 +42,10 @@
 //! `best_secondary` is the secondary ranking's best score for this query. The primary ranking is
 //! the semantic one, unless the embedder only measures shared words
 //! ([`Embedder::lexical_only`](crate::ports::Embedder::lexical_only), the built-in hashing
-//! embedder): then BM25 is the better lexical ranker and leads.
+//! embedder): then BM25 is the better lexical ranker and leads. When the semantic ranking was
+//! rescored by late interaction, α is [`PRIMARY_WEIGHT_LATE_INTERACTION`] (0.97): rescored scores
+//! lie closer together than cosines, so the same keyword bonus would reorder far more (chosen by
+//! the same rule on the same tuning halves, docs/benchmarks.md "Fusion").
 //!
 //! Why: the keyword ranking's value differs from query to query. When the best keyword hit holds
 //! every content word of the question (an identifier, an option name, an error message), BM25 has

@@ -91,11 +91,10 @@ impl TokenStates {
         let mut best = vec![f32::NEG_INFINITY; self.len()];
         let mut expanded = vec![0f32; self.dims];
         for row in signs.bytes.chunks_exact(self.dims / 8) {
-            // ±1 per dimension once per row, then one dot product per question token.
+            // ±1 per dimension once per row, eight at a time, then one dot product per question
+            // token.
             for (values, byte) in expanded.chunks_exact_mut(8).zip(row) {
-                for (bit, v) in values.iter_mut().enumerate() {
-                    *v = if byte & (1 << bit) != 0 { 1.0 } else { -1.0 };
-                }
+                values.copy_from_slice(&SIGNS_OF_BYTE[usize::from(*byte)]);
             }
             for (best, question) in best.iter_mut().zip(self.values.chunks_exact(self.dims)) {
                 *best = best.max(dot(&expanded, question));
@@ -105,6 +104,23 @@ impl TokenStates {
         Some(best.iter().sum::<f32>() / (best.len() as f32 * scale))
     }
 }
+
+/// The eight ±1 values each byte of signs stands for (bit `i` set: dimension `i` is +1).
+const SIGNS_OF_BYTE: [[f32; 8]; 256] = {
+    let mut table = [[-1.0f32; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][bit] = 1.0;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 impl TokenSigns {
     /// Signs as stored: a whole number of rows of `dims / 8` bytes, at least one; `None` otherwise.

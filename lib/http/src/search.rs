@@ -16,10 +16,10 @@ pub fn router() -> ApiRouter {
     ApiRouter::new().routes(api_routes!(search_chatbot))
 }
 
-/// A search. `mode`: `hybrid` (default: 0.9 × the semantic score plus up to 0.1 for keyword
-/// evidence), `semantic` (embeddings: the cosine of the sentence vectors, blended with a
-/// token-by-token similarity when the embedding model gives one) or `keyword` (BM25 order; the
-/// best hit scores the share of the query's words it holds). Every score is 0 to 1 in every mode.
+/// A search. `mode`: `hybrid` (default: the semantic ranking, rescored token by token when the
+/// embedding model allows it, plus a small bonus for keyword evidence), `semantic` (embeddings,
+/// cosine) or `keyword` (BM25 order; the best hit scores the share of the query's words it
+/// holds). Every score is 0 to 1 in every mode.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchBody {
