@@ -20,6 +20,8 @@
 #    minutes on two cores) and runs it once per corpus: real server in process, everything through
 #    the HTTP API. The rankings of the fusion analysis are kept in
 #    $CARGO_TARGET_DIR/retrieval-rankings-<corpus>.jsonl, so that it can be rerun without indexing.
+# 5. Prints the choice of the fusion weight over both corpora' kept rankings
+#    (benches/retrieval/choose_alpha.py, docs/benchmarks.md "Fusion").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD" # the bench runs in its package's directory: every path it gets is absolute
@@ -60,4 +62,9 @@ for corpus in $corpora; do
     echo "bench-retrieval: $corpus rankings kept in $dump" >&2
   fi
 done
+# The fusion weight chosen once for both corpora (docs/benchmarks.md, "Fusion"): printed only.
+both=("$CARGO_TARGET_DIR/retrieval-rankings-cpython.jsonl" "$CARGO_TARGET_DIR/retrieval-rankings-cargo-book.jsonl")
+if [ -s "${both[0]}" ] && [ -s "${both[1]}" ]; then
+  python3 benches/retrieval/choose_alpha.py "${both[@]}"
+fi
 echo "bench-retrieval: finished in $(($(date +%s) - start)) s (build included)" >&2
