@@ -10,7 +10,7 @@
 //! the numbers). Measured on both retrieval corpora, that ranks better than the numbers
 //! themselves, and better than a bit per token on the tuning halves at half the size.
 
-use crate::vector::dot;
+use crate::vector::dot_wide;
 
 /// Consecutive tokens of a passage that share one row of signs.
 pub const TOKENS_PER_SIGN_ROW: usize = 2;
@@ -89,19 +89,55 @@ impl TokenStates {
             return None;
         }
         let mut best = vec![f32::NEG_INFINITY; self.len()];
-        let mut expanded = vec![0f32; self.dims];
-        for row in signs.bytes.chunks_exact(self.dims / 8) {
-            // ±1 per dimension once per row, eight at a time, then one dot product per question
-            // token.
-            for (values, byte) in expanded.chunks_exact_mut(8).zip(row) {
-                values.copy_from_slice(&SIGNS_OF_BYTE[usize::from(*byte)]);
-            }
-            for (best, question) in best.iter_mut().zip(self.values.chunks_exact(self.dims)) {
-                *best = best.max(dot(&expanded, question));
-            }
-        }
+        best_matches_for_this_cpu()(&self.values, &signs.bytes, self.dims, &mut best);
         let scale = (self.dims as f32).sqrt();
         Some(best.iter().sum::<f32>() / (best.len() as f32 * scale))
+    }
+}
+
+/// Per question token (rows of `dims` in `question`), the largest dot product with a row of
+/// `signs` read as ±1 values, into `best`.
+#[inline(always)]
+fn best_matches(question: &[f32], signs: &[u8], dims: usize, best: &mut [f32]) {
+    let mut expanded = vec![0f32; dims];
+    for row in signs.chunks_exact(dims / 8) {
+        // ±1 per dimension once per row, eight at a time, then one dot product per question
+        // token.
+        for (values, byte) in expanded.chunks_exact_mut(8).zip(row) {
+            values.copy_from_slice(&SIGNS_OF_BYTE[usize::from(*byte)]);
+        }
+        for (best, question) in best.iter_mut().zip(question.chunks_exact(dims)) {
+            *best = best.max(dot_wide(&expanded, question));
+        }
+    }
+}
+
+type BestMatches = fn(&[f32], &[u8], usize, &mut [f32]);
+
+/// [`best_matches`] built for the widest vector instructions this processor has: the default
+/// x86-64 target stops at SSE2; with AVX2 the same code takes about 60 % of the time (2.2 ms
+/// against 3.6–3.8 ms for a 12-token question and 50 chunks of 150 tokens, EPYC). Both add in
+/// the same order, so the scores are the same.
+fn best_matches_for_this_cpu() -> BestMatches {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return avx2::best_matches;
+    }
+    best_matches
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    /// Only handed out by [`super::best_matches_for_this_cpu`] once the processor has shown AVX2.
+    pub(super) fn best_matches(question: &[f32], signs: &[u8], dims: usize, best: &mut [f32]) {
+        // SAFETY: reached only through `best_matches_for_this_cpu`, after `is_x86_feature_detected!`
+        // found AVX2 on this processor.
+        unsafe { best_matches_avx2(question, signs, dims, best) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn best_matches_avx2(question: &[f32], signs: &[u8], dims: usize, best: &mut [f32]) {
+        super::best_matches(question, signs, dims, best)
     }
 }
 
@@ -180,6 +216,34 @@ mod tests {
         assert_eq!(signs.as_bytes(), [0b0000_0111, 0b1000_0010]);
         assert_eq!(signs.len(), 2);
         assert_eq!(TokenSigns::from_bytes(signs.as_bytes().to_vec(), 8), Some(signs));
+    }
+
+    #[test]
+    fn every_kernel_gives_the_same_best_matches() {
+        let mut x: u32 = 7;
+        let mut next = || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (x >> 8) as f32 / (1 << 23) as f32 - 1.0
+        };
+        let question: Vec<f32> = (0..5 * 40).map(|_| next()).collect();
+        let signs = TokenStates::new((0..9 * 40).map(|_| next()).collect(), 40).unwrap().signs();
+        let run = |kernel: BestMatches| {
+            let mut best = vec![f32::NEG_INFINITY; 5];
+            kernel(&question, signs.as_bytes(), 40, &mut best);
+            best
+        };
+        let portable = run(best_matches);
+        assert_eq!(run(best_matches_for_this_cpu()), portable);
+        // The portable kernel is the plain arithmetic: ±1 per bit, a dot product per row.
+        for (t, best) in portable.iter().enumerate() {
+            let q = &question[t * 40..(t + 1) * 40];
+            let plain = signs
+                .as_bytes()
+                .chunks_exact(5)
+                .map(|row| (0..40).map(|d| if row[d / 8] & (1 << (d % 8)) != 0 { q[d] } else { -q[d] }).sum::<f32>())
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert!((best - plain).abs() < 1e-5, "{best} vs {plain}");
+        }
     }
 
     #[test]
