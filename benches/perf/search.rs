@@ -271,7 +271,8 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
 
     // Cold: the first search loads the matrix.
     let t = Instant::now();
-    let first = store.semantic_search(&scope, MODEL, &query_vectors[0], TOP_K).await.map_err(|e| format!("{e:?}"))?;
+    let first =
+        store.semantic_search(&scope, MODEL, &query_vectors[0], TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
     let cold_ms = t.elapsed().as_secs_f64() * 1e3;
     if first.len() != TOP_K {
         return Err(format!("semantic search found {} chunks, not {TOP_K}", first.len()).into());
@@ -281,7 +282,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     let mut found: Vec<Vec<usize>> = Vec::new();
     for q in &query_vectors[1..] {
         let t = Instant::now();
-        let hits = store.semantic_search(&scope, MODEL, q, TOP_K).await.map_err(|e| format!("{e:?}"))?;
+        let hits = store.semantic_search(&scope, MODEL, q, TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
         semantic_ms.push(t.elapsed().as_secs_f64() * 1e3);
         found.push(hits.iter().filter_map(|h| row_of.get(h.chunk_id.as_str()).copied()).collect());
     }
@@ -348,7 +349,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     let mut hybrid_ms = Vec::new();
     for (q, v) in queries.iter().zip(query_vectors[1..].iter().cycle()) {
         let t = Instant::now();
-        store.semantic_search(&scope, MODEL, v, depth).await.map_err(|e| format!("{e:?}"))?;
+        store.semantic_search(&scope, MODEL, v, depth, false).await.map_err(|e| format!("{e:?}"))?;
         store.keyword_search(&scope, q, depth).await.map_err(|e| format!("{e:?}"))?;
         hybrid_ms.push(t.elapsed().as_secs_f64() * 1e3);
     }

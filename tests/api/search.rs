@@ -484,4 +484,16 @@ async fn with_minilm_hybrid_search_rescores_by_late_interaction() {
         assert!((score - f64::from(0.9 * cosine(*i))).abs() > 1e-3, "not the cosine's fusion");
     }
     assert!(hybrid.windows(2).all(|w| w[0].1 >= w[1].1), "best first");
+
+    // The longest question allowed: the model reads its first 254 tokens, late interaction
+    // compares every one of them with each candidate, and the answer is an ordinary one.
+    let long: String = "refund invoice billing password reset ".chars().cycle().take(2_000).collect();
+    for mode in ["hybrid", "semantic"] {
+        let (status, body) = search(&t, &k, &bot, json!({"query": long, "mode": mode, "topK": 3})).await;
+        assert_eq!(status, 200, "{mode}: {body}");
+        let scores: Vec<f64> =
+            body["results"].as_array().unwrap().iter().map(|r| r["score"].as_f64().unwrap()).collect();
+        assert_eq!(scores.len(), 3, "{mode}: {body}");
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]) && scores.iter().all(|s| (0.0..=1.0).contains(s)), "{body}");
+    }
 }

@@ -77,6 +77,13 @@ pub struct AppConfig {
     /// The longest wait for the next bytes of a request body before the request ends with
     /// `request_timeout` (`LORE_BODY_READ_TIMEOUT_SECS`, default 30). Used by the HTTP layer.
     pub body_read_timeout: Duration,
+    /// Bytes of query embeddings kept so that a repeated search question is embedded once
+    /// (`LORE_QUERY_CACHE_BYTES`, default 16 MiB; 0 keeps none).
+    pub query_cache_bytes: usize,
+    /// Semantic candidates a hybrid search rescores by late interaction, at least
+    /// (`LORE_RESCORE_CANDIDATES`, default 50, 1–500): more finds more, at ~1 ms of CPU per 25
+    /// candidates for a dozen-word question.
+    pub rescore_candidates: usize,
     /// Where clients reach this service (`LORE_PUBLIC_BASE_URL`, no trailing `/`): the links of
     /// published Minds. `None`: the address each request reached.
     pub public_base_url: Option<String>,
@@ -120,6 +127,8 @@ impl Default for AppConfig {
             public_pages_per_minute: 120,
             upload_retention: Duration::from_secs(24 * 3600),
             body_read_timeout: Duration::from_secs(30),
+            query_cache_bytes: search::QUERY_EMBEDDINGS_BYTES,
+            rescore_candidates: search::LATE_INTERACTION_CANDIDATES,
             public_base_url: None,
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
@@ -197,13 +206,14 @@ impl App {
             index_model.push_str(&format!("#signs{per_row}"));
         }
         let index_model = index_model.into();
+        let query_embeddings = Arc::new(search::QueryEmbeddings::new(config.query_cache_bytes));
         Self {
             ports,
             config,
             key_cache,
             uploads: Arc::default(),
             answers: Arc::default(),
-            query_embeddings: Arc::default(),
+            query_embeddings,
             chunker,
             index_model,
         }

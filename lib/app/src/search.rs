@@ -11,7 +11,8 @@
 //!
 //! **Late interaction.** When the embedder gives token states (all-MiniLM-L6-v2,
 //! [`Embedder::has_token_states`](crate::ports::Embedder::has_token_states)), hybrid search
-//! fetches at least [`LATE_INTERACTION_CANDIDATES`] (50) chunks by cosine and rescores them
+//! fetches at least [`rescore_candidates`](crate::AppConfig::rescore_candidates) (50) chunks by
+//! cosine and rescores them
 //!
 //! ```text
 //! rescored = (1 − w) · cosine + w · MaxSim,   w = LATE_INTERACTION_WEIGHT = 0.9
@@ -81,8 +82,8 @@ pub const PRIMARY_WEIGHT_LATE_INTERACTION: f32 = 0.97;
 pub const FUSION_DEPTH: usize = 4;
 /// Late interaction: the weight w of MaxSim in a rescored semantic score (module documentation).
 pub const LATE_INTERACTION_WEIGHT: f32 = 0.9;
-/// Late interaction: the semantic candidates a hybrid search rescores, at least (more when it
-/// fetches more).
+/// Late interaction: the semantic candidates a hybrid search rescores by default, at least (more
+/// when it fetches more; `LORE_RESCORE_CANDIDATES`).
 pub const LATE_INTERACTION_CANDIDATES: usize = 50;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,15 +301,9 @@ struct QueryEmbeddingsInner {
     clock: u64,
 }
 
-/// Bytes of query embeddings kept per process (about 800 questions of a dozen words with
-/// all-MiniLM-L6-v2's token states, 10,000 vectors without them).
+/// Bytes of query embeddings kept per process by default (about 800 questions of a dozen words
+/// with all-MiniLM-L6-v2's token states, 10,000 vectors without them; `LORE_QUERY_CACHE_BYTES`).
 pub const QUERY_EMBEDDINGS_BYTES: usize = 16 * 1024 * 1024;
-
-impl Default for QueryEmbeddings {
-    fn default() -> Self {
-        Self::new(QUERY_EMBEDDINGS_BYTES)
-    }
-}
 
 /// What an embedding holds in memory, roughly: its numbers and its query text.
 fn held_bytes(query: &str, e: &Embedding) -> usize {
@@ -361,7 +356,9 @@ impl QueryEmbeddings {
 
 impl App {
     /// The query's embedding from the embedder in use (with its token states when the embedder
-    /// has them), made once per [`QueryEmbeddings`] lifetime.
+    /// has them), made once per [`QueryEmbeddings`] lifetime. The semantic mode does not use the
+    /// states, but they come from the same forward pass for next to nothing, and a question asked
+    /// in both modes is then embedded once.
     async fn query_embedding(&self, query: &str) -> Result<Arc<Embedding>, AppError> {
         if let Some(e) = self.query_embeddings.get(query) {
             return Ok(e);
@@ -442,8 +439,8 @@ impl App {
             // Only hybrid rescores: the semantic mode stays the cosine of sentence vectors, with
             // the scores its users set `minScore` by.
             let late = req.mode == SearchMode::Hybrid && q.token_states.is_some();
-            let fetch = if late { depth.max(LATE_INTERACTION_CANDIDATES) } else { depth };
-            let mut hits = self.ports.index.semantic_search(&scope, model, &q.vector, fetch).await?;
+            let fetch = if late { depth.max(self.config.rescore_candidates) } else { depth };
+            let mut hits = self.ports.index.semantic_search(&scope, model, &q.vector, fetch, late).await?;
             for h in &mut hits {
                 h.score = h.score.clamp(0.0, 1.0);
             }

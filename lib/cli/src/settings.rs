@@ -202,6 +202,8 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.public_chat_per_mind_per_minute =
         parse(get, "LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE", c.public_chat_per_mind_per_minute)?.max(1);
     c.public_pages_per_minute = parse(get, "LORE_PUBLIC_PAGES_PER_MINUTE", c.public_pages_per_minute)?.max(1);
+    c.query_cache_bytes = parse(get, "LORE_QUERY_CACHE_BYTES", c.query_cache_bytes)?;
+    c.rescore_candidates = parse(get, "LORE_RESCORE_CANDIDATES", c.rescore_candidates)?.clamp(1, 500);
     let retention_hours = parse(get, "LORE_UPLOAD_RETENTION_HOURS", c.upload_retention.as_secs() / 3600)?;
     c.upload_retention = Duration::from_secs(retention_hours.max(1) * 3600);
     let body_timeout = parse(get, "LORE_BODY_READ_TIMEOUT_SECS", c.body_read_timeout.as_secs())?;
@@ -277,6 +279,8 @@ mod tests {
             ("LORE_DYNAMODB_TABLE", "t1"),
             ("LORE_EXTRACT_ISOLATION", "thread"),
             ("LORE_WEBHOOK_CONCURRENCY", "64"),
+            ("LORE_QUERY_CACHE_BYTES", "0"),
+            ("LORE_RESCORE_CANDIDATES", "120"),
         ])
         .unwrap();
         assert_eq!(s.backend, Backend::Aws);
@@ -287,6 +291,9 @@ mod tests {
         assert_eq!(s.aws.table, "t1");
         assert_eq!(s.extract_isolation, ExtractIsolation::Thread);
         assert_eq!(s.app.webhook_concurrency, 64);
+        assert_eq!(s.app.query_cache_bytes, 0);
+        assert_eq!(s.app.rescore_candidates, 120);
+        assert_eq!(settings(&[("LORE_RESCORE_CANDIDATES", "100000")]).unwrap().app.rescore_candidates, 500, "bounded");
         assert_eq!(settings(&[("LORE_WEBHOOK_CONCURRENCY", "0")]).unwrap().app.webhook_concurrency, 1, "at least one");
     }
 

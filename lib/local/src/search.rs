@@ -104,6 +104,7 @@ impl VectorIndex for SqliteStore {
         model: &str,
         query: &[f32],
         k: usize,
+        with_token_signs: bool,
     ) -> StoreResult<Vec<ChunkHit>> {
         if scope.source_ids.is_empty() || k == 0 {
             return Ok(Vec::new());
@@ -133,7 +134,7 @@ impl VectorIndex for SqliteStore {
             };
             let allowed: HashSet<&SourceId> = scope.source_ids.iter().collect();
             let top = vectors.top_k(&query, &allowed, k);
-            hits_by_rowid(c, &top, Some(query.len()))
+            hits_by_rowid(c, &top, with_token_signs.then_some(query.len()))
         })
         .await
     }
@@ -304,8 +305,8 @@ fn token_signs(bytes: Option<Vec<u8>>, dims: usize) -> Option<TokenSigns> {
 /// Loads the chunks behind `(rowid, score)` pairs, keeping their order; with their token signs
 /// when `signs_dims` names the dimensions of the vectors searched.
 fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) -> StoreResult<Vec<ChunkHit>> {
-    // The signs column is only read when wanted: a keyword search would read kilobytes a hit for
-    // nothing.
+    // The signs column is only read when wanted: kilobytes a hit, for nothing but late
+    // interaction.
     let sql = match signs_dims {
         Some(_) => "SELECT id, source_id, content, position, url, token_signs FROM chunks WHERE rowid = ?1",
         None => "SELECT id, source_id, content, position, url, NULL FROM chunks WHERE rowid = ?1",

@@ -273,6 +273,7 @@ impl VectorIndex for PgIndex {
         model: &str,
         query: &[f32],
         k: usize,
+        with_token_signs: bool,
     ) -> StoreResult<Vec<ChunkHit>> {
         if scope.source_ids.is_empty() || k == 0 || query.is_empty() {
             return Ok(Vec::new());
@@ -286,6 +287,8 @@ impl VectorIndex for PgIndex {
         let mut conn = self.pool.get().await?;
         let tx = conn.build_transaction().read_only(true).start().await.map_err(pg)?;
 
+        // Kilobytes a hit, read only for late interaction.
+        let signs = if with_token_signs { "token_signs" } else { "NULL::bytea" };
         let indexed = INDEXED_DIMENSIONS.contains(&query.len());
         let approximate = indexed && {
             let bound = self.options.exact_limit as i64 + 1;
@@ -314,7 +317,7 @@ impl VectorIndex for PgIndex {
             let sql = format!(
                 "WITH found AS MATERIALIZED (
                    SELECT {HIT_COLUMNS}, (embedding::vector({dims}) <#> $5::vector({dims})) AS distance,
-                          token_signs
+                          {signs} AS token_signs
                    FROM chunks
                    WHERE vector_dims(embedding) = {dims}
                      AND chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
@@ -325,7 +328,7 @@ impl VectorIndex for PgIndex {
             tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &limit]).await.map_err(pg)?
         } else {
             let sql = format!(
-                "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance, token_signs FROM chunks
+                "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance, {signs} AS token_signs FROM chunks
                  WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
                    AND vector_dims(embedding) = $6
                  ORDER BY distance, id

@@ -138,7 +138,7 @@ async fn selective_filters_stay_exact() {
         SearchScope { workspace_id: ws.clone(), owner: bot_b.clone(), source_ids: vec![b1.clone(), b2.clone()] };
     for round in 0..10 {
         let query = rng.unit(DIMS);
-        let got = index.semantic_search(&scope_b, "m", &query, 10).await.unwrap();
+        let got = index.semantic_search(&scope_b, "m", &query, 10, false).await.unwrap();
         let want = brute_force(&all_b, &query, 10);
         assert_eq!(
             got.iter().map(|h| h.chunk_id.clone()).collect::<Vec<_>>(),
@@ -149,7 +149,7 @@ async fn selective_filters_stay_exact() {
             assert!((h.score - w.1).abs() < 1e-5, "exact scores: {} vs {}", h.score, w.1);
         }
         let only_b2 = SearchScope { source_ids: vec![b2.clone()], ..scope_b.clone() };
-        let got = index.semantic_search(&only_b2, "m", &query, 5).await.unwrap();
+        let got = index.semantic_search(&only_b2, "m", &query, 5, false).await.unwrap();
         let want = brute_force(&b2_chunks, &query, 5);
         assert_eq!(
             got.iter().map(|h| h.chunk_id.clone()).collect::<Vec<_>>(),
@@ -161,14 +161,14 @@ async fn selective_filters_stay_exact() {
     // The HNSW path under the same selective filter: never another owner's chunks, never short.
     let hnsw = index.with_options(PgIndexOptions { exact_limit: 0, ..PgIndexOptions::default() });
     let query = rng.unit(DIMS);
-    let got = hnsw.semantic_search(&scope_b, "m", &query, 10).await.unwrap();
+    let got = hnsw.semantic_search(&scope_b, "m", &query, 10, false).await.unwrap();
     assert_eq!(got.len(), 10, "iterative scan fills k under a selective filter");
     assert!(got.iter().all(|h| h.source_id == b1 || h.source_id == b2));
     assert!(got.windows(2).all(|w| w[0].score >= w[1].score), "best first");
     // Over the big chatbot, HNSW recall against brute force (reported; must be high).
     let scope_a = SearchScope { workspace_id: ws.clone(), owner: bot_a.clone(), source_ids: big.clone() };
-    let exact = index.semantic_search(&scope_a, "m", &query, 10).await.unwrap();
-    let approx = hnsw.semantic_search(&scope_a, "m", &query, 10).await.unwrap();
+    let exact = index.semantic_search(&scope_a, "m", &query, 10, false).await.unwrap();
+    let approx = hnsw.semantic_search(&scope_a, "m", &query, 10, false).await.unwrap();
     let overlap = approx.iter().filter(|h| exact.iter().any(|e| e.chunk_id == h.chunk_id)).count();
     eprintln!("HNSW recall@10 over 2,000 chunks: {overlap}/10");
     assert!(overlap >= 8, "HNSW recall@10 {overlap}/10");

@@ -109,7 +109,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
         source_ids: vec![a.id.clone(), b.id.clone()],
     };
 
-    let hits = p.index.semantic_search(&scope, "m", &QUERY, 10).await.unwrap();
+    let hits = p.index.semantic_search(&scope, "m", &QUERY, 10, true).await.unwrap();
     let got: Vec<(String, f32)> =
         hits.iter().map(|h| (h.chunk_id.clone(), (h.score * 1000.0).round() / 1000.0)).collect();
     assert_eq!(
@@ -121,8 +121,15 @@ pub async fn index_search(p: &Stores, unique: &str) {
     assert_eq!(hits[1].token_signs, Some(token_signs(&[0.8, 0.6, 0.0])), "semantic hits carry their token signs");
     assert_eq!(hits[1].token_signs.as_ref().map(TokenSigns::len), Some(2));
     assert_eq!(hits[0].content, "Refunds are paid back within fourteen days");
-    assert_eq!(p.index.semantic_search(&scope, "m", &QUERY, 1).await.unwrap().len(), 1, "k bounds");
-    assert!(p.index.semantic_search(&scope, "other-model", &QUERY, 5).await.unwrap().is_empty());
+    let without = p.index.semantic_search(&scope, "m", &QUERY, 10, false).await.unwrap();
+    assert_eq!(
+        without.iter().map(|h| (&h.chunk_id, h.score)).collect::<Vec<_>>(),
+        hits.iter().map(|h| (&h.chunk_id, h.score)).collect::<Vec<_>>(),
+        "the same hits without their signs"
+    );
+    assert!(without.iter().all(|h| h.token_signs.is_none()), "signs only when asked for");
+    assert_eq!(p.index.semantic_search(&scope, "m", &QUERY, 1, true).await.unwrap().len(), 1, "k bounds");
+    assert!(p.index.semantic_search(&scope, "other-model", &QUERY, 5, true).await.unwrap().is_empty());
 
     let kw = p.index.keyword_search(&scope, "refund invoice", 10).await.unwrap();
     assert_eq!(kw.first().map(|h| h.source_id.clone()), Some(b.id.clone()), "more query words match ranks first");
@@ -139,12 +146,14 @@ pub async fn index_search(p: &Stores, unique: &str) {
     assert_eq!(kw.iter().map(|h| h.source_id.clone()).collect::<Vec<_>>(), vec![b.id.clone()], "scope first");
 
     let only_b = SearchScope { source_ids: vec![b.id.clone()], ..scope.clone() };
-    assert!(p.index.semantic_search(&only_b, "m", &QUERY, 10).await.unwrap().iter().all(|h| h.source_id == b.id));
+    assert!(
+        p.index.semantic_search(&only_b, "m", &QUERY, 10, false).await.unwrap().iter().all(|h| h.source_id == b.id)
+    );
     let none = SearchScope { source_ids: vec![], ..scope.clone() };
     assert!(p.index.keyword_search(&none, "refund", 10).await.unwrap().is_empty());
 
     p.index.delete_source_chunks(&b.id).await.unwrap();
-    let after = p.index.semantic_search(&scope, "m", &QUERY, 10).await.unwrap();
+    let after = p.index.semantic_search(&scope, "m", &QUERY, 10, false).await.unwrap();
     assert!(after.iter().all(|h| h.source_id != b.id), "deleted chunks are not found");
     assert!(p.index.keyword_search(&scope, "invoice", 10).await.unwrap().is_empty());
 

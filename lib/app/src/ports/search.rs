@@ -57,14 +57,17 @@ pub struct ChunkHit {
 
 #[async_trait]
 pub trait VectorIndex: Send + Sync {
-    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`,
-    /// each with its token signs when it has them (of `query.len()` dimensions).
+    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`;
+    /// with `with_token_signs`, each with its token signs when it has them (of `query.len()`
+    /// dimensions). Only late interaction needs the signs: kilobytes a hit, read for nothing
+    /// otherwise.
     async fn semantic_search(
         &self,
         scope: &SearchScope,
         model: &str,
         query: &[f32],
         k: usize,
+        with_token_signs: bool,
     ) -> StoreResult<Vec<ChunkHit>>;
     /// The `k` chunks best matching the words of `query` (BM25), best first.
     async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>>;

@@ -126,8 +126,9 @@ impl VectorIndex for LazyIndex {
         model: &str,
         query: &[f32],
         k: usize,
+        with_token_signs: bool,
     ) -> StoreResult<Vec<ChunkHit>> {
-        self.get().await?.semantic_search(scope, model, query, k).await
+        self.get().await?.semantic_search(scope, model, query, k, with_token_signs).await
     }
     async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
         self.get().await?.keyword_search(scope, query, k).await
@@ -163,7 +164,14 @@ fn no_index<T>() -> StoreResult<T> {
 
 #[async_trait::async_trait]
 impl VectorIndex for NoIndex {
-    async fn semantic_search(&self, _: &SearchScope, _: &str, _: &[f32], _: usize) -> StoreResult<Vec<ChunkHit>> {
+    async fn semantic_search(
+        &self,
+        _: &SearchScope,
+        _: &str,
+        _: &[f32],
+        _: usize,
+        _: bool,
+    ) -> StoreResult<Vec<ChunkHit>> {
         no_index()
     }
     async fn keyword_search(&self, _: &SearchScope, _: &str, _: usize) -> StoreResult<Vec<ChunkHit>> {
