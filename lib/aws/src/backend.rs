@@ -79,10 +79,17 @@ impl AwsBackend {
         }
         let dynamo = Arc::new(DynamoStore::new(aws_sdk_dynamodb::Client::new(sdk), &settings.table));
         let s3 = Arc::new(S3BlobStore::new(sdk, &settings).await);
-        let sqs_client = aws_sdk_sqs::Client::new(sdk);
-        let queue_url = queue_url(&sqs_client, &settings.ingest_queue).await?;
-        let sqs = Arc::new(SqsJobQueue::new(sqs_client, queue_url));
-        let eventbridge = Arc::new(EventBridgeBus::new(aws_sdk_eventbridge::Client::new(sdk), &settings.event_bus));
+        // The queue, the bus and the bucket make their clients on first use: most requests of a
+        // route-group Lambda only read and write DynamoDB.
+        let sqs = Arc::new(match &settings.ingest_queue {
+            QueueRef::Url(url) => SqsJobQueue::on_first_use(sdk, url),
+            name => {
+                let client = aws_sdk_sqs::Client::new(sdk);
+                let url = queue_url(&client, name).await?;
+                SqsJobQueue::new(client, url)
+            }
+        });
+        let eventbridge = Arc::new(EventBridgeBus::on_first_use(sdk, &settings.event_bus));
         Ok(Self {
             workspaces: dynamo.clone(),
             keys: dynamo.clone(),

@@ -2,7 +2,9 @@
 //! `DetailType` = the event type, `Detail` = the delivery envelope plus `workspaceId`
 //! (infra/messages.md). Rules on the bus route events to the webhook deliveries queue.
 
+use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
+use aws_config::SdkConfig;
 use aws_sdk_eventbridge::Client;
 use aws_sdk_eventbridge::error::DisplayErrorContext;
 use aws_sdk_eventbridge::primitives::DateTime;
@@ -40,13 +42,19 @@ pub fn parse_event(body: &str) -> Option<Event> {
 }
 
 pub struct EventBridgeBus {
-    client: Client,
+    client: LazyClient<Client>,
     bus: String,
 }
 
 impl EventBridgeBus {
     pub fn new(client: Client, bus: impl Into<String>) -> Self {
-        Self { client, bus: bus.into() }
+        Self { client: LazyClient::ready(client), bus: bus.into() }
+    }
+
+    /// A bus whose client is made on its first call.
+    pub fn on_first_use(sdk: &SdkConfig, bus: impl Into<String>) -> Self {
+        let sdk = sdk.clone();
+        Self { client: LazyClient::new(move || Client::new(&sdk)), bus: bus.into() }
     }
 
     pub fn bus_name(&self) -> &str {
@@ -54,7 +62,7 @@ impl EventBridgeBus {
     }
 
     pub fn client(&self) -> &Client {
-        &self.client
+        self.client.get()
     }
 }
 
@@ -69,7 +77,7 @@ impl EventBus for EventBridgeBus {
             .time(DateTime::from_millis(e.created_at.millis()))
             .build();
         let out = self
-            .client
+            .client()
             .put_events()
             .entries(entry)
             .send()

@@ -9,6 +9,7 @@ mod backend;
 pub mod dynamo;
 pub mod eventbridge;
 mod http_client;
+mod lazy_client;
 pub mod s3;
 pub mod secrets;
 pub mod settings;

@@ -1,6 +1,7 @@
 //! Files in S3 behind the `BlobStore` port, served to clients from a CDN (CloudFront) in front
 //! of the bucket: `fileUrl = <LORE_CDN_BASE_URL>/<key>`. Direct uploads are S3 presigned PUTs.
 
+use crate::lazy_client::LazyClient;
 use crate::settings::AwsSettings;
 use async_trait::async_trait;
 use aws_config::SdkConfig;
@@ -57,9 +58,9 @@ async fn fill_part(
 const MAX_PRESIGN: Duration = Duration::from_secs(7 * 24 * 3600);
 
 pub struct S3BlobStore {
-    client: Client,
+    client: LazyClient<Client>,
     /// Signs upload URLs without I/O: credentials come from [`CredentialSnapshot`].
-    presigner: Client,
+    presigner: LazyClient<Client>,
     credentials: Arc<CredentialSnapshot>,
     bucket: String,
     public_base: String,
@@ -173,6 +174,7 @@ impl S3BlobStore {
             let part = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(PART_BYTES)));
             let out = self
                 .client
+                .get()
                 .upload_part()
                 .bucket(&self.bucket)
                 .key(key)
@@ -191,6 +193,7 @@ impl S3BlobStore {
             // at once on the next turn with an empty buffer).
         }
         self.client
+            .get()
             .complete_multipart_upload()
             .bucket(&self.bucket)
             .key(key)
@@ -205,7 +208,8 @@ impl S3BlobStore {
     /// A store over `settings.bucket`; resolves credentials once for presigning.
     pub async fn new(sdk: &SdkConfig, settings: &AwsSettings) -> Self {
         let base = aws_sdk_s3::config::Builder::from(sdk).force_path_style(settings.s3_force_path_style);
-        let client = Client::from_conf(base.clone().build());
+        let plain = base.clone();
+        let client = LazyClient::new(move || Client::from_conf(plain.clone().build()));
         let credentials = Arc::new(CredentialSnapshot {
             source: sdk.credentials_provider(),
             current: RwLock::new(None),
@@ -214,11 +218,9 @@ impl S3BlobStore {
         if let Err(e) = credentials.refresh().await {
             tracing::warn!(error = %e, "no credentials for presigned uploads yet");
         }
-        let presigner = Client::from_conf(
-            base.credentials_provider(SnapshotProvider(credentials.clone()))
-                .identity_cache(IdentityCache::no_cache())
-                .build(),
-        );
+        let signing =
+            base.credentials_provider(SnapshotProvider(credentials.clone())).identity_cache(IdentityCache::no_cache());
+        let presigner = LazyClient::new(move || Client::from_conf(signing.clone().build()));
         Self {
             client,
             presigner,
@@ -229,7 +231,7 @@ impl S3BlobStore {
     }
 
     pub fn client(&self) -> &Client {
-        &self.client
+        self.client.get()
     }
 
     pub fn bucket(&self) -> &str {
@@ -262,6 +264,7 @@ impl BlobStore for S3BlobStore {
         Self::check(key)?;
         self.credentials.refresh_if_needed().await;
         self.client
+            .get()
             .put_object()
             .bucket(&self.bucket)
             .key(key)
@@ -291,6 +294,7 @@ impl BlobStore for S3BlobStore {
         self.credentials.refresh_if_needed().await;
         let created = self
             .client
+            .get()
             .create_multipart_upload()
             .bucket(&self.bucket)
             .key(key)
@@ -301,7 +305,7 @@ impl BlobStore for S3BlobStore {
         let upload_id = created.upload_id.ok_or_else(|| StoreError::Unavailable("s3: no upload id".into()))?;
         let result = self.upload_parts(key, &upload_id, body, buf, &mut size, max_bytes).await;
         if result.is_err() {
-            let abort = self.client.abort_multipart_upload().bucket(&self.bucket).key(key).upload_id(&upload_id);
+            let abort = self.client.get().abort_multipart_upload().bucket(&self.bucket).key(key).upload_id(&upload_id);
             if let Err(e) = abort.send().await {
                 tracing::warn!(key, error = %DisplayErrorContext(e), "could not abort a multipart upload");
             }
@@ -314,7 +318,7 @@ impl BlobStore for S3BlobStore {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
-        let mut request = self.client.get_object().bucket(&self.bucket).key(key);
+        let mut request = self.client.get().get_object().bucket(&self.bucket).key(key);
         if let Some(r) = range {
             request = request.range(format!("bytes={}-{}", r.start, r.end));
         }
@@ -343,7 +347,7 @@ impl BlobStore for S3BlobStore {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
-        match self.client.get_object().bucket(&self.bucket).key(key).send().await {
+        match self.client.get().get_object().bucket(&self.bucket).key(key).send().await {
             Ok(out) => Ok(Some(out.body.collect().await.map_err(unavailable)?.into_bytes().to_vec())),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
             Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 404) => Ok(None),
@@ -358,7 +362,7 @@ impl BlobStore for S3BlobStore {
         self.credentials.refresh_if_needed().await;
         // A ranged GET: `Content-Range: bytes 0-N/<size>` tells the whole size.
         let range = format!("bytes=0-{}", max_bytes.max(1) - 1);
-        match self.client.get_object().bucket(&self.bucket).key(key).range(range).send().await {
+        match self.client.get().get_object().bucket(&self.bucket).key(key).range(range).send().await {
             Ok(out) => {
                 let total = out.content_range.as_deref().and_then(|r| r.rsplit('/').next()?.parse::<u64>().ok());
                 let length = out.content_length.unwrap_or(0).max(0) as u64;
@@ -382,7 +386,7 @@ impl BlobStore for S3BlobStore {
         }
         self.credentials.refresh_if_needed().await;
         // S3 deletes are idempotent: deleting an absent key succeeds.
-        self.client.delete_object().bucket(&self.bucket).key(key).send().await.map_err(unavailable)?;
+        self.client.get().delete_object().bucket(&self.bucket).key(key).send().await.map_err(unavailable)?;
         Ok(())
     }
 
@@ -397,6 +401,7 @@ impl BlobStore for S3BlobStore {
             // A page holds at most 1,000 keys, which is also what one DeleteObjects takes.
             let page = self
                 .client
+                .get()
                 .list_objects_v2()
                 .bucket(&self.bucket)
                 .prefix(prefix)
@@ -419,6 +424,7 @@ impl BlobStore for S3BlobStore {
                     .map_err(unavailable)?;
                 let out = self
                     .client
+                    .get()
                     .delete_objects()
                     .bucket(&self.bucket)
                     .delete(delete)
@@ -473,6 +479,7 @@ impl BlobStore for S3BlobStore {
             .map_err(|e| StoreError::Unavailable(format!("s3 presigning: {e}")))?;
         let request = self
             .presigner
+            .get()
             .put_object()
             .bucket(&self.bucket)
             .key(key)

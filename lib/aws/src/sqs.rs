@@ -8,7 +8,9 @@
 //! [`parse_job`]. Delivery is at least once: the worker's writes are guarded by the generation,
 //! so a repeated job is harmless.
 
+use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
+use aws_config::SdkConfig;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::error::DisplayErrorContext;
 use lore_app::ports::{IngestJob, JobQueue};
@@ -49,13 +51,19 @@ pub fn parse_job(body: &str) -> Result<IngestJob, NotAJob> {
 }
 
 pub struct SqsJobQueue {
-    client: Client,
+    client: LazyClient<Client>,
     queue_url: String,
 }
 
 impl SqsJobQueue {
     pub fn new(client: Client, queue_url: impl Into<String>) -> Self {
-        Self { client, queue_url: queue_url.into() }
+        Self { client: LazyClient::ready(client), queue_url: queue_url.into() }
+    }
+
+    /// A queue whose client is made on its first call.
+    pub fn on_first_use(sdk: &SdkConfig, queue_url: impl Into<String>) -> Self {
+        let sdk = sdk.clone();
+        Self { client: LazyClient::new(move || Client::new(&sdk)), queue_url: queue_url.into() }
     }
 
     pub fn queue_url(&self) -> &str {
@@ -63,14 +71,14 @@ impl SqsJobQueue {
     }
 
     pub fn client(&self) -> &Client {
-        &self.client
+        self.client.get()
     }
 }
 
 #[async_trait]
 impl JobQueue for SqsJobQueue {
     async fn enqueue(&self, job: IngestJob) -> StoreResult<()> {
-        self.client
+        self.client()
             .send_message()
             .queue_url(&self.queue_url)
             .message_body(job_body(&job))
