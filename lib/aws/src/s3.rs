@@ -173,8 +173,7 @@ impl S3BlobStore {
             let number = i32::try_from(parts.len() + 1).unwrap_or(i32::MAX);
             let part = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(PART_BYTES)));
             let out = self
-                .client
-                .get()
+                .client()
                 .upload_part()
                 .bucket(&self.bucket)
                 .key(key)
@@ -192,8 +191,7 @@ impl S3BlobStore {
             // Else the next part: a full one, or the last, shorter one (then `fill_part` ends
             // at once on the next turn with an empty buffer).
         }
-        self.client
-            .get()
+        self.client()
             .complete_multipart_upload()
             .bucket(&self.bucket)
             .key(key)
@@ -263,8 +261,7 @@ impl BlobStore for S3BlobStore {
     async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> StoreResult<()> {
         Self::check(key)?;
         self.credentials.refresh_if_needed().await;
-        self.client
-            .get()
+        self.client()
             .put_object()
             .bucket(&self.bucket)
             .key(key)
@@ -293,8 +290,7 @@ impl BlobStore for S3BlobStore {
         // Larger than one part: a multipart upload, aborted on any failure so no part lingers.
         self.credentials.refresh_if_needed().await;
         let created = self
-            .client
-            .get()
+            .client()
             .create_multipart_upload()
             .bucket(&self.bucket)
             .key(key)
@@ -305,7 +301,7 @@ impl BlobStore for S3BlobStore {
         let upload_id = created.upload_id.ok_or_else(|| StoreError::Unavailable("s3: no upload id".into()))?;
         let result = self.upload_parts(key, &upload_id, body, buf, &mut size, max_bytes).await;
         if result.is_err() {
-            let abort = self.client.get().abort_multipart_upload().bucket(&self.bucket).key(key).upload_id(&upload_id);
+            let abort = self.client().abort_multipart_upload().bucket(&self.bucket).key(key).upload_id(&upload_id);
             if let Err(e) = abort.send().await {
                 tracing::warn!(key, error = %DisplayErrorContext(e), "could not abort a multipart upload");
             }
@@ -318,7 +314,7 @@ impl BlobStore for S3BlobStore {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
-        let mut request = self.client.get().get_object().bucket(&self.bucket).key(key);
+        let mut request = self.client().get_object().bucket(&self.bucket).key(key);
         if let Some(r) = range {
             request = request.range(format!("bytes={}-{}", r.start, r.end));
         }
@@ -347,7 +343,7 @@ impl BlobStore for S3BlobStore {
             return Ok(None);
         }
         self.credentials.refresh_if_needed().await;
-        match self.client.get().get_object().bucket(&self.bucket).key(key).send().await {
+        match self.client().get_object().bucket(&self.bucket).key(key).send().await {
             Ok(out) => Ok(Some(out.body.collect().await.map_err(unavailable)?.into_bytes().to_vec())),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
             Err(e) if e.raw_response().is_some_and(|r| r.status().as_u16() == 404) => Ok(None),
@@ -362,7 +358,7 @@ impl BlobStore for S3BlobStore {
         self.credentials.refresh_if_needed().await;
         // A ranged GET: `Content-Range: bytes 0-N/<size>` tells the whole size.
         let range = format!("bytes=0-{}", max_bytes.max(1) - 1);
-        match self.client.get().get_object().bucket(&self.bucket).key(key).range(range).send().await {
+        match self.client().get_object().bucket(&self.bucket).key(key).range(range).send().await {
             Ok(out) => {
                 let total = out.content_range.as_deref().and_then(|r| r.rsplit('/').next()?.parse::<u64>().ok());
                 let length = out.content_length.unwrap_or(0).max(0) as u64;
@@ -386,7 +382,7 @@ impl BlobStore for S3BlobStore {
         }
         self.credentials.refresh_if_needed().await;
         // S3 deletes are idempotent: deleting an absent key succeeds.
-        self.client.get().delete_object().bucket(&self.bucket).key(key).send().await.map_err(unavailable)?;
+        self.client().delete_object().bucket(&self.bucket).key(key).send().await.map_err(unavailable)?;
         Ok(())
     }
 
@@ -400,8 +396,7 @@ impl BlobStore for S3BlobStore {
         loop {
             // A page holds at most 1,000 keys, which is also what one DeleteObjects takes.
             let page = self
-                .client
-                .get()
+                .client()
                 .list_objects_v2()
                 .bucket(&self.bucket)
                 .prefix(prefix)
@@ -423,8 +418,7 @@ impl BlobStore for S3BlobStore {
                     .build()
                     .map_err(unavailable)?;
                 let out = self
-                    .client
-                    .get()
+                    .client()
                     .delete_objects()
                     .bucket(&self.bucket)
                     .delete(delete)

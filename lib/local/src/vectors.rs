@@ -314,30 +314,11 @@ fn dot_codes(a: &[i8], b: &[i8]) -> i32 {
     a.iter().zip(b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum()
 }
 
-/// [`dot_codes`] built for the widest vector instructions this processor has: the default x86-64
-/// target stops at SSE2, whose 8-bit products take several instructions each, and the codes pass
-/// is then bound by arithmetic instead of memory.
-fn dot_codes_for_this_cpu() -> fn(&[i8], &[i8]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        return avx2::dot_codes;
-    }
-    dot_codes
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    /// Only handed out by [`super::dot_codes_for_this_cpu`] once the processor has shown AVX2.
-    pub(super) fn dot_codes(a: &[i8], b: &[i8]) -> i32 {
-        // SAFETY: reached only through `dot_codes_for_this_cpu`, after `is_x86_feature_detected!`
-        // found AVX2 on this processor.
-        unsafe { dot_codes_avx2(a, b) }
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn dot_codes_avx2(a: &[i8], b: &[i8]) -> i32 {
-        super::dot_codes(a, b)
-    }
+lore_domain::for_this_cpu! {
+    /// [`dot_codes`] for this processor: the default x86-64 target stops at SSE2, whose 8-bit
+    /// products take several instructions each, and the codes pass is then bound by arithmetic
+    /// instead of memory.
+    fn dot_codes_for_this_cpu = dot_codes(a: &[i8], b: &[i8]) -> i32
 }
 
 /// Matrices of at least this many floats (~10k rows of 384 dimensions) are scanned in parallel.
