@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # In-process performance budgets (the performance budgets (docs/benchmarks.md)): chunking, extraction, MiniLM
-# embedding, embedded search and webhook fan-out, each measured against its peer or baseline in the same run (benches/perf/main.rs).
+# embedding, embedded and pgvector search (the test PostgreSQL, started here) and webhook fan-out, each measured against its peer or baseline in the same run (benches/perf/main.rs).
 # One command reproduces the "Performance budgets (in process)" block of docs/benchmarks.md.
 #
 #   bash scripts/bench-perf.sh                          # everything, rewrites docs/benchmarks.md
@@ -36,6 +36,16 @@ case " $* " in
     wants_model=$(echo "$*" | grep -Ec 'embedding|http-search' || true) ;;
   *) wants_embedding=1 wants_model=1 ;;
 esac
+# The pgvector row runs against the test PostgreSQL (started here, as the tests do).
+case " $* " in
+  *" --only "*) wants_pg=$(echo "$*" | grep -c pg-search || true) ;;
+  *) wants_pg=1 ;;
+esac
+if [ "$wants_pg" != 0 ] && [ -z "${LORE_BENCH_DATABASE_URL:-}" ]; then
+  bash scripts/postgres.sh start >/dev/null
+  LORE_BENCH_DATABASE_URL="$(bash scripts/postgres.sh url)"
+  export LORE_BENCH_DATABASE_URL
+fi
 if [ "$wants_model" != 0 ]; then
   bash scripts/fetch-model.sh >/dev/null
 fi

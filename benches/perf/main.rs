@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! bash scripts/bench-perf.sh      # venv with the Python peers, build, run, rewrite docs/benchmarks.md
-//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,http-search,webhooks,conversations]
+//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,pg-search,http-search,webhooks,conversations]
 //!     [--write FILE] [--quick] [--python PATH]
 //! ```
 //!
@@ -15,6 +15,9 @@
 //!   (PyTorch) with the same weights on the same chunks (`benches/embed/peer.py`).
 //! - `search` (`search.rs`): the embedded index (`lore_local::SqliteStore` as `VectorIndex`) at
 //!   10k and 100k chunks against a brute-force scan of the same vectors.
+//! - `pg-search` (`pg_search.rs`): the pgvector index of the AWS composition on the test
+//!   PostgreSQL (`LORE_BENCH_DATABASE_URL`) at 10k and 100k chunks, the same chunks and questions:
+//!   semantic (with its recall), keyword and hybrid latency; reported, no budget of its own.
 //! - `http-search` (`http_search.rs`): hybrid search through `lore serve`'s HTTP API at 10k chunks
 //!   with all-MiniLM-L6-v2 embedding each query, against the model's own time per query.
 //! - `webhooks` (`webhooks.rs`): the dispatcher of `lore serve` delivering to a local receiver,
@@ -32,6 +35,7 @@ mod chunking;
 mod embed;
 mod extract;
 mod http_search;
+mod pg_search;
 mod search;
 mod webhooks;
 
@@ -113,11 +117,12 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 7] = [
+    let rows: [(&str, RowFn); 8] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
         ("embedding", embed::run),
         ("search", search::run),
+        ("pg-search", pg_search::run),
         ("http-search", http_search::run),
         ("webhooks", webhooks::run),
         ("conversations", chat::run),

@@ -48,8 +48,8 @@ pub fn run(o: &Options) -> Result<Section> {
          query vectors (a random chunk's vector plus noise, normalised); the first query, which loads the \
          chatbot's matrix from SQLite into the cache, is reported apart and not in the percentiles. Keyword: \
          the 90 questions of `benches/retrieval/queries.jsonl`, 3 passes, after a first query that builds the \
-         chatbot's postings from the chunk texts (reported apart). Hybrid: for each question, semantic then keyword \
-         search at the depth hybrid fusion fetches, one after the other as the search use case runs them. Baselines, same process, same \
+         chatbot's postings from the chunk texts (reported apart). Hybrid: for each question, semantic and keyword \
+         search at the depth hybrid fusion fetches, at once as the search use case runs them. Baselines, same process, same \
          query vectors, over one `Vec<f32>` of the same vectors: *naive* = `a.iter().zip(b).map(|(x, y)| x * y).sum()` \
          per row (what the index's scan does), *floor* = the same dot product with 8 independent accumulators \
          (vectorised by the compiler: the memory-bandwidth floor of an exact scan on one core); top 10 by a \
@@ -156,7 +156,7 @@ pub(crate) fn unit_vector(rng: &mut Rng) -> Vec<f32> {
     normalise(v)
 }
 
-fn normalise(mut v: Vec<f32>) -> Vec<f32> {
+pub(crate) fn normalise(mut v: Vec<f32>) -> Vec<f32> {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
     v.iter_mut().for_each(|x| *x /= norm);
     v
@@ -343,14 +343,16 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
         eprintln!("  search {n}: keyword {ms:.2} ms (best of {KEYWORD_PASSES} passes) for {q:?}");
     }
 
-    // Hybrid runs both, each fetched `FUSION_DEPTH` times deeper, one after the other (as the
-    // search use case does); the fusion itself is a few hundred additions.
+    // Hybrid runs both, each fetched `FUSION_DEPTH` times deeper, at once (as the search use case
+    // does); the fusion itself is a few hundred additions.
     let depth = TOP_K * lore_app::search::FUSION_DEPTH;
     let mut hybrid_ms = Vec::new();
     for (q, v) in queries.iter().zip(query_vectors[1..].iter().cycle()) {
         let t = Instant::now();
-        store.semantic_search(&scope, MODEL, v, depth, false).await.map_err(|e| format!("{e:?}"))?;
-        store.keyword_search(&scope, q, depth).await.map_err(|e| format!("{e:?}"))?;
+        let (semantic, keyword) =
+            tokio::join!(store.semantic_search(&scope, MODEL, v, depth, false), store.keyword_search(&scope, q, depth));
+        semantic.map_err(|e| format!("{e:?}"))?;
+        keyword.map_err(|e| format!("{e:?}"))?;
         hybrid_ms.push(t.elapsed().as_secs_f64() * 1e3);
     }
     eprintln!(
@@ -382,7 +384,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
 type BoxErr = crate::BoxError;
 
 /// Dot product as a plain iterator sum (a serial chain of float additions).
-fn dot_naive(a: &[f32], b: &[f32]) -> f32 {
+pub(crate) fn dot_naive(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
@@ -401,7 +403,7 @@ fn dot_lanes(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// Rows of the `k` best scores, best first (ties by row).
-fn top_k(matrix: &[f32], q: &[f32], k: usize, dot: fn(&[f32], &[f32]) -> f32) -> Vec<usize> {
+pub(crate) fn top_k(matrix: &[f32], q: &[f32], k: usize, dot: fn(&[f32], &[f32]) -> f32) -> Vec<usize> {
     let mut best: Vec<(f32, usize)> = Vec::with_capacity(k + 1);
     let mut worst = f32::NEG_INFINITY;
     for (row, v) in matrix.chunks_exact(q.len()).enumerate() {

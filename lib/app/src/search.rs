@@ -432,8 +432,12 @@ impl App {
             SearchMode::Hybrid => req.top_k * FUSION_DEPTH,
             _ => req.top_k,
         };
-        let mut rescored = false;
-        let semantic = if req.mode != SearchMode::Keyword && !scope.source_ids.is_empty() {
+        // The two rankings of hybrid search are fetched at once: the keyword search overlaps the
+        // question's embedding and the semantic search (on PostgreSQL each is a query of its own).
+        let semantic = async {
+            if req.mode == SearchMode::Keyword || scope.source_ids.is_empty() {
+                return Ok((Vec::new(), false));
+            }
             let q = self.query_embedding(&req.query).await?;
             let model = self.index_model();
             // Only hybrid rescores: the semantic mode stays the cosine of sentence vectors, with
@@ -444,6 +448,7 @@ impl App {
             for h in &mut hits {
                 h.score = h.score.clamp(0.0, 1.0);
             }
+            let mut rescored = false;
             if late {
                 // CPU work (up to 50 chunks of 128 rows, against up to 254 question tokens):
                 // kept off the async threads.
@@ -458,17 +463,17 @@ impl App {
                 .map_err(|e| AppError::Storage(format!("rescoring failed: {e}")))?;
             }
             hits.truncate(depth);
-            hits
-        } else {
-            Vec::new()
+            Ok::<_, AppError>((hits, rescored))
         };
-        let keyword = if req.mode != SearchMode::Semantic && !scope.source_ids.is_empty() {
+        let keyword = async {
+            if req.mode == SearchMode::Semantic || scope.source_ids.is_empty() {
+                return Ok(Vec::new());
+            }
             let mut hits = self.ports.index.keyword_search(&scope, &req.query, depth).await?;
             score_keyword_hits(&req.query, &mut hits);
-            hits
-        } else {
-            Vec::new()
+            Ok::<_, AppError>(hits)
         };
+        let ((semantic, rescored), keyword) = futures::try_join!(semantic, keyword)?;
         let ranked = match req.mode {
             SearchMode::Semantic => semantic,
             SearchMode::Keyword => keyword,

@@ -65,6 +65,7 @@ use tokio_postgres::{Client, NoTls, Row};
 const MIGRATIONS: &[(&str, &str)] = &[
     ("001_chunks.sql", include_str!("../../../infra/sql/001_chunks.sql")),
     ("002_token_signs.sql", include_str!("../../../infra/sql/002_token_signs.sql")),
+    ("003_inline_vectors.sql", include_str!("../../../infra/sql/003_inline_vectors.sql")),
 ];
 
 /// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
@@ -292,13 +293,15 @@ impl VectorIndex for PgIndex {
         let indexed = INDEXED_DIMENSIONS.contains(&query.len());
         let approximate = indexed && {
             let bound = self.options.exact_limit as i64 + 1;
+            // Without `vector_dims(embedding)`: a model's vectors all have its dimension, and
+            // reading the dimension fetched every candidate's vector (from TOAST, for rows
+            // written before 003_inline_vectors.sql and for 1536 dimensions).
             let row = tx
                 .query_one(
                     "SELECT count(*) FROM (SELECT 1 FROM chunks
                        WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
-                         AND vector_dims(embedding) = $5
-                       LIMIT $6) candidates",
-                    &[&bot, &model, &ws, &sources, &dims, &bound],
+                       LIMIT $5) candidates",
+                    &[&bot, &model, &ws, &sources, &bound],
                 )
                 .await
                 .map_err(pg)?;

@@ -68,6 +68,24 @@ async fn migrate_is_idempotent() {
     b.unwrap();
 }
 
+/// The vectors stay in the row (`003_inline_vectors.sql`): pgvector's type defaults to EXTERNAL,
+/// which moved the vector of every chunk with a long text to the TOAST table, and the exact scan
+/// then read each candidate's vector from there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vectors_are_stored_in_the_row() {
+    index().await;
+    let (db, connection) = tokio_postgres::connect(&database_url(), tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let row = db
+        .query_one(
+            "SELECT attstorage::text FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, String>(0), "m", "the embedding column's storage is MAIN");
+}
+
 /// Deterministic pseudo-random unit vectors (xorshift).
 struct Rng(u64);
 impl Rng {
