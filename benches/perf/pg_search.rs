@@ -6,21 +6,18 @@
 //! at a time, over loopback. No budget of its own: the figures stand next to the embedded
 //! index's, with the recall of the approximate (HNSW) path against an exact scan.
 
-use crate::search::{DIMS, chunk_text, dot_naive, keyword_queries, normalise, top_k, unit_vector};
+use crate::search::{
+    BENCH_SEED, BenchChunks, CHUNKS_PER_SOURCE, MODEL, SEMANTIC_QUERIES, TOP_K, dot_naive, hybrid_latencies,
+    keyword_latencies, keyword_queries, top_k,
+};
 use crate::{Options, Result, Rng, Section, percentile};
-use lore_app::ports::{Chunk, ChunkEmbedding, SearchScope, VectorIndex};
+use lore_app::ports::{SearchScope, VectorIndex};
 use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use lore_pgvector::PgIndex;
-use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Instant;
 
-const TOP_K: usize = 10;
-const CHUNKS_PER_SOURCE: usize = 100;
-const MODEL: &str = "perf-bench-random-384";
-const SEMANTIC_QUERIES: usize = 300;
-const KEYWORD_PASSES: usize = 3;
 /// Sources written at once (each write is one transaction on its own connection).
 const WRITERS: usize = 4;
 
@@ -146,35 +143,18 @@ async fn measure_owner(
     passages: &[(String, String)],
     queries: &[String],
 ) -> Result<Measured> {
-    // The same seed as the embedded rows: the same texts and vectors.
-    let mut rng = Rng(0x5EA2C4 + n as u64);
-    let mut matrix: Vec<f32> = Vec::with_capacity(n * DIMS);
-    let mut ids: Vec<String> = Vec::with_capacity(n);
-    let mut batches = Vec::with_capacity(source_ids.len());
+    // The same seed as the embedded rows: the same texts, vectors and questions.
+    let mut rng = Rng(BENCH_SEED + n as u64);
+    let mut written = BenchChunks::with_capacity(n);
     let mut left = n;
-    for source in source_ids {
-        let count = left.min(CHUNKS_PER_SOURCE);
-        left -= count;
-        let mut chunks = Vec::with_capacity(count);
-        for position in 0..count {
-            let embedding = unit_vector(&mut rng);
-            matrix.extend_from_slice(&embedding);
-            let id = format!("{source}:1:{position}");
-            ids.push(id.clone());
-            chunks.push(Chunk {
-                id,
-                workspace_id: ws.clone(),
-                owner: owner.clone(),
-                source_id: source.clone(),
-                position: position as u32,
-                content: chunk_text(passages, &mut rng),
-                content_hash: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
-                url: None,
-                embedding: ChunkEmbedding { vector: embedding, token_signs: None },
-            });
-        }
-        batches.push((source.clone(), chunks));
-    }
+    let batches: Vec<_> = source_ids
+        .iter()
+        .map(|source| {
+            let count = left.min(CHUNKS_PER_SOURCE);
+            left -= count;
+            (source.clone(), written.for_source(&mut rng, passages, ws, owner, source, count))
+        })
+        .collect();
     let started = Instant::now();
     let mut writing = tokio::task::JoinSet::new();
     for (source, chunks) in batches {
@@ -195,21 +175,13 @@ async fn measure_owner(
     db.batch_execute("ANALYZE chunks").await?;
     let write_secs = started.elapsed().as_secs_f64();
     eprintln!("  pg-search {n}: written in {write_secs:.1} s");
-    let row_of: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    let row_of = written.row_of();
 
     let scope = SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: source_ids.to_vec() };
-    // Each question is a chunk's vector plus noise: that chunk (similarity ~0.8) must be found;
-    // the other nine of an exact top 10 are random vectors at near-equal similarity (~0.15).
-    let (targets, query_vectors): (Vec<usize>, Vec<Vec<f32>>) = (0..SEMANTIC_QUERIES + 1)
-        .map(|_| {
-            let target = rng.below(n);
-            let noise = unit_vector(&mut rng);
-            let v = normalise(
-                matrix[target * DIMS..(target + 1) * DIMS].iter().zip(&noise).map(|(a, b)| a + 0.7 * b).collect(),
-            );
-            (target, v)
-        })
-        .unzip();
+    // The other nine of an exact top 10 are random vectors at near-equal similarity (~0.15): the
+    // chunk a question was made from is the one an index must find.
+    let (targets, query_vectors): (Vec<usize>, Vec<Vec<f32>>) =
+        written.questions(&mut rng, SEMANTIC_QUERIES + 1).into_iter().unzip();
 
     let t = Instant::now();
     let first =
@@ -226,7 +198,7 @@ async fn measure_owner(
         let hits = index.semantic_search(&scope, MODEL, q, TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
         semantic_ms.push(t.elapsed().as_secs_f64() * 1e3);
         let rows: Vec<usize> = hits.iter().filter_map(|h| row_of.get(h.chunk_id.as_str()).copied()).collect();
-        let exact = top_k(&matrix, q, TOP_K, dot_naive);
+        let exact = top_k(&written.matrix, q, TOP_K, dot_naive);
         recall_sum += rows.iter().filter(|r| exact.contains(r)).count() as f64 / TOP_K as f64;
         planted_found += usize::from(rows.contains(target));
     }
@@ -236,29 +208,8 @@ async fn measure_owner(
     let t = Instant::now();
     index.keyword_search(&scope, &queries[0], TOP_K).await.map_err(|e| format!("{e:?}"))?;
     let first_keyword_ms = t.elapsed().as_secs_f64() * 1e3;
-    let mut keyword_ms = Vec::new();
-    let mut hits_total = 0usize;
-    for _ in 0..KEYWORD_PASSES {
-        for q in queries {
-            let t = Instant::now();
-            let hits = index.keyword_search(&scope, q, TOP_K).await.map_err(|e| format!("{e:?}"))?;
-            keyword_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            hits_total += hits.len();
-        }
-    }
-    let keyword_hits = hits_total as f64 / keyword_ms.len().max(1) as f64;
-
-    // As the search use case runs hybrid: both rankings at once, each fetched deeper for fusion.
-    let depth = TOP_K * lore_app::search::FUSION_DEPTH;
-    let mut hybrid_ms = Vec::new();
-    for (q, v) in queries.iter().zip(query_vectors[1..].iter().cycle()) {
-        let t = Instant::now();
-        let (semantic, keyword) =
-            tokio::join!(index.semantic_search(&scope, MODEL, v, depth, false), index.keyword_search(&scope, q, depth));
-        semantic.map_err(|e| format!("{e:?}"))?;
-        keyword.map_err(|e| format!("{e:?}"))?;
-        hybrid_ms.push(t.elapsed().as_secs_f64() * 1e3);
-    }
+    let (keyword_ms, keyword_hits) = keyword_latencies(index, &scope, queries).await?;
+    let hybrid_ms = hybrid_latencies(index, &scope, queries, &query_vectors[1..]).await?;
     eprintln!(
         "  pg-search {n}: semantic p99 {:.2} ms (recall {recall:.3}, planted chunk found {planted:.3}), keyword p99 {:.2} ms, hybrid p99 {:.2} ms",
         percentile(&semantic_ms, 99.0),

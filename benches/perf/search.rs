@@ -12,7 +12,7 @@
 
 use crate::{Options, Result, Rng, Section, percentile, verdict};
 use lore_app::ports::{Chunk, ChunkEmbedding, SearchScope, VectorIndex};
-use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -21,13 +21,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub(crate) const DIMS: usize = 384;
-const TOP_K: usize = 10;
-const CHUNKS_PER_SOURCE: usize = 100;
-const MODEL: &str = "perf-bench-random-384";
+pub(crate) const TOP_K: usize = 10;
+pub(crate) const CHUNKS_PER_SOURCE: usize = 100;
+pub(crate) const MODEL: &str = "perf-bench-random-384";
 const BUDGET_P99_MS: f64 = 10.0;
-const SEMANTIC_QUERIES: usize = 300;
+pub(crate) const SEMANTIC_QUERIES: usize = 300;
 /// Passes over the 90 keyword queries.
-const KEYWORD_PASSES: usize = 3;
+pub(crate) const KEYWORD_PASSES: usize = 3;
 
 pub fn run(o: &Options) -> Result<Section> {
     let passages = crate::corpus(o)?;
@@ -224,50 +224,25 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     source_ids.sort_by(|a, b| a.as_str().cmp(b.as_str()));
 
     // The chunks, and the baseline's copy of the vectors.
-    let mut rng = Rng(0x5EA2C4 + n as u64);
-    let mut matrix: Vec<f32> = Vec::with_capacity(n * DIMS);
-    let mut ids: Vec<String> = Vec::with_capacity(n);
+    let mut rng = Rng(BENCH_SEED + n as u64);
+    let owner = SourceOwner::Chatbot(chatbot.clone());
+    let mut written = BenchChunks::with_capacity(n);
     let started = Instant::now();
     let mut left = n;
     for source in &source_ids {
         let count = left.min(CHUNKS_PER_SOURCE);
         left -= count;
-        let mut chunks = Vec::with_capacity(count);
-        for position in 0..count {
-            let embedding = unit_vector(&mut rng);
-            matrix.extend_from_slice(&embedding);
-            let id = format!("{source}:1:{position}");
-            ids.push(id.clone());
-            chunks.push(Chunk {
-                id,
-                workspace_id: ws.id.clone(),
-                owner: SourceOwner::Chatbot(chatbot.clone()),
-                source_id: source.clone(),
-                position: position as u32,
-                content: chunk_text(passages, &mut rng),
-                content_hash: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
-                url: None,
-                embedding: ChunkEmbedding { vector: embedding, token_signs: None },
-            });
-        }
+        let chunks = written.for_source(&mut rng, passages, &ws.id, &owner, source, count);
         store.replace_source_chunks(source, MODEL, chunks).await.map_err(|e| format!("{e:?}"))?;
     }
     let index_secs = started.elapsed().as_secs_f64();
     eprintln!("  search {n}: indexed in {index_secs:.1} s");
-    let row_of: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    let row_of = written.row_of();
+    let matrix = &written.matrix;
 
-    let scope = SearchScope {
-        workspace_id: ws.id.clone(),
-        owner: SourceOwner::Chatbot(chatbot.clone()),
-        source_ids: source_ids.clone(),
-    };
-    let query_vectors: Vec<Vec<f32>> = (0..SEMANTIC_QUERIES + 1)
-        .map(|_| {
-            let target = rng.below(n);
-            let noise = unit_vector(&mut rng);
-            normalise(matrix[target * DIMS..(target + 1) * DIMS].iter().zip(&noise).map(|(a, b)| a + 0.7 * b).collect())
-        })
-        .collect();
+    let scope = SearchScope { workspace_id: ws.id.clone(), owner, source_ids: source_ids.clone() };
+    let query_vectors: Vec<Vec<f32>> =
+        written.questions(&mut rng, SEMANTIC_QUERIES + 1).into_iter().map(|(_, v)| v).collect();
 
     // Cold: the first search loads the matrix.
     let t = Instant::now();
@@ -293,10 +268,10 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     let mut floor_disagrees = 0usize;
     for (q, ours) in query_vectors[1..].iter().zip(&found) {
         let t = Instant::now();
-        let naive = std::hint::black_box(top_k(&matrix, q, TOP_K, dot_naive));
+        let naive = std::hint::black_box(top_k(matrix, q, TOP_K, dot_naive));
         naive_ms.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
-        let floor = std::hint::black_box(top_k(&matrix, q, TOP_K, dot_lanes));
+        let floor = std::hint::black_box(top_k(matrix, q, TOP_K, dot_lanes));
         floor_ms.push(t.elapsed().as_secs_f64() * 1e3);
         if naive != floor {
             floor_disagrees += 1;
@@ -317,17 +292,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     let keyword_cold_ms = t.elapsed().as_secs_f64() * 1e3;
     let keyword_mib = crate::own_memory_mib("VmRSS:").unwrap_or(0.0) - rss_before;
 
-    let mut keyword_ms = Vec::new();
-    let mut hits_total = 0usize;
-    for _ in 0..KEYWORD_PASSES {
-        for q in queries {
-            let t = Instant::now();
-            let hits = store.keyword_search(&scope, q, TOP_K).await.map_err(|e| format!("{e:?}"))?;
-            keyword_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            hits_total += hits.len();
-        }
-    }
-    let keyword_hits = hits_total as f64 / keyword_ms.len().max(1) as f64;
+    let (keyword_ms, keyword_hits) = keyword_latencies(&*store, &scope, queries).await?;
     // The slowest questions by their best pass: a p99 far above these is the machine (or the
     // first queries after the build), not a question that costs more.
     let mut slowest: Vec<(f64, &String)> = queries
@@ -343,18 +308,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
         eprintln!("  search {n}: keyword {ms:.2} ms (best of {KEYWORD_PASSES} passes) for {q:?}");
     }
 
-    // Hybrid runs both, each fetched `FUSION_DEPTH` times deeper, at once (as the search use case
-    // does); the fusion itself is a few hundred additions.
-    let depth = TOP_K * lore_app::search::FUSION_DEPTH;
-    let mut hybrid_ms = Vec::new();
-    for (q, v) in queries.iter().zip(query_vectors[1..].iter().cycle()) {
-        let t = Instant::now();
-        let (semantic, keyword) =
-            tokio::join!(store.semantic_search(&scope, MODEL, v, depth, false), store.keyword_search(&scope, q, depth));
-        semantic.map_err(|e| format!("{e:?}"))?;
-        keyword.map_err(|e| format!("{e:?}"))?;
-        hybrid_ms.push(t.elapsed().as_secs_f64() * 1e3);
-    }
+    let hybrid_ms = hybrid_latencies(&*store, &scope, queries, &query_vectors[1..]).await?;
     eprintln!(
         "  search {n}: semantic p99 {:.2} ms, floor p99 {:.2} ms, keyword p99 {:.2} ms (first {keyword_cold_ms:.0} ms), \
          hybrid p99 {:.2} ms, recall {recall:.3}",
@@ -382,6 +336,114 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
 }
 
 type BoxErr = crate::BoxError;
+
+/// The seed of the chunks and questions (per size: `BENCH_SEED + n`), shared with the pgvector
+/// row so that both indexes get the same texts, vectors and questions.
+pub(crate) const BENCH_SEED: u64 = 0x5EA2C4;
+
+/// The chunks a bench writes, and its own copy of their vectors and ids (what the baselines scan
+/// and what recall is counted against).
+pub(crate) struct BenchChunks {
+    pub matrix: Vec<f32>,
+    pub ids: Vec<String>,
+}
+
+impl BenchChunks {
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        BenchChunks { matrix: Vec::with_capacity(n * DIMS), ids: Vec::with_capacity(n) }
+    }
+
+    /// `count` chunks of `source`: prose from the corpus, seeded random unit vectors.
+    pub(crate) fn for_source(
+        &mut self,
+        rng: &mut Rng,
+        passages: &[(String, String)],
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        source: &SourceId,
+        count: usize,
+    ) -> Vec<Chunk> {
+        (0..count)
+            .map(|position| {
+                let embedding = unit_vector(rng);
+                self.matrix.extend_from_slice(&embedding);
+                let id = format!("{source}:1:{position}");
+                self.ids.push(id.clone());
+                Chunk {
+                    id,
+                    workspace_id: ws.clone(),
+                    owner: owner.clone(),
+                    source_id: source.clone(),
+                    position: position as u32,
+                    content: chunk_text(passages, rng),
+                    content_hash: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
+                    url: None,
+                    embedding: ChunkEmbedding { vector: embedding, token_signs: None },
+                }
+            })
+            .collect()
+    }
+
+    pub(crate) fn row_of(&self) -> HashMap<&str, usize> {
+        self.ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect()
+    }
+
+    /// Question vectors, each a random chunk's vector plus noise, normalised, with that chunk's
+    /// row: its similarity to the question is ~0.8, a random chunk's ~0.
+    pub(crate) fn questions(&self, rng: &mut Rng, count: usize) -> Vec<(usize, Vec<f32>)> {
+        let rows = self.ids.len();
+        (0..count)
+            .map(|_| {
+                let target = rng.below(rows);
+                let noise = unit_vector(rng);
+                let row = &self.matrix[target * DIMS..(target + 1) * DIMS];
+                (target, normalise(row.iter().zip(&noise).map(|(a, b)| a + 0.7 * b).collect()))
+            })
+            .collect()
+    }
+}
+
+/// Keyword search latencies: `KEYWORD_PASSES` passes over the questions, top 10; with the mean
+/// number of hits.
+pub(crate) async fn keyword_latencies(
+    index: &dyn VectorIndex,
+    scope: &SearchScope,
+    queries: &[String],
+) -> Result<(Vec<f64>, f64)> {
+    let mut ms = Vec::new();
+    let mut hits_total = 0usize;
+    for _ in 0..KEYWORD_PASSES {
+        for q in queries {
+            let t = Instant::now();
+            let hits = index.keyword_search(scope, q, TOP_K).await.map_err(|e| format!("{e:?}"))?;
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            hits_total += hits.len();
+        }
+    }
+    let mean_hits = hits_total as f64 / ms.len().max(1) as f64;
+    Ok((ms, mean_hits))
+}
+
+/// Hybrid search latencies: per question, both rankings at once, each `FUSION_DEPTH` times
+/// deeper, as the search use case runs them (the fusion itself is a few hundred additions).
+pub(crate) async fn hybrid_latencies(
+    index: &dyn VectorIndex,
+    scope: &SearchScope,
+    queries: &[String],
+    vectors: &[Vec<f32>],
+) -> Result<Vec<f64>> {
+    let depth = TOP_K * lore_app::search::FUSION_DEPTH;
+    let mut ms = Vec::new();
+    for (q, v) in queries.iter().zip(vectors.iter().cycle()) {
+        let t = Instant::now();
+        let (semantic, keyword) =
+            tokio::join!(index.semantic_search(scope, MODEL, v, depth, false), index.keyword_search(scope, q, depth));
+        semantic.map_err(|e| format!("{e:?}"))?;
+        keyword.map_err(|e| format!("{e:?}"))?;
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(ms)
+}
 
 /// Dot product as a plain iterator sum (a serial chain of float additions).
 pub(crate) fn dot_naive(a: &[f32], b: &[f32]) -> f32 {
