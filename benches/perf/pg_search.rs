@@ -122,24 +122,25 @@ async fn measure(
     passages: &[(String, String)],
     queries: &[String],
 ) -> Result<Measured> {
-    let ws = WorkspaceId::generate();
-    let owner = SourceOwner::Chatbot(ChatbotId::generate());
     let mut source_ids: Vec<SourceId> = (0..n.div_ceil(CHUNKS_PER_SOURCE)).map(|_| SourceId::generate()).collect();
     source_ids.sort_by(|a, b| a.as_str().cmp(b.as_str()));
-    let measured = measure_owner(index, db, n, &ws, &owner, &source_ids, passages, queries).await;
+    let scope = SearchScope {
+        workspace_id: WorkspaceId::generate(),
+        owner: SourceOwner::Chatbot(ChatbotId::generate()),
+        source_ids,
+    };
+    let measured = measure_scope(index, db, n, &scope, passages, queries).await;
     // The shared test database keeps nothing of the run, whatever its outcome.
-    index.delete_owner_chunks(&owner).await.map_err(|e| format!("{e:?}"))?;
+    index.delete_owner_chunks(&scope.owner).await.map_err(|e| format!("{e:?}"))?;
     measured
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn measure_owner(
+/// Writes `n` chunks into the sources of `scope` and times searches of it.
+async fn measure_scope(
     index: &PgIndex,
     db: &tokio_postgres::Client,
     n: usize,
-    ws: &WorkspaceId,
-    owner: &SourceOwner,
-    source_ids: &[SourceId],
+    scope: &SearchScope,
     passages: &[(String, String)],
     queries: &[String],
 ) -> Result<Measured> {
@@ -147,12 +148,13 @@ async fn measure_owner(
     let mut rng = Rng(BENCH_SEED + n as u64);
     let mut written = BenchChunks::with_capacity(n);
     let mut left = n;
-    let batches: Vec<_> = source_ids
+    let batches: Vec<_> = scope
+        .source_ids
         .iter()
         .map(|source| {
             let count = left.min(CHUNKS_PER_SOURCE);
             left -= count;
-            (source.clone(), written.for_source(&mut rng, passages, ws, owner, source, count))
+            (source.clone(), written.for_source(&mut rng, passages, &scope.workspace_id, &scope.owner, source, count))
         })
         .collect();
     let started = Instant::now();
@@ -177,7 +179,6 @@ async fn measure_owner(
     eprintln!("  pg-search {n}: written in {write_secs:.1} s");
     let row_of = written.row_of();
 
-    let scope = SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: source_ids.to_vec() };
     // The other nine of an exact top 10 are random vectors at near-equal similarity (~0.15): the
     // chunk a question was made from is the one an index must find.
     let (targets, query_vectors): (Vec<usize>, Vec<Vec<f32>>) =
@@ -185,7 +186,7 @@ async fn measure_owner(
 
     let t = Instant::now();
     let first =
-        index.semantic_search(&scope, MODEL, &query_vectors[0], TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
+        index.semantic_search(scope, MODEL, &query_vectors[0], TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
     let first_semantic_ms = t.elapsed().as_secs_f64() * 1e3;
     if first.len() != TOP_K {
         return Err(format!("semantic search found {} chunks, not {TOP_K}", first.len()).into());
@@ -195,7 +196,7 @@ async fn measure_owner(
     let mut planted_found = 0usize;
     for (q, target) in query_vectors[1..].iter().zip(&targets[1..]) {
         let t = Instant::now();
-        let hits = index.semantic_search(&scope, MODEL, q, TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
+        let hits = index.semantic_search(scope, MODEL, q, TOP_K, false).await.map_err(|e| format!("{e:?}"))?;
         semantic_ms.push(t.elapsed().as_secs_f64() * 1e3);
         let rows: Vec<usize> = hits.iter().filter_map(|h| row_of.get(h.chunk_id.as_str()).copied()).collect();
         let exact = top_k(&written.matrix, q, TOP_K, dot_naive);
@@ -206,10 +207,10 @@ async fn measure_owner(
     let planted = planted_found as f64 / semantic_ms.len() as f64;
 
     let t = Instant::now();
-    index.keyword_search(&scope, &queries[0], TOP_K).await.map_err(|e| format!("{e:?}"))?;
+    index.keyword_search(scope, &queries[0], TOP_K).await.map_err(|e| format!("{e:?}"))?;
     let first_keyword_ms = t.elapsed().as_secs_f64() * 1e3;
-    let (keyword_ms, keyword_hits) = keyword_latencies(index, &scope, queries).await?;
-    let hybrid_ms = hybrid_latencies(index, &scope, queries, &query_vectors[1..]).await?;
+    let (keyword_ms, keyword_hits) = keyword_latencies(index, scope, queries).await?;
+    let hybrid_ms = hybrid_latencies(index, scope, queries, &query_vectors[1..]).await?;
     eprintln!(
         "  pg-search {n}: semantic p99 {:.2} ms (recall {recall:.3}, planted chunk found {planted:.3}), keyword p99 {:.2} ms, hybrid p99 {:.2} ms",
         percentile(&semantic_ms, 99.0),

@@ -27,7 +27,7 @@ pub(crate) const MODEL: &str = "perf-bench-random-384";
 const BUDGET_P99_MS: f64 = 10.0;
 pub(crate) const SEMANTIC_QUERIES: usize = 300;
 /// Passes over the 90 keyword queries.
-pub(crate) const KEYWORD_PASSES: usize = 3;
+const KEYWORD_PASSES: usize = 3;
 
 pub fn run(o: &Options) -> Result<Section> {
     let passages = crate::corpus(o)?;
@@ -156,7 +156,7 @@ pub(crate) fn unit_vector(rng: &mut Rng) -> Vec<f32> {
     normalise(v)
 }
 
-pub(crate) fn normalise(mut v: Vec<f32>) -> Vec<f32> {
+fn normalise(mut v: Vec<f32>) -> Vec<f32> {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
     v.iter_mut().for_each(|x| *x /= norm);
     v
