@@ -5,6 +5,7 @@ use crate::ports::StoreError;
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot, SlugChoice};
+use lore_domain::embed::IdentitySecret;
 use lore_domain::id::ChatbotId;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::{DomainError, ErrorCode};
@@ -18,24 +19,23 @@ pub(crate) fn slug_taken(slug: &str) -> AppError {
     AppError::Rejected(e)
 }
 
+fn public_slug_taken(c: &Chatbot) -> AppError {
+    let mut e = DomainError::new(
+        ErrorCode::SlugTaken,
+        format!("the public address /c/{} belongs to another published chatbot; give this chatbot another slug", c.slug),
+    );
+    e.fields.insert("slug".into(), "is the public address of another published chatbot".into());
+    AppError::Rejected(e)
+}
+
 impl App {
     pub async fn create_chatbot(&self, p: &Principal, new: NewChatbot) -> Result<Chatbot, AppError> {
         let now = Timestamp::now();
-        let (base, generated) = match new.slug {
+        let (base, generated) = match new.slug.clone() {
             SlugChoice::Explicit(s) => (s, false),
             SlugChoice::Generated(s) => (s, true),
         };
-        let mut chatbot = Chatbot {
-            id: ChatbotId::generate(),
-            workspace_id: p.workspace_id().clone(),
-            name: new.name,
-            slug: base.clone(),
-            descriptor: new.descriptor,
-            created_at: now,
-            updated_at: now,
-            source_count: 0,
-            conversation_count: 0,
-        };
+        let mut chatbot = Chatbot::create(p.workspace_id().clone(), new, base.clone(), now);
         for n in 1..=MAX_SLUG_ATTEMPTS {
             chatbot.slug = base.with_suffix(n);
             match self.ports.chatbots.insert_chatbot(&chatbot).await {
@@ -62,26 +62,47 @@ impl App {
         id: &ChatbotId,
         patch: ChatbotPatch,
     ) -> Result<Chatbot, AppError> {
-        let mut chatbot = self.get_chatbot(p, id).await?;
         if patch.is_empty() {
-            return Ok(chatbot);
+            return self.get_chatbot(p, id).await;
         }
-        if let Some(name) = patch.name {
-            chatbot.name = name;
-        }
-        if let Some(slug) = patch.slug {
-            chatbot.slug = slug;
-        }
-        if let Some(d) = patch.descriptor {
-            chatbot.descriptor = d;
-        }
-        chatbot.updated_at = Timestamp::now();
+        self.change_chatbot(p, id, |c| patch.apply(c)).await
+    }
+
+    /// Publishes (or unpublishes) the chatbot: its page is `/c/{slug}` while it is published.
+    pub async fn publish_chatbot(&self, p: &Principal, id: &ChatbotId, publish: bool) -> Result<Chatbot, AppError> {
+        self.change_chatbot(p, id, |c| c.is_published = publish).await
+    }
+
+    /// A new identity secret for the chatbot, replacing the one before (docs/api.md §18).
+    pub async fn new_chatbot_identity_secret(&self, p: &Principal, id: &ChatbotId) -> Result<IdentitySecret, AppError> {
+        let secret = IdentitySecret::generate();
+        self.change_chatbot(p, id, |c| c.embed.identity_secret = Some(secret.clone())).await?;
+        Ok(secret)
+    }
+
+    /// Reads the chatbot, applies `change` and writes it back.
+    async fn change_chatbot(
+        &self,
+        p: &Principal,
+        id: &ChatbotId,
+        change: impl FnOnce(&mut Chatbot),
+    ) -> Result<Chatbot, AppError> {
+        let mut chatbot = self.get_chatbot(p, id).await?;
+        change(&mut chatbot);
+        chatbot.updated_at = Timestamp::now().max(chatbot.updated_at);
         match self.ports.chatbots.update_chatbot(&chatbot).await {
             Ok(true) => Ok(chatbot),
             Ok(false) => Err(AppError::NotFound("chatbot")),
             Err(StoreError::Conflict("slug")) => Err(slug_taken(chatbot.slug.as_str())),
+            Err(StoreError::Conflict("public_slug")) => Err(public_slug_taken(&chatbot)),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The published chatbot behind `/c/{slug}` (no key: the page is public).
+    pub async fn published_chatbot(&self, slug: &str) -> Result<Chatbot, AppError> {
+        let slug = lore_domain::slug::Slug::parse("slug", slug).map_err(|_| AppError::NotFound("chatbot"))?;
+        self.ports.chatbots.find_published_chatbot(slug.as_str()).await?.ok_or(AppError::NotFound("chatbot"))
     }
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {

@@ -7,7 +7,7 @@
 //! layer runs detached from the request) generates the answer and stores it.
 
 use crate::auth::Principal;
-use crate::ports::{Append, Passage, Persona, Prompt, Turn};
+use crate::ports::{Append, Passage, Persona, Prompt, SlotBudget, SlotKind, Turn};
 use crate::search::{SearchMode, SearchRequest};
 use crate::slots::Slot;
 use crate::{App, AppError};
@@ -128,14 +128,15 @@ impl App {
             .into_iter()
             .collect();
         conversation.message_count = messages.len() as u64;
-        // A visitor who gave their address to a Mind that asks for it is a lead.
-        let event = match (lead, owner, conversation.visitor.as_ref().and_then(|v| v.email.as_ref().map(|e| (e, v)))) {
-            (true, SourceOwner::Mind(mind), Some((email, v))) => Some(lore_domain::event::Event::lead_captured(
+        // A visitor who gave their address to a Mind or chatbot that asks for it is a lead.
+        let event = match (lead, conversation.visitor.as_ref().and_then(|v| v.email.as_ref().map(|e| (e, v)))) {
+            (true, Some((email, v))) => Some(lore_domain::event::Event::lead_captured(
                 ws.clone(),
-                mind,
+                owner,
                 &conversation.id,
                 email.as_str(),
                 v.name.as_deref(),
+                v.user_id.as_ref().map(|u| u.as_str()),
             )),
             _ => None,
         };
@@ -209,7 +210,7 @@ impl App {
     ) -> Result<PendingTurn, AppError> {
         let (persona, _) = self.persona(ws, owner).await?;
         let mut conversation = self.find_conversation(ws, owner, id).await?;
-        let slot = self.answer_slot(ws)?;
+        let slot = self.answer_slot(ws).await?;
         let mut history = self.ports.conversations.list_messages(ws, id).await?;
         let retry = history.last().filter(|m| m.role == Role::User && m.content == content.as_str()).cloned();
         let question = match retry {
@@ -312,9 +313,12 @@ impl App {
 
     /// Room for one more answer of the workspace being written; `rate_limited` when it already
     /// writes `answers_per_workspace` (one tenant cannot hold every model call).
-    fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
+    /// On AWS the budget is shared by every instance; a store failure refuses the turn (as the
+    /// store failing on the message itself would), rather than writing it unbudgeted.
+    async fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
         let limit = self.config.answers_per_workspace.max(1);
-        self.answers.take(ws, limit).ok_or_else(|| AppError::Busy {
+        let budget = SlotBudget { workspace: ws.clone(), kind: SlotKind::Answers };
+        Slot::take(&self.ports.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| AppError::Busy {
             what: format!("this workspace already has {limit} answers being written"),
             retry_after_secs: 2,
         })

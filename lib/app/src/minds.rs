@@ -193,6 +193,17 @@ impl App {
         Ok(Publication { mind, warning })
     }
 
+    /// A new identity secret for the Mind, replacing the one before (docs/api.md §18).
+    pub async fn new_mind_identity_secret(
+        &self,
+        p: &Principal,
+        id: &MindId,
+    ) -> Result<lore_domain::embed::IdentitySecret, AppError> {
+        let secret = lore_domain::embed::IdentitySecret::generate();
+        self.change_mind(p, id, |m| m.embed.identity_secret = Some(secret.clone())).await?;
+        Ok(secret)
+    }
+
     /// Deletes the Mind with everything it owns.
     pub async fn delete_mind(&self, p: &Principal, id: &MindId) -> Result<(), AppError> {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.

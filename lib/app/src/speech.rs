@@ -42,8 +42,10 @@ impl App {
         message: &MessageId,
         client: Option<std::net::IpAddr>,
     ) -> Result<Vec<u8>, AppError> {
-        let mind = self.visitor_access(slug, conversation, token, client).await?;
-        self.speech_of(&mind, conversation, message).await
+        let published =
+            self.visitor_access(lore_domain::embed::PublicKind::Mind, slug, conversation, token, client).await?;
+        let mind = published.mind().ok_or(AppError::NotFound("mind"))?;
+        self.speech_of(mind, conversation, message).await
     }
 
     /// `conversation` has been found to be the Mind's by the caller.

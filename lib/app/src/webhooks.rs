@@ -43,6 +43,19 @@ pub fn form_selection(raw: Option<&str>) -> Result<Option<FormId>, AppError> {
     optional_id(raw.filter(|f| f.trim() != ALL_FORMS_ID), FormId::parse, "form")
 }
 
+/// A lead event of `owner` with a made-up visitor.
+fn sample_lead_of(p: &Principal, owner: &lore_domain::source::SourceOwner) -> Event {
+    let conversation = lore_domain::id::ConversationId::generate();
+    Event::lead_captured(
+        p.workspace_id().clone(),
+        owner,
+        &conversation,
+        "visitor@example.com",
+        Some("Ada Lovelace"),
+        None,
+    )
+}
+
 impl App {
     /// A sample `mind.lead.captured` envelope (docs/api.md §17): of the Mind given, else of the
     /// workspace's newest Mind, else of an example Mind; the visitor is made up.
@@ -61,15 +74,28 @@ impl App {
                 None => MindId::generate(),
             },
         };
-        let conversation = lore_domain::id::ConversationId::generate();
-        let event = Event::lead_captured(
-            p.workspace_id().clone(),
-            &mind_id,
-            &conversation,
-            "visitor@example.com",
-            Some("Ada Lovelace"),
-        );
-        Ok(vec![event])
+        Ok(vec![sample_lead_of(p, &lore_domain::source::SourceOwner::Mind(mind_id))])
+    }
+
+    /// A sample `chatbot.lead.captured` envelope (docs/api.md §18): of the chatbot given, else of
+    /// the workspace's newest chatbot, else of an example chatbot; the visitor is made up.
+    pub async fn sample_chatbot_lead(
+        &self,
+        p: &Principal,
+        chatbot: Option<&lore_domain::id::ChatbotId>,
+    ) -> Result<Vec<Event>, AppError> {
+        let chatbot_id = match chatbot {
+            Some(id) => self.get_chatbot(p, id).await?.id,
+            None => {
+                let newest =
+                    self.ports.chatbots.list_chatbots(p.workspace_id(), lore_domain::pagination::PageRequest::new(1, 1));
+                match newest.await?.items.pop() {
+                    Some(c) => c.id,
+                    None => lore_domain::id::ChatbotId::generate(),
+                }
+            }
+        };
+        Ok(vec![sample_lead_of(p, &lore_domain::source::SourceOwner::Chatbot(chatbot_id))])
     }
 
     /// Sample `knowledge.source.*` envelopes of `event` (docs/api.md §12): built from the newest
@@ -328,6 +354,7 @@ impl App {
         let samples = match hook.filter {
             HookFilter::FormResponse => self.sample_events(p, hook.form_id.as_ref()).await?,
             HookFilter::Lead => self.sample_lead(p, hook.mind_id.as_ref()).await?,
+            HookFilter::ChatbotLead => self.sample_chatbot_lead(p, hook.chatbot_id.as_ref()).await?,
             HookFilter::Exact(t) => self.sample_source_events(p, t, hook.chatbot_id.as_ref()).await?,
             HookFilter::AllKnowledge => {
                 self.sample_source_events(p, EventType::SourceReady, hook.chatbot_id.as_ref()).await?

@@ -13,7 +13,7 @@ use lore_aws::AwsBackend;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyHash, KeyName};
 use lore_domain::audio::AudioFormat;
-use lore_domain::chatbot::{Chatbot, ChatbotName};
+use lore_domain::chatbot::Chatbot;
 use lore_domain::document::DocumentKind;
 use lore_domain::id::{ApiKeyId, ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::mind::{Field, Mind, MindSourceCounts, NewMind, RawMind};
@@ -39,18 +39,8 @@ fn workspace(name: &str) -> Workspace {
 }
 
 fn chatbot(ws: &WorkspaceId, slug: &str) -> Chatbot {
-    let now = Timestamp::now();
-    Chatbot {
-        id: ChatbotId::generate(),
-        workspace_id: ws.clone(),
-        name: ChatbotName::parse("Bot").unwrap(),
-        slug: Slug::parse("slug", slug).unwrap(),
-        descriptor: String::new(),
-        created_at: now,
-        updated_at: now,
-        source_count: 0,
-        conversation_count: 0,
-    }
+    let new = lore_domain::chatbot::NewChatbot::parse(Some("Bot"), None, None).unwrap();
+    Chatbot::create(ws.clone(), new, Slug::parse("slug", slug).unwrap(), Timestamp::now())
 }
 
 /// The i-th source of a mixed set: types rotate, sizes and creation times vary (some share a

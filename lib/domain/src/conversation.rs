@@ -127,6 +127,9 @@ impl VisitorTokenHash {
 pub struct Visitor {
     pub email: Option<Email>,
     pub name: Option<String>,
+    /// The host site's user, verified by its signature (docs/api.md §18); `None` unless the
+    /// owner verifies identities.
+    pub user_id: Option<crate::embed::UserId>,
 }
 
 impl Visitor {
@@ -140,7 +143,7 @@ impl Visitor {
             None => None,
             Some(n) => text::optional_bounded("visitor.name", n, MAX_VISITOR_NAME)?,
         };
-        Ok((email.is_some() || name.is_some()).then_some(Self { email, name }))
+        Ok((email.is_some() || name.is_some()).then_some(Self { email, name, user_id: None }))
     }
 }
 

@@ -43,6 +43,8 @@ pub enum ErrorCode {
     EmailRequired,
     /// Speech of a Mind whose `voiceEnabled` is false.
     VoiceDisabled,
+    /// A visitor of a Mind or chatbot that verifies identities carried no valid signed user id.
+    IdentityInvalid,
     /// No speech model is configured, or it failed.
     SpeechUnavailable,
 }
@@ -80,6 +82,7 @@ impl ErrorCode {
             Self::GenerationFailed => "generation_failed",
             Self::EmailRequired => "email_required",
             Self::VoiceDisabled => "voice_disabled",
+            Self::IdentityInvalid => "identity_invalid",
             Self::SpeechUnavailable => "speech_unavailable",
         }
     }

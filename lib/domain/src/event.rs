@@ -15,16 +15,19 @@ pub enum EventType {
     SourceDeleted,
     /// A visitor left their e-mail address to chat with a published Mind (docs/api.md §17).
     LeadCaptured,
+    /// The same for a published chatbot (docs/api.md §18).
+    ChatbotLeadCaptured,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 6] = [
+    pub const ALL: [EventType; 7] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
         EventType::SourceError,
         EventType::SourceDeleted,
         EventType::LeadCaptured,
+        EventType::ChatbotLeadCaptured,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -35,6 +38,7 @@ impl EventType {
             EventType::SourceError => "knowledge.source.error",
             EventType::SourceDeleted => "knowledge.source.deleted",
             EventType::LeadCaptured => "mind.lead.captured",
+            EventType::ChatbotLeadCaptured => "chatbot.lead.captured",
         }
     }
 
@@ -72,16 +76,29 @@ impl Event {
         }
     }
 
-    /// `mind.lead.captured`: a visitor gave their address to chat with a published Mind.
+    /// `mind.lead.captured` / `chatbot.lead.captured`: a visitor gave their address to chat with
+    /// a published Mind or chatbot; `userId` is the verified user of the host site, if any.
     pub fn lead_captured(
         workspace_id: WorkspaceId,
-        mind_id: &crate::id::MindId,
+        owner: &crate::source::SourceOwner,
         conversation_id: &crate::id::ConversationId,
         email: &str,
         name: Option<&str>,
+        user_id: Option<&str>,
     ) -> Self {
-        let data = json!({"mindId": mind_id, "conversationId": conversation_id, "email": email, "name": name});
-        Self::new(EventType::LeadCaptured, workspace_id, data)
+        use crate::source::SourceOwner;
+        let mut data = json!({"conversationId": conversation_id, "email": email, "name": name, "userId": user_id});
+        let event_type = match owner {
+            SourceOwner::Mind(id) => {
+                data["mindId"] = json!(id);
+                EventType::LeadCaptured
+            }
+            SourceOwner::Chatbot(id) => {
+                data["chatbotId"] = json!(id);
+                EventType::ChatbotLeadCaptured
+            }
+        };
+        Self::new(event_type, workspace_id, data)
     }
 
     /// A knowledge-source lifecycle event with the interface's data members.

@@ -25,6 +25,8 @@ pub enum HookFilter {
     AllKnowledge,
     /// `mind.lead.captured`, of one Mind or of all Minds.
     Lead,
+    /// `chatbot.lead.captured`, of one chatbot or of all chatbots.
+    ChatbotLead,
 }
 
 impl HookFilter {
@@ -37,11 +39,13 @@ impl HookFilter {
             Some(Self::ALL_KNOWLEDGE) => Ok(Self::AllKnowledge),
             Some(s) => match EventType::parse(s) {
                 Some(EventType::LeadCaptured) => Ok(Self::Lead),
+                Some(EventType::ChatbotLeadCaptured) => Ok(Self::ChatbotLead),
                 Some(t) if t.is_knowledge() => Ok(Self::Exact(t)),
                 _ => Err(DomainError::field(
                     "event",
                     "must be form_response, knowledge.source.created, knowledge.source.ready, \
-                     knowledge.source.error, knowledge.source.deleted, knowledge.source.* or mind.lead.captured",
+                     knowledge.source.error, knowledge.source.deleted, knowledge.source.*, mind.lead.captured or \
+                     chatbot.lead.captured",
                 )),
             },
         }
@@ -53,6 +57,7 @@ impl HookFilter {
             Self::Exact(t) => t.as_str(),
             Self::AllKnowledge => Self::ALL_KNOWLEDGE,
             Self::Lead => EventType::LeadCaptured.as_str(),
+            Self::ChatbotLead => EventType::ChatbotLeadCaptured.as_str(),
         }
     }
 
@@ -66,6 +71,7 @@ impl HookFilter {
             Self::Exact(x) => t == x,
             Self::AllKnowledge => t.is_knowledge(),
             Self::Lead => t == EventType::LeadCaptured,
+            Self::ChatbotLead => t == EventType::ChatbotLeadCaptured,
         }
     }
 }
@@ -187,8 +193,11 @@ impl HookTarget {
         if form_id.is_some() && filter != HookFilter::FormResponse {
             return Err(DomainError::field("formId", "applies to form_response subscriptions only"));
         }
-        if chatbot_id.is_some() && !filter.is_knowledge() {
-            return Err(DomainError::field("chatbotId", "applies to knowledge.source.* subscriptions only"));
+        if chatbot_id.is_some() && !filter.is_knowledge() && filter != HookFilter::ChatbotLead {
+            return Err(DomainError::field(
+                "chatbotId",
+                "applies to knowledge.source.* and chatbot.lead.captured subscriptions only",
+            ));
         }
         Ok(Self { filter, form_id, chatbot_id, mind_id })
     }

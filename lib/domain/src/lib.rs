@@ -8,6 +8,7 @@ pub mod chatbot;
 pub mod conversation;
 pub mod delivery;
 pub mod document;
+pub mod embed;
 pub mod error;
 pub mod event;
 pub mod form;

@@ -84,9 +84,12 @@ pub fn chatbot_router() -> ApiRouter {
 // ---- views -------------------------------------------------------------------------------------
 
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct VisitorView {
     pub email: Option<String>,
     pub name: Option<String>,
+    /// The host site's verified user (identity verification, docs/api.md §18); else `null`.
+    pub user_id: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -116,7 +119,11 @@ impl From<Conversation> for ConversationView {
             mind_id: c.owner.mind().map(|m| m.to_string()),
             chatbot_id: c.owner.chatbot().map(|b| b.to_string()),
             channel: c.channel.as_str().to_owned(),
-            visitor: c.visitor.map(|v| VisitorView { email: v.email.map(|e| e.as_str().to_owned()), name: v.name }),
+            visitor: c.visitor.map(|v| VisitorView {
+                email: v.email.map(|e| e.as_str().to_owned()),
+                name: v.name,
+                user_id: v.user_id.map(|u| u.as_str().to_owned()),
+            }),
             message_count: c.message_count,
             created_at: c.created_at.to_string(),
             updated_at: c.updated_at.to_string(),
@@ -189,9 +196,9 @@ impl Presentation {
         Self { mind: owner.is_mind(), sources: true }
     }
 
-    /// A published Mind's visitors.
-    pub(crate) fn public(show_sources: bool) -> Self {
-        Self { mind: true, sources: show_sources }
+    /// A published Mind's or chatbot's visitors.
+    pub(crate) fn public(published: &lore_domain::embed::Published) -> Self {
+        Self { mind: published.mind().is_some(), sources: published.show_sources() }
     }
 }
 
@@ -289,11 +296,17 @@ pub enum AnswerEvent {
 // ---- bodies ------------------------------------------------------------------------------------
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct VisitorBody {
     /// A valid e-mail address (at most 254 characters).
     pub email: Option<String>,
     /// At most 200 characters.
     pub name: Option<String>,
+    /// Public chat with identity verification (docs/api.md §18): the host site's user id,
+    /// 1-200 characters. Ignored elsewhere.
+    pub user_id: Option<String>,
+    /// The lowercase hex HMAC-SHA256 of `userId` keyed with the identity secret.
+    pub user_hash: Option<String>,
 }
 
 /// Start a conversation; the body may be empty.

@@ -35,7 +35,7 @@ impl<E: Into<AppError>> From<E> for ApiError {
 pub fn status_of(code: ErrorCode) -> StatusCode {
     use ErrorCode::*;
     match code {
-        Unauthorized => StatusCode::UNAUTHORIZED,
+        Unauthorized | IdentityInvalid => StatusCode::UNAUTHORIZED,
         InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached | WebhooksLimitReached => {
             StatusCode::FORBIDDEN
         }

@@ -34,11 +34,13 @@ pub enum KnowledgeSourceType {
     Deleted,
 }
 
-/// The `eventType` of a lead.
+/// The `eventType` of a lead: of a Mind or of a chatbot.
 #[derive(Serialize, ToSchema)]
 pub enum LeadCapturedType {
     #[serde(rename = "mind.lead.captured")]
     LeadCaptured,
+    #[serde(rename = "chatbot.lead.captured")]
+    ChatbotLeadCaptured,
 }
 
 /// `form_response`: a form was answered (directly, through an embed, or by a chatbot).
@@ -140,10 +142,17 @@ pub struct LeadCapturedEvent {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LeadCapturedData {
-    pub mind_id: String,
+    /// `mind.lead.captured`: the Mind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    /// `chatbot.lead.captured`: the chatbot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
     pub conversation_id: String,
     pub email: String,
     pub name: Option<String>,
+    /// The host site's user, when the owner verifies identities (docs/api.md §18); else `null`.
+    pub user_id: Option<String>,
 }
 
 /// An envelope the sample endpoint returns, of the event asked for.
@@ -159,7 +168,7 @@ pub enum SampleEnvelope {
 pub fn schema_of(event: EventType) -> &'static str {
     match event {
         EventType::FormResponse => "FormResponseEvent",
-        EventType::LeadCaptured => "LeadCapturedEvent",
+        EventType::LeadCaptured | EventType::ChatbotLeadCaptured => "LeadCapturedEvent",
         _ => "KnowledgeSourceEvent",
     }
 }
@@ -172,6 +181,7 @@ fn summary(event: EventType) -> &'static str {
         EventType::SourceError => "A knowledge source failed to process",
         EventType::SourceDeleted => "A knowledge source was deleted",
         EventType::LeadCaptured => "A Mind's visitor left their e-mail address",
+        EventType::ChatbotLeadCaptured => "A chatbot's visitor left their e-mail address",
     }
 }
 

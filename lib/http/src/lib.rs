@@ -77,19 +77,23 @@ impl RouteGroup {
 
     fn routes(self) -> ApiRouter {
         match self {
-            RouteGroup::Chatbots => chatbots::router()
-                .merge(sources::router())
-                .merge(search::router())
-                .merge(conversations::chatbot_router()),
+            // The chatbot API, and the public pages of published chatbots (`/c/{slug}`, HTML).
+            RouteGroup::Chatbots => public_page::chatbot_routes(
+                chatbots::router()
+                    .merge(sources::router())
+                    .merge(search::router())
+                    .merge(conversations::chatbot_router())
+                    .merge(public_chat::chatbot_router()),
+            ),
             RouteGroup::Forms => forms::router(),
             RouteGroup::Integrations => webhooks::router(),
-            // The Mind API, and the public pages of published Minds (`/m/{slug}`, HTML, not in
-            // the API document).
-            RouteGroup::Minds => public_page::route(
+            // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
+            // API document), and the embedding script `/widget.js` with the pages' icon.
+            RouteGroup::Minds => public_page::mind_routes(
                 minds::router()
                     .merge(mind_sources::router())
                     .merge(conversations::mind_router())
-                    .merge(public_chat::router()),
+                    .merge(public_chat::mind_router()),
             ),
             RouteGroup::Files => ApiRouter::new(),
         }
@@ -121,8 +125,9 @@ impl RouteGroup {
         (name = "conversations", description = "Conversations with a Mind or a chatbot: questions answered from \
             its ready knowledge with citations (`[n]` markers, verbatim quotes), as JSON or streamed as server-sent \
             events; scopes `chat:write` and `conversations:read`"),
-        (name = "public chat", description = "A published Mind's visitors: conversations opened without a key, \
-            answered to the visitor token they hand out"),
+        (name = "public chat", description = "A published Mind's or chatbot's visitors (on its page, or in the \
+            widget on another site): conversations opened without a key, answered to the visitor token they hand \
+            out; CORS for the owner's `allowedOrigins`"),
         (name = "forms", description = "Forms and their responses; each response emits a `form_response` event"),
         (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
             samples, and signed deliveries (Standard Webhooks) with their log"),
@@ -311,6 +316,7 @@ pub fn router(app: App, groups: &[RouteGroup]) -> Router {
     router
         .fallback(|| async { ApiError::RouteNotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(axum::middleware::from_fn_with_state(state.clone(), public_chat::cors::visitor_cors))
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .layer(MapRequestLayer::new(move |req: Request<axum::body::Body>| {
             req.map(|body| axum::body::Body::new(TimeoutBody::new(idle, body)))

@@ -26,6 +26,7 @@ pub fn router() -> ApiRouter {
         .routes(api_routes!(list_minds, create_mind))
         .routes(api_routes!(get_mind, update_mind, delete_mind))
         .routes(api_routes!(publish_mind))
+        .routes(api_routes!(new_mind_identity_secret))
         .routes(api_routes!(mind_upload_url))
         .merge(uploads)
 }
@@ -127,7 +128,7 @@ pub struct ThemeView {
     pub mode: Option<String>,
 }
 
-fn theme_view(t: &Theme) -> Option<ThemeView> {
+pub(crate) fn theme_view(t: &Theme) -> Option<ThemeView> {
     (!t.is_empty()).then(|| ThemeView {
         primary_color: t.primary_color.as_ref().map(|c| c.as_str().to_owned()),
         background_color: t.background_color.as_ref().map(|c| c.as_str().to_owned()),
@@ -224,6 +225,11 @@ pub struct MindDetailView {
     pub voice_id: Voice,
     #[schema(example = 1.0)]
     pub voice_speed: f64,
+    /// Origins whose pages may embed the public page and call its visitor routes (docs/api.md §18).
+    #[schema(example = json!(["https://www.example.com"]))]
+    pub allowed_origins: Vec<String>,
+    /// Visitors must carry a user id signed with the identity secret.
+    pub identity_verification: bool,
 }
 
 impl From<MindDetail> for MindDetailView {
@@ -264,8 +270,15 @@ impl From<MindDetail> for MindDetailView {
             voice_enabled: m.voice_enabled,
             voice_id: m.voice_id.into(),
             voice_speed: m.voice_speed.value(),
+            allowed_origins: origins(&m.embed),
+            identity_verification: m.embed.identity_verification,
         }
     }
+}
+
+/// `allowedOrigins` as shown.
+pub(crate) fn origins(e: &lore_domain::embed::EmbedSettings) -> Vec<String> {
+    e.allowed_origins.as_slice().iter().map(|o| o.as_str().to_owned()).collect()
 }
 
 /// The workspace's Mind limits and what it uses of them.
@@ -489,6 +502,15 @@ pub struct UpdateMind {
     #[schema(value_type = Option<f64>, minimum = 0.25, maximum = 4.0, example = 1.0)]
     #[serde(default)]
     pub voice_speed: Field<f64>,
+    /// Up to 20 origins `scheme://host[:port]` (https; http only for localhost and 127.0.0.1)
+    /// that may embed the page and call the visitor routes; `[]` or `null`: none.
+    #[schema(value_type = Option<Vec<String>>, max_items = 20, nullable, example = json!(["https://www.example.com"]))]
+    #[serde(default)]
+    pub allowed_origins: Field<Vec<String>>,
+    /// Require visitors to carry `visitor.userId` signed with the identity secret.
+    #[schema(value_type = Option<bool>)]
+    #[serde(default)]
+    pub identity_verification: Field<bool>,
 }
 
 impl UpdateMind {
@@ -513,6 +535,8 @@ impl UpdateMind {
             voice_enabled: self.voice_enabled,
             voice_id: self.voice_id,
             voice_speed: self.voice_speed,
+            allowed_origins: self.allowed_origins,
+            identity_verification: self.identity_verification,
         }
     }
 }
@@ -661,6 +685,37 @@ async fn publish_mind(
     }))
 }
 
+/// The secret shown once: the host site signs its user ids with it (docs/api.md §18).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentitySecretEnvelope {
+    pub status: Status,
+    /// Shown only in this answer; a new call replaces it. Sign a user id as the lowercase hex
+    /// HMAC-SHA256 of its UTF-8 bytes keyed with this secret's UTF-8 bytes.
+    #[schema(example = "lore_ids_6f1c…")]
+    pub identity_secret: String,
+}
+
+/// Create (or replace) the Mind's identity secret. With `identityVerification: true`, a
+/// visitor's conversation must carry `visitor.userId` and `visitor.userHash` signed with it.
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/identity-secret", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 201, description = "The new secret, shown once", body = IdentitySecretEnvelope),
+    ))]
+async fn new_mind_identity_secret(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathId(id): PathId<MindId>,
+) -> Result<(StatusCode, Json<IdentitySecretEnvelope>), ApiError> {
+    let secret = s.app.new_mind_identity_secret(&auth.principal, &id).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(IdentitySecretEnvelope { status: Status::Success, identity_secret: secret.expose().to_owned() }),
+    ))
+}
+
 /// Upload a document (PDF, DOCX, TXT, MD; ≤ 50 MB) or an audio file (MP3, WAV, M4A, OGG;
 /// ≤ 500 MB) to use as the `fileUrl` of a `document` or `podcast` source. The type is decided by
 /// the content, not the name or the declared type. The optional `category` part (`document` or
@@ -727,7 +782,7 @@ async fn mind_upload_url(
 
 /// A JSON body that may be left out entirely (then `T::default()`); when present, the same
 /// rules as [`JsonBody`].
-async fn optional_json<T: serde::de::DeserializeOwned + Default>(req: Request, s: &ApiState) -> Result<T, ApiError> {
+pub(crate) async fn optional_json<T: serde::de::DeserializeOwned + Default>(req: Request, s: &ApiState) -> Result<T, ApiError> {
     let (parts, body) = req.into_parts();
     let limit = crate::JSON_BODY_LIMIT;
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {

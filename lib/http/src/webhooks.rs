@@ -133,8 +133,9 @@ pub struct SubscribeBody {
     pub hook_url: Option<String>,
     pub form_id: Option<String>,
     /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted`, `knowledge.source.*` or
-    /// `mind.lead.captured`.
+    /// `mind.lead.captured` or `chatbot.lead.captured`.
     pub event: Option<String>,
+    /// Knowledge events and `chatbot.lead.captured`: those of this chatbot only.
     pub chatbot_id: Option<String>,
     /// `mind.lead.captured` subscriptions only: the leads of this Mind.
     pub mind_id: Option<String>,
@@ -289,7 +290,8 @@ fn envelopes(events: Vec<lore_domain::event::Event>) -> Json<Vec<Value>> {
 /// default): the latest real responses (up to 3), else one made up from the form's fields (with
 /// no form at all, from an example form with one field of every type). `knowledge.source.*`
 /// events: the newest fitting sources of `chatbotId` (else of the newest chatbot), else one made
-/// up. `mind.lead.captured`: a made-up visitor of `mindId` (else the newest Mind).
+/// up. `mind.lead.captured`: a made-up visitor of `mindId` (else the newest Mind);
+/// `chatbot.lead.captured` likewise of `chatbotId`.
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
@@ -311,6 +313,13 @@ async fn sample(
                 None => None,
             };
             return Ok(envelopes(s.app.sample_lead(&auth.principal, mind.as_ref()).await?));
+        }
+        Some("chatbot.lead.captured") => {
+            let chatbot = match q.chatbot_id.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+                Some(raw) => Some(ChatbotId::parse(raw).ok_or(lore_app::AppError::NotFound("chatbot"))?),
+                None => None,
+            };
+            return Ok(envelopes(s.app.sample_chatbot_lead(&auth.principal, chatbot.as_ref()).await?));
         }
         Some(name) => match lore_domain::event::EventType::parse(name) {
             Some(event) if event.is_knowledge() => {

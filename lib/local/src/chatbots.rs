@@ -10,25 +10,40 @@ use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
+use lore_records::{ChatbotPublicRecord, from_json, to_json};
 use rusqlite::{OptionalExtension, Row, params};
 
-const CHATBOT_COLS: &str =
-    "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, conversation_count";
+const CHATBOT_COLS: &str = "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, \
+     conversation_count, is_published, public_settings";
 
-const CHATBOT_SLUG_TAKEN: &[(&str, &str)] = &[("chatbots.workspace_id, chatbots.slug", "slug")];
+/// Unique-index names in SQLite's messages, to the conflict each means; the workspace rule
+/// first (its message contains the other's column too).
+const CHATBOT_SLUG_TAKEN: &[(&str, &str)] =
+    &[("chatbots.workspace_id, chatbots.slug", "slug"), ("chatbots.slug", "public_slug")];
 
 fn chatbot_from(r: &Row<'_>) -> rusqlite::Result<Chatbot> {
-    Ok(Chatbot {
+    let mut c = Chatbot {
         id: stored(ChatbotId::parse(&r.get::<_, String>(0)?), "chatbot id")?,
         workspace_id: stored(WorkspaceId::parse(&r.get::<_, String>(1)?), "workspace id")?,
         name: ChatbotName::from_stored(r.get(2)?),
         slug: Slug::from_stored(r.get(3)?),
         descriptor: r.get(4)?,
+        is_published: r.get(9)?,
+        welcome_message: None,
+        suggested_questions: Default::default(),
+        show_sources: true,
+        collect_email_before_chat: false,
+        theme: Default::default(),
+        embed: Default::default(),
         created_at: Timestamp::from_millis(r.get(5)?),
         updated_at: Timestamp::from_millis(r.get(6)?),
         source_count: r.get::<_, i64>(7)? as u64,
         conversation_count: r.get::<_, i64>(8)? as u64,
-    })
+    };
+    from_json::<ChatbotPublicRecord>(&r.get::<_, String>(10)?, "chatbot settings")
+        .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))?
+        .apply_to(&mut c);
+    Ok(c)
 }
 
 #[async_trait]
@@ -37,7 +52,7 @@ impl ChatbotStore for SqliteStore {
         let c = chatbot.clone();
         self.write(move |tx| {
             tx.execute(
-                &format!("INSERT INTO chatbots ({CHATBOT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+                &format!("INSERT INTO chatbots ({CHATBOT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
                 params![
                     c.id.as_str(),
                     c.workspace_id.as_str(),
@@ -47,7 +62,9 @@ impl ChatbotStore for SqliteStore {
                     c.created_at.millis(),
                     c.updated_at.millis(),
                     c.source_count as i64,
-                    c.conversation_count as i64
+                    c.conversation_count as i64,
+                    c.is_published,
+                    to_json(&ChatbotPublicRecord::of(&c)),
                 ],
             )
             .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
@@ -94,11 +111,31 @@ impl ChatbotStore for SqliteStore {
         self.write(move |tx| {
             let n = tx
                 .execute(
-                    "UPDATE chatbots SET name = ?3, slug = ?4, descriptor = ?5, updated_at = ?6 WHERE id = ?1 AND workspace_id = ?2",
-                    params![c.id.as_str(), c.workspace_id.as_str(), c.name.as_str(), c.slug.as_str(), c.descriptor, c.updated_at.millis()],
+                    "UPDATE chatbots SET name = ?3, slug = ?4, descriptor = ?5, updated_at = ?6, is_published = ?7,
+                     public_settings = ?8 WHERE id = ?1 AND workspace_id = ?2",
+                    params![
+                        c.id.as_str(),
+                        c.workspace_id.as_str(),
+                        c.name.as_str(),
+                        c.slug.as_str(),
+                        c.descriptor,
+                        c.updated_at.millis(),
+                        c.is_published,
+                        to_json(&ChatbotPublicRecord::of(&c)),
+                    ],
                 )
                 .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
             Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn find_published_chatbot(&self, slug: &str) -> StoreResult<Option<Chatbot>> {
+        let slug = slug.to_owned();
+        self.lookup(move |c| {
+            c.prepare_cached(&format!("SELECT {CHATBOT_COLS} FROM chatbots WHERE slug = ?1 AND is_published = 1"))
+                .and_then(|mut st| st.query_row([slug.as_str()], chatbot_from).optional())
+                .map_err(unavailable)
         })
         .await
     }

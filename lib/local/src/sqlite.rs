@@ -372,6 +372,14 @@ CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id) WHERE status = '
     r#"
 ALTER TABLE chunks ADD COLUMN token_signs BLOB;
 "#,
+    // Chatbots publish like Minds (docs/api.md §18): a published chatbot's slug is its public
+    // address `/c/{slug}`, one chatbot per address across workspaces; its public settings are one
+    // document (`lore_records::ChatbotPublicRecord`).
+    r#"
+ALTER TABLE chatbots ADD COLUMN is_published INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chatbots ADD COLUMN public_settings TEXT NOT NULL DEFAULT '{}';
+CREATE UNIQUE INDEX chatbots_public_slug ON chatbots (slug) WHERE is_published = 1;
+"#,
 ];
 
 /// A pool of one writer and a few readers over one database file.

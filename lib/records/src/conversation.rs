@@ -16,6 +16,8 @@ pub struct VisitorRecord {
     pub email: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(default, rename = "userId", skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +48,7 @@ impl ConversationRecord {
             visitor: c.visitor.as_ref().map(|v| VisitorRecord {
                 email: v.email.as_ref().map(|e| e.as_str().to_owned()),
                 name: v.name.clone(),
+                user_id: v.user_id.as_ref().map(|u| u.as_str().to_owned()),
             }),
             visitor_token_hash: c.visitor_token.as_ref().map(|h| h.as_str().to_owned()),
         }
@@ -57,7 +60,11 @@ impl ConversationRecord {
             workspace_id: keys.workspace_id,
             owner: keys.owner,
             channel: Channel::parse(&self.channel).ok_or_else(|| RecordError::of("conversation channel"))?,
-            visitor: self.visitor.map(|v| Visitor { email: v.email.map(Email::from_stored), name: v.name }),
+            visitor: self.visitor.map(|v| Visitor {
+                email: v.email.map(Email::from_stored),
+                name: v.name,
+                user_id: v.user_id.map(lore_domain::embed::UserId::from_stored),
+            }),
             visitor_token: self.visitor_token_hash.map(VisitorTokenHash::from_stored),
             message_count: keys.message_count,
             created_at: keys.created_at,

@@ -13,6 +13,7 @@
 
 mod conversation;
 mod delivery;
+mod embed;
 mod form;
 mod mind;
 mod source;
@@ -21,6 +22,7 @@ pub use conversation::{
     CitationRecord, ConversationKeys, ConversationRecord, MessageKeys, MessageRecord, VisitorRecord,
 };
 pub use delivery::AttemptRecord;
+pub use embed::{ChatbotPublicRecord, EmbedRecord};
 pub use form::FormFieldRecord;
 pub use mind::{MindKeys, MindSettingsRecord};
 pub use source::{ProgressRecord, SourceSpecRecord};

@@ -43,6 +43,8 @@ pub struct MindSettingsRecord {
     pub voice_enabled: bool,
     pub voice_id: String,
     pub voice_speed: f64,
+    #[serde(flatten)]
+    pub embed: crate::EmbedRecord,
 }
 
 /// What the backends keep by hand next to the settings: keys, the values their indexes and
@@ -84,6 +86,7 @@ impl MindSettingsRecord {
             voice_enabled: m.voice_enabled,
             voice_id: m.voice_id.as_str().to_owned(),
             voice_speed: m.voice_speed.value(),
+            embed: crate::EmbedRecord::of(&m.embed),
         }
     }
 
@@ -109,6 +112,7 @@ impl MindSettingsRecord {
             voice_enabled: self.voice_enabled,
             voice_id: VoiceId::parse(&self.voice_id).map_err(|_| RecordError::of("voice id"))?,
             voice_speed: VoiceSpeed::from_stored(self.voice_speed),
+            embed: self.embed.into_settings(),
             created_at: keys.created_at,
             updated_at: keys.updated_at,
             revision: keys.revision,

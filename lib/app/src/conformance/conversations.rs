@@ -5,7 +5,7 @@ use super::minds::MindStores;
 use super::workspace;
 use crate::ports::Append;
 use lore_domain::Timestamp;
-use lore_domain::chatbot::{Chatbot, ChatbotName};
+use lore_domain::chatbot::Chatbot;
 use lore_domain::conversation::{
     Channel, Citation, Conversation, Email, GeneratedBy, Message, MessageContent, Visitor,
 };
@@ -52,24 +52,19 @@ pub async fn conversations(p: &MindStores, unique: &str) {
         Timestamp::now(),
     );
     p.minds.insert_mind(&mind, 100).await.unwrap();
-    let bot = Chatbot {
-        id: ChatbotId::generate(),
-        workspace_id: ws.id.clone(),
-        name: ChatbotName::parse("Bot").unwrap(),
-        slug: Slug::parse("slug", &format!("conv-bot-{unique}")).unwrap(),
-        descriptor: String::new(),
-        created_at: Timestamp::now(),
-        updated_at: Timestamp::now(),
-        source_count: 0,
-        conversation_count: 0,
-    };
+    let bot = Chatbot::create(
+        ws.id.clone(),
+        lore_domain::chatbot::NewChatbot::parse(Some("Bot"), None, None).unwrap(),
+        Slug::parse("slug", &format!("conv-bot-{unique}")).unwrap(),
+        Timestamp::now(),
+    );
     p.chatbots.insert_chatbot(&bot).await.unwrap();
     let s = &p.conversations;
     let owner = SourceOwner::Mind(mind.id.clone());
     let bot_owner = SourceOwner::Chatbot(bot.id.clone());
 
     // A conversation with its welcome message; the visitor and channel round-trip.
-    let visitor = Visitor { email: Some(Email::parse("e", "ada@example.com").unwrap()), name: Some("Ada".into()) };
+    let visitor = Visitor { email: Some(Email::parse("e", "ada@example.com").unwrap()), name: Some("Ada".into()), user_id: None };
     let mut a =
         Conversation::start(ws.id.clone(), owner.clone(), Channel::Api, Some(visitor), Timestamp::from_millis(1_000));
     let welcome = Message::assistant(a.id.clone(), "Hi!".into(), Vec::new(), GeneratedBy::Welcome, None, a.created_at);

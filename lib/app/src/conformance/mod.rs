@@ -4,10 +4,10 @@
 use crate::ports::{BlobStore, EventBus, InsertLimits, Lease, SourceStore, VectorIndex};
 use crate::ports::{ChatbotStore, KeyStore, RateLimiter, WorkspaceStore};
 use lore_domain::Timestamp;
-use lore_domain::chatbot::{Chatbot, ChatbotName};
+use lore_domain::chatbot::{Chatbot, NewChatbot};
 use lore_domain::event::Event;
 use lore_domain::id::EventId;
-use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::slug::Slug;
 use lore_domain::source::{KnowledgeSource, SourceOwner, SourceSpec, SourceStatus};
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
@@ -19,6 +19,7 @@ mod files;
 mod forms;
 mod minds;
 mod search;
+mod slots;
 mod sources;
 mod webhooks;
 mod workspaces;
@@ -29,6 +30,7 @@ pub use files::{blob_streams, blobs};
 pub use forms::forms;
 pub use minds::{MindStores, mind_races, mind_sources, minds};
 pub use search::{chunk_index, index_search};
+pub use slots::{slot_expiry, slot_race, slots};
 pub use sources::{processing_race, sources, uploads};
 pub use webhooks::{deliveries, delivery_claim_race, hook_secret_rotation, hooks, hooks_limit_race};
 pub use workspaces::{keys, rate_limiter, workspaces};
@@ -43,17 +45,8 @@ pub(super) fn workspace(name: &str) -> Workspace {
 }
 
 pub(super) fn chatbot(ws: &WorkspaceId, slug: &str, created_ms: i64) -> Chatbot {
-    Chatbot {
-        id: ChatbotId::generate(),
-        workspace_id: ws.clone(),
-        name: ChatbotName::parse("Bot").unwrap(),
-        slug: Slug::parse("slug", slug).unwrap(),
-        descriptor: "d".into(),
-        created_at: Timestamp::from_millis(created_ms),
-        updated_at: Timestamp::from_millis(created_ms),
-        source_count: 0,
-        conversation_count: 0,
-    }
+    let new = NewChatbot::parse(Some("Bot"), None, Some("d")).unwrap();
+    Chatbot::create(ws.clone(), new, Slug::parse("slug", slug).unwrap(), Timestamp::from_millis(created_ms))
 }
 
 pub(super) async fn new_workspace(p: &Stores, name: &str) -> Workspace {
@@ -126,7 +119,7 @@ pub struct Stores {
 /// every backend that instantiates its family.
 ///
 /// `$make` names an async fn in the calling module taking the suite's name and returning the
-/// stores (`Stores`, or `MindStores` for `minds`) with whatever must live as long as they do
+/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`) with whatever must live as long as they do
 /// (a temp dir, a backend):
 ///
 /// ```ignore
@@ -148,6 +141,9 @@ macro_rules! conformance_tests {
     };
     ($make:ident => minds) => {
         $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources conversations);
+    };
+    ($make:ident => slots) => {
+        $crate::conformance_tests!(@family slots, $make; slots slot_expiry slot_race);
     };
     (@family $family:ident, $make:ident; $($suite:ident)*) => {
         mod $family {

@@ -4,7 +4,7 @@ use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash};
-use lore_domain::id::{ApiKeyId, MindId, WorkspaceId};
+use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::workspace::Workspace;
 
 #[async_trait]
@@ -76,8 +76,8 @@ pub enum RateBucket {
     Key(ApiKeyId),
     /// Public chat messages from one client address (docs/api.md §17, "Public chat").
     ChatAddress(std::net::IpAddr),
-    /// Public chat messages to one Mind, from every address.
-    ChatMind(MindId),
+    /// Public chat messages to one Mind or chatbot, from every address.
+    ChatOwner(lore_domain::source::SourceOwner),
     /// Reads of the public pages and the API document from one client address.
     PageAddress(std::net::IpAddr),
 }
@@ -88,7 +88,9 @@ impl RateBucket {
         match self {
             RateBucket::Key(id) => id.to_string(),
             RateBucket::ChatAddress(ip) => format!("chat-ip:{ip}"),
-            RateBucket::ChatMind(id) => format!("chat-mind:{id}"),
+            // A Mind's bucket keeps the name it had before chatbots were public.
+            RateBucket::ChatOwner(lore_domain::source::SourceOwner::Mind(id)) => format!("chat-mind:{id}"),
+            RateBucket::ChatOwner(lore_domain::source::SourceOwner::Chatbot(id)) => format!("chat-chatbot:{id}"),
             RateBucket::PageAddress(ip) => format!("page-ip:{ip}"),
         }
     }

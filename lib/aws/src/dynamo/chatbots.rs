@@ -1,5 +1,8 @@
 //! Chatbots on the table: one item in the workspace partition, a slug guard, and the
-//! workspace's `chatbots` counter, written together.
+//! workspace's `chatbots` counter, written together. While a chatbot is published, a global
+//! guard `PUBCB#<slug>` names it: one published chatbot per public address `/c/{slug}`, across
+//! every workspace (as `PUBSLUG#` does for Minds). Its public settings are the attributes of
+//! `lore_records::ChatbotPublicRecord`; `isPublished` is its own attribute.
 
 use super::keys::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
 use super::workspaces::{delete_guard, exists, guard, put_new};
@@ -7,16 +10,44 @@ use super::{
     DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
     malformed, n, newest_first_key, req_s, s,
 };
+use super::document;
 use async_trait::async_trait;
+use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{ChatbotStore, StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
+use lore_records::ChatbotPublicRecord;
 
 fn chatbots_of(ws: &WorkspaceId) -> String {
     format!("CBS#{ws}")
+}
+
+pub(crate) fn public_chatbot_pk(slug: &str) -> String {
+    format!("PUBCB#{slug}")
+}
+pub(crate) const PUBLIC_CHATBOT_SK: &str = "PUBCB";
+
+fn public_guard(c: &Chatbot) -> Item {
+    let mut item = key(public_chatbot_pk(c.slug.as_str()), PUBLIC_CHATBOT_SK);
+    item.extend([("cb".into(), s(c.id.as_str())), ("ws".into(), s(c.workspace_id.as_str()))]);
+    item
+}
+
+/// The public settings, the publication and the names: what an update replaces. `None` is an
+/// unset setting (no attribute).
+fn settings(c: &Chatbot) -> Vec<(String, Option<AttributeValue>)> {
+    let mut attributes = document::fields(&ChatbotPublicRecord::of(c));
+    attributes.extend([
+        ("name".to_owned(), Some(s(c.name.as_str()))),
+        ("slug".to_owned(), Some(s(c.slug.as_str()))),
+        ("descriptor".to_owned(), Some(s(&c.descriptor))),
+        ("isPublished".to_owned(), Some(AttributeValue::Bool(c.is_published))),
+        ("updatedAt".to_owned(), Some(n(c.updated_at.millis()))),
+    ]);
+    attributes
 }
 
 fn chatbot_item(c: &Chatbot) -> Item {
@@ -24,11 +55,7 @@ fn chatbot_item(c: &Chatbot) -> Item {
     item.extend([
         ("id".into(), s(c.id.as_str())),
         ("ws".into(), s(c.workspace_id.as_str())),
-        ("name".into(), s(c.name.as_str())),
-        ("slug".into(), s(c.slug.as_str())),
-        ("descriptor".into(), s(&c.descriptor)),
         ("createdAt".into(), n(c.created_at.millis())),
-        ("updatedAt".into(), n(c.updated_at.millis())),
         ("sourceCount".into(), n(c.source_count)),
         ("conversationCount".into(), n(c.conversation_count)),
         ("chunkCount".into(), n(0)),
@@ -36,22 +63,36 @@ fn chatbot_item(c: &Chatbot) -> Item {
         ("gsi1pk".into(), s(chatbots_of(&c.workspace_id))),
         ("gsi1sk".into(), s(newest_first_key(c.created_at.millis(), c.id.as_str()))),
     ]);
+    item.extend(settings(c).into_iter().filter_map(|(k, v)| Some((k, v?))));
     item
+}
+
+fn published(item: &Item) -> bool {
+    item.get("isPublished").and_then(|v| v.as_bool().ok()).copied().unwrap_or(false)
 }
 
 pub(crate) fn chatbot_from(item: &Item) -> StoreResult<Chatbot> {
     let ms = |k: &str| get_i(item, k).map(Timestamp::from_millis).ok_or_else(|| malformed(k));
-    Ok(Chatbot {
+    let mut c = Chatbot {
         id: ChatbotId::parse(req_s(item, "id")?).ok_or_else(|| malformed("chatbot id"))?,
         workspace_id: WorkspaceId::parse(req_s(item, "ws")?).ok_or_else(|| malformed("workspace id"))?,
         name: ChatbotName::from_stored(req_s(item, "name")?.to_owned()),
         slug: Slug::from_stored(req_s(item, "slug")?.to_owned()),
         descriptor: get_s(item, "descriptor").unwrap_or_default().to_owned(),
+        is_published: published(item),
+        welcome_message: None,
+        suggested_questions: Default::default(),
+        show_sources: true,
+        collect_email_before_chat: false,
+        theme: Default::default(),
+        embed: Default::default(),
         created_at: ms("createdAt")?,
         updated_at: ms("updatedAt")?,
         source_count: get_u(item, "sourceCount"),
         conversation_count: get_u(item, "conversationCount"),
-    })
+    };
+    document::read::<ChatbotPublicRecord>(item, "chatbot settings")?.apply_to(&mut c);
+    Ok(c)
 }
 
 #[async_trait]
@@ -61,14 +102,20 @@ impl ChatbotStore for DynamoStore {
             let mut expr = Expr::new();
             let update = format!("ADD {} {}", expr.a("chatbots"), expr.v("one", n(1)));
             let cond = exists(&mut expr);
-            let writes = vec![
+            let mut writes = vec![
                 put_new(chatbot_item(c)),
                 put_new(guard(ws_pk(&c.workspace_id), &slug_sk(c.slug.as_str()), "cb", c.id.as_str())),
                 TxWrite::Update { key: key(ws_pk(&c.workspace_id), COUNTERS_SK), update, cond: Some(cond), expr },
             ];
+            if c.is_published {
+                writes.push(put_new(public_guard(c)));
+            }
             match self.transact(writes).await {
                 Ok(()) => return Ok(()),
                 Err(TxFailure::Condition(failed)) if failed.contains(&1) => return Err(StoreError::Conflict("slug")),
+                Err(TxFailure::Condition(failed)) if failed.contains(&3) => {
+                    return Err(StoreError::Conflict("public_slug"));
+                }
                 Err(TxFailure::Condition(failed)) if failed.contains(&2) => {
                     return Err(StoreError::Unavailable(format!("workspace {} does not exist", c.workspace_id)));
                 }
@@ -101,41 +148,78 @@ impl ChatbotStore for DynamoStore {
         for attempt in 0..MAX_ATTEMPTS {
             let Some(current) = self.get(&pk, &sk).await? else { return Ok(false) };
             let old_slug = req_s(&current, "slug")?.to_owned();
+            let was_published = published(&current);
             let mut expr = Expr::new();
-            let sets = [
-                ("name", s(c.name.as_str())),
-                ("slug", s(c.slug.as_str())),
-                ("descriptor", s(&c.descriptor)),
-                ("updatedAt", n(c.updated_at.millis())),
-            ];
-            let parts: Vec<String> =
-                sets.into_iter().map(|(a, v)| format!("{} = {}", expr.a(a), expr.v(a, v))).collect();
-            let update = format!("SET {}", parts.join(", "));
-            if old_slug == c.slug.as_str() {
-                let cond =
-                    format!("{} AND {} = {}", exists(&mut expr), expr.a("slug"), expr.v("oldSlug", s(&old_slug)));
-                match self.update_if(key(&pk, &sk), update, cond, expr).await? {
-                    Some(_) => return Ok(true),
-                    None => {
-                        backoff(attempt).await;
-                        continue;
-                    }
+            let (mut sets, mut removes) = (Vec::new(), Vec::new());
+            for (attr, value) in settings(c) {
+                match value {
+                    Some(v) => sets.push(format!("{} = {}", expr.a(&attr), expr.v(&attr, v))),
+                    None => removes.push(expr.a(&attr)),
                 }
             }
-            let cond = format!("{} = {}", expr.a("slug"), expr.v("oldSlug", s(&old_slug)));
-            let writes = vec![
-                TxWrite::Update { key: key(&pk, &sk), update, cond: Some(cond), expr },
-                delete_guard(pk.clone(), &slug_sk(&old_slug), "cb", c.id.as_str()),
-                put_new(guard(pk.clone(), &slug_sk(c.slug.as_str()), "cb", c.id.as_str())),
-            ];
+            let mut update = format!("SET {}", sets.join(", "));
+            if !removes.is_empty() {
+                update = format!("{update} REMOVE {}", removes.join(", "));
+            }
+            // The guards below were decided from this read: the write holds only if the slug
+            // and the publication are still what was read.
+            let published_now = if was_published {
+                format!("{} = {}", expr.a("isPublished"), expr.v("wasPublished", AttributeValue::Bool(true)))
+            } else {
+                format!(
+                    "(attribute_not_exists({p}) OR {p} = {f})",
+                    p = expr.a("isPublished"),
+                    f = expr.v("wasPublished", AttributeValue::Bool(false))
+                )
+            };
+            let cond = format!(
+                "{} AND {} = {} AND {published_now}",
+                exists(&mut expr),
+                expr.a("slug"),
+                expr.v("oldSlug", s(&old_slug))
+            );
+            let mut writes = vec![TxWrite::Update { key: key(&pk, &sk), update, cond: Some(cond), expr }];
+            let (mut slug_taken, mut address_taken) = (None, None);
+            if old_slug != c.slug.as_str() {
+                writes.push(delete_guard(pk.clone(), &slug_sk(&old_slug), "cb", c.id.as_str()));
+                slug_taken = Some(writes.len());
+                writes.push(put_new(guard(pk.clone(), &slug_sk(c.slug.as_str()), "cb", c.id.as_str())));
+            }
+            let old_address = was_published.then_some(old_slug.as_str());
+            let new_address = c.is_published.then_some(c.slug.as_str());
+            if old_address != new_address {
+                if let Some(old) = old_address {
+                    writes.push(delete_guard(public_chatbot_pk(old), PUBLIC_CHATBOT_SK, "cb", c.id.as_str()));
+                }
+                if c.is_published {
+                    address_taken = Some(writes.len());
+                    writes.push(put_new(public_guard(c)));
+                }
+            }
             match self.transact(writes).await {
                 Ok(()) => return Ok(true),
-                Err(TxFailure::Condition(failed)) if failed.contains(&2) => return Err(StoreError::Conflict("slug")),
+                Err(TxFailure::Condition(failed)) if slug_taken.is_some_and(|i| failed.contains(&i)) => {
+                    return Err(StoreError::Conflict("slug"));
+                }
+                Err(TxFailure::Condition(failed)) if address_taken.is_some_and(|i| failed.contains(&i)) => {
+                    return Err(StoreError::Conflict("public_slug"));
+                }
                 Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
                 Err(TxFailure::Store(e)) => return Err(e),
             }
         }
         Err(gave_up("update_chatbot"))
+    }
+
+    async fn find_published_chatbot(&self, slug: &str) -> StoreResult<Option<Chatbot>> {
+        let Some(g) = self.get(&public_chatbot_pk(slug), PUBLIC_CHATBOT_SK).await? else { return Ok(None) };
+        let (Some(ws), Some(id)) =
+            (get_s(&g, "ws").and_then(WorkspaceId::parse), get_s(&g, "cb").and_then(ChatbotId::parse))
+        else {
+            return Err(malformed("public chatbot guard"));
+        };
+        // The guard and the chatbot change in one transaction; checked anyway.
+        Ok(self.get_chatbot(&ws, &id).await?.filter(|c| c.is_published && c.slug.as_str() == slug))
     }
 
     async fn delete_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {

@@ -8,6 +8,7 @@
 //! and documented in `docs/minds.md`.
 
 use crate::chatbot::SlugChoice;
+use crate::embed::{EmbedPatch, EmbedSettings};
 use crate::error::{DomainError, Validator};
 use crate::id::{MindId, WorkspaceId};
 use crate::slug::Slug;
@@ -99,6 +100,8 @@ pub struct Mind {
     pub voice_enabled: bool,
     pub voice_id: VoiceId,
     pub voice_speed: VoiceSpeed,
+    /// Where the page may be embedded and whether visitors' identities are verified (§18).
+    pub embed: EmbedSettings,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     /// Bumped by every write of the settings: a write based on an older read is refused, so
@@ -134,6 +137,7 @@ impl Mind {
             voice_enabled: false,
             voice_id: VoiceId::default(),
             voice_speed: VoiceSpeed::default(),
+            embed: EmbedSettings::default(),
             created_at: now,
             updated_at: now,
             revision: 0,
@@ -169,6 +173,8 @@ pub struct RawMind {
     pub voice_enabled: Field<bool>,
     pub voice_id: Field<String>,
     pub voice_speed: Field<f64>,
+    pub allowed_origins: Field<Vec<String>>,
+    pub identity_verification: Field<bool>,
 }
 
 /// A setting that has no "unset" state: `null` is refused, naming the field.
@@ -278,6 +284,7 @@ pub struct MindPatch {
     pub voice_enabled: Option<bool>,
     pub voice_id: Option<VoiceId>,
     pub voice_speed: Option<VoiceSpeed>,
+    pub embed: EmbedPatch,
 }
 
 impl MindPatch {
@@ -322,7 +329,9 @@ impl MindPatch {
             voice_enabled: not_null(&mut v, "voiceEnabled", &raw.voice_enabled, |b| Ok(*b)),
             voice_id: not_null(&mut v, VoiceId::FIELD, &raw.voice_id, |s| VoiceId::parse(s)),
             voice_speed: not_null(&mut v, VoiceSpeed::FIELD, &raw.voice_speed, |s| VoiceSpeed::parse(*s)),
+            embed: EmbedPatch::default(),
         };
+        let patch = Self { embed: EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification), ..patch };
         v.finish()?;
         Ok(patch)
     }
@@ -354,6 +363,7 @@ impl MindPatch {
         set(&mut mind.voice_enabled, &self.voice_enabled);
         set(&mut mind.voice_id, &self.voice_id);
         set(&mut mind.voice_speed, &self.voice_speed);
+        self.embed.apply(&mut mind.embed);
         match &self.theme {
             None => {}
             Some(ObjectChange::Clear) => mind.theme = Theme::default(),

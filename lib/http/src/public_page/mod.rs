@@ -14,33 +14,82 @@
 use crate::error::ApiError;
 use crate::public_chat::Client;
 use crate::state::ApiState;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    ACCEPT, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY, RETRY_AFTER,
+    X_CONTENT_TYPE_OPTIONS,
 };
-use axum::http::{HeaderValue, header::HeaderName};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header::HeaderName};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use lore_domain::embed::{PublicKind, Published};
 use lore_domain::mind::{FontFamily, HexColor, Mind, ThemeMode};
 use std::fmt::Write;
 
-/// Not part of the API document: an HTML page for people, not an API operation.
-pub(crate) fn route(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
-    router.undocumented("/m/{slug}", get(page))
+/// The Minds' pages, the embedding script and the icon. Not part of the API document: HTML
+/// and script for people and browsers, not API operations.
+pub(crate) fn mind_routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
+    router
+        .undocumented("/m/{slug}", get(mind_page))
+        .undocumented("/widget.js", get(widget))
+        .undocumented("/favicon.svg", get(favicon))
+}
+
+/// The chatbots' pages.
+pub(crate) fn chatbot_routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
+    router.undocumented("/c/{slug}", get(chatbot_page))
+}
+
+/// `?embed=1`: the page inside the widget's frame, without its profile.
+#[derive(Debug, Default, serde::Deserialize)]
+struct PageQuery {
+    embed: Option<String>,
+}
+
+async fn mind_page(
+    state: State<ApiState>,
+    slug: Path<String>,
+    query: Result<Query<PageQuery>, axum::extract::rejection::QueryRejection>,
+    client: Client,
+    headers: HeaderMap,
+) -> Response {
+    page(PublicKind::Mind, state, slug, query, client, headers).await
+}
+
+async fn chatbot_page(
+    state: State<ApiState>,
+    slug: Path<String>,
+    query: Result<Query<PageQuery>, axum::extract::rejection::QueryRejection>,
+    client: Client,
+    headers: HeaderMap,
+) -> Response {
+    page(PublicKind::Chatbot, state, slug, query, client, headers).await
 }
 
 async fn page(
+    kind: PublicKind,
     State(s): State<ApiState>,
     Path(slug): Path<String>,
+    query: Result<Query<PageQuery>, axum::extract::rejection::QueryRejection>,
     Client(client): Client,
-) -> Result<Response, ApiError> {
-    s.app.admit_page_read(client).await?;
-    let mind = s.app.published_mind(&slug).await?;
+    headers: HeaderMap,
+) -> Response {
+    let embed = query.is_ok_and(|q| matches!(q.embed.as_deref(), Some("1" | "true")));
+    let found = async {
+        s.app.admit_page_read(client).await?;
+        Ok::<_, ApiError>(s.app.published(kind, &slug).await?)
+    };
+    let published = match found.await {
+        Ok(p) => p,
+        Err(e) if wants_html(&headers) => return error_page(e.into_response()),
+        Err(e) => return e.into_response(),
+    };
     let nonce = nonce();
-    let html = render(&mind, &nonce);
+    let html = render(&published, &nonce, embed);
     let csp = format!(
         "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'; \
-         img-src http: https:; media-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+         img-src http: https:; media-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors {}",
+        published.embed().allowed_origins.frame_ancestors()
     );
     let headers: [(HeaderName, HeaderValue); 5] = [
         (CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
@@ -53,7 +102,114 @@ async fn page(
         // Unpublishing takes effect at once: caches must ask again.
         (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
     ];
-    Ok((headers, html).into_response())
+    (headers, html).into_response()
+}
+
+/// A browser asks for HTML (`Accept: text/html…`); an API client asking for JSON, or for
+/// nothing in particular, keeps the JSON error envelope.
+fn wants_html(headers: &HeaderMap) -> bool {
+    let accept = headers.get(ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
+    accept.contains("text/html") && !accept.trim_start().starts_with("application/json")
+}
+
+/// A page for people in place of the JSON envelope of `api`: the same status, `Retry-After`
+/// kept.
+fn error_page(api: Response) -> Response {
+    let status = api.status();
+    let (title, text) = match status {
+        StatusCode::NOT_FOUND => (
+            "Chat not found",
+            "There is no chat at this address. It may have been unpublished or renamed; check the link you followed.",
+        ),
+        StatusCode::TOO_MANY_REQUESTS => {
+            ("Too many requests", "This address asked for pages too often. Wait a minute, then reload the page.")
+        }
+        _ => ("Something went wrong", "The chat could not be shown just now. Please try again in a moment."),
+    };
+    let nonce = nonce();
+    let html = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
+         <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n\
+         <style nonce=\"{nonce}\">body {{ font-family: system-ui, sans-serif; margin: 0; min-height: 100vh; display: flex; \
+         align-items: center; justify-content: center; background: #f9fafb; color: #111827; }} \
+         main {{ max-width: 28rem; padding: 2rem 1.5rem; text-align: center; }} h1 {{ font-size: 1.5rem; }} \
+         @media (prefers-color-scheme: dark) {{ body {{ background: #0f172a; color: #f9fafb; }} }}</style>\n\
+         </head>\n<body>\n<main>\n<h1>{title}</h1>\n<p>{text}</p>\n<p><small>Error {code}</small></p>\n</main>\n\
+         </body>\n</html>\n",
+        code = status.as_u16()
+    );
+    let mut res = (status, html).into_response();
+    let h = res.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    h.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_str(&format!(
+            "default-src 'none'; style-src 'nonce-{nonce}'; img-src 'self'; base-uri 'none'; form-action 'none'"
+        ))
+        .unwrap_or(HeaderValue::from_static("default-src 'none'")),
+    );
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Some(retry) = api.headers().get(RETRY_AFTER) {
+        h.insert(RETRY_AFTER, retry.clone());
+    }
+    res
+}
+
+/// The embedding script (docs/api.md §18), the same bytes for every site: cached by browsers
+/// and CDNs for an hour, then revalidated by its ETag.
+const WIDGET: &str = include_str!("widget.js");
+
+fn widget_etag() -> &'static str {
+    static ETAG_VALUE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    // FNV-1a of the bytes: a validator, not a security measure.
+    ETAG_VALUE.get_or_init(|| {
+        let hash = WIDGET.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        format!("\"w-{hash:016x}\"")
+    })
+}
+
+async fn widget(State(s): State<ApiState>, Client(client): Client, headers: HeaderMap) -> Response {
+    static_asset(&s, client, &headers, "text/javascript; charset=utf-8", WIDGET, widget_etag()).await
+}
+
+/// The pages' icon: a speech bubble.
+const FAVICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\"><path fill=\"#4f46e5\" \
+     d=\"M6 4h20a4 4 0 0 1 4 4v12a4 4 0 0 1-4 4H14l-7 5v-5H6a4 4 0 0 1-4-4V8a4 4 0 0 1 4-4z\"/><circle cx=\"11\" \
+     cy=\"14\" r=\"2\" fill=\"#fff\"/><circle cx=\"16\" cy=\"14\" r=\"2\" fill=\"#fff\"/><circle cx=\"21\" cy=\"14\" \
+     r=\"2\" fill=\"#fff\"/></svg>";
+
+async fn favicon(State(s): State<ApiState>, Client(client): Client, headers: HeaderMap) -> Response {
+    static_asset(&s, client, &headers, "image/svg+xml", FAVICON, "\"lore-favicon-1\"").await
+}
+
+/// A file compiled into the binary, with its validator; counted against the address's budget
+/// of public reads.
+async fn static_asset(
+    s: &ApiState,
+    client: Option<std::net::IpAddr>,
+    headers: &HeaderMap,
+    content_type: &'static str,
+    body: &'static str,
+    etag: &str,
+) -> Response {
+    if let Err(e) = s.app.admit_page_read(client).await {
+        return ApiError::from(e).into_response();
+    }
+    let etag = HeaderValue::from_str(etag).unwrap_or(HeaderValue::from_static("\"0\""));
+    let fresh = headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+        v.split(',').any(|t| t.trim() == etag.to_str().unwrap_or("") || t.trim() == "*")
+    });
+    let common: [(HeaderName, HeaderValue); 3] = [
+        (ETAG, etag),
+        (CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")),
+        (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+    ];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    (common, [(CONTENT_TYPE, HeaderValue::from_static(content_type))], body).into_response()
 }
 
 fn nonce() -> String {
@@ -142,8 +298,8 @@ struct Palette {
     scheme: &'static str,
 }
 
-fn palette(mind: &Mind) -> Palette {
-    let t = &mind.theme;
+fn palette(published: &Published) -> Palette {
+    let t = published.theme();
     let accent = t.primary_color.clone().unwrap_or_else(|| HexColor::parse("c", "#4f46e5").expect("a valid colour"));
     let dark_default = matches!(t.mode, Some(ThemeMode::Dark));
     let background = t.background_color.clone().unwrap_or_else(|| {
@@ -186,39 +342,63 @@ const SCRIPT: &str = include_str!("chat.js");
 
 /// The page's HTML. `nonce` authorises its one style sheet and its one script under the page's
 /// CSP. Settings reach the script as `data-` attributes (booleans only); text is in the HTML,
-/// escaped, and the script reads it as text.
-pub fn render(mind: &Mind, nonce: &str) -> String {
-    let p = palette(mind);
-    let name = escape(mind.name.as_str());
+/// escaped, and the script reads it as text. `embed`: only the chat, for the widget's frame.
+pub fn render(published: &Published, nonce: &str, embed: bool) -> String {
+    let p = palette(published);
+    let name = escape(published.name());
+    let mind = published.mind();
     let mut h = String::with_capacity(24 * 1024);
     let _ = write!(
         h,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"color-scheme\" content=\"{scheme}\">\n<title>{name}</title>\n",
+         <meta name=\"color-scheme\" content=\"{scheme}\">\n<title>{name}</title>\n\
+         <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n",
         scheme = p.scheme
     );
-    if let Some(headline) = &mind.headline {
+    if let Some(headline) = mind.and_then(|m| m.headline.as_ref()) {
         let _ = writeln!(h, "<meta name=\"description\" content=\"{}\">", escape(headline.as_str()));
     }
     let _ = write!(
         h,
         "<style nonce=\"{nonce}\">\n\
          :root {{ --bg: {bg}; --fg: {fg}; --accent: {accent}; --on-accent: {on_accent}; --font: {font}; }}\n\
-         {dark}{STYLE}</style>\n</head>\n<body>\n<div class=\"band\" aria-hidden=\"true\"></div>\n\
-         <div class=\"page\">\n<header>\n",
+         {dark}{STYLE}</style>\n</head>\n<body{body_class}>\n",
         bg = p.background,
         fg = p.text,
         accent = p.accent,
         on_accent = p.on_accent,
-        font = font_stack(mind.theme.font_family.as_ref()),
+        font = font_stack(published.theme().font_family.as_ref()),
         dark = if p.auto_dark {
             "@media (prefers-color-scheme: dark) { :root { --bg: #0f172a; --fg: #f9fafb; } }\n"
         } else {
             ""
         },
+        body_class = if embed { " class=\"embed\"" } else { "" },
     );
-    match &mind.avatar_url {
+    if !embed {
+        h.push_str("<div class=\"band\" aria-hidden=\"true\"></div>\n");
+    }
+    h.push_str("<div class=\"page\">\n");
+    if !embed {
+        header(&mut h, published, &name);
+    }
+    chat(&mut h, published, &name);
+    if let (false, Some(m)) = (embed, mind) {
+        about(&mut h, m);
+    }
+    h.push_str("</div>\n");
+    if !embed {
+        h.push_str("<footer>Powered by Lore</footer>\n");
+    }
+    let _ = write!(h, "<script nonce=\"{nonce}\">\n{SCRIPT}</script>\n</body>\n</html>\n");
+    h
+}
+
+/// The avatar (a Mind's picture, else the name's initial), the name and a Mind's headline.
+fn header(h: &mut String, published: &Published, name: &str) {
+    h.push_str("<header>\n");
+    match published.mind().and_then(|m| m.avatar_url.as_ref()) {
         Some(url) => {
             let _ = writeln!(
                 h,
@@ -227,36 +407,33 @@ pub fn render(mind: &Mind, nonce: &str) -> String {
             );
         }
         None => {
-            let initial = mind.name.as_str().chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+            let initial = published.name().chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             let _ = writeln!(h, "<div class=\"avatar initial\" aria-hidden=\"true\">{}</div>", escape(&initial));
         }
     }
     let _ = writeln!(h, "<h1>{name}</h1>");
-    if let Some(headline) = &mind.headline {
+    if let Some(headline) = published.mind().and_then(|m| m.headline.as_ref()) {
         let _ = writeln!(h, "<p class=\"headline\">{}</p>", escape(headline.as_str()));
     }
     h.push_str("</header>\n");
-    chat(&mut h, mind, &name);
-    about(&mut h, mind);
-    let _ = write!(
-        h,
-        "</div>\n<footer>Powered by Lore</footer>\n<script nonce=\"{nonce}\">\n{SCRIPT}</script>\n</body>\n</html>\n"
-    );
-    h
 }
 
 /// The conversation: the welcome message, suggested questions, the e-mail gate and the message
 /// box. The gate and the box start hidden; the script shows the one that applies, so without
 /// script the page is the Mind's profile and a notice.
-fn chat(h: &mut String, mind: &Mind, name: &str) {
+fn chat(h: &mut String, published: &Published, name: &str) {
     let _ = writeln!(
         h,
         "<main id=\"chat\" class=\"chat\" aria-label=\"Chat with {name}\" data-show-sources=\"{}\" data-voice=\"{}\" \
-         data-email-gate=\"{}\">",
-        mind.show_sources, mind.voice_enabled, mind.collect_email_before_chat
+         data-email-gate=\"{}\" data-kind=\"{}\" data-slug=\"{}\">",
+        published.show_sources(),
+        published.voice_enabled(),
+        published.collect_email_before_chat(),
+        published.kind().prefix(),
+        escape(published.slug().as_str()),
     );
     h.push_str("<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"Conversation\">\n");
-    if let Some(welcome) = &mind.welcome_message {
+    if let Some(welcome) = published.welcome_message() {
         let _ = writeln!(
             h,
             "<li class=\"msg assistant welcome\"><div class=\"bubble\">{}</div></li>",
@@ -266,7 +443,7 @@ fn chat(h: &mut String, mind: &Mind, name: &str) {
     h.push_str(
         "</ol>\n<div id=\"questions\" class=\"questions\" role=\"group\" aria-label=\"Suggested questions\" hidden>\n",
     );
-    for q in mind.suggested_questions.as_slice() {
+    for q in published.suggested_questions().as_slice() {
         let _ = writeln!(h, "<button type=\"button\" class=\"question\">{}</button>", escape(q));
     }
     let _ = write!(
@@ -355,7 +532,7 @@ mod tests {
             avatar_url: Field::Value("https://cdn.example.com/a.png?x=1&y=2".into()),
             ..Default::default()
         });
-        let html = render(&m, "n0nce");
+        let html = render(&Published::Mind(Box::new(m)), "n0nce", false);
         assert!(html.contains("<h1>&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert_eq!(html.matches("<script").count(), 1, "only the page's own script");
@@ -377,13 +554,29 @@ mod tests {
                 .map(|(k, v)| (k.to_owned(), Some(v.to_owned())))
                 .collect();
         let m = mind(RawMind { theme: Field::Value(theme), ..Default::default() });
-        let html = render(&m, "n");
+        let html = render(&Published::Mind(Box::new(m)), "n", false);
         assert!(html.contains("--bg: #102030; --fg: #f9fafb; --accent: #ff0000;"), "{html}");
         assert!(html.contains("--font: \"Inter\", serif, system-ui"));
         assert!(html.contains("content=\"dark\""), "a dark background gets a dark colour scheme");
         let light = mind(RawMind::default());
-        let html = render(&light, "n");
+        let html = render(&Published::Mind(Box::new(light)), "n", false);
         assert!(html.contains("--bg: #ffffff; --fg: #111827;"));
         assert!(html.contains("prefers-color-scheme: dark"));
+    }
+
+    #[test]
+    fn the_embedded_page_is_the_chat_alone() {
+        let m = mind(RawMind {
+            headline: Field::Value("Engineer".into()),
+            bio: Field::Value("A bio".into()),
+            ..Default::default()
+        });
+        let published = Published::Mind(Box::new(m));
+        let full = render(&published, "n", false);
+        assert!(full.contains("<h1>") && full.contains("A bio") && full.contains("<footer>"));
+        let embedded = render(&published, "n", true);
+        assert!(embedded.contains("<body class=\"embed\">"));
+        assert!(!embedded.contains("<h1>") && !embedded.contains("A bio") && !embedded.contains("<footer>"));
+        assert!(embedded.contains("id=\"chat\"") && embedded.contains("data-kind=\"m\""));
     }
 }

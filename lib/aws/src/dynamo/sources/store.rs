@@ -248,11 +248,25 @@ impl DynamoStore {
                     format!("attribute_not_exists({}) OR {} = {}", e2.a("pk"), e2.a("cb"), e2.v("cb", s(id.as_str())));
                 let mut e3 = Expr::new();
                 let update = format!("ADD {} {}", e3.a("chatbots"), e3.v("minus", n(-1)));
-                let writes = vec![
+                let mut writes = vec![
                     TxWrite::Delete { key: key(&pk, &sk), cond: Some(cond), expr: e1 },
                     TxWrite::Delete { key: key(&pk, slug_sk(slug)), cond: Some(guard_cond), expr: e2 },
                     TxWrite::Update { key: key(&pk, COUNTERS_SK), update, cond: None, expr: e3 },
                 ];
+                // A published chatbot gives its public address back (the guard is checked to
+                // still name it, as the slug guard is).
+                if chatbot.get("isPublished").and_then(|v| v.as_bool().ok()).copied().unwrap_or(false) {
+                    let mut e4 = Expr::new();
+                    let cond = format!(
+                        "attribute_not_exists({}) OR {} = {}",
+                        e4.a("pk"),
+                        e4.a("cb"),
+                        e4.v("cb", s(id.as_str()))
+                    );
+                    let guard =
+                        key(crate::dynamo::chatbots::public_chatbot_pk(slug), crate::dynamo::chatbots::PUBLIC_CHATBOT_SK);
+                    writes.push(TxWrite::Delete { key: guard, cond: Some(cond), expr: e4 });
+                }
                 match self.transact(writes).await {
                     Ok(()) => return Ok(true),
                     Err(TxFailure::Condition(_) | TxFailure::Conflict) => {

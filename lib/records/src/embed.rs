@@ -1,0 +1,105 @@
+//! The stored shapes of the public settings Minds and chatbots share (docs/api.md §17–18).
+
+use lore_domain::chatbot::Chatbot;
+use lore_domain::embed::{AllowedOrigins, EmbedSettings, IdentitySecret};
+use lore_domain::mind::{SuggestedQuestions, Theme, WelcomeMessage};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// [`EmbedSettings`]: flattened into the settings document of its owner. A document written
+/// before they existed reads as "no origin, no verification".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EmbedRecord {
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
+    #[serde(default)]
+    pub identity_verification: bool,
+    /// Kept readable: verifying a signature needs the secret itself.
+    #[serde(default)]
+    pub identity_secret: Option<String>,
+}
+
+impl EmbedRecord {
+    pub fn of(e: &EmbedSettings) -> Self {
+        Self {
+            allowed_origins: e.allowed_origins.as_slice().iter().map(|o| o.as_str().to_owned()).collect(),
+            identity_verification: e.identity_verification,
+            identity_secret: e.identity_secret.as_ref().map(|s| s.expose().to_owned()),
+        }
+    }
+
+    pub fn into_settings(self) -> EmbedSettings {
+        EmbedSettings {
+            allowed_origins: AllowedOrigins::from_stored(self.allowed_origins),
+            identity_verification: self.identity_verification,
+            identity_secret: self.identity_secret.map(IdentitySecret::from_stored),
+        }
+    }
+}
+
+/// A chatbot's public settings. `isPublished` is kept by the backends beside it (their public
+/// address rule looks at it). A chatbot written before chatbots were published reads with the
+/// defaults of a new one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatbotPublicRecord {
+    #[serde(default)]
+    pub welcome_message: Option<String>,
+    #[serde(default)]
+    pub suggested_questions: Vec<String>,
+    #[serde(default = "shown")]
+    pub show_sources: bool,
+    /// `collectEmailBeforeChat`, under the name the Mind settings use.
+    #[serde(default, rename = "collectEmail")]
+    pub collect_email_before_chat: bool,
+    #[serde(default)]
+    pub theme: BTreeMap<String, String>,
+    #[serde(flatten)]
+    pub embed: EmbedRecord,
+}
+
+fn shown() -> bool {
+    true
+}
+
+impl ChatbotPublicRecord {
+    pub fn of(c: &Chatbot) -> Self {
+        Self {
+            welcome_message: c.welcome_message.as_ref().map(|w| w.as_str().to_owned()),
+            suggested_questions: c.suggested_questions.as_slice().to_vec(),
+            show_sources: c.show_sources,
+            collect_email_before_chat: c.collect_email_before_chat,
+            theme: c.theme.entries().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            embed: EmbedRecord::of(&c.embed),
+        }
+    }
+
+    /// Sets `c`'s public settings from this record.
+    pub fn apply_to(self, c: &mut Chatbot) {
+        c.welcome_message = self.welcome_message.map(WelcomeMessage::from_stored);
+        c.suggested_questions = SuggestedQuestions::from_stored(self.suggested_questions);
+        c.show_sources = self.show_sources;
+        c.collect_email_before_chat = self.collect_email_before_chat;
+        c.theme = Theme::from_entries(self.theme.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        c.embed = self.embed.into_settings();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{from_json, to_json};
+
+    #[test]
+    fn an_old_chatbot_reads_with_the_defaults_and_settings_round_trip() {
+        let old: ChatbotPublicRecord = from_json("{}", "chatbot").unwrap();
+        assert!(old.show_sources && !old.collect_email_before_chat && old.embed == EmbedRecord::default());
+        let raw = r##"{"welcomeMessage":"Hi","suggestedQuestions":["Why?"],"showSources":false,"collectEmail":true,
+            "theme":{"mode":"dark"},"allowedOrigins":["https://a.example"],"identityVerification":true,
+            "identitySecret":"lore_ids_00"}"##;
+        let r: ChatbotPublicRecord = from_json(raw, "chatbot").unwrap();
+        assert_eq!(r.embed.allowed_origins, ["https://a.example"]);
+        assert_eq!(from_json::<ChatbotPublicRecord>(&to_json(&r), "chatbot").unwrap(), r);
+    }
+}
