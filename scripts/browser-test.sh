@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The public Mind page (GET /m/{slug}) in a real browser: Debian's Chromium, driven headlessly by
+# The public chat page (GET /m/{slug}, /c/{slug}) and the widget that embeds it on other sites
+# (GET /widget.js) in a real browser: Debian's Chromium, driven headlessly by
 # Debian's ChromeDriver through Selenium (PyPI), against `lore serve` answering with a local
 # OpenAI-compatible stub model (tests/browser/stub_model.py, streamed answers and speech).
 #
 #   bash scripts/browser-test.sh
 #
-# What it checks is in tests/browser/chat_page.py. Screenshots (desktop and phone width) are
-# written to target/browser/ in the repository (the CI artifacts).
+# What it checks is in tests/browser/chat_page.py (the page) and tests/browser/widget.py (the
+# widget on host pages of other origins); both run, and the script fails when either fails.
+# Screenshots (desktop and phone width) are written to target/browser/ in the repository (the CI
+# artifacts), or to $LORE_SCREENSHOTS.
 #
 # Installs what is missing: the chromium and chromium-driver packages (apt-get, as root) and
 # Selenium into a venv under $LORE_TOOLS_DIR (default ~/.cache/lore/tools). LORE_BIN uses an
@@ -45,4 +48,13 @@ export LORE_BIN
 export LORE_SCREENSHOTS="${LORE_SCREENSHOTS:-$PWD/target/browser}"
 mkdir -p "$LORE_SCREENSHOTS"
 
-exec "$VENV/bin/python" tests/browser/chat_page.py
+export PYTHONDONTWRITEBYTECODE=1 # the tests import each other: no __pycache__ left in the tree
+failed=0
+for test in chat_page widget; do
+  echo "browser-test: $test" >&2
+  if ! "$VENV/bin/python" "tests/browser/$test.py"; then
+    echo "browser-test: $test FAILED" >&2
+    failed=1
+  fi
+done
+exit "$failed"

@@ -169,7 +169,7 @@ async fn mind_conversations_start_with_the_welcome_message_and_are_counted_liste
     assert_eq!(status, 201, "{asked}");
     let roles: Vec<&str> = asked["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(roles, ["assistant", "user", "assistant"], "welcome, question, answer");
-    assert_eq!(asked["conversation"]["visitor"], json!({"email": "ada@example.com", "name": "Ada"}));
+    assert_eq!(asked["conversation"]["visitor"], json!({"email": "ada@example.com", "name": "Ada", "userId": null}));
     assert_eq!(asked["conversation"]["messageCount"], 3);
     assert_cited(&t, &asked["messages"][2]).await;
 
@@ -756,4 +756,161 @@ async fn a_model_that_stalls_mid_answer_is_given_up_on_after_the_idle_timeout() 
     let last = read["messages"].as_array().unwrap().last().unwrap().clone();
     assert_eq!((last["role"].as_str(), last["content"].as_str()), (Some("user"), Some("How long do refunds take?")));
     t.stop().await;
+}
+
+/// `lore serve --backend aws` in a process of its own, configured by its environment alone (as
+/// deployed) on the resources of `aws`, answering with the OpenAI-compatible model at `llm`.
+struct AwsServeProcess {
+    child: std::process::Child,
+    base: String,
+    key: String,
+    _dir: tempfile::TempDir,
+}
+
+impl AwsServeProcess {
+    async fn start(aws: &lore::compose::AwsOverrides, llm: &str, env: &[(&str, &str)]) -> Self {
+        use std::io::BufRead;
+        let name = |q: &lore_aws::QueueRef| match q {
+            lore_aws::QueueRef::Name(n) | lore_aws::QueueRef::Url(n) => n.clone(),
+        };
+        let s = &aws.settings;
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lore"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["--backend", "aws", "serve", "--addr", "127.0.0.1:0"])
+            .env("RUST_LOG", "warn")
+            .env("LORE_EMBEDDER", "local")
+            .env("LORE_DYNAMODB_TABLE", &s.table)
+            .env("LORE_S3_BUCKET", &s.bucket)
+            .env("LORE_INGEST_QUEUE", name(&s.ingest_queue))
+            .env("LORE_DELIVERIES_QUEUE", name(&s.deliveries_queue))
+            .env("LORE_EVENT_BUS", &s.event_bus)
+            .env("AWS_ENDPOINT_URL", s.s3_endpoint.as_deref().expect("moto's endpoint"))
+            .env("AWS_REGION", "us-east-1")
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .env("LORE_DATABASE_URL", aws.database_url.as_deref().expect("pgvector"))
+            .env("LORE_LLM_BASE_URL", llm)
+            .env("LORE_LLM_MODEL", "stub-model")
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("lore serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        // The banner ends with the "Try:" line; the rest of stdout is drained so the server never
+        // blocks on it.
+        let base = tokio::task::spawn_blocking(move || {
+            let mut base = None;
+            let mut lines = std::io::BufReader::new(stdout).lines().map_while(Result::ok);
+            for line in lines.by_ref() {
+                if let Some(b) = line.strip_prefix("Lore is listening on ") {
+                    base = Some(b.to_owned());
+                }
+                if line.starts_with("Try:") {
+                    break;
+                }
+            }
+            std::thread::spawn(move || lines.for_each(drop));
+            base
+        })
+        .await
+        .unwrap()
+        .expect("lore serve --backend aws prints where it listens");
+        let key = std::fs::read_to_string(dir.path().join("dev-key")).expect("dev key").trim().to_owned();
+        Self { child, base, key, _dir: dir }
+    }
+
+    /// Ends the process at once (SIGKILL): no request finishes, no slot is given back.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for AwsServeProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_workspaces_answer_budget_holds_across_servers_and_a_dead_servers_slots_come_back() {
+    // Two servers on one table, as two Lambda instances: this process's and a `lore serve
+    // --backend aws` process of its own, whose slot leases last 2 s.
+    let Some(aws) = crate::support::aws_stack().await else { return };
+    let stub = ModelStub::start("Fourteen days [1].").await;
+    let gate = Arc::new(Semaphore::new(0));
+    *stub.state.gate.lock().unwrap() = Some(gate.clone());
+    let overrides =
+        lore::compose::Overrides { responder: Some(stub.responder()), aws: Some(aws.clone()), ..Default::default() };
+    let one = TestApp::spawn_with(overrides).await;
+    // The knowledge first, so that this server processes it with the embedder it searches with.
+    let (bot, _) = one.ready_chatbot(&[("refunds.md", REFUNDS)]).await;
+    let mut two = AwsServeProcess::start(&aws, &stub.base_url, &[("LORE_SLOT_LEASE_SECS", "2")]).await;
+    let path = format!("/api/v1/chatbots/{bot}/conversations");
+    let mut conversations = Vec::new();
+    for _ in 0..6 {
+        let (status, created) = one.post_json(&one.dev_key, &path, json!({})).await;
+        assert_eq!(status, 201, "{created}");
+        conversations.push(created["conversation"]["id"].as_str().unwrap().to_owned());
+    }
+    let servers = [(one.base.clone(), one.dev_key.clone()), (two.base.clone(), two.key.clone())];
+    let ask = |server: usize, conv: &str| {
+        let (base, key) = &servers[server];
+        one.client
+            .post(format!("{base}{path}/{conv}/messages"))
+            .bearer_auth(key)
+            .header("accept", "text/event-stream")
+            .json(&json!({"content": "How long do refunds take?"}))
+            .send()
+    };
+
+    // Four answers in flight, two on each server, each held by the model after its first piece.
+    let mut held = Vec::new();
+    for (i, conv) in conversations[..4].iter().enumerate() {
+        let mut res = ask(i % 2, conv).await.unwrap();
+        assert_eq!(res.status(), 200, "answer {i}");
+        let mut seen = String::new();
+        while !seen.contains("event: delta") {
+            seen.push_str(&String::from_utf8_lossy(&res.chunk().await.unwrap().expect("more events")));
+        }
+        held.push((i % 2, res));
+    }
+    // The fifth is refused whichever server it reaches.
+    for server in [0, 1] {
+        let refused = ask(server, &conversations[4]).await.unwrap();
+        assert_eq!(refused.headers()["retry-after"], "2");
+        let body = expect_error(refused, 429, "rate_limited").await;
+        assert!(body["error"]["message"].as_str().unwrap().contains("4 answers"), "server {server}: {body}");
+    }
+
+    // The second server dies with its two answers in flight. Their slots stay taken until their
+    // leases end (at most 2 s after its last renewal), then come back by themselves.
+    two.kill();
+    held.retain(|(server, _)| *server == 0);
+    let killed = Instant::now();
+    let refused = ask(0, &conversations[4]).await.unwrap();
+    expect_error(refused, 429, "rate_limited").await;
+    let deadline = killed + Duration::from_secs(20);
+    let back = loop {
+        let res = ask(0, &conversations[4]).await.unwrap();
+        if res.status() == 200 {
+            break res;
+        }
+        expect_error(res, 429, "rate_limited").await;
+        assert!(Instant::now() < deadline, "the dead server's slots never came back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let also_back = ask(0, &conversations[5]).await.unwrap();
+    assert_eq!(also_back.status(), 200, "both of the dead server's slots came back");
+    let res = one.req(Method::POST, &path, &one.dev_key).json(&json!({"message": "Hello?"})).send().await.unwrap();
+    expect_error(res, 429, "rate_limited").await;
+
+    gate.add_permits(10_000);
+    for res in held.into_iter().map(|(_, res)| res).chain([back, also_back]) {
+        assert!(res.text().await.unwrap().contains("event: done"));
+    }
+    one.stop().await;
 }

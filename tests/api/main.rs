@@ -6,6 +6,7 @@ mod chatbots;
 mod contract;
 mod conversations;
 mod crawl;
+mod embed;
 mod errors;
 mod fixtures;
 mod forms;

@@ -70,7 +70,7 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
             let url =
                 url.replace("{slug}", "no-such-mind").replace("{conversationId}", "conv_01jq3z5v7b8c9d0e1f2g3h4j5k");
             let res = t.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
-            let public = path.starts_with("/m/");
+            let public = path.starts_with("/m/") || path.starts_with("/c/");
             let expected = if path == "/api/v1/openapi.json" {
                 200
             } else if public {
@@ -81,7 +81,12 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
             let status = res.status().as_u16();
             if public {
                 let body: Value = res.json().await.unwrap();
-                assert_eq!(body["error"]["message"], "mind not found", "{method} {path}: the handler answered");
+                let owner = if path.starts_with("/m/") { "mind" } else { "chatbot" };
+                assert_eq!(
+                    body["error"]["message"],
+                    format!("{owner} not found"),
+                    "{method} {path}: the handler answered"
+                );
             }
             assert_eq!(status, expected, "{method} {path}");
         }
@@ -188,8 +193,11 @@ async fn every_delivered_event_matches_the_documents_webhooks_section() {
         envelopes.push(received.json());
     }
     // A lead, built by the same code as its delivery.
-    let res = t.req(Method::GET, "/api/integrations/webhooks/triggers/sample?event=mind.lead.captured", &t.dev_key);
-    envelopes.extend(res.send().await.unwrap().json::<Vec<Value>>().await.unwrap());
+    for lead in ["mind.lead.captured", "chatbot.lead.captured"] {
+        let path = format!("/api/integrations/webhooks/triggers/sample?event={lead}");
+        let res = t.req(Method::GET, &path, &t.dev_key);
+        envelopes.extend(res.send().await.unwrap().json::<Vec<Value>>().await.unwrap());
+    }
 
     let mut seen = BTreeSet::new();
     for envelope in &envelopes {

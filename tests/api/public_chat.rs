@@ -225,7 +225,8 @@ async fn a_gated_conversation_is_a_lead_delivered_to_its_subscribers() {
     assert_eq!(env["eventType"], "mind.lead.captured");
     assert_eq!(
         env["data"],
-        json!({"mindId": mind, "conversationId": opened["conversation"]["id"], "email": "ada@example.com", "name": "Ada"})
+        json!({"mindId": mind, "conversationId": opened["conversation"]["id"], "email": "ada@example.com", "name": "Ada",
+               "userId": null})
     );
     rx.expect_none(Duration::from_millis(500)).await;
 

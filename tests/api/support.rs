@@ -425,6 +425,16 @@ pub async fn aws_with_event_backlog(n: usize) -> Option<EventBacklog> {
     Some(EventBacklog { aws, peer_drain: started.elapsed() })
 }
 
+/// On the AWS backend (`LORE_TEST_BACKEND=aws`): fresh resources for servers that share them (two
+/// servers given the same overrides share one table, as Lambda instances do). `None` on the
+/// embedded backend.
+pub async fn aws_stack() -> Option<lore::compose::AwsOverrides> {
+    if std::env::var("LORE_TEST_BACKEND").as_deref() != Ok("aws") {
+        return None;
+    }
+    Some(aws_overrides().await)
+}
+
 /// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on;
 /// the SDK clients share one HTTPS client, as in the functions.
 async fn aws_overrides() -> lore::compose::AwsOverrides {

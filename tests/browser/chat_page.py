@@ -12,6 +12,12 @@ Chromium headlessly through ChromeDriver:
 - with `showSources: false` the page shows no citation, marker or quote;
 - the theme's colours and font are what the page computes; it fits a phone's width;
 - no Content-Security-Policy violation is reported on any page (event listener + console log);
+- the visitor-experience fixes: suggested questions before the e-mail gate (the one chosen there is
+  sent once the gate is passed), a question typed while another is answered waits its turn and is
+  sent after it, the box clears on send, a counter near the 4,000-character limit, "Try again"
+  when the spoken answer fails, the conversation shown again after a reload (no second gate, no
+  second conversation), "New conversation", a stale token forgotten, Markdown rendered as
+  elements, and the answer kept in view on a phone after four questions;
 - every Mind field with hostile content stays inert: nothing runs, the text shows as text, and
   the values that could not be shown safely are refused by the API.
 
@@ -235,7 +241,7 @@ class Browser:
         path = os.path.join(os.environ["LORE_SCREENSHOTS"], name)
         check(self.driver.save_screenshot(path), f"screenshot {path}")
         check(os.path.getsize(path) > 10_000, f"suspiciously small screenshot {path}")
-        print(f"chat_page: screenshot {path}")
+        print(f"browser: screenshot {path}")
 
     def quit(self):
         self.driver.quit()
@@ -264,7 +270,6 @@ def answered(b, count):
 def pass_gate(b, email="vera@example.com", name="Vera"):
     wait_for("the e-mail gate", lambda: b.visible("#gate"))
     check(not b.visible("#composer"), "the message box waits behind the gate")
-    check(not b.visible("#questions"), "the suggested questions wait behind the gate")
     b.find("#gate-email").clear()
     b.find("#gate-email").send_keys(email)
     b.find("#gate-name").send_keys(name)
@@ -272,6 +277,43 @@ def pass_gate(b, email="vera@example.com", name="Vera"):
     wait_for("the gate to open", lambda: b.visible("#composer"))
     check(not b.visible("#gate"), "the gate is gone once passed")
     return b.js("return document.getElementById('chat').getAttribute('data-conversation')")
+
+
+def open_fresh(b, url):
+    """Opens `url` as a first visit: no conversation kept from an earlier one."""
+    b.open(url)
+    b.js("try { localStorage.clear(); } catch (e) {}")
+    b.open(url)
+
+
+def user_texts(b):
+    return [x.find_element(By.CSS_SELECTOR, ".bubble").text for x in b.all("#log li.msg.user")]
+
+
+def transcript(b):
+    """(role, text) of every message in the log, in order."""
+    return b.js(
+        "return Array.from(document.querySelectorAll('#log li.msg')).map(function (li) {"
+        " return [li.classList.contains('user') ? 'user' : li.classList.contains('agent') ? 'agent' : 'assistant',"
+        " li.querySelector('.bubble').innerText.trim()]; })"
+    )
+
+
+def in_view(b, css_answer="#log li.msg.assistant:not(.welcome)"):
+    """Whether the last answer's last line is on screen, above the sticky message box."""
+    return b.js(
+        """
+        var answers = document.querySelectorAll(arguments[0]);
+        if (!answers.length) return false;
+        var bubble = answers[answers.length - 1].querySelector('.bubble');
+        var r = bubble.getBoundingClientRect();
+        var limit = window.innerHeight;
+        var c = document.getElementById('composer').getBoundingClientRect();
+        if (c.top < limit) limit = c.top;
+        return r.bottom <= limit + 1 && r.bottom - 24 >= 0;
+        """,
+        css_answer,
+    )
 
 
 def hex_rgb(colour):
@@ -387,7 +429,7 @@ def test_conversation(lore, b, stub):
 
     # Without streams in the browser: the page asks for JSON and still answers, with sources.
     b.before_each_page(NO_STREAMS)
-    b.open(url)
+    open_fresh(b, url)
     pass_gate(b, "jason@example.com", "Jason")
     b.all("#questions button.question")[0].click()
     json_answer = answered(b, 1)
@@ -400,7 +442,7 @@ def test_conversation(lore, b, stub):
 
     # showSources off: no citations, markers or quotes reach the visitor.
     lore.api("PATCH", f"/api/v1/minds/{mind}", {"showSources": False})
-    b.open(url)
+    open_fresh(b, url)
     pass_gate(b, "sam@example.com")
     b.find("#message").send_keys(QUESTION + Keys.ENTER)
     hidden = answered(b, 1)
@@ -409,6 +451,168 @@ def test_conversation(lore, b, stub):
     check(hidden.find_elements(By.CSS_SELECTOR, "details.sources, sup, blockquote") == [], "no sources shown")
     b.assert_clean("showSources off")
     return mind
+
+
+def test_visitor_fixes(lore, b, stub):
+    """Suggested question before the gate, queue, counter, speech retry, continuity, Markdown, phone."""
+    b.driver.set_window_size(1280, 900)
+    mind, url = lore.mind(
+        {
+            "name": "Grace Hopper",
+            "welcomeMessage": "Hi! Ask me about refunds.",
+            "suggestedQuestions": [QUESTION, "Are shipping costs refunded?"],
+        },
+        {"collectEmailBeforeChat": True, "voiceEnabled": True},
+        [("Refund policy", POLICY)],
+    )
+    open_fresh(b, url)
+
+    # The suggested questions show beside the gate; one chosen there waits for the gate.
+    wait_for("the e-mail gate", lambda: b.visible("#gate"))
+    check(b.visible("#questions"), "the suggested questions show before the gate")
+    check(not b.visible("#restart"), "no 'New conversation' before there is one")
+    b.all("#questions button.question")[0].click()
+    wait_for("the chosen question in the log", lambda: user_texts(b) == [QUESTION])
+    check("pending" in b.all("#log li.msg.user")[0].get_attribute("class"), "shown as waiting to be sent")
+    check(b.js("return document.activeElement.id") == "gate-email", "the gate takes the focus")
+    check(b.js("return document.getElementById('chat').getAttribute('data-conversation')") is None,
+          "nothing is sent before the gate is passed")
+    b.find("#gate-email").send_keys("grace@example.com")
+    b.find("#gate-start").click()
+    first = answered(b, 1)
+    check("fourteen days" in first.text, first.text)
+    check("pending" not in b.all("#log li.msg.user")[0].get_attribute("class"), "no longer waiting")
+    check(b.visible("#restart"), "'New conversation' shows once a conversation exists")
+    conversation = b.js("return document.getElementById('chat').getAttribute('data-conversation')")
+
+    # A question typed while another is being answered: the box clears, it waits, then it is sent.
+    box = b.find("#message")
+    box.send_keys("Are shipping costs refunded?" + Keys.ENTER)
+    check(b.find("#message").get_attribute("value") == "", "the box clears on send")
+    wait_for("the answer to start", lambda: len(b.all("#log li.msg.assistant[aria-busy='true']")) == 1)
+    box.send_keys("markdown please" + Keys.ENTER)
+    check(b.find("#message").get_attribute("value") == "", "the box clears on the second send too")
+    waiting = b.all("#log li.msg.user")[-1]
+    check(waiting.find_element(By.CSS_SELECTOR, ".bubble").text == "markdown please", "the queued question shows")
+    check("pending" in waiting.get_attribute("class") and "Waiting" in waiting.text, "shown as pending")
+    check(b.find("#send").is_enabled(), "sending stays possible while an answer is written")
+    answered(b, 3)
+    check(user_texts(b) == [QUESTION, "Are shipping costs refunded?", "markdown please"], user_texts(b))
+    stored = lore.api("GET", f"/api/v1/minds/{mind}/conversations/{conversation}")
+    check([(m["role"], m["content"]) for m in stored["messages"] if m["role"] == "user"]
+          == [("user", QUESTION), ("user", "Are shipping costs refunded?"), ("user", "markdown please")],
+          f"sent one after the other, not merged: {stored['messages']}")
+
+    # Markdown as elements: bold, emphasis, lists, code, a link opened safely; markers still work.
+    md = last_answer(b).find_element(By.CSS_SELECTOR, ".bubble")
+    shape = b.js(
+        """var e = arguments[0]; function n(s) { return e.querySelectorAll(s).length; }
+        return {strong: n('strong'), em: n('em'), ul: n(':scope ul > li'), ol: n(':scope ol > li'), code: n(':scope p code, :scope ul code'),
+                pre: n('pre > code'), links: Array.from(e.querySelectorAll('a.link')).map(function (a) {
+                  return [a.href, a.rel, a.target, a.textContent]; }), markers: n('sup a.marker')};""",
+        md,
+    )
+    check(shape["strong"] == 1 and shape["em"] == 1 and shape["ul"] == 2 and shape["ol"] == 2, shape)
+    check(shape["code"] == 1 and shape["pre"] == 1 and shape["markers"] == 2, shape)
+    check(shape["links"] == [["https://shop.example/refunds", "noopener noreferrer nofollow", "_blank", "the policy"]],
+          shape)
+    check(b.js("return arguments[0].querySelector('pre').textContent", md) == "return --order 42", "code verbatim")
+    check("**" not in md.text and "```" not in md.text, md.text)
+
+    # The counter near the 4,000-character limit.
+    b.js("var m = document.getElementById('message'); m.value = 'a'.repeat(3499);"
+         "m.dispatchEvent(new Event('input'));")
+    check(not b.visible("#counter"), "no counter far from the limit")
+    b.find("#message").send_keys("b")
+    wait_for("the counter", lambda: b.visible("#counter") and b.find("#counter").text == "3,500 / 4,000")
+    check("counter" in (b.find("#message").get_attribute("aria-describedby") or ""), "the box names its counter")
+    b.js("var m = document.getElementById('message'); m.value = 'a'.repeat(4000); m.dispatchEvent(new Event('input'));")
+    wait_for("the full counter", lambda: b.find("#counter").text == "4,000 / 4,000")
+    check(b.js("return Array.from(document.querySelectorAll('#composer [aria-live]'))"
+               ".some(function (e) { return /limit/i.test(e.textContent); })"), "the limit is announced")
+    b.js("var m = document.getElementById('message'); m.value = ''; m.dispatchEvent(new Event('input'));")
+    check(not b.visible("#counter"), "the counter goes once the box is empty")
+
+    # A spoken answer that fails offers "Try again", which then plays it.
+    stub.speech_fails = True
+    before = stub.counts["speech"]
+    speak = last_answer(b).find_element(By.CSS_SELECTOR, "button.speak")
+    speak.click()
+    wait_for("the speech failure", lambda: "could not be played" in b.find("#status").text, timeout=60)
+    retry = b.find("#status button.retry")
+    check(retry.text == "Try again", retry.text)
+    check(speak.is_enabled(), "the speaker stays usable")
+    stub.speech_fails = False
+    retry.click()
+    wait_for("the retried answer to play", lambda: speak.get_attribute("aria-pressed") == "true", timeout=30)
+    check(stub.counts["speech"] > before, stub.counts)
+    check("could not" not in b.find("#status").text, "the error goes once it plays")
+    speak.click()  # pause
+
+    # A reload shows the same conversation: no second gate, no second conversation.
+    seen = transcript(b)
+    b.open(url)
+    wait_for("the conversation shown again", lambda: b.find("#chat").get_attribute("data-restored") == "true")
+    wait_for("the restored messages", lambda: transcript(b) == seen)
+    check(not b.visible("#gate") and b.visible("#composer"), "no second gate")
+    check(b.find("#chat").get_attribute("data-conversation") == conversation, "the same conversation")
+    check(not b.visible("#questions"), "the questions stay aside in a conversation under way")
+    check(len(last_answer(b).find_elements(By.CSS_SELECTOR, "details.sources")) == 1, "sources come back too")
+    total = lore.api("GET", f"/api/v1/minds/{mind}/conversations")["pagination"]["total"]
+    check(total == 1, f"one conversation stored, not {total}")
+    b.find("#message").send_keys("Are shipping costs refunded?" + Keys.ENTER)
+    answered(b, 4)
+    stored = lore.api("GET", f"/api/v1/minds/{mind}/conversations/{conversation}")
+    check(len([m for m in stored["messages"] if m["role"] == "user"]) == 4, "it goes on in the same conversation")
+
+    # "New conversation": forgets it, gates again, starts over.
+    b.find("#restart").click()
+    wait_for("the gate again", lambda: b.visible("#gate"))
+    check(b.all("#log li.msg.user") == [] and len(b.all("#log li.welcome")) == 1, "only the welcome is left")
+    check(b.find("#chat").get_attribute("data-conversation") is None, "no conversation")
+    key = "lore:m:" + url.rstrip("/").rsplit("/", 1)[1]
+    check(b.js("return localStorage.getItem(arguments[0])", key) is None, "the stored token is forgotten")
+    b.open(url)
+    wait_for("a first visit's gate", lambda: b.visible("#gate"))
+    pass_gate(b, "grace2@example.com")
+    check(lore.api("GET", f"/api/v1/minds/{mind}/conversations")["pagination"]["total"] == 2, "a second conversation")
+
+    # A token the server does not know any more: forgotten, the page starts as new.
+    b.js("var k = arguments[0]; var v = JSON.parse(localStorage.getItem(k));"
+         "v.visitorToken = 'vt_forged'; localStorage.setItem(k, JSON.stringify(v));", key)
+    b.open(url)
+    wait_for("a new start after a stale token", lambda: b.visible("#gate"))
+    check(b.js("return localStorage.getItem(arguments[0])", key) is None, "the stale token is forgotten")
+    b.driver.get_log("browser")  # the 404 of the stale token is expected
+
+    # Blocked storage: the chat still works for the page view.
+    b.before_each_page("Object.defineProperty(window, 'localStorage', {get: function () { throw new Error('blocked'); }});")
+    b.open(url)
+    pass_gate(b, "nostorage@example.com")
+    b.find("#message").send_keys(QUESTION + Keys.ENTER)
+    answered(b, 1)
+    b.forget_page_scripts()
+    b.before_each_page(WATCH)
+
+    # A phone: the answer being written stays in view above the message box, four questions on.
+    b.driver.set_window_size(390, 844)
+    wait_for("the phone layout", lambda: b.js("return window.innerWidth") <= 400)
+    open_fresh(b, url)
+    pass_gate(b, "phone@example.com")
+    for i in range(4):
+        b.find("#message").send_keys(["When are refunds paid?", "Are shipping costs refunded?", "markdown please",
+                                      "When are refunds paid?"][i] + Keys.ENTER)
+        if i == 3:
+            def mid_stream():
+                a = last_answer(b)
+                return a is not None and a.get_attribute("aria-busy") == "true" and len(a.text) > 40 and in_view(b)
+            wait_for("the growing answer in view", mid_stream, timeout=60, every=0.03)
+        answered(b, i + 1)
+    check(b.js("return window.scrollY") > 0, "the page scrolled")
+    wait_for("the last answer in view", lambda: in_view(b), timeout=5)
+    b.screenshot("mind-chat-phone-four-questions.png")
+    b.driver.set_window_size(1280, 900)
+    b.assert_clean("the visitor fixes")
 
 
 def test_hostile_mind(lore, b):
@@ -477,6 +681,9 @@ def main():
         b = Browser()
         test_conversation(lore, b, stub)
         print("chat_page: conversation, gate, streaming, sources, voice, keyboard, JSON fallback, showSources: ok")
+        test_visitor_fixes(lore, b, stub)
+        print("chat_page: questions before the gate, queue, counter, speech retry, continuity, new conversation, "
+              "Markdown, phone follow: ok")
         test_hostile_mind(lore, b)
         print("chat_page: hostile Mind fields stay inert: ok")
     except BaseException:

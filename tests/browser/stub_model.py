@@ -3,8 +3,11 @@
 POST /v1/chat/completions answers with a fixed text that cites passage [1], streamed word by
 word with a short pause between pieces (so that a browser can be seen receiving it piece by
 piece); a question containing "hostile" is answered with markup-looking text, to check that the
-page shows it as text. POST /v1/audio/speech answers a short silent WAV file. GET /stats tells
-how many requests of each kind arrived.
+page shows it as text. A question containing "markdown please" is answered with Markdown (bold, a
+list, inline and fenced code, a link), one containing "inert please" with Markdown-looking text that
+must stay inert (an HTML image, script URLs in links). POST /v1/audio/speech answers a short
+silent WAV file, or 400 while `Stub.speech_fails` is set. GET /stats tells how many requests of
+each kind arrived.
 """
 
 import io
@@ -16,7 +19,31 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ANSWER = "Refunds are paid within fourteen days of the return [1]. Shipping costs are not refunded [1]."
 HOSTILE = 'Here is <img src=x onerror="window.__xss=7"> and <script>window.__xss=8</script> as text [1].'
+MARKDOWN = (
+    "**Refunds** are paid within *fourteen days* [1].\n\n"
+    "- Keep the `receipt` number\n"
+    "- Shipping is not refunded [1]\n\n"
+    "1. Pack the item\n"
+    "2. Post it\n\n"
+    "```\nreturn --order 42\n```\n\n"
+    "See [the policy](https://shop.example/refunds) for more."
+)
+INERT = (
+    'Text <img src=x onerror="window.__xss=20"> and [click](javascript:window.__xss=21) and '
+    "[x](javascript:alert(1)) and [data](data:text/html,hi) stay text [1]."
+)
 PIECE_PAUSE_S = 0.12
+
+
+def answer_for(question):
+    q = question.lower()
+    if "inert please" in q:
+        return INERT
+    if "markdown please" in q:
+        return MARKDOWN
+    if "hostile" in q:
+        return HOSTILE
+    return ANSWER
 
 
 def silent_wav(seconds=3, rate=8000):
@@ -33,6 +60,7 @@ class Stub:
         self.counts = {"chat": 0, "speech": 0}
         self.lock = threading.Lock()
         self.audio = silent_wav()
+        self.speech_fails = False
 
     def count(self, kind):
         with self.lock:
@@ -68,6 +96,9 @@ def handler(stub):
             if self.path.endswith("/audio/speech"):
                 self.body()
                 stub.count("speech")
+                if stub.speech_fails:
+                    self.send(400, "application/json", b'{"error": {"message": "stub: speech fails"}}')
+                    return
                 self.send(200, "audio/mpeg", stub.audio)
                 return
             if not self.path.endswith("/chat/completions"):
@@ -79,7 +110,7 @@ def handler(stub):
             for m in request.get("messages", []):
                 if m.get("role") == "user":
                     question = m.get("content") or ""
-            text = HOSTILE if "hostile" in question.lower() else ANSWER
+            text = answer_for(question)
             if not request.get("stream"):
                 reply = {
                     "id": "stub",

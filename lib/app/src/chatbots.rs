@@ -22,7 +22,10 @@ pub(crate) fn slug_taken(slug: &str) -> AppError {
 fn public_slug_taken(c: &Chatbot) -> AppError {
     let mut e = DomainError::new(
         ErrorCode::SlugTaken,
-        format!("the public address /c/{} belongs to another published chatbot; give this chatbot another slug", c.slug),
+        format!(
+            "the public address /c/{} belongs to another published chatbot; give this chatbot another slug",
+            c.slug
+        ),
     );
     e.fields.insert("slug".into(), "is the public address of another published chatbot".into());
     AppError::Rejected(e)

@@ -93,12 +93,12 @@ impl App {
                 let c = self.ports.chatbots.get_chatbot(ws, id).await?.ok_or(AppError::NotFound("chatbot"))?;
                 let instructions = (!c.descriptor.trim().is_empty()).then(|| c.descriptor.clone());
                 let persona = Persona { name: c.name.as_str().to_owned(), instructions, ..Persona::default() };
-                Ok((persona, None))
+                Ok((persona, c.welcome_message.as_ref().map(|w| w.as_str().to_owned())))
             }
         }
     }
 
-    /// Starts a conversation: the welcome message first (Minds that have one), then, when the
+    /// Starts a conversation: the welcome message first (when its owner has one), then, when the
     /// body has a `message`, its answer. `deltas` receives that answer as it is made.
     pub async fn start_conversation(
         &self,
@@ -233,7 +233,7 @@ impl App {
                     .append_messages(ws, id, std::slice::from_ref(&message), MAX_MESSAGES - 1)
                     .await?
                 {
-                    Append::Appended(c) => conversation = c,
+                    Append::Appended(c) => conversation = *c,
                     Append::Full => return Err(conversation_full()),
                     Append::NotFound => return Err(AppError::NotFound("conversation")),
                 }

@@ -9,7 +9,7 @@ pub(crate) mod quota;
 
 use crate::auth::Principal;
 use crate::ports::{BlobRead, ByteRange};
-use crate::ports::{ByteStream, Bytes, PresignedUpload, StreamPutError, UploadRefusal};
+use crate::ports::{ByteStream, Bytes, PresignedUpload, SlotBudget, SlotKind, StreamPutError, UploadRefusal};
 use crate::slots::Slot;
 use crate::{App, AppError};
 use futures::StreamExt;
@@ -329,7 +329,7 @@ impl App {
     /// a document or audio as the key's owner accepts (a Mind's uploads may be audio) — and
     /// counted against the workspace's quota with their real size. Anything refused is deleted.
     pub async fn signed_upload(&self, put: SignedPut, body: &mut ByteStream<'_>) -> Result<String, AppError> {
-        let _slot = self.upload_slot(&put.workspace)?;
+        let _slot = self.upload_slot(&put.workspace).await?;
         let rules = if put.key.split('/').count() > 3 { UploadRules::MIND } else { UploadRules::CHATBOT };
         let head = read_head(body).await?;
         let file_name = put.key.rsplit('/').next().unwrap_or("file").to_owned();
@@ -355,9 +355,10 @@ impl App {
     /// Room for one more upload of the workspace being received, held until the guard drops;
     /// `rate_limited` when it already receives `uploads_per_workspace` (one tenant cannot hold
     /// every connection and byte of the upload path).
-    pub fn upload_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
+    pub async fn upload_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
         let limit = self.config.uploads_per_workspace.max(1);
-        self.uploads.take(ws, limit).ok_or_else(|| AppError::Busy {
+        let budget = SlotBudget { workspace: ws.clone(), kind: SlotKind::Uploads };
+        Slot::take(&self.ports.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| AppError::Busy {
             what: format!("this workspace already has {limit} uploads in progress"),
             retry_after_secs: 5,
         })
@@ -375,7 +376,7 @@ impl App {
         file: IncomingFile<'_, '_>,
         wanted: Option<FileCategory>,
     ) -> Result<Upload, AppError> {
-        let _slot = self.upload_slot(p.workspace_id())?;
+        let _slot = self.upload_slot(p.workspace_id()).await?;
         let body = file.body;
         let head = read_head(body).await?;
         if head.is_empty() {

@@ -5,7 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod chatbots;
 pub mod chunking;
-#[cfg(feature = "conformance")]
+#[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod conversations;
 pub mod error;
@@ -62,6 +62,11 @@ pub struct AppConfig {
     /// Answers of one workspace being written at once (each holds a model call or a retrieval);
     /// one more is `rate_limited` (`LORE_ANSWERS_PER_WORKSPACE`, default 4).
     pub answers_per_workspace: u32,
+    /// How long a slot of those budgets stays held when its holder stops renewing it (a crashed
+    /// or frozen instance); held slots are renewed every third of it (`LORE_SLOT_LEASE_SECS`,
+    /// default 600: longer than the longest answer, so an answer keeps its slot even if every
+    /// renewal fails).
+    pub slot_lease: Duration,
     /// Public chat requests from one client address a minute (`LORE_PUBLIC_CHAT_PER_MINUTE`,
     /// default 20).
     pub public_chat_per_minute: u32,
@@ -122,6 +127,7 @@ impl Default for AppConfig {
             max_hooks_per_workspace: 100,
             uploads_per_workspace: 2,
             answers_per_workspace: 4,
+            slot_lease: Duration::from_secs(600),
             public_chat_per_minute: 20,
             public_chat_per_mind_per_minute: 300,
             public_pages_per_minute: 120,
@@ -148,6 +154,8 @@ pub struct Ports {
     pub keys: Arc<dyn ports::KeyStore>,
     pub chatbots: Arc<dyn ports::ChatbotStore>,
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
+    /// The per-workspace concurrency budgets' leases (answers being written, uploads received).
+    pub slots: Arc<dyn ports::SlotStore>,
     /// Where keys hold their own request windows (DynamoDB), a keyed request is counted there, one
     /// store operation for key and budget. Absent (embedded), resolved keys are cached for
     /// `key_cache_ttl` and their requests counted by `rate_limiter`.
@@ -182,8 +190,6 @@ pub struct App {
     ports: Ports,
     config: AppConfig,
     key_cache: Arc<auth::KeyCache>,
-    uploads: Arc<slots::WorkspaceSlots>,
-    answers: Arc<slots::WorkspaceSlots>,
     query_embeddings: Arc<search::QueryEmbeddings>,
     /// Chunks sized for the embedder in use, and the index key of its vectors: fixed for the
     /// life of the process, so made once.
@@ -207,16 +213,7 @@ impl App {
         }
         let index_model = index_model.into();
         let query_embeddings = Arc::new(search::QueryEmbeddings::new(config.query_cache_bytes));
-        Self {
-            ports,
-            config,
-            key_cache,
-            uploads: Arc::default(),
-            answers: Arc::default(),
-            query_embeddings,
-            chunker,
-            index_model,
-        }
+        Self { ports, config, key_cache, query_embeddings, chunker, index_model }
     }
 
     pub fn config(&self) -> &AppConfig {

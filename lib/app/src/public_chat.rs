@@ -61,8 +61,7 @@ impl App {
     /// Counts one public request against the client address's and the owner's budgets.
     pub(crate) async fn admit_public(&self, published: &Published, client: Option<IpAddr>) -> Result<(), AppError> {
         let now = Timestamp::now();
-        let mut buckets =
-            vec![(RateBucket::ChatOwner(published.owner()), self.config.public_chat_per_mind_per_minute)];
+        let mut buckets = vec![(RateBucket::ChatOwner(published.owner()), self.config.public_chat_per_mind_per_minute)];
         // Without a known address (a request that reached the router by another way than a
         // socket or a Lambda event) only the owner's budget applies.
         if let Some(ip) = client {

@@ -87,8 +87,10 @@ impl App {
         let chatbot_id = match chatbot {
             Some(id) => self.get_chatbot(p, id).await?.id,
             None => {
-                let newest =
-                    self.ports.chatbots.list_chatbots(p.workspace_id(), lore_domain::pagination::PageRequest::new(1, 1));
+                let newest = self
+                    .ports
+                    .chatbots
+                    .list_chatbots(p.workspace_id(), lore_domain::pagination::PageRequest::new(1, 1));
                 match newest.await?.items.pop() {
                     Some(c) => c.id,
                     None => lore_domain::id::ChatbotId::generate(),

@@ -12,7 +12,7 @@ use aws_sdk_s3::types::{BucketLocationConstraint, CreateBucketConfiguration};
 use aws_sdk_sqs::types::QueueAttributeName;
 use lore_app::ports::FormStore;
 use lore_app::ports::MindStore;
-use lore_app::ports::{BlobStore, EventBus, JobQueue, SourceStore};
+use lore_app::ports::{BlobStore, EventBus, JobQueue, SlotStore, SourceStore};
 use lore_app::ports::{ChatbotStore, KeyStore, KeyWindows, RateLimiter, StoreError, StoreResult, WorkspaceStore};
 use lore_app::ports::{DeliveryStore, HookStore};
 use std::sync::Arc;
@@ -28,6 +28,8 @@ pub struct AwsBackend {
     pub rate_limiter: Arc<dyn RateLimiter>,
     /// API keys with their request windows on their items (docs/rate-limiting.md).
     pub key_windows: Arc<dyn KeyWindows>,
+    /// The per-workspace concurrency budgets, shared by every instance (docs/limits.md).
+    pub slots: Arc<dyn SlotStore>,
     pub sources: Arc<dyn SourceStore>,
     pub blobs: Arc<dyn BlobStore>,
     pub jobs: Arc<dyn JobQueue>,
@@ -96,6 +98,7 @@ impl AwsBackend {
             chatbots: dynamo.clone(),
             rate_limiter: dynamo.clone(),
             key_windows: dynamo.clone(),
+            slots: dynamo.clone(),
             sources: dynamo.clone(),
             blobs: s3.clone(),
             jobs: sqs.clone(),

@@ -23,3 +23,11 @@ async fn mind_stores(suite: &str) -> (MindStores, lore_aws::AwsBackend) {
 lore_app::conformance_tests!(suite_stores => records);
 lore_app::conformance_tests!(suite_stores => files);
 lore_app::conformance_tests!(mind_stores => minds);
+
+/// The concurrency budgets' leases: a fresh table on moto.
+async fn slot_store(suite: &str) -> (std::sync::Arc<dyn lore_app::ports::SlotStore>, lore_aws::AwsBackend) {
+    let backend = support::backend(&suite.replace('_', "-")).await;
+    (backend.slots.clone(), backend)
+}
+
+lore_app::conformance_tests!(slot_store => slots);

@@ -198,6 +198,8 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.max_hooks_per_workspace = parse(get, "LORE_MAX_HOOKS_PER_WORKSPACE", c.max_hooks_per_workspace)?.max(1);
     c.uploads_per_workspace = parse(get, "LORE_UPLOADS_PER_WORKSPACE", c.uploads_per_workspace)?.max(1);
     c.answers_per_workspace = parse(get, "LORE_ANSWERS_PER_WORKSPACE", c.answers_per_workspace)?.max(1);
+    let slot_lease = parse(get, "LORE_SLOT_LEASE_SECS", c.slot_lease.as_secs())?;
+    c.slot_lease = Duration::from_secs(slot_lease.clamp(1, 24 * 3600));
     c.public_chat_per_minute = parse(get, "LORE_PUBLIC_CHAT_PER_MINUTE", c.public_chat_per_minute)?.max(1);
     c.public_chat_per_mind_per_minute =
         parse(get, "LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE", c.public_chat_per_mind_per_minute)?.max(1);
@@ -281,6 +283,7 @@ mod tests {
             ("LORE_WEBHOOK_CONCURRENCY", "64"),
             ("LORE_QUERY_CACHE_BYTES", "0"),
             ("LORE_RESCORE_CANDIDATES", "120"),
+            ("LORE_SLOT_LEASE_SECS", "45"),
         ])
         .unwrap();
         assert_eq!(s.backend, Backend::Aws);
@@ -293,6 +296,12 @@ mod tests {
         assert_eq!(s.app.webhook_concurrency, 64);
         assert_eq!(s.app.query_cache_bytes, 0);
         assert_eq!(s.app.rescore_candidates, 120);
+        assert_eq!(s.app.slot_lease, Duration::from_secs(45));
+        assert_eq!(
+            settings(&[("LORE_SLOT_LEASE_SECS", "0")]).unwrap().app.slot_lease,
+            Duration::from_secs(1),
+            "at least 1 s"
+        );
         assert_eq!(settings(&[("LORE_RESCORE_CANDIDATES", "100000")]).unwrap().app.rescore_candidates, 500, "bounded");
         assert_eq!(settings(&[("LORE_WEBHOOK_CONCURRENCY", "0")]).unwrap().app.webhook_concurrency, 1, "at least one");
     }

@@ -449,11 +449,8 @@ mod tests {
             mac.update(user.as_bytes());
             text::hex(&mac.finalize().into_bytes())
         };
-        let embed = EmbedSettings {
-            identity_verification: true,
-            identity_secret: Some(secret.clone()),
-            ..Default::default()
-        };
+        let embed =
+            EmbedSettings { identity_verification: true, identity_secret: Some(secret.clone()), ..Default::default() };
         let claim = |u: &str, h: &str| IdentityClaim { user_id: Some(u.into()), user_hash: Some(h.into()) };
         assert_eq!(claim("u-42", &sign("u-42")).verify(&embed).unwrap().unwrap().as_str(), "u-42");
         assert!(claim("u-42", &sign("u-43")).verify(&embed).is_err(), "another user's hash");

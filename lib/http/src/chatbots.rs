@@ -5,8 +5,10 @@
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBody, Pagination, PathId};
+use crate::minds::{
+    IdentitySecretEnvelope, PublishMind, ThemeInput, ThemeView, optional_json, origins, public_base, theme_view,
+};
 use crate::state::ApiState;
-use crate::minds::{IdentitySecretEnvelope, PublishMind, ThemeInput, ThemeView, optional_json, origins, public_base, theme_view};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
 use axum::extract::{Request, State};
@@ -14,18 +16,16 @@ use axum::http::{HeaderMap, StatusCode};
 use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot, RawChatbotPatch};
 use lore_domain::id::ChatbotId;
 use lore_domain::mind::Field;
-use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
 pub fn router() -> ApiRouter {
-    ApiRouter::new().routes(api_routes!(list_chatbots, create_chatbot)).routes(api_routes!(
-        get_chatbot,
-        update_chatbot,
-        delete_chatbot
-    ))
-    .routes(api_routes!(publish_chatbot))
-    .routes(api_routes!(new_chatbot_identity_secret))
+    ApiRouter::new()
+        .routes(api_routes!(list_chatbots, create_chatbot))
+        .routes(api_routes!(get_chatbot, update_chatbot, delete_chatbot))
+        .routes(api_routes!(publish_chatbot))
+        .routes(api_routes!(new_chatbot_identity_secret))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -782,7 +782,10 @@ async fn mind_upload_url(
 
 /// A JSON body that may be left out entirely (then `T::default()`); when present, the same
 /// rules as [`JsonBody`].
-pub(crate) async fn optional_json<T: serde::de::DeserializeOwned + Default>(req: Request, s: &ApiState) -> Result<T, ApiError> {
+pub(crate) async fn optional_json<T: serde::de::DeserializeOwned + Default>(
+    req: Request,
+    s: &ApiState,
+) -> Result<T, ApiError> {
     let (parts, body) = req.into_parts();
     let limit = crate::JSON_BODY_LIMIT;
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {

@@ -221,7 +221,7 @@ impl ConversationStore for SqliteStore {
             let c = tx
                 .query_row(&format!("SELECT {COLS} FROM conversations WHERE id = ?1"), [id.as_str()], conversation_from)
                 .map_err(unavailable)?;
-            Ok(Append::Appended(c))
+            Ok(Append::Appended(Box::new(c)))
         })
         .await
     }

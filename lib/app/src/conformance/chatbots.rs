@@ -75,3 +75,53 @@ pub async fn chatbot_slug_race(p: &Stores, unique: &str) {
     }
     assert_eq!(won, 1, "exactly one insert of a contested slug wins");
 }
+
+/// Published chatbots (docs/api.md §18): a published slug is one public address across
+/// workspaces; the public settings read back as written; unpublishing and deleting give the
+/// address back.
+pub async fn published_chatbots(p: &Stores, unique: &str) {
+    use lore_domain::embed::{AllowedOrigins, IdentitySecret};
+    let (ws, other) = (workspace(&format!("pub-{unique}")), workspace(&format!("pub-other-{unique}")));
+    p.workspaces.insert_workspace(&ws).await.unwrap();
+    p.workspaces.insert_workspace(&other).await.unwrap();
+    let s = &p.chatbots;
+    let address = format!("public-{}", unique.replace('_', "-"));
+    let mut a = chatbot(&ws.id, &address, 1_700_000_000_000);
+    s.insert_chatbot(&a).await.unwrap();
+    assert_eq!(s.find_published_chatbot(&address).await.unwrap(), None, "unpublished: no public address");
+
+    a.is_published = true;
+    a.collect_email_before_chat = true;
+    a.show_sources = false;
+    a.welcome_message = Some(lore_domain::mind::WelcomeMessage::from_stored("Hello".into()));
+    a.embed.allowed_origins = AllowedOrigins::parse(&["https://shop.example".into()]).unwrap();
+    a.embed.identity_verification = true;
+    a.embed.identity_secret = Some(IdentitySecret::generate());
+    a.updated_at = Timestamp::from_millis(1_700_000_000_100);
+    assert!(s.update_chatbot(&a).await.unwrap());
+    assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "every public setting read back");
+    assert_eq!(s.find_published_chatbot(&address).await.unwrap().as_ref(), Some(&a));
+
+    // Another workspace's chatbot with the same slug is fine until it is published too.
+    let mut b = chatbot(&other.id, &address, 1_700_000_000_000);
+    s.insert_chatbot(&b).await.unwrap();
+    b.is_published = true;
+    assert_eq!(s.update_chatbot(&b).await, Err(StoreError::Conflict("public_slug")));
+    let third = workspace(&format!("pub-third-{unique}"));
+    p.workspaces.insert_workspace(&third).await.unwrap();
+    let mut published_at_insert = chatbot(&third.id, &address, 1_700_000_000_000);
+    published_at_insert.is_published = true;
+    assert_eq!(s.insert_chatbot(&published_at_insert).await, Err(StoreError::Conflict("public_slug")));
+
+    // Unpublished, the address is free for the other one.
+    a.is_published = false;
+    assert!(s.update_chatbot(&a).await.unwrap());
+    assert_eq!(s.find_published_chatbot(&address).await.unwrap(), None);
+    assert!(s.update_chatbot(&b).await.unwrap(), "the address was given back");
+    assert_eq!(s.find_published_chatbot(&address).await.unwrap().map(|c| c.id), Some(b.id.clone()));
+    // Deleting a published chatbot gives its address back too.
+    assert!(s.delete_chatbot(&other.id, &b.id).await.unwrap());
+    assert_eq!(s.find_published_chatbot(&address).await.unwrap(), None);
+    a.is_published = true;
+    assert!(s.update_chatbot(&a).await.unwrap(), "published again after the other was deleted");
+}

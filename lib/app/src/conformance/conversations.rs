@@ -64,7 +64,8 @@ pub async fn conversations(p: &MindStores, unique: &str) {
     let bot_owner = SourceOwner::Chatbot(bot.id.clone());
 
     // A conversation with its welcome message; the visitor and channel round-trip.
-    let visitor = Visitor { email: Some(Email::parse("e", "ada@example.com").unwrap()), name: Some("Ada".into()), user_id: None };
+    let visitor =
+        Visitor { email: Some(Email::parse("e", "ada@example.com").unwrap()), name: Some("Ada".into()), user_id: None };
     let mut a =
         Conversation::start(ws.id.clone(), owner.clone(), Channel::Api, Some(visitor), Timestamp::from_millis(1_000));
     let welcome = Message::assistant(a.id.clone(), "Hi!".into(), Vec::new(), GeneratedBy::Welcome, None, a.created_at);

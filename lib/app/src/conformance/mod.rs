@@ -24,7 +24,7 @@ mod sources;
 mod webhooks;
 mod workspaces;
 
-pub use chatbots::{chatbot_slug_race, chatbots};
+pub use chatbots::{chatbot_slug_race, chatbots, published_chatbots};
 pub use conversations::conversations;
 pub use files::{blob_streams, blobs};
 pub use forms::forms;
@@ -130,7 +130,7 @@ pub struct Stores {
 macro_rules! conformance_tests {
     ($make:ident => records) => {
         $crate::conformance_tests!(@family records, $make;
-            workspaces keys chatbots chatbot_slug_race rate_limiter sources processing_race uploads
+            workspaces keys chatbots chatbot_slug_race published_chatbots rate_limiter sources processing_race uploads
             forms hooks hooks_limit_race hook_secret_rotation deliveries delivery_claim_race);
     };
     ($make:ident => files) => {

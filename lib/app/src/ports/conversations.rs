@@ -13,7 +13,7 @@ use lore_domain::source::SourceOwner;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Append {
     /// Stored; the conversation as it is now (its `messageCount` and `updatedAt` changed).
-    Appended(Conversation),
+    Appended(Box<Conversation>),
     /// It would hold more than the maximum: nothing stored.
     Full,
     NotFound,

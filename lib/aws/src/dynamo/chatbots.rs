@@ -4,13 +4,13 @@
 //! every workspace (as `PUBSLUG#` does for Minds). Its public settings are the attributes of
 //! `lore_records::ChatbotPublicRecord`; `isPublished` is its own attribute.
 
+use super::document;
 use super::keys::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
 use super::workspaces::{delete_guard, exists, guard, put_new};
 use super::{
     DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
     malformed, n, newest_first_key, req_s, s,
 };
-use super::document;
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{ChatbotStore, StoreError, StoreResult};

@@ -277,7 +277,7 @@ impl ConversationStore for DynamoStore {
             match self.transact(writes).await {
                 Ok(()) => {
                     return match self.conversation(ws, None, id).await? {
-                        Some(c) => Ok(Append::Appended(c)),
+                        Some(c) => Ok(Append::Appended(Box::new(c))),
                         None => Ok(Append::NotFound),
                     };
                 }

@@ -13,6 +13,7 @@ mod keys;
 mod minds;
 mod rate_limit;
 mod schema;
+mod slots;
 mod sources;
 mod webhooks;
 mod workspaces;
@@ -33,8 +34,8 @@ pub use schema::{GSI1, GSI2, LEASE_SHARDS, LEASES, TTL_ATTRIBUTE, TableDefinitio
 pub(crate) type Item = HashMap<String, AttributeValue>;
 
 /// The DynamoDB adapter: `WorkspaceStore`, `KeyStore`, `ChatbotStore`, `SourceStore`,
-/// `RateLimiter`, `FormStore`, `HookStore`, `DeliveryStore`, `MindStore`, `ConversationStore` and
-/// the event outbox (`EventBus`) on one table.
+/// `RateLimiter`, `SlotStore`, `FormStore`, `HookStore`, `DeliveryStore`, `MindStore`,
+/// `ConversationStore` and the event outbox (`EventBus`) on one table.
 #[derive(Clone)]
 pub struct DynamoStore {
     client: Client,

@@ -18,7 +18,7 @@ pub const GSI2: &str = "gsi2";
 pub const LEASES: &str = "leases";
 /// How many partitions the lease index is spread over (the sweeper queries each).
 pub const LEASE_SHARDS: u32 = 4;
-/// Epoch seconds after which DynamoDB deletes the item (rate-limit windows).
+/// Epoch seconds after which DynamoDB deletes the item (rate-limit windows, concurrency budgets).
 pub const TTL_ATTRIBUTE: &str = "expiresAt";
 
 fn bad(e: impl std::fmt::Display) -> StoreError {

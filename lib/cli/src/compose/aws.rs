@@ -70,6 +70,7 @@ pub(super) async fn storage(
         chatbots: backend.chatbots.clone(),
         rate_limiter: backend.rate_limiter.clone(),
         key_windows: Some(backend.key_windows.clone()),
+        slots: backend.slots.clone(),
         sources: backend.sources.clone(),
         index,
         blobs: backend.blobs.clone(),

@@ -1,5 +1,5 @@
 //! The embedded backend's storage ports: SQLite and files under the data dir, the fair
-//! in-process job queue, the in-memory rate limiter.
+//! in-process job queue, the in-memory rate limiter and concurrency budgets.
 
 use super::parts::StoragePorts;
 use crate::data_dir::{database_path, private_data_dir, upload_signing_key};
@@ -37,6 +37,7 @@ pub(super) fn storage(
         chatbots: store.clone(),
         rate_limiter: Arc::new(MemoryRateLimiter::new()),
         key_windows: None,
+        slots: Arc::new(lore_app::slots::MemorySlots::default()),
         sources: store.clone(),
         index: store.clone(),
         events: Arc::new(WakingEventBus::new(store.clone(), signal.clone())),

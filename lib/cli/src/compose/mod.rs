@@ -91,6 +91,7 @@ fn assemble(
         chatbots: storage.chatbots,
         rate_limiter: storage.rate_limiter,
         key_windows: storage.key_windows,
+        slots: storage.slots,
         sources: storage.sources,
         index: storage.index,
         blobs: storage.blobs,

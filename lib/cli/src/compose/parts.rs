@@ -19,8 +19,8 @@ pub enum Uses {
     RecordsOnly,
 }
 
-/// The ports a backend provides: records, files, queues, events, the chunk index and the rate
-/// limiter.
+/// The ports a backend provides: records, files, queues, events, the chunk index, the rate
+/// limiter and the concurrency budgets.
 pub struct StoragePorts {
     pub workspaces: Arc<dyn ports::WorkspaceStore>,
     pub keys: Arc<dyn ports::KeyStore>,
@@ -28,6 +28,7 @@ pub struct StoragePorts {
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
     /// Keys that hold their own request windows, where the store does (DynamoDB).
     pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
+    pub slots: Arc<dyn ports::SlotStore>,
     pub sources: Arc<dyn ports::SourceStore>,
     pub index: Arc<dyn ports::VectorIndex>,
     pub blobs: Arc<dyn ports::BlobStore>,

@@ -331,7 +331,8 @@ impl MindPatch {
             voice_speed: not_null(&mut v, VoiceSpeed::FIELD, &raw.voice_speed, |s| VoiceSpeed::parse(*s)),
             embed: EmbedPatch::default(),
         };
-        let patch = Self { embed: EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification), ..patch };
+        let patch =
+            Self { embed: EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification), ..patch };
         v.finish()?;
         Ok(patch)
     }

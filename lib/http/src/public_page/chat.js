@@ -1,8 +1,11 @@
-// The chat of a published Mind's page (GET /m/{slug}): plain script, no dependencies, inlined in
-// the page under its CSP nonce. It talks to the visitor routes next to the page
-// (POST {page}/conversations, POST {page}/conversations/{id}/messages, GET …/speech).
-// Everything the server sends is inserted as text (textContent, text nodes), never as HTML, and
-// only http(s) links are made: a Mind's fields and its sources are untrusted.
+// The chat of a published Mind's or chatbot's page (GET /m/{slug}, GET /c/{slug}, and the same
+// page framed by widget.js with ?embed=1): plain script, no dependencies, inlined in the page
+// under its CSP nonce. It talks to the visitor routes under data-endpoint (else the page's own
+// path): POST …/conversations, GET …/conversations/{id}, POST …/conversations/{id}/messages,
+// GET …/speech.
+// Everything the server sends is inserted as text (textContent, text nodes, elements made with
+// createElement), never as HTML, and only http(s) links are made: a Mind's fields, its sources
+// and the model's answers are untrusted.
 (function () {
   "use strict";
   var root = document.getElementById("chat");
@@ -12,11 +15,17 @@
     unsupported.hidden = false;
     return;
   }
+  var LIMIT = 4000;
+  var COUNT_FROM = 3500;
   var showSources = root.getAttribute("data-show-sources") === "true";
   var voice = root.getAttribute("data-voice") === "true";
   var gated = root.getAttribute("data-email-gate") === "true";
-  // Relative to wherever the page is served (a stage prefix on API Gateway included).
-  var base = location.pathname.replace(/\/+$/, "") + "/conversations";
+  var embed = document.body.classList.contains("embed");
+  // The visitor routes: data-endpoint (possibly another origin that streams), else relative to
+  // wherever the page is served (a stage prefix on API Gateway included).
+  var endpoint = (root.getAttribute("data-endpoint") || "").replace(/\/+$/, "");
+  if (!endpoint) endpoint = location.pathname.replace(/\/+$/, "");
+  var base = endpoint + "/conversations";
   var log = document.getElementById("log");
   var composer = document.getElementById("composer");
   var input = document.getElementById("message");
@@ -27,7 +36,81 @@
   var conversation = null; // {id, token} once opened
   var visitor = null; // what the e-mail gate collected, for a conversation opened again
   var busy = false;
+  var restoring = false;
+  var epoch = 0; // a new conversation makes what the old one still awaits moot
+  var queue = []; // questions waiting for the answer before them: {text, mine}
+  var following = true; // the view follows the answer being written until the visitor scrolls
+  var welcomeTemplate = log.querySelector("li.welcome");
+  welcomeTemplate = welcomeTemplate ? welcomeTemplate.cloneNode(true) : null;
 
+  // ---- Identity (from the widget, in the fragment: never sent to a server) and storage. ----
+  var identity = (function () {
+    var out = {};
+    var hash = (location.hash || "").replace(/^#/, "");
+    if (!hash) return out;
+    var parts = hash.split("&");
+    for (var i = 0; i < parts.length; i++) {
+      var kv = parts[i].split("=");
+      var k = kv[0];
+      var v = kv.slice(1).join("=");
+      try {
+        v = decodeURIComponent(v);
+      } catch (e) {
+        continue;
+      }
+      if ((k === "userId" || k === "userHash") && v) out[k] = v.slice(0, 400);
+    }
+    if (!out.userId || !out.userHash) return {};
+    return out;
+  })();
+
+  // One conversation kept per page: "lore:m:{slug}" or "lore:c:{slug}".
+  var storeKey = (function () {
+    var kind = root.getAttribute("data-kind");
+    var slug = root.getAttribute("data-slug");
+    if ((kind === "m" || kind === "c") && slug) return "lore:" + kind + ":" + slug;
+    var path = endpoint;
+    try {
+      path = new URL(endpoint, location.href).pathname;
+    } catch (e) {
+      /* keep the endpoint as it is */
+    }
+    var m = /\/([mc])\/([^\/]+)$/.exec(path);
+    return m ? "lore:" + m[1] + ":" + decodeURIComponent(m[2]) : "lore:" + path;
+  })();
+
+  // localStorage may be missing or throw (blocked storage): the chat then lasts one page view.
+  function stored() {
+    try {
+      var raw = window.localStorage.getItem(storeKey);
+      if (!raw) return null;
+      var v = JSON.parse(raw);
+      if (v && typeof v.conversationId === "string" && typeof v.visitorToken === "string") return v;
+    } catch (e) {
+      /* nothing stored that can be used */
+    }
+    return null;
+  }
+
+  function remember() {
+    try {
+      var v = { conversationId: conversation.id, visitorToken: conversation.token };
+      if (identity.userId) v.userId = identity.userId;
+      window.localStorage.setItem(storeKey, JSON.stringify(v));
+    } catch (e) {
+      /* storage blocked: continuity is lost, the chat still works */
+    }
+  }
+
+  function forget() {
+    try {
+      window.localStorage.removeItem(storeKey);
+    } catch (e) {
+      /* storage blocked */
+    }
+  }
+
+  // ---- Small helpers. ----
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -49,6 +132,10 @@
     }
   }
 
+  function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
   // Streaming needs a readable response body; without one the answer is asked for as JSON.
   function canStream() {
     return typeof window.ReadableStream === "function" && typeof window.TextDecoder === "function";
@@ -60,51 +147,202 @@
     if (retry) {
       var b = el("button", "retry", "Try again");
       b.type = "button";
-      b.addEventListener("click", retry);
+      b.addEventListener("click", function () {
+        setStatus("");
+        retry();
+      });
       status.appendChild(b);
     }
   }
 
   function setBusy(on) {
     busy = on;
-    send.disabled = on;
-    var buttons = questions.querySelectorAll("button");
-    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = on;
     root.setAttribute("aria-busy", on ? "true" : "false");
   }
+
+  // ---- Following the conversation: the latest message stays in view above the composer. ----
+  function scroller() {
+    var style = window.getComputedStyle(log);
+    if ((style.overflowY === "auto" || style.overflowY === "scroll") && log.scrollHeight > log.clientHeight) {
+      return log;
+    }
+    return null;
+  }
+
+  function reveal(li) {
+    if (!li || !li.isConnected) return;
+    var box = li.getBoundingClientRect();
+    var own = scroller();
+    if (own) {
+      var area = own.getBoundingClientRect();
+      var down = box.bottom - area.bottom + 8;
+      if (down > 0) own.scrollTop += down;
+      return;
+    }
+    // The page scrolls; the composer sticks to the bottom of the viewport and covers what is under it.
+    var limit = window.innerHeight;
+    if (!composer.hidden) {
+      var c = composer.getBoundingClientRect();
+      if (c.top < limit && c.bottom >= limit - 2) limit = c.top;
+    }
+    var by = box.bottom - limit + 8;
+    if (by > 0) window.scrollBy(0, by);
+  }
+
+  function follow(li) {
+    if (following) reveal(li);
+  }
+
+  // The visitor scrolling away stops the following until the next question.
+  window.addEventListener("wheel", function (e) {
+    if (e.deltaY < 0) following = false;
+  }, { passive: true });
+  window.addEventListener("touchmove", function () { following = false; }, { passive: true });
 
   function addMessage(role, text) {
     var li = el("li", "msg " + role);
     var bubble = el("div", "bubble", text);
     li.appendChild(bubble);
     log.appendChild(li);
-    if (li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
+    reveal(li);
     return { li: li, bubble: bubble };
   }
 
-  // The answer's text with its [n] markers linked to the passages they name (when shown).
-  function renderAnswer(bubble, text, citations, key) {
-    bubble.textContent = "";
-    var known = {};
-    for (var i = 0; i < citations.length; i++) known[citations[i].index] = true;
-    var re = /\[(\d+)\]/g;
+  // ---- Markdown, as elements. ----
+  // Blocks: paragraphs (single line breaks kept), "-"/"*" and "1." lists, ``` fenced code.
+  // Inline: `code`, [text](http(s) URL), **bold**, *emphasis*, and the [n] citation markers.
+  // Anything else stays literal text.
+  var INLINE = /`([^`\n]+)`|\[([^\]\n]+)\]\(([^()\s]+)\)|\*\*(?=\S)([^*]*?\S)\*\*|\*(?=[^\s*])([^*\n]*?[^\s*])\*|\[(\d+)\]/g;
+
+  function inline(parent, text, ctx, depth) {
+    var re = new RegExp(INLINE.source, "g");
     var last = 0;
     var m;
     while ((m = re.exec(text))) {
-      bubble.appendChild(document.createTextNode(text.slice(last, m.index)));
-      if (showSources && known[m[1]]) {
-        var sup = el("sup");
-        var a = el("a", "marker", "[" + m[1] + "]");
-        a.href = "#" + key + "-" + m[1];
-        a.setAttribute("aria-label", "Source " + m[1]);
-        sup.appendChild(a);
-        bubble.appendChild(sup);
-      } else {
-        bubble.appendChild(document.createTextNode(m[0]));
-      }
+      if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
       last = re.lastIndex;
+      if (m[1] !== undefined) {
+        parent.appendChild(el("code", null, m[1]));
+      } else if (m[2] !== undefined) {
+        if (httpUrl(m[3])) {
+          var a = el("a", "link", m[2]);
+          a.href = m[3];
+          a.rel = "noopener noreferrer nofollow";
+          a.target = "_blank";
+          parent.appendChild(a);
+        } else {
+          parent.appendChild(document.createTextNode(m[0]));
+        }
+      } else if (m[4] !== undefined || m[5] !== undefined) {
+        var strong = el(m[4] !== undefined ? "strong" : "em");
+        if (depth < 3) inline(strong, m[4] !== undefined ? m[4] : m[5], ctx, depth + 1);
+        else strong.textContent = m[4] !== undefined ? m[4] : m[5];
+        parent.appendChild(strong);
+      } else if (m[6] !== undefined) {
+        if (showSources && ctx.known[m[6]]) {
+          var sup = el("sup");
+          var marker = el("a", "marker", "[" + m[6] + "]");
+          marker.href = "#" + ctx.key + "-" + m[6];
+          marker.setAttribute("aria-label", "Source " + m[6]);
+          sup.appendChild(marker);
+          parent.appendChild(sup);
+        } else {
+          parent.appendChild(document.createTextNode(m[0]));
+        }
+      }
     }
-    bubble.appendChild(document.createTextNode(text.slice(last)));
+    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  }
+
+  function lines(parent, list, ctx) {
+    for (var i = 0; i < list.length; i++) {
+      if (i) parent.appendChild(el("br"));
+      inline(parent, list[i], ctx, 0);
+    }
+  }
+
+  var BULLET = /^\s{0,3}[-*]\s+(.*)$/;
+  var NUMBERED = /^\s{0,3}(\d{1,9})[.)]\s+(.*)$/;
+  var FENCE = /^\s{0,3}```/;
+
+  function markdown(target, text, ctx) {
+    var rows = text.replace(/\r\n?/g, "\n").split("\n");
+    var i = 0;
+    while (i < rows.length) {
+      var row = rows[i];
+      if (!row.trim()) {
+        i++;
+        continue;
+      }
+      if (FENCE.test(row)) {
+        var code = [];
+        i++;
+        while (i < rows.length && !FENCE.test(rows[i])) code.push(rows[i++]);
+        i++; // the closing fence (absent while the answer is still arriving)
+        var pre = el("pre");
+        pre.appendChild(el("code", null, code.join("\n")));
+        target.appendChild(pre);
+        continue;
+      }
+      var bullet = BULLET.exec(row);
+      var numbered = !bullet && NUMBERED.exec(row);
+      if (bullet || numbered) {
+        var ordered = !!numbered;
+        var listEl = el(ordered ? "ol" : "ul");
+        if (ordered && numbered[1] !== "1") listEl.start = parseInt(numbered[1], 10);
+        while (i < rows.length) {
+          var b = BULLET.exec(rows[i]);
+          var n = !b && NUMBERED.exec(rows[i]);
+          if (ordered ? !n : !b) break;
+          var item = el("li");
+          var itemLines = [ordered ? n[2] : b[1]];
+          i++;
+          // Continuation lines (indented, not a new item) stay in the item.
+          while (i < rows.length && /^\s{2,}\S/.test(rows[i]) && !BULLET.test(rows[i]) && !NUMBERED.test(rows[i])) {
+            itemLines.push(rows[i].trim());
+            i++;
+          }
+          lines(item, itemLines, ctx);
+          listEl.appendChild(item);
+        }
+        target.appendChild(listEl);
+        continue;
+      }
+      var para = [];
+      while (i < rows.length && rows[i].trim() && !FENCE.test(rows[i]) && !BULLET.test(rows[i]) && !NUMBERED.test(rows[i])) {
+        para.push(rows[i]);
+        i++;
+      }
+      var p = el("p");
+      lines(p, para, ctx);
+      target.appendChild(p);
+    }
+  }
+
+  // The answer's text, rendered, with its [n] markers linked to the passages they name (when shown).
+  function renderAnswer(bubble, text, citations, key) {
+    var known = {};
+    for (var i = 0; i < citations.length; i++) known[citations[i].index] = true;
+    var fresh = document.createDocumentFragment();
+    markdown(fresh, text, { known: known, key: key });
+    bubble.textContent = "";
+    bubble.appendChild(fresh);
+    bubble.classList.add("md");
+  }
+
+  function paragraphs(bubble, text) {
+    var parts = String(text || "").replace(/\r\n?/g, "\n").split(/\n{2,}/);
+    for (var i = 0; i < parts.length; i++) {
+      var t = parts[i].trim();
+      if (!t) continue;
+      var p = el("p");
+      var ls = t.split("\n");
+      for (var j = 0; j < ls.length; j++) {
+        if (j) p.appendChild(el("br"));
+        p.appendChild(document.createTextNode(ls[j]));
+      }
+      bubble.appendChild(p);
+    }
   }
 
   function renderSources(tools, citations, key) {
@@ -140,23 +378,29 @@
     b.setAttribute("aria-pressed", "false");
     b.setAttribute("aria-label", "Listen to this answer");
     var audio = null;
+    var current = conversation;
     function playing(on) {
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.textContent = on ? "Pause" : "Listen";
     }
-    b.addEventListener("click", function () {
+    function speak() {
       if (audio && !audio.paused) {
         audio.pause();
         return;
       }
       var ready = audio
         ? Promise.resolve(audio)
-        : fetch(base + "/" + enc(conversation.id) + "/messages/" + enc(messageId) + "/speech", {
-            headers: { Authorization: "Visitor " + conversation.token },
+        : fetch(base + "/" + enc(current.id) + "/messages/" + enc(messageId) + "/speech", {
+            headers: { Authorization: "Visitor " + current.token },
           }).then(function (res) {
             if (!res.ok) {
               return failure(res).then(function (err) {
-                if (res.status === 409 || res.status === 503) b.disabled = true;
+                // Voice turned off: final. Speech unavailable (503) may be a model that did not
+                // answer this time: the visitor can try again.
+                if (res.status === 409) {
+                  b.disabled = true;
+                  err.final = true;
+                }
                 throw err;
               });
             }
@@ -174,15 +418,30 @@
           b.disabled = false;
           return a.play();
         })
+        .then(function () {
+          if (/could not be played/.test(status.textContent)) setStatus("");
+        })
         .catch(function (err) {
-          if (!(err && err.fromServer)) b.disabled = false;
-          setStatus(err && err.fromServer ? err.message : "This answer could not be played.", true);
+          var final = err && err.final;
+          if (!final) b.disabled = false;
+          var message = err && err.fromServer && final ? err.message : "This answer could not be played.";
+          setStatus(message, true, final ? null : function () {
+            speak();
+            b.focus();
+          });
         });
-    });
+    }
+    b.addEventListener("click", speak);
     tools.appendChild(b);
   }
 
   function finishAnswer(answer, message) {
+    message = message || {};
+    if (message.role && message.role !== "assistant") {
+      // Nobody answers now (a conversation handed to a person): the question is stored.
+      answer.li.remove();
+      return;
+    }
     var citations = showSources ? message.citations || [] : [];
     answer.bubble.classList.remove("typing");
     answer.li.setAttribute("aria-busy", "false");
@@ -199,6 +458,24 @@
         markers[i].addEventListener("click", function () { details.open = true; });
       }
     }
+  }
+
+  // A message written by a person of the owner's team (hand-off).
+  function addAgent(text) {
+    var li = el("li", "msg agent");
+    li.appendChild(el("span", "who", "A person"));
+    var bubble = el("div", "bubble", text);
+    li.appendChild(bubble);
+    log.appendChild(li);
+    return li;
+  }
+
+  function addWelcome(text) {
+    var li = el("li", "msg assistant welcome");
+    var bubble = el("div", "bubble");
+    paragraphs(bubble, text);
+    li.appendChild(bubble);
+    log.appendChild(li);
   }
 
   // An error answer → an Error with the server's (fixed, never echoing) message and code.
@@ -221,11 +498,14 @@
       message = "This conversation is full: your next message starts a new one.";
     } else if (error.code === "generation_failed") {
       message = "The answer could not be written.";
+    } else if (error.code === "identity_invalid") {
+      message = "This chat could not confirm who you are. Reload the page to try again.";
     } else if (statusCode === 404) {
-      message = "This Mind is not available any more.";
+      message = "This chat is not available any more.";
     }
     var err = new Error(message);
     err.code = error.code;
+    err.status = statusCode;
     err.fromServer = true;
     return err;
   }
@@ -236,9 +516,9 @@
     function dispatch(block) {
       var name = "message";
       var data = [];
-      var lines = block.split(/\r?\n/);
-      for (var i = 0; i < lines.length; i++) {
-        var line = lines[i];
+      var rows = block.split(/\r?\n/);
+      for (var i = 0; i < rows.length; i++) {
+        var line = rows[i];
         if (line.indexOf("event:") === 0) name = line.slice(6).trim();
         else if (line.indexOf("data:") === 0) data.push(line.slice(5).replace(/^ /, ""));
       }
@@ -263,13 +543,25 @@
     var citations = [];
     var done = null;
     var failed = null;
+    var frame = 0;
+    function paint() {
+      frame = 0;
+      if (done) return;
+      answer.bubble.classList.remove("typing");
+      renderAnswer(answer.bubble, text, citations, "pending");
+      follow(answer.li);
+    }
     var parse = eventParser(function (name, value) {
       if (name === "citations") {
         citations = showSources ? value.citations || [] : [];
       } else if (name === "delta") {
         text += value.text || "";
-        answer.bubble.classList.remove("typing");
-        renderAnswer(answer.bubble, text, citations, "pending");
+        // Rendered once a frame at most (a hidden tab gets no frames: then at once).
+        if (window.requestAnimationFrame && !document.hidden) {
+          if (!frame) frame = window.requestAnimationFrame(paint);
+        } else {
+          paint();
+        }
       } else if (name === "done") {
         done = value.message;
       } else if (name === "error") {
@@ -295,6 +587,8 @@
           })()
         : res.text().then(function (t) { parse(t, true); });
     return body.then(function () {
+      if (frame && window.cancelAnimationFrame) window.cancelAnimationFrame(frame);
+      frame = 0;
       if (failed) throw apiError(failed, 502, null);
       if (!done) throw apiError({ message: "The answer was cut off." }, 0, null);
       finishAnswer(answer, done);
@@ -307,12 +601,33 @@
     return fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body) });
   }
 
+  function opened(id) {
+    root.setAttribute("data-conversation", id);
+    restart.hidden = false;
+  }
+
   function open() {
-    return post(base, visitor ? { visitor: visitor } : {}, "application/json").then(function (res) {
+    var who = {};
+    var k;
+    if (visitor) for (k in visitor) if (visitor[k]) who[k] = visitor[k];
+    if (identity.userId) {
+      who.userId = identity.userId;
+      who.userHash = identity.userHash;
+    }
+    var body = {};
+    for (k in who) {
+      body.visitor = who;
+      break;
+    }
+    conversation = null;
+    var mine = epoch;
+    return post(base, body, "application/json").then(function (res) {
       if (!res.ok) return failure(res).then(function (err) { throw err; });
-      return res.json().then(function (body) {
-        conversation = { id: body.conversation.id, token: body.visitorToken };
-        root.setAttribute("data-conversation", body.conversation.id);
+      return res.json().then(function (answer) {
+        if (mine !== epoch) throw new Error("stale");
+        conversation = { id: answer.conversation.id, token: answer.visitorToken };
+        remember();
+        opened(answer.conversation.id);
       });
     });
   }
@@ -329,101 +644,310 @@
     });
   }
 
-  // Asks `text`; `asked` is the visitor's bubble of an earlier try of the same question.
-  function ask(text, asked) {
-    text = (text || "").trim();
-    if (busy || !text) return;
-    if (text.length > 4000) {
-      setStatus("A message can be at most 4,000 characters.", true);
-      return;
+  // ---- Questions: sent one after the other; one typed meanwhile waits its turn. ----
+  function waiting() {
+    return busy || restoring || (gated && !conversation && !visitor);
+  }
+
+  function pending(item, on) {
+    item.mine.li.classList.toggle("pending", on);
+    var note = item.mine.li.querySelector(".note");
+    if (on && !note) {
+      item.mine.li.appendChild(el("span", "note", "Waiting to be sent"));
+    } else if (!on && note) {
+      note.remove();
     }
-    setBusy(true);
-    setStatus("");
+  }
+
+  function pump() {
+    if (waiting() || !queue.length) return;
+    run(queue.shift());
+  }
+
+  function submit(text) {
+    text = (text || "").trim();
+    if (!text) return false;
+    if (text.length > LIMIT) {
+      setStatus("A message can be at most 4,000 characters.", true);
+      return false;
+    }
+    if (/could not|failed|cut off|Too many/.test(status.textContent)) setStatus("");
     questions.hidden = true;
-    var mine = asked || addMessage("user", text);
+    following = true;
+    var item = { text: text, mine: addMessage("user", text) };
+    queue.push(item);
+    if (waiting()) pending(item, true);
+    pump();
+    return true;
+  }
+
+  function run(item) {
+    var text = item.text;
+    var mine = item.mine;
+    setBusy(true);
+    pending(item, false);
     mine.li.classList.remove("unanswered");
+    log.appendChild(mine.li); // a question tried again moves down to where its answer comes
     var answer = addMessage("assistant", "");
     answer.bubble.classList.add("typing");
     answer.li.setAttribute("aria-busy", "true");
+    // Queued questions stay below the answer being written.
+    for (var i = 0; i < queue.length; i++) log.appendChild(queue[i].mine.li);
+    var mineEpoch = epoch;
     var ready = conversation ? Promise.resolve() : open();
     ready
       .then(function () { return answerTo(text, answer); })
       .then(function () {
-        if (input.value.trim() === text) input.value = "";
+        if (mineEpoch !== epoch) return;
+        setBusy(false);
+        follow(answer.li);
+        pump();
       })
       .catch(function (err) {
+        if (mineEpoch !== epoch) return;
+        setBusy(false);
         answer.li.remove();
         mine.li.classList.add("unanswered");
-        if (err.code === "conversation_full") conversation = null;
+        if (err.code === "conversation_full") {
+          conversation = null;
+          forget();
+        }
         var retry =
           err.code === "generation_failed" || err.code === "rate_limited" || !err.fromServer
-            ? function () { ask(text, mine); }
+            ? function () {
+                if (busy) {
+                  queue.unshift(item);
+                  pending(item, true);
+                } else {
+                  queue.unshift(item);
+                  pump();
+                }
+              }
             : null;
+        if (!retry) {
+          // Nothing to wait for: the questions behind it are not sent either.
+          for (var j = 0; j < queue.length; j++) {
+            pending(queue[j], false);
+            queue[j].mine.li.classList.add("unanswered");
+          }
+          queue = [];
+        }
         setStatus(err.fromServer ? err.message : "The connection failed.", true, retry);
-      })
-      .then(function () {
-        setBusy(false);
       });
+  }
+
+  // ---- The composer: send on Enter, the box clears at once, a counter near the limit. ----
+  var counter = el("p", "counter");
+  counter.id = "counter";
+  counter.hidden = true;
+  composer.appendChild(counter);
+  var announcer = el("p", "visually-hidden");
+  announcer.setAttribute("aria-live", "polite");
+  composer.appendChild(announcer);
+  var described = input.getAttribute("aria-describedby");
+  input.setAttribute("aria-describedby", (described ? described + " " : "") + "counter");
+  var announced = 0;
+
+  function updateCounter() {
+    var n = input.value.length;
+    counter.hidden = n < COUNT_FROM;
+    counter.textContent = thousands(n) + " / " + thousands(LIMIT);
+    counter.classList.toggle("full", n >= LIMIT);
+    // Announced once at each step, not at every key.
+    var step = n >= LIMIT ? 3 : n >= LIMIT - 100 ? 2 : n >= COUNT_FROM ? 1 : 0;
+    if (step > announced) {
+      announcer.textContent =
+        step === 3 ? "Character limit reached: 4,000." : thousands(LIMIT - n) + " characters left.";
+    }
+    announced = step;
+  }
+  input.addEventListener("input", updateCounter);
+
+  function sendTyped() {
+    if (submit(input.value)) {
+      input.value = "";
+      updateCounter();
+    }
   }
 
   composer.addEventListener("submit", function (e) {
     e.preventDefault();
-    ask(input.value);
+    sendTyped();
   });
   input.addEventListener("keydown", function (e) {
     // Enter sends, Shift+Enter starts a new line.
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      ask(input.value);
+      sendTyped();
     }
   });
+
+  // Suggested questions: before the e-mail gate too; one chosen there is sent once it is passed.
   var buttons = questions.querySelectorAll("button");
-  for (var i = 0; i < buttons.length; i++) {
-    buttons[i].addEventListener("click", function (e) {
-      ask(e.currentTarget.textContent);
+  for (var q = 0; q < buttons.length; q++) {
+    buttons[q].addEventListener("click", function (e) {
+      var text = e.currentTarget.textContent;
+      submit(text);
+      if (gated && !conversation && !visitor && !gate.hidden) {
+        document.getElementById("gate-email").focus();
+      }
     });
   }
+
+  // ---- "New conversation". ----
+  var restart = el("button", "restart", "New conversation");
+  restart.type = "button";
+  restart.id = "restart";
+  restart.hidden = true;
+  var bar = el("div", "chat-bar");
+  bar.appendChild(restart);
+  root.insertBefore(bar, root.firstChild);
+  restart.addEventListener("click", function () {
+    forget();
+    epoch++;
+    conversation = null;
+    visitor = null;
+    queue = [];
+    setBusy(false);
+    restart.hidden = true;
+    root.removeAttribute("data-conversation");
+    log.textContent = "";
+    if (welcomeTemplate) log.appendChild(welcomeTemplate.cloneNode(true));
+    setStatus("");
+    begin();
+    (gated ? document.getElementById("gate-email") : input).focus();
+  });
 
   function startChat() {
     gate.hidden = true;
     composer.hidden = false;
-    questions.hidden = questions.querySelectorAll("button").length === 0;
+    questions.hidden = questions.querySelectorAll("button").length === 0 || !!log.querySelector("li.msg.user");
   }
 
-  if (gated) {
-    gate.hidden = false;
-    var email = document.getElementById("gate-email");
-    var name = document.getElementById("gate-name");
-    var gateError = document.getElementById("gate-error");
-    var start = document.getElementById("gate-start");
-    gate.addEventListener("submit", function (e) {
-      e.preventDefault();
-      var address = email.value.trim();
-      if (!address || !email.checkValidity()) {
-        gateError.textContent = "Please enter a valid e-mail address.";
-        email.setAttribute("aria-invalid", "true");
-        email.focus();
-        return;
-      }
-      email.removeAttribute("aria-invalid");
-      gateError.textContent = "";
-      visitor = { email: address };
-      if (name.value.trim()) visitor.name = name.value.trim();
-      start.disabled = true;
-      open()
-        .then(function () {
-          startChat();
-          input.focus();
-        })
-        .catch(function (err) {
-          visitor = null;
-          gateError.textContent = err.fromServer ? err.message : "The connection failed.";
-        })
-        .then(function () {
-          start.disabled = false;
-        });
-    });
-  } else {
-    startChat();
+  // ---- The e-mail gate. ----
+  var email = document.getElementById("gate-email");
+  var visitorName = document.getElementById("gate-name");
+  var gateError = document.getElementById("gate-error");
+  var start = document.getElementById("gate-start");
+  gate.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var address = email.value.trim();
+    if (!address || !email.checkValidity()) {
+      gateError.textContent = "Please enter a valid e-mail address.";
+      email.setAttribute("aria-invalid", "true");
+      email.focus();
+      return;
+    }
+    email.removeAttribute("aria-invalid");
+    gateError.textContent = "";
+    var who = { email: address };
+    if (visitorName.value.trim()) who.name = visitorName.value.trim();
+    visitor = who;
+    start.disabled = true;
+    open()
+      .then(function () {
+        startChat();
+        input.focus();
+        pump();
+      })
+      .catch(function (err) {
+        visitor = null;
+        gateError.textContent = err.fromServer ? err.message : "The connection failed.";
+      })
+      .then(function () {
+        start.disabled = false;
+      });
+  });
+
+  function begin() {
+    if (gated) {
+      gate.hidden = false;
+      composer.hidden = true;
+      questions.hidden = questions.querySelectorAll("button").length === 0;
+    } else {
+      startChat();
+    }
   }
+
+  // ---- Continuity: the conversation of an earlier visit, shown again. ----
+  function show(messages) {
+    log.textContent = "";
+    var last = null;
+    for (var i = 0; i < messages.length; i++) {
+      var m = messages[i] || {};
+      if (m.role === "user") {
+        last = addMessage("user", m.content || "").li;
+      } else if (m.role === "agent") {
+        last = addAgent(m.content || "");
+      } else if (m.role === "assistant" && m.generatedBy === "welcome") {
+        addWelcome(m.content || "");
+      } else if (m.role === "assistant") {
+        var answer = addMessage("assistant", "");
+        finishAnswer(answer, m);
+        last = answer.li;
+      }
+    }
+    if (last) reveal(last);
+  }
+
+  function restore(saved) {
+    restoring = true;
+    setStatus("Loading your conversation…");
+    var id = saved.conversationId;
+    var token = saved.visitorToken;
+    return fetch(base + "/" + enc(id), {
+      headers: { Authorization: "Visitor " + token, Accept: "application/json" },
+    })
+      .then(function (res) {
+        if (res.status === 404 || res.status === 401 || res.status === 403) {
+          forget();
+          return null;
+        }
+        if (!res.ok) return failure(res).then(function (err) { throw err; });
+        return res.json();
+      })
+      .then(function (body) {
+        restoring = false;
+        setStatus("");
+        if (!body || !body.conversation) {
+          begin();
+          return;
+        }
+        conversation = { id: id, token: token };
+        var v = body.conversation.visitor;
+        if (v && v.email) visitor = { email: v.email, name: v.name || undefined };
+        opened(id);
+        root.setAttribute("data-restored", "true");
+        show(body.messages || []);
+        startChat();
+        pump();
+      })
+      .catch(function (err) {
+        restoring = false;
+        // Kept: the conversation may load next time; a new one can be started meanwhile.
+        restart.hidden = false;
+        setStatus(err && err.fromServer ? err.message : "The conversation could not be loaded.", true, function () {
+          restore(saved);
+        });
+      });
+  }
+
+  // ---- Embedded (widget.js): tell the parent the chat is up; Escape asks it to close. ----
+  if (embed && window.parent && window.parent !== window) {
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && !e.defaultPrevented && !e.isComposing) {
+        window.parent.postMessage({ type: "lore:close" }, "*");
+      }
+    });
+    window.parent.postMessage({ type: "lore:ready", name: String(document.title || "").slice(0, 120) }, "*");
+  }
+
+  var saved = stored();
+  if (saved && (saved.userId || "") !== (identity.userId || "")) {
+    // Another visitor on this browser: their conversation is not this one's.
+    forget();
+    saved = null;
+  }
+  if (saved) restore(saved);
+  else begin();
 })();

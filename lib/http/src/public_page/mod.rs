@@ -165,7 +165,8 @@ fn widget_etag() -> &'static str {
     static ETAG_VALUE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     // FNV-1a of the bytes: a validator, not a security measure.
     ETAG_VALUE.get_or_init(|| {
-        let hash = WIDGET.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let hash =
+            WIDGET.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
         format!("\"w-{hash:016x}\"")
     })
 }
@@ -198,9 +199,10 @@ async fn static_asset(
         return ApiError::from(e).into_response();
     }
     let etag = HeaderValue::from_str(etag).unwrap_or(HeaderValue::from_static("\"0\""));
-    let fresh = headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| {
-        v.split(',').any(|t| t.trim() == etag.to_str().unwrap_or("") || t.trim() == "*")
-    });
+    let fresh = headers
+        .get(IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag.to_str().unwrap_or("") || t.trim() == "*"));
     let common: [(HeaderName, HeaderValue); 3] = [
         (ETAG, etag),
         (CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")),

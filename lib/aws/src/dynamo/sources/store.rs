@@ -263,8 +263,10 @@ impl DynamoStore {
                         e4.a("cb"),
                         e4.v("cb", s(id.as_str()))
                     );
-                    let guard =
-                        key(crate::dynamo::chatbots::public_chatbot_pk(slug), crate::dynamo::chatbots::PUBLIC_CHATBOT_SK);
+                    let guard = key(
+                        crate::dynamo::chatbots::public_chatbot_pk(slug),
+                        crate::dynamo::chatbots::PUBLIC_CHATBOT_SK,
+                    );
                     writes.push(TxWrite::Delete { key: guard, cond: Some(cond), expr: e4 });
                 }
                 match self.transact(writes).await {
