@@ -116,10 +116,11 @@ fn get(url: &str, key: &str) -> (u16, Value) {
 #[test]
 fn serve_bootstraps_a_dev_key_once_and_it_works() {
     let dir = tempfile::tempdir().unwrap();
-    let server = serve(dir.path());
+    let server = serve_with(dir.path(), &[("LORE_SPEECH", "none")]);
     let key = std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim().to_owned();
     assert!(key.starts_with("lore_sk_"));
     assert!(server.lines.iter().any(|l| l.trim() == key), "the new key is printed: {:?}", server.lines);
+    assert!(server.lines.iter().any(|l| l == "Spoken answers by: none"), "{:?}", server.lines);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -134,9 +135,14 @@ fn serve_bootstraps_a_dev_key_once_and_it_works() {
     assert_eq!(verify["key"]["scopes"].as_array().unwrap().len(), lore_domain::scope::Scope::ALL.len());
     drop(server);
 
-    // A restart keeps the data dir's key and does not print or create another.
-    let again = serve(dir.path());
+    // A restart keeps the data dir's key and does not print or create another. Its banner names
+    // the speech model, here on the chat model's server (nothing listens there: it is not called).
+    let speech =
+        [("LORE_SPEECH", "openai"), ("LORE_LLM_BASE_URL", "http://127.0.0.1:9/v1"), ("LORE_SPEECH_MODEL", "tts-x")];
+    let again = serve_with(dir.path(), &speech);
     assert!(!again.lines.iter().any(|l| l.contains("lore_sk_")), "{:?}", again.lines);
+    let named = "Spoken answers by: openai (model tts-x at http://127.0.0.1:9/v1)";
+    assert!(again.lines.iter().any(|l| l == named), "{:?}", again.lines);
     assert_eq!(std::fs::read_to_string(dir.path().join("dev-key")).unwrap().trim(), key);
     assert_eq!(get(&format!("{}/api/v1/chatbots", again.base), &key).0, 200);
     let keys = lore_ok(dir.path(), &["keys", "list"]);

@@ -102,7 +102,7 @@ fn bodies(v: &Value) {
         let _ = NewChatbot::parse(b.name.as_deref(), b.slug.as_deref(), b.descriptor.as_deref());
     }
     if let Some(b) = body::<UpdateChatbot>(v) {
-        let _ = ChatbotPatch::parse(b.name.as_deref(), b.slug.as_deref(), b.descriptor.as_deref());
+        let _ = ChatbotPatch::parse(&b.into_raw()).map(|p| p.is_empty());
     }
     if let Some(b) = body::<SubscribeBody>(v)
         && let Ok(filter) = HookFilter::parse(b.event.as_deref())

@@ -113,7 +113,8 @@ async fn create_read_list_update_delete_with_defaults() {
             "systemPrompt": "Be precise.", "welcomeMessage": "Hello!", "suggestedQuestions": ["What is an engine?"],
             "expertiseAreas": ["Mathematics", "Engines"], "showSources": true, "collectEmailBeforeChat": false,
             "temperature": 0.7, "theme": null, "socialLinks": null, "voiceEnabled": false, "voiceId": "alloy",
-            "voiceSpeed": 1.0, "allowedOrigins": [], "identityVerification": false
+            "voiceSpeed": 1.0, "allowedOrigins": [], "identityVerification": false, "correctionThreshold": 0.9,
+            "handoffEnabled": false
         }),
         "the created Mind's detail, with the contract's defaults"
     );

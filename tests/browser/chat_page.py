@@ -18,6 +18,9 @@ Chromium headlessly through ChromeDriver:
   when the spoken answer fails, the conversation shown again after a reload (no second gate, no
   second conversation), "New conversation", a stale token forgotten, Markdown rendered as
   elements, and the answer kept in view on a phone after four questions;
+- hand-off (`handoffEnabled`): the visitor clicks "Talk to a person", and the reply the owner then
+  posts through the API as an `agent` message appears on the page without a reload (the page polls
+  the conversation while a person has it);
 - every Mind field with hostile content stays inert: nothing runs, the text shows as text, and
   the values that could not be shown safely are refused by the API.
 
@@ -615,6 +618,45 @@ def test_visitor_fixes(lore, b, stub):
     b.assert_clean("the visitor fixes")
 
 
+def test_handoff(lore, b):
+    mind, url = lore.mind(
+        {"name": "Grace Hopper", "welcomeMessage": "Hello! Ask me about refunds."},
+        {"handoffEnabled": True},
+        [("Refund policy", POLICY)],
+    )
+    b.before_each_page(WATCH)
+    open_fresh(b, url)
+    check(b.js("return document.getElementById('chat').getAttribute('data-handoff')") == "true", "data-handoff")
+    check(not b.visible("#handoff"), "no person to talk to before a conversation exists")
+    b.find("#message").send_keys(QUESTION + Keys.ENTER)
+    answered(b, 1)
+    wait_for("the hand-off button", lambda: b.visible("#handoff"))
+    check(b.find("#handoff").text == "Talk to a person", b.find("#handoff").text)
+    conversation = b.js("return document.getElementById('chat').getAttribute('data-conversation')")
+    b.find("#handoff").click()
+    wait_for("the hand-off to be confirmed", lambda: "A person will answer" in b.find("#status").text)
+    check(not b.visible("#handoff"), "the button goes once a person has the conversation")
+    stored = lore.api("GET", f"/api/v1/minds/{mind}/conversations/{conversation}")
+    check(stored["conversation"]["status"] == "handoff", stored["conversation"])
+
+    # The visitor writes meanwhile: stored, nobody answers it.
+    b.find("#message").send_keys("Hello, is anyone there?" + Keys.ENTER)
+    wait_for("the message to be stored", lambda: len(lore.api(
+        "GET", f"/api/v1/minds/{mind}/conversations/{conversation}")["messages"]) == 4)
+    wait_for("the page to settle", lambda: not b.all("#log li.msg.assistant[aria-busy='true']"))
+
+    # The owner's reply, posted through the API, shows up without a reload.
+    reply = "Hi, Grace from the team here. How can I help?"
+    lore.api("POST", f"/api/v1/minds/{mind}/conversations/{conversation}/messages",
+             {"content": reply, "role": "agent"})
+    wait_for("the agent's reply on the page", lambda: ["agent", reply] in transcript(b), timeout=20)
+    roles = [r for r, _ in transcript(b)]
+    check(roles == ["assistant", "user", "assistant", "user", "agent"], roles)
+    check(b.js("return document.getElementById('chat').getAttribute('data-restored')") is None, "no reload")
+    b.assert_clean("the hand-off")
+    b.screenshot("mind-handoff.png")
+
+
 def test_hostile_mind(lore, b):
     """Every field a visitor sees, with hostile content: refused by the API or shown as text."""
     name = '<img src=x onerror="window.__xss=1">Eve'
@@ -684,6 +726,8 @@ def main():
         test_visitor_fixes(lore, b, stub)
         print("chat_page: questions before the gate, queue, counter, speech retry, continuity, new conversation, "
               "Markdown, phone follow: ok")
+        test_handoff(lore, b)
+        print("chat_page: talk to a person, the agent's reply appears without a reload: ok")
         test_hostile_mind(lore, b)
         print("chat_page: hostile Mind fields stay inert: ok")
     except BaseException:

@@ -124,9 +124,13 @@ async fn mind_events_drive_a_mind_through_its_lifecycle() {
     assert_eq!(m["theme"], json!({"primaryColor": "#4f46e5", "backgroundColor": "#fdf6e3", "mode": "light"}));
     assert_eq!(m["headline"], mind["headline"], "fields not sent are unchanged");
 
+    // A browser (the event asks for text/html) gets a page for people; other clients the envelope.
     let page = Event::load("public-page.json");
-    let hidden = invoke(&router, &page).await;
-    assert_not_found(&hidden, "unpublished page");
+    let (status, ct, html) = invoke_html(&router, &page).await;
+    assert_eq!((status, ct.as_str()), (StatusCode::NOT_FOUND, "text/html; charset=utf-8"), "unpublished page");
+    assert!(html.contains("Chat not found"), "{html}");
+    let as_json = page.with("\"accept\": \"text/html\"", "\"accept\": \"application/json\"");
+    assert_not_found(&invoke(&router, &as_json).await, "unpublished page, asked for as JSON");
 
     let published = invoke(&router, &ev_id("publish-mind.json")).await;
     assert_eq!(published.status, StatusCode::OK, "{published:?}");
@@ -149,7 +153,7 @@ async fn mind_events_drive_a_mind_through_its_lifecycle() {
     let unpublished = invoke(&router, &ev_id("unpublish-mind.json")).await;
     assert_eq!(unpublished.status, StatusCode::OK, "{unpublished:?}");
     assert_eq!(unpublished.body["mind"]["isPublished"], false);
-    assert_not_found(&invoke(&router, &page).await, "page after unpublishing");
+    assert_not_found(&invoke(&router, &as_json).await, "page after unpublishing");
 
     // Uploads: a multipart file (base64 body, as API Gateway sends it) and a presigned upload.
     let uploaded = invoke(&router, &ev_id("upload-file.json")).await;

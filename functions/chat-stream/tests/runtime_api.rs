@@ -102,3 +102,62 @@ async fn binary_streams_an_answer_through_the_runtime_api() {
         other => panic!("expected a streamed response, got {other:?}"),
     }
 }
+
+/// The service's own origin (`LORE_PUBLIC_BASE_URL`) in the public sample events: the page served
+/// through API Gateway calls the function URL from there.
+const PAGE_ORIGIN: &str = "https://abcdef1234.execute-api.eu-west-1.amazonaws.com";
+
+/// A published chatbot's page streams its visitors' answers from the function URL: the browser's
+/// CORS preflight is answered for the service's own origin, and the visitor's streamed create
+/// comes as events with the CORS header (docs/api.md §18, "On AWS").
+#[tokio::test]
+async fn the_public_page_streams_from_the_function_url_across_origins() {
+    let tenant = Tenant::new().await;
+    let (bot, _) = chatbot_with_knowledge(&tenant).await;
+    {
+        let c = lore::compose::embedded(tenant.dir.path(), "http://localhost:3000", &Default::default())
+            .expect("the embedded composition opens");
+        let p = c.app.authenticate_and_admit(Some(&format!("Bearer {}", tenant.key))).await.unwrap();
+        let id = lore_domain::id::ChatbotId::parse(&bot).unwrap();
+        let published = c.app.publish_chatbot(&p, &id, true).await.unwrap();
+        assert_eq!(published.slug.as_str(), "support", "the slug of the sample events");
+    }
+    let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
+    let data_dir = tenant.dir.path().to_str().unwrap();
+    let env = [("LORE_DATA_DIR", data_dir), ("LORE_PUBLIC_BASE_URL", PAGE_ORIGIN)];
+    let mut function = Function::spawn(&runtime, PROGRAM, FUNCTION_NAME, &env);
+
+    let preflight = Event::load("public-preflight.json");
+    match function.invoke(&mut runtime, "req-preflight", preflight.json()).await {
+        Posted::Streamed { prelude, .. } => {
+            assert_eq!(prelude["statusCode"], 204, "{prelude}");
+            assert_eq!(prelude["headers"]["access-control-allow-origin"], PAGE_ORIGIN, "{prelude}");
+            let allowed = prelude["headers"]["access-control-allow-headers"].as_str().unwrap_or("");
+            assert!(allowed.contains("Content-Type") && allowed.contains("Accept"), "{prelude}");
+        }
+        other => panic!("expected a streamed response, got {other:?}; log:\n{}", function.log()),
+    }
+
+    let open = Event::load("public-open-conversation-stream.json");
+    let (prelude, body) = match function.invoke(&mut runtime, "req-public-open", open.json()).await {
+        Posted::Streamed { prelude, body, .. } => (prelude, body),
+        other => panic!("expected a streamed response, got {other:?}; log:\n{}", function.log()),
+    };
+    assert_eq!(prelude["statusCode"], 200, "{prelude}");
+    assert_eq!(prelude["headers"]["content-type"], "text/event-stream", "{prelude}");
+    assert_eq!(prelude["headers"]["access-control-allow-origin"], PAGE_ORIGIN, "{prelude}");
+    let all = events(std::str::from_utf8(&body).unwrap());
+    let (name, done) = all.last().expect("events");
+    assert_eq!(name, "done", "{all:?}");
+    assert_eq!(done["message"]["citations"][0]["quote"], POLICY, "{done}");
+    assert!(done["visitorToken"].as_str().is_some_and(|t| t.starts_with("vt_")), "{done}");
+
+    // Another origin is not answered CORS (the browser refuses to hand it the answer).
+    let foreign = open.with(PAGE_ORIGIN, "https://evil.example");
+    match function.invoke(&mut runtime, "req-foreign", foreign.json()).await {
+        Posted::Streamed { prelude, .. } => {
+            assert!(prelude["headers"].get("access-control-allow-origin").is_none(), "{prelude}");
+        }
+        other => panic!("expected a streamed response, got {other:?}"),
+    }
+}

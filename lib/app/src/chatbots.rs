@@ -1,7 +1,7 @@
 //! Chatbot use cases (docs/api.md §5).
 
 use crate::auth::Principal;
-use crate::ports::StoreError;
+use crate::ports::{RevisedWrite, StoreError};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot, SlugChoice};
@@ -83,23 +83,31 @@ impl App {
         Ok(secret)
     }
 
-    /// Reads the chatbot, applies `change` and writes it back.
+    /// Reads the chatbot, applies `change`, and writes it back unless another write came first,
+    /// in which case it starts over from the newer chatbot (as Minds do): concurrent changes of
+    /// different settings all land.
     async fn change_chatbot(
         &self,
         p: &Principal,
         id: &ChatbotId,
-        change: impl FnOnce(&mut Chatbot),
+        change: impl Fn(&mut Chatbot),
     ) -> Result<Chatbot, AppError> {
-        let mut chatbot = self.get_chatbot(p, id).await?;
-        change(&mut chatbot);
-        chatbot.updated_at = Timestamp::now().max(chatbot.updated_at);
-        match self.ports.chatbots.update_chatbot(&chatbot).await {
-            Ok(true) => Ok(chatbot),
-            Ok(false) => Err(AppError::NotFound("chatbot")),
-            Err(StoreError::Conflict("slug")) => Err(slug_taken(chatbot.slug.as_str())),
-            Err(StoreError::Conflict("public_slug")) => Err(public_slug_taken(&chatbot)),
-            Err(e) => Err(e.into()),
+        for _ in 0..crate::minds::MAX_WRITE_ATTEMPTS {
+            let current = self.get_chatbot(p, id).await?;
+            let mut chatbot = current.clone();
+            change(&mut chatbot);
+            chatbot.updated_at = Timestamp::now().max(current.updated_at);
+            chatbot.revision = current.revision + 1;
+            match self.ports.chatbots.update_chatbot(&chatbot).await {
+                Ok(RevisedWrite::Done) => return Ok(chatbot),
+                Ok(RevisedWrite::NotFound) => return Err(AppError::NotFound("chatbot")),
+                Ok(RevisedWrite::Stale) => continue,
+                Err(StoreError::Conflict("slug")) => return Err(slug_taken(chatbot.slug.as_str())),
+                Err(StoreError::Conflict("public_slug")) => return Err(public_slug_taken(&chatbot)),
+                Err(e) => return Err(e.into()),
+            }
         }
+        Err(crate::minds::too_contended())
     }
 
     /// The published chatbot behind `/c/{slug}` (no key: the page is public).

@@ -329,7 +329,11 @@ impl App {
     /// a document or audio as the key's owner accepts (a Mind's uploads may be audio) — and
     /// counted against the workspace's quota with their real size. Anything refused is deleted.
     pub async fn signed_upload(&self, put: SignedPut, body: &mut ByteStream<'_>) -> Result<String, AppError> {
-        let _slot = self.upload_slot(&put.workspace).await?;
+        let slot = self.upload_slot(&put.workspace).await?;
+        slot.around(self.receive_signed_upload(put, body)).await
+    }
+
+    async fn receive_signed_upload(&self, put: SignedPut, body: &mut ByteStream<'_>) -> Result<String, AppError> {
         let rules = if put.key.split('/').count() > 3 { UploadRules::MIND } else { UploadRules::CHATBOT };
         let head = read_head(body).await?;
         let file_name = put.key.rsplit('/').next().unwrap_or("file").to_owned();
@@ -376,7 +380,18 @@ impl App {
         file: IncomingFile<'_, '_>,
         wanted: Option<FileCategory>,
     ) -> Result<Upload, AppError> {
-        let _slot = self.upload_slot(p.workspace_id()).await?;
+        let slot = self.upload_slot(p.workspace_id()).await?;
+        slot.around(self.receive_file(p, owner, rules, file, wanted)).await
+    }
+
+    async fn receive_file(
+        &self,
+        p: &Principal,
+        owner: UploadOwner<'_>,
+        rules: UploadRules,
+        file: IncomingFile<'_, '_>,
+        wanted: Option<FileCategory>,
+    ) -> Result<Upload, AppError> {
         let body = file.body;
         let head = read_head(body).await?;
         if head.is_empty() {

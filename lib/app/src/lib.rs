@@ -10,6 +10,7 @@ pub mod conformance;
 pub mod conversations;
 pub mod error;
 pub mod files;
+pub mod followup;
 pub mod forms;
 mod ingest;
 pub mod mind_sources;
@@ -92,6 +93,10 @@ pub struct AppConfig {
     /// Where clients reach this service (`LORE_PUBLIC_BASE_URL`, no trailing `/`): the links of
     /// published Minds. `None`: the address each request reached.
     pub public_base_url: Option<String>,
+    /// Where the public pages send their visitors' requests when not to their own origin
+    /// (`LORE_STREAM_URL`, an origin): on AWS the streaming function's URL, because API Gateway
+    /// buffers answers (docs/ARCHITECTURE.md, "Streaming answers on AWS"). `None`: the page's own.
+    pub stream_url: Option<lore_domain::embed::Origin>,
     /// Identifies this process as a lease owner.
     pub instance_id: String,
     /// Waits between webhook attempts (`LORE_WEBHOOK_RETRY_SCHEDULE`, default `1m,5m,30m`).
@@ -136,6 +141,7 @@ impl Default for AppConfig {
             query_cache_bytes: search::QUERY_EMBEDDINGS_BYTES,
             rescore_candidates: search::LATE_INTERACTION_CANDIDATES,
             public_base_url: None,
+            stream_url: None,
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
             webhook_retry_schedule: lore_domain::delivery::RetrySchedule::default(),
             webhook_timeout: Duration::from_secs(30),
@@ -223,5 +229,10 @@ impl App {
     /// Which responder answers conversations (for the startup message).
     pub fn responder_description(&self) -> String {
         self.ports.responder.describe()
+    }
+
+    /// Which speech model speaks Minds' answers (`none` without one), for the start-up banner.
+    pub fn speech_description(&self) -> String {
+        self.ports.speech.describe()
     }
 }

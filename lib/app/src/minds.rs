@@ -7,7 +7,7 @@
 use crate::auth::Principal;
 use crate::chatbots::slug_taken;
 use crate::ports::StoreError;
-use crate::ports::{MindInsert, MindWrite};
+use crate::ports::{MindInsert, RevisedWrite};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::SlugChoice;
@@ -22,7 +22,7 @@ use lore_domain::{DomainError, ErrorCode};
 /// How many `-N` alternatives a generated slug tries before giving up.
 const MAX_SLUG_ATTEMPTS: u32 = 1_000;
 /// How often a partial update is re-applied when concurrent writes keep coming first.
-const MAX_WRITE_ATTEMPTS: usize = 32;
+pub(crate) const MAX_WRITE_ATTEMPTS: usize = 32;
 
 /// A workspace's Mind limits and what it uses of them (`usage` of the list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,8 +82,8 @@ fn minds_limit_reached(used: u64, limit: u32) -> AppError {
     ))
 }
 
-fn too_contended() -> AppError {
-    AppError::Storage("a Mind kept changing under concurrent updates".into())
+pub(crate) fn too_contended() -> AppError {
+    AppError::Storage("a Mind or chatbot kept changing under concurrent updates".into())
 }
 
 impl App {
@@ -162,9 +162,9 @@ impl App {
             mind.updated_at = Timestamp::now().max(current.updated_at);
             mind.revision = current.revision + 1;
             match self.ports.minds.update_mind(&mind).await {
-                Ok(MindWrite::Done) => return Ok(mind),
-                Ok(MindWrite::NotFound) => return Err(AppError::NotFound("mind")),
-                Ok(MindWrite::Stale) => continue,
+                Ok(RevisedWrite::Done) => return Ok(mind),
+                Ok(RevisedWrite::NotFound) => return Err(AppError::NotFound("mind")),
+                Ok(RevisedWrite::Stale) => continue,
                 Err(e) => return Err(write_error(e, &mind)),
             }
         }

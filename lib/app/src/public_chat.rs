@@ -45,10 +45,6 @@ fn display(kind: PublicKind) -> &'static str {
     }
 }
 
-fn not_found(kind: PublicKind) -> AppError {
-    AppError::NotFound(kind.noun())
-}
-
 impl App {
     /// The published Mind or chatbot at `/{m|c}/{slug}`; `not_found` when there is none.
     pub async fn published(&self, kind: PublicKind, slug: &str) -> Result<Published, AppError> {
@@ -172,7 +168,7 @@ impl App {
         token: Option<&VisitorToken>,
         client: Option<IpAddr>,
     ) -> Result<Published, AppError> {
-        let published = self.published(kind, slug).await.map_err(|_| not_found(kind))?;
+        let published = self.published(kind, slug).await?;
         let conversation = self.find_conversation(published.workspace_id(), &published.owner(), id).await?;
         let opens = matches!((token, &conversation.visitor_token), (Some(t), Some(stored)) if t.hash() == *stored);
         if !opens {

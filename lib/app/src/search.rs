@@ -359,7 +359,7 @@ impl App {
     /// has them), made once per [`QueryEmbeddings`] lifetime. The semantic mode does not use the
     /// states, but they come from the same forward pass for next to nothing, and a question asked
     /// in both modes is then embedded once.
-    async fn query_embedding(&self, query: &str) -> Result<Arc<Embedding>, AppError> {
+    pub(crate) async fn query_embedding(&self, query: &str) -> Result<Arc<Embedding>, AppError> {
         if let Some(e) = self.query_embeddings.get(query) {
             return Ok(e);
         }

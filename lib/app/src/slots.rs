@@ -20,6 +20,8 @@ pub struct Slot {
     budget: SlotBudget,
     lease: SlotLease,
     heartbeat: tokio::task::JoinHandle<()>,
+    /// Given back by [`Slot::release`]: nothing left for `Drop` to do.
+    released: bool,
 }
 
 impl std::fmt::Debug for Slot {
@@ -47,7 +49,25 @@ impl Slot {
             return Ok(None);
         }
         let heartbeat = tokio::spawn(heartbeat(store.clone(), budget.clone(), lease.clone(), lease_for));
-        Ok(Some(Slot { store: store.clone(), budget, lease, heartbeat }))
+        Ok(Some(Slot { store: store.clone(), budget, lease, heartbeat, released: false }))
+    }
+
+    /// Gives the slot back and waits until the store has it. Work that ends with a response
+    /// calls this before answering: a Lambda instance may be frozen as soon as the response is
+    /// sent, and a give-back left to a task would then wait for the next thaw (or the lease).
+    pub async fn release(mut self) {
+        self.heartbeat.abort();
+        self.released = true;
+        if let Err(e) = self.store.release(&self.budget, &self.lease).await {
+            tracing::warn!(error = %e, "giving a slot back failed; it returns when its lease ends");
+        }
+    }
+
+    /// Runs `work` holding the slot, then gives it back (awaited) whatever `work` returned.
+    pub async fn around<T>(self, work: impl std::future::Future<Output = T>) -> T {
+        let out = work.await;
+        self.release().await;
+        out
     }
 }
 
@@ -72,6 +92,9 @@ async fn heartbeat(store: Arc<dyn SlotStore>, budget: SlotBudget, lease: SlotLea
 impl Drop for Slot {
     fn drop(&mut self) {
         self.heartbeat.abort();
+        if self.released {
+            return;
+        }
         let (store, budget, lease) = (self.store.clone(), self.budget.clone(), self.lease.clone());
         let mut release = Box::pin(async move { store.release(&budget, &lease).await });
         let done = match (&mut release).now_or_never() {

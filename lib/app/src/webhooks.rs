@@ -100,6 +100,48 @@ impl App {
         Ok(vec![sample_lead_of(p, &lore_domain::source::SourceOwner::Chatbot(chatbot_id))])
     }
 
+    /// A sample `message.rated` or `conversation.handoff_requested` envelope (docs/api.md §19):
+    /// of the chatbot or Mind given, else of the workspace's newest Mind, else of an example
+    /// Mind; the conversation, message and visitor are made up.
+    pub async fn sample_conversation_event(
+        &self,
+        p: &Principal,
+        event: EventType,
+        mind: Option<&MindId>,
+        chatbot: Option<&ChatbotId>,
+    ) -> Result<Vec<Event>, AppError> {
+        use lore_domain::conversation::{Conversation, Feedback, HandoffReason, Rating, Visitor};
+        use lore_domain::source::SourceOwner;
+        let owner = match (chatbot, mind) {
+            (Some(c), _) => SourceOwner::Chatbot(self.get_chatbot(p, c).await?.id),
+            (None, Some(m)) => SourceOwner::Mind(self.find_mind(p, m).await?.id),
+            (None, None) => {
+                let newest = self.ports.minds.list_minds(p.workspace_id(), PageRequest::new(1, 1)).await?.items.pop();
+                SourceOwner::Mind(newest.map_or_else(MindId::generate, |m| m.id))
+            }
+        };
+        let now = Timestamp::now();
+        let visitor = Visitor::parse(Some("visitor@example.com"), Some("Ada Lovelace"))?;
+        let conversation = Conversation::start(
+            p.workspace_id().clone(),
+            owner.clone(),
+            lore_domain::conversation::Channel::Public,
+            visitor,
+            now,
+        );
+        Ok(vec![match event {
+            EventType::HandoffRequested => {
+                let reason = HandoffReason::parse(Some("I would like to talk to a person."))?;
+                Event::handoff_requested(&conversation, reason.as_ref())
+            }
+            _ => {
+                let feedback = Feedback { rating: Rating::Up, comment: Some("Very helpful.".into()), at: now };
+                let message = lore_domain::id::MessageId::generate();
+                Event::message_rated(p.workspace_id().clone(), &owner, &conversation.id, &message, &feedback)
+            }
+        }])
+    }
+
     /// Sample `knowledge.source.*` envelopes of `event` (docs/api.md §12): built from the newest
     /// sources (up to 3) of the chatbot given, else of the workspace's newest chatbot, that fit
     /// the event (ready ones for `ready`, failed ones for `error`, any other), else from one made
@@ -300,7 +342,7 @@ impl App {
     }
 
     /// Sends again every delivery to the subscription that ended `failed` and was created in
-    /// `[since, until)` (at most [`MAX_REPLAY`], oldest first), each with its own `eventId`.
+    /// `[since, until)` (at most [`MAX_REPLAY`], oldest first), each keeping its `eventId`.
     pub async fn replay_failed(
         &self,
         p: &Principal,
@@ -357,6 +399,9 @@ impl App {
             HookFilter::FormResponse => self.sample_events(p, hook.form_id.as_ref()).await?,
             HookFilter::Lead => self.sample_lead(p, hook.mind_id.as_ref()).await?,
             HookFilter::ChatbotLead => self.sample_chatbot_lead(p, hook.chatbot_id.as_ref()).await?,
+            HookFilter::Conversation(t) => {
+                self.sample_conversation_event(p, t, hook.mind_id.as_ref(), hook.chatbot_id.as_ref()).await?
+            }
             HookFilter::Exact(t) => self.sample_source_events(p, t, hook.chatbot_id.as_ref()).await?,
             HookFilter::AllKnowledge => {
                 self.sample_source_events(p, EventType::SourceReady, hook.chatbot_id.as_ref()).await?

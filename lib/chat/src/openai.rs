@@ -100,7 +100,10 @@ impl OpenAiResponder {
         for turn in built.turns {
             messages.push(match turn.role {
                 Role::User => ChatCompletionRequestUserMessage::from(turn.content.as_str()).into(),
-                Role::Assistant => ChatCompletionRequestAssistantMessage::from(turn.content.as_str()).into(),
+                // A person's reply for the owner (a hand-off) is the owner's side of the conversation.
+                Role::Assistant | Role::Agent => {
+                    ChatCompletionRequestAssistantMessage::from(turn.content.as_str()).into()
+                }
             });
         }
         CreateChatCompletionRequest {

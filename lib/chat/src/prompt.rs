@@ -62,7 +62,12 @@ pub fn build(prompt: &Prompt, budget: PromptBudget) -> ChatMessages {
     system.push_str(
         "\nAnswer from the numbered passages below. After each statement taken from a passage, cite it with its \
          number in square brackets, like [1] or [2][3]; cite only numbers listed below. If the passages do not \
-         contain the answer, say that you do not know it from your knowledge rather than guessing.\n\nPassages:\n",
+         contain the answer, say that you do not know it from your knowledge rather than guessing.\n",
+    );
+    // What the public page renders (docs/api.md §18): anything else would show as literal text.
+    system.push_str(
+        "Format with plain Markdown only: paragraphs, `-` or `1.` lists, **bold**, *emphasis*, `code`, fenced \
+         code blocks and [links](https://…). No headings, tables, images or HTML.\n\nPassages:\n",
     );
     let question_tokens = estimate_tokens(&prompt.question) + 8;
     let mut left = budget.prompt_tokens.saturating_sub(estimate_tokens(&system) + question_tokens);
@@ -147,6 +152,7 @@ mod tests {
         let m = build(&prompt(3, 4), PromptBudget::default());
         assert!(m.system.starts_with("You are Ada, Support lead."));
         assert!(m.system.contains("Be brief.") && m.system.contains("refunds"));
+        assert!(m.system.contains("plain Markdown only"), "the model is told what the page renders");
         for i in 1..=3 {
             assert!(m.system.contains(&format!("[{i}] (from \"doc{i}\")")));
         }

@@ -164,6 +164,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let running = serve::start_with(settings, config).await?;
             println!("Lore is listening on http://{}", running.addr);
             println!("Conversations are answered by: {}", running.app.responder_description());
+            println!("Spoken answers by: {}", running.app.speech_description());
             match &running.new_dev_key {
                 Some(key) => {
                     println!("Created workspace 'default' and a dev API key with every scope:");

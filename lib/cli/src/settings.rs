@@ -104,6 +104,13 @@ impl Settings {
         };
         let mut app = app_config(&get)?;
         app.public_base_url = get("LORE_PUBLIC_BASE_URL").map(|u| u.trim_end_matches('/').to_owned());
+        app.stream_url = match get("LORE_STREAM_URL").map(|u| u.trim().trim_end_matches('/').to_owned()) {
+            None => None,
+            Some(u) if u.is_empty() => None,
+            Some(u) => Some(lore_domain::embed::Origin::parse("LORE_STREAM_URL", &u).map_err(|e| {
+                anyhow::anyhow!("LORE_STREAM_URL={u:?} must be an https origin (scheme://host[:port]): {}", e.message)
+            })?),
+        };
         let providers = vars
             .iter()
             .filter(|(k, _)| PROVIDER_VARS.contains(&k.as_str()) || k.starts_with("OPENAI_"))
@@ -173,6 +180,8 @@ const PROVIDER_VARS: &[&str] = {
         lore_chat::speech::ENV_SPEECH,
         lore_chat::speech::ENV_SPEECH_BASE_URL,
         lore_chat::speech::ENV_SPEECH_MODEL,
+        lore_chat::speech::ENV_SPEECH_MAX_BYTES,
+        lore_chat::speech::ENV_SPEECH_TIMEOUT,
     ]
 };
 
@@ -262,6 +271,15 @@ mod tests {
     }
 
     #[test]
+    fn the_stream_url_is_an_origin() {
+        let s = settings(&[("LORE_STREAM_URL", "https://abc.lambda-url.eu-west-1.on.aws/")]).unwrap();
+        assert_eq!(s.app.stream_url.as_ref().map(|o| o.as_str()), Some("https://abc.lambda-url.eu-west-1.on.aws"));
+        assert_eq!(settings(&[]).unwrap().app.stream_url, None);
+        let e = settings(&[("LORE_STREAM_URL", "http://example.com/path")]).unwrap_err().to_string();
+        assert!(e.contains("LORE_STREAM_URL"), "{e}");
+    }
+
+    #[test]
     fn defaults_need_no_variables() {
         let s = settings(&[]).unwrap();
         assert_eq!(s.backend, Backend::Local);
@@ -318,6 +336,22 @@ mod tests {
             let err = settings(&[(name, value)]).unwrap_err().to_string();
             assert!(err.contains(name), "{err}");
         }
+    }
+
+    #[test]
+    fn the_speech_model_reads_its_variables_and_falls_back_to_the_shared_base_urls() {
+        let speech = |vars: &[(&str, &str)]| {
+            let s = settings(vars).unwrap();
+            lore_chat::speech::config_from_lookup(s.provider_lookup(None)).unwrap().expect("speech is on")
+        };
+        let on = [("LORE_SPEECH", "openai"), ("LORE_SPEECH_MAX_BYTES", "2000000"), ("LORE_SPEECH_TIMEOUT_SECS", "15")];
+        let c = speech(&[on.as_slice(), &[("OPENAI_BASE_URL", "http://127.0.0.1:3/v1")]].concat());
+        assert_eq!(c.base_url, "http://127.0.0.1:3/v1");
+        assert_eq!((c.max_bytes, c.timeout), (2_000_000, Duration::from_secs(15)));
+        let both = [("OPENAI_BASE_URL", "http://127.0.0.1:3/v1"), ("LORE_LLM_BASE_URL", "http://127.0.0.1:2/v1")];
+        assert_eq!(speech(&[on.as_slice(), &both].concat()).base_url, "http://127.0.0.1:2/v1");
+        let own = [("LORE_SPEECH_BASE_URL", "http://127.0.0.1:1/v1")];
+        assert_eq!(speech(&[on.as_slice(), &both, &own].concat()).base_url, "http://127.0.0.1:1/v1");
     }
 
     #[test]

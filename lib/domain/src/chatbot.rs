@@ -46,8 +46,13 @@ pub struct Chatbot {
     pub collect_email_before_chat: bool,
     pub theme: Theme,
     pub embed: EmbedSettings,
+    /// Corrections' threshold and the hand-off control (§19).
+    pub reply: crate::correction::ReplySettings,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+    /// Bumped by every write of the settings: a write based on an older read is refused, so
+    /// two concurrent changes (a PATCH and a new identity secret) never undo each other.
+    pub revision: u64,
     pub source_count: u64,
     pub conversation_count: u64,
 }
@@ -69,8 +74,10 @@ impl Chatbot {
             collect_email_before_chat: false,
             theme: Theme::default(),
             embed: EmbedSettings::default(),
+            reply: crate::correction::ReplySettings::default(),
             created_at: now,
             updated_at: now,
+            revision: 0,
             source_count: 0,
             conversation_count: 0,
         }
@@ -134,6 +141,8 @@ pub struct RawChatbotPatch {
     pub theme: Field<std::collections::BTreeMap<String, Option<String>>>,
     pub allowed_origins: Field<Vec<String>>,
     pub identity_verification: Field<bool>,
+    pub correction_threshold: Field<f64>,
+    pub handoff_enabled: Field<bool>,
 }
 
 /// A partial update; `None` keeps the current value (`Some(None)` clears the welcome message).
@@ -148,6 +157,7 @@ pub struct ChatbotPatch {
     pub collect_email_before_chat: Option<bool>,
     pub theme: Option<ObjectChange<ThemePatch>>,
     pub embed: EmbedPatch,
+    pub reply: crate::correction::ReplyPatch,
 }
 
 impl ChatbotPatch {
@@ -181,6 +191,7 @@ impl ChatbotPatch {
             Field::Value(map) => v.check(ThemePatch::parse(map)).map(ObjectChange::Merge),
         };
         let embed = EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification);
+        let reply = crate::correction::ReplyPatch::parse(&mut v, &raw.correction_threshold, &raw.handoff_enabled);
         v.finish()?;
         Ok(Self {
             name,
@@ -192,6 +203,7 @@ impl ChatbotPatch {
             collect_email_before_chat,
             theme,
             embed,
+            reply,
         })
     }
 
@@ -219,6 +231,7 @@ impl ChatbotPatch {
             Some(ObjectChange::Merge(p)) => c.theme.apply(p),
         }
         self.embed.apply(&mut c.embed);
+        self.reply.apply(&mut c.reply);
     }
 }
 

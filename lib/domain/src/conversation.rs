@@ -27,6 +27,97 @@ pub const MAX_QUOTE_CHARS: usize = 400;
 /// The answer when nothing in the knowledge matches (extractive answers).
 pub const NOTHING_FOUND: &str = "I don't have anything in my knowledge about that yet.";
 
+/// Characters of a feedback comment (docs/api.md §19).
+pub const MAX_FEEDBACK_COMMENT: usize = 1_000;
+/// Characters of a hand-off reason.
+pub const MAX_HANDOFF_REASON: usize = 1_000;
+
+/// Whether the Mind or chatbot answers a conversation (`open`), or a person does (`handoff`,
+/// docs/api.md §19): then visitors' messages are stored and answered by nobody.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConversationStatus {
+    #[default]
+    Open,
+    Handoff,
+}
+
+impl ConversationStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Handoff => "handoff",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Open, Self::Handoff].into_iter().find(|c| c.as_str() == s)
+    }
+}
+
+/// Why a visitor asked for a person: at most [`MAX_HANDOFF_REASON`] characters, empty is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandoffReason(String);
+
+impl HandoffReason {
+    pub fn parse(s: Option<&str>) -> Result<Option<Self>, DomainError> {
+        match s {
+            None => Ok(None),
+            Some(s) => Ok(text::optional_bounded("reason", s, MAX_HANDOFF_REASON)?.map(Self)),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A visitor's (or the owner's) rating of an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rating {
+    Up,
+    Down,
+}
+
+impl Rating {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Up => "up",
+            Self::Down => "down",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Up, Self::Down].into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+/// The feedback on an assistant message; a new rating replaces it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Feedback {
+    pub rating: Rating,
+    /// At most [`MAX_FEEDBACK_COMMENT`] characters.
+    pub comment: Option<String>,
+    pub at: Timestamp,
+}
+
+impl Feedback {
+    /// `rating` (`up` or `down`, required) and `comment` (optional, at most 1,000 characters;
+    /// empty is none) of a feedback body, every refusal reported.
+    pub fn parse(rating: Option<&str>, comment: Option<&str>, now: Timestamp) -> Result<Self, DomainError> {
+        let mut v = crate::error::Validator::new();
+        let rating = match rating {
+            None => v.check(Err(DomainError::field("rating", "is required"))),
+            Some(r) => v.check(Rating::parse(r).ok_or_else(|| DomainError::field("rating", "must be up or down"))),
+        };
+        let comment = match comment {
+            None => None,
+            Some(c) => v.check(text::optional_bounded("comment", c, MAX_FEEDBACK_COMMENT)).flatten(),
+        };
+        v.finish()?;
+        Ok(Self { rating: rating.unwrap_or(Rating::Up), comment, at: now })
+    }
+}
+
 /// Where a conversation was opened: the keyed API, or the published Mind's public page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Channel {
@@ -158,6 +249,8 @@ pub struct Conversation {
     pub visitor_token: Option<VisitorTokenHash>,
     /// Exact: changed by the store in the same write as the messages.
     pub message_count: u64,
+    /// `open` unless a hand-off was asked for (docs/api.md §19).
+    pub status: ConversationStatus,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -178,6 +271,7 @@ impl Conversation {
             visitor,
             visitor_token: None,
             message_count: 0,
+            status: ConversationStatus::Open,
             created_at: now,
             updated_at: now,
         }
@@ -188,6 +282,8 @@ impl Conversation {
 pub enum Role {
     User,
     Assistant,
+    /// A person answering for the owner during a hand-off (docs/api.md §19).
+    Agent,
 }
 
 impl Role {
@@ -195,11 +291,12 @@ impl Role {
         match self {
             Role::User => "user",
             Role::Assistant => "assistant",
+            Role::Agent => "agent",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        [Role::User, Role::Assistant].into_iter().find(|r| r.as_str() == s)
+        [Role::User, Role::Assistant, Role::Agent].into_iter().find(|r| r.as_str() == s)
     }
 }
 
@@ -212,6 +309,8 @@ pub enum GeneratedBy {
     Extractive,
     /// The owner's welcome message, first in a new conversation.
     Welcome,
+    /// The owner's correction of an earlier answer to the same question, verbatim (§19).
+    Correction,
 }
 
 impl GeneratedBy {
@@ -220,11 +319,14 @@ impl GeneratedBy {
             GeneratedBy::Llm => "llm",
             GeneratedBy::Extractive => "extractive",
             GeneratedBy::Welcome => "welcome",
+            GeneratedBy::Correction => "correction",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        [GeneratedBy::Llm, GeneratedBy::Extractive, GeneratedBy::Welcome].into_iter().find(|g| g.as_str() == s)
+        [GeneratedBy::Llm, GeneratedBy::Extractive, GeneratedBy::Welcome, GeneratedBy::Correction]
+            .into_iter()
+            .find(|g| g.as_str() == s)
     }
 }
 
@@ -253,6 +355,11 @@ pub struct Message {
     pub generated_by: Option<GeneratedBy>,
     /// The language model that wrote an `llm` answer.
     pub model: Option<String>,
+    /// Assistant and agent messages: whether it answers (docs/api.md §19): `false` for an
+    /// answer to a question that cites no passage. `None` for the user's messages.
+    pub answered: Option<bool>,
+    /// The latest rating of an assistant message.
+    pub feedback: Option<Feedback>,
     pub created_at: Timestamp,
 }
 
@@ -266,7 +373,34 @@ impl Message {
             citations: Vec::new(),
             generated_by: None,
             model: None,
+            answered: None,
+            feedback: None,
             created_at: now,
+        }
+    }
+
+    /// A person's reply for the owner (a hand-off, docs/api.md §19).
+    pub fn agent(conversation_id: ConversationId, content: MessageContent, now: Timestamp) -> Self {
+        Self {
+            id: MessageId::generate(),
+            conversation_id,
+            role: Role::Agent,
+            content: content.0,
+            citations: Vec::new(),
+            generated_by: None,
+            model: None,
+            answered: Some(true),
+            feedback: None,
+            created_at: now,
+        }
+    }
+
+    /// Whether an assistant message of this making answers: the welcome message and a
+    /// correction always do; an answer to a question does when it cites a passage.
+    pub fn answers(generated_by: GeneratedBy, citations: &[Citation]) -> bool {
+        match generated_by {
+            GeneratedBy::Welcome | GeneratedBy::Correction => true,
+            GeneratedBy::Llm | GeneratedBy::Extractive => !citations.is_empty(),
         }
     }
 
@@ -283,9 +417,11 @@ impl Message {
             conversation_id,
             role: Role::Assistant,
             content,
+            answered: Some(Self::answers(generated_by, &citations)),
             citations,
             generated_by: Some(generated_by),
             model,
+            feedback: None,
             created_at: now,
         }
     }

@@ -38,33 +38,61 @@ impl Origin {
             Some(x) => x,
             None => return refuse("must be scheme://host[:port]"),
         };
-        let (host, port) = match rest.rsplit_once(':') {
-            // An IPv6 literal's colons are inside brackets.
-            Some((h, p)) if !p.contains(']') => (h, Some(p)),
-            _ => (rest, None),
-        };
-        if host.is_empty()
-            || rest.contains(['/', '?', '#', '@', '\\', ' '])
-            || !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'[' | b']' | b':'))
-            || host.starts_with('.')
-            || host.ends_with('.')
-            || host.contains("..")
-        {
-            return refuse("must be scheme://host[:port], without a path, query or credentials");
+        let shape = "must be scheme://host[:port], without a path, query or credentials";
+        if rest.contains(['/', '?', '#', '@', '\\', ' ']) {
+            return refuse(shape);
         }
-        if let Some(p) = port {
-            match p.parse::<u16>() {
-                Ok(n) if n > 0 && !p.starts_with('0') => {}
-                _ => return refuse("has an invalid port"),
+        // An IPv6 literal's colons are inside its brackets; anywhere else a colon starts the port.
+        let (host, port) = if rest.starts_with('[') {
+            match rest.find(']') {
+                Some(end) => match &rest[end + 1..] {
+                    "" => (&rest[..=end], None),
+                    p => match p.strip_prefix(':') {
+                        Some(p) => (&rest[..=end], Some(p)),
+                        None => return refuse(shape),
+                    },
+                },
+                None => return refuse(shape),
             }
+        } else {
+            match rest.split_once(':') {
+                Some((h, p)) => (h, Some(p)),
+                None => (rest, None),
+            }
+        };
+        let literal = host.starts_with('[');
+        let host_ok = if literal {
+            host.len() > 2 && host[1..host.len() - 1].bytes().all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.'))
+        } else {
+            !host.is_empty()
+                && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+                && !host.starts_with('.')
+                && !host.ends_with('.')
+                && !host.contains("..")
+        };
+        if !host_ok {
+            return refuse(shape);
         }
+        let port = match port {
+            None => None,
+            Some(p) => match p.parse::<u16>() {
+                Ok(n) if n > 0 && !p.starts_with('0') => Some(n),
+                _ => return refuse("has an invalid port"),
+            },
+        };
         match scheme {
             "https" => {}
             "http" if host == "localhost" || host == "127.0.0.1" => {}
             "http" => return refuse("must use https (http only for localhost and 127.0.0.1)"),
             _ => return refuse("must be an https origin"),
         }
-        Ok(Self(lower))
+        // Browsers leave a scheme's default port out of `Origin`: stored the same way, so that
+        // the CORS comparison and the CSP agree.
+        let port = port.filter(|&p| !matches!((scheme, p), ("https", 443) | ("http", 80)));
+        Ok(Self(match port {
+            Some(p) => format!("{scheme}://{host}:{p}"),
+            None => format!("{scheme}://{host}"),
+        }))
     }
 
     pub fn as_str(&self) -> &str {
@@ -400,6 +428,8 @@ mod tests {
             ("http://localhost:3000", "http://localhost:3000"),
             ("http://127.0.0.1", "http://127.0.0.1"),
             ("https://[::1]:8443", "https://[::1]:8443"),
+            ("https://shop.example:443", "https://shop.example"),
+            ("http://localhost:80", "http://localhost"),
         ] {
             assert_eq!(Origin::parse("o", ok).unwrap().as_str(), stored, "{ok}");
         }
@@ -421,6 +451,11 @@ mod tests {
             "https://a com",
             "javascript://x",
             "http://localhost.evil.com",
+            "https://a:b:443",
+            "https://[x",
+            "https://[]",
+            "https://[::1]x",
+            "https://a.com:",
         ] {
             assert!(Origin::parse("o", bad).is_err(), "{bad}");
         }

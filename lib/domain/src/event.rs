@@ -17,10 +17,14 @@ pub enum EventType {
     LeadCaptured,
     /// The same for a published chatbot (docs/api.md §18).
     ChatbotLeadCaptured,
+    /// An answer of a Mind or a chatbot was rated (docs/api.md §19).
+    MessageRated,
+    /// A conversation was handed to a person (docs/api.md §19).
+    HandoffRequested,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 7] = [
+    pub const ALL: [EventType; 9] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
@@ -28,6 +32,8 @@ impl EventType {
         EventType::SourceDeleted,
         EventType::LeadCaptured,
         EventType::ChatbotLeadCaptured,
+        EventType::MessageRated,
+        EventType::HandoffRequested,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -39,6 +45,8 @@ impl EventType {
             EventType::SourceDeleted => "knowledge.source.deleted",
             EventType::LeadCaptured => "mind.lead.captured",
             EventType::ChatbotLeadCaptured => "chatbot.lead.captured",
+            EventType::MessageRated => "message.rated",
+            EventType::HandoffRequested => "conversation.handoff_requested",
         }
     }
 
@@ -50,6 +58,11 @@ impl EventType {
     pub fn is_knowledge(self) -> bool {
         matches!(self, Self::SourceCreated | Self::SourceReady | Self::SourceError | Self::SourceDeleted)
     }
+}
+
+/// The data member naming an owner: `mindId` or `chatbotId`.
+fn owner_member(owner: &crate::source::SourceOwner) -> &'static str {
+    if owner.is_mind() { "mindId" } else { "chatbotId" }
 }
 
 /// One event: what happened, in which workspace, with its `data` member.
@@ -99,6 +112,35 @@ impl Event {
             }
         };
         Self::new(event_type, workspace_id, data)
+    }
+
+    /// `message.rated`: `{mindId|chatbotId, conversationId, messageId, rating, comment}`.
+    pub fn message_rated(
+        workspace_id: WorkspaceId,
+        owner: &crate::source::SourceOwner,
+        conversation_id: &crate::id::ConversationId,
+        message_id: &crate::id::MessageId,
+        feedback: &crate::conversation::Feedback,
+    ) -> Self {
+        let mut data = json!({"conversationId": conversation_id, "messageId": message_id,
+            "rating": feedback.rating.as_str(), "comment": feedback.comment});
+        data[owner_member(owner)] = json!(owner.as_str());
+        Self::new(EventType::MessageRated, workspace_id, data)
+    }
+
+    /// `conversation.handoff_requested`: `{mindId|chatbotId, conversationId, visitor, reason}`;
+    /// `visitor` as the conversation shows it (`{email, name, userId}` or `null`).
+    pub fn handoff_requested(
+        c: &crate::conversation::Conversation,
+        reason: Option<&crate::conversation::HandoffReason>,
+    ) -> Self {
+        let visitor = c.visitor.as_ref().map(|v| {
+            json!({"email": v.email.as_ref().map(|e| e.as_str()), "name": v.name,
+                "userId": v.user_id.as_ref().map(|u| u.as_str())})
+        });
+        let mut data = json!({"conversationId": c.id, "visitor": visitor, "reason": reason.map(|r| r.as_str())});
+        data[owner_member(&c.owner)] = json!(c.owner.as_str());
+        Self::new(EventType::HandoffRequested, c.workspace_id.clone(), data)
     }
 
     /// A knowledge-source lifecycle event with the interface's data members.

@@ -27,6 +27,9 @@ pub enum HookFilter {
     Lead,
     /// `chatbot.lead.captured`, of one chatbot or of all chatbots.
     ChatbotLead,
+    /// `message.rated` or `conversation.handoff_requested` (docs/api.md §19), of one Mind, one
+    /// chatbot, or all of them.
+    Conversation(EventType),
 }
 
 impl HookFilter {
@@ -40,12 +43,13 @@ impl HookFilter {
             Some(s) => match EventType::parse(s) {
                 Some(EventType::LeadCaptured) => Ok(Self::Lead),
                 Some(EventType::ChatbotLeadCaptured) => Ok(Self::ChatbotLead),
+                Some(t @ (EventType::MessageRated | EventType::HandoffRequested)) => Ok(Self::Conversation(t)),
                 Some(t) if t.is_knowledge() => Ok(Self::Exact(t)),
                 _ => Err(DomainError::field(
                     "event",
                     "must be form_response, knowledge.source.created, knowledge.source.ready, \
-                     knowledge.source.error, knowledge.source.deleted, knowledge.source.*, mind.lead.captured or \
-                     chatbot.lead.captured",
+                     knowledge.source.error, knowledge.source.deleted, knowledge.source.*, mind.lead.captured, \
+                     chatbot.lead.captured, message.rated or conversation.handoff_requested",
                 )),
             },
         }
@@ -58,6 +62,7 @@ impl HookFilter {
             Self::AllKnowledge => Self::ALL_KNOWLEDGE,
             Self::Lead => EventType::LeadCaptured.as_str(),
             Self::ChatbotLead => EventType::ChatbotLeadCaptured.as_str(),
+            Self::Conversation(t) => t.as_str(),
         }
     }
 
@@ -72,6 +77,7 @@ impl HookFilter {
             Self::AllKnowledge => t.is_knowledge(),
             Self::Lead => t == EventType::LeadCaptured,
             Self::ChatbotLead => t == EventType::ChatbotLeadCaptured,
+            Self::Conversation(x) => t == x,
         }
     }
 }
@@ -187,16 +193,24 @@ impl HookTarget {
         chatbot_id: Option<ChatbotId>,
         mind_id: Option<MindId>,
     ) -> Result<Self, DomainError> {
-        if mind_id.is_some() && filter != HookFilter::Lead {
-            return Err(DomainError::field("mindId", "applies to mind.lead.captured subscriptions only"));
+        let conversation = matches!(filter, HookFilter::Conversation(_));
+        if mind_id.is_some() && filter != HookFilter::Lead && !conversation {
+            return Err(DomainError::field(
+                "mindId",
+                "applies to mind.lead.captured, message.rated and conversation.handoff_requested subscriptions only",
+            ));
+        }
+        if mind_id.is_some() && chatbot_id.is_some() {
+            return Err(DomainError::field("mindId", "narrows to one Mind or one chatbot, not both"));
         }
         if form_id.is_some() && filter != HookFilter::FormResponse {
             return Err(DomainError::field("formId", "applies to form_response subscriptions only"));
         }
-        if chatbot_id.is_some() && !filter.is_knowledge() && filter != HookFilter::ChatbotLead {
+        if chatbot_id.is_some() && !filter.is_knowledge() && filter != HookFilter::ChatbotLead && !conversation {
             return Err(DomainError::field(
                 "chatbotId",
-                "applies to knowledge.source.* and chatbot.lead.captured subscriptions only",
+                "applies to knowledge.source.*, chatbot.lead.captured, message.rated and \
+                 conversation.handoff_requested subscriptions only",
             ));
         }
         Ok(Self { filter, form_id, chatbot_id, mind_id })

@@ -108,6 +108,8 @@ ids! {
     /// A conversation with a Mind or a chatbot (docs/api.md §17).
     ConversationId = "conv";
     MessageId = "msg";
+    /// An owner's correction of an answer (docs/api.md §19).
+    CorrectionId = "corr";
     /// A request id, echoed in `x-request-id` when the client sends none.
     RequestId = "req";
 }

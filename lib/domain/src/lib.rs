@@ -6,6 +6,7 @@ pub mod api_key;
 pub mod audio;
 pub mod chatbot;
 pub mod conversation;
+pub mod correction;
 pub mod delivery;
 pub mod document;
 pub mod embed;

@@ -61,6 +61,11 @@ pub struct ChatbotView {
     pub allowed_origins: Vec<String>,
     /// Visitors must carry a user id signed with the identity secret.
     pub identity_verification: bool,
+    /// A question at least this similar to a corrected one is answered with the correction.
+    #[schema(example = 0.9)]
+    pub correction_threshold: f64,
+    /// The page shows a "talk to a person" control.
+    pub handoff_enabled: bool,
 }
 
 impl ChatbotView {
@@ -83,6 +88,8 @@ impl ChatbotView {
             theme: theme_view(&c.theme),
             allowed_origins: origins(&c.embed),
             identity_verification: c.embed.identity_verification,
+            correction_threshold: c.reply.correction_threshold.value(),
+            handoff_enabled: c.reply.handoff_enabled,
             descriptor: c.descriptor,
         }
     }
@@ -154,6 +161,15 @@ pub struct UpdateChatbot {
     #[schema(value_type = Option<bool>)]
     #[serde(default)]
     pub identity_verification: Field<bool>,
+    /// How similar a question must be to a corrected one (cosine of the embeddings, 0.5-1) to be
+    /// answered with the correction (docs/api.md §19).
+    #[schema(value_type = Option<f64>, minimum = 0.5, maximum = 1.0, example = 0.9)]
+    #[serde(default)]
+    pub correction_threshold: Field<f64>,
+    /// Show a "talk to a person" control on the page (the hand-off route works either way).
+    #[schema(value_type = Option<bool>)]
+    #[serde(default)]
+    pub handoff_enabled: Field<bool>,
 }
 
 impl UpdateChatbot {
@@ -169,6 +185,8 @@ impl UpdateChatbot {
             theme: self.theme,
             allowed_origins: self.allowed_origins,
             identity_verification: self.identity_verification,
+            correction_threshold: self.correction_threshold,
+            handoff_enabled: self.handoff_enabled,
         }
     }
 }

@@ -37,7 +37,7 @@ impl ParseId for ConversationId {
 }
 
 pub fn mind_router() -> ApiRouter {
-    mind_routes::router().routes(api_routes!(message_speech))
+    mind_routes::router().routes(api_routes!(message_speech)).merge(crate::followup::mind_router())
 }
 
 /// The document's schema of a spoken answer: MP3 bytes.
@@ -78,7 +78,7 @@ async fn message_speech(
 }
 
 pub fn chatbot_router() -> ApiRouter {
-    chatbot_routes::router()
+    chatbot_routes::router().merge(crate::followup::chatbot_router())
 }
 
 // ---- views -------------------------------------------------------------------------------------
@@ -108,6 +108,8 @@ pub struct ConversationView {
     pub visitor: Option<VisitorView>,
     /// Messages of every role, the welcome message included (at most 200).
     pub message_count: u64,
+    /// `open` (the Mind or chatbot answers) or `handoff` (a person does; docs/api.md §19).
+    pub status: String,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -125,6 +127,7 @@ impl From<Conversation> for ConversationView {
                 user_id: v.user_id.map(|u| u.as_str().to_owned()),
             }),
             message_count: c.message_count,
+            status: c.status.as_str().to_owned(),
             created_at: c.created_at.to_string(),
             updated_at: c.updated_at.to_string(),
         }
@@ -167,17 +170,34 @@ pub struct MessageView {
     #[schema(example = "msg_01jq3z5v7b8c9d0e1f2g3h4j5k")]
     pub id: String,
     pub conversation_id: String,
-    /// `user` or `assistant`.
+    /// `user`, `assistant`, or `agent` (a person answering for the owner during a hand-off).
     pub role: String,
     /// The answer's text; `[n]` markers name its citations.
     pub content: String,
     /// Exactly the passages the markers of `content` name (empty for the user's messages).
     pub citations: Vec<CitationView>,
-    /// `llm`, `extractive` or `welcome` for the assistant's messages; `null` for the user's.
+    /// `llm`, `extractive`, `welcome` or `correction` for the assistant's messages; `null` for
+    /// the user's and agents'.
     pub generated_by: Option<String>,
     /// The language model of an `llm` answer.
     pub model: Option<String>,
+    /// Assistant and agent messages: `false` for an answer to a question that cites no passage
+    /// (nothing in the knowledge matched); welcome messages, corrections and agents' replies are
+    /// `true`. `null` for the user's messages.
+    pub answered: Option<bool>,
+    /// The latest rating of an assistant message, else `null`.
+    pub feedback: Option<FeedbackView>,
     pub created_at: String,
+}
+
+/// A rating of an answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FeedbackView {
+    /// `up` or `down`.
+    pub rating: String,
+    pub comment: Option<String>,
+    /// When it was given (RFC 3339, UTC).
+    pub at: String,
 }
 
 /// How answers are shown to one kind of client.
@@ -192,7 +212,7 @@ pub(crate) struct Presentation {
 
 impl Presentation {
     /// The keyed API: everything, in the owner's vocabulary.
-    fn keyed(owner: &SourceOwner) -> Self {
+    pub(crate) fn keyed(owner: &SourceOwner) -> Self {
         Self { mind: owner.is_mind(), sources: true }
     }
 
@@ -210,7 +230,7 @@ fn unmarked(text: &str) -> String {
     out
 }
 
-fn message_view(m: &Message, how: Presentation) -> MessageView {
+pub(crate) fn message_view(m: &Message, how: Presentation) -> MessageView {
     MessageView {
         id: m.id.to_string(),
         conversation_id: m.conversation_id.to_string(),
@@ -223,6 +243,12 @@ fn message_view(m: &Message, how: Presentation) -> MessageView {
         },
         generated_by: m.generated_by.map(|g| g.as_str().to_owned()),
         model: m.model.clone(),
+        answered: m.answered,
+        feedback: m.feedback.as_ref().map(|f| FeedbackView {
+            rating: f.rating.as_str().to_owned(),
+            comment: f.comment.clone(),
+            at: f.at.to_string(),
+        }),
         created_at: m.created_at.to_string(),
     }
 }
@@ -259,7 +285,8 @@ pub struct ConversationList {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MessageEnvelope {
     pub status: Status,
-    /// The assistant's answer, as stored.
+    /// The assistant's answer, as stored; in a handed-off conversation the user's message
+    /// (nobody answers it); with `role: "agent"` the agent's message.
     pub message: MessageView,
 }
 
@@ -322,6 +349,10 @@ pub struct SendMessage {
     /// 1-4,000 characters.
     #[schema(required = true)]
     pub content: Option<String>,
+    /// `user` (the default: a question, answered) or, on the keyed routes only, `agent`: a
+    /// person's reply for the owner (docs/api.md §19), stored as is and answered by nobody.
+    #[schema(example = "user")]
+    pub role: Option<String>,
 }
 
 /// A JSON body that may also be absent (no bytes at all): then `T::default()`.
@@ -589,6 +620,18 @@ async fn send(
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let content = content_of("content", body.content.as_deref())?;
+    match body.role.as_deref() {
+        None | Some("user") => {}
+        Some("agent") => {
+            let message = s.app.post_agent_message(&principal, &owner, &id, content).await?;
+            let view = MessageEnvelope {
+                status: Status::Success,
+                message: message_view(&message, Presentation::keyed(&owner)),
+            };
+            return Ok((StatusCode::CREATED, Json(view)).into_response());
+        }
+        Some(_) => return Err(lore_domain::DomainError::field("role", "must be user or agent").into()),
+    }
     let begun = s.app.begin_turn(principal.workspace_id(), &owner, &id, content).await;
     answer(s.app.clone(), begun, wants_stream(headers), None, Presentation::keyed(&owner)).await
 }

@@ -155,6 +155,82 @@ pub struct LeadCapturedData {
     pub user_id: Option<String>,
 }
 
+/// The `eventType` of a rating.
+#[derive(Serialize, ToSchema)]
+pub enum MessageRatedType {
+    #[serde(rename = "message.rated")]
+    MessageRated,
+}
+
+/// `message.rated`: a visitor (or the owner, with a key) rated an answer of a Mind or a chatbot
+/// (docs/api.md §19); a new rating of the same message is delivered again.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageRatedEvent {
+    pub event_type: MessageRatedType,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: MessageRatedData,
+    /// Empty.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageRatedData {
+    /// A Mind's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    /// A chatbot's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
+    pub conversation_id: String,
+    /// The assistant message rated.
+    pub message_id: String,
+    /// `up` or `down`.
+    pub rating: String,
+    pub comment: Option<String>,
+}
+
+/// The `eventType` of a hand-off request.
+#[derive(Serialize, ToSchema)]
+pub enum HandoffRequestedType {
+    #[serde(rename = "conversation.handoff_requested")]
+    HandoffRequested,
+}
+
+/// `conversation.handoff_requested`: a conversation of a Mind or a chatbot was handed to a person
+/// (docs/api.md §19); reply with `POST …/conversations/{conversationId}/messages`
+/// `{content, role: "agent"}`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HandoffRequestedEvent {
+    pub event_type: HandoffRequestedType,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: HandoffRequestedData,
+    /// Empty.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HandoffRequestedData {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
+    pub conversation_id: String,
+    /// The conversation's visitor, as in the conversation (`null` when they gave nothing).
+    pub visitor: Option<crate::conversations::VisitorView>,
+    /// What the visitor said they need, if anything.
+    pub reason: Option<String>,
+}
+
 /// An envelope the sample endpoint returns, of the event asked for.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
@@ -162,6 +238,8 @@ pub enum SampleEnvelope {
     FormResponse(FormResponseEvent),
     KnowledgeSource(KnowledgeSourceEvent),
     LeadCaptured(LeadCapturedEvent),
+    MessageRated(MessageRatedEvent),
+    HandoffRequested(HandoffRequestedEvent),
 }
 
 /// The schema (in `components.schemas`) of each event type's envelope.
@@ -169,6 +247,8 @@ pub fn schema_of(event: EventType) -> &'static str {
     match event {
         EventType::FormResponse => "FormResponseEvent",
         EventType::LeadCaptured | EventType::ChatbotLeadCaptured => "LeadCapturedEvent",
+        EventType::MessageRated => "MessageRatedEvent",
+        EventType::HandoffRequested => "HandoffRequestedEvent",
         _ => "KnowledgeSourceEvent",
     }
 }
@@ -182,6 +262,8 @@ fn summary(event: EventType) -> &'static str {
         EventType::SourceDeleted => "A knowledge source was deleted",
         EventType::LeadCaptured => "A Mind's visitor left their e-mail address",
         EventType::ChatbotLeadCaptured => "A chatbot's visitor left their e-mail address",
+        EventType::MessageRated => "An answer was rated",
+        EventType::HandoffRequested => "A conversation was handed to a person",
     }
 }
 

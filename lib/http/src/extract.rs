@@ -68,8 +68,9 @@ impl<S: RequiredScope> FromRequestParts<ApiState> for Authed<S> {
     }
 }
 
-/// A JSON body. Not JSON (or not declared as such) is `invalid_json`; a known field of the
-/// wrong type is `validation_error` naming the field; a body over the limit is 413.
+/// A JSON body. Not JSON, not a JSON object at the top (`[]`, `1`), or not declared as JSON is
+/// `invalid_json`; a known field of the wrong type is `validation_error` naming the field; a
+/// body over the limit is 413.
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
@@ -101,8 +102,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         })?;
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+        // Every JSON route takes an object: `[]`, `1` or `"x"` is not a body of this API
+        // (docs/api.md §2), answered like malformed JSON rather than as a field's fault.
         if !value.is_object() {
-            return Err(DomainError::field("body", "must be a JSON object").into());
+            return Err(ApiError::InvalidJson("the body must be a JSON object".into()));
         }
         serde_path_to_error::deserialize(value).map(JsonBody).map_err(|e| {
             let path = e.path().to_string();

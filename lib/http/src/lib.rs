@@ -10,6 +10,7 @@ pub mod error;
 mod events_doc;
 pub mod extract;
 mod files;
+mod followup;
 mod forms;
 mod mind_sources;
 mod minds;

@@ -230,6 +230,11 @@ pub struct MindDetailView {
     pub allowed_origins: Vec<String>,
     /// Visitors must carry a user id signed with the identity secret.
     pub identity_verification: bool,
+    /// A question at least this similar to a corrected one is answered with the correction.
+    #[schema(example = 0.9)]
+    pub correction_threshold: f64,
+    /// The page shows a "talk to a person" control.
+    pub handoff_enabled: bool,
 }
 
 impl From<MindDetail> for MindDetailView {
@@ -272,6 +277,8 @@ impl From<MindDetail> for MindDetailView {
             voice_speed: m.voice_speed.value(),
             allowed_origins: origins(&m.embed),
             identity_verification: m.embed.identity_verification,
+            correction_threshold: m.reply.correction_threshold.value(),
+            handoff_enabled: m.reply.handoff_enabled,
         }
     }
 }
@@ -511,6 +518,15 @@ pub struct UpdateMind {
     #[schema(value_type = Option<bool>)]
     #[serde(default)]
     pub identity_verification: Field<bool>,
+    /// How similar a question must be to a corrected one (cosine of the embeddings, 0.5-1) to be
+    /// answered with the correction (docs/api.md §19).
+    #[schema(value_type = Option<f64>, minimum = 0.5, maximum = 1.0, example = 0.9)]
+    #[serde(default)]
+    pub correction_threshold: Field<f64>,
+    /// Show a "talk to a person" control on the page (the hand-off route works either way).
+    #[schema(value_type = Option<bool>)]
+    #[serde(default)]
+    pub handoff_enabled: Field<bool>,
 }
 
 impl UpdateMind {
@@ -537,6 +553,8 @@ impl UpdateMind {
             voice_speed: self.voice_speed,
             allowed_origins: self.allowed_origins,
             identity_verification: self.identity_verification,
+            correction_threshold: self.correction_threshold,
+            handoff_enabled: self.handoff_enabled,
         }
     }
 }

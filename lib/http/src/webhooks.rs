@@ -132,12 +132,14 @@ pub struct SubscribeBody {
     #[schema(required = true)]
     pub hook_url: Option<String>,
     pub form_id: Option<String>,
-    /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted`, `knowledge.source.*` or
-    /// `mind.lead.captured` or `chatbot.lead.captured`.
+    /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted`, `knowledge.source.*`,
+    /// `mind.lead.captured`, `chatbot.lead.captured`, `message.rated` or `conversation.handoff_requested`.
     pub event: Option<String>,
-    /// Knowledge events and `chatbot.lead.captured`: those of this chatbot only.
+    /// Knowledge events, `chatbot.lead.captured`, `message.rated` and
+    /// `conversation.handoff_requested`: those of this chatbot only.
     pub chatbot_id: Option<String>,
-    /// `mind.lead.captured` subscriptions only: the leads of this Mind.
+    /// `mind.lead.captured`, `message.rated` and `conversation.handoff_requested`: those of this
+    /// Mind only (not with `chatbotId`).
     pub mind_id: Option<String>,
 }
 
@@ -272,8 +274,9 @@ async fn unsubscribe_by_body(
 pub struct SampleQuery {
     /// One form's samples; absent, empty or `all`: across all forms.
     pub form_id: Option<String>,
-    /// `form_response` (the default), `mind.lead.captured`, or one of `knowledge.source.created`,
-    /// `…ready`, `…error`, `…deleted`.
+    /// `form_response` (the default), `mind.lead.captured`, `chatbot.lead.captured`, `message.rated`,
+    /// `conversation.handoff_requested`, or one of `knowledge.source.created`, `…ready`, `…error`,
+    /// `…deleted`.
     pub event: Option<String>,
     /// With a `knowledge.source.*` event: that chatbot's sources.
     pub chatbot_id: Option<String>,
@@ -291,7 +294,9 @@ fn envelopes(events: Vec<lore_domain::event::Event>) -> Json<Vec<Value>> {
 /// no form at all, from an example form with one field of every type). `knowledge.source.*`
 /// events: the newest fitting sources of `chatbotId` (else of the newest chatbot), else one made
 /// up. `mind.lead.captured`: a made-up visitor of `mindId` (else the newest Mind);
-/// `chatbot.lead.captured` likewise of `chatbotId`.
+/// `chatbot.lead.captured` likewise of `chatbotId`; `message.rated` and
+/// `conversation.handoff_requested`: a made-up conversation of `chatbotId` or `mindId` (else the
+/// newest Mind).
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
@@ -320,6 +325,20 @@ async fn sample(
                 None => None,
             };
             return Ok(envelopes(s.app.sample_chatbot_lead(&auth.principal, chatbot.as_ref()).await?));
+        }
+        Some(name @ ("message.rated" | "conversation.handoff_requested")) => {
+            let event =
+                lore_domain::event::EventType::parse(name).unwrap_or(lore_domain::event::EventType::MessageRated);
+            let mind = match q.mind_id.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+                Some(raw) => Some(lore_domain::id::MindId::parse(raw).ok_or(lore_app::AppError::NotFound("mind"))?),
+                None => None,
+            };
+            let chatbot = match q.chatbot_id.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+                Some(raw) => Some(ChatbotId::parse(raw).ok_or(lore_app::AppError::NotFound("chatbot"))?),
+                None => None,
+            };
+            let samples = s.app.sample_conversation_event(&auth.principal, event, mind.as_ref(), chatbot.as_ref());
+            return Ok(envelopes(samples.await?));
         }
         Some(name) => match lore_domain::event::EventType::parse(name) {
             Some(event) if event.is_knowledge() => {
@@ -564,7 +583,7 @@ pub struct Replayed {
 }
 
 /// Send again every delivery to this subscription that ended `failed` and was created in the
-/// window, each with its own event (same `eventId` and `webhook-id`): after an outage of the
+/// window, each keeping its event (the same `eventId` and `webhook-id`): after an outage of the
 /// receiver. Answers 202 at once.
 #[utoipa::path(post, path = "/api/integrations/webhooks/triggers/subscribe/{hookId}/replay", tag = "integrations",
     params(("hookId" = String, Path, description = "The `hookId` subscribe returned")),

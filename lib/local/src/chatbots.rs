@@ -4,7 +4,7 @@ use crate::workspaces::stored;
 
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
-use lore_app::ports::{ChatbotStore, StoreResult};
+use lore_app::ports::{ChatbotStore, RevisedWrite, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
@@ -14,7 +14,7 @@ use lore_records::{ChatbotPublicRecord, from_json, to_json};
 use rusqlite::{OptionalExtension, Row, params};
 
 const CHATBOT_COLS: &str = "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, \
-     conversation_count, is_published, public_settings";
+     conversation_count, is_published, public_settings, revision";
 
 /// Unique-index names in SQLite's messages, to the conflict each means; the workspace rule
 /// first (its message contains the other's column too).
@@ -35,8 +35,10 @@ fn chatbot_from(r: &Row<'_>) -> rusqlite::Result<Chatbot> {
         collect_email_before_chat: false,
         theme: Default::default(),
         embed: Default::default(),
+        reply: Default::default(),
         created_at: Timestamp::from_millis(r.get(5)?),
         updated_at: Timestamp::from_millis(r.get(6)?),
+        revision: r.get::<_, i64>(11)?.max(0) as u64,
         source_count: r.get::<_, i64>(7)? as u64,
         conversation_count: r.get::<_, i64>(8)? as u64,
     };
@@ -52,7 +54,9 @@ impl ChatbotStore for SqliteStore {
         let c = chatbot.clone();
         self.write(move |tx| {
             tx.execute(
-                &format!("INSERT INTO chatbots ({CHATBOT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
+                &format!(
+                    "INSERT INTO chatbots ({CHATBOT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+                ),
                 params![
                     c.id.as_str(),
                     c.workspace_id.as_str(),
@@ -65,6 +69,7 @@ impl ChatbotStore for SqliteStore {
                     c.conversation_count as i64,
                     c.is_published,
                     to_json(&ChatbotPublicRecord::of(&c)),
+                    c.revision as i64,
                 ],
             )
             .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
@@ -106,13 +111,13 @@ impl ChatbotStore for SqliteStore {
         .await
     }
 
-    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<bool> {
+    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<RevisedWrite> {
         let c = chatbot.clone();
         self.write(move |tx| {
             let n = tx
                 .execute(
                     "UPDATE chatbots SET name = ?3, slug = ?4, descriptor = ?5, updated_at = ?6, is_published = ?7,
-                     public_settings = ?8 WHERE id = ?1 AND workspace_id = ?2",
+                     public_settings = ?8, revision = ?9 WHERE id = ?1 AND workspace_id = ?2 AND revision = ?9 - 1",
                     params![
                         c.id.as_str(),
                         c.workspace_id.as_str(),
@@ -122,10 +127,21 @@ impl ChatbotStore for SqliteStore {
                         c.updated_at.millis(),
                         c.is_published,
                         to_json(&ChatbotPublicRecord::of(&c)),
+                        c.revision as i64,
                     ],
                 )
                 .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
-            Ok(n == 1)
+            if n == 1 {
+                return Ok(RevisedWrite::Done);
+            }
+            let exists: bool = tx
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM chatbots WHERE id = ?1 AND workspace_id = ?2)",
+                    [c.id.as_str(), c.workspace_id.as_str()],
+                    |r| r.get(0),
+                )
+                .map_err(unavailable)?;
+            Ok(if exists { RevisedWrite::Stale } else { RevisedWrite::NotFound })
         })
         .await
     }

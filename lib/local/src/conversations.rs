@@ -8,12 +8,16 @@ use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::{Append, ConversationStore, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::conversation::{Conversation, Message};
+use lore_domain::conversation::{Conversation, ConversationStatus, Message};
+use lore_domain::correction::Correction;
 use lore_domain::event::Event;
-use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
+use lore_domain::id::{ConversationId, CorrectionId, MessageId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
-use lore_records::{ConversationKeys, ConversationRecord, MessageKeys, MessageRecord, from_json, to_json};
+use lore_records::{
+    ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord, MessageKeys, MessageRecord, from_json,
+    to_json,
+};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, owner_id, details, message_count, created_at, updated_at";
@@ -44,6 +48,18 @@ fn message_from(r: &Row<'_>) -> rusqlite::Result<Message> {
         created_at: Timestamp::from_millis(r.get(3)?),
     };
     from_json::<MessageRecord>(&r.get::<_, String>(2)?, "message").and_then(|d| d.into_message(keys)).map_err(malformed)
+}
+
+fn correction_from(r: &Row<'_>) -> rusqlite::Result<Correction> {
+    let keys = CorrectionKeys {
+        id: CorrectionId::parse(&r.get::<_, String>(0)?).ok_or_else(|| malformed("malformed correction id"))?,
+        workspace_id: WorkspaceId::parse(&r.get::<_, String>(1)?).ok_or_else(|| malformed("malformed workspace id"))?,
+        owner: SourceOwner::parse(&r.get::<_, String>(2)?).ok_or_else(|| malformed("malformed correction owner"))?,
+        created_at: Timestamp::from_millis(r.get(4)?),
+    };
+    from_json::<CorrectionRecord>(&r.get::<_, String>(3)?, "correction")
+        .map(|d| d.into_correction(keys))
+        .map_err(malformed)
 }
 
 fn insert_messages(tx: &Connection, messages: &[Message]) -> StoreResult<()> {
@@ -259,7 +275,120 @@ impl ConversationStore for SqliteStore {
                 )
                 .map_err(unavailable)?;
             count_on_owner(tx, &owner, -(n as i64))?;
+            tx.execute(
+                "DELETE FROM corrections WHERE owner_id = ?1 AND workspace_id = ?2",
+                [owner.as_str(), ws.as_str()],
+            )
+            .map_err(unavailable)?;
             Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn replace_message(&self, ws: &WorkspaceId, message: &Message, event: Option<&Event>) -> StoreResult<bool> {
+        let (ws, m, event) = (ws.clone(), message.clone(), event.cloned());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE messages SET body = ?3 WHERE id = ?1 AND conversation_id = ?2
+                     AND EXISTS (SELECT 1 FROM conversations WHERE id = ?2 AND workspace_id = ?4)",
+                    params![m.id.as_str(), m.conversation_id.as_str(), to_json(&MessageRecord::of(&m)), ws.as_str()],
+                )
+                .map_err(unavailable)?;
+            if n == 1
+                && let Some(e) = &event
+            {
+                insert_event(tx, e)?;
+            }
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn set_conversation_status(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+        status: ConversationStatus,
+        event: Option<&Event>,
+    ) -> StoreResult<Option<Conversation>> {
+        let (ws, owner, id, event) = (ws.clone(), owner.clone(), id.clone(), event.cloned());
+        self.write(move |tx| {
+            let found = tx
+                .query_row(
+                    &format!("SELECT {COLS} FROM conversations WHERE id = ?1 AND workspace_id = ?2 AND owner_id = ?3"),
+                    [id.as_str(), ws.as_str(), owner.as_str()],
+                    conversation_from,
+                )
+                .optional()
+                .map_err(unavailable)?;
+            let Some(mut c) = found else { return Ok(None) };
+            if c.status == status {
+                return Ok(Some(c));
+            }
+            c.status = status;
+            if let Some(e) = &event {
+                insert_event(tx, e)?;
+            }
+            tx.execute(
+                "UPDATE conversations SET details = ?2 WHERE id = ?1",
+                params![id.as_str(), to_json(&ConversationRecord::of(&c))],
+            )
+            .map_err(unavailable)?;
+            Ok(Some(c))
+        })
+        .await
+    }
+
+    async fn put_correction(&self, correction: &Correction) -> StoreResult<()> {
+        let c = correction.clone();
+        self.write(move |tx| {
+            let (chatbot, mind) = (c.owner.chatbot().map(|i| i.as_str()), c.owner.mind().map(|i| i.as_str()));
+            tx.execute(
+                "INSERT INTO corrections (id, workspace_id, chatbot_id, mind_id, details, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (id) DO UPDATE SET details = excluded.details",
+                params![
+                    c.id.as_str(),
+                    c.workspace_id.as_str(),
+                    chatbot,
+                    mind,
+                    to_json(&CorrectionRecord::of(&c)),
+                    c.created_at.millis()
+                ],
+            )
+            .map_err(unavailable)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn list_corrections(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<Correction>> {
+        let (ws, owner) = (ws.clone(), owner.clone());
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(
+                    "SELECT id, workspace_id, owner_id, details, created_at FROM corrections
+                     WHERE owner_id = ?1 AND workspace_id = ?2 ORDER BY created_at DESC, id DESC",
+                )
+                .map_err(unavailable)?;
+            let rows = st.query_map([owner.as_str(), ws.as_str()], correction_from).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn delete_correction(&self, ws: &WorkspaceId, owner: &SourceOwner, id: &CorrectionId) -> StoreResult<bool> {
+        let (ws, owner, id) = (ws.clone(), owner.clone(), id.clone());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "DELETE FROM corrections WHERE id = ?1 AND workspace_id = ?2 AND owner_id = ?3",
+                    [id.as_str(), ws.as_str(), owner.as_str()],
+                )
+                .map_err(unavailable)?;
+            Ok(n == 1)
         })
         .await
     }

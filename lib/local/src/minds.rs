@@ -4,7 +4,7 @@ use crate::paging::paged;
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
-use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
+use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, RevisedWrite};
 use lore_domain::Timestamp;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::{Mind, MindSourceCounts};
@@ -146,7 +146,7 @@ impl MindStore for SqliteStore {
         .await
     }
 
-    async fn update_mind(&self, mind: &Mind) -> StoreResult<MindWrite> {
+    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite> {
         let m = mind.clone();
         self.write(move |tx| {
             let stored: Option<i64> = tx
@@ -158,8 +158,8 @@ impl MindStore for SqliteStore {
                 .optional()
                 .map_err(unavailable)?;
             match stored {
-                None => return Ok(MindWrite::NotFound),
-                Some(rev) if rev as u64 + 1 != m.revision => return Ok(MindWrite::Stale),
+                None => return Ok(RevisedWrite::NotFound),
+                Some(rev) if rev as u64 + 1 != m.revision => return Ok(RevisedWrite::Stale),
                 Some(_) => {}
             }
             tx.execute(
@@ -176,7 +176,7 @@ impl MindStore for SqliteStore {
                 ],
             )
             .map_err(|e| conflict_or_unavailable(e, SLUG_TAKEN))?;
-            Ok(MindWrite::Done)
+            Ok(RevisedWrite::Done)
         })
         .await
     }

@@ -374,11 +374,29 @@ ALTER TABLE chunks ADD COLUMN token_signs BLOB;
 "#,
     // Chatbots publish like Minds (docs/api.md §18): a published chatbot's slug is its public
     // address `/c/{slug}`, one chatbot per address across workspaces; its public settings are one
-    // document (`lore_records::ChatbotPublicRecord`).
+    // document (`lore_records::ChatbotPublicRecord`); `revision` refuses a write based on an older
+    // read, as a Mind's does.
     r#"
 ALTER TABLE chatbots ADD COLUMN is_published INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE chatbots ADD COLUMN public_settings TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE chatbots ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 CREATE UNIQUE INDEX chatbots_public_slug ON chatbots (slug) WHERE is_published = 1;
+"#,
+    // Corrections (docs/api.md §19): an owner's answers to questions, given again verbatim; they
+    // go with their Mind or chatbot. The question, answer and embedding are one document
+    // (`lore_records::CorrectionRecord`).
+    r#"
+CREATE TABLE corrections (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE,
+    mind_id TEXT REFERENCES minds(id) ON DELETE CASCADE,
+    owner_id TEXT GENERATED ALWAYS AS (COALESCE(chatbot_id, mind_id)) VIRTUAL,
+    details TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    CHECK ((chatbot_id IS NULL) <> (mind_id IS NULL))
+);
+CREATE INDEX corrections_of_owner ON corrections (owner_id, created_at DESC, id DESC);
 "#,
 ];
 
@@ -1180,7 +1198,7 @@ mod tests {
         let mut changed = m.clone();
         changed.revision += 1;
         changed.headline = None;
-        assert_eq!(store.update_mind(&changed).await.unwrap(), lore_app::ports::MindWrite::Done);
+        assert_eq!(store.update_mind(&changed).await.unwrap(), lore_app::ports::RevisedWrite::Done);
         assert!(store.get_mind(&ws, &mind).await.unwrap().unwrap().headline.is_none());
     }
 }

@@ -24,7 +24,7 @@ impl HttpFailure {
     pub async fn read(response: reqwest::Response) -> Self {
         let status = response.status().as_u16();
         let retry_after = retry_after(response.headers());
-        let body = response.bytes().await.unwrap_or_default();
+        let body = read_at_most(response, ERROR_BODY_BYTES).await;
         match serde_json::from_slice::<WrappedError>(&body) {
             Ok(wrapped) => Self {
                 status,
@@ -45,6 +45,22 @@ impl HttpFailure {
         self.error_type.as_deref() == Some("insufficient_quota")
             || self.error_code.as_deref() == Some("insufficient_quota")
     }
+}
+
+/// The most of an error answer's body that is read: an OpenAI error is a few hundred bytes, and a
+/// server answering 500 with gigabytes must not make the caller hold them.
+pub const ERROR_BODY_BYTES: usize = 64 * 1024;
+
+/// The first `limit` bytes of the body (what arrived before a failure, if one comes first).
+async fn read_at_most(mut response: reqwest::Response, limit: usize) -> Vec<u8> {
+    let mut body = Vec::new();
+    while body.len() < limit {
+        match response.chunk().await {
+            Ok(Some(piece)) => body.extend_from_slice(&piece[..piece.len().min(limit - body.len())]),
+            _ => break,
+        }
+    }
+    body
 }
 
 /// The server's requested delay: `retry-after-ms` (OpenAI) or `Retry-After` in seconds.

@@ -2,11 +2,12 @@
 //! async-openai client whose failures carry what retry decisions need ([`HttpFailure`]);
 //! [`classify`] sorts a failure into permanent, too large or transient; [`Retries`] waits between
 //! attempts (doubling backoff, or the server's `Retry-After`, each capped) and gives up after its
-//! count. Used by the embedder (`lore-embed`) and the transcriber (`lore-transcribe`).
+//! count; [`post_json_capped`] reads an answer whose size the caller bounds. Used by the
+//! embedder (`lore-embed`), the transcriber (`lore-transcribe`) and the speech model (`lore-chat`).
 
 mod failure;
 
-pub use failure::{HttpFailure, retry_after};
+pub use failure::{ERROR_BODY_BYTES, HttpFailure, retry_after};
 
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
@@ -21,11 +22,7 @@ use std::time::Duration;
 /// by at most 10 s of it); every non-2xx answer becomes an [`HttpFailure`] instead of the
 /// library's own retries.
 pub fn client(base_url: &str, api_key: Option<String>, timeout: Duration) -> Result<Client<OpenAIConfig>, String> {
-    let http = reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout.min(Duration::from_secs(10)))
-        .build()
-        .map_err(|e| e.to_string())?;
+    let http = http_client(timeout)?;
     let keyless = api_key.is_none();
     let config = OpenAIConfig::new().with_api_base(base_url).with_api_key(api_key.unwrap_or_default());
     Ok(Client::build(http.clone(), config).with_http_service(tower::service_fn(move |factory: HttpRequestFactory| {
@@ -43,6 +40,56 @@ pub fn client(base_url: &str, api_key: Option<String>, timeout: Duration) -> Res
             }
         }
     })))
+}
+
+/// The HTTP client under [`client`]: every request bounded by `timeout`, connecting by at most
+/// 10 s of it.
+pub fn http_client(timeout: Duration) -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(10)))
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// A 2xx answer longer than the caller accepts: a permanent failure (the same request would
+/// bring the same answer).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the answer is larger than {max_bytes} bytes")]
+pub struct TooLong {
+    pub max_bytes: usize,
+}
+
+/// POSTs `body` as JSON to `url` (with `api_key` as bearer, if any) and reads the 2xx answer in
+/// pieces as they arrive, giving up as soon as it passes `max_bytes` ([`TooLong`]): a server
+/// cannot make the caller hold more. Failures come as [`client`]'s do ([`HttpFailure`] for a
+/// non-2xx, transport errors as themselves), so [`classify`] and [`Retries`] treat them alike.
+pub async fn post_json_capped(
+    http: &reqwest::Client,
+    url: &str,
+    api_key: Option<&str>,
+    body: &serde_json::Value,
+    max_bytes: usize,
+) -> Result<Vec<u8>, OpenAIError> {
+    let mut request = http.post(url).json(body);
+    if let Some(key) = api_key {
+        request = request.bearer_auth(key);
+    }
+    let mut response = request.send().await?;
+    if !response.status().is_success() {
+        return Err(OpenAIError::Boxed(Box::new(HttpFailure::read(response).await)));
+    }
+    if response.content_length().is_some_and(|n| n > max_bytes as u64) {
+        return Err(OpenAIError::Boxed(Box::new(TooLong { max_bytes })));
+    }
+    let mut bytes = Vec::new();
+    while let Some(piece) = response.chunk().await? {
+        if bytes.len() + piece.len() > max_bytes {
+            return Err(OpenAIError::Boxed(Box::new(TooLong { max_bytes })));
+        }
+        bytes.extend_from_slice(&piece);
+    }
+    Ok(bytes)
 }
 
 /// What a failed call calls for.

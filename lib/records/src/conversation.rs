@@ -4,9 +4,11 @@
 use crate::RecordError;
 use lore_domain::Timestamp;
 use lore_domain::conversation::{
-    Channel, Citation, Conversation, Email, GeneratedBy, Message, Role, Visitor, VisitorTokenHash,
+    Channel, Citation, Conversation, ConversationStatus, Email, Feedback, GeneratedBy, Message, Rating, Role, Visitor,
+    VisitorTokenHash,
 };
-use lore_domain::id::{ConversationId, MessageId, SourceId, WorkspaceId};
+use lore_domain::correction::{Correction, QuestionEmbedding};
+use lore_domain::id::{ConversationId, CorrectionId, MessageId, SourceId, WorkspaceId};
 use lore_domain::source::{SourceOwner, SourceType};
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +30,9 @@ pub struct ConversationRecord {
     /// SHA-256 of a public conversation's visitor token.
     #[serde(default, rename = "visitorTokenHash", skip_serializing_if = "Option::is_none")]
     pub visitor_token_hash: Option<String>,
+    /// `open` or `handoff` (docs/api.md §19); conversations stored before read as `open`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 /// What the backends keep beside a [`ConversationRecord`].
@@ -51,6 +56,7 @@ impl ConversationRecord {
                 user_id: v.user_id.as_ref().map(|u| u.as_str().to_owned()),
             }),
             visitor_token_hash: c.visitor_token.as_ref().map(|h| h.as_str().to_owned()),
+            status: Some(c.status.as_str().to_owned()),
         }
     }
 
@@ -67,6 +73,10 @@ impl ConversationRecord {
             }),
             visitor_token: self.visitor_token_hash.map(VisitorTokenHash::from_stored),
             message_count: keys.message_count,
+            status: match self.status {
+                None => ConversationStatus::Open,
+                Some(s) => ConversationStatus::parse(&s).ok_or_else(|| RecordError::of("conversation status"))?,
+            },
             created_at: keys.created_at,
             updated_at: keys.updated_at,
         })
@@ -97,6 +107,21 @@ pub struct MessageRecord {
     pub generated_by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Stored from docs/api.md §19 on; an assistant message stored before reads as answered when
+    /// it is a welcome message or cites a passage ([`Message::answers`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<FeedbackRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedbackRecord {
+    pub rating: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Milliseconds since the epoch.
+    pub at: i64,
 }
 
 /// What the backends keep beside a [`MessageRecord`].
@@ -127,6 +152,12 @@ impl MessageRecord {
                 .collect(),
             generated_by: m.generated_by.map(|g| g.as_str().to_owned()),
             model: m.model.clone(),
+            answered: m.answered,
+            feedback: m.feedback.as_ref().map(|f| FeedbackRecord {
+                rating: f.rating.as_str().to_owned(),
+                comment: f.comment.clone(),
+                at: f.at.millis(),
+            }),
         }
     }
 
@@ -151,16 +182,82 @@ impl MessageRecord {
             None => None,
             Some(g) => Some(GeneratedBy::parse(&g).ok_or_else(|| RecordError::of("message generatedBy"))?),
         };
+        let role = Role::parse(&self.role).ok_or_else(|| RecordError::of("message role"))?;
+        let answered = match (self.answered, role, generated_by) {
+            (Some(a), _, _) => Some(a),
+            (None, Role::User, _) => None,
+            (None, Role::Agent, _) => Some(true),
+            (None, Role::Assistant, g) => Some(Message::answers(g.unwrap_or(GeneratedBy::Extractive), &citations)),
+        };
+        let feedback = match self.feedback {
+            None => None,
+            Some(f) => Some(Feedback {
+                rating: Rating::parse(&f.rating).ok_or_else(|| RecordError::of("feedback rating"))?,
+                comment: f.comment,
+                at: Timestamp::from_millis(f.at),
+            }),
+        };
         Ok(Message {
             id: keys.id,
             conversation_id: keys.conversation_id,
-            role: Role::parse(&self.role).ok_or_else(|| RecordError::of("message role"))?,
+            role,
             content: self.content,
             citations,
             generated_by,
             model: self.model,
+            answered,
+            feedback,
             created_at: keys.created_at,
         })
+    }
+}
+
+/// A correction's document: its question, its answer and the question's embedding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CorrectionRecord {
+    pub question: String,
+    pub content: String,
+    /// The embedder's model id and the vector (base64 of little-endian `f32`s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector: Option<String>,
+}
+
+/// What the backends keep beside a [`CorrectionRecord`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorrectionKeys {
+    pub id: CorrectionId,
+    pub workspace_id: WorkspaceId,
+    pub owner: SourceOwner,
+    pub created_at: Timestamp,
+}
+
+impl CorrectionRecord {
+    pub fn of(c: &Correction) -> Self {
+        Self {
+            question: c.question.clone(),
+            content: c.content.clone(),
+            model: c.embedding.as_ref().map(|e| e.model.clone()),
+            vector: c.embedding.as_ref().map(QuestionEmbedding::encoded),
+        }
+    }
+
+    pub fn into_correction(self, keys: CorrectionKeys) -> Correction {
+        let embedding = match (self.model, self.vector) {
+            (Some(model), Some(v)) => QuestionEmbedding::decode(model, &v),
+            _ => None,
+        };
+        Correction {
+            id: keys.id,
+            workspace_id: keys.workspace_id,
+            owner: keys.owner,
+            question: self.question,
+            content: self.content,
+            embedding,
+            created_at: keys.created_at,
+        }
     }
 }
 
@@ -191,5 +288,24 @@ mod tests {
         let json = crate::to_json(&MessageRecord::of(&m));
         let back = crate::from_json::<MessageRecord>(&json, "message").unwrap().into_message(keys).unwrap();
         assert_eq!(back, m);
+    }
+
+    #[test]
+    fn messages_stored_before_feedback_read_answered_from_their_citations() {
+        let keys = || MessageKeys {
+            id: MessageId::generate(),
+            conversation_id: ConversationId::generate(),
+            created_at: Timestamp::from_millis(1),
+        };
+        let read = |raw: &str| crate::from_json::<MessageRecord>(raw, "m").unwrap().into_message(keys()).unwrap();
+        assert_eq!(read(r#"{"role":"user","content":"q"}"#).answered, None);
+        assert_eq!(read(r#"{"role":"assistant","content":"a","generatedBy":"extractive"}"#).answered, Some(false));
+        assert_eq!(read(r#"{"role":"assistant","content":"hi","generatedBy":"welcome"}"#).answered, Some(true));
+        let cited = r#"{"role":"assistant","content":"a [1]","generatedBy":"llm","citations":[{"index":1,
+            "sourceId":"src_01jq3z5v7b8c9d0e1f2g3h4j5k","sourceName":"p","sourceType":"text","chunkId":"c","quote":"q"}]}"#;
+        assert_eq!(read(cited).answered, Some(true));
+        let rated = r#"{"role":"assistant","content":"a","answered":false,"feedback":{"rating":"down","at":5}}"#;
+        let m = read(rated);
+        assert_eq!(m.feedback.unwrap().rating, Rating::Down);
     }
 }

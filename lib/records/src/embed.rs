@@ -1,14 +1,15 @@
 //! The stored shapes of the public settings Minds and chatbots share (docs/api.md §17–18).
 
 use lore_domain::chatbot::Chatbot;
+use lore_domain::correction::{CorrectionThreshold, ReplySettings};
 use lore_domain::embed::{AllowedOrigins, EmbedSettings, IdentitySecret};
 use lore_domain::mind::{SuggestedQuestions, Theme, WelcomeMessage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// [`EmbedSettings`]: flattened into the settings document of its owner. A document written
-/// before they existed reads as "no origin, no verification".
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// before they existed reads as "no origin, no verification". Its `Debug` hides the secret.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EmbedRecord {
     #[serde(default)]
@@ -18,6 +19,16 @@ pub struct EmbedRecord {
     /// Kept readable: verifying a signature needs the secret itself.
     #[serde(default)]
     pub identity_secret: Option<String>,
+}
+
+impl std::fmt::Debug for EmbedRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmbedRecord")
+            .field("allowed_origins", &self.allowed_origins)
+            .field("identity_verification", &self.identity_verification)
+            .field("identity_secret", &self.identity_secret.as_ref().map(|_| "…"))
+            .finish()
+    }
 }
 
 impl EmbedRecord {
@@ -38,6 +49,43 @@ impl EmbedRecord {
     }
 }
 
+/// [`ReplySettings`] (docs/api.md §19): flattened into the settings document of its owner. A
+/// document written before them reads with the defaults (threshold 0.9, no hand-off control).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyRecord {
+    #[serde(default = "default_threshold")]
+    pub correction_threshold: f64,
+    #[serde(default)]
+    pub handoff_enabled: bool,
+}
+
+impl Default for ReplyRecord {
+    fn default() -> Self {
+        Self::of(&ReplySettings::default())
+    }
+}
+
+fn default_threshold() -> f64 {
+    lore_domain::correction::DEFAULT_CORRECTION_THRESHOLD
+}
+
+impl ReplyRecord {
+    pub fn of(r: &ReplySettings) -> Self {
+        Self { correction_threshold: r.correction_threshold.value(), handoff_enabled: r.handoff_enabled }
+    }
+
+    pub fn into_settings(self) -> ReplySettings {
+        ReplySettings {
+            correction_threshold: CorrectionThreshold::from_stored(self.correction_threshold),
+            handoff_enabled: self.handoff_enabled,
+        }
+    }
+}
+
+// Never NaN (written from a parsed threshold).
+impl Eq for ReplyRecord {}
+
 /// A chatbot's public settings. `isPublished` is kept by the backends beside it (their public
 /// address rule looks at it). A chatbot written before chatbots were published reads with the
 /// defaults of a new one.
@@ -57,6 +105,8 @@ pub struct ChatbotPublicRecord {
     pub theme: BTreeMap<String, String>,
     #[serde(flatten)]
     pub embed: EmbedRecord,
+    #[serde(flatten)]
+    pub reply: ReplyRecord,
 }
 
 fn shown() -> bool {
@@ -72,6 +122,7 @@ impl ChatbotPublicRecord {
             collect_email_before_chat: c.collect_email_before_chat,
             theme: c.theme.entries().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
             embed: EmbedRecord::of(&c.embed),
+            reply: ReplyRecord::of(&c.reply),
         }
     }
 
@@ -83,6 +134,7 @@ impl ChatbotPublicRecord {
         c.collect_email_before_chat = self.collect_email_before_chat;
         c.theme = Theme::from_entries(self.theme.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         c.embed = self.embed.into_settings();
+        c.reply = self.reply.into_settings();
     }
 }
 
@@ -101,5 +153,6 @@ mod tests {
         let r: ChatbotPublicRecord = from_json(raw, "chatbot").unwrap();
         assert_eq!(r.embed.allowed_origins, ["https://a.example"]);
         assert_eq!(from_json::<ChatbotPublicRecord>(&to_json(&r), "chatbot").unwrap(), r);
+        assert!(!format!("{r:?}").contains("lore_ids_00"), "Debug never shows the secret");
     }
 }

@@ -19,10 +19,11 @@ mod mind;
 mod source;
 
 pub use conversation::{
-    CitationRecord, ConversationKeys, ConversationRecord, MessageKeys, MessageRecord, VisitorRecord,
+    CitationRecord, ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord, FeedbackRecord,
+    MessageKeys, MessageRecord, VisitorRecord,
 };
 pub use delivery::AttemptRecord;
-pub use embed::{ChatbotPublicRecord, EmbedRecord};
+pub use embed::{ChatbotPublicRecord, EmbedRecord, ReplyRecord};
 pub use form::FormFieldRecord;
 pub use mind::{MindKeys, MindSettingsRecord};
 pub use source::{ProgressRecord, SourceSpecRecord};

@@ -45,6 +45,8 @@ pub struct MindSettingsRecord {
     pub voice_speed: f64,
     #[serde(flatten)]
     pub embed: crate::EmbedRecord,
+    #[serde(flatten)]
+    pub reply: crate::ReplyRecord,
 }
 
 /// What the backends keep by hand next to the settings: keys, the values their indexes and
@@ -87,6 +89,7 @@ impl MindSettingsRecord {
             voice_id: m.voice_id.as_str().to_owned(),
             voice_speed: m.voice_speed.value(),
             embed: crate::EmbedRecord::of(&m.embed),
+            reply: crate::ReplyRecord::of(&m.reply),
         }
     }
 
@@ -113,6 +116,7 @@ impl MindSettingsRecord {
             voice_id: VoiceId::parse(&self.voice_id).map_err(|_| RecordError::of("voice id"))?,
             voice_speed: VoiceSpeed::from_stored(self.voice_speed),
             embed: self.embed.into_settings(),
+            reply: self.reply.into_settings(),
             created_at: keys.created_at,
             updated_at: keys.updated_at,
             revision: keys.revision,

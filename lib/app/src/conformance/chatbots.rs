@@ -1,7 +1,7 @@
 //! Chatbot records and their slugs.
 
 use super::*;
-use crate::ports::StoreError;
+use crate::ports::{RevisedWrite, StoreError};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::ChatbotName;
 use lore_domain::pagination::PageRequest;
@@ -38,14 +38,20 @@ pub async fn chatbots(p: &Stores, unique: &str) {
     let mut renamed = a.clone();
     renamed.name = ChatbotName::parse("Renamed").unwrap();
     renamed.slug = Slug::parse("slug", "beta").unwrap();
+    renamed.revision = 1;
     assert_eq!(s.update_chatbot(&renamed).await, Err(StoreError::Conflict("slug")), "update onto a taken slug");
     renamed.slug = Slug::parse("slug", "alpha-2").unwrap();
     renamed.updated_at = Timestamp::from_millis(base + 10);
-    assert!(s.update_chatbot(&renamed).await.unwrap());
+    assert_eq!(s.update_chatbot(&renamed).await.unwrap(), RevisedWrite::Done);
     assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap().as_ref(), Some(&renamed));
+    let mut stale = renamed.clone();
+    stale.descriptor = "written on an older read".into();
+    assert_eq!(s.update_chatbot(&stale).await.unwrap(), RevisedWrite::Stale, "a write based on an older read");
+    assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap().as_ref(), Some(&renamed), "and nothing changed");
     let mut foreign = renamed.clone();
     foreign.workspace_id = other.id.clone();
-    assert!(!s.update_chatbot(&foreign).await.unwrap(), "an update names its workspace");
+    foreign.revision += 1;
+    assert_eq!(s.update_chatbot(&foreign).await.unwrap(), RevisedWrite::NotFound, "an update names its workspace");
 
     assert!(!s.delete_chatbot(&other.id, &a.id).await.unwrap(), "a delete names its workspace");
     assert!(s.delete_chatbot(&ws.id, &a.id).await.unwrap());
@@ -98,7 +104,8 @@ pub async fn published_chatbots(p: &Stores, unique: &str) {
     a.embed.identity_verification = true;
     a.embed.identity_secret = Some(IdentitySecret::generate());
     a.updated_at = Timestamp::from_millis(1_700_000_000_100);
-    assert!(s.update_chatbot(&a).await.unwrap());
+    a.revision += 1;
+    assert_eq!(s.update_chatbot(&a).await.unwrap(), RevisedWrite::Done);
     assert_eq!(s.get_chatbot(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "every public setting read back");
     assert_eq!(s.find_published_chatbot(&address).await.unwrap().as_ref(), Some(&a));
 
@@ -106,6 +113,7 @@ pub async fn published_chatbots(p: &Stores, unique: &str) {
     let mut b = chatbot(&other.id, &address, 1_700_000_000_000);
     s.insert_chatbot(&b).await.unwrap();
     b.is_published = true;
+    b.revision += 1;
     assert_eq!(s.update_chatbot(&b).await, Err(StoreError::Conflict("public_slug")));
     let third = workspace(&format!("pub-third-{unique}"));
     p.workspaces.insert_workspace(&third).await.unwrap();
@@ -115,13 +123,15 @@ pub async fn published_chatbots(p: &Stores, unique: &str) {
 
     // Unpublished, the address is free for the other one.
     a.is_published = false;
-    assert!(s.update_chatbot(&a).await.unwrap());
+    a.revision += 1;
+    assert_eq!(s.update_chatbot(&a).await.unwrap(), RevisedWrite::Done);
     assert_eq!(s.find_published_chatbot(&address).await.unwrap(), None);
-    assert!(s.update_chatbot(&b).await.unwrap(), "the address was given back");
+    assert_eq!(s.update_chatbot(&b).await.unwrap(), RevisedWrite::Done, "the address was given back");
     assert_eq!(s.find_published_chatbot(&address).await.unwrap().map(|c| c.id), Some(b.id.clone()));
     // Deleting a published chatbot gives its address back too.
     assert!(s.delete_chatbot(&other.id, &b.id).await.unwrap());
     assert_eq!(s.find_published_chatbot(&address).await.unwrap(), None);
     a.is_published = true;
-    assert!(s.update_chatbot(&a).await.unwrap(), "published again after the other was deleted");
+    a.revision += 1;
+    assert_eq!(s.update_chatbot(&a).await.unwrap(), RevisedWrite::Done, "published again after the other was deleted");
 }

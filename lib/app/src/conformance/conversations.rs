@@ -1,5 +1,6 @@
 //! Conversations and messages: owner and workspace isolation, exact counts written with the
-//! records, the message cap, oldest-first transcripts, deletes and the owner cascade.
+//! records, the message cap, oldest-first transcripts, deletes and the owner cascade; feedback,
+//! status and corrections (docs/api.md §19).
 
 use super::minds::MindStores;
 use super::workspace;
@@ -7,9 +8,12 @@ use crate::ports::Append;
 use lore_domain::Timestamp;
 use lore_domain::chatbot::Chatbot;
 use lore_domain::conversation::{
-    Channel, Citation, Conversation, Email, GeneratedBy, Message, MessageContent, Visitor,
+    Channel, Citation, Conversation, ConversationStatus, Email, Feedback, GeneratedBy, Message, MessageContent, Rating,
+    Visitor,
 };
-use lore_domain::id::{ChatbotId, ConversationId, SourceId};
+use lore_domain::correction::{Correction, QuestionEmbedding};
+use lore_domain::event::{Event, EventType};
+use lore_domain::id::{ChatbotId, ConversationId, CorrectionId, SourceId};
 use lore_domain::mind::{Field, Mind, NewMind, RawMind};
 use lore_domain::pagination::PageRequest;
 use lore_domain::slug::Slug;
@@ -138,6 +142,53 @@ pub async fn conversations(p: &MindStores, unique: &str) {
     assert_eq!(appended, 4, "the cap holds under concurrent appends");
     assert_eq!(s.get_conversation(&ws.id, &owner, &b.id).await.unwrap().unwrap().message_count, 4);
 
+    // Feedback (docs/api.md §19): the message replaced with its event, once per call.
+    let mut rated = s.list_messages(&ws.id, &a.id).await.unwrap()[2].clone();
+    rated.feedback =
+        Some(Feedback { rating: Rating::Down, comment: Some("Vague.".into()), at: Timestamp::from_millis(6) });
+    let rated_event = Event::new(EventType::MessageRated, ws.id.clone(), serde_json::json!({"messageId": rated.id}));
+    assert!(!s.replace_message(&other.id, &rated, Some(&rated_event)).await.unwrap(), "not from another workspace");
+    assert!(s.replace_message(&ws.id, &rated, Some(&rated_event)).await.unwrap());
+    assert_eq!(s.list_messages(&ws.id, &a.id).await.unwrap()[2], rated, "the feedback round-trips");
+    let stray = user(&a, "never stored", 9_000);
+    assert!(!s.replace_message(&ws.id, &stray, None).await.unwrap(), "an unknown message is not created");
+    assert_eq!(s.list_messages(&ws.id, &a.id).await.unwrap().len(), 3);
+
+    // Status: set for its owner only; round-trips.
+    let handoff = ConversationStatus::Handoff;
+    assert_eq!(s.set_conversation_status(&ws.id, &bot_owner, &a.id, handoff, None).await.unwrap(), None);
+    let set = s.set_conversation_status(&ws.id, &owner, &a.id, handoff, None).await.unwrap().unwrap();
+    assert_eq!((set.status, set.message_count), (handoff, 3));
+    assert_eq!(s.get_conversation(&ws.id, &owner, &a.id).await.unwrap().unwrap().status, handoff);
+    let open = s.set_conversation_status(&ws.id, &owner, &a.id, ConversationStatus::Open, None).await.unwrap();
+    assert_eq!(open.unwrap().status, ConversationStatus::Open);
+
+    // Corrections: per owner, newest first, replaced by id, deleted once, gone with the owner.
+    let correction = |o: &SourceOwner, q: &str, ms: i64| Correction {
+        id: CorrectionId::generate(),
+        workspace_id: ws.id.clone(),
+        owner: o.clone(),
+        question: q.into(),
+        content: "Ten days.".into(),
+        embedding: Some(QuestionEmbedding { model: "m".into(), vector: vec![0.25, -1.5, 3.0] }),
+        created_at: Timestamp::from_millis(ms),
+    };
+    let (c1, mut c2, c3) =
+        (correction(&owner, "How long?", 10), correction(&owner, "Where?", 20), correction(&bot_owner, "Who?", 30));
+    for c in [&c1, &c2, &c3] {
+        s.put_correction(c).await.unwrap();
+    }
+    assert_eq!(s.list_corrections(&ws.id, &owner).await.unwrap(), vec![c2.clone(), c1.clone()], "newest first");
+    assert!(s.list_corrections(&other.id, &owner).await.unwrap().is_empty(), "another workspace's");
+    c2.content = "Lyon.".into();
+    c2.embedding = None;
+    s.put_correction(&c2).await.unwrap();
+    assert_eq!(s.list_corrections(&ws.id, &owner).await.unwrap()[0], c2, "replaced in place");
+    assert!(!s.delete_correction(&ws.id, &bot_owner, &c1.id).await.unwrap(), "not through another owner");
+    assert!(s.delete_correction(&ws.id, &owner, &c1.id).await.unwrap());
+    assert!(!s.delete_correction(&ws.id, &owner, &c1.id).await.unwrap(), "once");
+    assert_eq!(s.list_corrections(&ws.id, &owner).await.unwrap(), vec![c2.clone()]);
+
     // Deletes: the conversation, its messages and its count.
     assert!(!s.delete_conversation(&ws.id, &bot_owner, &a.id).await.unwrap(), "not through another owner");
     assert!(!s.delete_conversation(&other.id, &owner, &a.id).await.unwrap(), "not from another workspace");
@@ -154,4 +205,6 @@ pub async fn conversations(p: &MindStores, unique: &str) {
     assert!(s.list_messages(&ws.id, &b.id).await.unwrap().is_empty());
     assert_eq!(s.list_conversations(&ws.id, &owner, PageRequest::new(1, 20)).await.unwrap().total, 0);
     assert!(s.get_conversation(&ws.id, &bot_owner, &c.id).await.unwrap().is_some(), "another owner's stay");
+    assert!(s.list_corrections(&ws.id, &owner).await.unwrap().is_empty(), "its corrections went with it");
+    assert_eq!(s.list_corrections(&ws.id, &bot_owner).await.unwrap(), vec![c3], "another owner's stay");
 }

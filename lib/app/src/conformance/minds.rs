@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::ports::{CountLimit, Finish, Guarded, InsertLimits, SourceFilter, SourceStore};
-use crate::ports::{MindInsert, MindStore, MindUsage, MindWrite};
+use crate::ports::{MindInsert, MindStore, MindUsage, RevisedWrite};
 use crate::ports::{StoreError, WorkspaceStore};
 use lore_domain::Timestamp;
 use lore_domain::audio::AudioFormat;
@@ -131,12 +131,12 @@ pub async fn minds(p: &MindStores, unique: &str) {
     let mut renamed = next(&b);
     renamed.name = MindName::parse("Renamed").unwrap();
     renamed.avatar_url = Some(WebUrl::parse("avatarUrl", "https://cdn.example.com/b.png").unwrap());
-    assert_eq!(s.update_mind(&renamed).await.unwrap(), MindWrite::Done);
+    assert_eq!(s.update_mind(&renamed).await.unwrap(), RevisedWrite::Done);
     assert_eq!(s.get_mind(&ws.id, &b.id).await.unwrap().as_ref(), Some(&renamed));
-    assert_eq!(s.update_mind(&next(&b)).await.unwrap(), MindWrite::Stale, "a write based on an older read");
+    assert_eq!(s.update_mind(&next(&b)).await.unwrap(), RevisedWrite::Stale, "a write based on an older read");
     let mut foreign = next(&renamed);
     foreign.workspace_id = other.id.clone();
-    assert_eq!(s.update_mind(&foreign).await.unwrap(), MindWrite::NotFound, "an update names its workspace");
+    assert_eq!(s.update_mind(&foreign).await.unwrap(), RevisedWrite::NotFound, "an update names its workspace");
     let mut onto = next(&renamed);
     onto.slug = Slug::parse("slug", alpha).unwrap();
     assert_eq!(s.update_mind(&onto).await, Err(StoreError::Conflict("slug")), "update onto a taken slug");
@@ -146,16 +146,16 @@ pub async fn minds(p: &MindStores, unique: &str) {
     assert_eq!(s.find_published_mind(alpha).await.unwrap(), None, "unpublished Minds have no public page");
     let mut published = next(&a);
     published.is_published = true;
-    assert_eq!(s.update_mind(&published).await.unwrap(), MindWrite::Done);
+    assert_eq!(s.update_mind(&published).await.unwrap(), RevisedWrite::Done);
     assert_eq!(s.find_published_mind(alpha).await.unwrap().as_ref(), Some(&published));
     let mut rival = next(&theirs);
     rival.is_published = true;
     assert_eq!(s.update_mind(&rival).await, Err(StoreError::Conflict("public_slug")), "one Mind per address");
     let mut unpublished = next(&published);
     unpublished.is_published = false;
-    assert_eq!(s.update_mind(&unpublished).await.unwrap(), MindWrite::Done);
+    assert_eq!(s.update_mind(&unpublished).await.unwrap(), RevisedWrite::Done);
     assert_eq!(s.find_published_mind(alpha).await.unwrap(), None);
-    assert_eq!(s.update_mind(&rival).await.unwrap(), MindWrite::Done, "the address is free again");
+    assert_eq!(s.update_mind(&rival).await.unwrap(), RevisedWrite::Done, "the address is free again");
     assert_eq!(s.find_published_mind(alpha).await.unwrap().map(|m| m.id), Some(theirs.id.clone()));
     let mut clash = next(&unpublished);
     clash.is_published = true;
@@ -232,9 +232,9 @@ pub async fn mind_races(p: &MindStores, unique: &str) {
     let mut done = 0;
     for t in tasks {
         match t.await.unwrap() {
-            MindWrite::Done => done += 1,
-            MindWrite::Stale => {}
-            MindWrite::NotFound => panic!("the Mind exists"),
+            RevisedWrite::Done => done += 1,
+            RevisedWrite::Stale => {}
+            RevisedWrite::NotFound => panic!("the Mind exists"),
         }
     }
     assert_eq!(done, 1, "exactly one update of one revision lands");
@@ -258,7 +258,7 @@ pub async fn mind_races(p: &MindStores, unique: &str) {
     let mut won = 0;
     for t in tasks {
         match t.await.unwrap() {
-            Ok(MindWrite::Done) => won += 1,
+            Ok(RevisedWrite::Done) => won += 1,
             Err(StoreError::Conflict("public_slug")) => {}
             other => panic!("unexpected {other:?}"),
         }

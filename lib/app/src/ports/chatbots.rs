@@ -13,11 +13,12 @@ pub trait ChatbotStore: Send + Sync {
     async fn get_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<Option<Chatbot>>;
     /// Newest first (`createdAt` desc, id desc), with the exact total.
     async fn list_chatbots(&self, ws: &WorkspaceId, page: PageRequest) -> StoreResult<Page<Chatbot>>;
-    /// Replaces name, slug, descriptor, the publication, the public settings and `updatedAt`.
-    /// `false` when it no longer exists; `Conflict("slug")` when the new slug is taken in the
-    /// workspace, `Conflict("public_slug")` when the chatbot is published and another published
+    /// Replaces name, slug, descriptor, the publication, the public settings and `updatedAt`, and
+    /// stores `chatbot.revision`, provided the stored revision is `chatbot.revision - 1` (else
+    /// `Stale`: read again). `NotFound` when it no longer exists; `Conflict("slug")` when the new
+    /// slug is taken in the workspace, `Conflict("public_slug")` when the chatbot is published and another published
     /// chatbot (of any workspace) has the slug — `/c/{slug}` names one chatbot.
-    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<bool>;
+    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<super::RevisedWrite>;
     /// The published chatbot whose public address is `/c/{slug}`, whatever its workspace.
     async fn find_published_chatbot(&self, slug: &str) -> StoreResult<Option<Chatbot>>;
     /// Removes the chatbot and everything it owns. `false` when it did not exist.

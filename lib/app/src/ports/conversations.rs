@@ -3,9 +3,10 @@
 use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
-use lore_domain::conversation::{Conversation, Message};
+use lore_domain::conversation::{Conversation, ConversationStatus, Message};
+use lore_domain::correction::Correction;
 use lore_domain::event::Event;
-use lore_domain::id::{ConversationId, WorkspaceId};
+use lore_domain::id::{ConversationId, CorrectionId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
 
@@ -73,8 +74,35 @@ pub trait ConversationStore: Send + Sync {
         id: &ConversationId,
     ) -> StoreResult<bool>;
 
-    /// Removes every conversation of an owner that has been deleted; how many.
+    /// Removes every conversation of an owner that has been deleted, and its corrections; how
+    /// many conversations.
     async fn delete_owner_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<u64>;
+
+    /// Replaces the stored message (same id, same conversation) with `message` — its feedback
+    /// changed (docs/api.md §19) — and puts `event` in the event outbox, in one write. `false`
+    /// (nothing stored) when it does not exist in that workspace.
+    async fn replace_message(&self, ws: &WorkspaceId, message: &Message, event: Option<&Event>) -> StoreResult<bool>;
+
+    /// Sets the conversation's status; when that changes it, puts `event` in the event outbox in
+    /// the same write (a status set twice emits once). The conversation as it is now, `None`
+    /// when it does not exist for that owner.
+    async fn set_conversation_status(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+        status: ConversationStatus,
+        event: Option<&Event>,
+    ) -> StoreResult<Option<Conversation>>;
+
+    /// Stores a correction, replacing the one with the same id.
+    async fn put_correction(&self, correction: &Correction) -> StoreResult<()>;
+
+    /// Every correction of the owner, newest first (`createdAt` desc, id desc).
+    async fn list_corrections(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<Correction>>;
+
+    /// `false` when it did not exist for that owner.
+    async fn delete_correction(&self, ws: &WorkspaceId, owner: &SourceOwner, id: &CorrectionId) -> StoreResult<bool>;
 
     /// The owner's conversations created at or after `since`.
     async fn count_conversations_since(

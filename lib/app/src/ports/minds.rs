@@ -30,9 +30,9 @@ pub enum MindInsert {
     },
 }
 
-/// The outcome of a write based on a Mind read at some revision.
+/// The outcome of a write based on a record (a Mind, a chatbot) read at some revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MindWrite {
+pub enum RevisedWrite {
     Done,
     NotFound,
     /// Another write came first: read again and re-apply.
@@ -71,7 +71,7 @@ pub trait MindStore: Send + Sync {
     /// Replaces every setting, the slug, `isPublished` and `updatedAt` of the Mind (never its
     /// counts), and stores `mind.revision`, provided the stored revision is
     /// `mind.revision - 1`. Fails with `Conflict("slug")` / `Conflict("public_slug")`.
-    async fn update_mind(&self, mind: &Mind) -> StoreResult<MindWrite>;
+    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite>;
 
     /// Removes the Mind and every record it owns (its knowledge sources, once they exist) in
     /// one step, and tells what it owned elsewhere. `None` when it did not exist in that

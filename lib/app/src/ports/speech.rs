@@ -15,6 +15,9 @@ pub enum SpeechError {
 /// Text to speech.
 #[async_trait]
 pub trait Synthesizer: Send + Sync {
+    /// Which speech model this is, for the start-up banner (`none`, `openai (model … at …)`).
+    fn describe(&self) -> String;
+
     /// MP3 audio of `text` spoken with `voice` (one of the Mind's voice ids) at `speed`.
     async fn speak(&self, text: &str, voice: &str, speed: f64) -> Result<Vec<u8>, SpeechError>;
 }
@@ -24,6 +27,10 @@ pub struct NoSynthesizer;
 
 #[async_trait]
 impl Synthesizer for NoSynthesizer {
+    fn describe(&self) -> String {
+        "none".to_owned()
+    }
+
     async fn speak(&self, _: &str, _: &str, _: f64) -> Result<Vec<u8>, SpeechError> {
         Err(SpeechError::NotConfigured)
     }

@@ -13,7 +13,7 @@ use super::{
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::ports::{ChatbotStore, StoreError, StoreResult};
+use lore_app::ports::{ChatbotStore, RevisedWrite, StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
@@ -56,6 +56,7 @@ fn chatbot_item(c: &Chatbot) -> Item {
         ("id".into(), s(c.id.as_str())),
         ("ws".into(), s(c.workspace_id.as_str())),
         ("createdAt".into(), n(c.created_at.millis())),
+        ("rev".into(), n(c.revision)),
         ("sourceCount".into(), n(c.source_count)),
         ("conversationCount".into(), n(c.conversation_count)),
         ("chunkCount".into(), n(0)),
@@ -86,8 +87,10 @@ pub(crate) fn chatbot_from(item: &Item) -> StoreResult<Chatbot> {
         collect_email_before_chat: false,
         theme: Default::default(),
         embed: Default::default(),
+        reply: Default::default(),
         created_at: ms("createdAt")?,
         updated_at: ms("updatedAt")?,
+        revision: get_u(item, "rev"),
         source_count: get_u(item, "sourceCount"),
         conversation_count: get_u(item, "conversationCount"),
     };
@@ -142,11 +145,15 @@ impl ChatbotStore for DynamoStore {
         Ok(Page { items, total, request: page })
     }
 
-    async fn update_chatbot(&self, c: &Chatbot) -> StoreResult<bool> {
+    async fn update_chatbot(&self, c: &Chatbot) -> StoreResult<RevisedWrite> {
         let pk = ws_pk(&c.workspace_id);
         let sk = chatbot_sk(&c.id);
         for attempt in 0..MAX_ATTEMPTS {
-            let Some(current) = self.get(&pk, &sk).await? else { return Ok(false) };
+            let Some(current) = self.get(&pk, &sk).await? else { return Ok(RevisedWrite::NotFound) };
+            let read_rev = get_u(&current, "rev");
+            if read_rev + 1 != c.revision {
+                return Ok(RevisedWrite::Stale);
+            }
             let old_slug = req_s(&current, "slug")?.to_owned();
             let was_published = published(&current);
             let mut expr = Expr::new();
@@ -157,27 +164,19 @@ impl ChatbotStore for DynamoStore {
                     None => removes.push(expr.a(&attr)),
                 }
             }
+            sets.push(format!("{} = {}", expr.a("rev"), expr.v("rev", n(c.revision))));
             let mut update = format!("SET {}", sets.join(", "));
             if !removes.is_empty() {
                 update = format!("{update} REMOVE {}", removes.join(", "));
             }
-            // The guards below were decided from this read: the write holds only if the slug
-            // and the publication are still what was read.
-            let published_now = if was_published {
-                format!("{} = {}", expr.a("isPublished"), expr.v("wasPublished", AttributeValue::Bool(true)))
+            // The write holds only if no other settings write came since this read (the guards
+            // below were chosen from it); a chatbot written before revisions has none (0).
+            let unchanged = if read_rev == 0 {
+                format!("(attribute_not_exists({r}) OR {r} = {z})", r = expr.a("rev"), z = expr.v("readRev", n(0)))
             } else {
-                format!(
-                    "(attribute_not_exists({p}) OR {p} = {f})",
-                    p = expr.a("isPublished"),
-                    f = expr.v("wasPublished", AttributeValue::Bool(false))
-                )
+                format!("{} = {}", expr.a("rev"), expr.v("readRev", n(read_rev)))
             };
-            let cond = format!(
-                "{} AND {} = {} AND {published_now}",
-                exists(&mut expr),
-                expr.a("slug"),
-                expr.v("oldSlug", s(&old_slug))
-            );
+            let cond = format!("{} AND {unchanged}", exists(&mut expr));
             let mut writes = vec![TxWrite::Update { key: key(&pk, &sk), update, cond: Some(cond), expr }];
             let (mut slug_taken, mut address_taken) = (None, None);
             if old_slug != c.slug.as_str() {
@@ -197,7 +196,9 @@ impl ChatbotStore for DynamoStore {
                 }
             }
             match self.transact(writes).await {
-                Ok(()) => return Ok(true),
+                Ok(()) => return Ok(RevisedWrite::Done),
+                // Written meanwhile: read again (and answer `Stale` or `NotFound`).
+                Err(TxFailure::Condition(failed)) if failed.contains(&0) => backoff(attempt).await,
                 Err(TxFailure::Condition(failed)) if slug_taken.is_some_and(|i| failed.contains(&i)) => {
                     return Err(StoreError::Conflict("slug"));
                 }

@@ -17,12 +17,15 @@ use async_trait::async_trait;
 use aws_sdk_dynamodb::types::Select;
 use lore_app::ports::{Append, ConversationStore, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::conversation::{Conversation, Message};
+use lore_domain::conversation::{Conversation, ConversationStatus, Message};
+use lore_domain::correction::Correction;
 use lore_domain::event::Event;
-use lore_domain::id::{ConversationId, MessageId, WorkspaceId};
+use lore_domain::id::{ConversationId, CorrectionId, MessageId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
-use lore_records::{ConversationKeys, ConversationRecord, MessageKeys, MessageRecord};
+use lore_records::{
+    ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord, MessageKeys, MessageRecord,
+};
 
 // ---- keys ------------------------------------------------------------------------------------
 
@@ -45,6 +48,36 @@ fn owner_key(ws: &WorkspaceId, owner: &SourceOwner) -> Item {
     }
 }
 const COUNT: &str = "conversationCount";
+/// Corrections live in the owner's workspace partition: `WS#<ws>` / `CORR#<owner>#<corr>`.
+fn corrections_prefix(owner: &SourceOwner) -> String {
+    format!("CORR#{owner}#")
+}
+fn correction_sk(owner: &SourceOwner, id: &CorrectionId) -> String {
+    format!("CORR#{owner}#{id}")
+}
+
+fn correction_item(c: &Correction) -> Item {
+    let mut item = key(ws_pk(&c.workspace_id), correction_sk(&c.owner, &c.id));
+    item.extend([
+        ("id".into(), s(c.id.as_str())),
+        ("ws".into(), s(c.workspace_id.as_str())),
+        ("owner".into(), s(c.owner.as_str())),
+        ("createdAt".into(), n(c.created_at.millis())),
+    ]);
+    item.extend(document::set_fields(&CorrectionRecord::of(c)));
+    item
+}
+
+fn correction_from(i: &Item) -> StoreResult<Correction> {
+    let keys = CorrectionKeys {
+        id: CorrectionId::parse(req_s(i, "id")?).ok_or_else(|| malformed("correction id"))?,
+        workspace_id: WorkspaceId::parse(req_s(i, "ws")?).ok_or_else(|| malformed("workspace id"))?,
+        owner: SourceOwner::parse(req_s(i, "owner")?).ok_or_else(|| malformed("correction owner"))?,
+        created_at: Timestamp::from_millis(get_i(i, "createdAt").unwrap_or(0)),
+    };
+    let record: CorrectionRecord = document::read(i, "correction")?;
+    Ok(record.into_correction(keys))
+}
 
 // ---- items -----------------------------------------------------------------------------------
 
@@ -128,11 +161,16 @@ impl DynamoStore {
 
     /// Every item of the conversation's partition with the given sort-key prefix, in key order.
     async fn partition(&self, id: &ConversationId, prefix: &str, keys_only: bool) -> StoreResult<Vec<Item>> {
+        self.prefixed(&conversation_pk(id), prefix, keys_only).await
+    }
+
+    /// Every item of partition `pk` with the given sort-key prefix, in key order.
+    async fn prefixed(&self, pk: &str, prefix: &str, keys_only: bool) -> StoreResult<Vec<Item>> {
         let mut expr = Expr::new();
         let cond = format!(
             "{} = {} AND begins_with({}, {})",
             expr.a("pk"),
-            expr.v("pk", s(conversation_pk(id))),
+            expr.v("pk", s(pk)),
             expr.a("sk"),
             expr.v("prefix", s(prefix))
         );
@@ -334,6 +372,20 @@ impl ConversationStore for DynamoStore {
     }
 
     async fn delete_owner_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<u64> {
+        let corrections = self.prefixed(&ws_pk(ws), &corrections_prefix(owner), true).await?;
+        for batch in corrections.chunks(100) {
+            super::transact_retrying(self, "delete corrections", || {
+                Ok(batch
+                    .iter()
+                    .map(|k| TxWrite::Delete {
+                        key: key(get_s(k, "pk").unwrap_or_default(), get_s(k, "sk").unwrap_or_default()),
+                        cond: None,
+                        expr: Expr::new(),
+                    })
+                    .collect())
+            })
+            .await?;
+        }
         let mut removed = 0;
         loop {
             let keys = self.query_index(GSI1, "gsi1pk", &conversations_of(owner), true, None, 0, Some(100)).await?;
@@ -357,6 +409,82 @@ impl ConversationStore for DynamoStore {
                 removed += u64::from(gone);
             }
         }
+    }
+
+    async fn replace_message(&self, ws: &WorkspaceId, message: &Message, event: Option<&Event>) -> StoreResult<bool> {
+        if self.conversation(ws, None, &message.conversation_id).await?.is_none() {
+            return Ok(false);
+        }
+        super::transact_retrying(self, "replace_message", || {
+            let mut expr = Expr::new();
+            let cond = format!("attribute_exists({})", expr.a("pk"));
+            let mut writes = vec![TxWrite::Put { item: message_item(message), cond: Some(cond), expr }];
+            writes.extend(event.map(|e| put_if_absent(event_item(e))));
+            Ok(writes)
+        })
+        .await
+    }
+
+    async fn set_conversation_status(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+        status: ConversationStatus,
+        event: Option<&Event>,
+    ) -> StoreResult<Option<Conversation>> {
+        match self.conversation(ws, Some(owner), id).await? {
+            None => return Ok(None),
+            Some(c) if c.status == status => return Ok(Some(c)),
+            Some(_) => {}
+        }
+        // Conditioned on the status changing: of two concurrent requests one writes the event.
+        super::transact_retrying(self, "set_conversation_status", || {
+            let mut expr = Expr::new();
+            let st = expr.a("status");
+            let value = expr.v("status", s(status.as_str()));
+            let cond =
+                format!("attribute_exists({}) AND (attribute_not_exists({st}) OR {st} <> {value})", expr.a("pk"));
+            let update = format!("SET {st} = {value}");
+            let mut writes = vec![TxWrite::Update {
+                key: key(conversation_pk(id), CONVERSATION_SK),
+                update,
+                cond: Some(cond),
+                expr,
+            }];
+            writes.extend(event.map(|e| put_if_absent(event_item(e))));
+            Ok(writes)
+        })
+        .await?;
+        self.conversation(ws, Some(owner), id).await
+    }
+
+    async fn put_correction(&self, correction: &Correction) -> StoreResult<()> {
+        super::transact_retrying(self, "put_correction", || {
+            Ok(vec![TxWrite::Put { item: correction_item(correction), cond: None, expr: Expr::new() }])
+        })
+        .await?;
+        Ok(())
+    }
+
+    async fn list_corrections(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<Correction>> {
+        let mut all = self
+            .prefixed(&ws_pk(ws), &corrections_prefix(owner), false)
+            .await?
+            .iter()
+            .map(correction_from)
+            .collect::<StoreResult<Vec<_>>>()?;
+        all.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+        Ok(all)
+    }
+
+    async fn delete_correction(&self, ws: &WorkspaceId, owner: &SourceOwner, id: &CorrectionId) -> StoreResult<bool> {
+        super::transact_retrying(self, "delete_correction", || {
+            let mut expr = Expr::new();
+            let cond = format!("attribute_exists({})", expr.a("pk"));
+            Ok(vec![TxWrite::Delete { key: key(ws_pk(ws), correction_sk(owner, id)), cond: Some(cond), expr }])
+        })
+        .await
     }
 
     async fn count_conversations_since(

@@ -22,7 +22,7 @@ use super::{
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, MindWrite};
+use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, RevisedWrite};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::id::{MindId, WorkspaceId};
@@ -227,14 +227,14 @@ impl MindStore for DynamoStore {
         }))
     }
 
-    async fn update_mind(&self, mind: &Mind) -> StoreResult<MindWrite> {
+    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite> {
         let pk = ws_pk(&mind.workspace_id);
         let sk = mind_sk(&mind.id);
         for attempt in 0..MAX_ATTEMPTS {
-            let Some(item) = self.get(&pk, &sk).await? else { return Ok(MindWrite::NotFound) };
+            let Some(item) = self.get(&pk, &sk).await? else { return Ok(RevisedWrite::NotFound) };
             let stored = mind_from(&item)?;
             if stored.revision + 1 != mind.revision {
-                return Ok(MindWrite::Stale);
+                return Ok(RevisedWrite::Stale);
             }
             let mut expr = Expr::new();
             let (mut sets, mut removes) = (Vec::new(), Vec::new());
@@ -268,7 +268,7 @@ impl MindStore for DynamoStore {
                 }
             }
             match self.transact(writes).await {
-                Ok(()) => return Ok(MindWrite::Done),
+                Ok(()) => return Ok(RevisedWrite::Done),
                 // Written meanwhile: read again (and answer `Stale` or `NotFound`).
                 Err(TxFailure::Condition(failed)) if failed.contains(&0) => backoff(attempt).await,
                 Err(TxFailure::Condition(failed)) if slug_taken.is_some_and(|i| failed.contains(&i)) => {

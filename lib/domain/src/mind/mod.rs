@@ -102,6 +102,8 @@ pub struct Mind {
     pub voice_speed: VoiceSpeed,
     /// Where the page may be embedded and whether visitors' identities are verified (§18).
     pub embed: EmbedSettings,
+    /// Corrections' threshold and the hand-off control (§19).
+    pub reply: crate::correction::ReplySettings,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     /// Bumped by every write of the settings: a write based on an older read is refused, so
@@ -138,6 +140,7 @@ impl Mind {
             voice_id: VoiceId::default(),
             voice_speed: VoiceSpeed::default(),
             embed: EmbedSettings::default(),
+            reply: crate::correction::ReplySettings::default(),
             created_at: now,
             updated_at: now,
             revision: 0,
@@ -175,6 +178,8 @@ pub struct RawMind {
     pub voice_speed: Field<f64>,
     pub allowed_origins: Field<Vec<String>>,
     pub identity_verification: Field<bool>,
+    pub correction_threshold: Field<f64>,
+    pub handoff_enabled: Field<bool>,
 }
 
 /// A setting that has no "unset" state: `null` is refused, naming the field.
@@ -285,6 +290,7 @@ pub struct MindPatch {
     pub voice_id: Option<VoiceId>,
     pub voice_speed: Option<VoiceSpeed>,
     pub embed: EmbedPatch,
+    pub reply: crate::correction::ReplyPatch,
 }
 
 impl MindPatch {
@@ -330,9 +336,11 @@ impl MindPatch {
             voice_id: not_null(&mut v, VoiceId::FIELD, &raw.voice_id, |s| VoiceId::parse(s)),
             voice_speed: not_null(&mut v, VoiceSpeed::FIELD, &raw.voice_speed, |s| VoiceSpeed::parse(*s)),
             embed: EmbedPatch::default(),
+            reply: crate::correction::ReplyPatch::default(),
         };
-        let patch =
-            Self { embed: EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification), ..patch };
+        let embed = EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification);
+        let reply = crate::correction::ReplyPatch::parse(&mut v, &raw.correction_threshold, &raw.handoff_enabled);
+        let patch = Self { embed, reply, ..patch };
         v.finish()?;
         Ok(patch)
     }
@@ -365,6 +373,7 @@ impl MindPatch {
         set(&mut mind.voice_id, &self.voice_id);
         set(&mut mind.voice_speed, &self.voice_speed);
         self.embed.apply(&mut mind.embed);
+        self.reply.apply(&mut mind.reply);
         match &self.theme {
             None => {}
             Some(ObjectChange::Clear) => mind.theme = Theme::default(),

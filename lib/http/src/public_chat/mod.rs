@@ -39,6 +39,7 @@ pub fn mind_router() -> ApiRouter {
         .routes(api_routes!(read_public_conversation))
         .routes(api_routes!(send_public_message))
         .routes(api_routes!(public_message_speech))
+        .merge(crate::followup::public_mind_router())
 }
 
 /// The visitor routes of published chatbots (mounted with the chatbot group).
@@ -47,6 +48,7 @@ pub fn chatbot_router() -> ApiRouter {
         .routes(api_routes!(open_chatbot_public_conversation))
         .routes(api_routes!(read_chatbot_public_conversation))
         .routes(api_routes!(send_chatbot_public_message))
+        .merge(crate::followup::public_chatbot_router())
 }
 
 /// Where a request came from, as far as the transport knows: the socket's peer under `lore
@@ -72,7 +74,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 }
 
 /// The visitor token of `Authorization: Visitor <token>`, when well formed.
-fn visitor_token(headers: &HeaderMap) -> Option<VisitorToken> {
+pub(crate) fn visitor_token(headers: &HeaderMap) -> Option<VisitorToken> {
     let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     scheme.eq_ignore_ascii_case("visitor").then(|| VisitorToken::parse(token))?

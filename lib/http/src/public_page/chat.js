@@ -2,7 +2,8 @@
 // page framed by widget.js with ?embed=1): plain script, no dependencies, inlined in the page
 // under its CSP nonce. It talks to the visitor routes under data-endpoint (else the page's own
 // path): POST …/conversations, GET …/conversations/{id}, POST …/conversations/{id}/messages,
-// GET …/speech.
+// GET …/speech, POST …/conversations/{id}/handoff (data-handoff="true": "Talk to a person"; while
+// a person has the conversation, its replies are read back by polling the conversation).
 // Everything the server sends is inserted as text (textContent, text nodes, elements made with
 // createElement), never as HTML, and only http(s) links are made: a Mind's fields, its sources
 // and the model's answers are untrusted.
@@ -20,6 +21,7 @@
   var showSources = root.getAttribute("data-show-sources") === "true";
   var voice = root.getAttribute("data-voice") === "true";
   var gated = root.getAttribute("data-email-gate") === "true";
+  var handoffOffered = root.getAttribute("data-handoff") === "true";
   var embed = document.body.classList.contains("embed");
   // The visitor routes: data-endpoint (possibly another origin that streams), else relative to
   // wherever the page is served (a stage prefix on API Gateway included).
@@ -438,8 +440,13 @@
   function finishAnswer(answer, message) {
     message = message || {};
     if (message.role && message.role !== "assistant") {
-      // Nobody answers now (a conversation handed to a person): the question is stored.
+      // Nobody answers now (a conversation handed to a person): the question is stored, and the
+      // person's replies are polled for.
       answer.li.remove();
+      if (!handedOff) {
+        handedOff = true;
+        person.hidden = true;
+      }
       return;
     }
     var citations = showSources ? message.citations || [] : [];
@@ -604,6 +611,7 @@
   function opened(id) {
     root.setAttribute("data-conversation", id);
     restart.hidden = false;
+    person.hidden = !handoffOffered || handedOff;
   }
 
   function open() {
@@ -701,6 +709,7 @@
         if (mineEpoch !== epoch) return;
         setBusy(false);
         follow(answer.li);
+        if (handedOff) watch();
         pump();
       })
       .catch(function (err) {
@@ -805,6 +814,10 @@
   restart.addEventListener("click", function () {
     forget();
     epoch++;
+    unwatch();
+    handedOff = false;
+    seenAgents = {};
+    person.hidden = true;
     conversation = null;
     visitor = null;
     queue = [];
@@ -816,6 +829,125 @@
     setStatus("");
     begin();
     (gated ? document.getElementById("gate-email") : input).focus();
+  });
+
+  // ---- "Talk to a person" (hand-off): the owner's team answers in this conversation. ----
+  var person = el("button", "restart handoff", "Talk to a person");
+  person.type = "button";
+  person.id = "handoff";
+  person.hidden = true;
+  bar.appendChild(person);
+  var handedOff = false; // a person has the conversation: their replies are polled for
+  var seenAgents = {}; // ids of the agent messages shown
+  var POLL_FIRST = 3000;
+  var POLL_MAX = 30000;
+  var pollDelay = POLL_FIRST;
+  var pollTimer = 0;
+  var polling = false; // a read is on its way
+
+  person.addEventListener("click", function () {
+    if (!conversation || handedOff) return;
+    person.disabled = true;
+    var mine = epoch;
+    post(base + "/" + enc(conversation.id) + "/handoff", {}, "application/json")
+      .then(function (res) {
+        if (!res.ok) return failure(res).then(function (err) { throw err; });
+        return res.json();
+      })
+      .then(function (body) {
+        if (mine !== epoch) return;
+        handedOff = !!(body && body.conversation && body.conversation.status === "handoff");
+        person.hidden = handedOff;
+        setStatus(handedOff ? "A person will answer here. You can keep writing." : "");
+        if (handedOff) watch();
+      })
+      .catch(function (err) {
+        if (mine !== epoch) return;
+        setStatus(err && err.fromServer ? err.message : "The connection failed.", true);
+      })
+      .then(function () {
+        person.disabled = false;
+      });
+  });
+
+  // Polls the conversation while a person has it and the page is shown: every 3 s, slower (up
+  // to 30 s) while nothing new comes, faster again when a reply arrives or the visitor writes.
+  function watch() {
+    pollDelay = POLL_FIRST;
+    schedule();
+  }
+
+  function unwatch() {
+    if (pollTimer) window.clearTimeout(pollTimer);
+    pollTimer = 0;
+  }
+
+  function schedule() {
+    unwatch();
+    if (!handedOff || !conversation || document.hidden) return;
+    pollTimer = window.setTimeout(poll, pollDelay);
+  }
+
+  function poll() {
+    pollTimer = 0;
+    if (!handedOff || !conversation || document.hidden || polling) return;
+    polling = true;
+    var mine = epoch;
+    var id = conversation.id;
+    fetch(base + "/" + enc(id), {
+      headers: { Authorization: "Visitor " + conversation.token, Accept: "application/json" },
+    })
+      .then(function (res) {
+        if (res.status === 429) {
+          var wait = Number(res.headers.get("Retry-After")) * 1000;
+          pollDelay = Math.min(POLL_MAX, Math.max(pollDelay * 2, wait || 0));
+          return null;
+        }
+        if (!res.ok) {
+          pollDelay = Math.min(POLL_MAX, pollDelay * 2);
+          return null;
+        }
+        return res.json();
+      })
+      .then(function (body) {
+        if (mine !== epoch || !body || !body.conversation) return;
+        var fresh = false;
+        var messages = body.messages || [];
+        for (var i = 0; i < messages.length; i++) {
+          var m = messages[i] || {};
+          if (m.role === "agent" && m.id && !seenAgents[m.id]) {
+            seenAgents[m.id] = true;
+            var li = addAgent(m.content || "");
+            li.setAttribute("data-message-id", m.id);
+            follow(li);
+            fresh = true;
+          }
+        }
+        if (body.conversation.status !== "handoff") {
+          // Handed back: the Mind or chatbot answers again.
+          handedOff = false;
+          person.hidden = !handoffOffered;
+          setStatus("");
+        }
+        pollDelay = fresh ? POLL_FIRST : Math.min(POLL_MAX, Math.round(pollDelay * 1.5));
+      })
+      .catch(function () {
+        pollDelay = Math.min(POLL_MAX, pollDelay * 2);
+      })
+      .then(function () {
+        polling = false;
+        if (mine === epoch) schedule();
+      });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      unwatch();
+    } else if (handedOff) {
+      // Back on the page: look at once, then at the first pace again.
+      pollDelay = POLL_FIRST;
+      poll();
+    }
   });
 
   function startChat() {
@@ -879,6 +1011,7 @@
         last = addMessage("user", m.content || "").li;
       } else if (m.role === "agent") {
         last = addAgent(m.content || "");
+        if (m.id) seenAgents[m.id] = true;
       } else if (m.role === "assistant" && m.generatedBy === "welcome") {
         addWelcome(m.content || "");
       } else if (m.role === "assistant") {
@@ -916,9 +1049,11 @@
         conversation = { id: id, token: token };
         var v = body.conversation.visitor;
         if (v && v.email) visitor = { email: v.email, name: v.name || undefined };
+        show(body.messages || []);
+        handedOff = body.conversation.status === "handoff";
         opened(id);
         root.setAttribute("data-restored", "true");
-        show(body.messages || []);
+        if (handedOff) watch();
         startChat();
         pump();
       })

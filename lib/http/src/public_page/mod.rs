@@ -85,10 +85,12 @@ async fn page(
         Err(e) => return e.into_response(),
     };
     let nonce = nonce();
-    let html = render(&published, &nonce, embed);
+    let stream = s.app.config().stream_url.as_ref().map(|o| o.as_str());
+    let html = render(&published, &nonce, embed, stream);
     let csp = format!(
-        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'; \
+        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'{}; \
          img-src http: https:; media-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors {}",
+        stream.map(|o| format!(" {o}")).unwrap_or_default(),
         published.embed().allowed_origins.frame_ancestors()
     );
     let headers: [(HeaderName, HeaderValue); 5] = [
@@ -345,7 +347,8 @@ const SCRIPT: &str = include_str!("chat.js");
 /// The page's HTML. `nonce` authorises its one style sheet and its one script under the page's
 /// CSP. Settings reach the script as `data-` attributes (booleans only); text is in the HTML,
 /// escaped, and the script reads it as text. `embed`: only the chat, for the widget's frame.
-pub fn render(published: &Published, nonce: &str, embed: bool) -> String {
+/// `stream`: the origin the visitor routes are called at, when not the page's own.
+pub fn render(published: &Published, nonce: &str, embed: bool, stream: Option<&str>) -> String {
     let p = palette(published);
     let name = escape(published.name());
     let mind = published.mind();
@@ -385,7 +388,7 @@ pub fn render(published: &Published, nonce: &str, embed: bool) -> String {
     if !embed {
         header(&mut h, published, &name);
     }
-    chat(&mut h, published, &name);
+    chat(&mut h, published, &name, stream);
     if let (false, Some(m)) = (embed, mind) {
         about(&mut h, m);
     }
@@ -423,16 +426,19 @@ fn header(h: &mut String, published: &Published, name: &str) {
 /// The conversation: the welcome message, suggested questions, the e-mail gate and the message
 /// box. The gate and the box start hidden; the script shows the one that applies, so without
 /// script the page is the Mind's profile and a notice.
-fn chat(h: &mut String, published: &Published, name: &str) {
+fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>) {
+    let (kind, slug) = (published.kind().prefix(), escape(published.slug().as_str()));
+    // Empty: the script calls the visitor routes next to the page, wherever it is served.
+    let endpoint = stream.map(|origin| format!("{}/{kind}/{slug}", escape(origin))).unwrap_or_default();
     let _ = writeln!(
         h,
         "<main id=\"chat\" class=\"chat\" aria-label=\"Chat with {name}\" data-show-sources=\"{}\" data-voice=\"{}\" \
-         data-email-gate=\"{}\" data-kind=\"{}\" data-slug=\"{}\">",
+         data-email-gate=\"{}\" data-handoff=\"{}\" data-kind=\"{kind}\" data-slug=\"{slug}\" \
+         data-endpoint=\"{endpoint}\">",
         published.show_sources(),
         published.voice_enabled(),
         published.collect_email_before_chat(),
-        published.kind().prefix(),
-        escape(published.slug().as_str()),
+        published.reply().handoff_enabled,
     );
     h.push_str("<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"Conversation\">\n");
     if let Some(welcome) = published.welcome_message() {
@@ -534,7 +540,7 @@ mod tests {
             avatar_url: Field::Value("https://cdn.example.com/a.png?x=1&y=2".into()),
             ..Default::default()
         });
-        let html = render(&Published::Mind(Box::new(m)), "n0nce", false);
+        let html = render(&Published::Mind(Box::new(m)), "n0nce", false, None);
         assert!(html.contains("<h1>&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert_eq!(html.matches("<script").count(), 1, "only the page's own script");
@@ -556,12 +562,12 @@ mod tests {
                 .map(|(k, v)| (k.to_owned(), Some(v.to_owned())))
                 .collect();
         let m = mind(RawMind { theme: Field::Value(theme), ..Default::default() });
-        let html = render(&Published::Mind(Box::new(m)), "n", false);
+        let html = render(&Published::Mind(Box::new(m)), "n", false, None);
         assert!(html.contains("--bg: #102030; --fg: #f9fafb; --accent: #ff0000;"), "{html}");
         assert!(html.contains("--font: \"Inter\", serif, system-ui"));
         assert!(html.contains("content=\"dark\""), "a dark background gets a dark colour scheme");
         let light = mind(RawMind::default());
-        let html = render(&Published::Mind(Box::new(light)), "n", false);
+        let html = render(&Published::Mind(Box::new(light)), "n", false, None);
         assert!(html.contains("--bg: #ffffff; --fg: #111827;"));
         assert!(html.contains("prefers-color-scheme: dark"));
     }
@@ -574,11 +580,14 @@ mod tests {
             ..Default::default()
         });
         let published = Published::Mind(Box::new(m));
-        let full = render(&published, "n", false);
+        let full = render(&published, "n", false, None);
         assert!(full.contains("<h1>") && full.contains("A bio") && full.contains("<footer>"));
-        let embedded = render(&published, "n", true);
+        let embedded = render(&published, "n", true, None);
         assert!(embedded.contains("<body class=\"embed\">"));
         assert!(!embedded.contains("<h1>") && !embedded.contains("A bio") && !embedded.contains("<footer>"));
         assert!(embedded.contains("id=\"chat\"") && embedded.contains("data-kind=\"m\""));
+        assert!(embedded.contains("data-endpoint=\"\""), "the page's own origin");
+        let streamed = render(&published, "n", true, Some("https://fn.lambda-url.example"));
+        assert!(streamed.contains("data-endpoint=\"https://fn.lambda-url.example/m/ada\""), "{streamed}");
     }
 }

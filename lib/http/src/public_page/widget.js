@@ -300,7 +300,9 @@
     }
   });
 
-  function show() {
+  // takeFocus: the visitor opened it (launcher, or the host's script on their action); opened
+  // at load (data-open) it leaves the host page's focus where it is.
+  function show(takeFocus) {
     if (isOpen) return;
     isOpen = true;
     ensureFrame();
@@ -309,6 +311,7 @@
     launcher.setAttribute("aria-label", "Close chat");
     launcher.replaceChild(icon(CROSS), launcher.firstChild);
     layout();
+    if (takeFocus === false) return;
     if (ready) frame.focus();
     else close.focus();
   }
@@ -345,7 +348,7 @@
   function mount() {
     document.body.appendChild(host);
     layout();
-    if (openAtLoad) show();
+    if (openAtLoad) show(false);
   }
   if (document.body) mount();
   else document.addEventListener("DOMContentLoaded", mount);

@@ -236,12 +236,27 @@ impl DynamoStore {
             let Some(chatbot) = self.get(&pk, &sk).await? else { return Ok(false) };
             if get_u(&chatbot, SOURCE_COUNT) == 0 {
                 let slug = req_s(&chatbot, "slug")?;
+                let published = chatbot.get("isPublished").and_then(|v| v.as_bool().ok()).copied().unwrap_or(false);
                 let mut e1 = Expr::new();
+                // The guards released below were chosen from this read: a publish or a rename
+                // committed meanwhile makes the delete read again, so no guard is left behind.
                 let cond = format!(
-                    "attribute_exists({pk}) AND (attribute_not_exists({c}) OR {c} = {z})",
+                    "attribute_exists({pk}) AND (attribute_not_exists({c}) OR {c} = {z}) AND {s} = {read_slug} \
+                     AND {published_as_read}",
                     pk = e1.a("pk"),
                     c = e1.a(SOURCE_COUNT),
-                    z = e1.v("zero", n(0))
+                    z = e1.v("zero", n(0)),
+                    s = e1.a("slug"),
+                    read_slug = e1.v("readSlug", s(slug)),
+                    published_as_read = if published {
+                        format!("{} = {}", e1.a("isPublished"), e1.v("wasPublished", AttributeValue::Bool(true)))
+                    } else {
+                        format!(
+                            "(attribute_not_exists({p}) OR {p} = {f})",
+                            p = e1.a("isPublished"),
+                            f = e1.v("wasPublished", AttributeValue::Bool(false))
+                        )
+                    },
                 );
                 let mut e2 = Expr::new();
                 let guard_cond =
@@ -255,7 +270,7 @@ impl DynamoStore {
                 ];
                 // A published chatbot gives its public address back (the guard is checked to
                 // still name it, as the slug guard is).
-                if chatbot.get("isPublished").and_then(|v| v.as_bool().ok()).copied().unwrap_or(false) {
+                if published {
                     let mut e4 = Expr::new();
                     let cond = format!(
                         "attribute_not_exists({}) OR {} = {}",
