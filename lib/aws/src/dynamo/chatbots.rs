@@ -68,7 +68,7 @@ fn chatbot_item(c: &Chatbot) -> Item {
     item
 }
 
-fn published(item: &Item) -> bool {
+pub(crate) fn published(item: &Item) -> bool {
     item.get("isPublished").and_then(|v| v.as_bool().ok()).copied().unwrap_or(false)
 }
 
@@ -157,18 +157,9 @@ impl ChatbotStore for DynamoStore {
             let old_slug = req_s(&current, "slug")?.to_owned();
             let was_published = published(&current);
             let mut expr = Expr::new();
-            let (mut sets, mut removes) = (Vec::new(), Vec::new());
-            for (attr, value) in settings(c) {
-                match value {
-                    Some(v) => sets.push(format!("{} = {}", expr.a(&attr), expr.v(&attr, v))),
-                    None => removes.push(expr.a(&attr)),
-                }
-            }
-            sets.push(format!("{} = {}", expr.a("rev"), expr.v("rev", n(c.revision))));
-            let mut update = format!("SET {}", sets.join(", "));
-            if !removes.is_empty() {
-                update = format!("{update} REMOVE {}", removes.join(", "));
-            }
+            let mut attributes = settings(c);
+            attributes.push(("rev".to_owned(), Some(n(c.revision))));
+            let update = expr.set_or_remove(attributes);
             // The write holds only if no other settings write came since this read (the guards
             // below were chosen from it); a chatbot written before revisions has none (0).
             let unchanged = if read_rev == 0 {

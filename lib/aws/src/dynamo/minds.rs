@@ -237,18 +237,9 @@ impl MindStore for DynamoStore {
                 return Ok(RevisedWrite::Stale);
             }
             let mut expr = Expr::new();
-            let (mut sets, mut removes) = (Vec::new(), Vec::new());
-            for (attr, value) in settings(mind) {
-                match value {
-                    Some(v) => sets.push(format!("{} = {}", expr.a(&attr), expr.v(&attr, v))),
-                    None => removes.push(expr.a(&attr)),
-                }
-            }
-            sets.push(format!("{} = {}", expr.a("rev"), expr.v("rev", n(mind.revision))));
-            let mut update = format!("SET {}", sets.join(", "));
-            if !removes.is_empty() {
-                update = format!("{update} REMOVE {}", removes.join(", "));
-            }
+            let mut attributes = settings(mind);
+            attributes.push(("rev".to_owned(), Some(n(mind.revision))));
+            let update = expr.set_or_remove(attributes);
             let cond = at_revision(&mut expr, stored.revision);
             let mut writes = vec![TxWrite::Update { key: key(&pk, &sk), update, cond: Some(cond), expr }];
             let (mut slug_taken, mut address_taken) = (None, None);

@@ -134,6 +134,23 @@ impl Expr {
         p
     }
 
+    /// `SET` every attribute that has a value and `REMOVE` every one that has none (an unset
+    /// setting of a stored document), as one update expression.
+    pub(crate) fn set_or_remove(&mut self, attributes: Vec<(String, Option<AttributeValue>)>) -> String {
+        let (mut sets, mut removes) = (Vec::new(), Vec::new());
+        for (attr, value) in attributes {
+            match value {
+                Some(v) => sets.push(format!("{} = {}", self.a(&attr), self.v(&attr, v))),
+                None => removes.push(self.a(&attr)),
+            }
+        }
+        let mut update = format!("SET {}", sets.join(", "));
+        if !removes.is_empty() {
+            update = format!("{update} REMOVE {}", removes.join(", "));
+        }
+        update
+    }
+
     pub(crate) fn names(&self) -> Option<HashMap<String, String>> {
         (!self.names.is_empty()).then(|| self.names.clone())
     }

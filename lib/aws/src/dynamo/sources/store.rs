@@ -236,7 +236,7 @@ impl DynamoStore {
             let Some(chatbot) = self.get(&pk, &sk).await? else { return Ok(false) };
             if get_u(&chatbot, SOURCE_COUNT) == 0 {
                 let slug = req_s(&chatbot, "slug")?;
-                let published = chatbot.get("isPublished").and_then(|v| v.as_bool().ok()).copied().unwrap_or(false);
+                let published = crate::dynamo::chatbots::published(&chatbot);
                 let mut e1 = Expr::new();
                 // The guards released below were chosen from this read: a publish or a rename
                 // committed meanwhile makes the delete read again, so no guard is left behind.
