@@ -93,9 +93,10 @@ def pdf_seeds():
         b"BT /F1 12 Tf 72 720 Td (Hello) Tj /F2 10 Tf <00010002> Tj ET q 1 0 0 1 5 5 cm /X2 Do Q",
         type0.encode(), xform]))
     write("pdf", "assembled-text.bin", b"\x01" + TEXT.encode())
-    # Issue 14's bombs, small: a content stream inflating to 8 MB (over the 4 MiB page cap), and
-    # 60 pages sharing one busy content stream (the total-content path, under the caps; few
-    # enough that the instrumented parser reads them well within the fuzzer's 10 s per input).
+    # The PDF bombs of tests/hostile/files.rs, small: a content stream inflating to 8 MB (over the
+    # 4 MiB page cap), and 60 pages sharing one busy content stream (the total-content path, under
+    # the caps; few enough that the instrumented parser reads them well within the fuzzer's 10 s
+    # per input).
     bomb = zlib.compress(b"BT /F1 12 Tf (bomb) Tj ET\n" * (8 * 1024 * 1024 // 26), 9)
     write("pdf", "content-bomb.bin", b"\0" + pdf([CATALOG, PAGES, page("<< /Font << /F1 4 0 R >> >>"), HELVETICA,
                                                    stream("/Filter /FlateDecode", bomb)]))
@@ -188,8 +189,9 @@ def docx_seeds():
     write("docx", "deflated.bin", b"\0" + docx(zipfile.ZIP_DEFLATED))
     write("docx", "parts.bin", b"\x01" + b"\0PART\0".join(p.encode() for p in [DOCUMENT, STYLES, NUMBERING, CORE]))
     write("docx", "document-only.bin", b"\x01" + DOCUMENT.encode())
-    # Issue 14's paragraph bomb, small: 20,000 one-word paragraphs of distinct words (text-like
-    # compression, inside the zip-bomb ratio check; the full-size bomb is over the paragraph cap).
+    # The paragraph bomb of tests/hostile/files.rs, small: 20,000 one-word paragraphs of distinct
+    # words (text-like compression, inside the zip-bomb ratio check; the full-size bomb is over the
+    # paragraph cap).
     words = []
     for i in range(20000):
         word, n = "", i

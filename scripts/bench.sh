@@ -11,8 +11,9 @@
 # 3. scripts/bench-process.sh    process budgets of the performance budgets (docs/benchmarks.md) (cold start, API overhead, memory)
 #
 # Each installs what it needs (Python peers in a venv, wrk from Debian) and builds with the
-# `perf` profile. About 15 minutes once built; the first perf build takes about 20 more on two
-# cores. Run it on an otherwise idle machine: the ratios are measured in one run, but a loaded
+# `perf` profile, except the Lambda binaries of bench-process.sh, built as deployed (`lambda`:
+# fat LTO, several minutes each on two cores). About 15 minutes once built; the first perf build
+# takes about 20 more on two cores. Run it on an otherwise idle machine: the ratios are measured in one run, but a loaded
 # machine still widens the tails.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -78,9 +78,11 @@ JSON
 (cd "$OUT/ts" && node_modules/.bin/tsc -p tsconfig.json)
 cp "$OUT/ts/shipping.md" "$OUT/ts/out/"
 
-# --- a server for both flows (private addresses allowed: hooks name the local receivers)
+# --- a server for both flows (private addresses allowed: hooks name the local receivers; the
+# extractive responder whatever the environment holds, so that the answers the flows check are
+# deterministic and no model is called)
 source scripts/lib/serve.sh
-start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true
+start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_RESPONDER=extractive
 
 status=0
 PYTHONPATH="$OUT/py" "$VENV/bin/python" tests/sdk/python_flow.py || status=$?

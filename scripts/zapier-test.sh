@@ -7,8 +7,8 @@
 #
 # Installs the app's locked dependencies (`npm ci`, into integrations/zapier/node_modules), builds
 # and starts `lore serve` on a free port with a fresh data dir (private addresses allowed, so that
-# hooks may name 127.0.0.1), runs `node --test`, and stops the server. LORE_BIN uses an already
-# built `lore`.
+# hooks and URL sources may name 127.0.0.1; the extractive responder), runs `node --test`, and
+# stops the server. LORE_BIN uses an already built `lore`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
@@ -19,9 +19,11 @@ if [ -z "${LORE_BIN:-}" ]; then
   LORE_BIN="$TARGET_DIR/debug/lore"
 fi
 
-# Private addresses allowed, so that hooks may name the local receiver; retries after 1 s.
+# Private addresses allowed, so that hooks and URL sources may name the local receiver; retries
+# after 1 s; the extractive responder whatever the environment holds (OPENAI_API_KEY, …), so that
+# "Ask a Mind or Chatbot" gets the deterministic answers the tests check and calls no model.
 source scripts/lib/serve.sh
-start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_WEBHOOK_RETRY_SCHEDULE=1s
+start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_WEBHOOK_RETRY_SCHEDULE=1s LORE_RESPONDER=extractive
 
 status=0
 (cd integrations/zapier && NODE_ENV=test node --test test/) || status=$?

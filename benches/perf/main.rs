@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! bash scripts/bench-perf.sh      # venv with the Python peers, build, run, rewrite docs/benchmarks.md
-//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,pg-search,http-search,webhooks,conversations]
+//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,pg-search,http-search,webhooks,conversations,analytics]
 //!     [--write FILE] [--quick] [--python PATH]
 //! ```
 //!
@@ -25,11 +25,14 @@
 //! - `conversations` (`chat.rs`): streamed answers of `lore serve` from a local stub model at
 //!   10k chunks (time to the first `citations` and `delta` events against the model's own first
 //!   piece) and conversations a second under 4 clients against the stub alone.
+//! - `analytics` (`analytics.rs`): the analytics report of a chatbot with 100,000 messages over
+//!   90 days through `lore serve`'s HTTP API, against a scan of the same messages.
 //!
 //! The Python peers (`peers.py`) run with `--python` (default `$LORE_BENCH_PYTHON`, else
 //! `python3`); without the packages their columns say "not measured". `--quick` shrinks every
 //! row (smaller sizes, fewer repeats) to check the bench itself; its numbers are not published.
 
+mod analytics;
 mod chat;
 mod chunking;
 mod embed;
@@ -117,7 +120,7 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 8] = [
+    let rows: [(&str, RowFn); 9] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
         ("embedding", embed::run),
@@ -126,6 +129,7 @@ fn run() -> Result<()> {
         ("http-search", http_search::run),
         ("webhooks", webhooks::run),
         ("conversations", chat::run),
+        ("analytics", analytics::run),
     ];
     for (name, f) in rows {
         if !o.wants(name) {

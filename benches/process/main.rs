@@ -8,8 +8,9 @@
 //! 3. Memory: `lore serve` idle RSS vs the axum hello world's; peak RSS processing a ~10 MB PDF
 //!    in `lore serve`, in the `api-chatbots` Lambda and in the `ingest-worker` Lambda.
 //!
-//! `bash scripts/bench-process.sh` builds everything with the `perf` profile and runs this;
-//! see benches/process/README.md.
+//! `bash scripts/bench-process.sh` builds the Lambda binaries and their peers with the `lambda`
+//! profile (as deployed: fat LTO, one codegen unit, stripped), `lore serve` and its peer with
+//! `perf`, and runs this; see benches/process/README.md.
 
 mod emulator;
 mod minilm_lambda;
@@ -33,7 +34,10 @@ const PDF_IMAGES: usize = 25;
 const PROCESS_TIMEOUT: Duration = Duration::from_secs(1200);
 
 struct Opts {
+    /// `lore` and the HTTP hello world.
     bin_dir: PathBuf,
+    /// The Lambda functions and the Lambda peers (hello worlds, floor).
+    lambda_bin_dir: PathBuf,
     reps: usize,
     duration_secs: u64,
     connections: u32,
@@ -48,6 +52,7 @@ fn parse_args() -> Result<Opts> {
     // target/<profile>/deps/process-… → target/<profile>
     let default_bin_dir = exe.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default();
     let mut o = Opts {
+        lambda_bin_dir: default_bin_dir.clone(),
         bin_dir: default_bin_dir,
         reps: 100,
         duration_secs: 10,
@@ -62,6 +67,7 @@ fn parse_args() -> Result<Opts> {
         match a.as_str() {
             "--bench" => {}
             "--bin-dir" => o.bin_dir = value()?.into(),
+            "--lambda-bin-dir" => o.lambda_bin_dir = value()?.into(),
             "--reps" => o.reps = value()?.parse()?,
             "--duration" => o.duration_secs = value()?.parse()?,
             "--connections" => o.connections = value()?.parse()?,
@@ -72,7 +78,9 @@ fn parse_args() -> Result<Opts> {
                 let (k, v) = kv.split_once('=').ok_or_else(|| anyhow!("--ours-env takes K=V"))?;
                 o.ours_env.push((k.to_owned(), v.to_owned()));
             }
-            other => bail!("unknown argument {other} (--bin-dir, --reps, --duration, --connections, --write, --only)"),
+            other => bail!(
+                "unknown argument {other} (--bin-dir, --lambda-bin-dir, --reps, --duration, --connections, --write, --only)"
+            ),
         }
     }
     Ok(o)
@@ -81,10 +89,15 @@ fn parse_args() -> Result<Opts> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {
     let o = parse_args()?;
-    let bins = Bins::new(&o.bin_dir)?;
+    let bins = Bins::new(&o.bin_dir, &o.lambda_bin_dir)?;
     let work = tempfile::Builder::new().prefix("lore-bench-process-").tempdir()?;
     let machine = machine();
-    eprintln!("bench-process: {machine}; binaries from {}; scratch {}", o.bin_dir.display(), work.path().display());
+    eprintln!(
+        "bench-process: {machine}; binaries from {} (Lambda: {}); scratch {}",
+        o.bin_dir.display(),
+        o.lambda_bin_dir.display(),
+        work.path().display()
+    );
     let run = |name: &str| o.only.as_deref().is_none_or(|only| only.split(',').any(|x| x == name));
 
     let mut report = Report::default();
@@ -146,17 +159,18 @@ struct Bins {
 }
 
 impl Bins {
-    fn new(dir: &Path) -> Result<Self> {
+    /// `dir`: `lore` and the HTTP hello world; `lambda`: the functions and the Lambda peers.
+    fn new(dir: &Path, lambda: &Path) -> Result<Self> {
         let b = Bins {
             lore: dir.join("lore"),
-            api_chatbots: dir.join("api-chatbots"),
-            api_forms: dir.join("api-forms"),
-            api_minds: dir.join("api-minds"),
-            api_integrations: dir.join("api-integrations"),
-            ingest_worker: dir.join("ingest-worker"),
-            hello_lambda: dir.join("examples/process-hello-lambda"),
-            hello_dynamo: dir.join("examples/process-hello-dynamo"),
-            floor_lambda: dir.join("examples/process-floor-lambda"),
+            api_chatbots: lambda.join("api-chatbots"),
+            api_forms: lambda.join("api-forms"),
+            api_minds: lambda.join("api-minds"),
+            api_integrations: lambda.join("api-integrations"),
+            ingest_worker: lambda.join("ingest-worker"),
+            hello_lambda: lambda.join("examples/process-hello-lambda"),
+            hello_dynamo: lambda.join("examples/process-hello-dynamo"),
+            floor_lambda: lambda.join("examples/process-floor-lambda"),
             hello_http: dir.join("examples/process-hello-http"),
         };
         for p in [
@@ -462,7 +476,7 @@ struct ColdRow {
     total: Dist,
     init: Dist,
     rss_mib: f64,
-    /// The binary's size without symbols (what a release build, which strips, deploys; before LTO).
+    /// The binary's size without symbols (the `lambda` profile strips already: as deployed).
     stripped_bytes: Option<u64>,
 }
 
@@ -708,7 +722,7 @@ async fn aws_cold_start(bins: &Bins, setup: &AwsSetup, reps: usize) -> Result<Aw
         ("`api-integrations`: GET auth/verify", &bins.api_integrations, "api-integrations", env.clone(), &events[2]),
         ("`ingest-worker`: one SQS ingest job", &bins.ingest_worker, "ingest-worker", env.clone(), &ingest_event),
     ];
-    // The functions that embed, configured for the local model (issue 18 item 10): the layer's
+    // The functions that embed, configured for the local model as the MiniLM layer does: the layer's
     // directory is the machine's model cache here.
     let model_dir = minilm_dir().map(|d| d.to_string_lossy().into_owned());
     let mut cases = cases;
@@ -1159,7 +1173,8 @@ impl Report {
         let _ = writeln!(s, "{BEGIN}");
         let _ = writeln!(
             s,
-            "Measured {date} on {machine}; Rust profile `perf` for every binary (ours and the peers); \
+            "Measured {date} on {machine}; Rust profile `lambda` (fat LTO, one codegen unit, as deployed) for the \
+             Lambda binaries and their peers, `perf` for `lore serve` and its peer; \
              revision {}. Reproduce with:\n\n```sh\n{command}\n```\n",
             revision()
         );
@@ -1283,7 +1298,7 @@ impl Report {
         if let Some(m) = &self.minilm {
             let _ = writeln!(
                 s,
-                "**MiniLM on Lambda** (issue 18 item 10; `benches/process/minilm_lambda.rs`): the same AWS composition, \
+                "**MiniLM on Lambda** (`benches/process/minilm_lambda.rs`): the same AWS composition, \
                  once per embedder. `api-chatbots` creates a chatbot and a text source of {} characters (this \
                  repository's docs) and starts it; the job is taken from the SQS ingest queue on moto and handed to a \
                  freshly spawned `ingest-worker` as an SQS event (*ingest* = spawn → the batch's answer: init, model \

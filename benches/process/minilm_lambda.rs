@@ -1,10 +1,10 @@
-//! "MiniLM on Lambda" (issue 18 item 10): the functions that embed, given the model directory the
-//! `MiniLmLayer` of `template.yaml` provides (`LORE_EMBEDDER=minilm`, `LORE_MODEL_DIR`), on the AWS
-//! composition of the cold-start section (moto + the test PostgreSQL), next to the same run with the
-//! built-in lexical embedder. The path is production's: `api-chatbots` creates a text source and
-//! starts it (the job goes to the SQS ingest queue on moto), the job is taken from that queue and
-//! handed to a freshly spawned `ingest-worker` as an SQS event, and `api-chatbots` then answers
-//! searches of the chatbot's knowledge.
+//! "MiniLM on Lambda" (what the local model costs a Lambda function): the functions that embed,
+//! given the model directory the `MiniLmLayer` of `template.yaml` provides (`LORE_EMBEDDER=minilm`,
+//! `LORE_MODEL_DIR`), on the AWS composition of the cold-start section (moto + the test
+//! PostgreSQL), next to the same run with the built-in lexical embedder. The path is production's:
+//! `api-chatbots` creates a text source and starts it (the job goes to the SQS ingest queue on
+//! moto), the job is taken from that queue and handed to a freshly spawned `ingest-worker` as an
+//! SQS event, and `api-chatbots` then answers searches of the chatbot's knowledge.
 
 use super::{AwsSetup, Bins, Dist, api_gateway_template, dist, http_event, lambda_command};
 use crate::emulator::{Emulator, Kind, Posted};

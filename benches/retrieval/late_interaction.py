@@ -1,5 +1,5 @@
 """Late interaction with all-MiniLM-L6-v2's own token states: does it rank better than its
-sentence vectors? An experiment for issue 17 (search does not use it yet), reproduced by
+sentence vectors? The experiment behind search's late-interaction rescoring, reproduced by
 `bash scripts/bench-late-interaction.sh`, which writes the block of docs/benchmarks.md.
 
 For each corpus of benches/retrieval, from the files of `lib/embed/examples/token_states.rs`

@@ -1,5 +1,6 @@
-// API-key authentication: the Lore server's address and a key with the scopes forms:read,
-// webhooks:write, chatbot:read and minds:read. Zapier's "test" call is Lore's verify route.
+// API-key authentication: the Lore server's address and a key with the scopes the triggers
+// (forms:read, webhooks:write, chatbot:read, minds:read) and the actions (knowledge:write,
+// minds:write, chat:write, forms:write) use. Zapier's "test" call is Lore's verify route.
 'use strict';
 
 const { url } = require('./lore');
@@ -20,7 +21,9 @@ module.exports = {
       required: true,
       type: 'password',
       helpText:
-        'A Lore API key (`lore_sk_…`) with the scopes forms:read, webhooks:write, chatbot:read and minds:read.',
+        'A Lore API key (`lore_sk_…`). Triggers need the scopes forms:read, webhooks:write, chatbot:read and minds:read; ' +
+        'the actions also knowledge:write and minds:write (Add Knowledge Source), chat:write (Ask a Mind or Chatbot) ' +
+        'and forms:write (Submit Form Response).',
     },
   ],
   test: async (z, bundle) => {

@@ -1,13 +1,28 @@
-// The Lore app for Zapier (zapier-platform-core): API-key authentication, three REST-hook
-// triggers and the hidden triggers behind their dropdowns. See README.md.
+// The Lore app for Zapier (zapier-platform-core): API-key authentication, five REST-hook
+// triggers, the hidden triggers behind their dropdowns, and three actions. See README.md.
 'use strict';
 
 const authentication = require('./authentication');
 const { addApiKey, loreErrors } = require('./lore');
 const lists = require('./triggers/lists');
-const { newFormResponse, sourceReady, newLead } = require('./triggers/events');
+const { newFormResponse, sourceReady, newLead, newRating, handoffRequested } = require('./triggers/events');
+const addKnowledgeSource = require('./creates/knowledge');
+const ask = require('./creates/ask');
+const submitFormResponse = require('./creates/forms');
 
-const triggers = [lists.form, lists.chatbot, lists.mind, newFormResponse, sourceReady, newLead];
+const triggers = [
+  lists.form,
+  lists.formToAnswer,
+  lists.chatbot,
+  lists.mind,
+  lists.mindOrChatbot,
+  newFormResponse,
+  sourceReady,
+  newLead,
+  newRating,
+  handoffRequested,
+];
+const creates = [addKnowledgeSource, ask, submitFormResponse];
 
 module.exports = {
   version: require('./package.json').version,
@@ -16,4 +31,5 @@ module.exports = {
   beforeRequest: [addApiKey],
   afterResponse: [loreErrors],
   triggers: Object.fromEntries(triggers.map((t) => [t.key, t])),
+  creates: Object.fromEntries(creates.map((c) => [c.key, c])),
 };

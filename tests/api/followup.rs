@@ -549,3 +549,222 @@ async fn a_handed_off_conversation_is_answered_by_a_person_until_resumed() {
     assert_eq!(env["data"]["reason"], Value::Null);
     t.stop().await;
 }
+
+/// Today as the server counts it (UTC).
+fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+async fn analytics(t: &TestApp, o: &Owner, query: &str) -> Value {
+    let (status, body) = parts(keyed(t, Method::GET, o.api(&format!("/analytics{query}")), None).await).await;
+    assert_eq!(status, 200, "{body}");
+    body["analytics"].clone()
+}
+
+#[tokio::test]
+async fn analytics_count_exactly_and_exports_carry_every_message() {
+    let t = TestApp::spawn().await;
+    for (n, kind) in ["m", "c"].into_iter().enumerate() {
+        let o = published(&t, kind, &format!("Counted {kind}"), json!({})).await;
+        let c = from(70 + n as u8);
+        // A lead's visitor conversation: one answered question, one unanswered, rated.
+        let body = json!({"message": "How long do refunds take?", "visitor": {"email": "ada@example.com"}});
+        let (conv, token, created) = opened(&c, &t, &o, body).await;
+        let answer = created["messages"][2]["id"].as_str().unwrap().to_owned();
+        let res = visitor(&c, &t, Method::POST, &o.public(&format!("/conversations/{conv}/messages")), Some(&token))
+            .json(&json!({"content": "Do you sell bicycles?"}))
+            .send()
+            .await
+            .unwrap();
+        let (status, missed) = parts(res).await;
+        assert_eq!(status, 201, "{missed}");
+        let missed_id = missed["message"]["id"].as_str().unwrap().to_owned();
+        let rate = |id: String, rating: &'static str| {
+            let path = o.api(&format!("/conversations/{conv}/messages/{id}/feedback"));
+            let t = &t;
+            async move { assert_eq!(keyed(t, Method::POST, &path, Some(json!({"rating": rating}))).await.status(), 200) }
+        };
+        rate(answer.clone(), "down").await;
+        rate(answer.clone(), "up").await;
+        rate(missed_id.clone(), "down").await;
+        // A keyed conversation with a question whose content needs CSV quoting.
+        let keyed_conv = conversation(&t, &o).await;
+        let tricky = "Refunds, \"fast\" or slow?\nCafé 🙂";
+        ask(&t, &o, &keyed_conv, tricky).await;
+
+        let today = today();
+        let a = analytics(&t, &o, "").await;
+        assert_eq!(a["to"], today.as_str(), "{a}");
+        assert_eq!(a["days"].as_array().unwrap().len(), 30, "the last 30 days by default");
+        let totals = json!({"conversations": 2, "messages": 3, "leads": 1, "answered": 2, "unanswered": 1,
+                            "ratingsUp": 1, "ratingsDown": 1});
+        assert_eq!(a["totals"], totals, "{a}");
+        let last = a["days"].as_array().unwrap().last().unwrap().clone();
+        let mut expected = totals.clone();
+        expected["date"] = json!(today);
+        assert_eq!(last, expected, "today holds everything");
+        assert_eq!(a["days"][0]["conversations"], 0, "days without activity are zeros");
+        assert_eq!(a["topSources"].as_array().unwrap().len(), 1, "{a}");
+        assert_eq!(a["topSources"][0]["citations"], 2, "{a}");
+        assert!(a["topSources"][0]["sourceId"].as_str().unwrap().starts_with("src_"), "{a}");
+        let q = &a["unansweredQuestions"];
+        assert_eq!(
+            q,
+            &json!([{"conversationId": conv, "messageId": missed_id, "question": "Do you sell bicycles?",
+                     "createdAt": missed["message"]["createdAt"]}])
+        );
+        let one = analytics(&t, &o, &format!("?from={today}&to={today}")).await;
+        assert_eq!((one["from"].clone(), one["days"].as_array().unwrap().len()), (json!(today), 1));
+        assert_eq!(one["totals"], totals);
+
+        // Refused ranges.
+        for query in
+            ["?from=2026-13-01", "?from=yesterday", "?from=2026-12-02&to=2026-12-01", "?from=2025-01-01&to=2026-01-02"]
+        {
+            let res = keyed(&t, Method::GET, o.api(&format!("/analytics{query}")), None).await;
+            expect_error(res, 400, "validation_error").await;
+        }
+
+        // Export: JSONL (one conversation per line, newest first), CSV (RFC 4180).
+        let res = keyed(&t, Method::GET, o.api("/conversations/export?format=jsonl"), None).await;
+        assert_eq!(res.status(), 200);
+        assert!(res.headers()["content-type"].to_str().unwrap().starts_with("application/jsonl"));
+        let text = res.text().await.unwrap();
+        let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0]["id"], keyed_conv.as_str(), "newest first");
+        assert_eq!(lines[1]["id"], conv.as_str());
+        assert_eq!(lines[1]["visitor"]["email"], "ada@example.com");
+        let roles: Vec<&str> =
+            lines[1]["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+        assert_eq!(roles, ["assistant", "user", "assistant", "user", "assistant"]);
+        assert_eq!(lines[1]["messages"][2]["feedback"]["rating"], "up");
+        assert_eq!(lines[0]["messages"][1]["content"], tricky, "after its welcome message");
+
+        let res = keyed(&t, Method::GET, o.api("/conversations/export?format=csv"), None).await;
+        assert_eq!(res.status(), 200);
+        assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+        let csv = res.text().await.unwrap();
+        let rows = parse_csv(&csv);
+        assert_eq!(rows[0], ["conversationId", "messageId", "role", "content", "createdAt", "rating"]);
+        assert_eq!(rows.len(), 1 + 3 + 5, "{csv}");
+        assert_eq!(rows[2][..4], [keyed_conv.as_str(), rows[2][1].as_str(), "user", tricky], "quoted and restored");
+        let rated: Vec<(&str, &str)> = rows.iter().skip(1).map(|r| (r[1].as_str(), r[5].as_str())).collect();
+        assert!(rated.contains(&(answer.as_str(), "up")) && rated.contains(&(missed_id.as_str(), "down")), "{csv}");
+
+        // The range bounds the export; a bad format or range is refused; another key's workspace
+        // does not reach it.
+        let res = keyed(&t, Method::GET, o.api("/conversations/export?from=2000-01-01&to=2000-01-31"), None).await;
+        assert_eq!(res.text().await.unwrap(), "", "no conversation then");
+        let res = keyed(&t, Method::GET, o.api(&format!("/conversations/export?from={today}")), None).await;
+        assert_eq!(res.text().await.unwrap().lines().count(), 2);
+        expect_error(
+            keyed(&t, Method::GET, o.api("/conversations/export?format=xml"), None).await,
+            400,
+            "validation_error",
+        )
+        .await;
+        expect_error(
+            keyed(&t, Method::GET, o.api("/conversations/export?from=2026-12-02&to=2026-12-01"), None).await,
+            400,
+            "validation_error",
+        )
+        .await;
+        let ws = t.workspace(&format!("other-{kind}"), Default::default()).await;
+        let other = t.key(&ws, "all").await;
+        for path in [o.api("/analytics"), o.api("/conversations/export")] {
+            expect_error(t.req(Method::GET, &path, &other).send().await.unwrap(), 404, "not_found").await;
+        }
+        let reader = t.key("default", "chat:write,chatbot:read,minds:read").await;
+        for path in [o.api("/analytics"), o.api("/conversations/export")] {
+            expect_error(t.req(Method::GET, &path, &reader).send().await.unwrap(), 403, "insufficient_scope").await;
+        }
+    }
+    t.stop().await;
+}
+
+/// Concurrent ratings and messages: the counts are exact.
+#[tokio::test]
+async fn analytics_stay_exact_under_concurrent_ratings_and_messages() {
+    let t = TestApp::spawn().await;
+    let o = published(&t, "c", "Busy", json!({})).await;
+    let conv = conversation(&t, &o).await;
+    let first = ask(&t, &o, &conv, "How long do refunds take?").await;
+    let answer = first["id"].as_str().unwrap().to_owned();
+    let convs: Vec<String> = futures::future::join_all((0..25).map(|_| conversation(&t, &o))).await;
+    let work = (0..50).map(|i| {
+        let (t, o, answer, conv, rated_conv) = (&t, &o, answer.clone(), convs[i % 25].clone(), conv.clone());
+        async move {
+            if i % 2 == 0 {
+                let rating = if i % 4 == 0 { "up" } else { "down" };
+                let path = o.api(&format!("/conversations/{rated_conv}/messages/{answer}/feedback"));
+                assert_eq!(keyed(t, Method::POST, &path, Some(json!({"rating": rating}))).await.status(), 200);
+            } else {
+                // The workspace writes a few answers at a time: a refused one (429, nothing
+                // stored) is sent again, as a client would.
+                let path = o.api(&format!("/conversations/{conv}/messages"));
+                loop {
+                    let body = json!({"content": "Are shipping costs refunded?"});
+                    let res = keyed(t, Method::POST, &path, Some(body)).await;
+                    match res.status().as_u16() {
+                        201 => break,
+                        429 => tokio::time::sleep(Duration::from_millis(20)).await,
+                        other => panic!("{other}: {}", res.text().await.unwrap()),
+                    }
+                }
+            }
+        }
+    });
+    futures::future::join_all(work).await;
+    let a = analytics(&t, &o, "").await;
+    let totals = &a["totals"];
+    assert_eq!(totals["conversations"], 26, "{a}");
+    assert_eq!(totals["messages"], 1 + 25, "every message once");
+    assert_eq!(totals["answered"].as_u64().unwrap() + totals["unanswered"].as_u64().unwrap(), 26);
+    let ratings = totals["ratingsUp"].as_u64().unwrap() + totals["ratingsDown"].as_u64().unwrap();
+    assert_eq!(ratings, 1, "one answer holds one rating, however many raced");
+    let (_, read) = parts(keyed(&t, Method::GET, o.api(&format!("/conversations/{conv}")), None).await).await;
+    let stored = read["messages"].as_array().unwrap().iter().find(|m| m["id"] == answer.as_str()).unwrap()["feedback"]
+        ["rating"]
+        .clone();
+    let counted = if totals["ratingsUp"] == 1 { "up" } else { "down" };
+    assert_eq!(stored, counted, "the stored rating is the one counted");
+    t.stop().await;
+}
+
+/// A minimal RFC 4180 reader for the test: quoted fields with doubled quotes and line breaks.
+fn parse_csv(s: &str) -> Vec<Vec<String>> {
+    let (mut rows, mut row, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = s.chars().peekable();
+    let mut quoted = false;
+    while let Some(ch) = chars.next() {
+        match (quoted, ch) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut field)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {
+                chars.next();
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    rows
+}

@@ -1,5 +1,5 @@
-//! Fair sharing of the ingest workers (issue 14): one tenant's slow documents cannot hold every
-//! worker; another tenant's small source is processed while they run.
+//! Fair sharing of the ingest workers between tenants: one tenant's slow documents cannot hold
+//! every worker; another tenant's small source is processed while they run.
 
 use crate::files;
 use crate::support::{Server, serve};

@@ -8,7 +8,7 @@ use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use std::io::{Cursor, Write};
 
-/// One text-showing operation, the content of the bombs (issue 14).
+/// One text-showing operation, the content of the PDF bombs.
 pub const BOMB_OP: &[u8] = b"BT /F1 12 Tf (bomb) Tj ET\n";
 
 /// A one-page PDF whose page content stream inflates to at least `inflated_bytes` bytes of

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod export;
 mod fairness;
 mod files;
 mod parsers;

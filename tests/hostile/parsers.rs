@@ -1,7 +1,7 @@
-//! Parser bombs (issue 14) as chatbot file sources of the real `lore serve`: each source ends in
-//! `error` with a reason naming the limit, and the server stays up within its memory budget —
-//! whether the content caps refuse the document before parsing or the parser's own process
-//! runs out of its memory budget or time.
+//! Parser bombs (documents built to exhaust a parser) as chatbot file sources of the real
+//! `lore serve`: each source ends in `error` with a reason naming the limit, and the server stays
+//! up within its memory budget — whether the content caps refuse the document before parsing or
+//! the parser's own process runs out of its memory budget or time.
 
 use crate::files;
 use crate::support::{Server, serve};
@@ -47,7 +47,7 @@ async fn assert_up(server: &Server) {
 #[tokio::test]
 async fn content_bombs_are_refused_by_the_content_caps() {
     let server = serve(&[]);
-    // The 67 KB-class PDF of the issue (28 MB of content), the ~1 MB one (432 MB) and the DOCX
+    // A 67 KB-class PDF bomb (28 MB of content), the ~1 MB one (432 MB) and the DOCX
     // of 2,000,000 one-word paragraphs (36 MB of XML, inside the zip-bomb ratio check).
     let cases = [
         ("bomb-28mb.pdf", files::pdf_content_bomb(28 << 20), "4 MiB of drawing instructions, the limit per page"),

@@ -1,6 +1,7 @@
-//! The workspace storage quota on every byte (issue 14): multipart uploads, signed PUTs (checked
-//! when the URL is asked for and again when the bytes arrive) and crawled pages, on the real
-//! `lore serve` with a workspace of 1,000,000 bytes (or 100,000 for the crawl).
+//! The workspace storage quota on every byte a tenant can make the service store: multipart
+//! uploads, signed PUTs (checked when the URL is asked for and again when the bytes arrive) and
+//! crawled pages, on the real `lore serve` with a workspace of 1,000,000 bytes (or 100,000 for the
+//! crawl).
 
 use crate::support::{Server, serve};
 use reqwest::Method;

@@ -1,4 +1,4 @@
-//! Byte streams of the issue-14 report against the real `lore serve`: huge PUTs with a bad
+//! Hostile byte streams against the real `lore serve`: huge PUTs with a bad
 //! signature, a signed PUT of zeros named `.mp3`, parallel downloads of a large file, and
 //! stalled uploads holding slots while another tenant uploads. Memory is read from
 //! `/proc/<pid>/status`; nothing here may grow with the size of a body.

@@ -4,7 +4,11 @@ package `lore_client` on the path).
 
 Chatbot → text source (JSON) and file source (upload, then JSON with its fileUrl) → process →
 poll until ready → search; Mind → publish; form → subscribe a local receiver → submit a
-response → the delivery arrives. Every wait polls with a deadline.
+response → the delivery arrives. Then the chatbot's follow-up routes (docs/api.md §19): a
+conversation → feedback (rated, re-rated, `message.rated` delivered; a question cannot be rated)
+→ hand-off (`conversation.handoff_requested` delivered; a question nobody answers) → an agent's
+reply → resume (answered again) → a correction (put, answered verbatim, listed, deleted). Every
+wait polls with a deadline.
 """
 
 import json
@@ -15,18 +19,36 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from lore_client import AuthenticatedClient
 from lore_client.api.chatbots import create_chatbot
+from lore_client.api.conversations import (
+    correct_chatbot_message,
+    create_chatbot_conversation,
+    delete_chatbot_correction,
+    export_chatbot_conversations,
+    get_chatbot_analytics,
+    get_chatbot_conversation,
+    hand_off_chatbot_conversation,
+    list_chatbot_corrections,
+    rate_chatbot_message,
+    resume_chatbot_conversation,
+    send_chatbot_message,
+)
 from lore_client.api.forms import create_form, submit_response
 from lore_client.api.integrations import subscribe
 from lore_client.api.knowledge import create_source, get_source, process_source, search_chatbot, upload_file
 from lore_client.api.minds import create_mind, publish_mind
 from lore_client.models import (
+    CorrectAnswer,
     CreateChatbot,
+    CreateConversation,
     CreateForm,
     CreateMind,
     CreateSource,
     FieldInput,
     PublishMind,
+    RateMessage,
+    RequestHandoff,
     SearchBody,
+    SendMessage,
     SubmitResponse,
     SubmitResponseValues,
     SubscribeBody,
@@ -135,7 +157,146 @@ def main():
     headers, envelope = wait_for("the form_response delivery", lambda: receiver.bodies and receiver.bodies[0])
     check(envelope["eventType"] == "form_response" and envelope["data"]["formId"] == form.id, envelope)
     check(headers.get("webhook-id") == envelope["eventId"], headers)
-    print("python_flow: chatbot, sources (JSON and file), search, Mind, form, hook, delivery: ok")
+    followup(client, bot.id, text.id)
+    print(
+        "python_flow: chatbot, sources (JSON and file), search, Mind, form, hook, delivery, "
+        "feedback, hand-off, agent reply, resume, correction, analytics, export: ok"
+    )
+
+
+def refused(response, status, code):
+    """An error answer, parsed by the client as Lore's envelope."""
+    check(response.status_code == status, f"{response.status_code}: {response.content[:500]!r}")
+    check(response.parsed.error.code == code, response.parsed.to_dict())
+
+
+def followup(client, bot_id, refunds_source_id):
+    """Feedback, hand-off with an agent's reply and a resume, and a correction on the chatbot."""
+    ratings, handoffs = Receiver(), Receiver()
+    for receiver, event in ((ratings, "message.rated"), (handoffs, "conversation.handoff_requested")):
+        body = SubscribeBody(hook_url=receiver.url, event=event, chatbot_id=bot_id)
+        hook = ok(subscribe.sync_detailed(client=client, body=body), 201)
+        check(hook.event == event and hook.chatbot_id == bot_id and hook.mind_id is None, hook.to_dict())
+
+    question = "When are refunds paid?"
+    opened = ok(
+        create_chatbot_conversation.sync_detailed(bot_id, client=client, body=CreateConversation(message=question)),
+        201,
+    )
+    conversation = opened.conversation
+    check(conversation.status == "open" and conversation.message_count == 2, conversation.to_dict())
+    asked, answer = opened.messages
+    check(asked.role == "user" and asked.content == question, asked.to_dict())
+    check(answer.role == "assistant" and answer.answered is True, answer.to_dict())
+    check([c.source_id for c in answer.citations] == [refunds_source_id], answer.to_dict())
+    check("fourteen days" in answer.content and "[1]" in answer.content, answer.content)
+
+    # Feedback: rated, then re-rated (the latest wins); only the assistant's messages take one.
+    def rate(message_id, body):
+        return rate_chatbot_message.sync_detailed(bot_id, conversation.id, message_id, client=client, body=body)
+
+    rated = ok(rate(answer.id, RateMessage(rating="down", comment="Which days count?")), 200).message
+    check(rated.id == answer.id and rated.feedback.rating == "down", rated.to_dict())
+    check(rated.feedback.comment == "Which days count?" and rated.feedback.at.endswith("Z"), rated.to_dict())
+    rerated = ok(rate(answer.id, RateMessage(rating="up")), 200).message
+    check(rerated.feedback.rating == "up" and rerated.feedback.comment is None, rerated.to_dict())
+    refused(rate(asked.id, RateMessage(rating="up")), 400, "invalid_operation")
+    refused(rate(answer.id, RateMessage(rating="sideways")), 400, "validation_error")
+    delivered = wait_for("two message.rated deliveries", lambda: len(ratings.bodies) >= 2 and ratings.bodies)
+    by_rating = {envelope["data"]["rating"]: envelope["data"] for _, envelope in delivered}
+    check(
+        by_rating.get("down")
+        == {
+            "chatbotId": bot_id,
+            "conversationId": conversation.id,
+            "messageId": answer.id,
+            "rating": "down",
+            "comment": "Which days count?",
+        },
+        delivered,
+    )
+    check(by_rating.get("up", {}).get("comment", "absent") is None, delivered)
+
+    # Hand-off: a person has the conversation; questions wait for them; the agent replies; resume.
+    def send(body):
+        return ok(
+            send_chatbot_message.sync_detailed(bot_id, conversation.id, client=client, body=body), 201
+        ).message
+
+    handed = ok(
+        hand_off_chatbot_conversation.sync_detailed(
+            bot_id, conversation.id, client=client, body=RequestHandoff(reason="The refund is late.")
+        ),
+        200,
+    ).conversation
+    check(handed.id == conversation.id and handed.status == "handoff", handed.to_dict())
+    _, envelope = wait_for("the conversation.handoff_requested delivery", lambda: handoffs.bodies and handoffs.bodies[0])
+    check(envelope["eventType"] == "conversation.handoff_requested", envelope)
+    check(
+        envelope["data"]
+        == {"chatbotId": bot_id, "conversationId": conversation.id, "visitor": None, "reason": "The refund is late."},
+        envelope,
+    )
+    waiting = send(SendMessage(content="Is anyone there?"))
+    check(waiting.role == "user" and waiting.content == "Is anyone there?", waiting.to_dict())
+    reply = send(SendMessage(content="Hello, this is Sam from support.", role="agent"))
+    check(reply.role == "agent" and reply.answered is True and reply.generated_by is None, reply.to_dict())
+    resumed = ok(resume_chatbot_conversation.sync_detailed(bot_id, conversation.id, client=client), 200).conversation
+    check(resumed.status == "open", resumed.to_dict())
+    answered_again = send(SendMessage(content="When are refunds paid?"))
+    check(answered_again.role == "assistant" and "fourteen days" in answered_again.content, answered_again.to_dict())
+    stored = ok(get_chatbot_conversation.sync_detailed(bot_id, conversation.id, client=client), 200)
+    roles = [m.role for m in stored.messages]
+    check(roles == ["user", "assistant", "user", "agent", "user", "assistant"], roles)
+    check(stored.conversation.status == "open" and stored.conversation.message_count == 6, stored.conversation.to_dict())
+    check(stored.messages[1].feedback.rating == "up", stored.messages[1].to_dict())
+
+    # A correction: the owner's answer to that question, given verbatim to the same question later.
+    corrected_text = "Refunds are paid within 14 days of the returned parcel arriving."
+    correction = ok(
+        correct_chatbot_message.sync_detailed(
+            bot_id, conversation.id, answer.id, client=client, body=CorrectAnswer(content=corrected_text)
+        ),
+        200,
+    ).correction
+    check(correction.id.startswith("corr_"), correction.to_dict())
+    check(correction.question == question and correction.content == corrected_text, correction.to_dict())
+    refused(
+        correct_chatbot_message.sync_detailed(
+            bot_id, conversation.id, asked.id, client=client, body=CorrectAnswer(content=corrected_text)
+        ),
+        400,
+        "invalid_operation",
+    )
+    again = ok(
+        create_chatbot_conversation.sync_detailed(
+            bot_id, client=client, body=CreateConversation(message="  when are refunds   PAID? ")
+        ),
+        201,
+    ).messages[-1]
+    check(again.content == corrected_text and again.generated_by == "correction", again.to_dict())
+    check(again.citations == [] and again.answered is True, again.to_dict())
+    listed = ok(list_chatbot_corrections.sync_detailed(bot_id, client=client), 200)
+    check([c.id for c in listed.corrections] == [correction.id] and listed.pagination.total == 1, listed.to_dict())
+    deleted = ok(delete_chatbot_correction.sync_detailed(bot_id, correction.id, client=client), 200)
+    check(deleted.deleted is True and deleted.id == correction.id, deleted.to_dict())
+    check(ok(list_chatbot_corrections.sync_detailed(bot_id, client=client), 200).corrections == [], "deleted")
+    refused(delete_chatbot_correction.sync_detailed(bot_id, correction.id, client=client), 404, "not_found")
+    after = ok(
+        create_chatbot_conversation.sync_detailed(bot_id, client=client, body=CreateConversation(message=question)),
+        201,
+    ).messages[-1]
+    check(after.generated_by != "correction" and "fourteen days" in after.content, after.to_dict())
+
+    # What the owner learns: today's exact counts, the export of every conversation.
+    report = ok(get_chatbot_analytics.sync_detailed(bot_id, client=client), 200).analytics
+    check(len(report.days) == 30 and report.days[-1].date == report.to, report.to_dict())
+    check(report.totals.conversations >= 3 and report.totals.ratings_up + report.totals.ratings_down == 1, report.to_dict())
+    check(report.totals.answered >= 3 and report.top_sources[0].source_id == refunds_source_id, report.to_dict())
+    exported = export_chatbot_conversations.sync_detailed(bot_id, client=client)
+    check(exported.status_code == 200, exported.status_code)
+    lines = [json.loads(line) for line in exported.content.decode().splitlines()]
+    check(len(lines) == report.totals.conversations and all("messages" in c for c in lines), lines[:1])
 
 
 if __name__ == "__main__":

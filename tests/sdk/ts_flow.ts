@@ -3,7 +3,11 @@
 // type-checks this file with tsc against the generated `lore.d.ts` and runs it with LORE_URL and
 // LORE_KEY). Chatbot → text source (JSON) and file source (upload, then JSON with its fileUrl) →
 // process → poll until ready → search; Mind → publish; form → subscribe a local receiver →
-// submit a response → the delivery arrives. Every wait polls with a deadline.
+// submit a response → the delivery arrives. Then the Mind's follow-up routes (docs/api.md §19): a
+// text source → ready → a visitor's conversation → feedback (rated, re-rated, `message.rated`
+// delivered; a question cannot be rated) → hand-off (`conversation.handoff_requested` delivered; a
+// question nobody answers) → an agent's reply → resume (answered again) → a correction (put,
+// answered verbatim, listed, deleted). Every wait polls with a deadline.
 import createClient from "openapi-fetch";
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
@@ -96,17 +100,18 @@ async function main(): Promise<void> {
   ).mind;
   check(published.isPublished && published.publicUrl?.endsWith(`/m/${published.slug}`), JSON.stringify(published));
 
-  const received: { headers: Record<string, unknown>; body: any }[] = [];
+  const received: { path: string | undefined; headers: Record<string, unknown>; body: any }[] = [];
   const receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
-      received.push({ headers: req.headers, body: JSON.parse(body) });
+      received.push({ path: req.url, headers: req.headers, body: JSON.parse(body) });
       res.writeHead(200).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const hookUrl = `${receiverUrl}/hook`;
   try {
     const form = ok(
       await client.POST("/api/v1/forms", {
@@ -117,13 +122,184 @@ async function main(): Promise<void> {
     const hook = ok(await client.POST("/api/integrations/webhooks/triggers/subscribe", { body: { hookUrl, formId: form.id } }), 201);
     check(hook.secret.startsWith("whsec_"), JSON.stringify(hook));
     ok(await client.POST("/api/v1/forms/{formId}/responses", { params: { path: { formId: form.id } }, body: { values: { name: "Ada" } } }), 201);
-    const delivery = await waitFor("the form_response delivery", async () => received[0]);
+    const delivery = await waitFor("the form_response delivery", async () => received.find((r) => r.path === "/hook"));
     check(delivery.body.eventType === "form_response" && delivery.body.data.formId === form.id, JSON.stringify(delivery.body));
     check(delivery.headers["webhook-id"] === delivery.body.eventId, JSON.stringify(delivery.headers));
+
+    await followUp(mind.id, receiverUrl, received);
   } finally {
     receiver.close();
   }
-  console.log("ts_flow: chatbot, sources (JSON and file), search, Mind, form, hook, delivery: ok");
+  console.log(
+    "ts_flow: chatbot, sources (JSON and file), search, Mind, form, hook, delivery, " +
+      "feedback, hand-off, agent reply, resume, correction: ok",
+  );
+}
+
+// A conversation's create and a message answer 201 JSON, or 200 events with `Accept:
+// text/event-stream` (AnswerEvent): the generated type of `data` is the union of both, and the JSON
+// envelope is the member with `status`.
+function envelope<T>(data: T): Extract<T, { status: unknown }> {
+  check(typeof data === "object" && data !== null && "status" in data, `not a JSON envelope: ${JSON.stringify(data)}`);
+  return data as Extract<T, { status: unknown }>;
+}
+
+// An error answer as the client parses it: Lore's envelope.
+function refused(result: { error?: { error: { code: string } }; response: Response }, status: number, code: string): void {
+  check(result.response.status === status && result.error?.error.code === code, `${result.response.status}: ${JSON.stringify(result.error)}`);
+}
+
+// Feedback, hand-off with an agent's reply and a resume, and a correction on the Mind.
+async function followUp(
+  mindId: string,
+  receiverUrl: string,
+  received: { path: string | undefined; body: any }[],
+): Promise<void> {
+  for (const [path, event] of [["/ratings", "message.rated"], ["/handoffs", "conversation.handoff_requested"]] as const) {
+    const hook = ok(
+      await client.POST("/api/integrations/webhooks/triggers/subscribe", { body: { hookUrl: `${receiverUrl}${path}`, event, mindId } }),
+      201,
+    );
+    check(hook.event === event && hook.mindId === mindId && hook.chatbotId === null, JSON.stringify(hook));
+  }
+  const deliveries = (path: string) => received.filter((r) => r.path === path).map((r) => r.body);
+
+  const hours = ok(
+    await client.POST("/api/v1/minds/{mindId}/knowledge", {
+      params: { path: { mindId } },
+      body: { type: "text", name: "Opening hours", content: "The shop opens at nine in the morning and closes at six." },
+    }),
+    201,
+  ).source;
+  await waitFor("the Mind's source to be ready", async () => {
+    const got = ok(
+      await client.GET("/api/v1/minds/{mindId}/knowledge/{sourceId}", { params: { path: { mindId, sourceId: hours.id } } }),
+      200,
+    ).source;
+    check(got.status !== "failed", `source ${hours.id} failed: ${got.error}`);
+    return got.status === "ready";
+  });
+
+  const question = "When does the shop open?";
+  const opened = envelope(
+    ok(
+      await client.POST("/api/v1/minds/{mindId}/conversations", {
+        params: { path: { mindId } },
+        body: { message: question, visitor: { email: "vera@example.com", name: "Vera" } },
+      }),
+      201,
+    ),
+  );
+  const conversationId = opened.conversation.id;
+  const asked = opened.messages[opened.messages.length - 2];
+  const answer = opened.messages[opened.messages.length - 1];
+  check(asked?.role === "user" && asked.content === question, JSON.stringify(opened.messages));
+  check(answer?.role === "assistant" && answer.answered === true, JSON.stringify(answer));
+  check(answer.citations[0]?.sourceId === hours.id && answer.content.includes("nine"), JSON.stringify(answer));
+  const conv = { mindId, conversationId };
+
+  // Feedback: rated, then re-rated (the latest wins); only the assistant's messages take one.
+  const rate = (messageId: string, body: { rating: string; comment?: string }) =>
+    client.POST("/api/v1/minds/{mindId}/conversations/{conversationId}/messages/{messageId}/feedback", {
+      params: { path: { ...conv, messageId } },
+      body,
+    });
+  const rated = ok(await rate(answer.id, { rating: "up", comment: "Clear, thanks." }), 200).message;
+  check(rated.id === answer.id && rated.feedback?.rating === "up" && rated.feedback.comment === "Clear, thanks.", JSON.stringify(rated));
+  const rerated = ok(await rate(answer.id, { rating: "down" }), 200).message;
+  check(rerated.feedback?.rating === "down" && rerated.feedback.comment === null, JSON.stringify(rerated));
+  refused(await rate(asked.id, { rating: "up" }), 400, "invalid_operation");
+  const ratings = await waitFor("two message.rated deliveries", async () => deliveries("/ratings").length >= 2 && deliveries("/ratings"));
+  const delivered = (rating: string) => ratings.find((e) => e.data.rating === rating)?.data;
+  check(ratings.every((e) => e.eventType === "message.rated" && e.data.mindId === mindId), JSON.stringify(ratings));
+  check(ratings.every((e) => e.data.conversationId === conversationId && e.data.messageId === answer.id), JSON.stringify(ratings));
+  check(delivered("up")?.comment === "Clear, thanks." && delivered("down")?.comment === null, JSON.stringify(ratings));
+
+  // Hand-off: a person has the conversation; questions wait for them; the agent replies; resume.
+  const send = async (body: { content: string; role?: string }) =>
+    envelope(
+      ok(
+        await client.POST("/api/v1/minds/{mindId}/conversations/{conversationId}/messages", { params: { path: conv }, body }),
+        201,
+      ),
+    ).message;
+  const handed = ok(
+    await client.POST("/api/v1/minds/{mindId}/conversations/{conversationId}/handoff", {
+      params: { path: conv },
+      body: { reason: "I need a person." },
+    }),
+    200,
+  ).conversation;
+  check(handed.id === conversationId && handed.status === "handoff", JSON.stringify(handed));
+  const [handoff] = await waitFor("the conversation.handoff_requested delivery", async () => deliveries("/handoffs").length > 0 && deliveries("/handoffs"));
+  check(
+    handoff.eventType === "conversation.handoff_requested" &&
+      handoff.data.mindId === mindId &&
+      handoff.data.conversationId === conversationId &&
+      handoff.data.reason === "I need a person." &&
+      handoff.data.visitor?.email === "vera@example.com" &&
+      handoff.data.visitor.name === "Vera" &&
+      handoff.data.visitor.userId === null,
+    JSON.stringify(handoff),
+  );
+  const waiting = await send({ content: "Is anyone there?" });
+  check(waiting.role === "user" && waiting.content === "Is anyone there?", JSON.stringify(waiting));
+  const reply = await send({ content: "Hello Vera, this is Sam.", role: "agent" });
+  check(reply.role === "agent" && reply.answered === true && reply.generatedBy === null, JSON.stringify(reply));
+  refused(
+    await client.POST("/api/v1/minds/{mindId}/conversations/{conversationId}/messages", {
+      params: { path: conv },
+      body: { content: "Hi", role: "robot" },
+    }),
+    400,
+    "validation_error",
+  );
+  const resumed = ok(
+    await client.POST("/api/v1/minds/{mindId}/conversations/{conversationId}/resume", { params: { path: conv } }),
+    200,
+  ).conversation;
+  check(resumed.status === "open", JSON.stringify(resumed));
+  const again = await send({ content: question });
+  check(again.role === "assistant" && again.content.includes("nine"), JSON.stringify(again));
+  const stored = ok(await client.GET("/api/v1/minds/{mindId}/conversations/{conversationId}", { params: { path: conv } }), 200);
+  const roles = stored.messages.slice(-6).map((m) => m.role).join(",");
+  check(roles === "user,assistant,user,agent,user,assistant", roles);
+  check(stored.conversation.status === "open", JSON.stringify(stored.conversation));
+
+  // A correction: the owner's answer to that question, given verbatim to the same question later.
+  const text = "We open at 9:00 sharp, Monday to Saturday.";
+  const correction = ok(
+    await client.PUT("/api/v1/minds/{mindId}/conversations/{conversationId}/messages/{messageId}/correction", {
+      params: { path: { ...conv, messageId: answer.id } },
+      body: { content: text },
+    }),
+    200,
+  ).correction;
+  check(correction.id.startsWith("corr_") && correction.question === question && correction.content === text, JSON.stringify(correction));
+  const corrected = envelope(
+    ok(
+      await client.POST("/api/v1/minds/{mindId}/conversations", { params: { path: { mindId } }, body: { message: "WHEN does the shop open?" } }),
+      201,
+    ),
+  ).messages.at(-1);
+  check(
+    corrected?.content === text && corrected.generatedBy === "correction" && corrected.citations.length === 0,
+    JSON.stringify(corrected),
+  );
+  const listed = ok(await client.GET("/api/v1/minds/{mindId}/corrections", { params: { path: { mindId } } }), 200);
+  check(listed.corrections.map((c) => c.id).join() === correction.id && listed.pagination.total === 1, JSON.stringify(listed));
+  const removed = ok(
+    await client.DELETE("/api/v1/minds/{mindId}/corrections/{correctionId}", { params: { path: { mindId, correctionId: correction.id } } }),
+    200,
+  );
+  check(removed.deleted === true && removed.id === correction.id, JSON.stringify(removed));
+  const none = ok(await client.GET("/api/v1/minds/{mindId}/corrections", { params: { path: { mindId } } }), 200);
+  check(none.corrections.length === 0 && none.pagination.total === 0, JSON.stringify(none));
+  refused(
+    await client.DELETE("/api/v1/minds/{mindId}/corrections/{correctionId}", { params: { path: { mindId, correctionId: correction.id } } }),
+    404,
+    "not_found",
+  );
 }
 
 main().catch((e) => {

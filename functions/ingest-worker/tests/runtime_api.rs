@@ -1,6 +1,6 @@
-//! The built `ingest-worker` binary, run as Lambda runs it (a Runtime API emulator on
-//! 127.0.0.1) on the AWS backend — DynamoDB, S3 and SQS on the moto server, chunks on the test
-//! PostgreSQL — fed SQS batches of the hostile documents of issue 14. Each bomb ends its source in
+//! The built `ingest-worker` binary, run as Lambda runs it (a Runtime API emulator on 127.0.0.1) on
+//! the AWS backend — DynamoDB, S3 and SQS on the moto server, chunks on the test PostgreSQL — fed
+//! SQS batches of the hostile documents of `tests/hostile/files.rs`. Each bomb ends its source in
 //! `error` with a reason, the batch reports no failure (no retry loop), a small document still
 //! becomes `ready`, and the function's own process stays within its memory budget (read from
 //! `/proc/<pid>/status`; each parse runs in a child process with its own address-space limit).

@@ -1,10 +1,21 @@
-// The three REST-hook triggers: New Form Response, Knowledge Source Ready and New Lead.
+// The REST-hook triggers: New Form Response, Knowledge Source Ready, New Lead, New Rating and
+// Hand-off Requested.
 'use strict';
 
-const { hookOperation } = require('../lore');
+const { hookOperation, owner } = require('../lore');
 
 // Only the narrowing the user chose: an empty dropdown means "all".
 const only = (name) => (input) => (input[name] ? { [name]: input[name] } : {});
+
+// One dropdown of Minds and chatbots narrows to either: `mindId` or `chatbotId` by the id's kind.
+const byMindOrChatbot = (input, z) => (input.mindOrChatbotId ? owner(z, input.mindOrChatbotId).narrow : {});
+const mindOrChatbotField = {
+  key: 'mindOrChatbotId',
+  label: 'Mind or chatbot',
+  dynamic: 'mind_or_chatbot.id.name',
+  required: false,
+  helpText: 'Leave empty for every Mind and chatbot.',
+};
 
 const newFormResponse = {
   key: 'new_form_response',
@@ -104,4 +115,63 @@ const newLead = {
   ),
 };
 
-module.exports = { newFormResponse, sourceReady, newLead };
+const newRating = {
+  key: 'new_rating',
+  noun: 'Rating',
+  display: {
+    label: 'New Rating',
+    description:
+      'Triggers when an answer of a Mind or chatbot is rated thumbs up or down (by a visitor, or through the API). A new rating of the same answer triggers again.',
+  },
+  operation: Object.assign(
+    { inputFields: [mindOrChatbotField] },
+    hookOperation({
+      event: 'message.rated',
+      narrow: byMindOrChatbot,
+      sample: {
+        eventType: 'message.rated',
+        eventId: 'evt_01jq3z5v7b8c9d0e1f2g3h4j5k',
+        createdAt: '2026-05-01T12:00:00.123Z',
+        data: {
+          chatbotId: 'cb_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          conversationId: 'conv_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          messageId: 'msg_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          rating: 'down',
+          comment: 'The refund period is wrong.',
+        },
+        metadata: {},
+      },
+    }),
+  ),
+};
+
+const handoffRequested = {
+  key: 'handoff_requested',
+  noun: 'Hand-off',
+  display: {
+    label: 'Hand-off Requested',
+    description:
+      'Triggers when a conversation with a Mind or chatbot is handed to a person ("Talk to a person", or through the API). Reply with the conversation id through the Lore API.',
+  },
+  operation: Object.assign(
+    { inputFields: [mindOrChatbotField] },
+    hookOperation({
+      event: 'conversation.handoff_requested',
+      narrow: byMindOrChatbot,
+      sample: {
+        eventType: 'conversation.handoff_requested',
+        eventId: 'evt_01jq3z5v7b8c9d0e1f2g3h4j5k',
+        createdAt: '2026-05-01T12:00:00.123Z',
+        data: {
+          mindId: 'mind_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          conversationId: 'conv_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          visitor: { email: 'visitor@example.com', name: 'Ada Lovelace', userId: null },
+          reason: 'I would like to talk to a person.',
+        },
+        metadata: {},
+      },
+    }),
+  ),
+};
+
+module.exports = { newFormResponse, sourceReady, newLead, newRating, handoffRequested };

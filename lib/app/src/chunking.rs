@@ -16,6 +16,13 @@
 //! heading always travels with the text it introduces; room for that is kept in token windows
 //! ([`HEADING_ROOM`]).
 //!
+//! **A table's header travels with its rows.** A Markdown table (a header row with outer pipes,
+//! the `|---|` delimiter row, the rows: what spreadsheets, CSV files and the tables of documents
+//! are extracted as) split across chunks has its header and delimiter rows repeated at the top
+//! of every chunk that starts among its rows, below the heading trail, so each chunk is still a
+//! table whose columns are named. Room for it is kept: a section holding table rows is split
+//! that much smaller ([`Chunker::chunk`]).
+//!
 //! text-splitter's cost grows faster than linearly with document length (the performance budgets
 //! (docs/benchmarks.md)), so long documents are first cut into bounded sections at paragraph
 //! breaks and each section is split on its own; a chunk never spans two sections.
@@ -137,14 +144,32 @@ impl Chunker {
     /// The chunks of `text`, in order, trimmed and non-empty, none of them headings alone; in
     /// Markdown each chunk opens with the headings it sits under (as room allows).
     pub fn chunk(&self, text: &str, markdown: bool) -> Vec<String> {
-        let overlap = self.overlap.min(self.max.saturating_sub(1));
+        let tables = if markdown { tables(text) } else { Vec::new() };
+        // A section whose rows may open a chunk leaves room for the header they will carry
+        // (a header wider than half a chunk is not repeated).
+        let header_sizes: Vec<usize> = tables.iter().map(|t| self.size(t.header) + 1).collect();
+        let max_for = |section: &str| {
+            let start = section.as_ptr() as usize - text.as_ptr() as usize;
+            let end = start + section.len();
+            let room = tables
+                .iter()
+                .zip(&header_sizes)
+                .filter(|(t, size)| t.body < end && t.end > start && **size <= self.max / 2)
+                .map(|(_, size)| *size)
+                .max()
+                .unwrap_or(0);
+            let max = self.max - room;
+            (max, self.overlap.min(max.saturating_sub(1)))
+        };
         let chunks = match &self.unit {
-            Unit::Chars => {
-                split(text, markdown, |section| config(self.max, overlap).with_sizer(CharCount::new(section)))
-            }
-            Unit::Tokens(counter) => {
-                split(text, markdown, |_| config(self.max, overlap).with_sizer(Tokens(&**counter)))
-            }
+            Unit::Chars => split(text, markdown, |section| {
+                let (max, overlap) = max_for(section);
+                config(max, overlap).with_sizer(CharCount::new(section))
+            }),
+            Unit::Tokens(counter) => split(text, markdown, |section| {
+                let (max, overlap) = max_for(section);
+                config(max, overlap).with_sizer(Tokens(&**counter))
+            }),
         };
         let chunks = join_lone_headings(chunks);
         if !markdown {
@@ -155,6 +180,12 @@ impl Chunker {
         chunks
             .into_iter()
             .map(|(offset, chunk)| {
+                let chunk = match tables.iter().zip(&header_sizes).find(|(t, _)| t.body <= offset && offset < t.end) {
+                    Some((table, size)) if *size <= self.max / 2 && !chunk.starts_with(table.header) => {
+                        format!("{}\n{chunk}", table.header)
+                    }
+                    _ => chunk,
+                };
                 let mut lines = trails.at(offset, &chunk);
                 // At most the outermost and the innermost heading, within the room; else the
                 // innermost alone; else none.
@@ -344,6 +375,62 @@ fn headings(text: &str) -> Vec<(usize, usize, &str)> {
 fn heading_level(line: &str) -> Option<usize> {
     let hashes = line.bytes().take_while(|&b| b == b'#').count();
     ((1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t'])).then_some(hashes)
+}
+
+/// A Markdown table of a text: its header and delimiter rows, and the byte range of its other
+/// rows.
+struct Table<'a> {
+    header: &'a str,
+    body: usize,
+    end: usize,
+}
+
+/// The Markdown tables of a text outside fenced code: a row with outer pipes directly followed
+/// by a delimiter row (`|---|:--:|`), then the rows that start with a pipe.
+fn tables(text: &str) -> Vec<Table<'_>> {
+    let mut out = Vec::new();
+    if memchr::memmem::find(text.as_bytes(), b"|-").is_none() && memchr::memmem::find(text.as_bytes(), b"|:").is_none()
+    {
+        return out;
+    }
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).chain([text.len()]) {
+        if start < end {
+            lines.push((start, end));
+        }
+        start = end;
+    }
+    let is_row = |l: &str| l.trim_start().starts_with('|');
+    let is_delimiter = |l: &str| {
+        let l = l.trim();
+        l.starts_with('|') && l.contains('-') && l.bytes().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t'))
+    };
+    let mut fenced = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &text[lines[i].0..lines[i].1];
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced
+            && is_row(line)
+            && !is_delimiter(line)
+            && let Some(&(delimiter_start, delimiter_end)) = lines.get(i + 1)
+            && is_delimiter(&text[delimiter_start..delimiter_end])
+        {
+            let mut j = i + 2;
+            while j < lines.len() && is_row(&text[lines[j].0..lines[j].1]) {
+                j += 1;
+            }
+            let end = if j > i + 2 { lines[j - 1].1 } else { delimiter_end };
+            out.push(Table { header: text[lines[i].0..delimiter_end].trim_end(), body: delimiter_end, end });
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    out
 }
 
 /// The headings chunks sit under, read in one pass over a text's headings as the chunks come in
@@ -547,6 +634,33 @@ mod tests {
         // Characters: the default has no profile (existing indexes keep their key), others do.
         assert_eq!(Chunker::for_embedder(ChunkSettings::default(), None).profile(), None);
         assert_eq!(Chunker::chars(ChunkSettings::from_tokens(500, 10)).profile().as_deref(), Some("chars2000-200"));
+    }
+
+    #[test]
+    fn a_table_split_across_chunks_repeats_its_header_in_each() {
+        let rows: String = (1..=120).map(|i| format!("| item {i} | {} | note {i} |\n", i * 10)).collect();
+        let text = format!("# Stock\n\nIntro.\n\n| Item | Count | Note |\n|---|---:|---|\n{rows}\nAfter the table.");
+        let found = tables(&text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].header, "| Item | Count | Note |\n|---|---:|---|");
+        for chunker in [
+            Chunker::chars(ChunkSettings::from_tokens(150, 10)),
+            Chunker::for_embedder(ChunkSettings::default(), words_window(96)),
+        ] {
+            let chunks = chunker.chunk(&text, true);
+            let with_rows: Vec<&String> = chunks.iter().filter(|c| c.contains("| item ")).collect();
+            assert!(with_rows.len() >= 3, "{chunks:?}");
+            for chunk in &with_rows {
+                assert!(chunk.contains("| Item | Count | Note |\n|---|---:|---|\n| item "), "{chunk}");
+                assert!(chunk.starts_with("# Stock\n\n"), "{chunk}");
+                assert!(chunker.size(chunk) <= chunker.max + chunker.room() + 2, "{chunk}");
+            }
+            assert!(chunks.iter().all(|c| c.matches("| Item | Count |").count() <= 1));
+        }
+        // In code, or without a delimiter row, rows are no table.
+        assert!(tables("```\n| a |\n|---|\n| b |\n```\n").is_empty());
+        assert!(tables("| a | b |\n| c | d |\n").is_empty());
+        assert!(chunk_text("| a |\n|---|", false, ChunkSettings::default()).len() == 1, "plain text is untouched");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::ports::{Append, Passage, Persona, Prompt, SlotBudget, SlotKind, Turn}
 use crate::search::{SearchMode, SearchRequest};
 use crate::slots::Slot;
 use crate::{App, AppError};
+use lore_domain::analytics::Tally;
 use lore_domain::conversation::Channel;
 use lore_domain::conversation::{
     Citation, Conversation, ConversationStatus, GeneratedBy, MAX_MESSAGES, MAX_PASSAGES, MarkerFilter, Message,
@@ -258,12 +259,7 @@ impl App {
                     return Err(conversation_full());
                 }
                 let message = Message::user(id.clone(), content, Timestamp::now());
-                match self
-                    .ports
-                    .conversations
-                    .append_messages(ws, id, std::slice::from_ref(&message), MAX_MESSAGES - 1)
-                    .await?
-                {
+                match self.append(ws, owner, id, &message, None, MAX_MESSAGES - 1).await? {
                     Append::Appended(c) => conversation = *c,
                     Append::Full => return Err(conversation_full()),
                     Append::NotFound => return Err(AppError::NotFound("conversation")),
@@ -305,15 +301,13 @@ impl App {
         content: MessageContent,
         persona: Persona,
     ) -> Result<PendingTurn, AppError> {
-        let (ws, id) = (&conversation.workspace_id, &conversation.id);
+        let (ws, owner, id) = (&conversation.workspace_id, &conversation.owner, &conversation.id);
         let message = Message::user(id.clone(), content, Timestamp::now());
-        let conversation =
-            match self.ports.conversations.append_messages(ws, id, std::slice::from_ref(&message), MAX_MESSAGES).await?
-            {
-                Append::Appended(c) => *c,
-                Append::Full => return Err(conversation_full()),
-                Append::NotFound => return Err(AppError::NotFound("conversation")),
-            };
+        let conversation = match self.append(ws, owner, id, &message, None, MAX_MESSAGES).await? {
+            Append::Appended(c) => *c,
+            Append::Full => return Err(conversation_full()),
+            Append::NotFound => return Err(AppError::NotFound("conversation")),
+        };
         let prompt = Prompt { persona, passages: Vec::new(), history: Vec::new(), question: message.content.clone() };
         Ok(PendingTurn {
             conversation,
@@ -350,7 +344,7 @@ impl App {
         let content = match reply {
             Reply::Nobody => return Ok(question),
             Reply::Correction(content) => content,
-            Reply::Generate => return self.generate(conversation, citations, prompt, sink).await,
+            Reply::Generate => return self.generate(conversation, &question, citations, prompt, sink).await,
         };
         sink.citations(&[]);
         sink.delta(&content);
@@ -362,13 +356,14 @@ impl App {
             None,
             Timestamp::now(),
         );
-        self.store_answer(&conversation, answer).await
+        self.store_answer(&conversation, &question, answer).await
     }
 
     /// Generates the answer from the passages, keeps the citations its markers use and stores it.
     async fn generate(
         &self,
         conversation: Conversation,
+        question: &Message,
         citations: Vec<Citation>,
         prompt: Prompt,
         sink: &dyn AnswerSink,
@@ -406,22 +401,38 @@ impl App {
             generated.model,
             Timestamp::now(),
         );
-        self.store_answer(&conversation, answer).await
+        self.store_answer(&conversation, question, answer).await
     }
 
-    async fn store_answer(&self, conversation: &Conversation, answer: Message) -> Result<Message, AppError> {
-        let ws = &conversation.workspace_id;
-        match self
-            .ports
-            .conversations
-            .append_messages(ws, &conversation.id, std::slice::from_ref(&answer), MAX_MESSAGES)
-            .await?
-        {
+    async fn store_answer(
+        &self,
+        conversation: &Conversation,
+        question: &Message,
+        answer: Message,
+    ) -> Result<Message, AppError> {
+        let c = conversation;
+        match self.append(&c.workspace_id, &c.owner, &c.id, &answer, Some(question), MAX_MESSAGES).await? {
             Append::Appended(_) => Ok(answer),
             Append::Full => Err(conversation_full()),
             // Deleted while the answer was being written.
             Append::NotFound => Err(AppError::NotFound("conversation")),
         }
+    }
+
+    /// Appends one message, counting it in the owner's analytics (as the answer to `question`
+    /// when it is one) in the same write.
+    pub(crate) async fn append(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+        message: &Message,
+        question: Option<&Message>,
+        max: u64,
+    ) -> Result<Append, AppError> {
+        let messages = std::slice::from_ref(message);
+        let tally = Tally::appended(ws, owner, messages, question);
+        Ok(self.ports.conversations.append_messages(ws, id, messages, max, &tally).await?)
     }
 
     /// Room for one more answer of the workspace being written; `rate_limited` when it already

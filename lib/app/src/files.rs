@@ -34,6 +34,20 @@ const DOCUMENT_MIME_TYPES: &[(&str, &str)] = &[
     ("text/plain", "text/plain"),
     ("text/markdown", "text/markdown"),
     ("text/x-markdown", "text/markdown"),
+    ("text/csv", "text/csv"),
+    ("application/csv", "text/csv"),
+    ("text/tab-separated-values", "text/tab-separated-values"),
+    (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ),
+    ("application/vnd.oasis.opendocument.spreadsheet", "application/vnd.oasis.opendocument.spreadsheet"),
+    (
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ),
+    ("application/epub+zip", "application/epub+zip"),
+    ("application/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.text"),
 ];
 
 /// Audio types an upload URL may be asked for (MP3, WAV, M4A, OGG and their common aliases).
@@ -63,6 +77,13 @@ pub fn content_type_for(key: &str) -> &'static str {
         "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         "md" | "markdown" => "text/markdown; charset=utf-8",
         "txt" => "text/plain; charset=utf-8",
+        "csv" => "text/csv; charset=utf-8",
+        "tsv" => "text/tab-separated-values; charset=utf-8",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "ods" => "application/vnd.oasis.opendocument.spreadsheet",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "epub" => "application/epub+zip",
+        "odt" => "application/vnd.oasis.opendocument.text",
         "mp3" => "audio/mpeg",
         "wav" => "audio/wav",
         "m4a" => "audio/mp4",
@@ -414,7 +435,10 @@ impl App {
         }
         let max = rules.max_for(category).ok_or_else(|| rules.unsupported())?;
         let key = new_owned_upload_key(p, owner, &file_name);
-        let size = self.put_body(&key, mime_type, head, body, max).await?;
+        // An HTML upload is knowledge, not a page to serve: stored as bytes, never rendered from
+        // the file store's origin.
+        let stored_type = if mime_type == "text/html" { "application/octet-stream" } else { mime_type };
+        let size = self.put_body(&key, stored_type, head, body, max).await?;
         if let Err(e) = self.charge_upload(p.workspace_id(), &key, size).await {
             let _ = self.ports.blobs.delete(&key).await;
             return Err(e);

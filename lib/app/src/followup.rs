@@ -55,7 +55,7 @@ impl App {
     ) -> Result<Message, AppError> {
         self.find_conversation(ws, owner, conversation).await?;
         let messages = self.ports.conversations.list_messages(ws, conversation).await?;
-        let mut m = messages.into_iter().find(|m| &m.id == message).ok_or(AppError::NotFound("message"))?;
+        let m = messages.into_iter().find(|m| &m.id == message).ok_or(AppError::NotFound("message"))?;
         if m.role != Role::Assistant {
             return Err(invalid_operation(format!(
                 "only assistant messages can be rated; this one is the {}'s",
@@ -63,12 +63,14 @@ impl App {
             )));
         }
         let event = Event::message_rated(ws.clone(), owner, conversation, &m.id, &feedback);
-        m.feedback = Some(feedback);
-        if !self.ports.conversations.replace_message(ws, &m, Some(&event)).await? {
-            return Err(AppError::NotFound("message"));
-        }
+        let rated = self
+            .ports
+            .conversations
+            .rate_message(ws, owner, conversation, &m.id, &feedback, &event)
+            .await?
+            .ok_or(AppError::NotFound("message"))?;
         self.ports.dispatch_signal.notify();
-        Ok(m)
+        Ok(rated)
     }
 
     /// Rates an assistant message with a key (`chat:write`); a new rating replaces the last.
@@ -168,7 +170,7 @@ impl App {
         let ws = p.workspace_id();
         self.find_conversation(ws, owner, id).await?;
         let message = Message::agent(id.clone(), content, Timestamp::now());
-        match self.ports.conversations.append_messages(ws, id, std::slice::from_ref(&message), MAX_MESSAGES).await? {
+        match self.append(ws, owner, id, &message, None, MAX_MESSAGES).await? {
             Append::Appended(_) => Ok(message),
             Append::Full => Err(crate::conversations::conversation_full()),
             Append::NotFound => Err(AppError::NotFound("conversation")),

@@ -12,7 +12,7 @@ use lore_domain::document::DocumentKind;
 use lore_domain::event::{Event, EventType};
 use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Texts embedded per provider call, and per progress update.
 const EMBED_BATCH: usize = 64;
@@ -48,7 +48,67 @@ struct Document {
 }
 
 fn extract_failure(e: ExtractError) -> RunFailure {
-    RunFailure::Failed(e.to_string())
+    match e {
+        // A coded reason is the source's `error` as it is (`no_text_layer: …`), so a client can
+        // match its code as it does `storage_limit:`.
+        ExtractError::Corrupt(m) if m.starts_with("no_text_layer:") => RunFailure::Failed(m),
+        e => RunFailure::Failed(e.to_string()),
+    }
+}
+
+/// Of the chunks `candidates` (indices into `hashes`), the first of each hash, in their order:
+/// each text is embedded once however often it repeats (a page repeated across a site gives
+/// many equal chunks).
+fn first_of_each_hash(candidates: Vec<usize>, hashes: &[String]) -> Vec<usize> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(candidates.len());
+    candidates.into_iter().filter(|&i| seen.insert(hashes[i].as_str())).collect()
+}
+
+/// The words of `text` joined by single spaces.
+fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Of the chunks of a crawl, `(text, page URL)` with each page's chunks together in crawl order,
+/// which are kept: one copy of each passage across the crawl's pages. A chunk whose text (compared
+/// with whitespace collapsed) is also on other pages is kept on the page with the fewest chunks —
+/// the most specific page: the chapter, not the print-all page that repeats it — and on the first
+/// crawled of those among equals; the other pages lose it. Repeats within one page stay (a page
+/// may say a thing twice), chunks without a URL are kept.
+///
+/// This is the second pass: `repeated.rs` already removed repeated paragraphs from the texts
+/// before chunking; this one catches the equal chunks that pass leaves (short blocks, whole pages
+/// repeated under two addresses). It compares whole chunks, so a passage cut at other places on
+/// two pages is not recognised here.
+fn one_copy_across_pages(pieces: &[(String, Option<String>)]) -> Vec<bool> {
+    // Each chunk's page, numbered in crawl order, and each page's chunk count.
+    let mut page_numbers: HashMap<&str, usize> = HashMap::new();
+    let pages: Vec<Option<usize>> = pieces
+        .iter()
+        .map(|(_, url)| {
+            let next = page_numbers.len();
+            url.as_deref().map(|u| *page_numbers.entry(u).or_insert(next))
+        })
+        .collect();
+    let mut sizes = vec![0usize; page_numbers.len()];
+    for page in pages.iter().flatten() {
+        sizes[*page] += 1;
+    }
+    let keys: Vec<String> = pieces.iter().map(|(text, _)| collapse_whitespace(text)).collect();
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (key, page) in keys.iter().zip(&pages) {
+        if let Some(page) = *page {
+            owner
+                .entry(key.as_str())
+                .and_modify(|o| {
+                    if (sizes[page], page) < (sizes[*o], *o) {
+                        *o = page;
+                    }
+                })
+                .or_insert(page);
+        }
+    }
+    keys.iter().zip(&pages).map(|(key, page)| page.is_none_or(|p| owner[key.as_str()] == p)).collect()
 }
 
 impl App {
@@ -257,6 +317,12 @@ impl App {
                 .map_err(|e| RunFailure::Failed(format!("chunking failed: {e}")))?;
             pieces.extend(chunks.into_iter().map(|c| (c, d.url.clone())));
         }
+        if pages_crawled.is_some() {
+            // One copy of each chunk per crawl, on its most specific page.
+            let keep = one_copy_across_pages(&pieces);
+            let mut kept = keep.into_iter();
+            pieces.retain(|_| kept.next().unwrap_or(true));
+        }
         if pieces.is_empty() {
             return Err(RunFailure::Failed("the source has no text to index".into()));
         }
@@ -275,12 +341,7 @@ impl App {
                 None => true,
             })
             .collect();
-        let mut todo: Vec<usize> = Vec::new();
-        for i in missing {
-            if !todo.iter().any(|&j| hashes[j] == hashes[i]) {
-                todo.push(i);
-            }
-        }
+        let todo = first_of_each_hash(missing, &hashes);
         let total = todo.len() as u64;
         self.progress(s, "embedding", 0, total).await?;
         for (n, batch) in todo.chunks(EMBED_BATCH).enumerate() {
@@ -430,5 +491,78 @@ impl CrawlRoom {
             "storage_limit: the crawled text ({text_bytes} bytes so far) would pass the workspace storage quota of {} bytes ({} bytes in use)",
             self.quota, self.used
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_of_each_hash;
+
+    #[test]
+    fn each_hash_is_embedded_once_at_its_first_chunk_in_order() {
+        let hashes: Vec<String> = ["b", "a", "b", "c", "a", "b"].map(String::from).to_vec();
+        assert_eq!(first_of_each_hash(vec![0, 1, 2, 3, 4, 5], &hashes), vec![0, 1, 3]);
+        assert_eq!(first_of_each_hash(vec![2, 4, 5], &hashes), vec![2, 4]);
+        assert_eq!(first_of_each_hash(Vec::new(), &hashes), Vec::<usize>::new());
+    }
+}
+
+#[cfg(test)]
+mod crawl_tests {
+    use super::one_copy_across_pages;
+
+    fn pieces(pages: &[(&str, &[&str])]) -> Vec<(String, Option<String>)> {
+        pages
+            .iter()
+            .flat_map(|(url, chunks)| chunks.iter().map(move |c| (c.to_string(), Some(url.to_string()))))
+            .collect()
+    }
+
+    fn kept(pages: &[(&str, &[&str])]) -> Vec<(String, String)> {
+        let pieces = pieces(pages);
+        let keep = one_copy_across_pages(&pieces);
+        pieces.into_iter().zip(keep).filter(|(_, k)| *k).map(|((c, u), _)| (u.unwrap(), c)).collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(u, c)| (u.to_string(), c.to_string())).collect()
+    }
+
+    #[test]
+    fn a_passage_is_kept_on_the_page_with_the_fewest_chunks() {
+        // The print page comes first in the crawl and holds both chapters: it keeps only its own.
+        let print = ("print", &["one a", "one b", "two a", "two b", "print only"][..]);
+        let one = ("one", &["one a", "one b"][..]);
+        let two = ("two", &["two a", "two b", "two c"][..]);
+        assert_eq!(
+            kept(&[print, one, two]),
+            pairs(&[
+                ("print", "print only"),
+                ("one", "one a"),
+                ("one", "one b"),
+                ("two", "two a"),
+                ("two", "two b"),
+                ("two", "two c")
+            ])
+        );
+    }
+
+    #[test]
+    fn ties_go_to_the_earlier_page_and_whitespace_does_not_count() {
+        let a = ("a", &["same\ntext", "a only"][..]);
+        let b = ("b", &["same   text", "b only"][..]);
+        assert_eq!(kept(&[a, b]), pairs(&[("a", "same\ntext"), ("a", "a only"), ("b", "b only")]));
+        // Repeats within one page stay, in order.
+        let c = ("c", &["x", "y", "x"][..]);
+        let d = ("d", &["x", "y", "x", "z"][..]);
+        assert_eq!(kept(&[d, c]), pairs(&[("d", "z"), ("c", "x"), ("c", "y"), ("c", "x")]));
+    }
+
+    #[test]
+    fn chunks_without_a_url_and_single_pages_are_kept() {
+        let mut pieces = vec![("t".to_string(), None), ("t".to_string(), None)];
+        pieces.push(("t".to_string(), Some("p".to_string())));
+        assert_eq!(one_copy_across_pages(&pieces), [true, true, true]);
+        assert!(one_copy_across_pages(&[]).is_empty());
     }
 }

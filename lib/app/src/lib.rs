@@ -2,6 +2,7 @@
 //! implement the ports, entry points compose them.
 
 pub mod admin;
+pub mod analytics;
 pub mod auth;
 pub mod chatbots;
 pub mod chunking;

@@ -10,7 +10,7 @@ use reqwest::{Method, StatusCode};
 use url::Url;
 
 use crate::client::{FetchError, FetchedResponse, Hop, MAX_REDIRECTS, Overflow, SafeClient};
-use crate::links::{extract_links, has_skipped_extension, is_html, is_text_page};
+use crate::links::{PageFacts, has_skipped_extension, is_html, is_text_page, mentions_canonical, read_page};
 use crate::policy::parse_url;
 use crate::robots::{ROBOTS_MAX_BYTES, RobotsRules, fetch_robots};
 use crate::sitemap::{SitemapEntries, parse_sitemap};
@@ -95,7 +95,22 @@ impl Default for CrawlConfig {
 /// * Start page failure: refused by request protection → `CrawlError::Blocked`; anything else
 ///   (DNS, connection, timeout, non-2xx, too large, robots.txt, > 5 redirects) → `Unreachable`.
 ///   Later page failures are skipped (`tracing::debug!`).
-/// * One request at a time; `on_page(n)` after each stored page.
+/// * **Canonical URLs**: a page whose `<link rel="canonical" href="…">` names another page of the
+///   crawl (a stored page's final URL, or a URL that led to it; compared without scheme) is left
+///   out of the result: that page holds its text under the address the site wants cited (mdBook's
+///   redirect stubs, `?page=1` and print variants that say so). Its links are still followed.
+///   Chains are followed to their end (`a → b → c`: `a` and `b` are left out); pages whose
+///   canonical URLs form a cycle, name themselves, another site or a page not crawled are kept.
+///   Leaf pages (links not followed) are parsed for it only when their body mentions `canonical`.
+/// * **`noindex` pages give way** when the crawl is full: a page with
+///   `<meta name="robots" content="noindex">` (mdBook's `print.html`, the whole book on one page,
+///   and its `toc.html`) is kept while there is room, but once `max_pages` pages are kept the next
+///   indexable page takes the place of the last `noindex` page kept (never the start page), and
+///   further `noindex` pages are not kept (their links are still followed). So a capped crawl of a
+///   book holds chapters, not the print page that would be the only copy of the chapters it did
+///   not reach. The crawl stops when it is full of indexable pages (or a budget runs out).
+/// * One request at a time; `on_page(n)` after each stored page (and once more with the final
+///   count when canonical duplicates were left out).
 #[derive(Debug, Clone)]
 pub struct WebCrawler {
     client: SafeClient,
@@ -344,6 +359,16 @@ impl Budget {
     }
 }
 
+/// What the crawl knows of a page it keeps.
+struct Kept {
+    /// The key of its final URL.
+    key: String,
+    /// The key of the canonical URL it names.
+    canonical: Option<String>,
+    /// It asks not to be indexed (never set for the start page).
+    noindex: bool,
+}
+
 /// What the crawl does next.
 enum Task {
     /// Fetch a page found at this depth.
@@ -362,12 +387,12 @@ struct Frontier {
 }
 
 impl Frontier {
-    /// Queues the new same-site links of an HTML page at `level` when `level < depth`.
-    async fn enqueue_links(&mut self, page: &FetchedResponse, level: u8) {
-        if level >= self.depth || !is_html(page.content_type.as_deref(), &page.body) {
+    /// Queues the new same-site `links` of a page at `level` when `level < depth`.
+    fn enqueue_links(&mut self, links: Vec<Url>, level: u8) {
+        if level >= self.depth {
             return;
         }
-        for link in page_links(page).await {
+        for link in links {
             if self.known.len() >= self.max_known {
                 break;
             }
@@ -394,18 +419,44 @@ impl Frontier {
     }
 }
 
-/// The links of an HTML page, parsed off the async threads (a 5 MB page takes a while; a parser
-/// panic costs the page's links, not the crawl).
-async fn page_links(page: &FetchedResponse) -> Vec<Url> {
+/// The links and canonical URL of an HTML page found at `level`, parsed off the async threads
+/// (a 5 MB page takes a while; a parser panic costs the page's links, not the crawl). A page
+/// whose links are not followed is parsed only when it may name a canonical URL.
+async fn page_facts(page: &FetchedResponse, level: u8, depth: u8) -> PageFacts {
+    if !is_html(page.content_type.as_deref(), &page.body) || level >= depth && !mentions_canonical(&page.body) {
+        return PageFacts::default();
+    }
     let body = page.body.clone();
     let url = page.final_url.clone();
-    match tokio::task::spawn_blocking(move || extract_links(&body, &url)).await {
-        Ok(links) => links,
+    match tokio::task::spawn_blocking(move || read_page(&body, &url)).await {
+        Ok(facts) => facts,
         Err(e) => {
             tracing::debug!(url = %page.final_url, error = %e, "crawl: link extraction failed");
-            Vec::new()
+            PageFacts::default()
         }
     }
+}
+
+/// Which stored pages are canonical duplicates (see [`WebCrawler`]): `canonical[i]` is the key of
+/// page `i`'s canonical URL, `pages` maps the keys of the crawl's URLs to the page they led to.
+/// Page `i` goes when following canonical URLs from it through stored pages ends at another page;
+/// a cycle keeps every page on it.
+fn canonical_duplicates(canonical: &[Option<String>], pages: &HashMap<String, usize>) -> Vec<bool> {
+    let next = |i: usize| canonical[i].as_ref().and_then(|key| pages.get(key)).copied().filter(|&j| j != i);
+    (0..canonical.len())
+        .map(|i| {
+            let mut at = i;
+            let mut steps = 0;
+            while let Some(j) = next(at) {
+                at = j;
+                steps += 1;
+                if at == i || steps > canonical.len() {
+                    return false; // a cycle: no page of it is the canonical one
+                }
+            }
+            at != i
+        })
+        .collect()
 }
 
 fn start_error(request: &CrawlRequest, error: PageError) -> CrawlError {
@@ -451,7 +502,15 @@ impl Crawler for WebCrawler {
         let mut stored: HashSet<String> = HashSet::from([url_key(&first.final_url)]);
         let mut pages = Vec::new();
 
-        frontier.enqueue_links(&first, 1).await;
+        let facts = page_facts(&first, 1, depth).await;
+        frontier.enqueue_links(facts.links, 1);
+        // Of each page in `pages`: its final URL key, canonical URL key and `noindex`.
+        let first_key = url_key(&first.final_url);
+        let mut kept: Vec<Kept> =
+            vec![Kept { key: first_key.clone(), canonical: facts.canonical.as_ref().map(url_key), noindex: false }];
+        // The final URL key each fetched URL key led to.
+        let mut led_to: HashMap<String, String> =
+            HashMap::from([(url_key(&start), first_key.clone()), (first_key.clone(), first_key)]);
         if depth >= 2 && is_html(first.content_type.as_deref(), &first.body) {
             frontier.queue.push_back(Task::Sitemaps);
         }
@@ -464,7 +523,9 @@ impl Crawler for WebCrawler {
         on_page(pages.len());
 
         while let Some(task) = frontier.queue.pop_front() {
-            if pages.len() >= max_pages || budget.spent() {
+            // A full crawl goes on while a `noindex` page holds a place an indexable page may take.
+            let full = pages.len() >= max_pages && !kept[1..].iter().any(|k| k.noindex);
+            if full || budget.spent() {
                 break;
             }
             let (url, level) = match task {
@@ -490,6 +551,7 @@ impl Crawler for WebCrawler {
             };
             if !stored.insert(url_key(&page.final_url)) {
                 tracing::debug!(%url, final_url = %page.final_url, "crawl: skipping page already fetched");
+                led_to.entry(url_key(&url)).or_insert_with(|| url_key(&page.final_url));
                 continue;
             }
             frontier.known.insert(url_key(&page.final_url));
@@ -497,7 +559,28 @@ impl Crawler for WebCrawler {
                 tracing::debug!(%url, content_type = ?page.content_type, "crawl: skipping non-text page");
                 continue;
             }
-            frontier.enqueue_links(&page, level).await;
+            let facts = page_facts(&page, level, depth).await;
+            frontier.enqueue_links(facts.links, level);
+            let key = url_key(&page.final_url);
+            for from in [url_key(&url), key.clone()] {
+                led_to.entry(from).or_insert_with(|| key.clone());
+            }
+            if pages.len() >= max_pages {
+                // Full: an indexable page takes the place of the last `noindex` one.
+                let last_noindex = (1..kept.len()).rev().find(|&i| kept[i].noindex);
+                match last_noindex {
+                    Some(i) if !facts.noindex => {
+                        tracing::debug!(url = %pages[i].url, "crawl: a noindex page gives its place to another page");
+                        pages.remove(i);
+                        kept.remove(i);
+                    }
+                    _ => {
+                        tracing::debug!(%url, "crawl: no place for another noindex page");
+                        continue;
+                    }
+                }
+            }
+            kept.push(Kept { key, canonical: facts.canonical.as_ref().map(url_key), noindex: facts.noindex });
             pages.push(CrawledPage {
                 url: page.final_url.to_string(),
                 content_type: page.content_type,
@@ -505,6 +588,53 @@ impl Crawler for WebCrawler {
             });
             on_page(pages.len());
         }
+        let index: HashMap<&str, usize> = kept.iter().enumerate().map(|(i, k)| (k.key.as_str(), i)).collect();
+        let led_to: HashMap<String, usize> =
+            led_to.into_iter().filter_map(|(from, to)| Some((from, *index.get(to.as_str())?))).collect();
+        let canonical: Vec<Option<String>> = kept.into_iter().map(|k| k.canonical).collect();
+        let duplicates = canonical_duplicates(&canonical, &led_to);
+        if duplicates.contains(&true) {
+            let mut n = 0;
+            pages.retain(|page| {
+                let duplicate = duplicates[n];
+                n += 1;
+                if duplicate {
+                    tracing::debug!(url = %page.url, "crawl: leaving out a page whose canonical URL is another page");
+                }
+                !duplicate
+            });
+            on_page(pages.len());
+        }
         Ok(pages)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pages `0..n` at keys `p0, p1, …`, with `canonical[i]` naming a key (or none).
+    fn duplicates(canonical: &[Option<&str>], extra: &[(&str, usize)]) -> Vec<bool> {
+        let mut keys: HashMap<String, usize> = (0..canonical.len()).map(|i| (format!("p{i}"), i)).collect();
+        keys.extend(extra.iter().map(|&(k, i)| (k.to_string(), i)));
+        let canonical: Vec<Option<String>> = canonical.iter().map(|c| c.map(String::from)).collect();
+        canonical_duplicates(&canonical, &keys)
+    }
+
+    #[test]
+    fn a_page_naming_another_page_of_the_crawl_is_a_duplicate() {
+        assert_eq!(duplicates(&[None, Some("p0"), Some("p1"), Some("p3")], &[]), [false, true, true, false]);
+        assert_eq!(duplicates(&[Some("p0"), Some("elsewhere"), None], &[]), [false, false, false], "self, not crawled");
+        // A URL that redirected to a stored page counts as that page.
+        assert_eq!(duplicates(&[None, Some("old-p0")], &[("old-p0", 0)]), [false, true]);
+        // The canonical page comes later in the crawl: still the one kept.
+        assert_eq!(duplicates(&[Some("p1"), None], &[]), [true, false]);
+    }
+
+    #[test]
+    fn canonical_cycles_keep_their_pages() {
+        assert_eq!(duplicates(&[Some("p1"), Some("p0")], &[]), [false, false]);
+        assert_eq!(duplicates(&[Some("p1"), Some("p2"), Some("p1")], &[]), [false, false, false]);
+        assert!(duplicates(&[], &[]).is_empty());
     }
 }

@@ -30,7 +30,7 @@ pub use client::{
 pub use crawler::{CrawlConfig, WebCrawler};
 pub use guard::Guard;
 pub use lazy::{LazyCrawler, LazySender};
-pub use links::{extract_links, has_skipped_extension, is_html, is_text_page, media_type};
+pub use links::{canonical_url, extract_links, has_skipped_extension, is_html, is_text_page, media_type};
 pub use policy::{
     ALLOW_PRIVATE_ENV, ALLOWED_PORTS_ENV, Cidr, CidrError, MAX_URL_LEN, NetPolicy, default_ports, parse_ports,
     parse_url, refusal_reason,

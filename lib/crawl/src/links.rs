@@ -64,11 +64,41 @@ pub fn is_text_page(content_type: Option<&str>, body: &[u8]) -> bool {
 /// node; it is parsed again as a fragment for its links. That is where JavaScript-built sites put
 /// their plain-HTML navigation (mdBook: `<noscript><iframe src="toc.html">`).
 pub fn extract_links(body: &[u8], page_url: &Url) -> Vec<Url> {
+    read_page(body, page_url).links
+}
+
+/// The canonical URL a page names with `<link rel="canonical" href="…">` (the first such link),
+/// resolved like its links, fragment dropped; `None` without one, or when it is not http(s).
+pub fn canonical_url(body: &[u8], page_url: &Url) -> Option<Url> {
+    read_page(body, page_url).canonical
+}
+
+/// What the crawler reads of an HTML page: its links ([`extract_links`]), its canonical URL
+/// ([`canonical_url`]) and whether it asks not to be indexed, from one parse.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PageFacts {
+    pub links: Vec<Url>,
+    pub canonical: Option<Url>,
+    /// `<meta name="robots" content="…noindex…">` (mdBook's print.html and toc.html say so).
+    pub noindex: bool,
+}
+
+/// Whether a body may name a canonical URL or say `noindex`: a cheap test that spares parsing
+/// pages whose links are not followed.
+pub(crate) fn mentions_canonical(body: &[u8]) -> bool {
+    let has = |word: &[u8]| body.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    has(b"canonical") || has(b"noindex")
+}
+
+/// The links and canonical URL of an HTML page.
+pub(crate) fn read_page(body: &[u8], page_url: &Url) -> PageFacts {
     let html = String::from_utf8_lossy(body);
     let document = Html::parse_document(&html);
     let base_selector = Selector::parse("base[href]").expect("static selector");
     let link_selector = Selector::parse("a[href], iframe[src], frame[src], noscript").expect("static selector");
     let fragment_selector = Selector::parse("a[href], iframe[src], frame[src]").expect("static selector");
+    let canonical_selector = Selector::parse("link[rel][href]").expect("static selector");
+    let robots_selector = Selector::parse("meta[name][content]").expect("static selector");
 
     let base = document
         .select(&base_selector)
@@ -77,6 +107,28 @@ pub fn extract_links(body: &[u8], page_url: &Url) -> Vec<Url> {
         .and_then(|href| page_url.join(href.trim()).ok())
         .filter(|b| matches!(b.scheme(), "http" | "https"))
         .unwrap_or_else(|| page_url.clone());
+
+    let canonical = document
+        .select(&canonical_selector)
+        .find(|l| {
+            l.value()
+                .attr("rel")
+                .is_some_and(|rel| rel.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("canonical")))
+        })
+        .and_then(|l| l.value().attr("href"))
+        .map(str::trim)
+        .filter(|href| !href.is_empty() && href.len() <= MAX_URL_LEN)
+        .and_then(|href| base.join(href).ok())
+        .filter(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+        .map(|mut u| {
+            u.set_fragment(None);
+            u
+        });
+
+    let noindex = document.select(&robots_selector).any(|m| {
+        m.value().attr("name").is_some_and(|n| n.trim().eq_ignore_ascii_case("robots"))
+            && m.value().attr("content").is_some_and(|c| c.split(',').any(|d| d.trim().eq_ignore_ascii_case("noindex")))
+    });
 
     let mut links = Links { base, seen: HashSet::new(), out: Vec::new() };
     for element in document.select(&link_selector) {
@@ -93,7 +145,7 @@ pub fn extract_links(body: &[u8], page_url: &Url) -> Vec<Url> {
             links.add(element.value());
         }
     }
-    links.out
+    PageFacts { links: links.out, canonical, noindex }
 }
 
 /// Links found so far.
@@ -205,6 +257,38 @@ mod tests {
         );
         let frameset = r#"<html><frameset><frame src="nav.html"><frame src="main.html"></frameset></html>"#;
         assert_eq!(links(frameset, "http://h/"), vec!["http://h/nav.html", "http://h/main.html"]);
+    }
+
+    #[test]
+    fn canonical_link() {
+        let canonical = |html: &str, page: &str| canonical_url(html.as_bytes(), &u(page)).map(String::from);
+        let redirect = r#"<html><head><meta http-equiv="refresh" content="0; URL=ch18-00-oop.html">
+            <link rel="canonical" href="ch18-00-oop.html"></head><body><a href="ch18-00-oop.html">x</a></body></html>"#;
+        assert_eq!(
+            canonical(redirect, "http://h/book/ch17-00-oop.html").as_deref(),
+            Some("http://h/book/ch18-00-oop.html")
+        );
+        let tokens = r#"<link rel="stylesheet" href="/s.css"><LINK REL="Alternate Canonical" HREF=" /a#top ">"#;
+        assert_eq!(canonical(tokens, "http://h/x").as_deref(), Some("http://h/a"), "first canonical, any case");
+        let based = r#"<base href="/sub/"><link rel="canonical" href="page">"#;
+        assert_eq!(canonical(based, "http://h/x").as_deref(), Some("http://h/sub/page"));
+        for none in [
+            r#"<link rel="canonical">"#,
+            r#"<link rel="canonical" href="">"#,
+            r#"<link rel="canonical" href="mailto:a@b.c">"#,
+            r#"<link rel="canonicalish" href="/a">"#,
+            r#"<a rel="canonical" href="/a">a</a>"#,
+        ] {
+            assert_eq!(canonical(none, "http://h/x"), None, "{none}");
+        }
+        let facts = read_page(redirect.as_bytes(), &u("http://h/book/ch17-00-oop.html"));
+        assert_eq!(facts.links, vec![u("http://h/book/ch18-00-oop.html")]);
+        assert!(mentions_canonical(b"<LINK rel=CANONICAL>") && !mentions_canonical(b"<a href=x>"));
+        assert!(!facts.noindex);
+        let noindex = r#"<meta name="Robots" content="nofollow, NOINDEX"><meta name="viewport" content="noindex">"#;
+        assert!(read_page(noindex.as_bytes(), &u("http://h/")).noindex && mentions_canonical(noindex.as_bytes()));
+        let other = r#"<meta name="googlebot" content="noindex"><meta name="robots" content="index, follow">"#;
+        assert!(!read_page(other.as_bytes(), &u("http://h/")).noindex);
     }
 
     #[test]

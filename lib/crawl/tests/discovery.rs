@@ -414,3 +414,70 @@ async fn sitemap_fetches_are_bounded() {
     assert_eq!(paths(&crawl_with(&stingy, req).await.unwrap()), ["/"]);
     assert_eq!(server.count_prefix("/map-"), 8 + 2);
 }
+
+/// A page naming `canonical` as its canonical URL.
+fn canonical_page(canonical: &str, body: &str) -> Reply {
+    Reply::Html(format!(
+        r#"<!DOCTYPE html><html><head><link rel="canonical" href="{canonical}"></head><body>{body}</body></html>"#
+    ))
+}
+
+#[tokio::test]
+async fn pages_naming_another_crawled_page_as_canonical_are_left_out() {
+    let server = serve(|port| {
+        vec![
+            route("/", links(&["/a", "/a-print", "/old", "/self", "/away", "/not-crawled"])),
+            route("/a", html("<p>the chapter</p>")),
+            // Leaf pages (depth 2): parsed for their canonical URL only.
+            route("/a-print", canonical_page(&format!("http://site.test:{port}/a#top"), "<p>the chapter</p>")),
+            route("/old", canonical_page("a", r#"<p>Redirecting to <a href="a">a</a></p>"#)),
+            route("/self", canonical_page("/self", "<p>self</p>")),
+            route("/away", canonical_page(&format!("http://other.test:{port}/a"), "<p>away</p>")),
+            route("/not-crawled", canonical_page("/deep", "<p>only copy</p>")),
+            route("/deep", html("<p>too deep</p>")),
+        ]
+    })
+    .await;
+    assert_eq!(crawl(&server, "/", 2).await, ["/", "/a", "/self", "/away", "/not-crawled"]);
+    assert_eq!(server.count("/old"), 1, "fetched, then left out");
+    assert_eq!(server.count("/deep"), 0);
+
+    // The start page may be the duplicate; its links are followed all the same.
+    let server = serve(|_| {
+        vec![
+            route("/index.html", canonical_page("/", r#"<a href="/">home</a><a href="/b">b</a>"#)),
+            route("/", links(&["/b"])),
+            route("/b", html("<p>b</p>")),
+        ]
+    })
+    .await;
+    assert_eq!(crawl(&server, "/index.html", 2).await, ["/", "/b"]);
+}
+
+#[tokio::test]
+async fn noindex_pages_give_their_place_to_indexable_pages_in_a_full_crawl() {
+    let noindex = |text: &str| {
+        Reply::Html(format!(
+            r#"<html><head><meta name="robots" content="noindex"></head><body><p>{text}</p></body></html>"#
+        ))
+    };
+    let server = serve(|_| {
+        vec![
+            route("/", links(&["/print", "/toc", "/a", "/b", "/c"])),
+            route("/print", noindex("every chapter")),
+            route("/toc", noindex("contents")),
+            route("/a", html("<p>a</p>")),
+            route("/b", html("<p>b</p>")),
+            route("/c", html("<p>c</p>")),
+        ]
+    })
+    .await;
+    let crawler = crawler();
+    let capped = CrawlRequest { max_pages: 4, ..request(&server, "/", 2) };
+    assert_eq!(paths(&crawl_with(&crawler, capped).await.unwrap()), ["/", "/a", "/b", "/c"]);
+    let roomy = CrawlRequest { max_pages: 10, ..request(&server, "/", 2) };
+    assert_eq!(paths(&crawl_with(&crawler, roomy).await.unwrap()), ["/", "/print", "/toc", "/a", "/b", "/c"]);
+    // Room for one page after the start page: the first indexable one.
+    let one = CrawlRequest { max_pages: 2, ..request(&server, "/", 2) };
+    assert_eq!(paths(&crawl_with(&crawler, one).await.unwrap()), ["/", "/a"]);
+}

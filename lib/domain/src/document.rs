@@ -9,8 +9,15 @@ pub enum DocumentKind {
     Docx,
     Markdown,
     Text,
-    /// Web pages (crawled), never accepted as an upload.
+    /// Web pages: crawled, or uploaded as an HTML file.
     Html,
+    Csv,
+    Tsv,
+    Xlsx,
+    Ods,
+    Pptx,
+    Epub,
+    Odt,
 }
 
 impl DocumentKind {
@@ -21,6 +28,13 @@ impl DocumentKind {
             DocumentKind::Markdown => "text/markdown",
             DocumentKind::Text => "text/plain",
             DocumentKind::Html => "text/html",
+            DocumentKind::Csv => "text/csv",
+            DocumentKind::Tsv => "text/tab-separated-values",
+            DocumentKind::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            DocumentKind::Ods => "application/vnd.oasis.opendocument.spreadsheet",
+            DocumentKind::Pptx => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+            DocumentKind::Epub => "application/epub+zip",
+            DocumentKind::Odt => "application/vnd.oasis.opendocument.text",
         }
     }
 
@@ -32,6 +46,13 @@ impl DocumentKind {
             DocumentKind::Markdown => "markdown",
             DocumentKind::Text => "text",
             DocumentKind::Html => "html",
+            DocumentKind::Csv => "csv",
+            DocumentKind::Tsv => "tsv",
+            DocumentKind::Xlsx => "xlsx",
+            DocumentKind::Ods => "ods",
+            DocumentKind::Pptx => "pptx",
+            DocumentKind::Epub => "epub",
+            DocumentKind::Odt => "odt",
         }
     }
 
@@ -42,12 +63,31 @@ impl DocumentKind {
             "docx" => DocumentKind::Docx,
             "markdown" => DocumentKind::Markdown,
             "html" => DocumentKind::Html,
+            "csv" => DocumentKind::Csv,
+            "tsv" => DocumentKind::Tsv,
+            "xlsx" => DocumentKind::Xlsx,
+            "ods" => DocumentKind::Ods,
+            "pptx" => DocumentKind::Pptx,
+            "epub" => DocumentKind::Epub,
+            "odt" => DocumentKind::Odt,
             _ => DocumentKind::Text,
         }
     }
 
-    /// Whether chunking should follow Markdown structure (headings, lists).
+    /// Whether chunking should follow Markdown structure (headings, lists, tables): the kinds
+    /// whose extracted text is written as Markdown.
     pub fn is_markdown_like(self) -> bool {
-        matches!(self, DocumentKind::Markdown | DocumentKind::Html)
+        matches!(
+            self,
+            DocumentKind::Markdown
+                | DocumentKind::Html
+                | DocumentKind::Csv
+                | DocumentKind::Tsv
+                | DocumentKind::Xlsx
+                | DocumentKind::Ods
+                | DocumentKind::Pptx
+                | DocumentKind::Epub
+                | DocumentKind::Odt
+        )
     }
 }

@@ -2,6 +2,7 @@
 //! webhook subscriptions and deliveries, pagination and the error codes of the contract. Pure: no
 //! I/O, no framework, no cloud.
 
+pub mod analytics;
 pub mod api_key;
 pub mod audio;
 pub mod chatbot;

@@ -1,11 +1,12 @@
 //! The text of a DOCX that docx-rs does not give us: text boxes (DrawingML `wps:txbx` and VML
 //! `v:textbox`, both holding `w:txbxContent`), footnotes, endnotes, headers and footers. Read
 //! from the raw XML parts with a small tag scanner, and the heading levels of the styles part.
-//! The parts come from `docx::Package` (sizes and the content budget checked while inflating),
+//! The parts come from `archive::Package` (sizes and the content budget checked while inflating),
 //! and are read before docx-rs builds its tree, so their buffers are gone by then. The scanner
 //! neither recurses nor builds a tree, so it needs no nesting limit.
 
-use crate::docx::{Package, heading_level_from_id, unescape_xml};
+use crate::archive::Package;
+use crate::docx::{heading_level_from_id, unescape_xml};
 use lore_app::ports::ExtractError;
 use std::collections::{HashMap, HashSet};
 

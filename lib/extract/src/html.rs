@@ -60,7 +60,7 @@ pub(crate) fn extract(bytes: &[u8], max_output_bytes: usize) -> Result<(String, 
 // ------------------------------------------------------------------------------ decoding
 
 /// Byte-order mark, else `<meta charset>` (or `http-equiv` content type) within the first KiB,
-/// else UTF-8 when valid, else the charset chardetng guesses. (The brief allows lossy UTF-8
+/// else UTF-8 when valid, else the charset chardetng guesses. (Lossy UTF-8 would be enough
 /// for the last case; detection reads legacy pages — Windows-1252, Shift_JIS — correctly.)
 pub(crate) fn decode(bytes: &[u8]) -> String {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {

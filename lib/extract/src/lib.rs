@@ -1,11 +1,14 @@
-//! Document text extraction: PDF (pdf-extract), DOCX (docx-rs), HTML (scraper), Markdown and
-//! plain text, behind the `lore_app::ports::Extractor` port.
+//! Document text extraction behind the `lore_app::ports::Extractor` port: PDF (pdf-extract),
+//! DOCX (docx-rs), XLSX and ODS (calamine), CSV and TSV (csv), PPTX, ODT and EPUB (quick-xml),
+//! HTML (scraper), Markdown and plain text. Structured formats are written as Markdown
+//! (`markdown.rs`): headings, lists, and tables with their header row.
 //!
 //! Every parse is isolated (docs/ARCHITECTURE.md), under the caller's time limit, with at most a few parsers
 //! running at once, and with caps on the input, on the unpacked size of archives (the zip-bomb
-//! defence in `docx.rs`), on the inflated content a parser is given (PDF content streams, DOCX
-//! XML and paragraphs, measured while inflating, before the library sees them) and on the
-//! output. The isolation is one of two [`Isolation`] modes:
+//! defence of every ZIP-based format, in `archive.rs`), on the inflated content a parser is
+//! given (PDF content streams, the XML parts of archives, DOCX paragraphs, measured while
+//! inflating, before the library sees them) and on the output. The isolation is one of two
+//! [`Isolation`] modes:
 //!
 //! - [`Isolation::Process`] (production, `process.rs`): each parse runs in a child process of
 //!   the service's own binary, whose memory the kernel caps (`RLIMIT_AS`) and which is killed
@@ -26,16 +29,24 @@
 //! thread cannot hold up process exit. [`DocumentExtractor::idle_parsers`] tells a health check
 //! when every slot is held by a hung parser (then only a restart frees them).
 
+mod archive;
 pub mod audio;
+mod delimited;
 mod docx;
 mod docx_extra;
+mod epub;
 mod html;
 mod isolate;
+mod markdown;
+mod odt;
 mod pdf;
 mod pdf_text;
+mod pptx;
 mod process;
+mod sheet;
 mod sniff;
 mod text;
+mod xml;
 
 use async_trait::async_trait;
 use lore_app::ports::{ExtractError, ExtractLimits, Extracted, Extractor};
@@ -44,6 +55,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
+pub use pdf::NO_TEXT_LAYER;
 pub use process::CHILD_ENV;
 
 /// How many parsers run at once by default. Parsing is CPU-bound, and a parser that hangs keeps
@@ -171,6 +183,12 @@ fn parse(bytes: &[u8], kind: DocumentKind, limits: &ExtractLimits) -> Result<Ext
         DocumentKind::Html => html::extract(bytes, limits.max_output_bytes)?,
         DocumentKind::Markdown => text::extract_markdown(bytes),
         DocumentKind::Text => text::extract_text(bytes),
+        DocumentKind::Csv | DocumentKind::Tsv => delimited::extract(bytes, kind, limits)?,
+        DocumentKind::Xlsx => sheet::extract_xlsx(bytes, limits)?,
+        DocumentKind::Ods => sheet::extract_ods(bytes, limits)?,
+        DocumentKind::Pptx => pptx::extract(bytes, limits)?,
+        DocumentKind::Epub => epub::extract(bytes, limits)?,
+        DocumentKind::Odt => odt::extract(bytes, limits)?,
     };
     if text.trim().is_empty() {
         return Err(ExtractError::Corrupt(no_text_reason(kind, bytes.is_empty())));
@@ -190,12 +208,17 @@ fn no_text_reason(kind: DocumentKind, empty_input: bool) -> String {
         "the file is empty"
     } else {
         match kind {
-            DocumentKind::Pdf => {
-                "the PDF has no text layer (a scanned document or images of text need OCR before upload)"
+            // A PDF without text ends in `pdf::no_text_layer` before this.
+            DocumentKind::Pdf => "the PDF has no text layer",
+            DocumentKind::Docx | DocumentKind::Odt => {
+                "the document contains no text (only images, drawings or empty paragraphs)"
             }
-            DocumentKind::Docx => "the document contains no text (only images, drawings or empty paragraphs)",
             DocumentKind::Html => "the page has no readable main text",
             DocumentKind::Markdown | DocumentKind::Text => "the file contains only whitespace",
+            DocumentKind::Csv | DocumentKind::Tsv => "the table has no field with text",
+            DocumentKind::Xlsx | DocumentKind::Ods => "no visible sheet has a cell with text",
+            DocumentKind::Pptx => "the slides and their notes contain no text",
+            DocumentKind::Epub => "the book's chapters contain no readable text",
         }
     };
     format!("no text could be extracted: {why}")

@@ -33,7 +33,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
         // Many PDFs are "encrypted" with an empty user password only to set permissions.
         doc.decrypt("").map_err(|_| ExtractError::Corrupt("the PDF is protected by a password".into()))?;
     }
-    drop_image_data(&mut doc);
+    let images = drop_image_data(&mut doc);
     check_structure(&doc, &mut ContentBudget::new(limits))?;
     let title = info_title(&doc);
 
@@ -51,14 +51,36 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
     if text.len() > max_output_bytes {
         return Err(too_large(max_output_bytes));
     }
+    if text.trim().is_empty() {
+        return Err(no_text_layer(images > 0));
+    }
     Ok((text, title))
+}
+
+/// The code that starts the reason of a PDF without a text layer: the source's `error` begins
+/// with it, so a client can tell a scan (which OCR would make readable) from a damaged file.
+pub const NO_TEXT_LAYER: &str = "no_text_layer";
+
+/// Why a PDF whose pages hold no text gave none, starting with [`NO_TEXT_LAYER`]: its pages are
+/// images (a scan or a photo of text) when it has any, else drawings only.
+fn no_text_layer(has_images: bool) -> ExtractError {
+    let why = if has_images {
+        "this PDF's pages are images without a text layer (a scan); run text recognition (OCR) on it and upload \
+         the result, or upload the original document"
+    } else {
+        "this PDF's pages have no text layer (only drawings); export it again with its text, or run text \
+         recognition (OCR) on it and upload the result"
+    };
+    ExtractError::Corrupt(format!("{NO_TEXT_LAYER}: {why}"))
 }
 
 /// Empties the data of image XObjects. Text extraction does not need pixels, and pdf-extract
 /// would otherwise inflate every image it meets through `Do` and parse it as a content stream
 /// (wasted work, and a path to self-calls that `check_recursion` would have to inflate
 /// images to rule out).
-fn drop_image_data(doc: &mut Document) {
+/// How many images there were.
+fn drop_image_data(doc: &mut Document) -> usize {
+    let mut images = 0;
     for object in doc.objects.values_mut() {
         if let Object::Stream(stream) = object
             && stream.dict.get(b"Subtype").ok().and_then(|s| s.as_name().ok()) == Some(b"Image".as_slice())
@@ -66,8 +88,10 @@ fn drop_image_data(doc: &mut Document) {
             stream.content = Vec::new();
             stream.dict.remove(b"Filter");
             stream.dict.remove(b"DecodeParms");
+            images += 1;
         }
     }
+    images
 }
 
 /// Refuses the structures that make pdf-extract recurse without end: `/Parent` loops in the

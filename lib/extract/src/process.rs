@@ -1,4 +1,4 @@
-//! Parsing in a child process, the isolation boundary of production (issue 14): the kernel caps
+//! Parsing in a child process, the isolation boundary in production: the kernel caps
 //! the parser's memory (`RLIMIT_AS`) and CPU time (`RLIMIT_CPU`, a backstop), and a parse that
 //! outlives its time limit is killed, so its slot is free at once. A parser that exhausts its
 //! memory dies alone; the server reports the document as too large.
@@ -349,6 +349,13 @@ fn kind_to_byte(kind: DocumentKind) -> u8 {
         DocumentKind::Markdown => 3,
         DocumentKind::Text => 4,
         DocumentKind::Html => 5,
+        DocumentKind::Csv => 6,
+        DocumentKind::Tsv => 7,
+        DocumentKind::Xlsx => 8,
+        DocumentKind::Ods => 9,
+        DocumentKind::Pptx => 10,
+        DocumentKind::Epub => 11,
+        DocumentKind::Odt => 12,
     }
 }
 
@@ -359,6 +366,13 @@ fn kind_from_byte(byte: u8) -> Option<DocumentKind> {
         3 => DocumentKind::Markdown,
         4 => DocumentKind::Text,
         5 => DocumentKind::Html,
+        6 => DocumentKind::Csv,
+        7 => DocumentKind::Tsv,
+        8 => DocumentKind::Xlsx,
+        9 => DocumentKind::Ods,
+        10 => DocumentKind::Pptx,
+        11 => DocumentKind::Epub,
+        12 => DocumentKind::Odt,
         _ => return None,
     })
 }
@@ -385,6 +399,12 @@ mod tests {
         ] {
             assert_eq!(decode_answer(&encode_answer(&answer)), Some(answer));
         }
+        for byte in 0..=u8::MAX {
+            if let Some(kind) = kind_from_byte(byte) {
+                assert_eq!(kind_to_byte(kind), byte, "{kind:?}");
+            }
+        }
+        assert_eq!((1..=12).filter_map(kind_from_byte).count(), 12, "every kind crosses the pipe");
         assert_eq!(decode_answer(&[0, 1, 2]), None, "a cut answer is unreadable");
         assert!(read_request(&mut b"LOREXT01".as_slice()).is_err(), "a cut header is refused");
     }

@@ -5,7 +5,7 @@ use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{DecoderResult, Encoding, UTF_8};
 
 /// How much of a file the sniffer looks at. Enough to judge an encoding, cheap on a 50 MB upload.
-const SNIFF_SAMPLE_BYTES: usize = 64 * 1024;
+pub(crate) const SNIFF_SAMPLE_BYTES: usize = 64 * 1024;
 /// How much of a file feeds the charset detector when the whole file is decoded.
 const DETECT_SAMPLE_BYTES: usize = 1024 * 1024;
 

@@ -37,7 +37,10 @@ impl ParseId for ConversationId {
 }
 
 pub fn mind_router() -> ApiRouter {
-    mind_routes::router().routes(api_routes!(message_speech)).merge(crate::followup::mind_router())
+    mind_routes::router()
+        .routes(api_routes!(message_speech))
+        .merge(crate::followup::mind_router())
+        .merge(crate::analytics::mind_router())
 }
 
 /// The document's schema of a spoken answer: MP3 bytes.
@@ -78,7 +81,7 @@ async fn message_speech(
 }
 
 pub fn chatbot_router() -> ApiRouter {
-    chatbot_routes::router().merge(crate::followup::chatbot_router())
+    chatbot_routes::router().merge(crate::followup::chatbot_router()).merge(crate::analytics::chatbot_router())
 }
 
 // ---- views -------------------------------------------------------------------------------------

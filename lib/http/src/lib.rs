@@ -3,6 +3,7 @@
 //!
 //! `lore serve` mounts every group; each Lambda mounts its own.
 
+mod analytics;
 mod api_router;
 mod chatbots;
 mod conversations;

@@ -57,3 +57,25 @@ pub struct PageParams {
     #[param(minimum = 1)]
     limit: Option<u32>,
 }
+
+/// The schema of a struct made of `#[serde(flatten)]`ed parts: one object with every part's
+/// properties and required members, in the parts' order, as it is serialized. (utoipa's derive
+/// would document it as `allOf` the parts, which SDK generators turn into extra types.) Each part
+/// must be an inline object schema, as `ToSchema`'s derive makes for a struct with named fields.
+pub(crate) fn flattened_schema(
+    description: &str,
+    parts: impl IntoIterator<Item = utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
+) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::{Object, Schema, Type};
+    let mut object = Object::with_type(Type::Object);
+    for part in parts {
+        let RefOr::T(Schema::Object(part)) = part else {
+            unreachable!("a flattened part is a struct with named fields");
+        };
+        object.properties.extend(part.properties);
+        object.required.extend(part.required);
+    }
+    object.description = Some(description.to_owned());
+    RefOr::T(Schema::Object(object))
+}

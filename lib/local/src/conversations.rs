@@ -6,12 +6,16 @@ use crate::events::insert_event;
 use crate::paging::paged;
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
-use lore_app::ports::{Append, ConversationStore, StoreResult};
+use lore_app::ports::{Append, ConversationCursor, ConversationStore, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::conversation::{Conversation, ConversationStatus, Message};
+use lore_domain::analytics::{
+    Counts, Day, DayRange, SourceCitations, StoredAnalytics, TOP_SOURCES, Tally, UNANSWERED_QUESTIONS,
+    UnansweredQuestion,
+};
+use lore_domain::conversation::{Conversation, ConversationStatus, Feedback, Message};
 use lore_domain::correction::Correction;
 use lore_domain::event::Event;
-use lore_domain::id::{ConversationId, CorrectionId, MessageId, WorkspaceId};
+use lore_domain::id::{ConversationId, CorrectionId, MessageId, SourceId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
 use lore_records::{
@@ -90,6 +94,131 @@ fn count_on_owner(tx: &Connection, owner: &SourceOwner, delta: i64) -> StoreResu
     Ok(())
 }
 
+/// Adds what a write changes to the owner's analytics, in that write's transaction.
+fn add_tally(tx: &Connection, t: &Tally) -> StoreResult<()> {
+    if t.is_empty() {
+        return Ok(());
+    }
+    let (owner, ws, day) = (t.owner.as_str(), t.workspace_id.as_str(), t.day.to_string());
+    if !t.counts.is_zero() {
+        let c = &t.counts;
+        tx.prepare_cached(
+            "INSERT INTO analytics_days (owner_id, day, workspace_id, conversations, messages, leads, answered,
+                                         unanswered, ratings_up, ratings_down)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             ON CONFLICT (owner_id, day) DO UPDATE SET
+                 conversations = conversations + excluded.conversations, messages = messages + excluded.messages,
+                 leads = leads + excluded.leads, answered = answered + excluded.answered,
+                 unanswered = unanswered + excluded.unanswered, ratings_up = ratings_up + excluded.ratings_up,
+                 ratings_down = ratings_down + excluded.ratings_down",
+        )
+        .and_then(|mut st| {
+            st.execute(params![
+                owner,
+                day,
+                ws,
+                c.conversations,
+                c.messages,
+                c.leads,
+                c.answered,
+                c.unanswered,
+                c.ratings_up,
+                c.ratings_down
+            ])
+        })
+        .map_err(unavailable)?;
+    }
+    for (source, name) in &t.cited {
+        tx.prepare_cached(
+            "INSERT INTO analytics_sources (owner_id, day, source_id, workspace_id, source_name, citations)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1)
+             ON CONFLICT (owner_id, day, source_id) DO UPDATE SET
+                 citations = citations + 1, source_name = excluded.source_name",
+        )
+        .and_then(|mut st| st.execute(params![owner, day, source.as_str(), ws, name]))
+        .map_err(unavailable)?;
+    }
+    if let Some(q) = &t.unanswered {
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO unanswered_questions (message_id, conversation_id, owner_id, question, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .and_then(|mut st| {
+            st.execute(params![
+                q.message_id.as_str(),
+                q.conversation_id.as_str(),
+                owner,
+                q.question,
+                q.created_at.millis()
+            ])
+        })
+        .map_err(unavailable)?;
+    }
+    Ok(())
+}
+
+fn analytics_of(c: &Connection, ws: &str, owner: &str, range: &DayRange) -> rusqlite::Result<StoredAnalytics> {
+    let (from, to) = (range.from.to_string(), range.to.to_string());
+    let mut st = c.prepare_cached(
+        "SELECT day, conversations, messages, leads, answered, unanswered, ratings_up, ratings_down
+         FROM analytics_days WHERE owner_id = ?1 AND workspace_id = ?2 AND day BETWEEN ?3 AND ?4",
+    )?;
+    let days = st
+        .query_map(params![owner, ws, from, to], |r| {
+            let day = Day::parse(&r.get::<_, String>(0)?).ok_or_else(|| malformed("malformed analytics day"))?;
+            let counts = Counts {
+                conversations: r.get(1)?,
+                messages: r.get(2)?,
+                leads: r.get(3)?,
+                answered: r.get(4)?,
+                unanswered: r.get(5)?,
+                ratings_up: r.get(6)?,
+                ratings_down: r.get(7)?,
+            };
+            Ok((day, counts))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    // The name of a source is the one it was last cited under in the range.
+    let mut st = c.prepare_cached(
+        "SELECT source_id, SUM(citations) AS n,
+                (SELECT source_name FROM analytics_sources l WHERE l.owner_id = s.owner_id
+                     AND l.source_id = s.source_id AND l.day <= ?4 ORDER BY l.day DESC LIMIT 1)
+         FROM analytics_sources s WHERE owner_id = ?1 AND workspace_id = ?2 AND day BETWEEN ?3 AND ?4
+         GROUP BY source_id HAVING n > 0 ORDER BY n DESC, source_id LIMIT ?5",
+    )?;
+    let top_sources = st
+        .query_map(params![owner, ws, from, to, TOP_SOURCES as i64], |r| {
+            Ok(SourceCitations {
+                source_id: SourceId::parse(&r.get::<_, String>(0)?).ok_or_else(|| malformed("malformed source id"))?,
+                citations: r.get::<_, i64>(1)?.max(0) as u64,
+                source_name: r.get(2)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut st = c.prepare_cached(
+        "SELECT q.message_id, q.conversation_id, q.question, q.created_at FROM unanswered_questions q
+         JOIN conversations c ON c.id = q.conversation_id
+         WHERE q.owner_id = ?1 AND c.workspace_id = ?2 AND q.created_at >= ?3 AND q.created_at < ?4
+         ORDER BY q.created_at DESC, q.message_id DESC LIMIT ?5",
+    )?;
+    let unanswered = st
+        .query_map(
+            params![owner, ws, range.from.start().millis(), range.to.end().millis(), UNANSWERED_QUESTIONS as i64],
+            |r| {
+                Ok(UnansweredQuestion {
+                    message_id: MessageId::parse(&r.get::<_, String>(0)?)
+                        .ok_or_else(|| malformed("malformed message id"))?,
+                    conversation_id: ConversationId::parse(&r.get::<_, String>(1)?)
+                        .ok_or_else(|| malformed("malformed conversation id"))?,
+                    question: r.get(2)?,
+                    created_at: Timestamp::from_millis(r.get(3)?),
+                })
+            },
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(StoredAnalytics { days, top_sources, unanswered })
+}
+
 impl SqliteStore {
     /// How many conversations and messages are stored, in every workspace (operators, tests).
     pub async fn conversation_rows(&self) -> StoreResult<(u64, u64)> {
@@ -138,6 +267,7 @@ impl ConversationStore for SqliteStore {
             }
             insert_messages(tx, &messages)?;
             count_on_owner(tx, &c.owner, 1)?;
+            add_tally(tx, &Tally::started(&c))?;
             if let Some(e) = &event {
                 insert_event(tx, e)?;
             }
@@ -209,8 +339,9 @@ impl ConversationStore for SqliteStore {
         id: &ConversationId,
         messages: &[Message],
         max: u64,
+        tally: &Tally,
     ) -> StoreResult<Append> {
-        let (ws, id, messages) = (ws.clone(), id.clone(), messages.to_vec());
+        let (ws, id, messages, tally) = (ws.clone(), id.clone(), messages.to_vec(), tally.clone());
         self.write(move |tx| {
             let Some(count) = tx
                 .query_row(
@@ -227,6 +358,7 @@ impl ConversationStore for SqliteStore {
                 return Ok(Append::Full);
             }
             insert_messages(tx, &messages)?;
+            add_tally(tx, &tally)?;
             let updated = messages.iter().map(|m| m.created_at.millis()).max().unwrap_or(0);
             tx.execute(
                 "UPDATE conversations SET message_count = message_count + ?2, updated_at = MAX(updated_at, ?3)
@@ -275,32 +407,50 @@ impl ConversationStore for SqliteStore {
                 )
                 .map_err(unavailable)?;
             count_on_owner(tx, &owner, -(n as i64))?;
-            tx.execute(
-                "DELETE FROM corrections WHERE owner_id = ?1 AND workspace_id = ?2",
-                [owner.as_str(), ws.as_str()],
-            )
-            .map_err(unavailable)?;
+            for table in ["corrections", "analytics_days", "analytics_sources"] {
+                tx.execute(
+                    &format!("DELETE FROM {table} WHERE owner_id = ?1 AND workspace_id = ?2"),
+                    [owner.as_str(), ws.as_str()],
+                )
+                .map_err(unavailable)?;
+            }
             Ok(n as u64)
         })
         .await
     }
 
-    async fn replace_message(&self, ws: &WorkspaceId, message: &Message, event: Option<&Event>) -> StoreResult<bool> {
-        let (ws, m, event) = (ws.clone(), message.clone(), event.cloned());
+    async fn rate_message(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        conversation: &ConversationId,
+        message: &MessageId,
+        feedback: &Feedback,
+        event: &Event,
+    ) -> StoreResult<Option<Message>> {
+        let (ws, owner, conversation, message, feedback, event) =
+            (ws.clone(), owner.clone(), conversation.clone(), message.clone(), feedback.clone(), event.clone());
         self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE messages SET body = ?3 WHERE id = ?1 AND conversation_id = ?2
-                     AND EXISTS (SELECT 1 FROM conversations WHERE id = ?2 AND workspace_id = ?4)",
-                    params![m.id.as_str(), m.conversation_id.as_str(), to_json(&MessageRecord::of(&m)), ws.as_str()],
+            let found = tx
+                .query_row(
+                    "SELECT m.id, m.conversation_id, m.body, m.created_at FROM messages m
+                     JOIN conversations c ON c.id = m.conversation_id
+                     WHERE m.id = ?1 AND m.conversation_id = ?2 AND c.workspace_id = ?3 AND c.owner_id = ?4",
+                    [message.as_str(), conversation.as_str(), ws.as_str(), owner.as_str()],
+                    message_from,
                 )
+                .optional()
                 .map_err(unavailable)?;
-            if n == 1
-                && let Some(e) = &event
-            {
-                insert_event(tx, e)?;
-            }
-            Ok(n == 1)
+            let Some(mut m) = found else { return Ok(None) };
+            add_tally(tx, &Tally::rated(&ws, &owner, &m, &feedback))?;
+            m.feedback = Some(feedback);
+            tx.execute(
+                "UPDATE messages SET body = ?2 WHERE id = ?1",
+                params![m.id.as_str(), to_json(&MessageRecord::of(&m))],
+            )
+            .map_err(unavailable)?;
+            insert_event(tx, &event)?;
+            Ok(Some(m))
         })
         .await
     }
@@ -408,6 +558,37 @@ impl ConversationStore for SqliteStore {
             )
             .map(|n| n.max(0) as u64)
             .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn analytics(&self, ws: &WorkspaceId, owner: &SourceOwner, range: &DayRange) -> StoreResult<StoredAnalytics> {
+        let (ws, owner, range) = (ws.clone(), owner.clone(), *range);
+        self.read(move |c| analytics_of(c, ws.as_str(), owner.as_str(), &range).map_err(unavailable)).await
+    }
+
+    async fn conversations_before(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        before: Option<&ConversationCursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<Conversation>> {
+        let (ws, owner) = (ws.clone(), owner.clone());
+        // Past every conversation when no cursor: ids sort below `~`.
+        let (t, id) = before.map_or((i64::MAX, "~".to_owned()), |b| (b.created_at.millis(), b.id.as_str().to_owned()));
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(&format!(
+                    "SELECT {COLS} FROM conversations WHERE owner_id = ?1 AND workspace_id = ?2
+                         AND (created_at, id) < (?3, ?4)
+                     ORDER BY created_at DESC, id DESC LIMIT ?5"
+                ))
+                .map_err(unavailable)?;
+            let rows = st
+                .query_map(params![owner.as_str(), ws.as_str(), t, id, i64::from(limit)], conversation_from)
+                .map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
         })
         .await
     }

@@ -14,390 +14,26 @@ use std::time::Duration;
 
 const READERS: usize = 4;
 
-/// Each entry migrates from version `index` to `index + 1`. Never edit a shipped entry.
+/// Each entry migrates from version `index` to `index + 1` (`lib/local/migrations/`, numbered in
+/// order). Never edit a shipped one.
 const MIGRATIONS: &[&str] = &[
-    r#"
-CREATE TABLE workspaces (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    storage_quota_bytes INTEGER NOT NULL,
-    minds_limit INTEGER NOT NULL,
-    sources_limit INTEGER NOT NULL,
-    mind_source_limit INTEGER NOT NULL,
-    rate_limit_per_minute INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE TABLE api_keys (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    scopes TEXT NOT NULL,
-    hash TEXT NOT NULL UNIQUE,
-    created_at INTEGER NOT NULL,
-    revoked_at INTEGER
-);
-CREATE INDEX api_keys_by_workspace ON api_keys (workspace_id, id);
-CREATE TABLE chatbots (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    slug TEXT NOT NULL,
-    descriptor TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    source_count INTEGER NOT NULL DEFAULT 0,
-    conversation_count INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (workspace_id, slug)
-);
-CREATE INDEX chatbots_newest_first ON chatbots (workspace_id, created_at DESC, id DESC);
-"#,
-    r#"
-CREATE TABLE sources (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
-    type TEXT NOT NULL,
-    name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    spec TEXT NOT NULL,
-    size_bytes INTEGER NOT NULL,
-    chunk_count INTEGER NOT NULL DEFAULT 0,
-    error TEXT,
-    content_hash TEXT,
-    progress TEXT,
-    generation INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT,
-    lease_until INTEGER,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    processed_at INTEGER
-);
-CREATE INDEX sources_newest_first ON sources (chatbot_id, created_at DESC, id DESC);
-CREATE INDEX sources_by_workspace ON sources (workspace_id);
-CREATE INDEX sources_by_status ON sources (status, lease_until);
-CREATE TABLE chunks (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL,
-    chatbot_id TEXT NOT NULL,
-    source_id TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
-    position INTEGER NOT NULL,
-    content TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
-    url TEXT,
-    model TEXT NOT NULL,
-    embedding BLOB NOT NULL
-);
-CREATE INDEX chunks_by_source ON chunks (source_id, position);
-CREATE INDEX chunks_by_chatbot ON chunks (chatbot_id);
-CREATE TABLE events (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL
-);
-CREATE INDEX events_by_workspace ON events (workspace_id, id);
-"#,
-    r#"
--- Keyword search: an FTS5 index over chunk texts, kept in step with `chunks` by triggers
--- (cascaded deletes fire them too). BM25 ranks; porter stemming; diacritics folded.
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    content,
-    content = 'chunks',
-    content_rowid = 'rowid',
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
-    INSERT INTO chunks_fts (rowid, content) VALUES (new.rowid, new.content);
-END;
-CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
-    INSERT INTO chunks_fts (chunks_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
-END;
-CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
-    INSERT INTO chunks_fts (chunks_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
-    INSERT INTO chunks_fts (rowid, content) VALUES (new.rowid, new.content);
-END;
-INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');
-"#,
-    r#"
--- Forms, their responses, webhook subscriptions and deliveries. The delivery schedule
--- (`next_attempt_at`, claims) is stored so that a crash or restart loses no due delivery.
-CREATE TABLE forms (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    fields TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX forms_newest_first ON forms (workspace_id, created_at DESC, id DESC);
-CREATE TABLE form_responses (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL,
-    form_id TEXT NOT NULL REFERENCES forms(id) ON DELETE CASCADE,
-    event_id TEXT NOT NULL,
-    source TEXT NOT NULL,
-    answers TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX form_responses_newest_first ON form_responses (form_id, created_at DESC, id DESC);
-CREATE INDEX form_responses_by_workspace ON form_responses (workspace_id, created_at DESC, id DESC);
-CREATE TABLE hooks (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    hook_url TEXT NOT NULL,
-    event TEXT NOT NULL,
-    form_id TEXT,
-    chatbot_id TEXT,
-    secret TEXT NOT NULL,
-    status TEXT NOT NULL,
-    consecutive_failures INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX hooks_by_workspace ON hooks (workspace_id, status);
-CREATE TABLE deliveries (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL,
-    hook_id TEXT NOT NULL,
-    event_id TEXT NOT NULL,
-    event_type TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    status TEXT NOT NULL,
-    attempts TEXT NOT NULL,
-    next_attempt_at INTEGER,
-    round_start INTEGER NOT NULL DEFAULT 0,
-    claim INTEGER NOT NULL DEFAULT 0,
-    claim_owner TEXT,
-    claimed_until INTEGER,
-    created_at INTEGER NOT NULL,
-    UNIQUE (event_id, hook_id)
-);
-CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
-CREATE INDEX deliveries_newest_first ON deliveries (workspace_id, created_at DESC, id DESC);
-CREATE INDEX deliveries_by_hook ON deliveries (hook_id, created_at DESC, id DESC);
--- Events written before subscriptions existed had no one to go to.
-ALTER TABLE events ADD COLUMN fanned_out_at INTEGER;
-UPDATE events SET fanned_out_at = created_at;
-CREATE INDEX events_to_fan_out ON events (id) WHERE fanned_out_at IS NULL;
-"#,
-    r#"
--- Minds (docs/api.md §8). Lists and theme/social links are JSON text. `revision` guards partial
--- updates against lost writes. The per-status source counts are kept by the Mind sources in
--- the same transaction as the sources they count. A published Mind's slug is its public
--- address `/m/{slug}`, so it is unique among published Minds of every workspace.
-CREATE TABLE minds (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    slug TEXT NOT NULL,
-    headline TEXT,
-    bio TEXT,
-    avatar_url TEXT,
-    system_prompt TEXT,
-    welcome_message TEXT,
-    suggested_questions TEXT NOT NULL,
-    expertise_areas TEXT NOT NULL,
-    is_published INTEGER NOT NULL,
-    show_sources INTEGER NOT NULL,
-    collect_email_before_chat INTEGER NOT NULL,
-    temperature REAL NOT NULL,
-    theme TEXT,
-    social_links TEXT,
-    voice_enabled INTEGER NOT NULL,
-    voice_id TEXT NOT NULL,
-    voice_speed REAL NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0,
-    sources_pending INTEGER NOT NULL DEFAULT 0,
-    sources_processing INTEGER NOT NULL DEFAULT 0,
-    sources_transcribing INTEGER NOT NULL DEFAULT 0,
-    sources_ready INTEGER NOT NULL DEFAULT 0,
-    sources_failed INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (workspace_id, slug)
-);
-CREATE INDEX minds_newest_first ON minds (workspace_id, created_at DESC, id DESC);
-CREATE UNIQUE INDEX minds_public_slug ON minds (slug) WHERE is_published = 1;
-"#,
-    r#"
--- Mind knowledge sources (docs/api.md §9) share the sources table with chatbot sources: a source
--- belongs to a chatbot or a Mind (exactly one), and goes with it (ON DELETE CASCADE, then its
--- chunks with it). `owner_id` is the owner's id whichever it is. The table is rebuilt (SQLite
--- cannot relax NOT NULL in place); `migrate` runs this with foreign keys off, as SQLite's
--- table-rebuild procedure requires, and checks them before committing.
-CREATE TABLE sources_new (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE,
-    mind_id TEXT REFERENCES minds(id) ON DELETE CASCADE,
-    owner_id TEXT GENERATED ALWAYS AS (COALESCE(chatbot_id, mind_id)) VIRTUAL,
-    type TEXT NOT NULL,
-    name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    spec TEXT NOT NULL,
-    size_bytes INTEGER NOT NULL,
-    chunk_count INTEGER NOT NULL DEFAULT 0,
-    error TEXT,
-    content_hash TEXT,
-    progress TEXT,
-    generation INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT,
-    lease_until INTEGER,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    processed_at INTEGER,
-    CHECK ((chatbot_id IS NULL) <> (mind_id IS NULL))
-);
-INSERT INTO sources_new (id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error,
-    content_hash, progress, generation, lease_owner, lease_until, attempts, created_at, updated_at, processed_at)
-SELECT id, workspace_id, chatbot_id, type, name, status, spec, size_bytes, chunk_count, error,
-    content_hash, progress, generation, lease_owner, lease_until, attempts, created_at, updated_at, processed_at
-FROM sources;
-DROP TABLE sources;
-ALTER TABLE sources_new RENAME TO sources;
-CREATE INDEX sources_newest_first ON sources (owner_id, created_at DESC, id DESC);
-CREATE INDEX sources_by_workspace ON sources (workspace_id);
-CREATE INDEX sources_by_status ON sources (status, lease_until);
-CREATE INDEX sources_of_minds ON sources (mind_id, status) WHERE mind_id IS NOT NULL;
--- A Mind's counts are read from its sources (one indexed query), not kept beside them.
-ALTER TABLE minds DROP COLUMN sources_pending;
-ALTER TABLE minds DROP COLUMN sources_processing;
-ALTER TABLE minds DROP COLUMN sources_transcribing;
-ALTER TABLE minds DROP COLUMN sources_ready;
-ALTER TABLE minds DROP COLUMN sources_failed;
--- `chunks.chatbot_id` holds the owner's id (a chatbot's or a Mind's) from here on.
-"#,
-    // Uploads no source uses yet: counted in the workspace's storage until a source takes them
-    // over or they expire (docs/limits.md "Storage quota").
-    r#"
-CREATE TABLE uploads (
-    blob_key TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL,
-    size_bytes INTEGER NOT NULL,
-    charged_at INTEGER NOT NULL
-);
-CREATE INDEX uploads_by_workspace ON uploads (workspace_id, charged_at);
-"#,
-    // One stored shape per document (lore-records): a Mind's settings move from one column each
-    // into one JSON document; a source spec's file size and audio format take the names the
-    // AWS backend always used.
-    r#"
-ALTER TABLE minds ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
-UPDATE minds SET settings = json_object(
-    'name', name, 'headline', headline, 'bio', bio, 'avatarUrl', avatar_url, 'systemPrompt', system_prompt,
-    'welcomeMessage', welcome_message, 'suggestedQuestions', json(suggested_questions),
-    'expertiseAreas', json(expertise_areas),
-    'showSources', json(CASE WHEN show_sources THEN 'true' ELSE 'false' END),
-    'collectEmail', json(CASE WHEN collect_email_before_chat THEN 'true' ELSE 'false' END),
-    'temperature', temperature, 'theme', json(COALESCE(theme, '{}')), 'socialLinks', json(COALESCE(social_links, '{}')),
-    'voiceEnabled', json(CASE WHEN voice_enabled THEN 'true' ELSE 'false' END),
-    'voiceId', voice_id, 'voiceSpeed', voice_speed);
-ALTER TABLE minds DROP COLUMN name;
-ALTER TABLE minds DROP COLUMN headline;
-ALTER TABLE minds DROP COLUMN bio;
-ALTER TABLE minds DROP COLUMN avatar_url;
-ALTER TABLE minds DROP COLUMN system_prompt;
-ALTER TABLE minds DROP COLUMN welcome_message;
-ALTER TABLE minds DROP COLUMN suggested_questions;
-ALTER TABLE minds DROP COLUMN expertise_areas;
-ALTER TABLE minds DROP COLUMN show_sources;
-ALTER TABLE minds DROP COLUMN collect_email_before_chat;
-ALTER TABLE minds DROP COLUMN temperature;
-ALTER TABLE minds DROP COLUMN theme;
-ALTER TABLE minds DROP COLUMN social_links;
-ALTER TABLE minds DROP COLUMN voice_enabled;
-ALTER TABLE minds DROP COLUMN voice_id;
-ALTER TABLE minds DROP COLUMN voice_speed;
-UPDATE sources SET spec = json_remove(json_set(spec, '$.fileSize', json_extract(spec, '$.sizeBytes')), '$.sizeBytes')
-    WHERE json_type(spec, '$.sizeBytes') IS NOT NULL;
-UPDATE sources SET spec = json_remove(json_set(spec, '$.audioFormat', json_extract(spec, '$.format')), '$.format')
-    WHERE json_type(spec, '$.format') IS NOT NULL;
-UPDATE sources SET spec = json_remove(spec, '$.lastRefreshedAt') WHERE json_type(spec, '$.lastRefreshedAt') = 'null';
-"#,
-    // Conversations (docs/api.md §17) belong to a chatbot or a Mind, exactly one, and go with it.
-    // A chatbot's `conversation_count` is kept in the same transaction as its conversations; a
-    // Mind's is counted from them (index `conversations_of_owner`).
-    r#"
-CREATE TABLE conversations (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE,
-    mind_id TEXT REFERENCES minds(id) ON DELETE CASCADE,
-    owner_id TEXT GENERATED ALWAYS AS (COALESCE(chatbot_id, mind_id)) VIRTUAL,
-    details TEXT NOT NULL,
-    message_count INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    CHECK ((chatbot_id IS NULL) <> (mind_id IS NULL))
-);
-CREATE INDEX conversations_of_owner ON conversations (owner_id, created_at DESC, id DESC);
-CREATE INDEX conversations_of_minds ON conversations (mind_id) WHERE mind_id IS NOT NULL;
-CREATE TABLE messages (
-    id TEXT PRIMARY KEY,
-    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-    body TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX messages_in_order ON messages (conversation_id, id);
-"#,
-    // A `mind.lead.captured` subscription may narrow to one Mind.
-    r#"
-ALTER TABLE hooks ADD COLUMN mind_id TEXT;
-"#,
-    // A rotated secret keeps signing until its grace period ends.
-    r#"
-ALTER TABLE hooks ADD COLUMN retiring_secret TEXT;
-ALTER TABLE hooks ADD COLUMN retiring_until INTEGER;
-"#,
-    // Keyword search ranks from postings kept in memory per owner (`keywords.rs`), built from
-    // the chunk texts with the same tokenizer; the FTS5 table was no longer read, and kept every
-    // chunk write busy.
-    r#"
-DROP TRIGGER chunks_fts_insert;
-DROP TRIGGER chunks_fts_delete;
-DROP TRIGGER chunks_fts_update;
-DROP TABLE chunks_fts;
-"#,
-    // Due deliveries in claim order (`ORDER BY next_attempt_at, id`) straight from the index: on
-    // `next_attempt_at` alone, every claim sorted the due deliveries that share a time (a
-    // fan-out's all do) to find its first few.
-    r#"
-DROP INDEX deliveries_due;
-CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id) WHERE status = 'pending';
-"#,
-    // A chunk's token signs, for late interaction (`lore_domain::late_interaction`); NULL for
-    // chunks of an embedder without token states.
-    r#"
-ALTER TABLE chunks ADD COLUMN token_signs BLOB;
-"#,
-    // Chatbots publish like Minds (docs/api.md §18): a published chatbot's slug is its public
-    // address `/c/{slug}`, one chatbot per address across workspaces; its public settings are one
-    // document (`lore_records::ChatbotPublicRecord`); `revision` refuses a write based on an older
-    // read, as a Mind's does.
-    r#"
-ALTER TABLE chatbots ADD COLUMN is_published INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE chatbots ADD COLUMN public_settings TEXT NOT NULL DEFAULT '{}';
-ALTER TABLE chatbots ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-CREATE UNIQUE INDEX chatbots_public_slug ON chatbots (slug) WHERE is_published = 1;
-"#,
-    // Corrections (docs/api.md §19): an owner's answers to questions, given again verbatim; they
-    // go with their Mind or chatbot. The question, answer and embedding are one document
-    // (`lore_records::CorrectionRecord`).
-    r#"
-CREATE TABLE corrections (
-    id TEXT PRIMARY KEY,
-    workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-    chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE,
-    mind_id TEXT REFERENCES minds(id) ON DELETE CASCADE,
-    owner_id TEXT GENERATED ALWAYS AS (COALESCE(chatbot_id, mind_id)) VIRTUAL,
-    details TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    CHECK ((chatbot_id IS NULL) <> (mind_id IS NULL))
-);
-CREATE INDEX corrections_of_owner ON corrections (owner_id, created_at DESC, id DESC);
-"#,
+    include_str!("../migrations/0001_workspaces_keys_chatbots.sql"),
+    include_str!("../migrations/0002_sources_chunks.sql"),
+    include_str!("../migrations/0003_keyword_index.sql"),
+    include_str!("../migrations/0004_forms.sql"),
+    include_str!("../migrations/0005_minds.sql"),
+    include_str!("../migrations/0006_mind_sources.sql"),
+    include_str!("../migrations/0007_pending_uploads.sql"),
+    include_str!("../migrations/0008_mind_documents.sql"),
+    include_str!("../migrations/0009_conversations.sql"),
+    include_str!("../migrations/0010_lead_hook_mind.sql"),
+    include_str!("../migrations/0011_secret_grace.sql"),
+    include_str!("../migrations/0012_drop_fts.sql"),
+    include_str!("../migrations/0013_deliveries_due_order.sql"),
+    include_str!("../migrations/0014_chunk_token_signs.sql"),
+    include_str!("../migrations/0015_published_chatbots.sql"),
+    include_str!("../migrations/0016_corrections.sql"),
+    include_str!("../migrations/0017_analytics.sql"),
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -838,6 +474,24 @@ pub(crate) fn conflict_or_unavailable(e: rusqlite::Error, rules: &[(&str, &'stat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every file of `migrations/` is applied, in the order of its number: a new file that is
+    /// not listed in `MIGRATIONS` would never run.
+    #[test]
+    fn every_migration_file_is_listed_in_order() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".sql"))
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), MIGRATIONS.len());
+        for (i, (name, sql)) in files.iter().zip(MIGRATIONS).enumerate() {
+            assert!(name.starts_with(&format!("{:04}_", i + 1)), "{name} is number {}", i + 1);
+            assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), *sql, "{name}");
+        }
+    }
 
     /// Writes queued while the writer is busy run together: each keeps its own outcome (a failing
     /// or panicking one is rolled back alone, the others are kept), in the order they came.

@@ -25,7 +25,7 @@ mod webhooks;
 mod workspaces;
 
 pub use chatbots::{chatbot_slug_race, chatbots, published_chatbots};
-pub use conversations::conversations;
+pub use conversations::{analytics, conversations};
 pub use files::{blob_streams, blobs};
 pub use forms::forms;
 pub use minds::{MindStores, mind_races, mind_sources, minds};
@@ -140,7 +140,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@family search, $make; chunk_index index_search);
     };
     ($make:ident => minds) => {
-        $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources conversations);
+        $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources conversations analytics);
     };
     ($make:ident => slots) => {
         $crate::conformance_tests!(@family slots, $make; slots slot_expiry slot_race);

@@ -6,6 +6,7 @@
 //! chatbot's item) changes in the same `TransactWriteItems` as the conversation, and the
 //! conversation's `messageCount` in the same one as its messages, conditioned on the room left.
 
+use super::analytics::{tally_writes, unanswered_attributes};
 use super::document;
 use super::events::event_item;
 use super::keys::{chatbot_sk, mind_sk, ws_pk};
@@ -15,9 +16,10 @@ use super::{
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::Select;
-use lore_app::ports::{Append, ConversationStore, StoreResult};
+use lore_app::ports::{Append, ConversationCursor, ConversationStore, StoreResult};
 use lore_domain::Timestamp;
-use lore_domain::conversation::{Conversation, ConversationStatus, Message};
+use lore_domain::analytics::{DayRange, StoredAnalytics, Tally};
+use lore_domain::conversation::{Conversation, ConversationStatus, Feedback, Message};
 use lore_domain::correction::Correction;
 use lore_domain::event::Event;
 use lore_domain::id::{ConversationId, CorrectionId, MessageId, WorkspaceId};
@@ -231,6 +233,7 @@ impl ConversationStore for DynamoStore {
         super::transact_retrying(self, "insert_conversation", || {
             let mut writes = vec![count_on_owner(&c.workspace_id, &c.owner, 1), put_if_absent(conversation_item(c))];
             writes.extend(messages.iter().map(|m| put_if_absent(message_item(m))));
+            writes.extend(tally_writes(&Tally::started(c)));
             writes.extend(event.map(|e| put_if_absent(event_item(e))));
             Ok(writes)
         })
@@ -282,6 +285,7 @@ impl ConversationStore for DynamoStore {
         id: &ConversationId,
         messages: &[Message],
         max: u64,
+        tally: &Tally,
     ) -> StoreResult<Append> {
         let added = messages.len() as u64;
         if added > max {
@@ -311,7 +315,12 @@ impl ConversationStore for DynamoStore {
                 cond: Some(cond),
                 expr,
             }];
-            writes.extend(messages.iter().map(|m| put_if_absent(message_item(m))));
+            writes.extend(messages.iter().map(|m| {
+                let mut item = message_item(m);
+                item.extend(unanswered_attributes(tally, &m.id));
+                put_if_absent(item)
+            }));
+            writes.extend(tally_writes(tally));
             match self.transact(writes).await {
                 Ok(()) => {
                     return match self.conversation(ws, None, id).await? {
@@ -372,6 +381,7 @@ impl ConversationStore for DynamoStore {
     }
 
     async fn delete_owner_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<u64> {
+        self.remove_analytics(owner).await?;
         let corrections = self.prefixed(&ws_pk(ws), &corrections_prefix(owner), true).await?;
         for batch in corrections.chunks(100) {
             super::transact_retrying(self, "delete corrections", || {
@@ -411,18 +421,55 @@ impl ConversationStore for DynamoStore {
         }
     }
 
-    async fn replace_message(&self, ws: &WorkspaceId, message: &Message, event: Option<&Event>) -> StoreResult<bool> {
-        if self.conversation(ws, None, &message.conversation_id).await?.is_none() {
-            return Ok(false);
+    async fn rate_message(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        conversation: &ConversationId,
+        message: &MessageId,
+        feedback: &Feedback,
+        event: &Event,
+    ) -> StoreResult<Option<Message>> {
+        if self.conversation(ws, Some(owner), conversation).await?.is_none() {
+            return Ok(None);
         }
-        super::transact_retrying(self, "replace_message", || {
+        // Read, then write conditioned on the rating read being still the stored one: the
+        // counters take back exactly the rating this write replaces.
+        for attempt in 0..MAX_ATTEMPTS {
+            let Some(item) = self.get(&conversation_pk(conversation), &message_sk(message)).await? else {
+                return Ok(None);
+            };
+            let mut m = message_from(&item)?;
+            let tally = Tally::rated(ws, owner, &m, feedback);
+            // The counts depend on the rating alone: the write holds while the stored rating is
+            // the one read (a time would not do: two ratings may share a millisecond).
+            let before = m.feedback.as_ref().map(|f| f.rating.as_str());
             let mut expr = Expr::new();
-            let cond = format!("attribute_exists({})", expr.a("pk"));
-            let mut writes = vec![TxWrite::Put { item: message_item(message), cond: Some(cond), expr }];
-            writes.extend(event.map(|e| put_if_absent(event_item(e))));
-            Ok(writes)
-        })
-        .await
+            let fb = expr.a("feedback");
+            let unchanged = match before {
+                None => format!("attribute_not_exists({fb})"),
+                Some(r) => format!("{fb}.{} = {}", expr.a("rating"), expr.v("before", s(r))),
+            };
+            m.feedback = Some(feedback.clone());
+            let cond = format!("attribute_exists({}) AND {unchanged}", expr.a("pk"));
+            let stored = document::fields(&MessageRecord::of(&m)).into_iter().find(|(k, _)| k == "feedback");
+            let update = expr.set_or_remove(stored.into_iter().collect());
+            let mut writes = vec![TxWrite::Update {
+                key: key(conversation_pk(conversation), message_sk(message)),
+                update,
+                cond: Some(cond),
+                expr,
+            }];
+            writes.extend(tally_writes(&tally));
+            writes.push(put_if_absent(event_item(event)));
+            match self.transact(writes).await {
+                Ok(()) => return Ok(Some(m)),
+                // Rated (or deleted) meanwhile: read again.
+                Err(TxFailure::Condition(_)) | Err(TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+        Err(gave_up("rate_message"))
     }
 
     async fn set_conversation_status(
@@ -528,5 +575,43 @@ impl ConversationStore for DynamoStore {
                 _ => return Ok(total),
             }
         }
+    }
+
+    async fn analytics(&self, ws: &WorkspaceId, owner: &SourceOwner, range: &DayRange) -> StoreResult<StoredAnalytics> {
+        self.owner_analytics(ws, owner, range).await
+    }
+
+    async fn conversations_before(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        before: Option<&ConversationCursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<Conversation>> {
+        let mut expr = Expr::new();
+        let mut cond = format!("{} = {}", expr.a("gsi1pk"), expr.v("owner", s(conversations_of(owner))));
+        if let Some(b) = before {
+            let bound = expr.v("before", s(newest_first_key(b.created_at.millis(), b.id.as_str())));
+            cond.push_str(&format!(" AND {} < {bound}", expr.a("gsi1sk")));
+        }
+        let page = self
+            .client()
+            .query()
+            .table_name(self.table())
+            .index_name(GSI1)
+            .key_condition_expression(&cond)
+            .set_expression_attribute_names(expr.names())
+            .set_expression_attribute_values(expr.values())
+            .scan_index_forward(false)
+            .limit(limit.clamp(1, 1000) as i32)
+            .send()
+            .await
+            .map_err(unavailable)?;
+        self.batch_get(page.items.unwrap_or_default())
+            .await?
+            .iter()
+            .filter(|i| get_s(i, "ws") == Some(ws.as_str()))
+            .map(conversation_from)
+            .collect()
     }
 }

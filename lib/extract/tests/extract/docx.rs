@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use zip::CompressionMethod;
 
 #[tokio::test]
-async fn a_docx_yields_headings_paragraphs_lists_and_table_rows() {
+async fn a_docx_yields_headings_paragraphs_lists_and_markdown_tables() {
     let bytes = sample_docx();
     let extractor = extractor();
     assert_eq!(extractor.sniff(&bytes, Some("report.docx")), Some(DocumentKind::Docx));
@@ -21,8 +21,9 @@ async fn a_docx_yields_headings_paragraphs_lists_and_table_rows() {
          ## Highlights\n\n\
          - New office opened\n\
          - Hiring on track\n\n\
-         Region | Revenue\n\
-         North | 1200\n\n\
+         | Region | Revenue |\n\
+         |---|---|\n\
+         | North | 1200 |\n\n\
          End of report."
     );
     assert_eq!(extracted.title, None, "docx-rs writes no dc:title and there is no Title paragraph");

@@ -29,7 +29,7 @@ async fn whole_file_seeds_extract(target: &str, kind: DocumentKind) {
         assert_eq!(extractor().sniff(file, None), Some(kind), "{name}");
         let extracted = extractor().extract(file.to_vec(), kind, limits()).await;
         if name.contains("bomb") {
-            // Issue 14's bombs: refused by the content caps with the defaults.
+            // The zip and deflate bombs: refused by the content caps with the defaults.
             assert!(matches!(extracted, Err(ExtractError::TooLarge(_))), "{name}: {extracted:?}");
             checked += 1;
             continue;

@@ -100,3 +100,26 @@ async fn a_page_of_only_chrome_has_no_text() {
         ExtractError::Corrupt("no text could be extracted: the page has no readable main text".into())
     );
 }
+
+/// An uploaded HTML file is sniffed by its markup and read as a crawled page is.
+#[tokio::test]
+async fn an_uploaded_html_file_is_read_like_a_crawled_page() {
+    let extractor = extractor();
+    let kind = extractor.sniff(PAGE.as_bytes(), Some("pricing.html")).unwrap();
+    assert_eq!((kind, kind.mime_type()), (DocumentKind::Html, "text/html"));
+    assert_eq!(extractor.sniff(PAGE.as_bytes(), None), Some(DocumentKind::Html));
+    let uploaded = extractor.extract(PAGE.as_bytes().to_vec(), kind, limits()).await.unwrap();
+    assert_eq!(uploaded, extract(PAGE.as_bytes()).await.unwrap());
+    assert!(uploaded.text.starts_with("# Plans and pricing"));
+}
+
+/// Elements nested 100,000 deep: the tree is walked without recursion and the text is read.
+/// (Block elements nested that deep make html5ever's tree builder quadratic; that case is held
+/// by the time budget and is tested in a parser child, `tests/child`.)
+#[tokio::test]
+async fn inline_elements_nested_100_000_deep_are_read() {
+    let depth = 100_000;
+    let page = format!("<!doctype html><body>{}deep text{}</body>", "<span>".repeat(depth), "</span>".repeat(depth));
+    let extracted = extract(page.as_bytes()).await.unwrap();
+    assert_eq!(extracted.text, "deep text");
+}

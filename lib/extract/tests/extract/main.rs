@@ -1,11 +1,16 @@
 //! Black-box tests of `lore-extract` through the `Extractor` port, on documents generated in code.
 
+mod csv;
 mod docx;
+mod epub;
 mod fixtures;
 mod fuzz;
 mod html;
 mod isolation;
+mod odt;
 mod pdf;
+mod pptx;
 mod quality;
+mod sheets;
 mod sniff;
 mod text;

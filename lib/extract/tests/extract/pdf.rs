@@ -1,5 +1,5 @@
 use crate::fixtures::{
-    HELVETICA, extractor, limits, pdf, pdf_objects, pdf_with_forms, sample_pdf, stream, text_content,
+    HELVETICA, extractor, limits, pdf, pdf_objects, pdf_with_forms, sample_pdf, scanned_pdf, stream, text_content,
 };
 use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
 use lore_domain::document::DocumentKind;
@@ -60,16 +60,33 @@ async fn a_pdf_that_makes_pdf_extract_panic_is_corrupt_and_the_process_lives_on(
     assert!(extracted.text.contains("Lore extraction test"));
 }
 
+/// A scan: one page that draws an image XObject and shows no text. The reason starts with the
+/// code `no_text_layer:`, which the source's `error` carries.
 #[tokio::test]
-async fn a_pdf_without_a_text_layer_explains_why_nothing_was_extracted() {
-    // A page that only draws (as a scanned page only shows an image).
-    let bytes = pdf("0 0 m 100 100 l S", HELVETICA, Some("Scan"));
+async fn a_scanned_pdf_fails_with_the_no_text_layer_code() {
+    let bytes = scanned_pdf();
+    let extractor = extractor();
+    assert_eq!(extractor.sniff(&bytes, Some("scan.pdf")), Some(DocumentKind::Pdf));
+    let error = extractor.extract(bytes, DocumentKind::Pdf, limits()).await.unwrap_err();
+    assert_eq!(
+        error,
+        ExtractError::Corrupt(
+            "no_text_layer: this PDF's pages are images without a text layer (a scan); run text recognition (OCR) \
+             on it and upload the result, or upload the original document"
+                .into()
+        )
+    );
+    assert!(matches!(&error, ExtractError::Corrupt(m) if m.starts_with(&format!("{}:", lore_extract::NO_TEXT_LAYER))));
+}
+
+#[tokio::test]
+async fn a_pdf_that_only_draws_has_no_text_layer_either() {
+    let bytes = pdf("0 0 m 100 100 l S", HELVETICA, Some("Plan"));
     let error = extractor().extract(bytes, DocumentKind::Pdf, limits()).await.unwrap_err();
     match error {
         ExtractError::Corrupt(message) => {
-            assert!(message.starts_with("no text could be extracted"), "{message}");
-            assert!(message.contains("no text layer"), "{message}");
-            assert!(message.contains("OCR"), "{message}");
+            assert!(message.starts_with("no_text_layer: "), "{message}");
+            assert!(message.contains("only drawings") && message.contains("OCR"), "{message}");
         }
         other => panic!("expected Corrupt, got {other:?}"),
     }

@@ -51,8 +51,34 @@ fn text_names_break_the_markdown_tie_only() {
 }
 
 #[test]
-fn html_is_never_sniffed() {
+fn html_is_sniffed_by_its_markup_unless_the_name_says_text() {
     let page = b"<!DOCTYPE html><html><head><title>T</title></head><body><h1>Hi</h1></body></html>";
-    assert_eq!(extractor().sniff(page, Some("page.html")), Some(DocumentKind::Text));
+    assert_eq!(extractor().sniff(page, None), Some(DocumentKind::Html));
+    assert_eq!(extractor().sniff(page, Some("page.html")), Some(DocumentKind::Html));
     assert_eq!(extractor().sniff(page, Some("page.txt")), Some(DocumentKind::Text));
+    assert_eq!(DocumentKind::Html.mime_type(), "text/html");
+}
+
+/// The upload path sniffs the first 64 KiB of a file only: an archive's central directory is
+/// then out of sight, and the names of its first local headers decide.
+#[test]
+fn zip_formats_are_known_from_their_first_64_kib() {
+    let filler: Vec<u8> = (0..400_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 7) as u8).collect();
+    for (first, main, kind) in [
+        ("word/document.xml", "word/media/image1.png", DocumentKind::Docx),
+        ("xl/workbook.xml", "xl/media/image1.png", DocumentKind::Xlsx),
+        ("ppt/presentation.xml", "ppt/media/image1.png", DocumentKind::Pptx),
+    ] {
+        let archive = zip_of(
+            &[("[Content_Types].xml", b"<Types/>"), (first, b"<x/>"), (main, &filler)],
+            CompressionMethod::Stored,
+        );
+        assert_eq!(extractor().sniff(&archive[..64 * 1024], None), Some(kind), "{first}");
+        assert_eq!(extractor().sniff(&archive, None), Some(kind), "{first}, whole");
+    }
+    let epub =
+        zip_of(&[("mimetype", b"application/epub+zip"), ("OEBPS/big.xhtml", &filler)], CompressionMethod::Stored);
+    assert_eq!(extractor().sniff(&epub[..64 * 1024], None), Some(DocumentKind::Epub));
+    let odp = crate::fixtures::package(&[("mimetype", b"application/vnd.oasis.opendocument.presentation")]);
+    assert_eq!(extractor().sniff(&odp, Some("slides.odp")), None, "presentations of ODF are not read");
 }
