@@ -236,19 +236,6 @@ impl DynamoStore {
     pub(crate) async fn remove_analytics(&self, owner: &SourceOwner) -> StoreResult<()> {
         // Every sort key of the partition starts `DAY#` or `SRC#`.
         let items = self.between(&stats_pk(owner), "A", "~").await?;
-        for batch in items.chunks(100) {
-            super::transact_retrying(self, "delete analytics", || {
-                Ok(batch
-                    .iter()
-                    .map(|k| TxWrite::Delete {
-                        key: key(get_s(k, "pk").unwrap_or_default(), get_s(k, "sk").unwrap_or_default()),
-                        cond: None,
-                        expr: Expr::new(),
-                    })
-                    .collect())
-            })
-            .await?;
-        }
-        Ok(())
+        self.delete_keys(&items, "delete analytics").await
     }
 }

@@ -204,18 +204,24 @@ impl DynamoStore {
     /// reachable for writes: deleted already, or its owner gone).
     async fn remove_messages(&self, id: &ConversationId) -> StoreResult<()> {
         let keys = self.partition(id, MESSAGE_PREFIX, true).await?;
+        self.delete_keys(&keys, "delete messages").await
+    }
+
+    /// Deletes the items of `keys` (items holding at least `pk` and `sk`), unconditionally, a
+    /// transaction of 100 at a time.
+    pub(crate) async fn delete_keys(&self, keys: &[Item], what: &str) -> StoreResult<()> {
         for batch in keys.chunks(100) {
-            let writes = || {
-                batch
+            super::transact_retrying(self, what, || {
+                Ok(batch
                     .iter()
                     .map(|k| TxWrite::Delete {
                         key: key(get_s(k, "pk").unwrap_or_default(), get_s(k, "sk").unwrap_or_default()),
                         cond: None,
                         expr: Expr::new(),
                     })
-                    .collect::<Vec<_>>()
-            };
-            super::transact_retrying(self, "delete messages", || Ok(writes())).await?;
+                    .collect())
+            })
+            .await?;
         }
         Ok(())
     }
@@ -383,19 +389,7 @@ impl ConversationStore for DynamoStore {
     async fn delete_owner_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<u64> {
         self.remove_analytics(owner).await?;
         let corrections = self.prefixed(&ws_pk(ws), &corrections_prefix(owner), true).await?;
-        for batch in corrections.chunks(100) {
-            super::transact_retrying(self, "delete corrections", || {
-                Ok(batch
-                    .iter()
-                    .map(|k| TxWrite::Delete {
-                        key: key(get_s(k, "pk").unwrap_or_default(), get_s(k, "sk").unwrap_or_default()),
-                        cond: None,
-                        expr: Expr::new(),
-                    })
-                    .collect())
-            })
-            .await?;
-        }
+        self.delete_keys(&corrections, "delete corrections").await?;
         let mut removed = 0;
         loop {
             let keys = self.query_index(GSI1, "gsi1pk", &conversations_of(owner), true, None, 0, Some(100)).await?;
