@@ -104,26 +104,7 @@ impl DynamoStore {
             expr.v("low", s(low)),
             expr.v("high", s(high)),
         );
-        let mut out = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client()
-                .query()
-                .table_name(self.table())
-                .key_condition_expression(&cond)
-                .set_expression_attribute_names(expr.names())
-                .set_expression_attribute_values(expr.values())
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(unavailable)?;
-            out.extend(page.items.unwrap_or_default());
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() => start = Some(k),
-                _ => return Ok(out),
-            }
-        }
+        self.query_partition(&cond, &expr, false).await
     }
 
     /// The owner's latest unanswered questions in the range, newest first.

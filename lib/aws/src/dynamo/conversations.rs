@@ -176,6 +176,12 @@ impl DynamoStore {
             expr.a("sk"),
             expr.v("prefix", s(prefix))
         );
+        self.query_partition(&cond, &expr, keys_only).await
+    }
+
+    /// Every item a key condition on the table selects (all its pages), in key order,
+    /// strongly consistent; only `pk` and `sk` of each with `keys_only`.
+    pub(crate) async fn query_partition(&self, cond: &str, expr: &Expr, keys_only: bool) -> StoreResult<Vec<Item>> {
         let mut out = Vec::new();
         let mut start = None;
         loop {
@@ -183,7 +189,7 @@ impl DynamoStore {
                 .client()
                 .query()
                 .table_name(self.table())
-                .key_condition_expression(&cond)
+                .key_condition_expression(cond)
                 .set_expression_attribute_names(expr.names())
                 .set_expression_attribute_values(expr.values())
                 .set_projection_expression(keys_only.then(|| "pk, sk".to_owned()))
