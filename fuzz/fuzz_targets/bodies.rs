@@ -2,7 +2,7 @@
 //! (`lore_http::bodies`) and then validated by the domain and application parsers, as the
 //! routes do. One input goes through every body shape,
 //! so one JSON object can be a form definition and a submission to it, a Mind create and
-//! patch, a search, a source, a chatbot and a webhook subscription. The input as a string also
+//! patch, a search, a source, a chunk edit, a chatbot and a webhook subscription. The input as a string also
 //! goes through the configuration and query-string parsers (retry schedule, pagination, ids,
 //! timestamps).
 //!
@@ -15,7 +15,9 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use lore_app::search::SearchRequest;
+use lore_domain::metadata::Metadata;
 use lore_domain::chatbot::{ChatbotPatch, NewChatbot};
+use lore_domain::chunk::ChunkEdit;
 use lore_domain::delivery::RetrySchedule;
 use lore_domain::form::{Form, ResponseSource};
 use lore_domain::hook::{HookFilter, HookTarget};
@@ -27,7 +29,7 @@ use lore_domain::source::{CrawlDepth, SourceType, TextContent, source_name};
 use lore_domain::time::Timestamp;
 use lore_http::bodies::{
     CreateChatbot, CreateForm, CreateMind, CreateSource, SearchBody, SubmitResponse, SubscribeBody, UpdateChatbot,
-    UpdateMind,
+    UpdateChunk, UpdateMind,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -83,20 +85,18 @@ fn bodies(v: &Value) {
         let _ = MindPatch::parse(&b.into_raw()).map(|p| p.is_empty());
     }
     if let Some(b) = body::<SearchBody>(v) {
-        let _ = SearchRequest::parse(
-            b.query.as_deref(),
-            b.top_k,
-            b.mode.as_deref(),
-            b.min_score,
-            b.source_ids.as_deref(),
-            b.types.as_deref(),
-        );
+        let _ = SearchRequest::parse(b.input());
     }
     if let Some(b) = body::<CreateSource>(v) {
         let _ = b.source_type.as_deref().map(SourceType::parse);
         let _ = TextContent::parse(b.content.as_deref()).map(|c| c.byte_len());
         let _ = CrawlDepth::parse(b.crawl_depth);
+        let _ = Metadata::parse(b.metadata.as_ref());
         let _ = source_name(b.name.as_deref(), b.url.as_deref().unwrap_or("Untitled text"));
+    }
+    if let Some(b) = body::<UpdateChunk>(v) {
+        let edit = ChunkEdit::parse(b.text.as_deref(), b.enabled);
+        let _ = edit.map(|e| (e.text().map(|t| t.as_str().len()), e.enabled()));
     }
     if let Some(b) = body::<CreateChatbot>(v) {
         let _ = NewChatbot::parse(b.name.as_deref(), b.slug.as_deref(), b.descriptor.as_deref());

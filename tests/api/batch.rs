@@ -163,3 +163,77 @@ async fn batches_queue_processing_and_the_stats_tell_when_all_are_ready() {
     }
     t.stop().await;
 }
+
+#[tokio::test]
+async fn a_mind_takes_batches_of_sources_each_queued_and_reprocessed_on_its_own() {
+    let t = TestApp::spawn().await;
+    let res = t.req(Method::POST, "/api/v1/minds", &t.dev_key).json(&json!({"name": "Batched"})).send();
+    let (status, mind) = parts(res.await.unwrap()).await;
+    assert_eq!(status, 201, "{mind}");
+    let mind = mind["mind"]["id"].as_str().or(mind["id"].as_str()).unwrap().to_owned();
+    let post = |path: String, body: Value| {
+        let res = t.req(Method::POST, &format!("/api/v1/minds/{mind}/knowledge/{path}"), &t.dev_key).json(&body);
+        async move { parts(res.send().await.unwrap()).await }
+    };
+    let body = json!({"sources": [
+        {"type": "text", "name": "Refunds", "content": "Refunds are paid within fourteen days.", "metadata": {"lang": "en"}},
+        {"type": "file", "fileUrl": "x"},
+        {"type": "text"},
+        {"type": "text", "name": "Shipping", "content": "Parcels arrive within ten working days."},
+    ]});
+    let (status, done) = post("batch".into(), body).await;
+    assert_eq!(status, 200, "{done}");
+    assert_eq!((done["succeeded"].as_u64(), done["failed"].as_u64()), (Some(2), Some(2)), "{done}");
+    let results = done["results"].as_array().unwrap();
+    let outcome: Vec<(&str, u64, Option<&str>)> = results
+        .iter()
+        .map(|r| (r["status"].as_str().unwrap(), r["statusCode"].as_u64().unwrap(), r["error"]["code"].as_str()))
+        .collect();
+    assert_eq!(
+        outcome,
+        [
+            ("queued", 202, None),
+            ("error", 400, Some("validation_error")),
+            ("error", 400, Some("missing_content")),
+            ("queued", 202, None)
+        ]
+    );
+    // Records in the Mind vocabulary, queued at once, metadata kept.
+    assert_eq!(results[0]["source"]["mindId"], mind.as_str());
+    assert_eq!(results[0]["source"]["metadata"], json!({"lang": "en"}));
+    let ids: Vec<String> = [0, 3].iter().map(|&i| results[i]["source"]["id"].as_str().unwrap().to_owned()).collect();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for id in &ids {
+        loop {
+            let res = t.req(Method::GET, &format!("/api/v1/minds/{mind}/knowledge/{id}"), &t.dev_key).send();
+            let (_, s) = parts(res.await.unwrap()).await;
+            if s["source"]["status"] == "ready" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{s}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let other = t.chatbot().await;
+    let (_, foreign) = t.post_source(&t.dev_key, &other, json!({"type": "text", "content": "not the Mind's"})).await;
+    let body = json!({"sourceIds": [ids[0], "nonsense", foreign["source"]["id"], ids[1]]});
+    let (status, again) = post("batch/reprocess".into(), body).await;
+    assert_eq!(status, 200, "{again}");
+    let codes: Vec<(&str, Option<&str>)> = again["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["status"].as_str().unwrap(), r["error"]["code"].as_str()))
+        .collect();
+    assert_eq!(codes, [("queued", None), ("error", Some("not_found")), ("error", Some("not_found")), ("queued", None)]);
+    let (_, empty) = post("batch".into(), json!({"sources": []})).await;
+    assert_eq!(empty["error"]["code"], "validation_error");
+    let res = t.req(Method::POST, "/api/v1/minds/mind_0000000000000000000000000/knowledge/batch", &t.dev_key);
+    expect_error(
+        res.json(&json!({"sources": [{"type": "text", "content": "x"}]})).send().await.unwrap(),
+        404,
+        "not_found",
+    )
+    .await;
+    t.stop().await;
+}

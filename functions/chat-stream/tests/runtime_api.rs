@@ -32,7 +32,8 @@ async fn chatbot_with_knowledge(tenant: &Tenant) -> (String, String) {
     let app = c.app;
     let p = app.authenticate_and_admit(Some(&format!("Bearer {}", tenant.key))).await.expect("the key works");
     let bot = app.create_chatbot(&p, NewChatbot::parse(Some("Support"), None, None).unwrap()).await.unwrap();
-    let text = NewSource::Text { name: Some("policy.md".into()), content: Some(POLICY.into()) };
+    let text =
+        NewSource::Text { name: Some("policy.md".into()), content: Some(POLICY.into()), metadata: Default::default() };
     let source = app.create_source(&p, &bot.id, text).await.unwrap();
     app.process_source(&p, &bot.id, &source.id).await.unwrap();
     while let Some(taken) = jobs.try_take() {

@@ -31,7 +31,11 @@ async fn the_sample_batch_runs_its_job_and_drops_the_junk() {
     let p = app.authenticate_and_admit(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
     let bot =
         app.create_chatbot(&p, lore_domain::chatbot::NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap();
-    let text = NewSource::Text { name: None, content: Some("Refunds are paid within fourteen days. ".repeat(50)) };
+    let text = NewSource::Text {
+        name: None,
+        content: Some("Refunds are paid within fourteen days. ".repeat(50)),
+        metadata: Default::default(),
+    };
     let source = app.create_source(&p, &bot.id, text).await.unwrap();
     // `process` moves it to processing and queues the job (no in-process worker runs here).
     let started = app.process_source(&p, &bot.id, &source.id).await.unwrap();

@@ -54,7 +54,10 @@ async fn file_source(app: &lore_app::App, p: &Principal, bot: &ChatbotId, name: 
     let mut body: ByteStream<'_> = Box::pin(futures::stream::once(async move { Ok(Bytes::from(bytes)) }));
     let file = IncomingFile { file_name: name.to_owned(), body: &mut body };
     let upload = app.store_file(p, UploadOwner::Chatbot, UploadRules::CHATBOT, file, None).await.expect("stored");
-    let source = app.create_source(p, bot, NewSource::Upload { name: None, upload }).await.expect("created");
+    let source = app
+        .create_source(p, bot, NewSource::Upload { name: None, upload, metadata: Default::default() })
+        .await
+        .expect("created");
     let started = app.process_source(p, bot, &source.id).await.expect("processing");
     assert_eq!(started.status, SourceStatus::Processing);
     source.id.to_string()
@@ -227,7 +230,7 @@ async fn the_worker_embeds_with_minilm_from_the_layer_on_aws() {
     ];
     let mut sources = Vec::new();
     for (name, text) in texts {
-        let new = NewSource::Text { name: Some(name.into()), content: Some(text.into()) };
+        let new = NewSource::Text { name: Some(name.into()), content: Some(text.into()), metadata: Default::default() };
         let source = aws.app.create_source(&aws.p, &aws.bot, new).await.expect("created");
         aws.app.process_source(&aws.p, &aws.bot, &source.id).await.expect("processing");
         sources.push(source.id.to_string());
@@ -254,6 +257,7 @@ async fn the_worker_embeds_with_minilm_from_the_layer_on_aws() {
         min_score: None,
         source_ids: None,
         types: None,
+        filter: None,
     };
     let found = aws.app.search_chatbot(&aws.p, &aws.bot, request).await.expect("search");
     assert_eq!(found.hits.len(), 2, "both sources' chunks are in the index under MiniLM's id: {:?}", found.hits);

@@ -201,6 +201,15 @@ impl Chunker {
             .collect()
     }
 
+    /// The tokens of `text` as chunks are measured: the embedder's own tokens when it counts them
+    /// ([`TokenCounter`]), else its characters / 4 rounded up (the estimate the chunk settings use).
+    pub fn count_tokens(&self, text: &str) -> usize {
+        match &self.unit {
+            Unit::Chars => text.chars().count().div_ceil(CHARS_PER_TOKEN),
+            Unit::Tokens(counter) => counter.count_tokens(text),
+        }
+    }
+
     fn size(&self, text: &str) -> usize {
         match &self.unit {
             Unit::Chars => text.chars().count(),
@@ -370,6 +379,27 @@ fn headings(text: &str) -> Vec<(usize, usize, &str)> {
         start = end;
     }
     out
+}
+
+/// The headings a chunk opens with, outermost first, without their `#` marks: the heading trail
+/// [`Chunker::chunk`] puts at the top of a Markdown chunk, and the headings its own text starts
+/// with. Empty when the chunk opens with anything else.
+pub fn heading_path(chunk: &str) -> Vec<String> {
+    chunk
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map_while(|l| {
+            let level = heading_level(l)?;
+            // An optional closing sequence of `#` after a space is not part of the heading.
+            let text = l[level..].trim();
+            let text = match text.trim_end_matches('#') {
+                open if open.is_empty() || open.ends_with([' ', '\t']) => open.trim_end(),
+                _ => text,
+            };
+            Some(text.to_owned())
+        })
+        .collect()
 }
 
 fn heading_level(line: &str) -> Option<usize> {
@@ -712,5 +742,28 @@ mod tests {
         let long_title = format!("# {}\n\n{}", "Title ".repeat(20), body("Omega").repeat(3));
         let chunks = Chunker::for_embedder(ChunkSettings::default(), words_window(96)).chunk(&long_title, true);
         assert!(chunks.len() >= 2 && !chunks[1].starts_with("# Title"), "{chunks:?}");
+    }
+
+    #[test]
+    fn a_chunks_heading_path_is_the_headings_it_opens_with() {
+        let body = |w: &str| format!("{w} is described at length here. ").repeat(12);
+        let text =
+            format!("# cargo build\n\n## Options\n\n{}\n\n### Feature Selection\n\n{}", body("Beta"), body("Gamma"));
+        let chunks = Chunker::chars(ChunkSettings::from_tokens(100, 0)).chunk(&text, true);
+        let path = |needle: &str| heading_path(chunks.iter().find(|c| c.contains(needle)).unwrap());
+        assert_eq!(path("Beta is"), ["cargo build", "Options"]);
+        assert_eq!(path("Gamma is"), ["cargo build", "Options", "Feature Selection"], "the trail and its own heading");
+        assert_eq!(heading_path("## Billing ##\n###\tC#\n\nText\n# Later"), ["Billing", "C#"], "closing marks go");
+        assert!(heading_path("Plain words\n# Later").is_empty());
+        assert!(heading_path("#hashtag is no heading").is_empty());
+        assert!(heading_path("").is_empty());
+    }
+
+    #[test]
+    fn tokens_are_counted_as_chunks_are_measured() {
+        assert_eq!(Chunker::chars(ChunkSettings::default()).count_tokens("123456789"), 3, "4 characters a token");
+        assert_eq!(Chunker::chars(ChunkSettings::default()).count_tokens("ééé"), 1, "characters, not bytes");
+        let words = Chunker::for_embedder(ChunkSettings::default(), words_window(96));
+        assert_eq!(words.count_tokens("one two three"), 3, "the embedder's own tokens");
     }
 }

@@ -19,6 +19,7 @@ use lore_domain::conversation::{
 };
 use lore_domain::correction::ReplySettings;
 use lore_domain::id::{ConversationId, WorkspaceId};
+use lore_domain::metadata::Filter;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
@@ -274,7 +275,7 @@ impl App {
             return Ok(PendingTurn { conversation, question, citations: Vec::new(), prompt, reply, _slot: Some(slot) });
         }
         let query = retrieval_query(&question.content, &history);
-        let found = self.retrieve(ws, owner, &query, &question.content).await?;
+        let found = self.retrieve(ws, owner, &query, &question.content, reply.knowledge_filter).await?;
         // The model reads the whole chunk; the citation keeps its most relevant sentences.
         let passages = found
             .iter()
@@ -470,6 +471,7 @@ impl App {
         owner: &SourceOwner,
         query: &str,
         question: &str,
+        filter: Option<Filter>,
     ) -> Result<Vec<(Citation, String)>, AppError> {
         let query: String = query.chars().take(crate::search::MAX_QUERY_CHARS).collect();
         let req = SearchRequest {
@@ -479,6 +481,7 @@ impl App {
             min_score: None,
             source_ids: None,
             types: None,
+            filter,
         };
         let results = self.search_in(ws, owner, req).await?;
         Ok(results

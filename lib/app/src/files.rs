@@ -465,11 +465,17 @@ impl App {
         match wanted.filter(|w| *w != up.category) {
             None => Ok(up),
             Some(wanted) => {
-                self.ports.blobs.delete(&up.blob_key).await?;
-                self.release_upload(p.workspace_id(), &up.blob_key).await?;
+                self.discard_upload(p, &up).await?;
                 Err(wrong_category(up.category, wanted))
             }
         }
+    }
+
+    /// Removes an upload its request refused after storing it: the file and its charge.
+    pub async fn discard_upload(&self, p: &Principal, up: &Upload) -> Result<(), AppError> {
+        self.ports.blobs.delete(&up.blob_key).await?;
+        self.release_upload(p.workspace_id(), &up.blob_key).await?;
+        Ok(())
     }
 
     /// The category, MIME type and document kind of an upload, by its first bytes.

@@ -10,7 +10,7 @@ use crate::{App, AppError, StoreError};
 use lore_domain::Timestamp;
 use lore_domain::document::DocumentKind;
 use lore_domain::event::{Event, EventType};
-use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus};
+use lore_domain::source::{KnowledgeSource, PageChanges, Progress, SourceSpec, SourceStatus};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
 
@@ -38,6 +38,28 @@ fn sha256_hex(parts: &[&str]) -> String {
         h.update(p.as_bytes());
     }
     lore_domain::text::hex(&h.finalize())
+}
+
+/// A chunk's content hash: what [`Chunk::content_hash`] holds, and what lets equal texts share
+/// an embedding.
+pub(crate) fn chunk_hash(content: &str) -> String {
+    sha256_hex(&[content])
+}
+
+/// Each page of a crawl (by URL) as one digest of its chunks' hashes in order: a page whose
+/// chunks are the same is unchanged.
+fn page_digests(chunks: impl IntoIterator<Item = (String, String)>) -> HashMap<String, String> {
+    let mut pages: HashMap<String, Vec<String>> = HashMap::new();
+    for (url, hash) in chunks {
+        pages.entry(url).or_default().push(hash);
+    }
+    pages
+        .into_iter()
+        .map(|(url, hashes)| {
+            let parts: Vec<&str> = hashes.iter().map(String::as_str).collect();
+            (url, sha256_hex(&parts))
+        })
+        .collect()
 }
 
 /// One document of a source: its text, whether it is Markdown-like, and its page URL.
@@ -123,11 +145,11 @@ impl App {
             tracing::debug!(source = %source.id, "dropping a stale ingest job");
             return Ok(());
         }
-        let finish = match self.ingest(&source).await {
-            Ok(f) => f,
+        let (finish, pages) = match self.ingest(&source).await {
+            Ok(done) => done,
             Err(RunFailure::Failed(message)) => {
                 tracing::info!(source = %source.id, %message, "processing failed");
-                Finish::Error { message }
+                (Finish::Error { message }, None)
             }
             Err(RunFailure::Store(e)) => return Err(e.into()),
         };
@@ -135,7 +157,10 @@ impl App {
             self.ports.sources.finish_processing(&source.id, source.generation, &finish, Timestamp::now()).await?;
         match ended {
             Some(s) if s.status == SourceStatus::Ready => {
-                self.publish(Event::for_source(EventType::SourceReady, &s)).await
+                self.publish(Event::for_source(EventType::SourceReady, &s)).await;
+                if let Some(pages) = pages {
+                    self.publish(Event::source_refreshed(&s, &pages)).await;
+                }
             }
             Some(s) => self.publish(Event::for_source(EventType::SourceError, &s)).await,
             None => tracing::debug!(source = %source.id, "run superseded; results dropped"),
@@ -298,11 +323,36 @@ impl App {
         Ok(CrawlRoom { quota, used: others, free: quota.saturating_sub(others) })
     }
 
-    async fn ingest(&self, s: &KnowledgeSource) -> Result<Finish, RunFailure> {
+    /// Extracts, chunks and embeds the source; for a url source crawled before, also how its
+    /// pages changed since.
+    async fn ingest(&self, s: &KnowledgeSource) -> Result<(Finish, Option<PageChanges>), RunFailure> {
         let (docs, pages_crawled) = self.documents(s).await?;
         let texts: Vec<&str> = docs.iter().map(|d| d.text.as_str()).collect();
         let content_hash = sha256_hex(&texts);
         let extracted_bytes: u64 = docs.iter().map(|d| d.text.len() as u64).sum();
+        let is_url = matches!(s.spec, SourceSpec::Url { .. });
+        let ready = |chunk_count: u64, content_hash: String| Finish::Ready {
+            chunk_count,
+            size_bytes: is_url.then_some(extracted_bytes),
+            content_hash,
+            pages_crawled,
+            refreshed_at: is_url.then(Timestamp::now),
+        };
+
+        // The same text, chunked and embedded as this deployment would: the chunks stay as they
+        // are, with the changes their owner made to them (docs/decisions.md, "Chunks an owner changes").
+        let model = self.index_model();
+        // A url source with a finished crawl behind it: its pages as that crawl left them.
+        let before = match (&s.spec, &s.content_hash) {
+            (SourceSpec::Url { .. }, Some(_)) => Some(page_digests(self.ports.index.page_chunk_hashes(&s.id).await?)),
+            _ => None,
+        };
+        if s.content_hash.as_deref() == Some(content_hash.as_str())
+            && let Some(kept) = self.ports.index.current_chunk_count(&s.id, model).await?
+        {
+            let pages = before.map(|b| PageChanges::between(&b, &b));
+            return Ok((ready(kept, content_hash), pages));
+        }
 
         self.progress(s, "chunking", 0, docs.len() as u64).await?;
         let chunker = self.chunker();
@@ -327,10 +377,10 @@ impl App {
             return Err(RunFailure::Failed("the source has no text to index".into()));
         }
 
-        // Identical chunks keep their embeddings: a refresh of unchanged content embeds nothing.
-        let model = self.index_model();
+        // Identical chunks keep their embeddings: a refresh of content changed in places embeds
+        // only the chunks that changed.
         let known = self.ports.index.embeddings_by_hash(&s.id, model).await?;
-        let hashes: Vec<String> = pieces.iter().map(|(c, _)| sha256_hex(&[c])).collect();
+        let hashes: Vec<String> = pieces.iter().map(|(c, _)| chunk_hash(c)).collect();
         let mut embeddings: HashMap<String, ChunkEmbedding> = HashMap::new();
         let missing: Vec<usize> = (0..pieces.len())
             .filter(|&i| match known.get(&hashes[i]) {
@@ -384,15 +434,12 @@ impl App {
             })
             .collect();
         let chunk_count = chunks.len() as u64;
+        let pages = before.map(|b| {
+            let after = page_digests(chunks.iter().filter_map(|c| Some((c.url.clone()?, c.content_hash.clone()))));
+            PageChanges::between(&b, &after)
+        });
         self.ports.index.replace_source_chunks(&s.id, model, chunks).await?;
-        let is_url = matches!(s.spec, SourceSpec::Url { .. });
-        Ok(Finish::Ready {
-            chunk_count,
-            size_bytes: is_url.then_some(extracted_bytes),
-            content_hash,
-            pages_crawled,
-            refreshed_at: is_url.then(Timestamp::now),
-        })
+        Ok((ready(chunk_count, content_hash), pages))
     }
 
     /// Chunks sized for the embedder in use (`chunking.rs`).

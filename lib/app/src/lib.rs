@@ -6,6 +6,7 @@ pub mod analytics;
 pub mod auth;
 pub mod chatbots;
 pub mod chunking;
+pub mod chunks;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod conversations;

@@ -5,7 +5,7 @@
 
 use crate::auth::Principal;
 use crate::ports::SourceFilter;
-use crate::sources::NewSource;
+use crate::sources::{BatchItem, NewSource, SourceChange};
 use crate::{App, AppError};
 use lore_domain::id::{MindId, SourceId};
 use lore_domain::pagination::{Page, PageRequest};
@@ -53,6 +53,17 @@ impl App {
         self.get_owned_source(p, &owner(mind), id).await
     }
 
+    /// PATCH of a Mind's source, by the chatbot sources' rules ([`SourceChange`]).
+    pub async fn update_mind_source(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        id: &SourceId,
+        change: SourceChange,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.update_owned_source(p, &owner(mind), id, change).await
+    }
+
     /// Deletes the source, its chunks and its file; 409 `processing_in_progress` while running.
     pub async fn delete_mind_source(&self, p: &Principal, mind: &MindId, id: &SourceId) -> Result<(), AppError> {
         self.delete_owned_source(p, &owner(mind), id).await
@@ -66,7 +77,27 @@ impl App {
         mind: &MindId,
         id: &SourceId,
     ) -> Result<KnowledgeSource, AppError> {
-        self.get_mind_source(p, mind, id).await?;
-        self.start_run(p, id).await
+        self.process_owned_source(p, &owner(mind), id).await
+    }
+
+    /// Creates up to 100 sources, each on its own and each queued for processing at once (as
+    /// [`App::create_mind_source`]); see [`App::create_sources`].
+    pub async fn create_mind_sources(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        items: Vec<Result<NewSource, lore_domain::DomainError>>,
+    ) -> Result<Vec<BatchItem>, AppError> {
+        self.create_owned_sources(p, &owner(mind), items, true).await
+    }
+
+    /// Reprocesses up to 100 sources, each on its own (as [`App::reprocess_mind_source`]).
+    pub async fn reprocess_mind_sources(
+        &self,
+        p: &Principal,
+        mind: &MindId,
+        ids: &[Option<SourceId>],
+    ) -> Result<Vec<BatchItem>, AppError> {
+        self.process_owned_sources(p, &owner(mind), ids).await
     }
 }

@@ -65,6 +65,7 @@ use crate::ports::{ChunkHit, Embedding, SearchScope, SourceLabel};
 use crate::{App, AppError};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenStates;
+use lore_domain::metadata::Filter;
 use lore_domain::source::{SourceOwner, SourceType};
 use lore_domain::{DomainError, error::Validator};
 use std::collections::HashMap;
@@ -102,6 +103,8 @@ pub struct SearchRequest {
     pub min_score: Option<f32>,
     pub source_ids: Option<Vec<SourceId>>,
     pub types: Option<Vec<SourceType>>,
+    /// Only sources whose metadata passes it.
+    pub filter: Option<Filter>,
 }
 
 /// Whose vocabulary a request's `types` are in.
@@ -113,28 +116,26 @@ pub enum TypeNames {
     Mind,
 }
 
+/// A search as a client sent it, before validation.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchInput<'a> {
+    pub query: Option<&'a str>,
+    pub top_k: Option<i64>,
+    pub mode: Option<&'a str>,
+    pub min_score: Option<f64>,
+    pub source_ids: Option<&'a [String]>,
+    pub types: Option<&'a [String]>,
+    pub filter: Option<&'a serde_json::Value>,
+}
+
 impl SearchRequest {
     /// A chatbot search (`types` in `text`, `url`, `file`).
-    pub fn parse(
-        query: Option<&str>,
-        top_k: Option<i64>,
-        mode: Option<&str>,
-        min_score: Option<f64>,
-        source_ids: Option<&[String]>,
-        types: Option<&[String]>,
-    ) -> Result<Self, DomainError> {
-        Self::parse_for(TypeNames::Chatbot, query, top_k, mode, min_score, source_ids, types)
+    pub fn parse(input: SearchInput<'_>) -> Result<Self, DomainError> {
+        Self::parse_for(TypeNames::Chatbot, input)
     }
 
-    pub fn parse_for(
-        names: TypeNames,
-        query: Option<&str>,
-        top_k: Option<i64>,
-        mode: Option<&str>,
-        min_score: Option<f64>,
-        source_ids: Option<&[String]>,
-        types: Option<&[String]>,
-    ) -> Result<Self, DomainError> {
+    pub fn parse_for(names: TypeNames, input: SearchInput<'_>) -> Result<Self, DomainError> {
+        let SearchInput { query, top_k, mode, min_score, source_ids, types, filter } = input;
         let mut v = Validator::new();
         let query = v.check(match query.map(str::trim) {
             None | Some("") => Err(DomainError::field("query", "is required and must not be empty")),
@@ -174,13 +175,14 @@ impl SearchRequest {
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
         });
+        let filter = v.check(Filter::parse("filter", filter));
         v.finish()?;
-        let (Some(query), Some(top_k), Some(mode), Some(min_score), Some(types)) =
-            (query, top_k, mode, min_score, types)
+        let (Some(query), Some(top_k), Some(mode), Some(min_score), Some(types), Some(filter)) =
+            (query, top_k, mode, min_score, types, filter)
         else {
             unreachable!("validator finished without errors")
         };
-        Ok(Self { query, top_k, mode, min_score, source_ids, types })
+        Ok(Self { query, top_k, mode, min_score, source_ids, types, filter })
     }
 }
 
@@ -386,6 +388,9 @@ impl App {
             .into_iter()
             .filter(|s| req.source_ids.as_ref().is_none_or(|ids| ids.contains(&s.id)))
             .filter(|s| req.types.as_ref().is_none_or(|ts| ts.contains(&s.source_type)))
+            // The filter decides which sources the index may look at, so it holds inside the
+            // index's ranking (top K of the matching sources), not after it.
+            .filter(|s| req.filter.as_ref().is_none_or(|f| f.matches(&s.metadata)))
             .map(|s| (s.id.clone(), s))
             .collect())
     }
@@ -673,16 +678,36 @@ mod tests {
 
     #[test]
     fn requests_are_validated_field_by_field() {
-        let ok = SearchRequest::parse(Some(" refund "), None, None, None, None, None).unwrap();
-        assert_eq!((ok.query.as_str(), ok.top_k, ok.mode), ("refund", 5, SearchMode::Hybrid));
-        let e =
-            SearchRequest::parse(Some(""), Some(0), Some("fuzzy"), Some(1.5), None, Some(&["pdf".into()])).unwrap_err();
-        for f in ["query", "topK", "mode", "minScore", "types"] {
+        let ok = SearchRequest::parse(SearchInput { query: Some(" refund "), ..Default::default() }).unwrap();
+        assert_eq!((ok.query.as_str(), ok.top_k, ok.mode, ok.filter), ("refund", 5, SearchMode::Hybrid, None));
+        let types = ["pdf".to_owned()];
+        let filter = serde_json::json!({"type": "like"});
+        let e = SearchRequest::parse(SearchInput {
+            query: Some(""),
+            top_k: Some(0),
+            mode: Some("fuzzy"),
+            min_score: Some(1.5),
+            source_ids: None,
+            types: Some(&types),
+            filter: Some(&filter),
+        })
+        .unwrap_err();
+        for f in ["query", "topK", "mode", "minScore", "types", "filter"] {
             assert!(e.fields.contains_key(f), "{f}: {e:?}");
         }
-        assert!(SearchRequest::parse(Some(&"q".repeat(2001)), None, None, None, None, None).is_err());
-        assert!(
-            SearchRequest::parse(Some(&"q".repeat(2000)), Some(50), Some("keyword"), Some(0.0), None, None).is_ok()
-        );
+        let long = "q".repeat(2001);
+        assert!(SearchRequest::parse(SearchInput { query: Some(&long), ..Default::default() }).is_err());
+        let longest = "q".repeat(2000);
+        let filter = serde_json::json!({"type": "eq", "key": "lang", "value": "en"});
+        let ok = SearchRequest::parse(SearchInput {
+            query: Some(&longest),
+            top_k: Some(50),
+            mode: Some("keyword"),
+            min_score: Some(0.0),
+            filter: Some(&filter),
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(ok.filter.is_some());
     }
 }

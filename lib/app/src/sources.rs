@@ -10,11 +10,12 @@ use crate::ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFi
 use crate::{App, AppError};
 use lore_domain::audio::MAX_AUDIO_UPLOAD_BYTES;
 use lore_domain::event::{Event, EventType};
-use lore_domain::id::{ChatbotId, SourceId};
+use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
+use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{
-    CrawlDepth, KnowledgeSource, MAX_CHATBOT_FILE_BYTES, MAX_MIND_DOCUMENT_BYTES, SourceOwner, SourceSpec,
-    SourceStatus, SourceType, StoredAudio, StoredFile, TextContent, source_name,
+    CrawlDepth, KnowledgeSource, MAX_CHATBOT_FILE_BYTES, MAX_MIND_DOCUMENT_BYTES, RefreshInterval, SourceOwner,
+    SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile, TextContent, source_name,
 };
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 
@@ -33,27 +34,45 @@ pub enum NewSource {
     Text {
         name: Option<String>,
         content: Option<String>,
+        metadata: Metadata,
     },
     Url {
         name: Option<String>,
         url: Option<String>,
         crawl_depth: Option<i64>,
+        /// Hours between scheduled refreshes; none by default.
+        refresh_interval_hours: Option<i64>,
+        metadata: Metadata,
     },
     /// A document uploaded with the request (multipart), stored already by `App::store_file`.
     Upload {
         name: Option<String>,
         upload: Upload,
+        metadata: Metadata,
     },
     /// A file uploaded earlier to this workspace, named by the `fileUrl` it was given.
     FileUrl {
         name: Option<String>,
         file_url: Option<String>,
+        metadata: Metadata,
     },
     /// Audio uploaded earlier to this workspace, transcribed when processed (Minds only).
     Podcast {
         name: Option<String>,
         file_url: Option<String>,
+        metadata: Metadata,
     },
+}
+
+/// What a PATCH of a source changes; an absent member stays as it is.
+#[derive(Debug, Clone, Default)]
+pub struct SourceChange {
+    pub name: Option<String>,
+    pub content: Option<String>,
+    /// Replaces the whole metadata (`{}` clears it).
+    pub metadata: Option<Metadata>,
+    /// Url sources: the refresh schedule (`Some(None)` turns it off).
+    pub refresh_interval: Option<Option<RefreshInterval>>,
 }
 
 fn rejected(code: ErrorCode, message: impl Into<String>) -> AppError {
@@ -184,46 +203,52 @@ impl App {
         self.own(p, owner).await?;
         let file_max = if owner.is_mind() { MAX_MIND_DOCUMENT_BYTES } else { MAX_CHATBOT_FILE_BYTES };
         let mut uploaded_key = None;
-        let (name, spec, size_bytes) = match new {
-            NewSource::Text { name, content } => {
+        let (name, spec, size_bytes, metadata) = match new {
+            NewSource::Text { name, content, metadata } => {
                 let content = TextContent::parse(content.as_deref())?;
                 let name = source_name(name.as_deref(), "Untitled text")?;
                 let size = content.byte_len();
-                (name, SourceSpec::Text { content: content.into_string() }, size)
+                (name, SourceSpec::Text { content: content.into_string() }, size, metadata)
             }
-            NewSource::Url { name, url, crawl_depth } => {
+            NewSource::Url { name, url, crawl_depth, refresh_interval_hours, metadata } => {
                 let url = url
                     .filter(|u| !u.trim().is_empty())
                     .ok_or_else(|| rejected(ErrorCode::MissingUrl, "a url source needs `url`"))?;
                 let crawl_depth = CrawlDepth::parse(crawl_depth)?;
+                let refresh_interval = refresh_interval_hours.map(RefreshInterval::parse).transpose()?;
                 let url = self.ports.url_guard.check(url.trim()).await.map_err(url_error)?;
                 let name = source_name(name.as_deref(), &url)?;
-                (name, SourceSpec::Url { url, crawl_depth, pages_crawled: 0, last_refreshed_at: None }, 0)
+                (
+                    name,
+                    SourceSpec::Url { url, crawl_depth, pages_crawled: 0, last_refreshed_at: None, refresh_interval },
+                    0,
+                    metadata,
+                )
             }
-            NewSource::Upload { name, upload } => {
+            NewSource::Upload { name, upload, metadata } => {
                 let file = Self::uploaded_document(upload)?;
                 uploaded_key = Some(file.blob_key.clone());
                 let name = source_name(name.as_deref(), &file.file_name)?;
                 let size = file.size_bytes;
-                (name, SourceSpec::File(file), size)
+                (name, SourceSpec::File(file), size, metadata)
             }
-            NewSource::FileUrl { name, file_url } => {
+            NewSource::FileUrl { name, file_url, metadata } => {
                 let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
                     rejected(ErrorCode::MissingFile, "a file source needs a file (multipart `file`) or a `fileUrl`")
                 })?;
                 let file = self.file_from_url(p, url.trim(), file_max).await?;
                 let name = source_name(name.as_deref(), &file.file_name)?;
                 let size = file.size_bytes;
-                (name, SourceSpec::File(file), size)
+                (name, SourceSpec::File(file), size, metadata)
             }
-            NewSource::Podcast { name, file_url } => {
+            NewSource::Podcast { name, file_url, metadata } => {
                 let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
                     rejected(ErrorCode::MissingFile, "a podcast source needs the `fileUrl` of an upload")
                 })?;
                 let audio = self.audio_from_url(p, url.trim()).await?;
                 let name = source_name(name.as_deref(), &audio.file_name)?;
                 let size = audio.size_bytes;
-                (name, SourceSpec::Podcast(audio), size)
+                (name, SourceSpec::Podcast(audio), size, metadata)
             }
         };
         let now = Timestamp::now();
@@ -243,6 +268,7 @@ impl App {
             content_hash: None,
             progress: None,
             generation: 0,
+            metadata,
         };
         // Limits as stored now, so a limit changed with the CLI applies at once.
         let limits = self.current_workspace(p).await?.limits;
@@ -333,18 +359,43 @@ impl App {
         Ok(self.ports.sources.list_sources(p.workspace_id(), owner, filter, page).await?)
     }
 
-    /// PATCH: name for any text source; content too, which sends the source back to `pending`.
+    /// PATCH of a chatbot's source (see [`SourceChange`]).
     pub async fn update_source(
         &self,
         p: &Principal,
         chatbot: &ChatbotId,
         id: &SourceId,
-        name: Option<String>,
-        content: Option<String>,
+        change: SourceChange,
     ) -> Result<KnowledgeSource, AppError> {
-        let mut source = self.get_source(p, chatbot, id).await?;
-        let SourceSpec::Text { content: current } = &source.spec else {
-            return Err(rejected(ErrorCode::InvalidOperation, "only text sources can be updated"));
+        self.update_owned_source(p, &SourceOwner::Chatbot(chatbot.clone()), id, change).await
+    }
+
+    /// PATCH: `metadata` of any source; `name` and `content` of text sources, where a content
+    /// change sends the source back to `pending`.
+    pub(crate) async fn update_owned_source(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        id: &SourceId,
+        change: SourceChange,
+    ) -> Result<KnowledgeSource, AppError> {
+        let SourceChange { name, content, metadata, refresh_interval } = change;
+        let mut source = self.get_owned_source(p, owner, id).await?;
+        if refresh_interval.is_some() && source.source_type() != SourceType::Url {
+            return Err(rejected(ErrorCode::InvalidOperation, "only url sources have `refreshIntervalHours`"));
+        }
+        let current = match &source.spec {
+            SourceSpec::Text { content } => Some(content.as_str()),
+            // The interface keeps `name` and `content` to text sources; tags and a url's
+            // schedule fit every source they apply to.
+            _ if name.is_some() || content.is_some() || (metadata.is_none() && refresh_interval.is_none()) => {
+                return Err(rejected(
+                    ErrorCode::InvalidOperation,
+                    "only text sources can change `name` or `content`; `metadata` can be set on every source and \
+                     `refreshIntervalHours` on url sources",
+                ));
+            }
+            _ => None,
         };
         if source.status.is_running() {
             return Err(processing_in_progress());
@@ -353,9 +404,15 @@ impl App {
             Some(c) => Some(TextContent::parse(Some(&c))?),
             None => None,
         };
-        let content_changed = new_content.as_ref().is_some_and(|c| c.as_str() != current);
+        let content_changed = new_content.as_ref().is_some_and(|c| Some(c.as_str()) != current);
         if let Some(n) = name {
             source.name = source_name(Some(&n), &source.name)?;
+        }
+        if let Some(m) = metadata {
+            source.metadata = m;
+        }
+        if let (Some(every), SourceSpec::Url { refresh_interval, .. }) = (refresh_interval, &mut source.spec) {
+            *refresh_interval = every;
         }
         if let (true, Some(c)) = (content_changed, new_content) {
             source.size_bytes = c.byte_len();
@@ -420,11 +477,22 @@ impl App {
         items: Vec<Result<NewSource, DomainError>>,
         process: bool,
     ) -> Result<Vec<BatchItem>, AppError> {
-        self.own_chatbot(p, chatbot).await?;
+        self.create_owned_sources(p, &SourceOwner::Chatbot(chatbot.clone()), items, process).await
+    }
+
+    /// [`App::create_sources`] for either owner. An unknown owner refuses the whole batch.
+    pub(crate) async fn create_owned_sources(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        items: Vec<Result<NewSource, DomainError>>,
+        process: bool,
+    ) -> Result<Vec<BatchItem>, AppError> {
+        self.own(p, owner).await?;
         let mut out = Vec::with_capacity(items.len());
         for item in items {
             let created = match item {
-                Ok(new) => self.create_source(p, chatbot, new).await,
+                Ok(new) => self.create_owned_source(p, owner, new).await,
                 Err(refused) => Err(AppError::Rejected(refused)),
             };
             out.push(match created {
@@ -446,11 +514,22 @@ impl App {
         chatbot: &ChatbotId,
         ids: &[Option<SourceId>],
     ) -> Result<Vec<BatchItem>, AppError> {
-        self.own_chatbot(p, chatbot).await?;
+        self.process_owned_sources(p, &SourceOwner::Chatbot(chatbot.clone()), ids).await
+    }
+
+    /// [`App::process_sources`] for either owner; each item is refused as its single route
+    /// would refuse it (a chatbot's `process`, a Mind's `reprocess`).
+    pub(crate) async fn process_owned_sources(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        ids: &[Option<SourceId>],
+    ) -> Result<Vec<BatchItem>, AppError> {
+        self.own(p, owner).await?;
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             let queued = match id {
-                Some(id) => self.process_source(p, chatbot, id).await,
+                Some(id) => self.process_owned_source(p, owner, id).await,
                 None => Err(AppError::NotFound("source")),
             };
             out.push(match queued {
@@ -461,6 +540,24 @@ impl App {
         Ok(out)
     }
 
+    /// Starts a run of an owned source. A chatbot's source already running is
+    /// `already_processing` (its `process` route); a Mind's stays `processing_in_progress`
+    /// (its `reprocess` route).
+    pub(crate) async fn process_owned_source(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        id: &SourceId,
+    ) -> Result<KnowledgeSource, AppError> {
+        self.get_owned_source(p, owner, id).await?;
+        self.start_run(p, id).await.map_err(|e| match e {
+            AppError::Rejected(d) if d.code == ErrorCode::ProcessingInProgress && !owner.is_mind() => {
+                rejected(ErrorCode::AlreadyProcessing, "the source is already being processed")
+            }
+            other => other,
+        })
+    }
+
     /// `process`: queues extraction → chunking → embedding; answers at once.
     pub async fn process_source(
         &self,
@@ -468,13 +565,7 @@ impl App {
         chatbot: &ChatbotId,
         id: &SourceId,
     ) -> Result<KnowledgeSource, AppError> {
-        self.get_source(p, chatbot, id).await?;
-        self.start_run(p, id).await.map_err(|e| match e {
-            AppError::Rejected(d) if d.code == ErrorCode::ProcessingInProgress => {
-                rejected(ErrorCode::AlreadyProcessing, "the source is already being processed")
-            }
-            other => other,
-        })
+        self.process_owned_source(p, &SourceOwner::Chatbot(chatbot.clone()), id).await
     }
 
     /// `refresh`: url sources only; re-crawls and re-embeds what changed.
@@ -492,9 +583,14 @@ impl App {
     }
 
     pub(crate) async fn start_run(&self, p: &Principal, id: &SourceId) -> Result<KnowledgeSource, AppError> {
+        self.start_run_in(p.workspace_id(), id).await
+    }
+
+    /// Starts a run of a settled source of `ws` and queues its job.
+    async fn start_run_in(&self, ws: &WorkspaceId, id: &SourceId) -> Result<KnowledgeSource, AppError> {
         let now = Timestamp::now();
         let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
-        let source = match self.ports.sources.begin_processing(p.workspace_id(), id, &lease, now).await? {
+        let source = match self.ports.sources.begin_processing(ws, id, &lease, now).await? {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
@@ -514,11 +610,31 @@ impl App {
         Ok(source)
     }
 
+    /// Starts a refresh of every url source whose refresh interval has passed by `now`, at most
+    /// [`REFRESH_BATCH`] (the next call takes the rest); returns how many started. Racing
+    /// schedulers cannot start one twice: a run starts only from a settled status.
+    pub async fn refresh_due_sources(&self, now: Timestamp) -> Result<usize, AppError> {
+        let due = self.ports.sources.due_refreshes(now, REFRESH_BATCH).await?;
+        let mut started = 0;
+        for (ws, id) in due {
+            match self.start_run_in(&ws, &id).await {
+                Ok(_) => started += 1,
+                // Deleted, or started by someone else since it was listed.
+                Err(AppError::NotFound(_) | AppError::Rejected(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(started)
+    }
+
     pub async fn source_stats(&self, p: &Principal, chatbot: &ChatbotId) -> Result<SourceStats, AppError> {
         self.own_chatbot(p, chatbot).await?;
         Ok(self.ports.sources.source_stats(p.workspace_id(), &SourceOwner::Chatbot(chatbot.clone())).await?)
     }
 }
+
+/// At most this many scheduled refreshes start per scheduler round.
+pub const REFRESH_BATCH: usize = 100;
 
 /// At most this many sources are created or processed by one batch request.
 pub const MAX_BATCH: usize = 100;

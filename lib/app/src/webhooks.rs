@@ -165,7 +165,7 @@ impl App {
                 .map(|c| c.id),
         };
         let status = match event {
-            EventType::SourceReady => Some(SourceStatus::Ready),
+            EventType::SourceReady | EventType::SourceRefreshed => Some(SourceStatus::Ready),
             EventType::SourceError => Some(SourceStatus::Error),
             _ => None,
         };
@@ -195,6 +195,7 @@ impl App {
                 content_hash: None,
                 progress: None,
                 generation: 0,
+                metadata: Default::default(),
             });
         }
         Ok(sources
@@ -203,6 +204,11 @@ impl App {
                 if event == EventType::SourceCreated {
                     // As it was announced: just created, not yet processed.
                     s.status = SourceStatus::Pending;
+                }
+                if event == EventType::SourceRefreshed {
+                    // An illustration: a sample has no crawl before it to compare with.
+                    let pages = lore_domain::source::PageChanges { added: 1, changed: 2, removed: 0, unchanged: 7 };
+                    return Event::source_refreshed(s, &pages);
                 }
                 Event::for_source(event, s)
             })

@@ -54,6 +54,7 @@ fn source(bot: &Chatbot, i: u64) -> KnowledgeSource {
             crawl_depth: CrawlDepth::from_stored(2),
             pages_crawled: 0,
             last_refreshed_at: None,
+            refresh_interval: None,
         },
         _ => SourceSpec::File(StoredFile {
             file_name: format!("f{i}.pdf"),
@@ -86,6 +87,7 @@ fn source(bot: &Chatbot, i: u64) -> KnowledgeSource {
         content_hash: None,
         progress: None,
         generation: 0,
+        metadata: Default::default(),
     }
 }
 
@@ -454,6 +456,7 @@ fn mind_source(m: &Mind, i: u64) -> KnowledgeSource {
         content_hash: None,
         progress: None,
         generation: 0,
+        metadata: Default::default(),
     }
 }
 

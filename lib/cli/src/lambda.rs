@@ -74,12 +74,14 @@ pub async fn dispatch_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
     response
 }
 
-/// The 1-minute schedule: the outbox, due retries, and runs stuck past their lease.
+/// The 1-minute schedule: the outbox, due retries, runs stuck past their lease, and the
+/// scheduled refreshes of url sources.
 pub async fn scheduled(app: &App) -> Result<Value, lore_app::AppError> {
     let fanned = app.fan_out_pending(DISPATCH_LIMIT).await?;
     let delivered = app.dispatch_due(Timestamp::now(), DISPATCH_LIMIT).await?;
     let swept = app.sweep_stale_runs(false).await?;
-    Ok(json!({ "fannedOut": fanned, "attempted": delivered, "sweptRuns": swept }))
+    let refreshes = app.refresh_due_sources(Timestamp::now()).await?;
+    Ok(json!({ "fannedOut": fanned, "attempted": delivered, "sweptRuns": swept, "refreshesStarted": refreshes }))
 }
 
 /// The dispatcher's entry: an SQS batch (has `Records`) or the scheduled EventBridge event.

@@ -189,7 +189,8 @@ async fn consume_events(app: &App, queue: &lore_aws::SqsPoller, messages: &[lore
     fanned
 }
 
-/// Every [`SWEEP_EVERY`], restarts or fails runs whose lease expired. With `adopt`, the first
+/// Every [`SWEEP_EVERY`], restarts or fails runs whose lease expired and starts the scheduled
+/// refreshes that are due. With `adopt`, the first
 /// sweep takes every run in `processing` (this process owns the data dir alone) and sources
 /// embedded by another model are queued for re-embedding.
 fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
@@ -200,6 +201,11 @@ fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(runs = n, "sweeper restarted or failed stale processing runs"),
                 Err(e) => tracing::error!(error = %e, "sweep failed"),
+            }
+            match app.refresh_due_sources(lore_domain::Timestamp::now()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(sources = n, "started scheduled refreshes"),
+                Err(e) => tracing::error!(error = %e, "could not start scheduled refreshes"),
             }
             if adopt && let Err(e) = app.reembed_other_models().await {
                 tracing::error!(error = %e, "could not start re-embedding sources of another model");

@@ -143,6 +143,7 @@ pub struct RawChatbotPatch {
     pub identity_verification: Field<bool>,
     pub correction_threshold: Field<f64>,
     pub handoff_enabled: Field<bool>,
+    pub knowledge_filter: Field<serde_json::Value>,
 }
 
 /// A partial update; `None` keeps the current value (`Some(None)` clears the welcome message).
@@ -191,7 +192,14 @@ impl ChatbotPatch {
             Field::Value(map) => v.check(ThemePatch::parse(map)).map(ObjectChange::Merge),
         };
         let embed = EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification);
-        let reply = crate::correction::ReplyPatch::parse(&mut v, &raw.correction_threshold, &raw.handoff_enabled);
+        let reply = crate::correction::ReplyPatch::parse(
+            &mut v,
+            crate::correction::RawReply {
+                correction_threshold: &raw.correction_threshold,
+                handoff_enabled: &raw.handoff_enabled,
+                knowledge_filter: &raw.knowledge_filter,
+            },
+        );
         v.finish()?;
         Ok(Self {
             name,

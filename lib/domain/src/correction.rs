@@ -4,9 +4,13 @@
 
 use crate::error::DomainError;
 use crate::id::{CorrectionId, WorkspaceId};
+use crate::metadata::Filter;
 use crate::mind::Field;
 use crate::source::SourceOwner;
 use crate::time::Timestamp;
+
+/// The member that holds [`ReplySettings::knowledge_filter`].
+pub const KNOWLEDGE_FILTER_FIELD: &str = "knowledgeFilter";
 
 /// `correctionThreshold` when the owner never set one.
 pub const DEFAULT_CORRECTION_THRESHOLD: f64 = 0.9;
@@ -47,23 +51,38 @@ impl CorrectionThreshold {
 }
 
 /// The reply settings Minds and chatbots share.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReplySettings {
     pub correction_threshold: CorrectionThreshold,
     /// The page shows a "talk to a person" control (the hand-off route works either way).
     pub handoff_enabled: bool,
+    /// The metadata filter of every answer's search (`knowledgeFilter`): a Mind or chatbot can
+    /// answer from part of its sources only (docs/api.md §7).
+    pub knowledge_filter: Option<Filter>,
 }
 
 /// A PATCH of [`ReplySettings`]; `None` keeps the value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReplyPatch {
     pub correction_threshold: Option<CorrectionThreshold>,
     pub handoff_enabled: Option<bool>,
+    /// `Some(None)` removes the filter.
+    pub knowledge_filter: Option<Option<Filter>>,
+}
+
+/// The raw reply members of a Mind or chatbot PATCH.
+#[derive(Debug, Clone, Copy)]
+pub struct RawReply<'a> {
+    pub correction_threshold: &'a Field<f64>,
+    pub handoff_enabled: &'a Field<bool>,
+    pub knowledge_filter: &'a Field<serde_json::Value>,
 }
 
 impl ReplyPatch {
-    /// Reads `correctionThreshold` and `handoffEnabled` (`null` is refused for both).
-    pub fn parse(v: &mut crate::error::Validator, threshold: &Field<f64>, handoff: &Field<bool>) -> Self {
+    /// Reads `correctionThreshold` and `handoffEnabled` (`null` is refused for both) and
+    /// `knowledgeFilter` (`null` removes it).
+    pub fn parse(v: &mut crate::error::Validator, raw: RawReply<'_>) -> Self {
+        let RawReply { correction_threshold: threshold, handoff_enabled: handoff, knowledge_filter } = raw;
         let correction_threshold = match threshold {
             Field::Absent => None,
             Field::Null => {
@@ -76,10 +95,18 @@ impl ReplyPatch {
             Field::Null => v.check(Err(DomainError::field("handoffEnabled", "must be true or false"))),
             Field::Value(b) => Some(*b),
         };
-        Self { correction_threshold, handoff_enabled }
+        let knowledge_filter = match knowledge_filter {
+            Field::Absent => None,
+            Field::Null => Some(None),
+            Field::Value(f) => v.check(Filter::parse(KNOWLEDGE_FILTER_FIELD, Some(f))),
+        };
+        Self { correction_threshold, handoff_enabled, knowledge_filter }
     }
 
     pub fn apply(&self, r: &mut ReplySettings) {
+        if let Some(f) = &self.knowledge_filter {
+            r.knowledge_filter = f.clone();
+        }
         if let Some(t) = self.correction_threshold {
             r.correction_threshold = t;
         }
@@ -93,8 +120,8 @@ impl crate::embed::Published {
     /// The owner's reply settings (docs/api.md §19).
     pub fn reply(&self) -> ReplySettings {
         match self {
-            Self::Mind(m) => m.reply,
-            Self::Chatbot(c) => c.reply,
+            Self::Mind(m) => m.reply.clone(),
+            Self::Chatbot(c) => c.reply.clone(),
         }
     }
 }

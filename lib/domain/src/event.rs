@@ -13,6 +13,8 @@ pub enum EventType {
     SourceReady,
     SourceError,
     SourceDeleted,
+    /// A url source was crawled again and is ready, with what changed (docs/api.md §6).
+    SourceRefreshed,
     /// A visitor left their e-mail address to chat with a published Mind (docs/api.md §17).
     LeadCaptured,
     /// The same for a published chatbot (docs/api.md §18).
@@ -24,12 +26,13 @@ pub enum EventType {
 }
 
 impl EventType {
-    pub const ALL: [EventType; 9] = [
+    pub const ALL: [EventType; 10] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
         EventType::SourceError,
         EventType::SourceDeleted,
+        EventType::SourceRefreshed,
         EventType::LeadCaptured,
         EventType::ChatbotLeadCaptured,
         EventType::MessageRated,
@@ -43,6 +46,7 @@ impl EventType {
             EventType::SourceReady => "knowledge.source.ready",
             EventType::SourceError => "knowledge.source.error",
             EventType::SourceDeleted => "knowledge.source.deleted",
+            EventType::SourceRefreshed => "knowledge.source.refreshed",
             EventType::LeadCaptured => "mind.lead.captured",
             EventType::ChatbotLeadCaptured => "chatbot.lead.captured",
             EventType::MessageRated => "message.rated",
@@ -56,7 +60,10 @@ impl EventType {
 
     /// `knowledge.source.*`.
     pub fn is_knowledge(self) -> bool {
-        matches!(self, Self::SourceCreated | Self::SourceReady | Self::SourceError | Self::SourceDeleted)
+        matches!(
+            self,
+            Self::SourceCreated | Self::SourceReady | Self::SourceError | Self::SourceDeleted | Self::SourceRefreshed
+        )
     }
 }
 
@@ -155,7 +162,7 @@ impl Event {
             "status": s.status.name_for(&s.owner),
         });
         match event_type {
-            EventType::SourceReady => data["chunkCount"] = json!(s.chunk_count),
+            EventType::SourceReady | EventType::SourceRefreshed => data["chunkCount"] = json!(s.chunk_count),
             EventType::SourceError => data["error"] = json!(s.error.clone().unwrap_or_default()),
             _ => {}
         }
@@ -164,6 +171,18 @@ impl Event {
             data["status"] = json!("deleted");
         }
         Self::new(event_type, s.workspace_id.clone(), data)
+    }
+
+    /// `knowledge.source.refreshed`: the ready source's members with `pagesCrawled` and the
+    /// pages `{added, changed, removed, unchanged}` since the crawl before.
+    pub fn source_refreshed(s: &KnowledgeSource, pages: &crate::source::PageChanges) -> Self {
+        let mut e = Self::for_source(EventType::SourceRefreshed, s);
+        if let crate::source::SourceSpec::Url { pages_crawled, .. } = &s.spec {
+            e.data["pagesCrawled"] = json!(pages_crawled);
+        }
+        e.data["pages"] = json!({"added": pages.added, "changed": pages.changed, "removed": pages.removed,
+            "unchanged": pages.unchanged});
+        e
     }
 
     /// The envelope POSTed to subscribers (the OpenAPI schema of "Envelope").

@@ -48,7 +48,8 @@ impl HookFilter {
                 _ => Err(DomainError::field(
                     "event",
                     "must be form_response, knowledge.source.created, knowledge.source.ready, \
-                     knowledge.source.error, knowledge.source.deleted, knowledge.source.*, mind.lead.captured, \
+                     knowledge.source.error, knowledge.source.deleted, knowledge.source.refreshed, \
+                     knowledge.source.*, mind.lead.captured, \
                      chatbot.lead.captured, message.rated or conversation.handoff_requested",
                 )),
             },
@@ -309,6 +310,7 @@ mod tests {
             "knowledge.source.ready",
             "knowledge.source.error",
             "knowledge.source.deleted",
+            "knowledge.source.refreshed",
             "knowledge.source.*",
         ] {
             assert_eq!(HookFilter::parse(Some(s)).unwrap().as_str(), s);

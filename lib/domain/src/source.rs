@@ -9,6 +9,7 @@ use crate::audio::AudioFormat;
 use crate::document::DocumentKind;
 use crate::error::{DomainError, ErrorCode};
 use crate::id::{ChatbotId, MindId, SourceId, WorkspaceId};
+use crate::metadata::Metadata;
 use crate::time::Timestamp;
 use serde::Serialize;
 use std::fmt;
@@ -266,6 +267,37 @@ impl CrawlDepth {
     }
 }
 
+/// How often a url source is crawled again on its own (`refreshIntervalHours`): 1 to 8,760
+/// hours (a year). A source without one is refreshed only when asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct RefreshInterval(u32);
+
+impl RefreshInterval {
+    pub const FIELD: &'static str = "refreshIntervalHours";
+    pub const MAX_HOURS: u32 = 8_760;
+
+    pub fn parse(hours: i64) -> Result<Self, DomainError> {
+        match u32::try_from(hours) {
+            Ok(h @ 1..=Self::MAX_HOURS) => Ok(Self(h)),
+            _ => Err(DomainError::field(Self::FIELD, "must be an integer from 1 to 8760 (hours), or null")),
+        }
+    }
+
+    /// A stored value; anything out of bounds reads as no schedule.
+    pub fn from_stored(hours: u32) -> Option<Self> {
+        Self::parse(i64::from(hours)).ok()
+    }
+
+    pub fn hours(self) -> u32 {
+        self.0
+    }
+
+    fn millis(self) -> i64 {
+        i64::from(self.0) * 3_600_000
+    }
+}
+
 /// A source's display name: given, or the type's default (docs/api.md §6).
 pub fn source_name(given: Option<&str>, default: &str) -> Result<String, DomainError> {
     match given.map(str::trim).filter(|s| !s.is_empty()) {
@@ -304,8 +336,16 @@ pub struct StoredAudio {
 /// What a source is made of, per type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SourceSpec {
-    Text { content: String },
-    Url { url: String, crawl_depth: CrawlDepth, pages_crawled: u32, last_refreshed_at: Option<Timestamp> },
+    Text {
+        content: String,
+    },
+    Url {
+        url: String,
+        crawl_depth: CrawlDepth,
+        pages_crawled: u32,
+        last_refreshed_at: Option<Timestamp>,
+        refresh_interval: Option<RefreshInterval>,
+    },
     File(StoredFile),
     Podcast(StoredAudio),
 }
@@ -327,6 +367,35 @@ impl SourceSpec {
             SourceSpec::Podcast(a) => Some(&a.blob_key),
             _ => None,
         }
+    }
+}
+
+/// How the pages of a crawl differ from the crawl before, each page known by the digest of
+/// the chunks it gave (`knowledge.source.refreshed`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PageChanges {
+    pub added: u32,
+    pub changed: u32,
+    pub removed: u32,
+    pub unchanged: u32,
+}
+
+impl PageChanges {
+    /// Compares two crawls given as page URL → digest.
+    pub fn between(
+        before: &std::collections::HashMap<String, String>,
+        after: &std::collections::HashMap<String, String>,
+    ) -> Self {
+        let mut c = Self::default();
+        for (url, digest) in after {
+            match before.get(url) {
+                None => c.added += 1,
+                Some(d) if d == digest => c.unchanged += 1,
+                Some(_) => c.changed += 1,
+            }
+        }
+        c.removed = before.keys().filter(|url| !after.contains_key(*url)).count() as u32;
+        c
     }
 }
 
@@ -364,11 +433,29 @@ pub struct KnowledgeSource {
     pub progress: Option<Progress>,
     /// Bumped by every process/refresh; results of an older run are dropped.
     pub generation: u64,
+    /// The owner's tags, which search filters read; kept by processing and refresh.
+    pub metadata: Metadata,
 }
 
 impl KnowledgeSource {
     pub fn source_type(&self) -> SourceType {
         self.spec.source_type()
+    }
+
+    /// When a url source with a refresh interval is due to be crawled again: the interval after
+    /// its last crawl (after its last failed run, when it is in `error`). `None` without an
+    /// interval, and while the source is pending (never processed: its owner starts it) or
+    /// running.
+    pub fn refresh_due_at(&self) -> Option<Timestamp> {
+        let SourceSpec::Url { refresh_interval: Some(every), last_refreshed_at, .. } = &self.spec else {
+            return None;
+        };
+        let since = match self.status {
+            SourceStatus::Ready => last_refreshed_at.or(self.processed_at)?,
+            SourceStatus::Error => self.updated_at,
+            _ => return None,
+        };
+        Some(Timestamp::from_millis(since.millis().saturating_add(every.millis())))
     }
 }
 
@@ -418,6 +505,66 @@ mod tests {
             assert_eq!(SourceStatus::parse(s.as_str()), Some(s));
             assert_eq!(SourceStatus::parse_mind(s.mind_name()), Some(s));
         }
+    }
+
+    #[test]
+    fn refresh_is_due_an_interval_after_the_last_crawl_of_a_settled_source() {
+        assert_eq!(RefreshInterval::parse(1).unwrap().hours(), 1);
+        assert_eq!(RefreshInterval::parse(8_760).unwrap().hours(), 8_760);
+        for bad in [0, -1, 8_761, i64::MAX] {
+            assert!(RefreshInterval::parse(bad).unwrap_err().fields.contains_key("refreshIntervalHours"));
+        }
+        let at = |ms| Timestamp::from_millis(ms);
+        let mut s = KnowledgeSource {
+            id: SourceId::generate(),
+            workspace_id: WorkspaceId::generate(),
+            owner: SourceOwner::from(ChatbotId::generate()),
+            name: "site".into(),
+            status: SourceStatus::Ready,
+            spec: SourceSpec::Url {
+                url: "https://example.com".into(),
+                crawl_depth: CrawlDepth::from_stored(1),
+                pages_crawled: 1,
+                last_refreshed_at: Some(at(1_000)),
+                refresh_interval: RefreshInterval::from_stored(2),
+            },
+            created_at: at(0),
+            updated_at: at(5_000),
+            processed_at: Some(at(1_000)),
+            chunk_count: 1,
+            size_bytes: 1,
+            error: None,
+            content_hash: None,
+            progress: None,
+            generation: 1,
+            metadata: Default::default(),
+        };
+        assert_eq!(s.refresh_due_at(), Some(at(1_000 + 7_200_000)));
+        s.status = SourceStatus::Error;
+        assert_eq!(s.refresh_due_at(), Some(at(5_000 + 7_200_000)), "a failed run waits a whole interval");
+        for quiet in [SourceStatus::Pending, SourceStatus::Processing] {
+            s.status = quiet;
+            assert_eq!(s.refresh_due_at(), None);
+        }
+        s.status = SourceStatus::Ready;
+        if let SourceSpec::Url { refresh_interval, .. } = &mut s.spec {
+            *refresh_interval = None;
+        }
+        assert_eq!(s.refresh_due_at(), None, "no interval, no schedule");
+    }
+
+    #[test]
+    fn page_changes_count_each_page_once() {
+        let crawl = |pages: &[(&str, &str)]| -> std::collections::HashMap<String, String> {
+            pages.iter().map(|(u, d)| (u.to_string(), d.to_string())).collect()
+        };
+        let before = crawl(&[("/a", "1"), ("/b", "2"), ("/c", "3")]);
+        let after = crawl(&[("/a", "1"), ("/b", "9"), ("/d", "4"), ("/e", "5")]);
+        assert_eq!(
+            PageChanges::between(&before, &after),
+            PageChanges { added: 2, changed: 1, removed: 1, unchanged: 1 }
+        );
+        assert_eq!(PageChanges::between(&before, &before).unchanged, 3);
     }
 
     #[test]

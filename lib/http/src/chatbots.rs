@@ -8,6 +8,7 @@ use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBody, Pagination, Pa
 use crate::minds::{
     IdentitySecretEnvelope, PublishMind, ThemeInput, ThemeView, optional_json, origins, public_base, theme_view,
 };
+use crate::search::SearchFilter;
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
@@ -15,6 +16,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot, RawChatbotPatch};
 use lore_domain::id::ChatbotId;
+use lore_domain::metadata::Filter;
 use lore_domain::mind::Field;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -66,6 +68,9 @@ pub struct ChatbotView {
     pub correction_threshold: f64,
     /// The page shows a "talk to a person" control.
     pub handoff_enabled: bool,
+    /// The metadata filter every answer's search applies (docs/api.md §7); null: all sources.
+    #[schema(value_type = Option<SearchFilter>)]
+    pub knowledge_filter: Option<Filter>,
 }
 
 impl ChatbotView {
@@ -90,6 +95,7 @@ impl ChatbotView {
             identity_verification: c.embed.identity_verification,
             correction_threshold: c.reply.correction_threshold.value(),
             handoff_enabled: c.reply.handoff_enabled,
+            knowledge_filter: c.reply.knowledge_filter,
             descriptor: c.descriptor,
         }
     }
@@ -170,6 +176,11 @@ pub struct UpdateChatbot {
     #[schema(value_type = Option<bool>)]
     #[serde(default)]
     pub handoff_enabled: Field<bool>,
+    /// Answer only from sources whose metadata passes this filter (docs/api.md §7); `null`
+    /// removes it.
+    #[schema(value_type = Option<SearchFilter>, nullable)]
+    #[serde(default)]
+    pub knowledge_filter: Field<serde_json::Value>,
 }
 
 impl UpdateChatbot {
@@ -187,6 +198,7 @@ impl UpdateChatbot {
             identity_verification: self.identity_verification,
             correction_threshold: self.correction_threshold,
             handoff_enabled: self.handoff_enabled,
+            knowledge_filter: self.knowledge_filter,
         }
     }
 }

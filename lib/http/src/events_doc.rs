@@ -32,6 +32,8 @@ pub enum KnowledgeSourceType {
     Error,
     #[serde(rename = "knowledge.source.deleted")]
     Deleted,
+    #[serde(rename = "knowledge.source.refreshed")]
+    Refreshed,
 }
 
 /// The `eventType` of a lead: of a Mind or of a chatbot.
@@ -116,12 +118,28 @@ pub struct KnowledgeSourceData {
     pub mind_id: Option<String>,
     /// The source's status in its owner's vocabulary; `deleted` on `knowledge.source.deleted`.
     pub status: String,
-    /// `knowledge.source.ready` only.
+    /// `knowledge.source.ready` and `knowledge.source.refreshed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chunk_count: Option<u64>,
+    /// `knowledge.source.refreshed` only: the pages this crawl read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages_crawled: Option<u32>,
+    /// `knowledge.source.refreshed` only: the pages since the crawl before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PageChangesData>,
     /// `knowledge.source.error` only: the reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// How the pages of a refresh differ from the crawl before (a page is known by its URL and
+/// changed when the chunks it gave changed).
+#[derive(Serialize, ToSchema)]
+pub struct PageChangesData {
+    pub added: u32,
+    pub changed: u32,
+    pub removed: u32,
+    pub unchanged: u32,
 }
 
 /// `mind.lead.captured`: a visitor of a Mind with `collectEmailBeforeChat` opened a public
@@ -260,6 +278,7 @@ fn summary(event: EventType) -> &'static str {
         EventType::SourceReady => "A knowledge source is ready to search",
         EventType::SourceError => "A knowledge source failed to process",
         EventType::SourceDeleted => "A knowledge source was deleted",
+        EventType::SourceRefreshed => "A url source was crawled again, with what changed",
         EventType::LeadCaptured => "A Mind's visitor left their e-mail address",
         EventType::ChatbotLeadCaptured => "A chatbot's visitor left their e-mail address",
         EventType::MessageRated => "An answer was rated",

@@ -6,6 +6,7 @@
 mod analytics;
 mod api_router;
 mod chatbots;
+mod chunks;
 mod conversations;
 pub mod error;
 mod events_doc;
@@ -30,6 +31,7 @@ pub use error::ApiError;
 /// for the fuzz targets, which parse inputs exactly the way the routes do.
 pub mod bodies {
     pub use crate::chatbots::{CreateChatbot, UpdateChatbot};
+    pub use crate::chunks::UpdateChunk;
     pub use crate::conversations::{CreateConversation, SendMessage};
     pub use crate::forms::{CreateForm, FieldInput, SubmitResponse};
     pub use crate::minds::{CreateMind, UpdateMind};
@@ -83,6 +85,7 @@ impl RouteGroup {
             RouteGroup::Chatbots => public_page::chatbot_routes(
                 chatbots::router()
                     .merge(sources::router())
+                    .merge(chunks::chatbot_router())
                     .merge(search::router())
                     .merge(conversations::chatbot_router())
                     .merge(public_chat::chatbot_router()),
@@ -94,6 +97,7 @@ impl RouteGroup {
             RouteGroup::Minds => public_page::mind_routes(
                 minds::router()
                     .merge(mind_sources::router())
+                    .merge(chunks::mind_router())
                     .merge(conversations::mind_router())
                     .merge(public_chat::mind_router()),
             ),

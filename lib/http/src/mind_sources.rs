@@ -5,8 +5,9 @@
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId, PathIds};
+use crate::search::MetadataValue;
 use crate::search::{SearchBody, SearchResponse, parse};
-use crate::sources::SourceRecord;
+use crate::sources::{BatchEnvelope, SourceRecord, UpdateSource, batch_items, batch_size};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
@@ -18,6 +19,7 @@ use lore_app::search::TypeNames;
 use lore_app::sources::NewSource;
 use lore_domain::DomainError;
 use lore_domain::id::{MindId, SourceId};
+use lore_domain::metadata::Metadata;
 use lore_domain::source::{KnowledgeSource, SourceStatus};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -28,8 +30,10 @@ const POLL_AFTER_SECS: &str = "5";
 pub fn router() -> ApiRouter {
     ApiRouter::new()
         .routes(api_routes!(list_mind_sources, create_mind_source))
-        .routes(api_routes!(get_mind_source, delete_mind_source))
+        .routes(api_routes!(get_mind_source, update_mind_source, delete_mind_source))
         .routes(api_routes!(reprocess_mind_source))
+        .routes(api_routes!(create_mind_sources))
+        .routes(api_routes!(reprocess_mind_sources))
         .routes(api_routes!(search_mind))
 }
 
@@ -79,10 +83,34 @@ pub struct CreateMindSource {
     pub url: Option<String>,
     /// Url sources: 1 (the page itself) to 5; default 1.
     pub crawl_depth: Option<i64>,
+    /// Url sources: crawl again on their own every this many hours (1 to 8,760); default none.
+    pub refresh_interval_hours: Option<i64>,
     /// Document sources: the `fileUrl` of an uploaded PDF, DOCX, TXT or MD file (≤ 50 MB).
     /// Podcast sources: the `fileUrl` of an uploaded MP3, WAV, M4A or OGG file. Uploads of this
     /// workspace only.
     pub file_url: Option<String>,
+    /// Tags to filter searches by (as on chatbot sources).
+    #[schema(value_type = Option<BTreeMap<String, MetadataValue>>)]
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// A create body's source.
+fn new_mind_source(body: CreateMindSource) -> Result<NewSource, DomainError> {
+    let metadata = Metadata::parse(body.metadata.as_ref())?;
+    Ok(match body.source_type.as_deref() {
+        Some("text") => NewSource::Text { name: body.name, content: body.content, metadata },
+        Some("url") => NewSource::Url {
+            name: body.name,
+            url: body.url,
+            crawl_depth: body.crawl_depth,
+            refresh_interval_hours: body.refresh_interval_hours,
+            metadata,
+        },
+        Some("document") => NewSource::FileUrl { name: body.name, file_url: body.file_url, metadata },
+        Some("podcast") => NewSource::Podcast { name: body.name, file_url: body.file_url, metadata },
+        Some(_) => return Err(DomainError::field("type", "must be one of text, url, document, podcast")),
+        None => return Err(DomainError::field("type", "is required (text, url, document or podcast)")),
+    })
 }
 
 fn envelope(s: KnowledgeSource) -> Json<MindSourceEnvelope> {
@@ -138,15 +166,7 @@ async fn create_mind_source(
     PathId(mind): PathId<MindId>,
     JsonBody(body): JsonBody<CreateMindSource>,
 ) -> Result<(StatusCode, Json<MindSourceEnvelope>), ApiError> {
-    let new = match body.source_type.as_deref() {
-        Some("text") => NewSource::Text { name: body.name, content: body.content },
-        Some("url") => NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth },
-        Some("document") => NewSource::FileUrl { name: body.name, file_url: body.file_url },
-        Some("podcast") => NewSource::Podcast { name: body.name, file_url: body.file_url },
-        Some(_) => return Err(DomainError::field("type", "must be one of text, url, document, podcast").into()),
-        None => return Err(DomainError::field("type", "is required (text, url, document or podcast)").into()),
-    };
-    let source = s.app.create_mind_source(&auth.principal, &mind, new).await?;
+    let source = s.app.create_mind_source(&auth.principal, &mind, new_mind_source(body)?).await?;
     Ok((StatusCode::CREATED, envelope(source)))
 }
 
@@ -171,6 +191,27 @@ async fn get_mind_source(
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(POLL_AFTER_SECS));
     }
     Ok(response)
+}
+
+/// Change a source: `metadata` on every source; `name` and `content` on text sources only (other
+/// types: `invalid_operation`; a content change sends the source back to `pending`). 409 while it
+/// is processing or transcribing.
+#[utoipa::path(patch, path = "/api/v1/minds/{mindId}/knowledge/{sourceId}", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)"), ("sourceId" = String, Path)),
+    request_body = UpdateSource,
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 200, body = MindSourceEnvelope),
+        (status = 400, description = "`invalid_operation`, `missing_content`, `content_too_large`, `validation_error`", body = ErrorBody),
+        (status = 409, description = "`processing_in_progress`", body = ErrorBody),
+    ))]
+async fn update_mind_source(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathIds(mind, id): PathIds<MindId, SourceId>,
+    JsonBody(body): JsonBody<UpdateSource>,
+) -> Result<Json<MindSourceEnvelope>, ApiError> {
+    Ok(envelope(s.app.update_mind_source(&auth.principal, &mind, &id, body.change()?).await?))
 }
 
 /// Delete a source with its chunks and its file; 409 while it is processing or transcribing.
@@ -225,4 +266,78 @@ async fn search_mind(
 ) -> Result<Json<SearchResponse>, ApiError> {
     let req = parse(body, TypeNames::Mind)?;
     Ok(Json(SearchResponse::new(s.app.search_mind(&auth.principal, &mind, req).await?, TypeNames::Mind)))
+}
+
+/// Up to 100 sources to add to a Mind in one request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateMindSources {
+    /// 1-100 sources, each exactly as `POST …/knowledge` takes it.
+    #[schema(required = true, value_type = Vec<CreateMindSource>)]
+    pub sources: Option<Vec<serde_json::Value>>,
+}
+
+/// Up to 100 of a Mind's sources to process again in one request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReprocessMindSources {
+    /// 1-100 source ids of this Mind.
+    #[schema(required = true)]
+    pub source_ids: Option<Vec<String>>,
+}
+
+/// Add up to 100 sources in one request (one request against the key's rate limit), each on its
+/// own and each queued for processing at once, as `POST …/knowledge` does: every item gets its
+/// own result — the source, or the error the single create would have answered — and a refused
+/// item does not stop the others. The whole body is at most 2 MB.
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge/batch", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    request_body = CreateMindSources,
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<MindSourceView>),
+        (status = 400, description = "`validation_error` (`sources`: 1-100 items) or `invalid_json`", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: over 2 MB", body = ErrorBody),
+    ))]
+async fn create_mind_sources(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    JsonBody(body): JsonBody<CreateMindSources>,
+) -> Result<Json<BatchEnvelope<MindSourceView>>, ApiError> {
+    let sources = body.sources.unwrap_or_default();
+    batch_size("sources", sources.len())?;
+    // Each item is read on its own, so a malformed one is that item's error only.
+    let items = sources
+        .into_iter()
+        .map(|raw| match serde_json::from_value::<CreateMindSource>(raw) {
+            Ok(source) => new_mind_source(source),
+            Err(_) => Err(DomainError::field("sources[]", "is not a source (an object; check each member's type)")),
+        })
+        .collect();
+    let done = s.app.create_mind_sources(&auth.principal, &mind, items).await?;
+    Ok(Json(batch_items(done, "queued", |x| MindSourceView::new(x, false))))
+}
+
+/// Process up to 100 of the Mind's sources again in one request, each on its own (as
+/// `POST …/knowledge/{sourceId}/reprocess`, whose error each refused item carries).
+#[utoipa::path(post, path = "/api/v1/minds/{mindId}/knowledge/batch/reprocess", tag = "minds",
+    params(("mindId" = String, Path, description = "Mind id (`mind_…`)")),
+    request_body = ReprocessMindSources,
+    security(("bearer" = ["minds:write"])),
+    responses(
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<MindSourceView>),
+        (status = 400, description = "`validation_error` (`sourceIds`: 1-100 ids) or `invalid_json`", body = ErrorBody),
+    ))]
+async fn reprocess_mind_sources(
+    auth: Authed<MindsWrite>,
+    State(s): State<ApiState>,
+    PathId(mind): PathId<MindId>,
+    JsonBody(body): JsonBody<ReprocessMindSources>,
+) -> Result<Json<BatchEnvelope<MindSourceView>>, ApiError> {
+    let ids = body.source_ids.unwrap_or_default();
+    batch_size("sourceIds", ids.len())?;
+    let ids: Vec<Option<SourceId>> = ids.iter().map(|raw| SourceId::parse(raw.trim())).collect();
+    let done = s.app.reprocess_mind_sources(&auth.principal, &mind, &ids).await?;
+    Ok(Json(batch_items(done, "queued", |x| MindSourceView::new(x, false))))
 }

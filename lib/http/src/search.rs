@@ -7,7 +7,7 @@ use crate::state::ApiState;
 use crate::views::Status;
 use axum::Json;
 use axum::extract::State;
-use lore_app::search::{SearchRequest, SearchResults, TypeNames};
+use lore_app::search::{SearchInput, SearchRequest, SearchResults, TypeNames};
 use lore_domain::id::ChatbotId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -36,6 +36,97 @@ pub struct SearchBody {
     /// Only these source types (chatbots: `text`, `url`, `file`; Minds: `text`, `url`, `document`,
     /// `podcast`).
     pub types: Option<Vec<String>>,
+    /// Only sources whose `metadata` passes this filter (applied before ranking).
+    #[schema(value_type = Option<SearchFilter>)]
+    pub filter: Option<serde_json::Value>,
+}
+
+impl SearchBody {
+    pub fn input(&self) -> SearchInput<'_> {
+        SearchInput {
+            query: self.query.as_deref(),
+            top_k: self.top_k,
+            mode: self.mode.as_deref(),
+            min_score: self.min_score,
+            source_ids: self.source_ids.as_deref(),
+            types: self.types.as_deref(),
+            filter: self.filter.as_ref(),
+        }
+    }
+}
+
+/// A metadata filter, in the shape of OpenAI's vector-store search filters: a comparison or a
+/// compound of filters (at most 4 levels, 32 comparisons). Documentation only: the request is
+/// read by `lore_domain::metadata::Filter`.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum SearchFilter {
+    Comparison(ComparisonFilter),
+    Compound(CompoundFilter),
+}
+
+/// The source's metadata `key` compared with `value`. A missing key fails every comparison but
+/// `ne` and `nin`; order comparisons compare numbers with numbers and strings with strings.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct ComparisonFilter {
+    #[serde(rename = "type")]
+    kind: ComparisonType,
+    /// 1 to 64 characters.
+    key: String,
+    /// One value; a list of 1 to 100 for `in` and `nin`.
+    value: FilterOperand,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum ComparisonType {
+    Eq,
+    Ne,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+    In,
+    Nin,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum FilterOperand {
+    One(MetadataValue),
+    List(Vec<MetadataValue>),
+}
+
+/// Every (`and`) or any (`or`) of 1 or more filters.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct CompoundFilter {
+    #[serde(rename = "type")]
+    kind: Junction,
+    #[schema(no_recursion)]
+    filters: Vec<SearchFilter>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Junction {
+    And,
+    Or,
+}
+
+/// A metadata value: a string (at most 512 characters), a number or a boolean.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum MetadataValue {
+    Text(String),
+    Number(f64),
+    Bool(bool),
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -92,15 +183,7 @@ impl SearchResponse {
 }
 
 pub(crate) fn parse(body: SearchBody, names: TypeNames) -> Result<SearchRequest, ApiError> {
-    Ok(SearchRequest::parse_for(
-        names,
-        body.query.as_deref(),
-        body.top_k,
-        body.mode.as_deref(),
-        body.min_score,
-        body.source_ids.as_deref(),
-        body.types.as_deref(),
-    )?)
+    Ok(SearchRequest::parse_for(names, body.input())?)
 }
 
 /// Search a chatbot's ready sources.

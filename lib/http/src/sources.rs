@@ -4,6 +4,7 @@
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, KnowledgeRead, KnowledgeWrite, Pagination, PathId, PathIds};
+use crate::search::MetadataValue;
 use crate::state::ApiState;
 use crate::upload::{BodyLimit, FileBodyLimit, FileUpload, JsonOrUpload};
 use crate::views::{Deleted, PageParams, PaginationView, Status};
@@ -12,10 +13,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use lore_app::files::{DeclaredFile, DirectUpload, Upload, UploadOwner, UploadRules};
 use lore_app::ports::{SourceFilter, SourceStats};
-use lore_app::sources::NewSource;
+use lore_app::sources::{NewSource, SourceChange};
 use lore_domain::DomainError;
 use lore_domain::id::{ChatbotId, SourceId};
-use lore_domain::source::{KnowledgeSource, Progress, SourceSpec, SourceStatus, SourceType};
+use lore_domain::metadata::Metadata;
+use lore_domain::mind::Field;
+use lore_domain::source::{KnowledgeSource, Progress, RefreshInterval, SourceSpec, SourceStatus, SourceType};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -79,6 +82,9 @@ pub struct SourceRecord {
     pub error: Option<String>,
     pub content_hash: Option<String>,
     pub progress: Option<ProgressView>,
+    /// The owner's tags (`{}` when none), which search filters read.
+    #[schema(value_type = BTreeMap<String, MetadataValue>)]
+    pub metadata: Metadata,
     /// Text sources, detail only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
@@ -91,6 +97,13 @@ pub struct SourceRecord {
     /// Url sources: `null` until the first refresh.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_refreshed_at: Option<Option<String>>,
+    /// Url sources: hours between scheduled refreshes; `null` when refreshed only on request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_interval_hours: Option<Option<u32>>,
+    /// Url sources: when the next scheduled refresh is due (it starts within a minute of it);
+    /// `null` without a schedule, or while the source is pending or processing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_refresh_at: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -102,6 +115,7 @@ pub struct SourceRecord {
 impl SourceRecord {
     /// The record of `s`, named in its owner's vocabulary; text content in the detail only.
     pub(crate) fn new(s: KnowledgeSource, detail: bool) -> Self {
+        let next_refresh_at = s.refresh_due_at().map(|t| t.to_string());
         let mut v = SourceRecord {
             source_type: s.source_type().name_for(&s.owner).to_owned(),
             name: s.name,
@@ -114,22 +128,27 @@ impl SourceRecord {
             error: s.error,
             content_hash: s.content_hash,
             progress: s.progress.map(Into::into),
+            metadata: s.metadata,
             content: None,
             url: None,
             crawl_depth: None,
             pages_crawled: None,
             last_refreshed_at: None,
+            refresh_interval_hours: None,
+            next_refresh_at: None,
             file_name: None,
             mime_type: None,
             file_url: None,
         };
         match s.spec {
             SourceSpec::Text { content } => v.content = detail.then_some(content),
-            SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => {
+            SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at, refresh_interval } => {
                 v.url = Some(url);
                 v.crawl_depth = Some(crawl_depth.get());
                 v.pages_crawled = Some(pages_crawled);
                 v.last_refreshed_at = Some(last_refreshed_at.map(|t| t.to_string()));
+                v.refresh_interval_hours = Some(refresh_interval.map(RefreshInterval::hours));
+                v.next_refresh_at = Some(next_refresh_at);
             }
             SourceSpec::File(f) => {
                 v.file_name = Some(f.file_name);
@@ -186,15 +205,46 @@ pub struct CreateSource {
     pub url: Option<String>,
     /// Url sources: 1 (the page itself) to 5; default 1.
     pub crawl_depth: Option<i64>,
+    /// Url sources: crawl again on their own every this many hours (1 to 8,760); default none.
+    pub refresh_interval_hours: Option<i64>,
     /// File sources: a `fileUrl` returned by an upload of this workspace.
     pub file_url: Option<String>,
+    /// Tags to filter searches by: at most 16 keys of 1 to 64 characters, each a string (at most
+    /// 512 characters), a number or a boolean. With a multipart upload, a `metadata` part holding
+    /// this object as JSON.
+    #[schema(value_type = Option<BTreeMap<String, MetadataValue>>)]
+    pub metadata: Option<serde_json::Value>,
 }
 
-/// Change a text source's name or content (content changes send it back to `pending`).
+/// Change a source: `metadata` on every source, `refreshIntervalHours` on url sources; `name` and
+/// `content` on text sources only (content changes send it back to `pending`).
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct UpdateSource {
     pub name: Option<String>,
     pub content: Option<String>,
+    /// Replaces the whole metadata (`{}` removes every key).
+    #[schema(value_type = Option<BTreeMap<String, MetadataValue>>)]
+    pub metadata: Option<serde_json::Value>,
+    /// Url sources: hours between scheduled refreshes (1 to 8,760); `null` turns them off.
+    #[schema(value_type = Option<u32>, nullable, minimum = 1, maximum = 8760)]
+    #[serde(default)]
+    pub refresh_interval_hours: Field<i64>,
+}
+
+impl UpdateSource {
+    pub(crate) fn change(self) -> Result<SourceChange, DomainError> {
+        let metadata = match &self.metadata {
+            None => None,
+            Some(v) => Some(Metadata::parse(Some(v))?),
+        };
+        let refresh_interval = match self.refresh_interval_hours {
+            Field::Absent => None,
+            Field::Null => Some(None),
+            Field::Value(h) => Some(Some(RefreshInterval::parse(h)?)),
+        };
+        Ok(SourceChange { name: self.name, content: self.content, metadata, refresh_interval })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -370,7 +420,7 @@ async fn create_source(
             // An unknown chatbot is 404 before a byte of the file is read.
             s.app.get_chatbot(&auth.principal, &chatbot).await?;
             let part = upload.store(&s, &auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT).await?;
-            NewSource::Upload { name: part.name, upload: part.upload }
+            NewSource::Upload { name: part.name, upload: part.upload, metadata: part.metadata }
         }
         JsonOrUpload::Json(body) => new_source(body)?,
     };
@@ -413,7 +463,7 @@ async fn update_source(
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
     JsonBody(body): JsonBody<UpdateSource>,
 ) -> Result<Json<SourceEnvelope>, ApiError> {
-    Ok(envelope(s.app.update_source(&auth.principal, &chatbot, &id, body.name, body.content).await?))
+    Ok(envelope(s.app.update_source(&auth.principal, &chatbot, &id, body.change()?).await?))
 }
 
 /// Delete a source with all its chunks (and its file); 409 while processing.
@@ -521,10 +571,17 @@ async fn upload_url(
 
 /// A JSON create's source.
 fn new_source(body: CreateSource) -> Result<NewSource, DomainError> {
+    let metadata = Metadata::parse(body.metadata.as_ref())?;
     match body.source_type.as_deref() {
-        Some("text") => Ok(NewSource::Text { name: body.name, content: body.content }),
-        Some("url") => Ok(NewSource::Url { name: body.name, url: body.url, crawl_depth: body.crawl_depth }),
-        Some("file") => Ok(NewSource::FileUrl { name: body.name, file_url: body.file_url }),
+        Some("text") => Ok(NewSource::Text { name: body.name, content: body.content, metadata }),
+        Some("url") => Ok(NewSource::Url {
+            name: body.name,
+            url: body.url,
+            crawl_depth: body.crawl_depth,
+            refresh_interval_hours: body.refresh_interval_hours,
+            metadata,
+        }),
+        Some("file") => Ok(NewSource::FileUrl { name: body.name, file_url: body.file_url, metadata }),
         Some(_) => Err(DomainError::field("type", "must be one of text, url, file")),
         None => Err(DomainError::field("type", "is required (text, url or file)")),
     }
@@ -550,17 +607,17 @@ pub struct ProcessSources {
     pub source_ids: Option<Vec<String>>,
 }
 
-/// The outcome of one item of a batch.
+/// The outcome of one item of a batch; `V` is the owner's source record.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BatchResult {
+pub struct BatchResult<V> {
     /// The item's position in the request, from 0.
     pub index: usize,
     /// `created`, `queued` (created or named, and queued for processing) or `error`.
     pub status: String,
     /// The status code the single request would have answered for this item.
     pub status_code: u16,
-    pub source: Option<SourceView>,
+    pub source: Option<V>,
     /// What went wrong (`{code, message, details}` as in every error). A source created but not
     /// queued has both `source` and `error`.
     #[schema(value_type = Option<crate::error::ErrorDetail>)]
@@ -568,18 +625,23 @@ pub struct BatchResult {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct BatchEnvelope {
+pub struct BatchEnvelope<V> {
     pub status: Status,
     /// Items without an error.
     pub succeeded: usize,
     /// Items with an error.
     pub failed: usize,
     /// One per item, in the request's order.
-    pub results: Vec<BatchResult>,
+    pub results: Vec<BatchResult<V>>,
 }
 
-fn batch_items(items: Vec<lore_app::sources::BatchItem>, done: &str) -> BatchEnvelope {
-    let results: Vec<BatchResult> = items
+/// A batch's answer: `done` names an item that went through, `view` is the owner's record.
+pub(crate) fn batch_items<V>(
+    items: Vec<lore_app::sources::BatchItem>,
+    done: &str,
+    view: impl Fn(KnowledgeSource) -> V,
+) -> BatchEnvelope<V> {
+    let results: Vec<BatchResult<V>> = items
         .into_iter()
         .enumerate()
         .map(|(index, item)| {
@@ -597,7 +659,7 @@ fn batch_items(items: Vec<lore_app::sources::BatchItem>, done: &str) -> BatchEnv
                     _ if done == "created" => 201,
                     _ => 202,
                 },
-                source: item.source.map(|s| SourceView::new(s, false)),
+                source: item.source.map(&view),
                 error: error.map(|e| e.error_member()),
             }
         })
@@ -606,7 +668,7 @@ fn batch_items(items: Vec<lore_app::sources::BatchItem>, done: &str) -> BatchEnv
     BatchEnvelope { status: Status::Success, succeeded: results.len() - failed, failed, results }
 }
 
-fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
+pub(crate) fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
     if n == 0 || n > lore_app::sources::MAX_BATCH {
         return Err(DomainError::field(name, "must hold 1 to 100 items"));
     }
@@ -622,7 +684,7 @@ fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
     request_body = CreateSources,
     security(("bearer" = ["knowledge:write"])),
     responses(
-        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope),
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<SourceView>),
         (status = 400, description = "`validation_error` (`sources`: 1-100 items) or `invalid_json`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`: over 2 MB", body = ErrorBody),
     ))]
@@ -631,7 +693,7 @@ async fn create_sources(
     State(s): State<ApiState>,
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<CreateSources>,
-) -> Result<Json<BatchEnvelope>, ApiError> {
+) -> Result<Json<BatchEnvelope<SourceView>>, ApiError> {
     let sources = body.sources.unwrap_or_default();
     batch_size("sources", sources.len())?;
     // Each item is read on its own, so a malformed one is that item's error only.
@@ -644,7 +706,7 @@ async fn create_sources(
         .collect();
     let process = body.process.unwrap_or(false);
     let done = s.app.create_sources(&auth.principal, &chatbot, items, process).await?;
-    Ok(Json(batch_items(done, if process { "queued" } else { "created" })))
+    Ok(Json(batch_items(done, if process { "queued" } else { "created" }, |s| SourceView::new(s, false))))
 }
 
 /// Queue up to 100 of the chatbot's sources for processing in one request, each on its own (as
@@ -654,7 +716,7 @@ async fn create_sources(
     request_body = ProcessSources,
     security(("bearer" = ["knowledge:write"])),
     responses(
-        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope),
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<SourceView>),
         (status = 400, description = "`validation_error` (`sourceIds`: 1-100 ids) or `invalid_json`", body = ErrorBody),
     ))]
 async fn process_sources(
@@ -662,10 +724,10 @@ async fn process_sources(
     State(s): State<ApiState>,
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<ProcessSources>,
-) -> Result<Json<BatchEnvelope>, ApiError> {
+) -> Result<Json<BatchEnvelope<SourceView>>, ApiError> {
     let ids = body.source_ids.unwrap_or_default();
     batch_size("sourceIds", ids.len())?;
     let ids: Vec<Option<SourceId>> = ids.iter().map(|raw| SourceId::parse(raw.trim())).collect();
     let done = s.app.process_sources(&auth.principal, &chatbot, &ids).await?;
-    Ok(Json(batch_items(done, "queued")))
+    Ok(Json(batch_items(done, "queued", |s| SourceView::new(s, false))))
 }

@@ -14,6 +14,7 @@ use futures::StreamExt;
 use lore_app::auth::Principal;
 use lore_app::files::{FileCategory, IncomingFile, Upload, UploadOwner, UploadRules};
 use lore_app::ports::ByteStream;
+use lore_domain::metadata::Metadata;
 use lore_domain::{DomainError, ErrorCode};
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
@@ -37,10 +38,11 @@ impl BodyLimit for UploadBodyLimit {
     const BYTES: usize = 512 * 1024 * 1024;
 }
 
-/// A stored upload and the name sent with it.
+/// A stored upload and the name and metadata sent with it.
 pub(crate) struct StoredPart {
     pub upload: Upload,
     pub name: Option<String>,
+    pub metadata: Metadata,
 }
 
 /// A file upload not read yet. A body that is not `multipart/form-data` is `missing_file`, when
@@ -94,9 +96,9 @@ impl<L: BodyLimit> FromRequest<ApiState> for FileUpload<L> {
 }
 
 impl<L: BodyLimit> FileUpload<L> {
-    /// Stores the `file` part as it arrives and reads the text parts `name` and `category`
-    /// (`document` or `audio`: a file of the other category is refused, whichever part came
-    /// first).
+    /// Stores the `file` part as it arrives and reads the text parts `name`, `metadata` (a JSON
+    /// object) and `category` (`document` or `audio`: a file of the other category is refused,
+    /// whichever part came first). A refused part removes the stored file.
     pub(crate) async fn store(
         self,
         s: &ApiState,
@@ -113,6 +115,7 @@ impl<L: BodyLimit> FileUpload<L> {
         };
         let mut upload = None;
         let mut name = None;
+        let mut metadata = None;
         let mut category = None;
         let text_error = |e: MultipartError| multipart_error(&e, e.status(), L::BYTES);
         while let Some(field) = multipart.next_field().await.map_err(text_error)? {
@@ -124,6 +127,7 @@ impl<L: BodyLimit> FileUpload<L> {
                     upload = Some(s.app.store_file(p, owner, rules, file, category).await?);
                 }
                 Some("name") => name = Some(field.text().await.map_err(text_error)?),
+                Some("metadata") => metadata = Some(field.text().await.map_err(text_error)?),
                 Some("category") => {
                     let text = field.text().await.map_err(text_error)?;
                     category = match text.trim() {
@@ -140,7 +144,22 @@ impl<L: BodyLimit> FileUpload<L> {
         let upload =
             upload.ok_or_else(|| DomainError::new(ErrorCode::MissingFile, "the multipart body has no `file` part"))?;
         let upload = s.app.keep_if_category(p, upload, category).await?;
-        Ok(StoredPart { upload, name })
+        let metadata = match metadata.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+            None => Metadata::default(),
+            Some(raw) => {
+                let parsed = serde_json::from_str::<serde_json::Value>(raw)
+                    .map_err(|_| DomainError::field("metadata", "must be a JSON object"))
+                    .and_then(|v| Metadata::parse(Some(&v)));
+                match parsed {
+                    Ok(m) => m,
+                    Err(e) => {
+                        s.app.discard_upload(p, &upload).await?;
+                        return Err(e.into());
+                    }
+                }
+            }
+        };
+        Ok(StoredPart { upload, name, metadata })
     }
 }
 

@@ -1,7 +1,8 @@
 //! The embedded chunk index (`VectorIndex`): chunks and their embeddings in the SQLite file,
 //! replaced per source in one transaction, searched through in-memory indexes built from them:
 //! a matrix per owner for semantic search (`vectors.rs`), postings per owner for keyword search
-//! (`keywords.rs`).
+//! (`keywords.rs`). Both are built from enabled chunks only: a chunk its owner disabled
+//! (docs/api.md §6, "Chunks") is never a candidate.
 
 use crate::keywords::{self, KeywordCache, OwnerKeywords};
 use crate::sqlite::{SqliteStore, mapped, unavailable};
@@ -10,12 +11,12 @@ use crate::vectors::OwnerVectors;
 use crate::vectors::{decode_vector, encode_vector};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
-use lore_app::ports::{Chunk, ChunkEmbedding, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
 use lore_domain::conversation::is_stop_word;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -119,7 +120,7 @@ impl VectorIndex for SqliteStore {
                     let rows = mapped(c, || {
                         let mut st = c.prepare_cached(
                             "SELECT rowid, source_id, embedding FROM chunks
-                             WHERE chatbot_id = ?1 AND workspace_id = ?2 AND model = ?3",
+                             WHERE chatbot_id = ?1 AND workspace_id = ?2 AND model = ?3 AND enabled",
                         )?;
                         st.query_map([scope.owner.as_str(), scope.workspace_id.as_str(), model.as_str()], |r| {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Vec<u8>>(2)?))
@@ -210,6 +211,121 @@ impl VectorIndex for SqliteStore {
         })
         .await
     }
+
+    async fn list_source_chunks(&self, source: &SourceId, offset: u64, limit: u32) -> StoreResult<Vec<StoredChunk>> {
+        let source = source.clone();
+        self.read(move |c| {
+            let sql = format!(
+                "SELECT {STORED_COLUMNS} FROM chunks WHERE source_id = ?1 ORDER BY position, id LIMIT ?2 OFFSET ?3"
+            );
+            let mut st = c.prepare_cached(&sql).map_err(unavailable)?;
+            let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+            let rows = st.query_map(params![source.as_str(), limit, offset], stored_chunk).map_err(unavailable)?;
+            let rows = rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)?;
+            Ok(rows.into_iter().flatten().collect())
+        })
+        .await
+    }
+
+    async fn update_chunk(
+        &self,
+        source: &SourceId,
+        id: &str,
+        change: &ChunkChange,
+    ) -> StoreResult<Option<StoredChunk>> {
+        let (source, id, change) = (source.clone(), id.to_owned(), change.clone());
+        let (vectors, keywords) = (self.vectors.clone(), self.keywords.clone());
+        let changed = self
+            .write(move |tx| {
+                let key = params![id, source.as_str()];
+                let owner: Option<String> = tx
+                    .query_row("SELECT chatbot_id FROM chunks WHERE id = ?1 AND source_id = ?2", key, |r| r.get(0))
+                    .optional()
+                    .map_err(unavailable)?;
+                let Some(owner) = owner.as_deref().and_then(SourceOwner::parse) else { return Ok(None) };
+                // The owner's matrices and the source's postings are read again by the next search.
+                vectors.invalidate(Some(&owner));
+                keywords.source_changed(Some(&owner), &source);
+                if let Some(text) = &change.text {
+                    tx.execute(
+                        "UPDATE chunks SET content = ?3, content_hash = ?4, model = ?5, embedding = ?6,
+                             token_signs = ?7, edited = 1 WHERE id = ?1 AND source_id = ?2",
+                        params![
+                            id,
+                            source.as_str(),
+                            text.content,
+                            text.content_hash,
+                            text.model,
+                            encode_vector(&text.embedding.vector),
+                            text.embedding.token_signs.as_ref().map(TokenSigns::as_bytes),
+                        ],
+                    )
+                    .map_err(unavailable)?;
+                }
+                if let Some(enabled) = change.enabled {
+                    tx.execute(
+                        "UPDATE chunks SET enabled = ?3 WHERE id = ?1 AND source_id = ?2",
+                        params![id, source.as_str(), enabled],
+                    )
+                    .map_err(unavailable)?;
+                }
+                let sql = format!("SELECT {STORED_COLUMNS} FROM chunks WHERE id = ?1 AND source_id = ?2");
+                let chunk = tx.query_row(&sql, key, stored_chunk).map_err(unavailable)?;
+                Ok(chunk.map(|c| (owner, c)))
+            })
+            .await?;
+        let Some((owner, chunk)) = changed else { return Ok(None) };
+        // Again after the commit, as every chunk write does (`vectors.rs`, `keywords.rs`).
+        self.vectors.invalidate(Some(&owner));
+        self.keywords.source_changed(Some(&owner), &chunk.source_id);
+        Ok(Some(chunk))
+    }
+
+    async fn page_chunk_hashes(&self, source: &SourceId) -> StoreResult<Vec<(String, String)>> {
+        let source = source.clone();
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(
+                    "SELECT url, content_hash FROM chunks WHERE source_id = ?1 AND url IS NOT NULL ORDER BY position, id",
+                )
+                .map_err(unavailable)?;
+            let rows = st.query_map([source.as_str()], |r| Ok((r.get(0)?, r.get(1)?))).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn current_chunk_count(&self, source: &SourceId, model: &str) -> StoreResult<Option<u64>> {
+        let (source, model) = (source.clone(), model.to_owned());
+        self.read(move |c| {
+            let (all, of_model) = c
+                .query_row(
+                    "SELECT COUNT(*), COALESCE(SUM(model = ?2), 0) FROM chunks WHERE source_id = ?1",
+                    [source.as_str(), model.as_str()],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+                )
+                .map_err(unavailable)?;
+            Ok((all > 0 && all == of_model).then_some(all as u64))
+        })
+        .await
+    }
+}
+
+/// The columns [`stored_chunk`] reads.
+const STORED_COLUMNS: &str = "id, source_id, position, content, url, enabled, edited";
+
+/// A row of [`STORED_COLUMNS`]; `None` for an unparseable source id.
+fn stored_chunk(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<StoredChunk>> {
+    let Some(source_id) = SourceId::parse(&r.get::<_, String>(1)?) else { return Ok(None) };
+    Ok(Some(StoredChunk {
+        id: r.get(0)?,
+        source_id,
+        position: r.get(2)?,
+        content: r.get(3)?,
+        url: r.get(4)?,
+        enabled: r.get(5)?,
+        edited: r.get(6)?,
+    }))
 }
 
 impl SqliteStore {
@@ -285,7 +401,8 @@ fn read_owner_keywords(
     // The unary `+` keeps SQLite on the source's index: planned on `chunks_by_chatbot` instead,
     // each source read every chunk of the owner (44 s for 1,000 sources of 100 chunks).
     let mut st = c.prepare_cached(
-        "SELECT rowid, content FROM chunks WHERE source_id = ?1 AND +chatbot_id = ?2 AND +workspace_id = ?3",
+        "SELECT rowid, content FROM chunks
+         WHERE source_id = ?1 AND +chatbot_id = ?2 AND +workspace_id = ?3 AND enabled",
     )?;
     let read = |source: &SourceId| {
         st.query_map(params![source.as_str(), owner, workspace], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -307,9 +424,11 @@ fn token_signs(bytes: Option<Vec<u8>>, dims: usize) -> Option<TokenSigns> {
 fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) -> StoreResult<Vec<ChunkHit>> {
     // The signs column is only read when wanted: kilobytes a hit, for nothing but late
     // interaction.
+    // `enabled` again: the indexes leave disabled chunks out already, this keeps it so whatever
+    // they hold.
     let sql = match signs_dims {
-        Some(_) => "SELECT id, source_id, content, position, url, token_signs FROM chunks WHERE rowid = ?1",
-        None => "SELECT id, source_id, content, position, url, NULL FROM chunks WHERE rowid = ?1",
+        Some(_) => "SELECT id, source_id, content, position, url, token_signs FROM chunks WHERE rowid = ?1 AND enabled",
+        None => "SELECT id, source_id, content, position, url, NULL FROM chunks WHERE rowid = ?1 AND enabled",
     };
     let mut st = c.prepare_cached(sql).map_err(unavailable)?;
     let mut hits = Vec::with_capacity(top.len());

@@ -11,13 +11,14 @@ use lore_app::ports::{
 };
 use lore_domain::Timestamp;
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType};
 use lore_records::{ProgressRecord, SourceSpecRecord, from_json, to_json};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, owner_id, type, name, status, spec, size_bytes, chunk_count, error, \
-                    content_hash, progress, generation, created_at, updated_at, processed_at";
+                    content_hash, progress, generation, created_at, updated_at, processed_at, metadata";
 
 fn spec_json(spec: &SourceSpec) -> String {
     to_json(&SourceSpecRecord::of(spec))
@@ -27,6 +28,10 @@ fn spec_from(t: SourceType, raw: &str) -> rusqlite::Result<SourceSpec> {
     from_json::<SourceSpecRecord>(raw, "source spec")
         .and_then(|r| r.into_spec(t))
         .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))
+}
+
+fn metadata_from(raw: &str) -> rusqlite::Result<Metadata> {
+    from_json::<Metadata>(raw, "source metadata").map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))
 }
 
 fn bad(what: &str) -> rusqlite::Error {
@@ -54,6 +59,7 @@ fn source_from(r: &Row<'_>) -> rusqlite::Result<KnowledgeSource> {
         created_at: Timestamp::from_millis(r.get(13)?),
         updated_at: Timestamp::from_millis(r.get(14)?),
         processed_at: r.get::<_, Option<i64>>(15)?.map(Timestamp::from_millis),
+        metadata: metadata_from(&r.get::<_, String>(16)?)?,
     })
 }
 
@@ -143,8 +149,9 @@ impl SourceStore for SqliteStore {
             }
             tx.execute(
                 "INSERT INTO sources (id, workspace_id, chatbot_id, mind_id, type, name, status, spec, size_bytes,
-                     chunk_count, error, content_hash, progress, generation, created_at, updated_at, processed_at)
-                 VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                     chunk_count, error, content_hash, progress, generation, created_at, updated_at, processed_at,
+                     metadata)
+                 VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?18)",
                 params![
                     s.id.as_str(),
                     s.workspace_id.as_str(),
@@ -163,6 +170,7 @@ impl SourceStore for SqliteStore {
                     s.updated_at.millis(),
                     s.processed_at.map(Timestamp::millis),
                     s.owner.mind().map(|m| m.as_str()),
+                    to_json(&s.metadata),
                 ],
             )
             .map_err(unavailable)?;
@@ -243,7 +251,7 @@ impl SourceStore for SqliteStore {
             }
             tx.execute(
                 "UPDATE sources SET name = ?2, status = ?3, spec = ?4, size_bytes = ?5, chunk_count = ?6, error = ?7,
-                     content_hash = ?8, progress = ?9, updated_at = ?10 WHERE id = ?1",
+                     content_hash = ?8, progress = ?9, updated_at = ?10, metadata = ?11 WHERE id = ?1",
                 params![
                     s.id.as_str(),
                     s.name,
@@ -255,6 +263,7 @@ impl SourceStore for SqliteStore {
                     s.content_hash,
                     s.progress.as_ref().map(progress_json),
                     s.updated_at.millis(),
+                    to_json(&s.metadata),
                 ],
             )
             .map_err(unavailable)?;
@@ -456,7 +465,8 @@ impl SourceStore for SqliteStore {
             // `+status`: the owner's index, not the status one (most sources are ready).
             let mut st = c
                 .prepare_cached(
-                    "SELECT id, name, type FROM sources WHERE owner_id = ?2 AND workspace_id = ?1 AND +status = 'ready'",
+                    "SELECT id, name, type, metadata FROM sources
+                     WHERE owner_id = ?2 AND workspace_id = ?1 AND +status = 'ready'",
                 )
                 .map_err(unavailable)?;
             let rows = st
@@ -465,10 +475,34 @@ impl SourceStore for SqliteStore {
                         id: SourceId::parse(&r.get::<_, String>(0)?).ok_or_else(|| bad("source id"))?,
                         name: r.get(1)?,
                         source_type: SourceType::parse(&r.get::<_, String>(2)?).ok_or_else(|| bad("source type"))?,
+                        metadata: metadata_from(&r.get::<_, String>(3)?)?,
                     })
                 })
                 .map_err(unavailable)?;
             rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn due_refreshes(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        self.read(move |c| {
+            // Few sources have a schedule; the due time is the domain's rule, applied here.
+            let mut st = c
+                .prepare_cached(&format!(
+                    "SELECT {COLS} FROM sources WHERE type = 'url' AND status IN ('ready', 'error')
+                       AND json_extract(spec, '$.refreshIntervalHours') IS NOT NULL"
+                ))
+                .map_err(unavailable)?;
+            let rows = st.query_map([], source_from).map_err(unavailable)?;
+            let mut due = Vec::new();
+            for row in rows {
+                let s = row.map_err(unavailable)?;
+                if let Some(at) = s.refresh_due_at().filter(|at| *at <= now) {
+                    due.push((at, s.workspace_id, s.id));
+                }
+            }
+            due.sort_by_key(|(at, _, _)| *at);
+            Ok(due.into_iter().take(limit).map(|(_, ws, id)| (ws, id)).collect())
         })
         .await
     }

@@ -34,6 +34,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0015_published_chatbots.sql"),
     include_str!("../migrations/0016_corrections.sql"),
     include_str!("../migrations/0017_analytics.sql"),
+    include_str!("../migrations/0018_source_metadata.sql"),
+    include_str!("../migrations/0019_chunk_edits.sql"),
 ];
 
 /// A pool of one writer and a few readers over one database file.

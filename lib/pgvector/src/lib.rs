@@ -34,6 +34,10 @@
 //! Scores are inner products (`-(embedding <#> query)`): embedders produce unit vectors, for which
 //! that is the cosine similarity — what the embedded index computes too.
 //!
+//! Every search query (the candidate count, both semantic paths, keyword search) reads enabled
+//! chunks only (`AND enabled`): a chunk its owner disabled (docs/api.md §6, "Chunks") is never a
+//! candidate, so `k` is filled from the others.
+//!
 //! # Writes
 //!
 //! `replace_source_chunks` deletes and inserts in ONE transaction (readers see the old chunks or
@@ -49,7 +53,7 @@
 //! database on a private network or localhost; TLS is a follow-up.
 
 use async_trait::async_trait;
-use lore_app::ports::{Chunk, ChunkEmbedding, ChunkHit, SearchScope, VectorIndex};
+use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenSigns;
@@ -66,6 +70,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("001_chunks.sql", include_str!("../../../infra/sql/001_chunks.sql")),
     ("002_token_signs.sql", include_str!("../../../infra/sql/002_token_signs.sql")),
     ("003_inline_vectors.sql", include_str!("../../../infra/sql/003_inline_vectors.sql")),
+    ("004_chunk_edits.sql", include_str!("../../../infra/sql/004_chunk_edits.sql")),
 ];
 
 /// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
@@ -123,8 +128,7 @@ impl PgIndex {
         PgIndex { pool: self.pool.clone(), options }
     }
 
-    /// The texts of a source's chunks in document order (for operators and tests; the API never
-    /// lists chunks).
+    /// The texts of a source's chunks in document order (for operators and tests).
     pub async fn chunk_texts(&self, source: &SourceId) -> StoreResult<Vec<String>> {
         let conn = self.pool.get().await?;
         let rows = conn
@@ -300,6 +304,7 @@ impl VectorIndex for PgIndex {
                 .query_one(
                     "SELECT count(*) FROM (SELECT 1 FROM chunks
                        WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                         AND enabled
                        LIMIT $5) candidates",
                     &[&bot, &model, &ws, &sources, &bound],
                 )
@@ -324,6 +329,7 @@ impl VectorIndex for PgIndex {
                    FROM chunks
                    WHERE vector_dims(embedding) = {dims}
                      AND chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                     AND enabled
                    ORDER BY embedding::vector({dims}) <#> $5::vector({dims})
                    LIMIT $6)
                  SELECT {HIT_COLUMNS}, distance, token_signs FROM found ORDER BY distance, id"
@@ -333,7 +339,7 @@ impl VectorIndex for PgIndex {
             let sql = format!(
                 "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance, {signs} AS token_signs FROM chunks
                  WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
-                   AND vector_dims(embedding) = $6
+                   AND vector_dims(embedding) = $6 AND enabled
                  ORDER BY distance, id
                  LIMIT $7"
             );
@@ -358,7 +364,7 @@ impl VectorIndex for PgIndex {
         let sql = format!(
             "SELECT {HIT_COLUMNS}, ts_rank_cd(tsv, q)::float8 AS relevance
              FROM chunks, to_tsquery('english', $1) q
-             WHERE tsv @@ q AND chatbot_id = $2 AND workspace_id = $3 AND source_id = ANY($4)
+             WHERE tsv @@ q AND chatbot_id = $2 AND workspace_id = $3 AND source_id = ANY($4) AND enabled
              ORDER BY relevance DESC, id
              LIMIT $5"
         );
@@ -461,6 +467,92 @@ impl VectorIndex for PgIndex {
             .map_err(pg)?;
         Ok(rows.iter().filter_map(|r| Some((WorkspaceId::parse(r.get(0))?, SourceId::parse(r.get(1))?))).collect())
     }
+
+    async fn list_source_chunks(&self, source: &SourceId, offset: u64, limit: u32) -> StoreResult<Vec<StoredChunk>> {
+        let conn = self.pool.get().await?;
+        let sql = format!(
+            "SELECT {STORED_COLUMNS} FROM chunks WHERE source_id = $1 ORDER BY position, id OFFSET $2 LIMIT $3"
+        );
+        let (offset, limit) = (i64::try_from(offset).unwrap_or(i64::MAX), i64::from(limit));
+        let rows = conn.query(&sql, &[&source.as_str(), &offset, &limit]).await.map_err(pg)?;
+        Ok(rows.iter().filter_map(stored_chunk).collect())
+    }
+
+    async fn update_chunk(
+        &self,
+        source: &SourceId,
+        id: &str,
+        change: &ChunkChange,
+    ) -> StoreResult<Option<StoredChunk>> {
+        let mut conn = self.pool.get().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        // Not beside a replace of the source: the chunk is in the old set or the new one.
+        lock_source(&tx, source).await?;
+        let src = source.as_str();
+        if let Some(text) = &change.text {
+            let vector = Vector::from(text.embedding.vector.clone());
+            let signs = text.embedding.token_signs.as_ref().map(TokenSigns::as_bytes);
+            tx.execute(
+                "UPDATE chunks SET content = $3, content_hash = $4, model = $5, embedding = $6, token_signs = $7,
+                     edited = true
+                 WHERE id = $1 AND source_id = $2",
+                &[&id, &src, &text.content, &text.content_hash, &text.model, &vector, &signs],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        if let Some(enabled) = change.enabled {
+            tx.execute("UPDATE chunks SET enabled = $3 WHERE id = $1 AND source_id = $2", &[&id, &src, &enabled])
+                .await
+                .map_err(pg)?;
+        }
+        let sql = format!("SELECT {STORED_COLUMNS} FROM chunks WHERE id = $1 AND source_id = $2");
+        let row = tx.query_opt(&sql, &[&id, &src]).await.map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(row.as_ref().and_then(stored_chunk))
+    }
+
+    async fn page_chunk_hashes(&self, source: &SourceId) -> StoreResult<Vec<(String, String)>> {
+        let conn = self.pool.get().await?;
+        let rows = conn
+            .query(
+                "SELECT url, content_hash FROM chunks WHERE source_id = $1 AND url IS NOT NULL ORDER BY position, id",
+                &[&source.as_str()],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    async fn current_chunk_count(&self, source: &SourceId, model: &str) -> StoreResult<Option<u64>> {
+        let conn = self.pool.get().await?;
+        let row = conn
+            .query_one(
+                "SELECT count(*), count(*) FILTER (WHERE model = $2) FROM chunks WHERE source_id = $1",
+                &[&source.as_str(), &model],
+            )
+            .await
+            .map_err(pg)?;
+        let (all, of_model) = (row.get::<_, i64>(0), row.get::<_, i64>(1));
+        Ok((all > 0 && all == of_model).then_some(all as u64))
+    }
+}
+
+/// The columns [`stored_chunk`] reads.
+const STORED_COLUMNS: &str = "id, source_id, position, content, url, enabled, edited";
+
+/// A chunk from a row of [`STORED_COLUMNS`]; `None` for an unparseable source id.
+fn stored_chunk(row: &Row) -> Option<StoredChunk> {
+    let source: String = row.get(1);
+    Some(StoredChunk {
+        id: row.get(0),
+        source_id: SourceId::parse(&source)?,
+        position: row.get::<_, i32>(2) as u32,
+        content: row.get(3),
+        url: row.get(4),
+        enabled: row.get(5),
+        edited: row.get(6),
+    })
 }
 
 /// Serialises writers of one source until the transaction ends.

@@ -3,6 +3,7 @@
 use lore_domain::chatbot::Chatbot;
 use lore_domain::correction::{CorrectionThreshold, ReplySettings};
 use lore_domain::embed::{AllowedOrigins, EmbedSettings, IdentitySecret};
+use lore_domain::metadata::Filter;
 use lore_domain::mind::{SuggestedQuestions, Theme, WelcomeMessage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,6 +59,10 @@ pub struct ReplyRecord {
     pub correction_threshold: f64,
     #[serde(default)]
     pub handoff_enabled: bool,
+    /// The filter's own JSON (`lore_domain::metadata::Filter`). Written as `null` when none, so
+    /// an update that removes it removes the stored one (DynamoDB removes null attributes).
+    #[serde(default)]
+    pub knowledge_filter: Option<Filter>,
 }
 
 impl Default for ReplyRecord {
@@ -72,13 +77,18 @@ fn default_threshold() -> f64 {
 
 impl ReplyRecord {
     pub fn of(r: &ReplySettings) -> Self {
-        Self { correction_threshold: r.correction_threshold.value(), handoff_enabled: r.handoff_enabled }
+        Self {
+            correction_threshold: r.correction_threshold.value(),
+            handoff_enabled: r.handoff_enabled,
+            knowledge_filter: r.knowledge_filter.clone(),
+        }
     }
 
     pub fn into_settings(self) -> ReplySettings {
         ReplySettings {
             correction_threshold: CorrectionThreshold::from_stored(self.correction_threshold),
             handoff_enabled: self.handoff_enabled,
+            knowledge_filter: self.knowledge_filter,
         }
     }
 }
@@ -154,5 +164,11 @@ mod tests {
         assert_eq!(r.embed.allowed_origins, ["https://a.example"]);
         assert_eq!(from_json::<ChatbotPublicRecord>(&to_json(&r), "chatbot").unwrap(), r);
         assert!(!format!("{r:?}").contains("lore_ids_00"), "Debug never shows the secret");
+        assert_eq!(r.reply.knowledge_filter, None);
+        let filtered = r#"{"knowledgeFilter":{"type":"and","filters":[{"type":"eq","key":"lang","value":"en"}]}}"#;
+        let r: ChatbotPublicRecord = from_json(filtered, "chatbot").unwrap();
+        assert!(r.reply.knowledge_filter.is_some());
+        assert_eq!(from_json::<ChatbotPublicRecord>(&to_json(&r), "chatbot").unwrap(), r);
+        assert!(to_json(&r).contains(r#""knowledgeFilter":{"type":"and""#));
     }
 }

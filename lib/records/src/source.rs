@@ -4,7 +4,7 @@ use crate::RecordError;
 use lore_domain::Timestamp;
 use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;
-use lore_domain::source::{CrawlDepth, Progress, SourceSpec, SourceType, StoredAudio, StoredFile};
+use lore_domain::source::{CrawlDepth, Progress, RefreshInterval, SourceSpec, SourceType, StoredAudio, StoredFile};
 use serde::{Deserialize, Serialize};
 
 /// The spec of a source of any type; which fields are set depends on the source's type, stored
@@ -24,6 +24,9 @@ pub struct SourceSpecRecord {
     pub pages_crawled: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_refreshed_at: Option<i64>,
+    /// `url`: hours between scheduled refreshes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_interval_hours: Option<u32>,
     /// `file` and `podcast`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
@@ -48,11 +51,12 @@ impl SourceSpecRecord {
     pub fn of(spec: &SourceSpec) -> Self {
         match spec {
             SourceSpec::Text { content } => Self { content: Some(content.clone()), ..Self::default() },
-            SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at } => Self {
+            SourceSpec::Url { url, crawl_depth, pages_crawled, last_refreshed_at, refresh_interval } => Self {
                 url: Some(url.clone()),
                 crawl_depth: Some(crawl_depth.get()),
                 pages_crawled: Some(*pages_crawled),
                 last_refreshed_at: last_refreshed_at.map(Timestamp::millis),
+                refresh_interval_hours: refresh_interval.map(RefreshInterval::hours),
                 ..Self::default()
             },
             SourceSpec::File(f) => Self {
@@ -88,6 +92,7 @@ impl SourceSpecRecord {
                 crawl_depth: CrawlDepth::from_stored(self.crawl_depth.unwrap_or(1).clamp(1, 5)),
                 pages_crawled: self.pages_crawled.unwrap_or(0),
                 last_refreshed_at: self.last_refreshed_at.map(Timestamp::from_millis),
+                refresh_interval: self.refresh_interval_hours.and_then(RefreshInterval::from_stored),
             },
             SourceType::File => SourceSpec::File(StoredFile {
                 kind: DocumentKind::from_stored(self.kind.as_deref().unwrap_or_default()),
@@ -150,6 +155,7 @@ mod tests {
                 crawl_depth: CrawlDepth::from_stored(3),
                 pages_crawled: 12,
                 last_refreshed_at: Some(Timestamp::from_millis(1_700_000_000_000)),
+                refresh_interval: RefreshInterval::from_stored(24),
             },
             SourceType::Url,
         );

@@ -283,6 +283,7 @@ fn mind_source(m: &Mind, spec: SourceSpec, created_ms: i64) -> KnowledgeSource {
         content_hash: None,
         progress: None,
         generation: 0,
+        metadata: Default::default(),
     }
 }
 

@@ -29,9 +29,9 @@ pub use conversations::{analytics, conversations};
 pub use files::{blob_streams, blobs};
 pub use forms::forms;
 pub use minds::{MindStores, mind_races, mind_sources, minds};
-pub use search::{chunk_index, index_search};
+pub use search::{chunk_edits, chunk_index, index_search};
 pub use slots::{slot_expiry, slot_race, slots};
-pub use sources::{processing_race, sources, uploads};
+pub use sources::{processing_race, refresh_schedule, sources, uploads};
 pub use webhooks::{deliveries, delivery_claim_race, hook_secret_rotation, hooks, hooks_limit_race};
 pub use workspaces::{keys, rate_limiter, workspaces};
 
@@ -80,6 +80,7 @@ pub(super) fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> Know
         content_hash: None,
         progress: None,
         generation: 0,
+        metadata: Default::default(),
     }
 }
 
@@ -130,14 +131,14 @@ pub struct Stores {
 macro_rules! conformance_tests {
     ($make:ident => records) => {
         $crate::conformance_tests!(@family records, $make;
-            workspaces keys chatbots chatbot_slug_race published_chatbots rate_limiter sources processing_race uploads
+            workspaces keys chatbots chatbot_slug_race published_chatbots rate_limiter sources processing_race refresh_schedule uploads
             forms hooks hooks_limit_race hook_secret_rotation deliveries delivery_claim_race);
     };
     ($make:ident => files) => {
         $crate::conformance_tests!(@family files, $make; blobs blob_streams);
     };
     ($make:ident => search) => {
-        $crate::conformance_tests!(@family search, $make; chunk_index index_search);
+        $crate::conformance_tests!(@family search, $make; chunk_index index_search chunk_edits);
     };
     ($make:ident => minds) => {
         $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources conversations analytics);

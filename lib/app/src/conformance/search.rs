@@ -1,7 +1,7 @@
 //! The chunk index: replacing a source's chunks, semantic and keyword search within a scope.
 
 use super::*;
-use crate::ports::{Chunk, ChunkEmbedding};
+use crate::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkRewrite, SearchScope, StoredChunk};
 use lore_domain::late_interaction::{TokenSigns, TokenStates};
 use lore_domain::source::{KnowledgeSource, SourceOwner};
 
@@ -60,7 +60,6 @@ pub async fn chunk_index(p: &Stores, unique: &str) {
 /// Search over the index: exact cosine ranking, BM25 keyword matching, scope by chatbot and by
 /// source list, deletion. Needs only `sources`, `chatbots`, `workspaces` and `index`.
 pub async fn index_search(p: &Stores, unique: &str) {
-    use crate::ports::SearchScope;
     let (ws, bot) = chatbot_in_new_workspace(p, &format!("search-{unique}")).await;
     let (_, other_bot) = chatbot_in_new_workspace(p, &format!("search-other-{unique}")).await;
     let a = text_source(&bot, "a", 1);
@@ -161,4 +160,130 @@ pub async fn index_search(p: &Stores, unique: &str) {
     assert_eq!(p.index.delete_owner_chunks(&SourceOwner::Chatbot(bot.id.clone())).await.unwrap(), 2);
     assert_eq!(p.index.count_source_chunks(&a.id).await.unwrap(), 0);
     assert_eq!(p.index.count_source_chunks(&foreign.id).await.unwrap(), 300, "another owner's chunks stay");
+}
+
+/// An owner's chunks: listed in order a page at a time, disabled (no search finds them, every
+/// count still does), enabled again, rewritten (found by the new words only, with the new
+/// embedding and model), and a replace of the source's chunks drops every change.
+pub async fn chunk_edits(p: &Stores, unique: &str) {
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("edits-{unique}")).await;
+    let (a, b) = (text_source(&bot, "a", 1), text_source(&bot, "b", 2));
+    for s in [&a, &b] {
+        p.sources.insert_source(s, &quota(u64::MAX)).await.unwrap();
+    }
+    let chunk = |s: &KnowledgeSource, pos: u32, text: &str, v: [f32; 3]| Chunk {
+        id: format!("{}:1:{pos}", s.id),
+        workspace_id: s.workspace_id.clone(),
+        owner: s.owner.clone(),
+        source_id: s.id.clone(),
+        position: pos,
+        content: text.into(),
+        content_hash: format!("{}-{pos}", s.id),
+        url: (pos == 2).then(|| "https://example.com/p".to_owned()),
+        embedding: embedding(&v, true),
+    };
+    let a_chunks = vec![
+        chunk(&a, 0, "The zeppelin hangar opens at dawn", [1.0, 0.0, 0.0]),
+        chunk(&a, 1, "Tickets are sold at the gate", [0.0, 1.0, 0.0]),
+        chunk(&a, 2, "Parking is free on Sundays", [0.0, 0.0, 1.0]),
+    ];
+    p.index.replace_source_chunks(&a.id, "m", a_chunks.clone()).await.unwrap();
+    p.index.replace_source_chunks(&b.id, "m", vec![chunk(&b, 0, "The museum cafe", [0.6, 0.8, 0.0])]).await.unwrap();
+    let (a0, a1) = (a_chunks[0].id.clone(), a_chunks[1].id.clone());
+
+    let listed = p.index.list_source_chunks(&a.id, 0, 2).await.unwrap();
+    let stored = |c: &Chunk| StoredChunk {
+        id: c.id.clone(),
+        source_id: c.source_id.clone(),
+        position: c.position,
+        content: c.content.clone(),
+        url: c.url.clone(),
+        enabled: true,
+        edited: false,
+    };
+    assert_eq!(listed, vec![stored(&a_chunks[0]), stored(&a_chunks[1])], "in position order, enabled, unedited");
+    assert_eq!(p.index.list_source_chunks(&a.id, 2, 2).await.unwrap(), vec![stored(&a_chunks[2])], "the next page");
+    assert!(p.index.list_source_chunks(&a.id, 3, 2).await.unwrap().is_empty(), "past the end");
+    assert_eq!(p.index.current_chunk_count(&a.id, "m").await.unwrap(), Some(3));
+    assert_eq!(p.index.current_chunk_count(&a.id, "m2").await.unwrap(), None, "another model's chunks");
+    assert_eq!(p.index.current_chunk_count(&SourceId::generate(), "m").await.unwrap(), None, "no chunks");
+
+    let scope = SearchScope {
+        workspace_id: ws.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
+        source_ids: vec![a.id.clone(), b.id.clone()],
+    };
+    let semantic = |query: [f32; 3]| {
+        let (scope, index) = (scope.clone(), p.index.clone());
+        async move {
+            let hits = index.semantic_search(&scope, "m", &embedding(&query, false).vector, 10, true).await.unwrap();
+            hits.into_iter().map(|h| (h.chunk_id, h.content)).collect::<Vec<_>>()
+        }
+    };
+    let keyword = |query: &'static str| {
+        let (scope, index) = (scope.clone(), p.index.clone());
+        async move {
+            index.keyword_search(&scope, query, 10).await.unwrap().into_iter().map(|h| h.chunk_id).collect::<Vec<_>>()
+        }
+    };
+    // Searched before the changes: whatever a backend keeps from a search must follow them.
+    assert_eq!(semantic([1.0, 0.0, 0.0]).await.first().map(|h| h.0.clone()), Some(a0.clone()));
+    assert_eq!(keyword("zeppelin").await, vec![a0.clone()]);
+
+    let disable = ChunkChange { text: None, enabled: Some(false) };
+    let off = p.index.update_chunk(&a.id, &a0, &disable).await.unwrap().expect("the chunk");
+    assert_eq!(off, StoredChunk { enabled: false, ..stored(&a_chunks[0]) }, "disabled, not edited");
+    assert!(semantic([1.0, 0.0, 0.0]).await.iter().all(|h| h.0 != a0), "semantic search leaves it out");
+    assert!(keyword("zeppelin").await.is_empty(), "keyword search leaves it out");
+    assert_eq!(p.index.count_source_chunks(&a.id).await.unwrap(), 3, "a disabled chunk still counts");
+    assert_eq!(p.index.current_chunk_count(&a.id, "m").await.unwrap(), Some(3));
+    assert!(!p.index.list_source_chunks(&a.id, 0, 1).await.unwrap()[0].enabled, "listed as disabled");
+    assert_eq!(p.index.update_chunk(&b.id, &a0, &disable).await.unwrap(), None, "a chunk of another source");
+    assert_eq!(p.index.update_chunk(&a.id, "nope", &disable).await.unwrap(), None, "no such chunk");
+
+    let enable = ChunkChange { text: None, enabled: Some(true) };
+    assert!(p.index.update_chunk(&a.id, &a0, &enable).await.unwrap().unwrap().enabled);
+    assert_eq!(semantic([1.0, 0.0, 0.0]).await.first().map(|h| h.0.clone()), Some(a0.clone()), "found again");
+    assert_eq!(keyword("zeppelin").await, vec![a0.clone()]);
+
+    let rewrite = |text: &str, model: &str, v: [f32; 3]| ChunkChange {
+        text: Some(ChunkRewrite {
+            content: text.into(),
+            content_hash: format!("hash-{text}"),
+            model: model.into(),
+            embedding: embedding(&v, true),
+        }),
+        enabled: None,
+    };
+    let text = "Submarine tours leave at noon";
+    let edited = p.index.update_chunk(&a.id, &a1, &rewrite(text, "m", [0.0, 0.0, -1.0])).await.unwrap().unwrap();
+    assert_eq!(edited, StoredChunk { content: text.into(), edited: true, ..stored(&a_chunks[1]) });
+    assert_eq!(keyword("submarine").await, vec![a1.clone()], "found by its new words");
+    assert!(keyword("tickets").await.is_empty(), "not by its old ones");
+    assert_eq!(semantic([0.0, 0.0, -1.0]).await.first(), Some(&(a1.clone(), text.to_owned())), "by its new embedding");
+    let signs = p.index.semantic_search(&scope, "m", &embedding(&[0.0, 0.0, -1.0], false).vector, 1, true).await;
+    assert_eq!(signs.unwrap()[0].token_signs, Some(token_signs(&[0.0, 0.0, -1.0])), "with its new token signs");
+    let known = p.index.embeddings_by_hash(&a.id, "m").await.unwrap();
+    assert_eq!(known.get(&format!("hash-{text}")), Some(&embedding(&[0.0, 0.0, -1.0], true)));
+    let both = ChunkChange { enabled: Some(false), ..rewrite("Submarine tours leave at one", "m", [0.0, 0.0, -1.0]) };
+    let changed = p.index.update_chunk(&a.id, &a1, &both).await.unwrap().unwrap();
+    assert_eq!(
+        (changed.content.as_str(), changed.enabled, changed.edited),
+        ("Submarine tours leave at one", false, true)
+    );
+    assert!(keyword("submarine").await.is_empty());
+    p.index.update_chunk(&a.id, &a1, &enable).await.unwrap();
+
+    // A chunk rewritten by another model than its siblings': the source is no longer one model's.
+    p.index.update_chunk(&a.id, &a0, &rewrite("Zeppelin rides", "m2", [1.0, 0.0, 0.0])).await.unwrap();
+    assert_eq!(p.index.current_chunk_count(&a.id, "m").await.unwrap(), None);
+    assert!(p.index.sources_with_other_models("m").await.unwrap().iter().any(|(_, s)| s == &a.id));
+    assert!(semantic([1.0, 0.0, 0.0]).await.iter().all(|h| h.0 != a0), "not among model m's vectors");
+
+    // Chunks made again drop every change.
+    p.index.replace_source_chunks(&a.id, "m", a_chunks.clone()).await.unwrap();
+    let fresh = p.index.list_source_chunks(&a.id, 0, 10).await.unwrap();
+    assert_eq!(fresh, a_chunks.iter().map(stored).collect::<Vec<_>>());
+    assert_eq!(keyword("tickets").await, vec![a1.clone()]);
+    p.index.delete_owner_chunks(&SourceOwner::Chatbot(bot.id.clone())).await.unwrap();
 }

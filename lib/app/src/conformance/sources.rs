@@ -12,7 +12,9 @@ pub async fn sources(p: &Stores, unique: &str) {
     let (ws, bot) = chatbot_in_new_workspace(p, &format!("src-{unique}")).await;
     let owner = SourceOwner::Chatbot(bot.id.clone());
     let s = &p.sources;
-    let a = text_source(&bot, "hello", 1_700_000_000_001);
+    let mut a = text_source(&bot, "hello", 1_700_000_000_001);
+    let tags = serde_json::json!({"lang": "en", "year": 2024, "score": 0.5, "public": true});
+    a.metadata = lore_domain::metadata::Metadata::parse(Some(&tags)).unwrap();
     let b = text_source(&bot, "world!", 1_700_000_000_002);
     assert_eq!(s.insert_source(&a, &quota(100)).await.unwrap(), Guarded::Done(()));
     assert_eq!(s.insert_source(&b, &quota(100)).await.unwrap(), Guarded::Done(()));
@@ -58,6 +60,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     let done = s.finish_processing(&a.id, 1, &ready, Timestamp::now()).await.unwrap().expect("current run");
     assert_eq!((done.status, done.chunk_count, done.progress.clone()), (SourceStatus::Ready, 3, None));
     assert!(done.processed_at.is_some());
+    assert_eq!(done.metadata, a.metadata, "processing keeps the metadata");
 
     let stats = s.source_stats(&ws.id, &owner).await.unwrap();
     assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (2, 3, 11));
@@ -70,8 +73,17 @@ pub async fn sources(p: &Stores, unique: &str) {
     );
 
     let labels = s.ready_source_labels(&ws.id, &owner).await.unwrap();
-    let label = SourceLabel { id: a.id.clone(), name: a.name.clone(), source_type: SourceType::Text };
-    assert_eq!(labels, vec![label], "the ready source only (b is pending), by id, name and type");
+    let label = SourceLabel {
+        id: a.id.clone(),
+        name: a.name.clone(),
+        source_type: SourceType::Text,
+        metadata: a.metadata.clone(),
+    };
+    assert_eq!(labels, vec![label], "the ready source only (b is pending), by id, name, type and metadata");
+    let mut tagged = s.get_source(&ws.id, &b.id).await.unwrap().unwrap();
+    tagged.metadata = lore_domain::metadata::Metadata::parse(Some(&serde_json::json!({"team": "ops"}))).unwrap();
+    assert_eq!(s.update_source(&tagged, &settled, 100).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.get_source(&ws.id, &b.id).await.unwrap().unwrap().metadata, tagged.metadata, "updated");
     assert!(
         s.ready_source_labels(&WorkspaceId::generate(), &owner).await.unwrap().is_empty(),
         "never across workspaces"
@@ -136,4 +148,54 @@ pub async fn uploads(p: &Stores, unique: &str) {
     assert!(src.uploads_charged_before(&WorkspaceId::generate(), later).await.unwrap().is_empty());
     assert_eq!(src.release_upload(&WorkspaceId::generate(), &b).await.unwrap(), None, "another workspace's key");
     assert_eq!(src.release_upload(&ws, &b).await.unwrap(), Some(1000));
+}
+
+/// Scheduled refresh: a settled url source with an interval is listed once its due time has
+/// come (the interval after its last crawl), and not before; a running one is not listed.
+pub async fn refresh_schedule(p: &Stores, unique: &str) {
+    use lore_domain::source::{CrawlDepth, RefreshInterval};
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("refresh-{unique}")).await;
+    let s = &p.sources;
+    let mut site = text_source(&bot, "x", 1_700_000_000_000);
+    site.spec = SourceSpec::Url {
+        url: "https://docs.example.com/".into(),
+        crawl_depth: CrawlDepth::from_stored(1),
+        pages_crawled: 0,
+        last_refreshed_at: None,
+        refresh_interval: RefreshInterval::from_stored(2),
+    };
+    let unscheduled = text_source(&bot, "y", 1_700_000_000_001);
+    assert_eq!(s.insert_source(&site, &quota(1_000)).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&unscheduled, &quota(1_000)).await.unwrap(), Guarded::Done(()));
+    let listed = |due: Vec<(WorkspaceId, SourceId)>| due.iter().any(|(w, id)| *w == ws.id && *id == site.id);
+    let far = Timestamp::from_millis(Timestamp::now().millis() + 100 * 3_600_000);
+    assert!(!listed(s.due_refreshes(far, 10_000).await.unwrap()), "pending: never crawled, never due");
+
+    let Guarded::Done(run) = s.begin_processing(&ws.id, &site.id, &lease(), Timestamp::now()).await.unwrap() else {
+        panic!("begin_processing")
+    };
+    assert!(!listed(s.due_refreshes(far, 10_000).await.unwrap()), "running: not due");
+    let crawled = Timestamp::from_millis(1_800_000_000_000);
+    let ready = Finish::Ready {
+        chunk_count: 1,
+        size_bytes: Some(1),
+        content_hash: "h".into(),
+        pages_crawled: Some(1),
+        refreshed_at: Some(crawled),
+    };
+    let done = s.finish_processing(&site.id, run.generation, &ready, Timestamp::now()).await.unwrap().unwrap();
+    let due = done.refresh_due_at().expect("a settled url source with an interval");
+    assert_eq!(due.millis(), crawled.millis() + 2 * 3_600_000);
+    assert!(!listed(s.due_refreshes(Timestamp::from_millis(due.millis() - 1), 10_000).await.unwrap()), "not yet");
+    assert!(listed(s.due_refreshes(due, 10_000).await.unwrap()), "due at its time");
+    let others = s.due_refreshes(due, 10_000).await.unwrap();
+    assert!(others.iter().all(|(_, id)| *id != unscheduled.id), "no interval, never listed");
+
+    // Turning the schedule off takes it out.
+    let mut off = done.clone();
+    if let SourceSpec::Url { refresh_interval, .. } = &mut off.spec {
+        *refresh_interval = None;
+    }
+    assert_eq!(s.update_source(&off, &[SourceStatus::Ready], 1_000).await.unwrap(), Guarded::Done(()));
+    assert!(!listed(s.due_refreshes(far, 10_000).await.unwrap()), "off");
 }

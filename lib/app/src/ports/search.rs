@@ -32,6 +32,39 @@ pub struct ChunkEmbedding {
     pub token_signs: Option<TokenSigns>,
 }
 
+/// A chunk as the index keeps it, for its owner to read and change (docs/api.md §6, "Chunks").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredChunk {
+    pub id: String,
+    pub source_id: SourceId,
+    pub position: u32,
+    pub content: String,
+    /// The page a crawled chunk came from.
+    pub url: Option<String>,
+    /// Searches (semantic, keyword, and so answers) only ever see enabled chunks.
+    pub enabled: bool,
+    /// An owner wrote its text.
+    pub edited: bool,
+}
+
+/// What [`VectorIndex::update_chunk`] changes: the text with its new embedding, whether the
+/// chunk is enabled, or both.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkChange {
+    pub text: Option<ChunkRewrite>,
+    pub enabled: Option<bool>,
+}
+
+/// A chunk's new text, embedded by the index's current model (the chunk is then that model's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkRewrite {
+    pub content: String,
+    /// SHA-256 of the content, as [`Chunk::content_hash`].
+    pub content_hash: String,
+    pub model: String,
+    pub embedding: ChunkEmbedding,
+}
+
 /// Which chunks a search may return: one owner's, of these (ready) sources only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchScope {
@@ -57,10 +90,10 @@ pub struct ChunkHit {
 
 #[async_trait]
 pub trait VectorIndex: Send + Sync {
-    /// The `k` chunks nearest to `query` (cosine similarity, exact), best first, made by `model`;
-    /// with `with_token_signs`, each with its token signs when it has them (of `query.len()`
-    /// dimensions). Only late interaction needs the signs: kilobytes a hit, read for nothing
-    /// otherwise.
+    /// The `k` enabled chunks nearest to `query` (cosine similarity, exact), best first, made by
+    /// `model`; with `with_token_signs`, each with its token signs when it has them (of
+    /// `query.len()` dimensions). Only late interaction needs the signs: kilobytes a hit, read for
+    /// nothing otherwise.
     async fn semantic_search(
         &self,
         scope: &SearchScope,
@@ -69,7 +102,7 @@ pub trait VectorIndex: Send + Sync {
         k: usize,
         with_token_signs: bool,
     ) -> StoreResult<Vec<ChunkHit>>;
-    /// The `k` chunks best matching the words of `query` (BM25), best first.
+    /// The `k` enabled chunks best matching the words of `query` (BM25), best first.
     async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>>;
     /// Replaces every chunk of the source with `chunks`, atomically.
     async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()>;
@@ -78,7 +111,21 @@ pub trait VectorIndex: Send + Sync {
     async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64>;
     /// Embeddings already stored for the source, by content hash, when made by `model`.
     async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>>;
+    /// Every chunk of the source, disabled ones included.
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
+    /// The source's chunks in position order, `limit` of them after the first `offset`.
+    async fn list_source_chunks(&self, source: &SourceId, offset: u64, limit: u32) -> StoreResult<Vec<StoredChunk>>;
+    /// Changes the source's chunk `id` as `change` says, visibly to every search that starts after
+    /// it returns; `None` when the source has no such chunk. A new text replaces the chunk's
+    /// embedding, its keyword terms and its model, and marks it edited.
+    async fn update_chunk(&self, source: &SourceId, id: &str, change: &ChunkChange)
+    -> StoreResult<Option<StoredChunk>>;
+    /// How many chunks the source has, when it has some and `model` made every one of them;
+    /// `None` otherwise (nothing indexed yet, or chunks of another embedder or chunk size).
+    async fn current_chunk_count(&self, source: &SourceId, model: &str) -> StoreResult<Option<u64>>;
+    /// The page URL and content hash of each crawled chunk of the source, in position order
+    /// (what a refresh compares its new crawl with).
+    async fn page_chunk_hashes(&self, source: &SourceId) -> StoreResult<Vec<(String, String)>>;
     /// Sources that have chunks embedded by a model other than `model` (the deployment changed
     /// its embedder): they must be embedded again before semantic search can find them.
     async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>>;

@@ -4,6 +4,7 @@ use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceStatus, SourceType};
 use std::collections::BTreeMap;
@@ -21,6 +22,8 @@ pub struct SourceLabel {
     pub id: SourceId,
     pub name: String,
     pub source_type: SourceType,
+    /// What search filters read.
+    pub metadata: Metadata,
 }
 
 /// The result of a write guarded by the source's current status.
@@ -165,6 +168,9 @@ pub trait SourceStore: Send + Sync {
     /// Runs in a running status whose lease expired before `now`, or (with `not_owner`) whose
     /// lease belongs to anyone else — a restarted embedded server adopts its predecessor's runs.
     async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>>;
+    /// Url sources whose refresh is due by `now` (`KnowledgeSource::refresh_due_at`), at most
+    /// `limit`, the longest overdue first.
+    async fn due_refreshes(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<(WorkspaceId, SourceId)>>;
     async fn source_stats(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<SourceStats>;
     /// The owner's ready sources, every one of them, as search results name them; in no set order.
     async fn ready_source_labels(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<SourceLabel>>;

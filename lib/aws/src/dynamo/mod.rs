@@ -30,7 +30,7 @@ use lore_app::ports::{StoreError, StoreResult};
 use std::collections::HashMap;
 use std::time::Duration;
 
-pub use schema::{GSI1, GSI2, LEASE_SHARDS, LEASES, TTL_ATTRIBUTE, TableDefinition, table_definition};
+pub use schema::{GSI1, GSI2, LEASE_SHARDS, LEASES, REFRESHES, TTL_ATTRIBUTE, TableDefinition, table_definition};
 
 pub(crate) type Item = HashMap<String, AttributeValue>;
 

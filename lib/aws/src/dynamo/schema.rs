@@ -18,6 +18,9 @@ pub const GSI2: &str = "gsi2";
 pub const LEASES: &str = "leases";
 /// How many partitions the lease index is spread over (the sweeper queries each).
 pub const LEASE_SHARDS: u32 = 4;
+/// Url sources by scheduled refresh time: `refreshShard` = `REFRESH#<0..LEASE_SHARDS>`,
+/// `refreshDue` (ms). Present only on settled url sources with a refresh interval.
+pub const REFRESHES: &str = "refreshes";
 /// Epoch seconds after which DynamoDB deletes the item (rate-limit windows, concurrency budgets).
 pub const TTL_ATTRIBUTE: &str = "expiresAt";
 
@@ -67,6 +70,8 @@ pub fn table_definition() -> StoreResult<TableDefinition> {
             attr("gsi2sk", S)?,
             attr("leaseShard", S)?,
             attr("leaseUntil", N)?,
+            attr("refreshShard", S)?,
+            attr("refreshDue", N)?,
         ],
         key_schema: vec![key("pk", KeyType::Hash)?, key("sk", KeyType::Range)?],
         indexes: vec![
@@ -75,6 +80,8 @@ pub fn table_definition() -> StoreResult<TableDefinition> {
             index(GSI2, "gsi2pk", "gsi2sk", &["srcType"])?,
             // What the sweeper needs to act without reading the item.
             index(LEASES, "leaseShard", "leaseUntil", &["ws", "id", "generation", "attempts", "leaseOwner"])?,
+            // What the scheduler needs to start a refresh.
+            index(REFRESHES, "refreshShard", "refreshDue", &["ws", "id"])?,
         ],
         billing: BillingMode::PayPerRequest,
     })

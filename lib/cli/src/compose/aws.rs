@@ -8,7 +8,8 @@
 use super::parts::{AwsOverrides, StoragePorts, Uses};
 use crate::settings::Settings;
 use aws_config::SdkConfig;
-use lore_app::ports::{Chunk, ChunkEmbedding, ChunkHit, SearchScope, StoreError, StoreResult, VectorIndex};
+use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
+use lore_app::ports::{StoreError, StoreResult};
 use lore_aws::AwsBackend;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
@@ -152,6 +153,23 @@ impl VectorIndex for LazyIndex {
     async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
         self.get().await?.sources_with_other_models(model).await
     }
+    async fn list_source_chunks(&self, source: &SourceId, offset: u64, limit: u32) -> StoreResult<Vec<StoredChunk>> {
+        self.get().await?.list_source_chunks(source, offset, limit).await
+    }
+    async fn update_chunk(
+        &self,
+        source: &SourceId,
+        id: &str,
+        change: &ChunkChange,
+    ) -> StoreResult<Option<StoredChunk>> {
+        self.get().await?.update_chunk(source, id, change).await
+    }
+    async fn current_chunk_count(&self, source: &SourceId, model: &str) -> StoreResult<Option<u64>> {
+        self.get().await?.current_chunk_count(source, model).await
+    }
+    async fn page_chunk_hashes(&self, source: &SourceId) -> StoreResult<Vec<(String, String)>> {
+        self.get().await?.page_chunk_hashes(source).await
+    }
 }
 
 /// The chunk index of functions that never search or ingest (forms, integrations, the webhook
@@ -194,6 +212,18 @@ impl VectorIndex for NoIndex {
         no_index()
     }
     async fn sources_with_other_models(&self, _: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        no_index()
+    }
+    async fn list_source_chunks(&self, _: &SourceId, _: u64, _: u32) -> StoreResult<Vec<StoredChunk>> {
+        no_index()
+    }
+    async fn update_chunk(&self, _: &SourceId, _: &str, _: &ChunkChange) -> StoreResult<Option<StoredChunk>> {
+        no_index()
+    }
+    async fn current_chunk_count(&self, _: &SourceId, _: &str) -> StoreResult<Option<u64>> {
+        no_index()
+    }
+    async fn page_chunk_hashes(&self, _: &SourceId) -> StoreResult<Vec<(String, String)>> {
         no_index()
     }
 }

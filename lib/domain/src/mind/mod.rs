@@ -180,6 +180,7 @@ pub struct RawMind {
     pub identity_verification: Field<bool>,
     pub correction_threshold: Field<f64>,
     pub handoff_enabled: Field<bool>,
+    pub knowledge_filter: Field<serde_json::Value>,
 }
 
 /// A setting that has no "unset" state: `null` is refused, naming the field.
@@ -339,7 +340,14 @@ impl MindPatch {
             reply: crate::correction::ReplyPatch::default(),
         };
         let embed = EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification);
-        let reply = crate::correction::ReplyPatch::parse(&mut v, &raw.correction_threshold, &raw.handoff_enabled);
+        let reply = crate::correction::ReplyPatch::parse(
+            &mut v,
+            crate::correction::RawReply {
+                correction_threshold: &raw.correction_threshold,
+                handoff_enabled: &raw.handoff_enabled,
+                knowledge_filter: &raw.knowledge_filter,
+            },
+        );
         let patch = Self { embed, reply, ..patch };
         v.finish()?;
         Ok(patch)

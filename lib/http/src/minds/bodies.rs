@@ -3,6 +3,7 @@
 use crate::error::ApiError;
 use crate::extract::JsonBody;
 use crate::minds::views::Voice;
+use crate::search::SearchFilter;
 use crate::state::ApiState;
 use axum::body::Body;
 use axum::extract::{FromRequest, Request};
@@ -187,6 +188,11 @@ pub struct UpdateMind {
     #[schema(value_type = Option<bool>)]
     #[serde(default)]
     pub handoff_enabled: Field<bool>,
+    /// Answer only from sources whose metadata passes this filter (docs/api.md §7); `null`
+    /// removes it.
+    #[schema(value_type = Option<SearchFilter>, nullable)]
+    #[serde(default)]
+    pub knowledge_filter: Field<serde_json::Value>,
 }
 
 impl UpdateMind {
@@ -215,6 +221,7 @@ impl UpdateMind {
             identity_verification: self.identity_verification,
             correction_threshold: self.correction_threshold,
             handoff_enabled: self.handoff_enabled,
+            knowledge_filter: self.knowledge_filter,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! What the Mind routes answer.
 
+use crate::search::SearchFilter;
 use crate::views::{PaginationView, Status, flattened_schema};
 use lore_app::minds::{MindDetail, MindsUsage};
+use lore_domain::metadata::Filter;
 use lore_domain::mind::{Mind, SocialLinks, Theme, VoiceId};
 use serde::Serialize;
 use utoipa::openapi::{RefOr, Schema};
@@ -109,6 +111,9 @@ pub struct MindSettingsView {
     pub correction_threshold: f64,
     /// The page shows a "talk to a person" control.
     pub handoff_enabled: bool,
+    /// The metadata filter every answer's search applies (docs/api.md §7); null: all sources.
+    #[schema(value_type = Option<SearchFilter>)]
+    pub knowledge_filter: Option<Filter>,
 }
 
 impl From<MindDetail> for MindDetailView {
@@ -143,6 +148,7 @@ impl From<MindDetail> for MindDetailView {
                 identity_verification: m.embed.identity_verification,
                 correction_threshold: m.reply.correction_threshold.value(),
                 handoff_enabled: m.reply.handoff_enabled,
+                knowledge_filter: m.reply.knowledge_filter.clone(),
             },
         }
     }
@@ -365,6 +371,7 @@ mod tests {
             "identityVerification",
             "correctionThreshold",
             "handoffEnabled",
+            "knowledgeFilter",
         ];
         let positions: Vec<usize> = order.iter().map(|k| json.find(&format!("\"{k}\":")).unwrap()).collect();
         assert!(positions.is_sorted(), "keys out of order: {json}");

@@ -54,10 +54,16 @@ pub(super) fn source_item(st: &Stored) -> Item {
         ("contentHash", src.content_hash.as_ref().map(s)),
         ("progress", src.progress.as_ref().map(progress_value)),
         ("processedAt", src.processed_at.map(|t| n(t.millis()))),
+        // The stored shape is the metadata's own JSON (`Metadata`), as on SQLite.
+        ("metadata", (!src.metadata.is_empty()).then(|| s(lore_records::to_json(&src.metadata)))),
     ];
     item.extend(optional.into_iter().filter_map(|(k, v)| Some((k.to_owned(), v?))));
     // The spec's fields (the stored shape `SourceSpecRecord`) are attributes of the item.
     item.extend(document::set_fields(&SourceSpecRecord::of(&src.spec)));
+    // The refresh index holds exactly the settled url sources with a schedule.
+    if let Some(due) = src.refresh_due_at() {
+        item.extend([("refreshShard".into(), s(refresh_shard(&src.id))), ("refreshDue".into(), n(due.millis()))]);
+    }
     // The lease index holds exactly the runs in progress (`processing` or `transcribing`).
     if src.status.is_running()
         && let Some(lease) = &st.lease
@@ -69,6 +75,14 @@ pub(super) fn source_item(st: &Stored) -> Item {
         ]);
     }
     item
+}
+
+/// A source's metadata; an item without one has none.
+pub(super) fn metadata_from(item: &Item) -> StoreResult<Metadata> {
+    match get_s(item, "metadata") {
+        Some(raw) => lore_records::from_json(raw, "source metadata").map_err(|e| malformed(&e.0)),
+        None => Ok(Metadata::default()),
+    }
 }
 
 pub(super) fn stored_from(item: &Item) -> StoreResult<Stored> {
@@ -102,6 +116,7 @@ pub(super) fn stored_from(item: &Item) -> StoreResult<Stored> {
             content_hash: get_s(item, "contentHash").map(str::to_owned),
             progress: item.get("progress").and_then(progress_from),
             generation: get_u(item, "generation"),
+            metadata: metadata_from(item)?,
         },
         attempts: get_u(item, "attempts").min(u64::from(u32::MAX)) as u32,
         lease,

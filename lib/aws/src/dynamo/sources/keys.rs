@@ -23,8 +23,19 @@ pub(super) fn owner_sk(owner: &SourceOwner) -> String {
     }
 }
 
-/// The lease-index partition of a source: its id hashed (FNV-1a) over `LEASE_SHARDS`.
-pub(super) fn lease_shard(id: &SourceId) -> String {
+/// A source's partition of the lease and refresh indexes: its id hashed (FNV-1a) over
+/// `LEASE_SHARDS`.
+fn shard(id: &SourceId) -> u64 {
     let h = id.as_str().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-    format!("LEASE#{}", h % u64::from(LEASE_SHARDS))
+    h % u64::from(LEASE_SHARDS)
+}
+
+/// The lease-index partition of a source.
+pub(super) fn lease_shard(id: &SourceId) -> String {
+    format!("LEASE#{}", shard(id))
+}
+
+/// The refresh-index partition of a source.
+pub(super) fn refresh_shard(id: &SourceId) -> String {
+    format!("REFRESH#{}", shard(id))
 }

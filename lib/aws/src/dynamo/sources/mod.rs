@@ -23,8 +23,8 @@ mod uploads;
 use super::document;
 use super::keys::{COUNTERS_SK, chatbot_sk, mind_sk, slug_sk, ws_pk};
 use super::{
-    DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
-    get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,
+    DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, REFRESHES, TxFailure, TxWrite, backoff,
+    gave_up, get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -34,6 +34,7 @@ use lore_app::ports::{
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
+use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{KnowledgeSource, Progress, SourceOwner, SourceSpec, SourceStatus, SourceType};
 use lore_records::{ProgressRecord, SourceSpecRecord};

@@ -439,6 +439,7 @@ impl SourceStore for DynamoStore {
             s.content_hash = src.content_hash.clone();
             s.progress = src.progress.clone();
             s.updated_at = src.updated_at;
+            s.metadata = src.metadata.clone();
             if !s.status.is_running() {
                 new.lease = None;
             }
@@ -597,6 +598,51 @@ impl SourceStore for DynamoStore {
         Ok(matches!(renewed, Guarded::Done(())))
     }
 
+    async fn due_refreshes(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        let mut due = Vec::new();
+        for shard in 0..LEASE_SHARDS {
+            let mut expr = Expr::new();
+            let key_cond = format!(
+                "{} = {} AND {} <= {}",
+                expr.a("refreshShard"),
+                expr.v("shard", s(format!("REFRESH#{shard}"))),
+                expr.a("refreshDue"),
+                expr.v("now", n(now.millis()))
+            );
+            let mut start = None;
+            // Oldest first within a shard: `limit` per shard is enough for `limit` overall.
+            while due.len() < (shard as usize + 1) * limit {
+                let page = self
+                    .client
+                    .query()
+                    .table_name(&self.table)
+                    .index_name(REFRESHES)
+                    .key_condition_expression(&key_cond)
+                    .set_expression_attribute_names(expr.names())
+                    .set_expression_attribute_values(expr.values())
+                    .set_exclusive_start_key(start.take())
+                    .send()
+                    .await
+                    .map_err(unavailable)?;
+                for item in page.items.unwrap_or_default() {
+                    if let (Some(ws), Some(id), Some(at)) = (
+                        get_s(&item, "ws").and_then(WorkspaceId::parse),
+                        get_s(&item, "id").and_then(SourceId::parse),
+                        get_i(&item, "refreshDue"),
+                    ) {
+                        due.push((at, ws, id));
+                    }
+                }
+                start = page.last_evaluated_key;
+                if start.is_none() {
+                    break;
+                }
+            }
+        }
+        due.sort_by_key(|(at, _, _)| *at);
+        Ok(due.into_iter().take(limit).map(|(_, ws, id)| (ws, id)).collect())
+    }
+
     async fn stale_runs(&self, now: Timestamp, not_owner: Option<&str>) -> StoreResult<Vec<StaleRun>> {
         let mut runs = Vec::new();
         for shard in 0..LEASE_SHARDS {
@@ -683,7 +729,7 @@ impl SourceStore for DynamoStore {
             .query_index(GSI2, "gsi2pk", &sources_in_status(owner, SourceStatus::Ready), true, None, 0, None)
             .await?;
         // Not the spec: a text source's item holds its whole text.
-        let items = self.batch_get_attrs(keys, &["id", "ws", "status", "name", "srcType"]).await?;
+        let items = self.batch_get_attrs(keys, &["id", "ws", "status", "name", "srcType", "metadata"]).await?;
         let mut out = Vec::with_capacity(items.len());
         for item in items {
             // The index is eventually consistent; the items are read fresh.
@@ -694,6 +740,7 @@ impl SourceStore for DynamoStore {
                 id: SourceId::parse(req_s(&item, "id")?).ok_or_else(|| malformed("source id"))?,
                 name: get_s(&item, "name").unwrap_or_default().to_owned(),
                 source_type: SourceType::parse(req_s(&item, "srcType")?).ok_or_else(|| malformed("source type"))?,
+                metadata: metadata_from(&item)?,
             });
         }
         Ok(out)
@@ -735,6 +782,7 @@ mod tests {
                     crawl_depth: CrawlDepth::from_stored(2),
                     pages_crawled: 3,
                     last_refreshed_at: Some(now),
+                    refresh_interval: lore_domain::source::RefreshInterval::from_stored(6),
                 },
                 created_at: now,
                 updated_at: now,
@@ -745,6 +793,7 @@ mod tests {
                 content_hash: None,
                 progress: Some(Progress::new("embedding", 1, 2)),
                 generation: 4,
+                metadata: serde_json::from_str(r#"{"lang":"en","year":2024,"public":true}"#).unwrap(),
             },
             attempts: 2,
             lease: Some(Lease { owner: "me".into(), until: now }),

@@ -1,0 +1,103 @@
+//! An owner's view of its sources' chunks (docs/api.md §6, "Chunks"): listed in order with their
+//! token counts and heading paths; their text rewritten (embedded again, as a run embeds) or left
+//! out of search and answers. The same use cases serve a chatbot's and a Mind's sources.
+
+use crate::auth::Principal;
+use crate::chunking::heading_path;
+use crate::ingest::chunk_hash;
+use crate::ports::{ChunkChange, ChunkEmbedding, ChunkRewrite, StoredChunk};
+use crate::sources::processing_in_progress;
+use crate::{App, AppError};
+use lore_domain::chunk::{ChunkEdit, ChunkText};
+use lore_domain::id::SourceId;
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::source::SourceOwner;
+use lore_domain::{DomainError, ErrorCode};
+
+/// A chunk as its owner reads it: as stored, with what is derived from its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkDetail {
+    pub chunk: StoredChunk,
+    /// Tokens of the text as the chunker measures them (`Chunker::count_tokens`).
+    pub tokens: usize,
+    /// The Markdown headings the text opens with, outermost first.
+    pub heading_path: Vec<String>,
+}
+
+impl App {
+    /// The chunks of `owner`'s source `source`, in position order, a page at a time.
+    pub async fn list_chunks(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        source: &SourceId,
+        page: PageRequest,
+    ) -> Result<Page<ChunkDetail>, AppError> {
+        self.get_owned_source(p, owner, source).await?;
+        let total = self.ports.index.count_source_chunks(source).await?;
+        let chunks = self.ports.index.list_source_chunks(source, page.offset(), page.limit()).await?;
+        Ok(Page { items: chunks.into_iter().map(|c| self.chunk_detail(c)).collect(), total, request: page })
+    }
+
+    /// Applies `edit` to chunk `id` of `owner`'s source `source`. Not while a run holds the source
+    /// (it may be replacing the chunks); a new text is embedded now, by the index's current model.
+    pub async fn edit_chunk(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        source: &SourceId,
+        id: &str,
+        edit: ChunkEdit,
+    ) -> Result<ChunkDetail, AppError> {
+        let found = self.get_owned_source(p, owner, source).await?;
+        if found.status.is_running() {
+            return Err(processing_in_progress());
+        }
+        let text = match edit.text() {
+            Some(text) => Some(self.rewrite(text).await?),
+            None => None,
+        };
+        let change = ChunkChange { text, enabled: edit.enabled() };
+        match self.ports.index.update_chunk(source, id, &change).await? {
+            Some(chunk) => Ok(self.chunk_detail(chunk)),
+            None => Err(AppError::NotFound("chunk")),
+        }
+    }
+
+    /// `text` with its embedding, made as a processing run makes a chunk's (`ingest.rs`).
+    async fn rewrite(&self, text: &ChunkText) -> Result<ChunkRewrite, AppError> {
+        let content = text.as_str().to_owned();
+        let embedded = self
+            .ports
+            .embedder
+            .embed_with_token_states(std::slice::from_ref(&content))
+            .await
+            .map_err(|e| embedding_failed(&e.to_string()))?;
+        let Some(e) = embedded.into_iter().next() else {
+            return Err(embedding_failed("the embedding provider returned no vector"));
+        };
+        // Only the signs are kept of the token states, as for every chunk.
+        let embedding = ChunkEmbedding { vector: e.vector, token_signs: e.token_states.map(|t| t.signs()) };
+        Ok(ChunkRewrite {
+            content_hash: chunk_hash(&content),
+            content,
+            model: self.index_model().to_owned(),
+            embedding,
+        })
+    }
+
+    fn chunk_detail(&self, chunk: StoredChunk) -> ChunkDetail {
+        let tokens = self.chunker().count_tokens(&chunk.content);
+        let heading_path = heading_path(&chunk.content);
+        ChunkDetail { chunk, tokens, heading_path }
+    }
+}
+
+/// The embedding model could not embed the new text: nothing was changed. Said as the model
+/// failing (502), as an answer whose model failed is.
+fn embedding_failed(reason: &str) -> AppError {
+    AppError::Rejected(DomainError::new(
+        ErrorCode::GenerationFailed,
+        format!("the embedding model could not embed the new text; the chunk is unchanged: {reason}"),
+    ))
+}
