@@ -249,3 +249,25 @@ async fn file_types_a_csv_is_a_mind_document_source() {
     assert!(content.contains("| Smørbrød | 7.80 | København | open sandwich |"), "{content:?}");
     t.stop().await;
 }
+
+#[tokio::test]
+async fn file_types_an_html_file_is_read_like_a_crawled_page() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    let html = "<!doctype html><html><head><title>Warranty terms</title><script>var SCRIPTNOISE = 1;</script>\
+                <style>.x{color:red}</style></head><body><nav>NAVNOISE Home | Shop</nav><main><h1>Warranty</h1>\
+                <p>Every kettle carries a five-year warranty covering the heating element.</p>\
+                <table><tr><th>Part</th><th>Years</th></tr><tr><td>Element</td><td>5</td></tr></table></main>\
+                <footer>FOOTERNOISE</footer></body></html>";
+    let source = upload_and_process(&t, &bot, "warranty.html", html.as_bytes().to_vec(), "text/html").await;
+    assert_eq!(source["status"], "ready", "{source}");
+    assert_eq!(source["mimeType"], "text/html");
+    let id = source["id"].as_str().unwrap();
+    let text = t.chunk_texts(id).await.join("\n");
+    assert!(text.contains("five-year warranty"), "{text}");
+    assert!(text.contains("| Part | Years |"), "tables stay tables: {text}");
+    for noise in ["SCRIPTNOISE", "NAVNOISE", "FOOTERNOISE", "color:red"] {
+        assert!(!text.contains(noise), "{noise} in {text}");
+    }
+    t.stop().await;
+}

@@ -22,6 +22,7 @@ mod minds;
 mod openapi;
 mod pagination;
 mod public_chat;
+mod quotes;
 mod rate_limit;
 mod receiver;
 mod refresh;

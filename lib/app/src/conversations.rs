@@ -15,7 +15,8 @@ use lore_domain::analytics::Tally;
 use lore_domain::conversation::Channel;
 use lore_domain::conversation::{
     Citation, Conversation, ConversationStatus, GeneratedBy, MAX_MESSAGES, MAX_PASSAGES, MarkerFilter, Message,
-    MessageContent, RECENT_DAYS, Role, Visitor, VisitorTokenHash, quote, shares_terms, terms, used_citations,
+    MessageContent, RECENT_DAYS, Role, Visitor, VisitorTokenHash, quote, quote_claims, shares_terms, terms,
+    used_citations,
 };
 use lore_domain::correction::ReplySettings;
 use lore_domain::id::{ConversationId, WorkspaceId};
@@ -393,7 +394,14 @@ impl App {
             sink.delta(&rest);
         }
         let text = text.trim().to_owned();
-        let cited = used_citations(&text, citations);
+        let mut cited = used_citations(&text, citations);
+        // A model's answer restates the passages: each citation quotes the span of its chunk that
+        // supports what its markers claim, rather than the one closest to the question. An
+        // extractive answer is made of the quotes themselves, which therefore stay as they are.
+        if generated.generated_by == GeneratedBy::Llm {
+            let chunk = |index: u32| prompt.passages.iter().find(|p| p.index == index).map(|p| p.content.as_str());
+            quote_claims(&text, &mut cited, chunk);
+        }
         let answer = Message::assistant(
             conversation.id.clone(),
             text,

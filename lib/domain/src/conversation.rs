@@ -10,7 +10,7 @@ use crate::id::{ConversationId, MessageId, SourceId, WorkspaceId};
 use crate::source::{SourceOwner, SourceType};
 use crate::text;
 use crate::time::Timestamp;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Characters of a user's message (docs/api.md §17).
 pub const MAX_CONTENT_CHARS: usize = 4_000;
@@ -598,31 +598,244 @@ fn sentences(text: &str) -> Vec<(usize, usize)> {
 
 /// The part of `chunk` most about `question`: the sentence sharing the most content words
 /// with it (the first one when none does), extended by the sentences after it that share words
-/// with it too, within [`MAX_QUOTE_CHARS`]; cut at a word when one sentence is longer. Always
-/// verbatim text of the chunk, trimmed.
+/// with it too, within [`MAX_QUOTE_CHARS`]; cut at a word when one sentence is longer. Headings
+/// are passed over while the chunk has anything else. Always verbatim text of the chunk, trimmed.
 pub fn quote(chunk: &str, question: &str) -> String {
     let wanted = terms(question);
-    let spans = sentences(chunk);
+    let all = sentences(chunk);
+    // A heading names a topic; it says nothing a reader could check.
+    let prose: Vec<(usize, usize)> = all.iter().copied().filter(|&(a, b)| !is_heading(&chunk[a..b])).collect();
+    let spans = if prose.is_empty() { all } else { prose };
     if spans.is_empty() {
         return String::new();
     }
     let overlap = |&(a, b): &(usize, usize)| terms(&chunk[a..b]).intersection(&wanted).count();
     let best = (0..spans.len()).max_by_key(|&i| (overlap(&spans[i]), std::cmp::Reverse(i))).unwrap_or(0);
     let (start, mut end) = spans[best];
-    // The sentences right after it join while they are about the question too.
+    // The sentences right after it join while they are about the question too (a heading in
+    // between ends it: what follows is another topic).
     for span in &spans[best + 1..] {
-        if overlap(span) == 0 || chunk[start..span.1].trim().chars().count() > MAX_QUOTE_CHARS {
+        if !chunk[end..span.0].trim().is_empty()
+            || overlap(span) == 0
+            || chunk[start..span.1].trim().chars().count() > MAX_QUOTE_CHARS
+        {
             break;
         }
         end = span.1;
     }
-    let text = chunk[start..end].trim();
+    bounded(&chunk[start..end])
+}
+
+/// `text` trimmed, cut at a word to [`MAX_QUOTE_CHARS`] when longer.
+fn bounded(text: &str) -> String {
+    let text = text.trim();
     if text.chars().count() <= MAX_QUOTE_CHARS {
         return text.to_owned();
     }
     let cut = text.char_indices().nth(MAX_QUOTE_CHARS).map_or(text.len(), |(i, _)| i);
     let head = &text[..cut];
     head[..head.rfind(char::is_whitespace).unwrap_or(head.len())].trim_end().to_owned()
+}
+
+/// Words a line may have and still read as a title ("Pricing and how an engagement works").
+const TITLE_WORDS: usize = 8;
+
+/// Whether a sentence span is a heading: a Markdown `#` line, or a short line without end
+/// punctuation that is not a list item, holds no figure and does not open in lower case (a
+/// title, not a statement).
+fn is_heading(span: &str) -> bool {
+    let line = span.trim();
+    if line.starts_with('#') {
+        return true;
+    }
+    let bare = line.trim_end_matches(['*', '_', ')', '"', '\'', '\u{201d}', '\u{2019}']);
+    // A colon ends a label ("Pricing:"), not a statement.
+    let ends_a_statement = bare.ends_with(['.', '!', '?', ';', ',']);
+    let list_item = ["- ", "* ", "+ ", "\u{2022}"].iter().any(|m| line.starts_with(m))
+        || line
+            .split_once(['.', ')'])
+            .is_some_and(|(n, rest)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && rest.starts_with(' '));
+    // A line that opens in lower case goes on from the line before (text wrapped by a PDF).
+    let continues = line.chars().find(|c| c.is_alphabetic()).is_some_and(char::is_lowercase);
+    !line.is_empty()
+        && !continues
+        && !ends_a_statement
+        && !list_item
+        && !line.starts_with('|')
+        && !line.chars().any(|c| c.is_ascii_digit())
+        && line.split_whitespace().count() <= TITLE_WORDS
+}
+
+// ---- quotes that support the claims ----------------------------------------------------------
+
+/// The `[n]` markers of `text` with their byte ranges, in order.
+fn marker_spans(text: &str) -> Vec<(usize, usize, u32)> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(open) = text[i..].find('[').map(|o| i + o) {
+        let digits = bytes[open + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let close = open + 1 + digits;
+        match (digits, bytes.get(close)) {
+            (1..=3, Some(b']')) => {
+                out.push((open, close + 1, text[open + 1..close].parse().unwrap_or(0)));
+                i = close + 1;
+            }
+            _ => i = open + 1,
+        }
+    }
+    out
+}
+
+/// The sentences of an answer, as byte ranges. Markers written after a sentence's end
+/// ("… 14 days. [1] Shipping …") belong to the sentence they follow, not the next one.
+fn answer_sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = sentences(text);
+    for i in 1..spans.len() {
+        let (prev_end, (start, end)) = (spans[i - 1].1, spans[i]);
+        // Only on the same line: a marker opening a line (a list item) is that line's.
+        if start != prev_end || !text[..prev_end].ends_with(['.', '!', '?']) {
+            continue;
+        }
+        // The leading markers (with the spaces before them) of this span move back.
+        let mut cut = start;
+        for (a, b, _) in marker_spans(&text[start..end]) {
+            if text[cut..start + a].trim_matches([' ', '\t']).is_empty() {
+                cut = start + b;
+            } else {
+                break;
+            }
+        }
+        if cut > start {
+            spans[i - 1].1 = cut;
+            spans[i].0 = cut;
+        }
+    }
+    spans.retain(|&(a, b)| !text[a..b].trim().is_empty());
+    spans
+}
+
+/// What each marker of `answer` claims: for marker `n`, the parts of the answer's sentences it
+/// marks. In a sentence, a marker (or a run of markers, `[1][2]`) marks the words since the
+/// previous marker — or the words after it when it opens the sentence — and the last marker
+/// also marks the rest of its sentence.
+pub fn claims(answer: &str) -> BTreeMap<u32, Vec<String>> {
+    let mut out: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for (start, end) in answer_sentences(answer) {
+        let sentence = &answer[start..end];
+        // Runs of markers with nothing said between them: (markers, start, end).
+        let mut runs: Vec<(Vec<u32>, usize, usize)> = Vec::new();
+        for (a, b, n) in marker_spans(sentence) {
+            match runs.last_mut() {
+                Some(run) if terms(&sentence[run.2..a]).is_empty() => {
+                    run.0.push(n);
+                    run.2 = b;
+                }
+                _ => runs.push((vec![n], a, b)),
+            }
+        }
+        for (i, (run, run_start, run_end)) in runs.iter().enumerate() {
+            let before = &sentence[if i == 0 { 0 } else { runs[i - 1].2 }..*run_start];
+            let after = &sentence[*run_end..runs.get(i + 1).map_or(sentence.len(), |r| r.1)];
+            let claim = if terms(before).is_empty() {
+                // The sentence opens with its marker: it marks what follows.
+                after.trim().to_owned()
+            } else if i + 1 == runs.len() && !terms(after).is_empty() {
+                format!("{} {}", before.trim(), after.trim())
+            } else {
+                before.trim().to_owned()
+            };
+            if terms(&claim).is_empty() {
+                continue;
+            }
+            for &n in run {
+                let list = out.entry(n).or_default();
+                if !list.contains(&claim) {
+                    list.push(claim.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A content word as claims are matched with passages: [`terms`]' stem, and a final `y` or `i`
+/// dropped too, so that "industry" meets "industries" and "delivery" meets "delivered".
+fn claim_term(term: &str) -> String {
+    match term.strip_suffix(['y', 'i']) {
+        Some(base) if base.chars().count() >= 4 => base.to_owned(),
+        _ => term.to_owned(),
+    }
+}
+
+fn claim_terms(text: &str) -> BTreeSet<String> {
+    terms(text).iter().map(|t| claim_term(t)).collect()
+}
+
+/// The span of `chunk` that best supports `claims` (the sentences of an answer that cite it):
+/// one sentence, or two adjacent ones when that scores better, never a heading, at most
+/// [`MAX_QUOTE_CHARS`]. A span's score is the weighted Dice coefficient of its content words and
+/// the claims' (twice the weight they share over the weight of both), each word weighted by how
+/// rare it is among the chunk's sentences: a span holding more of what the claims say scores
+/// higher, one that also says much else lower, and a word every sentence has (the company's
+/// name) counts least. Ties go to the shorter span, then the earlier. `None` when no sentence
+/// shares a content word with the claims. Verbatim text of the chunk.
+pub fn quote_for_claims(chunk: &str, claims: &[String]) -> Option<String> {
+    let wanted: BTreeSet<String> = claims.iter().flat_map(|c| claim_terms(c)).collect();
+    if wanted.is_empty() {
+        return None;
+    }
+    let spans: Vec<(usize, usize)> = sentences(chunk).into_iter().filter(|&(a, b)| !is_heading(&chunk[a..b])).collect();
+    let words: Vec<BTreeSet<String>> = spans.iter().map(|&(a, b)| claim_terms(&chunk[a..b])).collect();
+    let n = spans.len() as f64;
+    // A word of the claims the chunk lacks weighs as much as its rarest.
+    let weight = |t: &String| {
+        let df = words.iter().filter(|w| w.contains(t)).count().max(1) as f64;
+        (1.0 + n / df).ln()
+    };
+    let claimed: f64 = wanted.iter().map(weight).sum();
+    let score = |held: &BTreeSet<String>| {
+        let shared: f64 = held.intersection(&wanted).map(weight).sum();
+        2.0 * shared / (held.iter().map(weight).sum::<f64>() + claimed)
+    };
+    // (score, characters, start, end) of the best candidate so far.
+    let mut best: Option<(f64, usize, usize, usize)> = None;
+    let mut consider = |s: f64, start: usize, end: usize| {
+        let chars = chunk[start..end].trim().chars().count();
+        let better = match best {
+            None => true,
+            Some((bs, bc, bstart, _)) => s > bs + 1e-9 || ((s - bs).abs() <= 1e-9 && (chars, start) < (bc, bstart)),
+        };
+        if s > 0.0 && better {
+            best = Some((s, chars, start, end));
+        }
+    };
+    for (i, &(a, b)) in spans.iter().enumerate() {
+        consider(score(&words[i]), a, b);
+        // Two sentences only when nothing but white space is between them (no heading), within
+        // bounds.
+        if let Some(&(c, d)) = spans.get(i + 1)
+            && chunk[b..c].trim().is_empty()
+            && chunk[a..d].trim().chars().count() <= MAX_QUOTE_CHARS
+        {
+            consider(score(&words[i].union(&words[i + 1]).cloned().collect()), a, d);
+        }
+    }
+    best.map(|(_, _, start, end)| bounded(&chunk[start..end]))
+}
+
+/// Gives each citation the quote that supports what its markers claim in `answer`
+/// ([`quote_for_claims`] over the chunk `chunk(index)`). A citation whose marker claims nothing
+/// its chunk has words for keeps its quote.
+pub fn quote_claims<'a>(answer: &str, citations: &mut [Citation], chunk: impl Fn(u32) -> Option<&'a str>) {
+    let claims = claims(answer);
+    for c in citations {
+        if let (Some(claimed), Some(text)) = (claims.get(&c.index), chunk(c.index))
+            && let Some(q) = quote_for_claims(text, claimed)
+        {
+            c.quote = q;
+        }
+    }
 }
 
 /// Whether `passage` shares a content word with `question` (the extractive answer quotes only
@@ -674,6 +887,125 @@ mod tests {
         assert!(q.chars().count() <= MAX_QUOTE_CHARS && long.contains(&q));
         assert!(shares_terms(chunk, "refund policy"));
         assert!(!shares_terms(chunk, "what is the capital of Peru"));
+    }
+
+    /// A services page as a crawl gives it: headings, and sentences on several topics.
+    const PAGE: &str = "# Services\n\nPricing and how an engagement works\n\nWe advise hospitals, logistics firms and \
+        retailers on their data platforms. We never take work from the defence or tobacco industries. An audit \
+        takes two weeks and costs 4,800 euros, paid when the report is delivered. Longer projects are billed \
+        monthly at a rate agreed in advance.";
+
+    fn owned(claims: &[&str]) -> Vec<String> {
+        claims.iter().map(|c| (*c).to_owned()).collect()
+    }
+
+    #[test]
+    fn headings_are_told_from_statements() {
+        for heading in ["# Services", "## Pricing and how an engagement works", "Services", "**Our team**", "Pricing:"]
+        {
+            assert!(is_heading(heading), "{heading:?}");
+        }
+        for statement in [
+            "We advise hospitals.",
+            "- Healthcare",
+            "1. Book a call",
+            "Open 9 to 5 on weekdays",
+            "Every engagement starts with a call and ends with a written report for the board",
+            "and retailers across Europe",
+        ] {
+            assert!(!is_heading(statement), "{statement:?}");
+        }
+    }
+
+    #[test]
+    fn a_heading_alone_is_never_the_quote() {
+        // The heading shares every word of the claim; the sentence only some.
+        let chunk = "Pricing and how an engagement works\nEach engagement is priced after a first call.";
+        let q = quote_for_claims(chunk, &owned(&["Pricing depends on how an engagement works"])).unwrap();
+        assert_eq!(q, "Each engagement is priced after a first call.");
+        assert_eq!(quote_for_claims("# Pricing\n## Engagements", &owned(&["pricing of engagements"])), None);
+        // The question-based quote passes over headings too, even when nothing matches.
+        assert_eq!(
+            quote(PAGE, "capital of Peru"),
+            "We advise hospitals, logistics firms and retailers on their data platforms."
+        );
+        assert!(!quote(PAGE, "services pricing engagement").starts_with('#'));
+        // Sentences join across a line break, not across a heading.
+        let chunk = "Refunds take 14 days.\nRefunds are paid by card.\n# Shipping refunds\nShipping refunds are rare.";
+        assert_eq!(quote(chunk, "refunds"), "Refunds take 14 days.\nRefunds are paid by card.");
+        let claims = owned(&["Refunds take 14 days and are paid by card, but shipping refunds are rare"]);
+        assert_eq!(quote_for_claims(chunk, &claims).unwrap(), "Refunds take 14 days.\nRefunds are paid by card.");
+    }
+
+    #[test]
+    fn each_claim_gets_the_sentence_that_supports_it() {
+        let answer = "They work with hospitals, logistics firms and retailers [1]. An audit costs 4,800 euros [2].";
+        let c = claims(answer);
+        assert_eq!(c[&1], ["They work with hospitals, logistics firms and retailers"]);
+        assert_eq!(c[&2], ["An audit costs 4,800 euros"]);
+        let mut citations = vec![citation(1), citation(2)];
+        quote_claims(answer, &mut citations, |_| Some(PAGE));
+        assert_eq!(citations[0].quote, "We advise hospitals, logistics firms and retailers on their data platforms.");
+        assert_eq!(
+            citations[1].quote,
+            "An audit takes two weeks and costs 4,800 euros, paid when the report is delivered."
+        );
+        // A marker claiming nothing the chunk has words for keeps the quote it had.
+        let mut unrelated = vec![citation(1)];
+        quote_claims("Penguins live in Antarctica [1].", &mut unrelated, |_| Some(PAGE));
+        assert_eq!(unrelated[0].quote, "question-based");
+    }
+
+    #[test]
+    fn a_marker_inside_a_sentence_claims_the_words_before_it() {
+        let answer = "They refuse tobacco work [1], and an audit is paid on delivery [2].\n[3] Longer projects are billed monthly.";
+        let c = claims(answer);
+        assert_eq!(c[&1], ["They refuse tobacco work"]);
+        assert_eq!(c[&2], [", and an audit is paid on delivery"]);
+        assert_eq!(c[&3], ["Longer projects are billed monthly."], "a marker opening a line claims what follows");
+        assert_eq!(
+            quote_for_claims(PAGE, &c[&1]).unwrap(),
+            "We never take work from the defence or tobacco industries."
+        );
+        assert_eq!(
+            quote_for_claims(PAGE, &c[&2]).unwrap(),
+            "An audit takes two weeks and costs 4,800 euros, paid when the report is delivered."
+        );
+        // Markers after the full stop belong to the sentence before them; a run shares its claim.
+        let c = claims("Audits cost 4,800 euros. [1][2] Projects are billed monthly.");
+        assert_eq!(
+            (c[&1].clone(), c[&2].clone()),
+            (owned(&["Audits cost 4,800 euros."]), owned(&["Audits cost 4,800 euros."]))
+        );
+    }
+
+    #[test]
+    fn several_sentences_marking_one_citation_are_quoted_together() {
+        let answer = "An audit costs 4,800 euros [1]. After it, projects are billed monthly [1].";
+        let c = claims(answer);
+        assert_eq!(c[&1].len(), 2);
+        let q = quote_for_claims(PAGE, &c[&1]).unwrap();
+        assert_eq!(
+            q,
+            "An audit takes two weeks and costs 4,800 euros, paid when the report is delivered. Longer projects \
+             are billed monthly at a rate agreed in advance."
+        );
+        assert!(PAGE.contains(&q) && q.chars().count() <= MAX_QUOTE_CHARS);
+        // One sentence alone when the next adds nothing the claims say.
+        let q = quote_for_claims(PAGE, &owned(&["an audit costs 4,800 euros"])).unwrap();
+        assert_eq!(q, "An audit takes two weeks and costs 4,800 euros, paid when the report is delivered.");
+    }
+
+    fn citation(index: u32) -> Citation {
+        Citation {
+            index,
+            source_id: SourceId::generate(),
+            source_name: "services.md".into(),
+            source_type: SourceType::Text,
+            chunk_id: format!("chunk{index}"),
+            url: None,
+            quote: "question-based".into(),
+        }
     }
 
     #[test]

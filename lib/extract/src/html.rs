@@ -227,18 +227,30 @@ impl Out {
     }
 }
 
+/// Where the walk is: inside how many `pre`, and in which tables (Markdown tables are written
+/// as the rows arrive).
+#[derive(Default)]
+struct Nesting {
+    pre_depth: usize,
+    /// Rows written so far of each open table, innermost last.
+    tables: Vec<usize>,
+    /// Cells opened so far in each open row, innermost last.
+    cells_in_row: Vec<usize>,
+    /// Open `td`/`th` elements: a block inside a cell must not break its row.
+    in_cell: usize,
+}
+
 /// Walks the tree iteratively (a hostile page may nest elements deeper than any stack).
 fn render(root: ElementRef<'_>, max_output_bytes: usize) -> Result<String, ExtractError> {
     let mut out = Out { text: String::new(), gap: Gap::None, prefix: None, max_output_bytes };
-    let mut pre_depth = 0usize;
-    let mut cells_in_row: Vec<usize> = Vec::new();
+    let mut at = Nesting::default();
     let root_id = root.id();
     let mut node = *root;
     'walk: loop {
         // Open `node`; descend into it unless it is dropped.
         let mut descend = true;
         match node.value() {
-            Node::Text(text) => out.push_text(text, pre_depth > 0)?,
+            Node::Text(text) => out.push_text(text, at.pre_depth > 0)?,
             Node::Element(element) => {
                 let name = element.name();
                 let is_page_chrome = matches!(name, "header" | "footer")
@@ -253,7 +265,7 @@ fn render(root: ElementRef<'_>, max_output_bytes: usize) -> Result<String, Extra
                 {
                     descend = false;
                 } else {
-                    open_element(name, &mut out, &mut pre_depth, &mut cells_in_row);
+                    open_element(name, &mut out, &mut at);
                 }
             }
             _ => descend = matches!(node.value(), Node::Document | Node::Fragment),
@@ -265,7 +277,7 @@ fn render(root: ElementRef<'_>, max_output_bytes: usize) -> Result<String, Extra
         // Close `node` (and its ancestors while they have no next sibling).
         loop {
             if descend && let Node::Element(element) = node.value() {
-                close_element(element.name(), &mut out, &mut pre_depth, &mut cells_in_row);
+                close_element(element.name(), &mut out, &mut at);
             }
             descend = true;
             if node.id() == root_id {
@@ -296,58 +308,95 @@ fn heading_level(name: &str) -> Option<usize> {
     }
 }
 
-fn open_element(name: &str, out: &mut Out, pre_depth: &mut usize, cells_in_row: &mut Vec<usize>) {
+/// A block's gap, or a space inside a table cell (a cell's paragraphs stay on its row).
+fn block_gap(at: &Nesting, gap: Gap) -> Gap {
+    if at.in_cell > 0 { Gap::Space } else { gap }
+}
+
+fn open_element(name: &str, out: &mut Out, at: &mut Nesting) {
     if let Some(level) = heading_level(name) {
-        out.start_line(Gap::Block, format!("{} ", "#".repeat(level)));
+        if at.in_cell == 0 {
+            out.start_line(Gap::Block, format!("{} ", "#".repeat(level)));
+        }
         return;
     }
     match name {
-        "li" => out.start_line(Gap::Line, "- ".to_owned()),
-        "br" => out.gap(Gap::Line),
+        "li" => out.start_line(block_gap(at, Gap::Line), "- ".to_owned()),
+        "br" => out.gap(block_gap(at, Gap::Line)),
+        "table" => {
+            out.gap(block_gap(at, Gap::Block));
+            at.tables.push(0);
+        }
         "tr" => {
             out.gap(Gap::Line);
-            cells_in_row.push(0);
+            at.cells_in_row.push(0);
         }
+        // Row groups: the rows of one table follow each other line by line.
+        "thead" | "tbody" | "tfoot" => out.gap(Gap::Line),
         "td" | "th" => {
-            if let Some(cells) = cells_in_row.last_mut() {
-                if *cells > 0 {
-                    out.prefix = Some(" | ".to_owned());
+            if let Some(cells) = at.cells_in_row.last_mut() {
+                // Written at once, so that an empty cell keeps its column.
+                out.prefix = None;
+                if *cells == 0 {
+                    out.flush_gap();
+                    out.text.push('|');
+                } else {
                     out.gap = Gap::None;
+                    out.text.push_str(" |");
                 }
+                out.gap(Gap::Space);
                 *cells += 1;
             }
+            at.in_cell += 1;
         }
         "pre" => {
-            out.gap(Gap::Block);
-            *pre_depth += 1;
+            out.gap(block_gap(at, Gap::Block));
+            at.pre_depth += 1;
         }
-        _ if BLOCKS.contains(&name) => out.gap(Gap::Block),
+        _ if BLOCKS.contains(&name) => out.gap(block_gap(at, Gap::Block)),
         _ => {}
     }
 }
 
-fn close_element(name: &str, out: &mut Out, pre_depth: &mut usize, cells_in_row: &mut Vec<usize>) {
+fn close_element(name: &str, out: &mut Out, at: &mut Nesting) {
     if heading_level(name).is_some() {
         out.prefix = None;
-        out.gap(Gap::Block);
+        out.gap(block_gap(at, Gap::Block));
         return;
     }
     match name {
         "li" => {
             out.prefix = None;
-            out.gap(Gap::Line);
+            out.gap(block_gap(at, Gap::Line));
         }
+        "td" | "th" => at.in_cell = at.in_cell.saturating_sub(1),
         "tr" => {
-            cells_in_row.pop();
+            let cells = at.cells_in_row.pop().unwrap_or(0);
             out.prefix = None;
+            if cells > 0 {
+                out.gap = Gap::None;
+                out.text.push_str(" |");
+                // The first row is the header: the delimiter row follows it.
+                if let Some(rows) = at.tables.last_mut() {
+                    *rows += 1;
+                    if *rows == 1 {
+                        out.text.push_str(&format!("\n|{}", "---|".repeat(cells)));
+                    }
+                }
+            }
             out.gap(Gap::Line);
         }
-        "pre" => {
-            *pre_depth = pre_depth.saturating_sub(1);
-            out.gap(Gap::Block);
+        "table" => {
+            at.tables.pop();
+            out.gap(block_gap(at, Gap::Block));
         }
-        "ul" | "ol" | "table" => out.gap(Gap::Block),
-        _ if BLOCKS.contains(&name) => out.gap(Gap::Block),
+        "thead" | "tbody" | "tfoot" => out.gap(Gap::Line),
+        "pre" => {
+            at.pre_depth = at.pre_depth.saturating_sub(1);
+            out.gap(block_gap(at, Gap::Block));
+        }
+        "ul" | "ol" => out.gap(block_gap(at, Gap::Block)),
+        _ if BLOCKS.contains(&name) => out.gap(block_gap(at, Gap::Block)),
         _ => {}
     }
 }
@@ -380,7 +429,22 @@ mod tests {
                      <table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>\
                      <pre>keep   this\n  indent</pre><h2></h2><p>end<br>line</p></body>";
         let (text, _) = extract(page, 1 << 20).unwrap();
-        assert_eq!(text, "Hello bold world a b\n\n- one\n- two x\n\nA | B\n1 | 2\n\nkeep this\nindent\n\nend\nline");
+        assert_eq!(
+            text,
+            "Hello bold world a b\n\n- one\n- two x\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\nkeep this\nindent\n\nend\nline"
+        );
+    }
+
+    #[test]
+    fn tables_are_markdown_tables_whose_cells_keep_their_columns() {
+        let page = b"<body><p>Before</p><table><thead><tr><th>Part</th><th>Years</th><th>Note</th></tr></thead>\
+                     <tbody><tr><td><p>Element</p><p>heating</p></td><td>5</td><td></td></tr>\
+                     <tr><td>Lid</td><td></td><td>glass</td></tr></tbody></table><p>After</p></body>";
+        let (text, _) = extract(page, 1 << 20).unwrap();
+        assert_eq!(
+            text,
+            "Before\n\n| Part | Years | Note |\n|---|---|---|\n| Element heating | 5 | |\n| Lid | | glass |\n\nAfter"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId, PathIds};
 use crate::search::MetadataValue;
 use crate::search::{SearchBody, SearchResponse, parse};
-use crate::sources::{BatchEnvelope, SourceRecord, UpdateSource, batch_items, batch_size};
+use crate::sources::{BatchEnvelope, SourceRecord, UpdateSource, batch_ids, batch_items, batch_sources};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
@@ -305,16 +305,7 @@ async fn create_mind_sources(
     PathId(mind): PathId<MindId>,
     JsonBody(body): JsonBody<CreateMindSources>,
 ) -> Result<Json<BatchEnvelope<MindSourceView>>, ApiError> {
-    let sources = body.sources.unwrap_or_default();
-    batch_size("sources", sources.len())?;
-    // Each item is read on its own, so a malformed one is that item's error only.
-    let items = sources
-        .into_iter()
-        .map(|raw| match serde_json::from_value::<CreateMindSource>(raw) {
-            Ok(source) => new_mind_source(source),
-            Err(_) => Err(DomainError::field("sources[]", "is not a source (an object; check each member's type)")),
-        })
-        .collect();
+    let items = batch_sources(body.sources, new_mind_source)?;
     let done = s.app.create_mind_sources(&auth.principal, &mind, items).await?;
     Ok(Json(batch_items(done, "queued", |x| MindSourceView::new(x, false))))
 }
@@ -335,9 +326,7 @@ async fn reprocess_mind_sources(
     PathId(mind): PathId<MindId>,
     JsonBody(body): JsonBody<ReprocessMindSources>,
 ) -> Result<Json<BatchEnvelope<MindSourceView>>, ApiError> {
-    let ids = body.source_ids.unwrap_or_default();
-    batch_size("sourceIds", ids.len())?;
-    let ids: Vec<Option<SourceId>> = ids.iter().map(|raw| SourceId::parse(raw.trim())).collect();
+    let ids = batch_ids(body.source_ids)?;
     let done = s.app.reprocess_mind_sources(&auth.principal, &mind, &ids).await?;
     Ok(Json(batch_items(done, "queued", |x| MindSourceView::new(x, false))))
 }

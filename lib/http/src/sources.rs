@@ -668,7 +668,32 @@ pub(crate) fn batch_items<V>(
     BatchEnvelope { status: Status::Success, succeeded: results.len() - failed, failed, results }
 }
 
-pub(crate) fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
+/// A batch's sources, each read on its own by `parse` (a malformed one is that item's error
+/// only), once the batch's size is checked.
+pub(crate) fn batch_sources<B: serde::de::DeserializeOwned>(
+    sources: Option<Vec<serde_json::Value>>,
+    parse: impl Fn(B) -> Result<NewSource, DomainError>,
+) -> Result<Vec<Result<NewSource, DomainError>>, DomainError> {
+    let sources = sources.unwrap_or_default();
+    batch_size("sources", sources.len())?;
+    Ok(sources
+        .into_iter()
+        .map(|raw| match serde_json::from_value::<B>(raw) {
+            Ok(source) => parse(source),
+            Err(_) => Err(DomainError::field("sources[]", "is not a source (an object; check each member's type)")),
+        })
+        .collect())
+}
+
+/// A batch's source ids, once its size is checked; a malformed id names no source (that
+/// item's `not_found`).
+pub(crate) fn batch_ids(ids: Option<Vec<String>>) -> Result<Vec<Option<SourceId>>, DomainError> {
+    let ids = ids.unwrap_or_default();
+    batch_size("sourceIds", ids.len())?;
+    Ok(ids.iter().map(|raw| SourceId::parse(raw.trim())).collect())
+}
+
+fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
     if n == 0 || n > lore_app::sources::MAX_BATCH {
         return Err(DomainError::field(name, "must hold 1 to 100 items"));
     }
@@ -694,16 +719,7 @@ async fn create_sources(
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<CreateSources>,
 ) -> Result<Json<BatchEnvelope<SourceView>>, ApiError> {
-    let sources = body.sources.unwrap_or_default();
-    batch_size("sources", sources.len())?;
-    // Each item is read on its own, so a malformed one is that item's error only.
-    let items = sources
-        .into_iter()
-        .map(|raw| match serde_json::from_value::<CreateSource>(raw) {
-            Ok(source) => new_source(source),
-            Err(_) => Err(DomainError::field("sources[]", "is not a source (an object; check each member's type)")),
-        })
-        .collect();
+    let items = batch_sources(body.sources, new_source)?;
     let process = body.process.unwrap_or(false);
     let done = s.app.create_sources(&auth.principal, &chatbot, items, process).await?;
     Ok(Json(batch_items(done, if process { "queued" } else { "created" }, |s| SourceView::new(s, false))))
@@ -725,9 +741,7 @@ async fn process_sources(
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<ProcessSources>,
 ) -> Result<Json<BatchEnvelope<SourceView>>, ApiError> {
-    let ids = body.source_ids.unwrap_or_default();
-    batch_size("sourceIds", ids.len())?;
-    let ids: Vec<Option<SourceId>> = ids.iter().map(|raw| SourceId::parse(raw.trim())).collect();
+    let ids = batch_ids(body.source_ids)?;
     let done = s.app.process_sources(&auth.principal, &chatbot, &ids).await?;
     Ok(Json(batch_items(done, "queued", |s| SourceView::new(s, false))))
 }
