@@ -46,6 +46,15 @@ if ! command -v make >/dev/null; then
   $SUDO apt-get install -y -q make >/dev/null || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q make >/dev/null; }
 fi
 
+# Tesseract with its English data: the text recognition tests (lib/extract/tests/extract/ocr.rs,
+# the child test binary, tests/api/ocr.rs) read scanned PDFs with it.
+if ! command -v tesseract >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx eng; then
+  echo "tesseract (with English data) not found; installing Debian's tesseract-ocr and tesseract-ocr-eng (apt-get)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y -q tesseract-ocr tesseract-ocr-eng >/dev/null \
+    || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q tesseract-ocr tesseract-ocr-eng >/dev/null; }
+fi
+
 # Tests talk to servers on 127.0.0.1 only; no test reaches the internet.
 status=0
 cargo nextest run --workspace --locked --no-fail-fast "$@" || status=$?

@@ -15,13 +15,13 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use lore_app::search::SearchRequest;
-use lore_domain::metadata::Metadata;
 use lore_domain::chatbot::{ChatbotPatch, NewChatbot};
 use lore_domain::chunk::ChunkEdit;
 use lore_domain::delivery::RetrySchedule;
 use lore_domain::form::{Form, ResponseSource};
 use lore_domain::hook::{HookFilter, HookTarget};
 use lore_domain::id::{ChatbotId, FormId, SourceId, WorkspaceId};
+use lore_domain::metadata::Metadata;
 use lore_domain::mind::{Mind, MindPatch, NewMind};
 use lore_domain::pagination::PageRequest;
 use lore_domain::slug::Slug;

@@ -19,6 +19,7 @@ mod metadata;
 mod mind_sources;
 mod mind_uploads;
 mod minds;
+mod ocr;
 mod openapi;
 mod pagination;
 mod public_chat;

@@ -196,8 +196,14 @@ async fn every_delivered_event_matches_the_documents_webhooks_section() {
         }
         envelopes.push(received.json());
     }
-    // A lead, a rating, a hand-off: built by the same code as their deliveries.
-    for lead in ["mind.lead.captured", "chatbot.lead.captured", "message.rated", "conversation.handoff_requested"] {
+    // A lead, a rating, a hand-off, a refresh: built by the same code as their deliveries.
+    for lead in [
+        "mind.lead.captured",
+        "chatbot.lead.captured",
+        "message.rated",
+        "conversation.handoff_requested",
+        "knowledge.source.refreshed",
+    ] {
         let path = format!("/api/integrations/webhooks/triggers/sample?event={lead}");
         let res = t.req(Method::GET, &path, &t.dev_key);
         envelopes.extend(res.send().await.unwrap().json::<Vec<Value>>().await.unwrap());

@@ -832,7 +832,7 @@ async fn bootstrap_is_idempotent_and_builds_the_documented_table() {
     let table = ddb.describe_table().table_name(&settings.table).send().await.unwrap().table.unwrap();
     let mut indexes: Vec<&str> = table.global_secondary_indexes().iter().filter_map(|i| i.index_name()).collect();
     indexes.sort();
-    assert_eq!(indexes, vec!["gsi1", "gsi2", "leases"]);
+    assert_eq!(indexes, vec!["gsi1", "gsi2", "leases", "refreshes"]);
     assert_eq!(
         table.billing_mode_summary().and_then(|b| b.billing_mode()),
         Some(&aws_sdk_dynamodb::types::BillingMode::PayPerRequest)

@@ -8,7 +8,7 @@
 
 use lore_app::AppConfig;
 use lore_app::chunking::{ChunkSettings, DEFAULT_CHUNK_TOKENS, DEFAULT_OVERLAP_PERCENT};
-use lore_app::ports::ExtractLimits;
+use lore_app::ports::{ExtractLimits, OcrSettings};
 use lore_domain::delivery::RetrySchedule;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -259,7 +259,51 @@ fn extract_limits(get: &impl Fn(&str) -> Option<String>, limits: &mut ExtractLim
         "LORE_EXTRACT_TIMEOUT_SECS must be between 1 and 3600, not {timeout}"
     );
     limits.timeout = Duration::from_secs(timeout);
+    limits.ocr = ocr_settings(get)?;
     Ok(())
+}
+
+/// Text recognition of scanned PDFs (docs/limits.md): `LORE_OCR` (`none`, the default, or
+/// `tesseract`), `LORE_OCR_LANGUAGES` (Tesseract language codes joined with `+`, default `eng`),
+/// `LORE_OCR_MAX_PAGES` (pages read per PDF, default 50), `LORE_TESSERACT_BIN` (the program,
+/// default `tesseract` from `PATH`). Read once per process; the strings are leaked to keep the
+/// limits `Copy`.
+fn ocr_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<OcrSettings>> {
+    let mode = get("LORE_OCR").unwrap_or_default();
+    match mode.trim() {
+        "" | "none" => return Ok(None),
+        "tesseract" => {}
+        "openai" => anyhow::bail!(
+            "LORE_OCR=openai is not available: text recognition by an OpenAI vision model is not built; use \
+             LORE_OCR=tesseract or none"
+        ),
+        other => anyhow::bail!("LORE_OCR must be none or tesseract, not {other:?}"),
+    }
+    let defaults = OcrSettings::default();
+    let languages = get("LORE_OCR_LANGUAGES").map_or_else(|| defaults.languages.to_owned(), |v| v.trim().to_owned());
+    anyhow::ensure!(
+        !languages.is_empty()
+            && languages.len() <= 200
+            && languages.split('+').all(|code| {
+                !code.is_empty() && code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            }),
+        "LORE_OCR_LANGUAGES must be Tesseract language codes joined with + (eng, eng+deu), not {languages:?}"
+    );
+    let max_pages = parse(get, "LORE_OCR_MAX_PAGES", defaults.max_pages)?;
+    anyhow::ensure!(
+        (1..=10_000).contains(&max_pages),
+        "LORE_OCR_MAX_PAGES must be between 1 and 10000, not {max_pages}"
+    );
+    let tesseract = get("LORE_TESSERACT_BIN").map_or_else(|| defaults.tesseract.to_owned(), |v| v.trim().to_owned());
+    anyhow::ensure!(
+        !tesseract.is_empty() && tesseract.len() <= 4096 && !tesseract.contains('\0'),
+        "LORE_TESSERACT_BIN must be a program name or path"
+    );
+    Ok(Some(OcrSettings {
+        languages: Box::leak(languages.into_boxed_str()),
+        max_pages,
+        tesseract: Box::leak(tesseract.into_boxed_str()),
+    }))
 }
 
 #[cfg(test)]
@@ -332,9 +376,38 @@ mod tests {
             ("LORE_WEBHOOK_CONCURRENCY", "-1"),
             ("LORE_WEBHOOK_TIMEOUT_SECS", "0"),
             ("LORE_EXTRACT_ISOLATION", "vm"),
+            ("LORE_OCR", "openai"),
+            ("LORE_OCR", "abbyy"),
         ] {
             let err = settings(&[(name, value)]).unwrap_err().to_string();
             assert!(err.contains(name), "{err}");
+        }
+    }
+
+    #[test]
+    fn text_recognition_is_off_unless_asked_for() {
+        assert_eq!(settings(&[]).unwrap().app.extract_limits.ocr, None);
+        assert_eq!(settings(&[("LORE_OCR", "none")]).unwrap().app.extract_limits.ocr, None);
+        let on = settings(&[
+            ("LORE_OCR", "tesseract"),
+            ("LORE_OCR_LANGUAGES", "eng+deu"),
+            ("LORE_OCR_MAX_PAGES", "3"),
+            ("LORE_TESSERACT_BIN", "/opt/bin/tesseract"),
+        ])
+        .unwrap();
+        assert_eq!(
+            on.app.extract_limits.ocr,
+            Some(OcrSettings { languages: "eng+deu", max_pages: 3, tesseract: "/opt/bin/tesseract" })
+        );
+        let default = settings(&[("LORE_OCR", "tesseract")]).unwrap().app.extract_limits.ocr;
+        assert_eq!(default, Some(OcrSettings::default()));
+        let e = settings(&[("LORE_OCR", "openai")]).unwrap_err().to_string();
+        assert!(e.contains("LORE_OCR") && e.contains("not built"), "{e}");
+        for (name, value) in
+            [("LORE_OCR_LANGUAGES", "eng; rm -rf /"), ("LORE_OCR_LANGUAGES", "eng deu"), ("LORE_OCR_MAX_PAGES", "0")]
+        {
+            let e = settings(&[("LORE_OCR", "tesseract"), (name, value)]).unwrap_err().to_string();
+            assert!(e.contains(name), "{e}");
         }
     }
 

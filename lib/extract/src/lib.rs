@@ -38,6 +38,7 @@ mod epub;
 mod html;
 mod isolate;
 mod markdown;
+mod ocr;
 mod odt;
 mod pdf;
 mod pdf_text;

@@ -1,8 +1,9 @@
 //! PDF text through pdf-extract (lopdf underneath), title from the Info dictionary.
 
+use crate::ocr::{Failure, PageImages};
 use crate::pdf_text::SpacedOutput;
 use crate::text::single_line;
-use lore_app::ports::{ExtractError, ExtractLimits};
+use lore_app::ports::{ExtractError, ExtractLimits, OcrSettings};
 use pdf_extract::content::Content;
 use pdf_extract::{Dictionary, Document, Object, ObjectId, Stream};
 use std::collections::HashMap;
@@ -33,7 +34,9 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
         // Many PDFs are "encrypted" with an empty user password only to set permissions.
         doc.decrypt("").map_err(|_| ExtractError::Corrupt("the PDF is protected by a password".into()))?;
     }
-    let images = drop_image_data(&mut doc);
+    let started = std::time::Instant::now();
+    // With text recognition on, the image data is kept aside for it (moved, not copied).
+    let (images, mut kept) = drop_image_data(&mut doc, limits.ocr.is_some());
     check_structure(&doc, &mut ContentBudget::new(limits))?;
     let title = info_title(&doc);
 
@@ -52,9 +55,133 @@ pub(crate) fn extract(bytes: &[u8], limits: &ExtractLimits) -> Result<(String, O
         return Err(too_large(max_output_bytes));
     }
     if text.trim().is_empty() {
+        if let Some(ocr) = limits.ocr.as_ref().filter(|_| images > 0) {
+            let deadline = started.checked_add(limits.timeout).unwrap_or(started);
+            return recognize(&doc, &mut kept, ocr, deadline, limits).map(|text| (text, title));
+        }
         return Err(no_text_layer(images > 0));
     }
     Ok((text, title))
+}
+
+/// The text of a scan by text recognition (`ocr.rs`) of the images its pages draw, page by page.
+fn recognize(
+    doc: &Document,
+    kept: &mut HashMap<ObjectId, Stream>,
+    ocr: &OcrSettings,
+    deadline: std::time::Instant,
+    limits: &ExtractLimits,
+) -> Result<String, ExtractError> {
+    let all = doc.get_pages();
+    let pages: Vec<PageImages> = all
+        .iter()
+        .take(usize::try_from(ocr.max_pages).unwrap_or(usize::MAX))
+        .map(|(&number, &page_id)| PageImages {
+            number,
+            images: page_images(doc, page_id, kept).into_iter().filter_map(|id| kept.remove(&id)).collect(),
+        })
+        .collect();
+    if all.len() > pages.len() {
+        tracing::info!(pages = all.len(), read = pages.len(), "text recognition reads the first pages only");
+    }
+    let scan = "this PDF's pages are images without a text layer (a scan)";
+    match crate::ocr::recognize(&pages, ocr, deadline, limits.max_output_bytes) {
+        Ok(text) => {
+            let text = crate::pdf_text::tidy(&text);
+            if text.len() > limits.max_output_bytes {
+                return Err(too_large(limits.max_output_bytes));
+            }
+            Ok(text)
+        }
+        Err(Failure::NoText) => Err(ExtractError::Corrupt(format!(
+            "{NO_TEXT_LAYER}: {scan}, and text recognition (OCR) found no text in {}",
+            if pages.len() < all.len() { format!("its first {} pages", pages.len()) } else { "them".to_owned() }
+        ))),
+        Err(Failure::NothingReadable) => Err(ExtractError::Corrupt(format!(
+            "{NO_TEXT_LAYER}: {scan}, in an image encoding text recognition (OCR) does not read (such as JBIG2 or \
+             JPEG 2000){}",
+            if pages.is_empty() { ", or no page was to be read" } else { "" }
+        ))),
+        Err(Failure::CannotRun(why)) => Err(ExtractError::Corrupt(format!(
+            "{NO_TEXT_LAYER}: {scan}; text recognition (OCR) is configured but Tesseract could not run: {why}"
+        ))),
+        Err(Failure::TimedOut) => Err(ExtractError::TimedOut(limits.timeout)),
+        Err(Failure::TooLarge(error)) => Err(error),
+    }
+}
+
+/// The image XObjects `page_id` draws, in drawing order, each once: those its content calls
+/// with `Do`, and those of the forms it calls (a few levels down). Only images in `kept`.
+fn page_images(doc: &Document, page_id: ObjectId, kept: &HashMap<ObjectId, Stream>) -> Vec<ObjectId> {
+    const MAX_DEPTH: usize = 4;
+    const MAX_CALLS: usize = 1_000;
+    let empty = Dictionary::new();
+    let Ok(page) = doc.get_dictionary(page_id) else { return Vec::new() };
+    let resources = inherited_resources(doc, page).unwrap_or(&empty);
+    let Ok(content) = doc.get_page_content(page_id) else { return Vec::new() };
+    let mut found = Vec::new();
+    let mut calls = 0usize;
+    // (resources, names called, depth), walked depth first.
+    let mut stack = vec![(resources, do_calls(&content).into_iter(), 0usize)];
+    while let Some((resources, names, depth)) = stack.last_mut() {
+        let Some(name) = names.next() else {
+            stack.pop();
+            continue;
+        };
+        calls += 1;
+        if calls > MAX_CALLS || found.len() >= crate::ocr::MAX_IMAGES_PER_PAGE {
+            break;
+        }
+        let (resources, depth) = (*resources, *depth);
+        let Some((id, stream)) = resolve_form(doc, resources, &name) else { continue };
+        if kept.contains_key(&id) {
+            if !found.contains(&id) {
+                found.push(id);
+            }
+        } else if depth < MAX_DEPTH
+            && has_xobjects(
+                stream
+                    .dict
+                    .get(b"Resources")
+                    .ok()
+                    .and_then(|r| deref(doc, r))
+                    .and_then(|r| r.as_dict().ok())
+                    .unwrap_or(resources),
+            )
+        {
+            let inner = stream
+                .dict
+                .get(b"Resources")
+                .ok()
+                .and_then(|r| deref(doc, r))
+                .and_then(|r| r.as_dict().ok())
+                .unwrap_or(resources);
+            let content = stream.decompressed_content().unwrap_or_else(|_| stream.content.clone());
+            stack.push((inner, do_calls(&content).into_iter(), depth + 1));
+        }
+    }
+    found
+}
+
+/// The colour space of an image as `ocr.rs` reads it: a reference followed, and an ICC-based
+/// space replaced by its number of components (`[/ICCBased N]`).
+fn resolve_color_space(doc: &Document, dict: &mut Dictionary) {
+    let Some(space) = dict.get(b"ColorSpace").ok().and_then(|s| deref(doc, s)).cloned() else { return };
+    let space = match &space {
+        Object::Array(items) if items.first().and_then(|n| n.as_name().ok()) == Some(b"ICCBased".as_slice()) => {
+            let n = items
+                .get(1)
+                .and_then(|p| deref(doc, p))
+                .and_then(|p| p.as_stream().ok())
+                .and_then(|p| p.dict.get(b"N").ok())
+                .and_then(|n| deref(doc, n))
+                .and_then(|n| n.as_i64().ok())
+                .unwrap_or(0);
+            Object::Array(vec![Object::Name(b"ICCBased".to_vec()), Object::Integer(n)])
+        }
+        _ => space,
+    };
+    dict.set("ColorSpace", space);
 }
 
 /// The code that starts the reason of a PDF without a text layer: the source's `error` begins
@@ -78,20 +205,29 @@ fn no_text_layer(has_images: bool) -> ExtractError {
 /// would otherwise inflate every image it meets through `Do` and parse it as a content stream
 /// (wasted work, and a path to self-calls that `check_recursion` would have to inflate
 /// images to rule out).
-/// How many images there were.
-fn drop_image_data(doc: &mut Document) -> usize {
+/// How many images there were, and, when `keep`, the images as they were (for text recognition).
+fn drop_image_data(doc: &mut Document, keep: bool) -> (usize, HashMap<ObjectId, Stream>) {
     let mut images = 0;
-    for object in doc.objects.values_mut() {
+    let mut kept = HashMap::new();
+    for (&id, object) in &mut doc.objects {
         if let Object::Stream(stream) = object
             && stream.dict.get(b"Subtype").ok().and_then(|s| s.as_name().ok()) == Some(b"Image".as_slice())
         {
-            stream.content = Vec::new();
+            let content = std::mem::take(&mut stream.content);
+            if keep {
+                kept.insert(id, Stream::new(stream.dict.clone(), content));
+            }
             stream.dict.remove(b"Filter");
             stream.dict.remove(b"DecodeParms");
             images += 1;
         }
     }
-    images
+    if keep {
+        for image in kept.values_mut() {
+            resolve_color_space(doc, &mut image.dict);
+        }
+    }
+    (images, kept)
 }
 
 /// Refuses the structures that make pdf-extract recurse without end: `/Parent` loops in the

@@ -7,8 +7,11 @@
 //! [`serve_child_if_requested`](crate::serve_child_if_requested) first, which parses one
 //! document and exits. The protocol is private to this module (both ends are built from it):
 //!
-//! - request on stdin: `MAGIC`, the kind (one byte), six limits as little-endian `u64`
-//!   (input, unpacked, output, content, page content, paragraphs), then the document to EOF;
+//! - request on stdin: `MAGIC`, the kind (one byte), seven limits as little-endian `u64`
+//!   (input, unpacked, output, content, page content, paragraphs, and the time left in
+//!   milliseconds, which bounds the text recognition program the child may run), then one byte:
+//!   `0` without text recognition, `1` with it, followed by its page limit as `u64` and its
+//!   languages and Tesseract program as `u16` lengths and UTF-8 bytes; then the document to EOF;
 //! - the child is started with the arguments [`CHILD_ARGS`], which make a libtest harness run
 //!   no test (an in-process test server's own binary is its test harness, which serves no
 //!   child); a program that answers without `MAGIC` first is not a parser child, and the parse
@@ -16,7 +19,7 @@
 //! - answer on stdout: `MAGIC`, then `0`, the title length as `u64` (`u64::MAX`: none), the title, the text to
 //!   EOF; or an error code (`1` unsupported, `2` corrupt, `3` too large) and the message to EOF.
 
-use lore_app::ports::{ExtractError, ExtractLimits, Extracted};
+use lore_app::ports::{ExtractError, ExtractLimits, Extracted, OcrSettings};
 use lore_domain::document::DocumentKind;
 use std::io::{Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -30,10 +33,13 @@ use tokio::time::Instant;
 /// Set in the child's environment: "serve one extraction on stdin/stdout".
 pub const CHILD_ENV: &str = "LORE_EXTRACT_CHILD";
 
-const MAGIC: &[u8; 8] = b"LOREXT01";
+const MAGIC: &[u8; 8] = b"LOREXT02";
 /// A libtest filter that matches no test; ignored by a binary that serves the child first.
 const CHILD_ARGS: [&str; 2] = ["--exact", "lore-extract-child-process"];
-const HEADER_LEN: usize = MAGIC.len() + 1 + 6 * 8;
+const HEADER_LEN: usize = MAGIC.len() + 1 + 7 * 8 + 1;
+/// What the child passes on from the server's environment to the text recognition program (it
+/// gets nothing else): where to find it, its libraries and its language data.
+const OCR_ENV: [&str; 3] = ["PATH", "LD_LIBRARY_PATH", "TESSDATA_PREFIX"];
 /// The answer may exceed the text cap by the title and framing.
 const ANSWER_SLACK: u64 = 64 * 1024;
 /// How much of the child's stderr is kept to tell an allocation failure from a stack overflow.
@@ -72,6 +78,11 @@ fn read_request(input: &mut impl Read) -> Result<(Vec<u8>, DocumentKind, Extract
         let at = MAGIC.len() + 1 + i * 8;
         u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or_default())
     };
+    let ocr = match header[HEADER_LEN - 1] {
+        0 => None,
+        1 => Some(read_ocr(input)?),
+        _ => return Err("not an extraction request".into()),
+    };
     let limits = ExtractLimits {
         max_input_bytes: usize::try_from(field(0)).unwrap_or(usize::MAX),
         max_unpacked_bytes: field(1),
@@ -79,6 +90,8 @@ fn read_request(input: &mut impl Read) -> Result<(Vec<u8>, DocumentKind, Extract
         max_content_bytes: field(3),
         max_page_content_bytes: field(4),
         max_paragraphs: field(5),
+        timeout: std::time::Duration::from_millis(field(6)),
+        ocr,
         ..ExtractLimits::default()
     };
     let mut bytes = Vec::new();
@@ -90,6 +103,25 @@ fn read_request(input: &mut impl Read) -> Result<(Vec<u8>, DocumentKind, Extract
         return Err("the document is over the input cap".into());
     }
     Ok((bytes, kind, limits))
+}
+
+/// The text recognition settings of a request (this process reads one request: the strings are
+/// leaked, as [`OcrSettings`] wants).
+fn read_ocr(input: &mut impl Read) -> Result<OcrSettings, String> {
+    let mut pages = [0u8; 8];
+    input.read_exact(&mut pages).map_err(|e| format!("no extraction request: {e}"))?;
+    let mut string = || -> Result<&'static str, String> {
+        let mut len = [0u8; 2];
+        input.read_exact(&mut len).map_err(|e| format!("no extraction request: {e}"))?;
+        let mut bytes = vec![0u8; usize::from(u16::from_le_bytes(len))];
+        input.read_exact(&mut bytes).map_err(|e| format!("no extraction request: {e}"))?;
+        let string = String::from_utf8(bytes).map_err(|_| "not an extraction request".to_owned())?;
+        Ok(Box::leak(string.into_boxed_str()))
+    };
+    let languages = string()?;
+    let tesseract = string()?;
+    let max_pages = u32::try_from(u64::from_le_bytes(pages)).unwrap_or(u32::MAX);
+    Ok(OcrSettings { languages, max_pages, tesseract })
 }
 
 fn encode_answer(answer: &Result<Extracted, ExtractError>) -> Vec<u8> {
@@ -135,8 +167,22 @@ fn encode_request(kind: DocumentKind, limits: &ExtractLimits) -> Vec<u8> {
         limits.max_content_bytes,
         limits.max_page_content_bytes,
         limits.max_paragraphs,
+        u64::try_from(limits.timeout.as_millis()).unwrap_or(u64::MAX),
     ] {
         header.extend_from_slice(&value.to_le_bytes());
+    }
+    match &limits.ocr {
+        None => header.push(0),
+        Some(ocr) => {
+            header.push(1);
+            header.extend_from_slice(&u64::from(ocr.max_pages).to_le_bytes());
+            for string in [ocr.languages, ocr.tesseract] {
+                // Settings bound both far below 64 KiB; a longer one is cut (and then fails to run).
+                let bytes = &string.as_bytes()[..string.len().min(usize::from(u16::MAX))];
+                header.extend_from_slice(&(bytes.len() as u16).to_le_bytes());
+                header.extend_from_slice(bytes);
+            }
+        }
     }
     header
 }
@@ -194,7 +240,9 @@ pub(crate) async fn run_in_child(
         else {
             return Err(ExtractError::Corrupt("the document parser could not start: no pipes".into()));
         };
-        let request = encode_request(kind, &limits);
+        // The child gets the time left, for the text recognition program it may run.
+        let left = deadline.map_or(limits.timeout, |d| d.saturating_duration_since(Instant::now()));
+        let request = encode_request(kind, &ExtractLimits { timeout: left, ..limits });
         let bytes = Arc::clone(&bytes);
         let send = async move {
             // A child that dies early closes its stdin: its exit status says why.
@@ -259,6 +307,7 @@ fn spawn(program: &Path, limits: &ExtractLimits) -> std::io::Result<tokio::proce
         .args(CHILD_ARGS)
         .env_clear()
         .env(CHILD_ENV, "1")
+        .envs(limits.ocr.iter().flat_map(|_| OCR_ENV).filter_map(|name| Some((name, std::env::var_os(name)?))))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -383,12 +432,15 @@ mod tests {
 
     #[test]
     fn requests_and_answers_round_trip() {
-        let limits = ExtractLimits { max_paragraphs: 7, max_content_bytes: 9, ..ExtractLimits::default() };
-        let mut wire = encode_request(DocumentKind::Docx, &limits);
-        wire.extend_from_slice(b"document");
-        let (bytes, kind, read) = read_request(&mut wire.as_slice()).expect("request");
-        assert_eq!((bytes.as_slice(), kind), (b"document".as_slice(), DocumentKind::Docx));
-        assert_eq!(read, limits);
+        let ocr = OcrSettings { languages: "eng+fra", max_pages: 4, tesseract: "/usr/bin/tesseract" };
+        for ocr in [None, Some(ocr)] {
+            let limits = ExtractLimits { max_paragraphs: 7, max_content_bytes: 9, ocr, ..ExtractLimits::default() };
+            let mut wire = encode_request(DocumentKind::Docx, &limits);
+            wire.extend_from_slice(b"document");
+            let (bytes, kind, read) = read_request(&mut wire.as_slice()).expect("request");
+            assert_eq!((bytes.as_slice(), kind), (b"document".as_slice(), DocumentKind::Docx));
+            assert_eq!(read, limits);
+        }
 
         for answer in [
             Ok(Extracted { text: "héllo".into(), title: Some("Tïtle".into()) }),
@@ -406,6 +458,6 @@ mod tests {
         }
         assert_eq!((1..=12).filter_map(kind_from_byte).count(), 12, "every kind crosses the pipe");
         assert_eq!(decode_answer(&[0, 1, 2]), None, "a cut answer is unreadable");
-        assert!(read_request(&mut b"LOREXT01".as_slice()).is_err(), "a cut header is refused");
+        assert!(read_request(&mut MAGIC.as_slice()).is_err(), "a cut header is refused");
     }
 }

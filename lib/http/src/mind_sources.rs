@@ -7,7 +7,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId, PathIds};
 use crate::search::MetadataValue;
 use crate::search::{SearchBody, SearchResponse, parse};
-use crate::sources::{BatchEnvelope, SourceRecord, UpdateSource, batch_ids, batch_items, batch_sources};
+use crate::sources::{SourceRecord, UpdateSource, batch_answer, batch_ids, batch_items, batch_sources};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
@@ -268,6 +268,8 @@ async fn search_mind(
     Ok(Json(SearchResponse::new(s.app.search_mind(&auth.principal, &mind, req).await?, TypeNames::Mind)))
 }
 
+batch_answer!(MindBatchResult, MindBatchEnvelope, MindSourceView, new);
+
 /// Up to 100 sources to add to a Mind in one request.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -295,7 +297,7 @@ pub struct ReprocessMindSources {
     request_body = CreateMindSources,
     security(("bearer" = ["minds:write"])),
     responses(
-        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<MindSourceView>),
+        (status = 200, description = "Every item's result (check `failed`)", body = MindBatchEnvelope),
         (status = 400, description = "`validation_error` (`sources`: 1-100 items) or `invalid_json`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`: over 2 MB", body = ErrorBody),
     ))]
@@ -304,10 +306,10 @@ async fn create_mind_sources(
     State(s): State<ApiState>,
     PathId(mind): PathId<MindId>,
     JsonBody(body): JsonBody<CreateMindSources>,
-) -> Result<Json<BatchEnvelope<MindSourceView>>, ApiError> {
+) -> Result<Json<MindBatchEnvelope>, ApiError> {
     let items = batch_sources(body.sources, new_mind_source)?;
     let done = s.app.create_mind_sources(&auth.principal, &mind, items).await?;
-    Ok(Json(batch_items(done, "queued", |x| MindSourceView::new(x, false))))
+    Ok(Json(batch_items(done, "queued")))
 }
 
 /// Process up to 100 of the Mind's sources again in one request, each on its own (as
@@ -317,7 +319,7 @@ async fn create_mind_sources(
     request_body = ReprocessMindSources,
     security(("bearer" = ["minds:write"])),
     responses(
-        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<MindSourceView>),
+        (status = 200, description = "Every item's result (check `failed`)", body = MindBatchEnvelope),
         (status = 400, description = "`validation_error` (`sourceIds`: 1-100 ids) or `invalid_json`", body = ErrorBody),
     ))]
 async fn reprocess_mind_sources(
@@ -325,8 +327,8 @@ async fn reprocess_mind_sources(
     State(s): State<ApiState>,
     PathId(mind): PathId<MindId>,
     JsonBody(body): JsonBody<ReprocessMindSources>,
-) -> Result<Json<BatchEnvelope<MindSourceView>>, ApiError> {
+) -> Result<Json<MindBatchEnvelope>, ApiError> {
     let ids = batch_ids(body.source_ids)?;
     let done = s.app.reprocess_mind_sources(&auth.principal, &mind, &ids).await?;
-    Ok(Json(batch_items(done, "queued", |x| MindSourceView::new(x, false))))
+    Ok(Json(batch_items(done, "queued")))
 }

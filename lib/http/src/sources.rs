@@ -607,41 +607,76 @@ pub struct ProcessSources {
     pub source_ids: Option<Vec<String>>,
 }
 
-/// The outcome of one item of a batch; `V` is the owner's source record.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BatchResult<V> {
-    /// The item's position in the request, from 0.
-    pub index: usize,
-    /// `created`, `queued` (created or named, and queued for processing) or `error`.
-    pub status: String,
-    /// The status code the single request would have answered for this item.
-    pub status_code: u16,
-    pub source: Option<V>,
-    /// What went wrong (`{code, message, details}` as in every error). A source created but not
-    /// queued has both `source` and `error`.
-    #[schema(value_type = Option<crate::error::ErrorDetail>)]
-    pub error: Option<serde_json::Value>,
+/// One item of a batch's answer, before it is named in the owner's vocabulary.
+pub(crate) struct BatchOutcome {
+    pub(crate) index: usize,
+    pub(crate) status: &'static str,
+    pub(crate) status_code: u16,
+    pub(crate) source: Option<KnowledgeSource>,
+    pub(crate) error: Option<serde_json::Value>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct BatchEnvelope<V> {
-    pub status: Status,
-    /// Items without an error.
-    pub succeeded: usize,
-    /// Items with an error.
-    pub failed: usize,
-    /// One per item, in the request's order.
-    pub results: Vec<BatchResult<V>>,
-}
+/// The answer types of one owner's batches: the same members, the owner's source record.
+/// (Written out per owner rather than generic so that the document types `source` as that
+/// record or `null`.)
+macro_rules! batch_answer {
+    ($result:ident, $envelope:ident, $view:ty, $record:ident) => {
+        /// The outcome of one item of a batch.
+        #[derive(Debug, Serialize, ToSchema)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $result {
+            /// The item's position in the request, from 0.
+            pub index: usize,
+            /// `created`, `queued` (created or named, and queued for processing) or `error`.
+            pub status: String,
+            /// The status code the single request would have answered for this item.
+            pub status_code: u16,
+            pub source: Option<$view>,
+            /// What went wrong (`{code, message, details}` as in every error). A source created
+            /// but not queued has both `source` and `error`.
+            #[schema(value_type = Option<crate::error::ErrorDetail>)]
+            pub error: Option<serde_json::Value>,
+        }
 
-/// A batch's answer: `done` names an item that went through, `view` is the owner's record.
-pub(crate) fn batch_items<V>(
+        #[derive(Debug, Serialize, ToSchema)]
+        pub struct $envelope {
+            pub status: crate::views::Status,
+            /// Items without an error.
+            pub succeeded: usize,
+            /// Items with an error.
+            pub failed: usize,
+            /// One per item, in the request's order.
+            pub results: Vec<$result>,
+        }
+
+        impl From<Vec<crate::sources::BatchOutcome>> for $envelope {
+            fn from(items: Vec<crate::sources::BatchOutcome>) -> Self {
+                let results: Vec<$result> = items
+                    .into_iter()
+                    .map(|o| $result {
+                        index: o.index,
+                        status: o.status.to_owned(),
+                        status_code: o.status_code,
+                        source: o.source.map(|s| <$view>::$record(s, false)),
+                        error: o.error,
+                    })
+                    .collect();
+                let failed = results.iter().filter(|r| r.error.is_some()).count();
+                Self { status: crate::views::Status::Success, succeeded: results.len() - failed, failed, results }
+            }
+        }
+    };
+}
+pub(crate) use batch_answer;
+
+batch_answer!(BatchResult, BatchEnvelope, SourceView, new);
+
+/// A batch's answer: `done` names an item that went through.
+pub(crate) fn batch_items<E: From<Vec<BatchOutcome>>>(
     items: Vec<lore_app::sources::BatchItem>,
-    done: &str,
-    view: impl Fn(KnowledgeSource) -> V,
-) -> BatchEnvelope<V> {
-    let results: Vec<BatchResult<V>> = items
+    done: &'static str,
+) -> E {
+    let outcomes = items
         .into_iter()
         .enumerate()
         .map(|(index, item)| {
@@ -651,21 +686,20 @@ pub(crate) fn batch_items<V>(
                 (Some(_), Some(_)) => "created",
                 (Some(_), None) => done,
             };
-            BatchResult {
+            BatchOutcome {
                 index,
-                status: status.to_owned(),
+                status,
                 status_code: match (&item.source, &error) {
                     (_, Some(e)) => e.status().as_u16(),
                     _ if done == "created" => 201,
                     _ => 202,
                 },
-                source: item.source.map(&view),
+                source: item.source,
                 error: error.map(|e| e.error_member()),
             }
         })
-        .collect();
-    let failed = results.iter().filter(|r| r.error.is_some()).count();
-    BatchEnvelope { status: Status::Success, succeeded: results.len() - failed, failed, results }
+        .collect::<Vec<_>>();
+    E::from(outcomes)
 }
 
 /// A batch's sources, each read on its own by `parse` (a malformed one is that item's error
@@ -709,7 +743,7 @@ fn batch_size(name: &str, n: usize) -> Result<(), DomainError> {
     request_body = CreateSources,
     security(("bearer" = ["knowledge:write"])),
     responses(
-        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<SourceView>),
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope),
         (status = 400, description = "`validation_error` (`sources`: 1-100 items) or `invalid_json`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`: over 2 MB", body = ErrorBody),
     ))]
@@ -718,11 +752,11 @@ async fn create_sources(
     State(s): State<ApiState>,
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<CreateSources>,
-) -> Result<Json<BatchEnvelope<SourceView>>, ApiError> {
+) -> Result<Json<BatchEnvelope>, ApiError> {
     let items = batch_sources(body.sources, new_source)?;
     let process = body.process.unwrap_or(false);
     let done = s.app.create_sources(&auth.principal, &chatbot, items, process).await?;
-    Ok(Json(batch_items(done, if process { "queued" } else { "created" }, |s| SourceView::new(s, false))))
+    Ok(Json(batch_items(done, if process { "queued" } else { "created" })))
 }
 
 /// Queue up to 100 of the chatbot's sources for processing in one request, each on its own (as
@@ -732,7 +766,7 @@ async fn create_sources(
     request_body = ProcessSources,
     security(("bearer" = ["knowledge:write"])),
     responses(
-        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope<SourceView>),
+        (status = 200, description = "Every item's result (check `failed`)", body = BatchEnvelope),
         (status = 400, description = "`validation_error` (`sourceIds`: 1-100 ids) or `invalid_json`", body = ErrorBody),
     ))]
 async fn process_sources(
@@ -740,8 +774,8 @@ async fn process_sources(
     State(s): State<ApiState>,
     PathId(chatbot): PathId<ChatbotId>,
     JsonBody(body): JsonBody<ProcessSources>,
-) -> Result<Json<BatchEnvelope<SourceView>>, ApiError> {
+) -> Result<Json<BatchEnvelope>, ApiError> {
     let ids = batch_ids(body.source_ids)?;
     let done = s.app.process_sources(&auth.principal, &chatbot, &ids).await?;
-    Ok(Json(batch_items(done, "queued", |s| SourceView::new(s, false))))
+    Ok(Json(batch_items(done, "queued")))
 }

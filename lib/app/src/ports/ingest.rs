@@ -57,6 +57,31 @@ pub struct ExtractLimits {
     pub max_page_content_bytes: u64,
     /// Most paragraphs a DOCX may have (docx-rs holds every one in memory).
     pub max_paragraphs: u64,
+    /// Text recognition of PDFs whose pages are images without a text layer (scans); `None`:
+    /// off, such a PDF ends with a `no_text_layer` error.
+    pub ocr: Option<OcrSettings>,
+}
+
+/// How scanned PDFs are read (`LORE_OCR=tesseract`): each page's images go through the Tesseract
+/// program, run as a child process of the parser.
+///
+/// The strings are `'static` so that the limits stay `Copy`: they are read once, at start-up (and
+/// once by each parser process), and leaked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OcrSettings {
+    /// Tesseract language codes joined with `+` (`eng`, `eng+deu`); each needs its trained data
+    /// installed.
+    pub languages: &'static str,
+    /// Pages of one PDF read at most; the later ones are left out of the text.
+    pub max_pages: u32,
+    /// The Tesseract program: a path, or a name looked up in `PATH`.
+    pub tesseract: &'static str,
+}
+
+impl Default for OcrSettings {
+    fn default() -> Self {
+        Self { languages: "eng", max_pages: 50, tesseract: "tesseract" }
+    }
 }
 
 impl Default for ExtractLimits {
@@ -70,6 +95,7 @@ impl Default for ExtractLimits {
             max_content_bytes: 64 * 1024 * 1024,
             max_page_content_bytes: 4 * 1024 * 1024,
             max_paragraphs: 200_000,
+            ocr: None,
         }
     }
 }

@@ -130,6 +130,9 @@ fn config(settings: &Settings, overrides: &Overrides) -> AppConfig {
     if let Some(limit) = overrides.public_chat_per_mind_per_minute {
         config.public_chat_per_mind_per_minute = limit.max(1);
     }
+    if let Some(ocr) = overrides.ocr {
+        config.extract_limits.ocr = Some(ocr);
+    }
     config
 }
 

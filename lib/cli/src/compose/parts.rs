@@ -81,6 +81,8 @@ pub struct Overrides {
     /// The binary document parsers run in (`LORE_EXTRACT_ISOLATION=process`) instead of this
     /// process's own: in-process test servers, whose own binary is the test harness.
     pub extract_child_program: Option<PathBuf>,
+    /// Read scanned PDFs with this text recognition instead of what `LORE_OCR*` says.
+    pub ocr: Option<ports::OcrSettings>,
 }
 
 /// What tests (and embedders of the library) choose instead of the environment on AWS.

@@ -8,7 +8,7 @@
 #[path = "../../../../tests/hostile/files.rs"]
 mod files;
 
-use lore_app::ports::{ExtractError, ExtractLimits, Extractor};
+use lore_app::ports::{ExtractError, ExtractLimits, Extractor, OcrSettings};
 use lore_domain::document::DocumentKind;
 use lore_extract::{DocumentExtractor, Isolation};
 use std::future::Future;
@@ -47,6 +47,9 @@ fn main() {
         }),
         ("a_million_row_csv_stays_within_the_budgets", || Box::pin(a_million_row_csv_stays_within_the_budgets())),
         ("deeply_nested_html_is_held_to_the_time_budget", || Box::pin(deeply_nested_html_is_held_to_the_time_budget())),
+        ("a_scan_is_recognised_in_a_child_within_its_time", || {
+            Box::pin(a_scan_is_recognised_in_a_child_within_its_time())
+        }),
     ];
     if listing {
         if !args.iter().any(|a| a == "--ignored") {
@@ -272,4 +275,22 @@ async fn deeply_nested_html_is_held_to_the_time_budget() {
     assert_eq!(extractor.idle_parsers(), 1);
     let next = extractor.extract(b"<html><body><p>next page</p></body></html>".to_vec(), DocumentKind::Html, short);
     assert_eq!(next.await.expect("the next page").text, "next page");
+}
+
+/// Text recognition in the parser process: its settings cross the pipe, Tesseract is found
+/// through the `PATH` passed on to the child, and a parse that runs out of time is killed with
+/// its Tesseract. Needs `tesseract` with English data (scripts/test.sh installs it).
+async fn a_scan_is_recognised_in_a_child_within_its_time() {
+    let scan = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scanned-page.pdf")).expect("fixture");
+    let ocr = ExtractLimits { ocr: Some(OcrSettings::default()), ..limits() };
+    let extracted = child_extractor(1).extract(scan.clone(), DocumentKind::Pdf, ocr).await.expect("recognised");
+    assert!(extracted.text.to_lowercase().contains("lantern"), "{:?}", extracted.text);
+
+    let hurried = ExtractLimits { timeout: Duration::from_millis(150), ..ocr };
+    let started = Instant::now();
+    let extractor = child_extractor(1);
+    let result = extractor.extract(scan, DocumentKind::Pdf, hurried).await;
+    assert!(matches!(result, Err(ExtractError::TimedOut(_))), "{result:?}");
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert_eq!(extractor.idle_parsers(), 1);
 }

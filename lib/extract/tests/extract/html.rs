@@ -80,7 +80,10 @@ async fn without_main_the_body_is_used_and_the_first_h1_is_the_title() {
                  <footer>(c) Lore</footer></body></html>";
     let extracted = extract(page).await.unwrap();
     assert_eq!(extracted.title.as_deref(), Some("Release notes"));
-    assert_eq!(extracted.text, "# Release notes\n\nVersion 2 is out.\n\nItem | State\nSearch | done");
+    assert_eq!(
+        extracted.text,
+        "# Release notes\n\nVersion 2 is out.\n\n| Item | State |\n|---|---|\n| Search | done |"
+    );
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ mod fixtures;
 mod fuzz;
 mod html;
 mod isolation;
+mod ocr;
 mod odt;
 mod pdf;
 mod pptx;

@@ -1,0 +1,455 @@
+//! Text recognition (OCR) of scanned PDF pages with Tesseract (`LORE_OCR=tesseract`).
+//!
+//! `pdf.rs` hands over the image XObjects each page draws, in page order, when the text layer is
+//! empty. Each image is written, in an encoding Tesseract reads, to a file of a private
+//! temporary directory, and `tesseract <file> stdout -l <languages>` runs on it as a child
+//! process: no shell, the remaining parse time as its deadline (it is killed past it), one thread,
+//! and the parser's own resource limits, which a child inherits. In a parser process
+//! (`process.rs`) it is also killed when the parser dies.
+//!
+//! Encodings read: JPEG (`DCTDecode`, written as it is); uncompressed or `FlateDecode` images
+//! (PNG predictors included) in grey or RGB at 8 bits per component (written as PGM/PPM) or
+//! grey at 1 bit (PBM); CCITT Group 3 and 4 fax images (`CCITTFaxDecode`, wrapped in a TIFF
+//! header). Others (JBIG2, JPEG 2000, indexed colours, masks) are skipped.
+
+use lore_app::ports::{ExtractError, OcrSettings};
+use pdf_extract::{Dictionary, Object, Stream};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Largest image read, in pixels (a letter page scanned at 600 dpi is 34 megapixels); larger
+/// ones are skipped.
+pub(crate) const MAX_PIXELS: u64 = 40_000_000;
+/// Largest total of decoded pixel data (Flate or uncompressed images) of one document, in bytes.
+pub(crate) const MAX_DECODED_BYTES: u64 = 512 * 1024 * 1024;
+/// Images of one page read at most.
+pub(crate) const MAX_IMAGES_PER_PAGE: usize = 16;
+/// How much of Tesseract's error output is kept for the log and the error.
+const STDERR_KEPT: usize = 4 * 1024;
+
+/// The images of one page, in drawing order.
+pub(crate) struct PageImages {
+    pub number: u32,
+    pub images: Vec<Stream>,
+}
+
+/// Why recognition gave no text.
+pub(crate) enum Failure {
+    /// No image of the pages is in an encoding read here.
+    NothingReadable,
+    /// Tesseract ran and found no text.
+    NoText,
+    /// Tesseract could not be started, or failed; the reason for the operator.
+    CannotRun(String),
+    TimedOut,
+    TooLarge(ExtractError),
+}
+
+/// The recognised text of `pages`, pages separated by a blank line.
+pub(crate) fn recognize(
+    pages: &[PageImages],
+    ocr: &OcrSettings,
+    deadline: Instant,
+    max_output_bytes: usize,
+) -> Result<String, Failure> {
+    let dir = tempfile::Builder::new()
+        .prefix("lore-ocr-")
+        .tempdir()
+        .map_err(|e| Failure::CannotRun(format!("no temporary directory for the page images: {e}")))?;
+    let mut decoded = 0u64;
+    let mut read_any = false;
+    let mut texts = Vec::new();
+    let mut total = 0usize;
+    for page in pages {
+        let mut page_text = Vec::new();
+        for (i, image) in page.images.iter().enumerate() {
+            let (extension, bytes) = match encode(image, &mut decoded) {
+                Ok(encoded) => encoded,
+                Err(why) => {
+                    tracing::debug!(page = page.number, image = i, why, "image skipped by text recognition");
+                    continue;
+                }
+            };
+            read_any = true;
+            let path = dir.path().join(format!("page-{}-{i}.{extension}", page.number));
+            write_private(&path, &bytes)
+                .map_err(|e| Failure::CannotRun(format!("the page image cannot be written: {e}")))?;
+            drop(bytes);
+            let result = run_tesseract(&path, ocr, deadline, max_output_bytes.saturating_sub(total), max_output_bytes);
+            let _ = std::fs::remove_file(&path);
+            let text = result?;
+            let text = text.replace('\u{c}', "");
+            let text = text.trim();
+            if !text.is_empty() {
+                total = total.saturating_add(text.len() + 2);
+                if total > max_output_bytes {
+                    return Err(Failure::TooLarge(ExtractError::TooLarge(format!(
+                        "the extracted text exceeds {max_output_bytes} bytes"
+                    ))));
+                }
+                page_text.push(text.to_owned());
+            }
+        }
+        if !page_text.is_empty() {
+            texts.push(page_text.join("\n\n"));
+        }
+    }
+    if !read_any {
+        return Err(Failure::NothingReadable);
+    }
+    if texts.is_empty() {
+        return Err(Failure::NoText);
+    }
+    Ok(texts.join("\n\n"))
+}
+
+/// Writes a file only this user can read, failing if it exists.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
+/// Runs Tesseract on one image file until `deadline`; its text (at most `cap` bytes are kept;
+/// the caller refuses more).
+fn run_tesseract(
+    path: &Path,
+    ocr: &OcrSettings,
+    deadline: Instant,
+    cap: usize,
+    max_output_bytes: usize,
+) -> Result<String, Failure> {
+    if Instant::now() >= deadline {
+        return Err(Failure::TimedOut);
+    }
+    let mut command = Command::new(ocr.tesseract);
+    command
+        .arg(path)
+        .arg("stdout")
+        .arg("-l")
+        .arg(ocr.languages)
+        // One thread: the parser's slot is one core's worth of work.
+        .env("OMP_THREAD_LIMIT", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: runs in the forked child before exec and only calls prctl, which is
+        // async-signal-safe; it allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                // Killed with the parser (the thread that started it) if that dies first.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    let mut child = command.spawn().map_err(|e| {
+        tracing::error!(program = ocr.tesseract, error = %e, "Tesseract cannot start");
+        Failure::CannotRun(format!("{} could not be started: {e}", ocr.tesseract))
+    })?;
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(Failure::CannotRun("Tesseract started without pipes".into()));
+    };
+    let out = std::thread::spawn(move || read_capped(stdout, cap));
+    let err = std::thread::spawn(move || read_capped(stderr, STDERR_KEPT));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(Failure::CannotRun(format!("Tesseract was lost: {e}")));
+            }
+        }
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    let Some(status) = status else {
+        tracing::warn!(image = %path.display(), "Tesseract was killed at the parse's time limit");
+        return Err(Failure::TimedOut);
+    };
+    if !status.success() {
+        let stderr = String::from_utf8_lossy(&stderr);
+        let stderr = stderr.trim();
+        tracing::error!(%status, stderr, "Tesseract failed");
+        let tail: String =
+            stderr.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" ");
+        return Err(Failure::CannotRun(format!("{} failed ({status}): {tail}", ocr.tesseract)));
+    }
+    if stdout.len() > cap {
+        return Err(Failure::TooLarge(ExtractError::TooLarge(format!(
+            "the extracted text exceeds {max_output_bytes} bytes"
+        ))));
+    }
+    Ok(String::from_utf8_lossy(&stdout).into_owned())
+}
+
+/// Reads `reader` to its end, keeping at most `cap + 1` bytes (the rest is drained).
+fn read_capped(mut reader: impl Read, cap: usize) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 16 * 1024];
+    while let Ok(n) = reader.read(&mut buffer) {
+        if n == 0 {
+            break;
+        }
+        let room = cap.saturating_add(1).saturating_sub(kept.len());
+        kept.extend_from_slice(&buffer[..n.min(room)]);
+    }
+    kept
+}
+
+// ------------------------------------------------------------------------------ encodings
+
+/// The image as a file Tesseract reads: its extension and bytes; or why it is skipped.
+/// `decoded` counts the pixel data decoded so far for the document.
+fn encode(image: &Stream, decoded: &mut u64) -> Result<(&'static str, Vec<u8>), &'static str> {
+    let dict = &image.dict;
+    if dict.get(b"ImageMask").ok().and_then(|m| m.as_bool().ok()) == Some(true) {
+        return Err("an image mask");
+    }
+    let width = positive(dict, b"Width").ok_or("no width")?;
+    let height = positive(dict, b"Height").ok_or("no height")?;
+    if width.saturating_mul(height) > MAX_PIXELS {
+        return Err("more pixels than the limit");
+    }
+    let filters = names(dict.get(b"Filter").ok());
+    let params = match dict.get(b"DecodeParms").ok() {
+        Some(Object::Array(items)) => items.last().and_then(|p| p.as_dict().ok()),
+        Some(Object::Dictionary(d)) => Some(d),
+        _ => None,
+    };
+    match filters.as_slice() {
+        [f] if f == b"DCTDecode" => {
+            if !image.content.starts_with(&[0xff, 0xd8]) {
+                return Err("not a JPEG file");
+            }
+            Ok(("jpg", image.content.clone()))
+        }
+        [f] if f == b"CCITTFaxDecode" => Ok(("tif", fax_tiff(&image.content, width, height, params)?)),
+        [] | [_] if filters.first().is_none_or(|f| f == b"FlateDecode") => {
+            let bits = dict.get(b"BitsPerComponent").ok().and_then(|b| b.as_i64().ok()).unwrap_or(8);
+            let components = components(dict.get(b"ColorSpace").ok()).ok_or("a colour space not read")?;
+            let (magic, bits) = match (components, bits) {
+                (1, 8) => ("P5", 8u64),
+                (3, 8) => ("P6", 8),
+                (1, 1) => ("P4", 1),
+                _ => return Err("a pixel format not read"),
+            };
+            let row = (width * components * bits).div_ceil(8);
+            let size = row * height;
+            *decoded = decoded.saturating_add(size);
+            if *decoded > MAX_DECODED_BYTES {
+                return Err("over the document's decoded image budget");
+            }
+            let predictor = params.and_then(|p| p.get(b"Predictor").ok()).and_then(|p| p.as_i64().ok()).unwrap_or(1);
+            let stored = if predictor >= 10 { (row + 1) * height } else { size };
+            if (2..10).contains(&predictor) {
+                return Err("a TIFF predictor");
+            }
+            let data = match filters.first() {
+                None => {
+                    image.content.get(..usize::try_from(stored).map_err(|_| "too large")?).ok_or("short data")?.to_vec()
+                }
+                Some(_) => inflate(&image.content, stored).ok_or("damaged or short data")?,
+            };
+            let row = usize::try_from(row).map_err(|_| "too large")?;
+            let mut pixels = if predictor >= 10 {
+                let per_pixel = usize::try_from((components * bits).div_ceil(8)).unwrap_or(1);
+                unpredict_png(&data, row, per_pixel, usize::try_from(height).map_err(|_| "too large")?)
+                    .ok_or("damaged predictor data")?
+            } else {
+                data
+            };
+            let inverted = matches!(
+                dict.get(b"Decode").ok().and_then(|d| d.as_array().ok()).map(Vec::as_slice),
+                Some([a, ..]) if a.as_float().ok().or_else(|| a.as_i64().ok().map(|v| v as f32)) == Some(1.0)
+            );
+            // PDF grey: 0 is black; PBM: 1 is black.
+            if inverted != (magic == "P4") {
+                pixels.iter_mut().for_each(|b| *b = !*b);
+            }
+            let header = if magic == "P4" {
+                format!("P4\n{width} {height}\n")
+            } else {
+                format!("{magic}\n{width} {height}\n255\n")
+            };
+            let mut file = header.into_bytes();
+            file.extend_from_slice(&pixels);
+            Ok((if magic == "P4" { "pbm" } else { "pnm" }, file))
+        }
+        _ => Err("an encoding not read (JBIG2, JPEG 2000 or a filter chain)"),
+    }
+}
+
+fn positive(dict: &Dictionary, key: &[u8]) -> Option<u64> {
+    dict.get(key).ok()?.as_i64().ok().and_then(|v| u64::try_from(v).ok()).filter(|&v| v > 0)
+}
+
+fn names(object: Option<&Object>) -> Vec<Vec<u8>> {
+    match object {
+        Some(Object::Name(name)) => vec![name.clone()],
+        Some(Object::Array(items)) => items.iter().filter_map(|i| i.as_name().ok().map(<[u8]>::to_vec)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Colour components of a grey or RGB colour space (device, calibrated or ICC-based).
+fn components(space: Option<&Object>) -> Option<u64> {
+    match space? {
+        Object::Name(name) => match name.as_slice() {
+            b"DeviceGray" | b"CalGray" | b"G" => Some(1),
+            b"DeviceRGB" | b"CalRGB" | b"RGB" => Some(3),
+            _ => None,
+        },
+        Object::Array(items) => match items.first()?.as_name().ok()? {
+            b"CalGray" => Some(1),
+            b"CalRGB" => Some(3),
+            // The ICC profile's stream is a reference this module does not follow: pdf.rs
+            // resolves it into `N` beforehand (see `resolve_color_space`).
+            b"ICCBased" => {
+                items.get(1)?.as_i64().ok().and_then(|n| u64::try_from(n).ok()).filter(|n| *n == 1 || *n == 3)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Exactly `size` bytes inflated from zlib (or raw deflate) data, reading no more than that.
+fn inflate(data: &[u8], size: u64) -> Option<Vec<u8>> {
+    let read = |reader: &mut dyn Read| {
+        let mut out = Vec::new();
+        let _ = reader.take(size).read_to_end(&mut out);
+        (out.len() as u64 == size).then_some(out)
+    };
+    read(&mut flate2::read::ZlibDecoder::new(data))
+        .or_else(|| read(&mut flate2::read::DeflateDecoder::new(data.get(2..)?)))
+}
+
+/// Undoes PNG row filters: `rows` rows of a filter byte and `row` bytes.
+fn unpredict_png(data: &[u8], row: usize, per_pixel: usize, rows: usize) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; row.checked_mul(rows)?];
+    let mut previous = vec![0u8; row];
+    for r in 0..rows {
+        let line = data.get(r * (row + 1)..(r + 1) * (row + 1))?;
+        let (filter, source) = (line[0], &line[1..]);
+        let current = &mut out[r * row..(r + 1) * row];
+        for i in 0..row {
+            let left = if i >= per_pixel { current[i - per_pixel] } else { 0 };
+            let up = previous[i];
+            let up_left = if i >= per_pixel { previous[i - per_pixel] } else { 0 };
+            current[i] = source[i].wrapping_add(match filter {
+                0 => 0,
+                1 => left,
+                2 => up,
+                3 => ((u16::from(left) + u16::from(up)) / 2) as u8,
+                4 => paeth(left, up, up_left),
+                _ => return None,
+            });
+        }
+        previous.copy_from_slice(current);
+    }
+    Some(out)
+}
+
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let p = i16::from(a) + i16::from(b) - i16::from(c);
+    let (pa, pb, pc) = ((p - i16::from(a)).abs(), (p - i16::from(b)).abs(), (p - i16::from(c)).abs());
+    if pa <= pb && pa <= pc {
+        a
+    } else if pb <= pc {
+        b
+    } else {
+        c
+    }
+}
+
+/// CCITT fax data in a minimal little-endian TIFF: one strip, Group 4 when `K` < 0, else
+/// Group 3 (two-dimensional when `K` > 0). White is zero, the fax convention: the decoded
+/// picture does not depend on `BlackIs1`, which only says how a PDF reader stores the bits.
+fn fax_tiff(data: &[u8], width: u64, height: u64, params: Option<&Dictionary>) -> Result<Vec<u8>, &'static str> {
+    let int = |key: &[u8]| params.and_then(|p| p.get(key).ok()).and_then(|v| v.as_i64().ok());
+    let k = int(b"K").unwrap_or(0);
+    let columns = int(b"Columns").and_then(|c| u64::try_from(c).ok()).filter(|&c| c > 0).unwrap_or(width);
+    let rows = int(b"Rows").and_then(|r| u64::try_from(r).ok()).filter(|&r| r > 0).unwrap_or(height);
+    if columns.saturating_mul(rows) > MAX_PIXELS {
+        return Err("more pixels than the limit");
+    }
+    let (columns, rows) =
+        (u32::try_from(columns).map_err(|_| "too wide")?, u32::try_from(rows).map_err(|_| "too tall")?);
+    let length = u32::try_from(data.len()).map_err(|_| "too large")?;
+    let compression = if k < 0 { 4 } else { 3 };
+    // (tag, type, value): type 3 SHORT, 4 LONG; sorted by tag, as TIFF requires.
+    let mut entries: Vec<(u16, u16, u32)> = vec![
+        (256, 4, columns),
+        (257, 4, rows),
+        (258, 3, 1),
+        (259, 3, compression),
+        (262, 3, 0),
+        (273, 4, 0), // strip offset, set below
+        (277, 3, 1),
+        (278, 4, rows),
+        (279, 4, length),
+    ];
+    if compression == 3 {
+        entries.push((292, 4, u32::from(k > 0)));
+    }
+    let data_offset = 8 + 2 + 12 * entries.len() as u32 + 4;
+    let mut out = Vec::with_capacity(data.len() + data_offset as usize);
+    out.extend_from_slice(b"II*\0");
+    out.extend_from_slice(&8u32.to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    for (tag, kind, value) in &mut entries {
+        if *tag == 273 {
+            *value = data_offset;
+        }
+        out.extend_from_slice(&tag.to_le_bytes());
+        out.extend_from_slice(&kind.to_le_bytes());
+        out.extend_from_slice(&1u32.to_le_bytes());
+        // A SHORT sits in the first two bytes of the value field, which is little-endian here.
+        out.extend_from_slice(&value.to_le_bytes());
+    }
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(data);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_predictors_are_undone() {
+        // Two rows of three grey pixels: [10, 20, 30], [11, 22, 33], filtered Sub then Up.
+        let data = [1, 10, 10, 10, 2, 1, 2, 3];
+        assert_eq!(unpredict_png(&data, 3, 1, 2), Some(vec![10, 20, 30, 11, 22, 33]));
+        assert_eq!(unpredict_png(&data[..5], 3, 1, 2), None, "short data");
+        assert_eq!(unpredict_png(&[9, 0, 0, 0], 3, 1, 1), None, "an unknown filter");
+        assert_eq!(paeth(10, 20, 10), 20);
+    }
+
+    #[test]
+    fn a_fax_image_gets_a_tiff_header() {
+        let tiff = fax_tiff(b"data", 100, 50, None).unwrap();
+        assert!(tiff.starts_with(b"II*\0\x08\0\0\0"));
+        assert!(tiff.ends_with(b"data"));
+        assert_eq!(u16::from_le_bytes([tiff[8], tiff[9]]), 10, "Group 3 has its options entry");
+        assert!(fax_tiff(b"", 100_000, 100_000, None).is_err(), "over the pixel cap");
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Writes lib/extract/tests/fixtures/scanned-page.pdf: a page "scanned" at 150 dpi, a grey JPEG
+image of a few lines of English text with no text layer, for the text recognition (OCR) tests;
+scanned-page-fax.pdf, the same page in black and white as a CCITT Group 4 image; and
+scanned-page-flate.pdf, the same grey page as Flate-compressed pixels with the PNG "Up" predictor.
+
+Needs Pillow (in a throwaway virtual environment: python3 -m venv /tmp/v && /tmp/v/bin/pip
+install Pillow) and the DejaVu Sans font of Debian's fonts-dejavu-core package. Run from the
+repository root: /tmp/v/bin/python scripts/make-scan-fixture.py
+"""
+
+import zlib
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+OUT = Path("lib/extract/tests/fixtures/scanned-page.pdf")
+FAX = Path("lib/extract/tests/fixtures/scanned-page-fax.pdf")
+FLATE = Path("lib/extract/tests/fixtures/scanned-page-flate.pdf")
+LINES = [
+    "Lighthouse inspection report",
+    "The keepers recorded strong westerly winds",
+    "and replaced the copper lantern gasket.",
+    "Visibility improved after the morning fog.",
+]
+
+
+def main() -> None:
+    font = ImageFont.truetype(FONT, 34)
+    image = Image.new("L", (1240, 80 + 62 * len(LINES)), 255)
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(LINES):
+        draw.text((70, 50 + 62 * i), line, font=font, fill=0)
+    # A JPEG image in the PDF (DCTDecode), as most scanners write; a single image, no text.
+    image.save(OUT, "PDF", resolution=150, quality=70)
+    data = OUT.read_bytes()
+    assert b"/Font" not in data, "a text layer"
+    assert b"/DCTDecode" in data, "not a JPEG image"
+    print(f"{OUT}: {len(data)} bytes")
+    # The same page black and white, as fax-grade scanners write it: Pillow stores a 1-bit image
+    # as CCITT Group 4 (CCITTFaxDecode).
+    image.point(lambda v: 255 if v > 128 else 0).convert("1").save(FAX, "PDF", resolution=150)
+    data = FAX.read_bytes()
+    assert b"/Font" not in data, "a text layer"
+    assert b"/CCITTFaxDecode" in data, "not a CCITT image"
+    print(f"{FAX}: {len(data)} bytes")
+    FLATE.write_bytes(flate_pdf(image))
+    print(f"{FLATE}: {FLATE.stat().st_size} bytes")
+
+
+def flate_pdf(image: Image.Image) -> bytes:
+    """A one-page PDF drawing `image` (grey) as FlateDecode pixels, PNG "Up" predictor, written by
+    hand (Pillow writes grey images as JPEG)."""
+    width, height = image.size
+    pixels = image.tobytes()
+    rows = [pixels[y * width : (y + 1) * width] for y in range(height)]
+    filtered = bytearray()
+    previous = bytes(width)
+    for row in rows:
+        filtered.append(2)
+        filtered.extend((a - b) & 0xFF for a, b in zip(row, previous))
+        previous = row
+    data = zlib.compress(bytes(filtered), 9)
+    points = (width * 72 // 150, height * 72 // 150)
+    content = f"q {points[0]} 0 0 {points[1]} 0 0 cm /Im1 Do Q".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {points[0]} {points[1]}] "
+        f"/Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>".encode(),
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace /DeviceGray "
+        f"/BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns {width} >> "
+        f"/Length {len(data)} >>\nstream\n".encode()
+        + data
+        + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+if __name__ == "__main__":
+    main()
