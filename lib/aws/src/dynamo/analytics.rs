@@ -10,9 +10,7 @@
 //!
 //! A report reads one query per kind, bounded by the range's days.
 
-use super::{
-    DynamoStore, Expr, GSI1, Item, TxWrite, get_i, get_s, key, malformed, n, newest_first_key, s, unavailable,
-};
+use super::{DynamoStore, Expr, GSI1, Item, TxWrite, get_i, get_s, key, malformed, n, newest_first_key, s};
 use lore_app::ports::StoreResult;
 use lore_domain::Timestamp;
 use lore_domain::analytics::{
@@ -123,30 +121,8 @@ impl DynamoStore {
             expr.v("low", s(newest_first_key(range.from.start().millis(), ""))),
             expr.v("high", s(newest_first_key(range.to.end().millis() - 1, "~"))),
         );
-        let mut keys = Vec::new();
-        let mut start = None;
         // Another workspace's items cannot be under this owner; the check below is belt and braces.
-        while keys.len() < UNANSWERED_QUESTIONS {
-            let page = self
-                .client()
-                .query()
-                .table_name(self.table())
-                .index_name(GSI1)
-                .key_condition_expression(&cond)
-                .set_expression_attribute_names(expr.names())
-                .set_expression_attribute_values(expr.values())
-                .scan_index_forward(false)
-                .limit((UNANSWERED_QUESTIONS - keys.len()) as i32)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(unavailable)?;
-            keys.extend(page.items.unwrap_or_default());
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() => start = Some(k),
-                _ => break,
-            }
-        }
+        let keys = self.query_key_range(GSI1, &cond, &expr, true, UNANSWERED_QUESTIONS).await?;
         let attrs = ["ws", "id", "conversation", "question", "createdAt"];
         self.batch_get_attrs(keys, &attrs)
             .await?

@@ -409,6 +409,44 @@ impl DynamoStore {
         }
     }
 
+    /// Up to `limit` entries of an index whose whole key condition `cond` (a partition and a
+    /// sort-key bound, written with `expr`) selects them, in index order: for the reads that
+    /// bound the sort key, which a filter may not name.
+    pub(crate) async fn query_key_range(
+        &self,
+        index: &str,
+        cond: &str,
+        expr: &Expr,
+        newest_first: bool,
+        limit: usize,
+    ) -> StoreResult<Vec<Item>> {
+        let mut out: Vec<Item> = Vec::new();
+        let mut start = None;
+        while out.len() < limit {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .index_name(index)
+                .key_condition_expression(cond)
+                .set_expression_attribute_names(expr.names())
+                .set_expression_attribute_values(expr.values())
+                .scan_index_forward(!newest_first)
+                .limit((limit - out.len()).min(1000) as i32)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(unavailable)?;
+            out.extend(page.items.unwrap_or_default());
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => break,
+            }
+        }
+        out.truncate(limit);
+        Ok(out)
+    }
+
     /// The items behind `keys`, strongly consistent, in the order of `keys`; absent ones are
     /// left out.
     pub(crate) async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {

@@ -609,35 +609,15 @@ impl SourceStore for DynamoStore {
                 expr.a("refreshDue"),
                 expr.v("now", n(now.millis()))
             );
-            let mut start = None;
             // Oldest first within a shard: `limit` per shard is enough for `limit` overall.
-            while due.len() < (shard as usize + 1) * limit {
-                let page = self
-                    .client
-                    .query()
-                    .table_name(&self.table)
-                    .index_name(REFRESHES)
-                    .key_condition_expression(&key_cond)
-                    .set_expression_attribute_names(expr.names())
-                    .set_expression_attribute_values(expr.values())
-                    .set_exclusive_start_key(start.take())
-                    .send()
-                    .await
-                    .map_err(unavailable)?;
-                for item in page.items.unwrap_or_default() {
-                    if let (Some(ws), Some(id), Some(at)) = (
-                        get_s(&item, "ws").and_then(WorkspaceId::parse),
-                        get_s(&item, "id").and_then(SourceId::parse),
-                        get_i(&item, "refreshDue"),
-                    ) {
-                        due.push((at, ws, id));
-                    }
-                }
-                start = page.last_evaluated_key;
-                if start.is_none() {
-                    break;
-                }
-            }
+            let items = self.query_key_range(REFRESHES, &key_cond, &expr, false, limit).await?;
+            due.extend(items.iter().filter_map(|item| {
+                Some((
+                    get_i(item, "refreshDue")?,
+                    get_s(item, "ws").and_then(WorkspaceId::parse)?,
+                    get_s(item, "id").and_then(SourceId::parse)?,
+                ))
+            }));
         }
         due.sort_by_key(|(at, _, _)| *at);
         Ok(due.into_iter().take(limit).map(|(_, ws, id)| (ws, id)).collect())
