@@ -136,6 +136,40 @@ async fn chunks_are_listed_in_order_a_page_at_a_time_with_tokens_and_heading_pat
 }
 
 #[tokio::test]
+async fn a_docx_table_split_across_chunks_repeats_its_header_in_each() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    let rows: Vec<[String; 3]> = (1..=150)
+        .map(|i| [format!("Part {i:03}"), format!("{}.{:02} EUR", i * 3, i % 100), format!("Stocked in aisle {}", i % 9)])
+        .collect();
+    let docx = crate::fixtures::docx_table("Price list", ["Part", "Price", "Notes"], &rows);
+    let (status, body) = t.upload_source(&bot, "prices.docx", docx).await;
+    assert_eq!(status, 201, "{body}");
+    let src = body["source"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(t.process(&bot, &src).await.0, 202);
+    assert_eq!(t.settle(&bot, &src).await["status"], "ready");
+
+    let chunks = all_chunks(&t, &chunks_path(&bot, &src)).await;
+    assert!(chunks.len() >= 3, "a table of {} rows in {} chunks", rows.len(), chunks.len());
+    let header = "| Part | Price | Notes |\n|---|---|---|\n";
+    let mut seen: Vec<&str> = Vec::new();
+    for c in &chunks {
+        let text = c["text"].as_str().unwrap();
+        // Below the heading trail, every chunk is a table whose columns are named.
+        let body = text.strip_prefix("# Price list\n\n").unwrap_or_else(|| panic!("the heading trail: {text:?}"));
+        assert!(body.starts_with(header), "the header opens chunk {}: {text:?}", c["position"]);
+        assert_eq!(body.matches("| Part | Price | Notes |").count(), 1, "{text:?}");
+        assert_eq!(c["headingPath"], json!(["Price list"]), "{c}");
+        seen.extend(body.lines().filter_map(|l| l.strip_prefix("| Part ")?.split(' ').next().filter(|n| n.len() == 3)));
+    }
+    seen.sort();
+    seen.dedup();
+    let expected: Vec<String> = (1..=150).map(|i| format!("{i:03}")).collect();
+    assert_eq!(seen, expected.iter().map(String::as_str).collect::<Vec<_>>(), "every row in some chunk");
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn an_edited_chunk_is_found_by_its_new_words_and_not_its_old_ones() {
     let t = TestApp::spawn().await;
     let bot = t.chatbot().await;

@@ -53,6 +53,21 @@ pub fn docx(heading: &str, paragraphs: &[&str], table: [[&str; 2]; 2]) -> Vec<u8
     buf.into_inner()
 }
 
+/// A DOCX with a Heading 1 and a table whose first row is `header`.
+pub fn docx_table(heading: &str, header: [&str; 3], rows: &[[String; 3]]) -> Vec<u8> {
+    use docx_rs::{Docx, Paragraph, Run, Table, TableCell, TableRow};
+    let cell = |t: &str| TableCell::new().add_paragraph(Paragraph::new().add_run(Run::new().add_text(t)));
+    let row = |r: [&str; 3]| TableRow::new(r.iter().map(|c| cell(c)).collect());
+    let mut table = vec![row(header)];
+    table.extend(rows.iter().map(|r| row([r[0].as_str(), r[1].as_str(), r[2].as_str()])));
+    let doc = Docx::new()
+        .add_paragraph(Paragraph::new().style("Heading1").add_run(Run::new().add_text(heading)))
+        .add_table(Table::new(table));
+    let mut buf = Cursor::new(Vec::new());
+    doc.build().pack(&mut buf).expect("docx packs");
+    buf.into_inner()
+}
+
 /// A DOCX-shaped zip whose document.xml inflates to `inflated_mb` MB of zeros.
 pub fn docx_zip_bomb(inflated_mb: usize) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));

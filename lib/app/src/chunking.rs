@@ -1,5 +1,5 @@
 //! Splitting extracted text into chunks for embedding (docs/api.md §6: 15 % overlap,
-//! Markdown-aware for Markdown and HTML).
+//! Markdown-aware for the kinds extracted as Markdown: `DocumentKind::is_markdown_like`).
 //!
 //! **Chunks fit the embedder.** An embedding model reads a bounded number of its own tokens and
 //! ignores the rest: all-MiniLM-L6-v2 reads 256 word pieces, so a 3,200-character chunk was

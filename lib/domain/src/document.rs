@@ -80,6 +80,7 @@ impl DocumentKind {
         matches!(
             self,
             DocumentKind::Markdown
+                | DocumentKind::Docx
                 | DocumentKind::Html
                 | DocumentKind::Csv
                 | DocumentKind::Tsv
