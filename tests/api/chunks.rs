@@ -140,7 +140,9 @@ async fn a_docx_table_split_across_chunks_repeats_its_header_in_each() {
     let t = TestApp::spawn().await;
     let bot = t.chatbot().await;
     let rows: Vec<[String; 3]> = (1..=150)
-        .map(|i| [format!("Part {i:03}"), format!("{}.{:02} EUR", i * 3, i % 100), format!("Stocked in aisle {}", i % 9)])
+        .map(|i| {
+            [format!("Part {i:03}"), format!("{}.{:02} EUR", i * 3, i % 100), format!("Stocked in aisle {}", i % 9)]
+        })
         .collect();
     let docx = crate::fixtures::docx_table("Price list", ["Part", "Price", "Notes"], &rows);
     let (status, body) = t.upload_source(&bot, "prices.docx", docx).await;
