@@ -6,8 +6,9 @@
 #
 #   bash scripts/browser-test.sh
 #
-# What it checks is in tests/browser/chat_page.py (the page) and tests/browser/widget.py (the
-# widget on host pages of other origins); both run, and the script fails when either fails.
+# What it checks is in tests/browser/chat_page.py (the page), tests/browser/widget.py (the
+# widget on host pages of other origins) and tests/browser/console.py (the owners' console); all
+# run, and the script fails when any fails.
 # Screenshots (desktop and phone width) are written to target/browser/ in the repository (the CI
 # artifacts), or to $LORE_SCREENSHOTS.
 #
@@ -50,7 +51,7 @@ mkdir -p "$LORE_SCREENSHOTS"
 
 export PYTHONDONTWRITEBYTECODE=1 # the tests import each other: no __pycache__ left in the tree
 failed=0
-for test in chat_page widget; do
+for test in chat_page widget console; do
   echo "browser-test: $test" >&2
   if ! "$VENV/bin/python" "tests/browser/$test.py"; then
     echo "browser-test: $test FAILED" >&2

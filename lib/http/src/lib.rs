@@ -7,6 +7,7 @@ mod analytics;
 mod api_router;
 mod chatbots;
 mod chunks;
+mod console;
 mod conversations;
 pub mod error;
 mod events_doc;
@@ -101,7 +102,8 @@ impl RouteGroup {
                     .merge(conversations::mind_router())
                     .merge(public_chat::mind_router()),
             ),
-            RouteGroup::Files => ApiRouter::new(),
+            // The owners' console (`/console`, HTML and its assets), served by `lore serve` only.
+            RouteGroup::Files => console::routes(ApiRouter::new()),
         }
     }
 }

@@ -1,0 +1,642 @@
+// The Lore console (docs/console.md): an owner's view of chatbots, Minds, their knowledge, search
+// and conversations, on the public API alone. The API key lives in this tab's sessionStorage and
+// is sent as `Authorization: Bearer`; signing out (or a 401) forgets it. No framework: views are
+// functions that draw into <main> with the `el` helper (text always as text nodes, never HTML).
+
+const KEY = "lore.console.key";
+const app = document.getElementById("app");
+let session = null; // {key, workspace, scopes}
+let timers = []; // polling of the current view, cleared when the view changes
+
+// ---- DOM ------------------------------------------------------------------------------------
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+let uid = 0;
+/** A labelled form control: the label names it for screen readers. */
+function field(label, control, hint) {
+  const id = control.id || `f${++uid}`;
+  control.id = id;
+  const hintNode = hint ? el("span", { class: "hint", id: `${id}-hint` }, hint) : null;
+  if (hintNode) control.setAttribute("aria-describedby", hintNode.id);
+  return el("div", { class: "field" }, el("label", { for: id }, label), control, hintNode);
+}
+
+function announce(message, kind = "ok") {
+  const region = document.getElementById(kind === "error" ? "alerts" : "status");
+  if (!region) return;
+  region.textContent = "";
+  // A fresh text node so that assistive technology reads a repeated message again.
+  region.append(el("p", { class: kind }, message));
+}
+
+function when(iso) {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function bytes(n) {
+  if (n === null || n === undefined) return "—";
+  const units = ["B", "KB", "MB", "GB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
+}
+
+/** `text` with every occurrence of the query's words marked. */
+function marked(text, query) {
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) || [])];
+  if (!words.length) return [text];
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const re = new RegExp(`(${escaped.join("|")})`, "giu");
+  return text.split(re).map((part, i) => (i % 2 ? el("mark", {}, part) : part));
+}
+
+// ---- API ------------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, body) {
+    const e = (body && body.error) || {};
+    super(e.message || `The request failed (${status}).`);
+    this.status = status;
+    this.code = e.code || "error";
+  }
+}
+
+async function api(method, path, body, key = session && session.key) {
+  const headers = { Authorization: `Bearer ${key}`, Accept: "application/json" };
+  const init = { method, headers };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => null);
+  if (res.status === 401 && session) {
+    signOut("Your key was refused (revoked or expired): signed out.");
+    throw new ApiError(401, data);
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+/** A multipart upload with progress, through XMLHttpRequest (fetch reports no upload progress). */
+function upload(path, form, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.setRequestHeader("Authorization", `Bearer ${session.key}`);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress(e.loaded / e.total));
+    xhr.addEventListener("load", () => {
+      let data = null;
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch (_) {
+        /* not JSON */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+      else reject(new ApiError(xhr.status, data));
+    });
+    xhr.addEventListener("error", () => reject(new ApiError(0, null)));
+    xhr.send(form);
+  });
+}
+
+/** Runs `action`, announcing its failure; returns its result or undefined. */
+async function attempt(action) {
+  try {
+    return await action();
+  } catch (e) {
+    if (e.status !== 401) announce(e.message, "error");
+    return undefined;
+  }
+}
+
+// ---- Owners: chatbots and Minds share one set of views ---------------------------------------
+
+const kinds = {
+  chatbot: {
+    plural: "Chatbots",
+    list: "/api/v1/chatbots",
+    member: "chatbots",
+    one: "chatbot",
+    base: (id) => `/api/v1/chatbots/${id}`,
+    sources: (id) => `/api/v1/chatbots/${id}/sources`,
+    process: (id, sid) => `/api/v1/chatbots/${id}/sources/${sid}/process`,
+    chunks: (id, sid) => `/api/v1/chatbots/${id}/sources/${sid}/chunks`,
+    search: (id) => `/api/v1/chatbots/${id}/knowledge/search`,
+    instructions: "descriptor",
+    failed: "error",
+    page: "c",
+  },
+  mind: {
+    plural: "Minds",
+    list: "/api/v1/minds",
+    member: "minds",
+    one: "mind",
+    base: (id) => `/api/v1/minds/${id}`,
+    sources: (id) => `/api/v1/minds/${id}/knowledge`,
+    process: (id, sid) => `/api/v1/minds/${id}/knowledge/${sid}/reprocess`,
+    chunks: (id, sid) => `/api/v1/minds/${id}/knowledge/${sid}/chunks`,
+    search: (id) => `/api/v1/minds/${id}/knowledge/search`,
+    instructions: "systemPrompt",
+    failed: "failed",
+    page: "m",
+  },
+};
+
+const busy = (status) => status === "pending" || status === "processing" || status === "transcribing";
+
+// ---- Views ----------------------------------------------------------------------------------
+
+function signInView(message) {
+  document.title = "Sign in · Lore console";
+  const key = el("input", { type: "password", autocomplete: "off", spellcheck: "false", required: true });
+  const form = el(
+    "form",
+    { class: "card signin", "aria-labelledby": "signin-title" },
+    el("h1", { id: "signin-title" }, "Lore console"),
+    el("p", {}, "Sign in with an API key of your workspace. It is kept in this tab only and forgotten when you sign out or close it."),
+    field("API key", key),
+    el("button", { type: "submit", class: "primary" }, "Sign in"),
+    el("div", { id: "alerts", role: "alert" }, message ? el("p", { class: "error" }, message) : null),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const who = await api("GET", "/api/integrations/webhooks/auth/verify", undefined, key.value.trim());
+      sessionStorage.setItem(KEY, key.value.trim());
+      session = { key: key.value.trim(), workspace: who.workspace, scopes: who.key.scopes };
+      if (!location.hash || location.hash === "#/") location.hash = "#/chatbots";
+      route();
+    } catch (err) {
+      announce(err.status === 401 ? "That key was not accepted." : err.message, "error");
+      key.focus();
+    }
+  });
+  app.replaceChildren(el("main", { id: "main", class: "narrow" }, form));
+  key.focus();
+}
+
+function signOut(message) {
+  sessionStorage.removeItem(KEY);
+  session = null;
+  history.replaceState(null, "", "#/");
+  signInView(message);
+}
+
+function layout(title, ...content) {
+  document.title = `${title} · Lore console`;
+  const here = location.hash;
+  const link = (href, text) =>
+    el("a", { href, "aria-current": here.startsWith(href) ? "page" : null }, text);
+  const main = el(
+    "main",
+    { id: "main", tabindex: "-1" },
+    el("div", { id: "alerts", role: "alert" }),
+    el("div", { id: "status", role: "status", "aria-live": "polite" }),
+    ...content,
+  );
+  app.replaceChildren(
+    el("a", { href: "#main", class: "skip" }, "Skip to content"),
+    el(
+      "header",
+      { class: "top" },
+      el("span", { class: "brand" }, "Lore"),
+      el("nav", { "aria-label": "Sections" }, link("#/chatbots", "Chatbots"), link("#/minds", "Minds")),
+      el("span", { class: "who" }, session.workspace.name),
+      el("button", { type: "button", onclick: () => signOut("Signed out.") }, "Sign out"),
+    ),
+    main,
+  );
+  return main;
+}
+
+async function listView(kind) {
+  const k = kinds[kind];
+  const table = el("div", { class: "loading" }, "Loading…");
+  const name = el("input", { type: "text", maxlength: 100, required: true });
+  const create = el(
+    "form",
+    { class: "card inline", "aria-label": `New ${k.one}` },
+    field("Name", name),
+    el("button", { type: "submit", class: "primary" }, `Create ${k.one}`),
+  );
+  create.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const made = await attempt(() => api("POST", k.list, { name: name.value.trim() }));
+    if (made) location.hash = `#/${kind}s/${made[k.one].id}`;
+  });
+  layout(k.plural, el("h1", {}, k.plural), create, table);
+  const data = await attempt(() => api("GET", `${k.list}?limit=100`));
+  if (!data) return;
+  const items = data[k.member];
+  if (!items.length) {
+    table.replaceWith(el("p", { class: "empty" }, `No ${k.plural.toLowerCase()} yet: create one above.`));
+    return;
+  }
+  table.replaceWith(
+    el(
+      "table",
+      {},
+      el("caption", { class: "sr" }, k.plural),
+      el("thead", {}, el("tr", {}, ["Name", "Slug", "Sources", "Conversations", "Published"].map((h) => el("th", { scope: "col" }, h)))),
+      el(
+        "tbody",
+        {},
+        items.map((it) =>
+          el(
+            "tr",
+            {},
+            el("th", { scope: "row" }, el("a", { href: `#/${kind}s/${it.id}` }, it.name)),
+            el("td", { "data-label": "Slug" }, it.slug),
+            el("td", { class: "num", "data-label": "Sources" }, it.sourceCount ?? it.knowledgeSourceCount ?? "—"),
+            el("td", { class: "num", "data-label": "Conversations" }, it.conversationCount ?? "—"),
+            el("td", { "data-label": "Published" }, it.isPublished ? "Yes" : "No"),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function ownerView(kind, id) {
+  const k = kinds[kind];
+  const data = await attempt(() => api("GET", k.base(id)));
+  if (!data) return layout("Not found", el("h1", {}, "Not found"), el("p", {}, el("a", { href: `#/${kind}s` }, `Back to ${k.plural}`)));
+  const owner = data[k.one];
+  const main = layout(
+    owner.name,
+    el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s` }, k.plural), " / ", owner.name),
+    el("h1", {}, owner.name),
+  );
+  main.append(
+    sourcesSection(kind, id),
+    searchSection(kind, id),
+    settingsSection(kind, owner),
+    conversationsSection(kind, id),
+  );
+}
+
+function sourcesSection(kind, id) {
+  const k = kinds[kind];
+  const list = el("div", {}, "Loading…");
+  const section = el("section", { "aria-labelledby": "sources-h" }, el("h2", { id: "sources-h" }, "Knowledge"));
+
+  async function refresh() {
+    const data = await attempt(() => api("GET", `${k.sources(id)}?limit=100`));
+    if (!data) return;
+    const sources = data.sources;
+    if (!sources.length) list.replaceChildren(el("p", { class: "empty" }, "No sources yet: upload a file, add a website or paste text below."));
+    else list.replaceChildren(sourcesTable(sources));
+    if (sources.some((s) => busy(s.status))) timers.push(setTimeout(refresh, 1000));
+  }
+
+  function sourcesTable(sources) {
+    return el(
+      "table",
+      { class: "sources" },
+      el("caption", { class: "sr" }, "Sources"),
+      el("thead", {}, el("tr", {}, ["Name", "Type", "Status", "Chunks", "Size", "Updated", "Actions"].map((h) => el("th", { scope: "col" }, h)))),
+      el(
+        "tbody",
+        {},
+        sources.map((s) =>
+          el(
+            "tr",
+            { "data-source": s.id },
+            el("th", { scope: "row" }, s.name),
+            el("td", { "data-label": "Type" }, s.mimeType ? `${s.type} (${s.mimeType.split("/").pop()})` : s.type),
+            el("td", { "data-label": "Status" }, statusCell(s)),
+            el("td", { class: "num", "data-label": "Chunks" }, s.chunkCount),
+            el("td", { class: "num", "data-label": "Size" }, bytes(s.sizeBytes)),
+            el("td", { "data-label": "Updated" }, when(s.updatedAt)),
+            el(
+              "td",
+              { class: "actions" },
+              s.status === "ready" ? el("a", { href: `#/${kind}s/${id}/sources/${s.id}` }, "Chunks") : null,
+              !busy(s.status) || s.status === "pending"
+                ? el("button", { type: "button", onclick: () => act("POST", k.process(id, s.id), `Processing ${s.name}.`) }, s.status === "pending" ? "Process" : "Process again")
+                : null,
+              !busy(s.status) || s.status === "pending"
+                ? el("button", { type: "button", class: "danger", onclick: () => confirm(`Delete ${s.name}?`) && act("DELETE", `${k.sources(id)}/${s.id}`, `Deleted ${s.name}.`) }, "Delete")
+                : null,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function statusCell(s) {
+    const label = el("span", { class: `badge ${s.status}` }, s.status);
+    if (busy(s.status) && s.progress && s.progress.total) {
+      return [label, " ", el("progress", { max: s.progress.total, value: s.progress.done, "aria-label": `${s.progress.stage}` }), ` ${s.progress.stage}`];
+    }
+    if (s.error) return [label, el("span", { class: "why" }, s.error.replace(/^[a-z_]+:\s*/, ""))];
+    return label;
+  }
+
+  async function act(method, path, message) {
+    if (await attempt(() => api(method, path))) {
+      announce(message);
+      refresh();
+    }
+  }
+
+  async function created(made, name) {
+    if (!made) return;
+    const s = made.source;
+    // A chatbot source waits for `process`; a Mind's is queued at once.
+    if (kind === "chatbot" && s.status === "pending") await attempt(() => api("POST", k.process(id, s.id)));
+    announce(`Added ${name}; processing.`);
+    refresh();
+  }
+
+  // Files, with progress.
+  const files = el("input", { type: "file", multiple: true });
+  const progress = el("ul", { class: "uploads", "aria-live": "polite" });
+  const uploadForm = el("form", { class: "card" }, el("h3", {}, "Upload files"), field("Files", files, "PDF, DOCX, ODT, RTF, TXT, Markdown, HTML, CSV/TSV, XLSX/ODS, PPTX, EPUB"), el("button", { type: "submit" }, "Upload"), progress);
+  uploadForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    for (const file of files.files) {
+      const bar = el("progress", { max: 1, value: 0, "aria-label": `Uploading ${file.name}` });
+      const item = el("li", {}, `${file.name} `, bar);
+      progress.append(item);
+      const form = new FormData();
+      form.append("file", file, file.name);
+      try {
+        let made;
+        if (kind === "chatbot") {
+          made = await upload(k.sources(id), form, (p) => (bar.value = p));
+        } else {
+          const up = await upload(`${k.base(id)}/knowledge/upload`, form, (p) => (bar.value = p));
+          const type = up.category === "audio" ? "podcast" : "document";
+          made = await api("POST", k.sources(id), { type, name: file.name, fileUrl: up.fileUrl });
+        }
+        item.replaceChildren(`${file.name}: uploaded`);
+        await created(made, file.name);
+      } catch (err) {
+        item.replaceChildren(`${file.name}: ${err.message}`);
+        announce(`${file.name}: ${err.message}`, "error");
+      }
+    }
+    files.value = "";
+  });
+
+  // A website.
+  const url = el("input", { type: "url", required: true, placeholder: "https://example.com/docs" });
+  const depth = el("input", { type: "number", min: 1, max: 5, value: 1 });
+  const every = el("input", { type: "number", min: 1, max: 8760, placeholder: "off" });
+  const urlForm = el("form", { class: "card" }, el("h3", {}, "Add a website"), field("Address", url), field("Crawl depth", depth, "1 is the page alone; up to 5"), field("Refresh every (hours)", every, "Empty: only when you ask"), el("button", { type: "submit" }, "Add website"));
+  urlForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { type: "url", url: url.value.trim(), crawlDepth: Number(depth.value) || 1 };
+    if (every.value) body.refreshIntervalHours = Number(every.value);
+    await created(await attempt(() => api("POST", k.sources(id), body)), body.url);
+    url.value = "";
+  });
+
+  // Text.
+  const textName = el("input", { type: "text", required: true, maxlength: 200 });
+  const content = el("textarea", { rows: 5, required: true, maxlength: 100000 });
+  const textForm = el("form", { class: "card" }, el("h3", {}, "Add text"), field("Name", textName), field("Text", content), el("button", { type: "submit" }, "Add text"));
+  textForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { type: "text", name: textName.value.trim(), content: content.value };
+    await created(await attempt(() => api("POST", k.sources(id), body)), body.name);
+    textName.value = "";
+    content.value = "";
+  });
+
+  section.append(list, el("div", { class: "grid" }, uploadForm, urlForm, textForm));
+  refresh();
+  return section;
+}
+
+function searchSection(kind, id) {
+  const k = kinds[kind];
+  const query = el("input", { type: "search", required: true });
+  const mode = el("select", {}, ["hybrid", "semantic", "keyword"].map((m) => el("option", { value: m }, m)));
+  const topK = el("input", { type: "number", min: 1, max: 50, value: 5 });
+  const results = el("ol", { class: "results", "aria-live": "polite" });
+  const form = el("form", { class: "card inline", role: "search" }, field("Question or words", query), field("Mode", mode), field("Results", topK), el("button", { type: "submit", class: "primary" }, "Search"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const q = query.value.trim();
+    const data = await attempt(() => api("POST", k.search(id), { query: q, mode: mode.value, topK: Number(topK.value) || 5 }));
+    if (!data) return;
+    announce(`${data.results.length} results in ${Math.round(data.tookMs)} ms.`);
+    results.replaceChildren(
+      ...data.results.map((r) =>
+        el(
+          "li",
+          { class: "card" },
+          el("div", { class: "meta" }, el("strong", {}, r.sourceName), ` · chunk ${r.position + 1} · score `, el("span", { class: "score" }, r.score.toFixed(3)), r.url ? [" · ", el("a", { href: r.url, rel: "noreferrer noopener", target: "_blank" }, r.url)] : null),
+          el("p", { class: "chunk" }, marked(r.content, q)),
+        ),
+      ),
+    );
+    if (!data.results.length) results.replaceChildren(el("li", { class: "empty" }, "Nothing found."));
+  });
+  return el("section", { "aria-labelledby": "search-h" }, el("h2", { id: "search-h" }, "Search playground"), form, results);
+}
+
+function settingsSection(kind, owner) {
+  const k = kinds[kind];
+  const name = el("input", { type: "text", value: owner.name, maxlength: 100, required: true });
+  const instructions = el("textarea", { rows: 4 });
+  instructions.value = owner[k.instructions] || "";
+  const welcome = el("textarea", { rows: 2 });
+  welcome.value = owner.welcomeMessage || "";
+  const origins = el("textarea", { rows: 2, placeholder: "https://www.example.com" });
+  origins.value = (owner.allowedOrigins || []).join("\n");
+  const form = el(
+    "form",
+    { class: "card" },
+    field("Name", name),
+    field(kind === "mind" ? "System prompt" : "Instructions", instructions),
+    field("Welcome message", welcome),
+    field("Sites that may embed the chat", origins, "One origin a line, e.g. https://www.example.com"),
+    el("button", { type: "submit", class: "primary" }, "Save settings"),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = {
+      name: name.value.trim(),
+      [k.instructions]: instructions.value,
+      welcomeMessage: welcome.value.trim() || null,
+      allowedOrigins: origins.value.split(/\s+/).filter(Boolean),
+    };
+    if (await attempt(() => api("PATCH", k.base(owner.id), body))) announce("Settings saved.");
+  });
+
+  const published = el("p", {});
+  const snippet = el("textarea", { rows: 2, readonly: true, class: "code" });
+  const toggle = el("button", { type: "button" });
+  const copy = el("button", { type: "button" }, "Copy snippet");
+  copy.addEventListener("click", async () => {
+    snippet.select();
+    try {
+      await navigator.clipboard.writeText(snippet.value);
+      announce("Snippet copied.");
+    } catch (_) {
+      announce("Select the snippet and copy it with your keyboard.", "error");
+    }
+  });
+  let isPublished = owner.isPublished;
+  const draw = (url) => {
+    toggle.textContent = isPublished ? "Unpublish" : "Publish";
+    published.replaceChildren(isPublished ? ["Published at ", el("a", { href: url, target: "_blank", rel: "noopener" }, url)] : "Not published: visitors cannot reach the chat.");
+    const origin = new URL(url, location.href).origin;
+    snippet.value = `<script src="${origin}/widget.js" data-${kind}="${owner.slug}" async></script>`;
+  };
+  let publicUrl = owner.publicUrl || `${location.origin}/${k.page}/${owner.slug}`;
+  toggle.addEventListener("click", async () => {
+    const done = await attempt(() => api("POST", `${k.base(owner.id)}/publish`, { isPublished: !isPublished }));
+    if (!done) return;
+    const now = done[k.one];
+    isPublished = now.isPublished;
+    publicUrl = now.publicUrl || publicUrl;
+    draw(publicUrl);
+    announce(isPublished ? (done.warning ? `Published. ${done.warning}` : "Published.") : "Unpublished.");
+  });
+  draw(publicUrl);
+  const publish = el("div", { class: "card" }, el("h3", {}, "Publishing"), published, toggle, field("Widget snippet", snippet, "Paste it into your site's HTML; add the site above first."), copy);
+  return el("section", { "aria-labelledby": "settings-h" }, el("h2", { id: "settings-h" }, "Settings"), el("div", { class: "grid" }, form, publish));
+}
+
+function conversationsSection(kind, id) {
+  const k = kinds[kind];
+  const body = el("div", {}, "Loading…");
+  const section = el("section", { "aria-labelledby": "conv-h" }, el("h2", { id: "conv-h" }, "Conversations"), body);
+  attempt(() => api("GET", `${k.base(id)}/conversations?limit=20`)).then((data) => {
+    if (!data) return body.replaceChildren(el("p", { class: "empty" }, "Conversations need a key with conversations:read."));
+    if (!data.conversations.length) return body.replaceChildren(el("p", { class: "empty" }, "No conversations yet."));
+    body.replaceChildren(
+      el(
+        "ul",
+        { class: "plain" },
+        data.conversations.map((c) =>
+          el("li", {}, el("a", { href: `#/${kind}s/${id}/conversations/${c.id}` }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`), c.visitor && c.visitor.email ? ` · ${c.visitor.email}` : ""),
+        ),
+      ),
+    );
+  });
+  return section;
+}
+
+async function transcriptView(kind, id, conversationId) {
+  const k = kinds[kind];
+  const main = layout("Conversation", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / conversation"), el("h1", {}, "Conversation"));
+  const data = await attempt(() => api("GET", `${k.base(id)}/conversations/${conversationId}`));
+  if (!data) return;
+  main.append(
+    el(
+      "ol",
+      { class: "transcript" },
+      data.messages.map((m) =>
+        el(
+          "li",
+          { class: `msg ${m.role}` },
+          el("div", { class: "meta" }, m.role === "user" ? "Visitor" : m.role === "assistant" ? "Answer" : m.role, " · ", when(m.createdAt), m.feedback ? ` · rated ${m.feedback.rating}` : ""),
+          el("p", {}, m.content),
+          m.citations && m.citations.length
+            ? el("ul", { class: "cites" }, m.citations.map((c) => el("li", {}, `[${c.index ?? ""}] ${c.sourceName || c.sourceId}: `, el("q", {}, c.quote || c.excerpt || ""))))
+            : null,
+        ),
+      ),
+    ),
+  );
+}
+
+async function chunksView(kind, id, sourceId) {
+  const k = kinds[kind];
+  const main = layout("Chunks", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / chunks"), el("h1", {}, "Chunks"));
+  const list = el("ol", { class: "chunks" });
+  main.append(el("p", {}, "What search reads of this source. Disable a chunk to keep it out of search and answers; edit its text to correct it (it is embedded again)."), list);
+  const data = await attempt(() => api("GET", `${k.chunks(id, sourceId)}?limit=100`));
+  if (!data) return;
+  for (const c of data.chunks) {
+    const text = el("textarea", { rows: 6 });
+    text.value = c.text;
+    const enabled = el("input", { type: "checkbox", checked: c.enabled });
+    const save = el("button", { type: "button" }, "Save text");
+    save.addEventListener("click", async () => {
+      if (await attempt(() => api("PATCH", `${k.chunks(id, sourceId)}/${c.id}`, { text: text.value }))) announce(`Chunk ${c.position + 1} saved.`);
+    });
+    enabled.addEventListener("change", async () => {
+      const ok = await attempt(() => api("PATCH", `${k.chunks(id, sourceId)}/${c.id}`, { enabled: enabled.checked }));
+      if (ok) announce(`Chunk ${c.position + 1} ${enabled.checked ? "enabled" : "disabled"}.`);
+      else enabled.checked = !enabled.checked;
+    });
+    list.append(
+      el(
+        "li",
+        { class: "card" },
+        el("div", { class: "meta" }, `Chunk ${c.position + 1} · ${c.tokens} tokens`, c.headingPath.length ? ` · ${c.headingPath.join(" › ")}` : "", c.edited ? " · edited" : ""),
+        field(`Text of chunk ${c.position + 1}`, text),
+        el("div", { class: "row" }, el("label", {}, enabled, " In search"), save),
+      ),
+    );
+  }
+  if (data.pagination.total > data.chunks.length) main.append(el("p", {}, `Showing the first ${data.chunks.length} of ${data.pagination.total} chunks.`));
+}
+
+// ---- Routing --------------------------------------------------------------------------------
+
+function route() {
+  timers.forEach(clearTimeout);
+  timers = [];
+  if (!session) return signInView();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  const kind = { chatbots: "chatbot", minds: "mind" }[parts[0]];
+  if (!kind) {
+    location.hash = "#/chatbots";
+    return;
+  }
+  if (parts.length === 1) return listView(kind);
+  if (parts.length === 2) return ownerView(kind, parts[1]);
+  if (parts[2] === "sources" && parts[3]) return chunksView(kind, parts[1], parts[3]);
+  if (parts[2] === "conversations" && parts[3]) return transcriptView(kind, parts[1], parts[3]);
+  location.hash = `#/${parts[0]}`;
+}
+
+window.addEventListener("hashchange", () => {
+  route();
+  const main = document.getElementById("main");
+  if (main) main.focus({ preventScroll: true });
+});
+
+(async function start() {
+  const key = sessionStorage.getItem(KEY);
+  if (!key) return signInView();
+  try {
+    const who = await api("GET", "/api/integrations/webhooks/auth/verify", undefined, key);
+    session = { key, workspace: who.workspace, scopes: who.key.scopes };
+    route();
+  } catch (_) {
+    sessionStorage.removeItem(KEY);
+    signInView("Your key is no longer accepted: sign in again.");
+  }
+})();
