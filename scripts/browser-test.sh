@@ -41,6 +41,16 @@ if ! "$VENV/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ 
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "selenium==$SELENIUM_VERSION" >&2
 fi
 
+# axe-core (npm, MPL-2.0), pinned: the console's accessibility check injects it into each view.
+AXE_VERSION="4.14.1"
+AXE_DIR="$TOOLS_DIR/axe-core-$AXE_VERSION"
+if [ ! -f "$AXE_DIR/package/axe.min.js" ]; then
+  echo "browser-test: fetching axe-core@$AXE_VERSION" >&2
+  mkdir -p "$AXE_DIR"
+  (cd "$AXE_DIR" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null && tar xzf "axe-core-$AXE_VERSION.tgz")
+fi
+export LORE_AXE_JS="$AXE_DIR/package/axe.min.js"
+
 if [ -z "${LORE_BIN:-}" ]; then
   cargo build -q --locked --bin lore
   LORE_BIN="$TARGET_DIR/debug/lore"

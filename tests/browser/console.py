@@ -55,6 +55,21 @@ def rows_ready(b, names):
     wait_for(f"{names} to be ready", probe, timeout=90)
 
 
+def accessible(b, where):
+    """axe-core finds no serious or critical violation on the current view."""
+    if not hasattr(b, "axe"):
+        b.axe = open(os.environ["LORE_AXE_JS"]).read()
+    b.js(b.axe)
+    found = b.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then("
+        " r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        "  .map(v => v.id + ': ' + v.help + ' ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))),"
+        " e => done(['axe failed: ' + e]));"
+    )
+    check(found == [], f"{where}: accessibility violations {found}")
+
+
 def no_console_errors(b, where):
     b.assert_clean(where)
     # A refused key's 401 is logged by the browser as a failed load: expected where the test
@@ -76,11 +91,13 @@ def main():
         wait_for("the refusal", lambda: "not accepted" in text(b, "#alerts"))
         check(b.js("return sessionStorage.length") == 0, "a refused key is not kept")
         b.screenshot("console-sign-in.png")
+        accessible(b, "sign-in")
 
         sign_in(b, lore.key)
         wait_for("the chatbot list", lambda: text(b, "main h1") == "Chatbots")
         check(text(b, "header .who") != "", "the workspace is named")
         no_console_errors(b, "the chatbot list")
+        accessible(b, "the chatbot list")
 
         # Create a chatbot with the form.
         b.find("form[aria-label='New chatbot'] input").send_keys("Support bot")
@@ -121,6 +138,7 @@ def main():
         score = float(first.find_element(By.CSS_SELECTOR, ".score").text)
         check(score > 0, f"a score: {score}")
         b.screenshot("console-search.png")
+        accessible(b, "the chatbot's page")
 
         # The chunk view: disable the policy's chunk.
         policy_id = by_name["returns.md"]["id"]
@@ -133,6 +151,7 @@ def main():
         check(chunks[0]["enabled"] is False, chunks[0])
         box.click()
         wait_for("the chunk to be enabled again", lambda: "enabled" in text(b, "#status"))
+        accessible(b, "the chunks")
         b.driver.back()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
 
@@ -153,6 +172,7 @@ def main():
         wait_for("the transcript", lambda: "When are refunds paid?" in text(b, "ol.transcript"))
         check(len(b.all("ol.transcript li.msg.assistant")) >= 1, "the answer is shown")
         no_console_errors(b, "the transcript")
+        accessible(b, "the transcript")
 
         # A Mind: created, taught a text, searched, through the same views.
         b.find("header nav a[href='#/minds']").click()
@@ -186,6 +206,7 @@ def main():
         width = b.js("return document.documentElement.scrollWidth")
         check(width <= 390, f"nothing wider than the phone: {width}")
         b.screenshot("console-phone.png")
+        accessible(b, "the chatbot's page at phone width")
         b.driver.set_window_size(1280, 900)
 
         # Signing out forgets the key; a key the server stops accepting signs the tab out.
