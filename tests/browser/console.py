@@ -160,6 +160,7 @@ def main():
         publish.click()
         wait_for("the published address", lambda: "Published at" in text(b, "main"))
         snippet = b.find("textarea.code").get_attribute("value")
+        check(text(b, "main").count("Published at http") == 1, "the address is a link after the words")
         check('data-chatbot="support-bot"' in snippet and "/widget.js" in snippet, snippet)
         check(lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]["isPublished"], "published")
         b.screenshot("console-chatbot.png")
@@ -173,6 +174,56 @@ def main():
         check(len(b.all("ol.transcript li.msg.assistant")) >= 1, "the answer is shown")
         no_console_errors(b, "the transcript")
         accessible(b, "the transcript")
+        conversation_id = b.js("return location.hash.split('/')[4]")
+        conv_path = f"/api/v1/chatbots/{bot_id}/conversations/{conversation_id}"
+
+        # The owner rates the answer and corrects it.
+        answer = b.find("ol.transcript li.msg.assistant")
+        answer.find_element(By.CSS_SELECTOR, "button.rate-down").click()
+        wait_for("the rating", lambda: "rated down" in text(b, "ol.transcript li.msg.assistant"))
+        rated = [m for m in lore.api("GET", conv_path)["messages"] if m["role"] == "assistant"]
+        check(rated[-1]["feedback"]["rating"] == "down", rated[-1])
+        answer = b.find("ol.transcript li.msg.assistant")
+        [x for x in answer.find_elements(By.CSS_SELECTOR, "button") if x.text == "Correct this answer"][0].click()
+        fix = answer.find_element(By.CSS_SELECTOR, "form.correct textarea")
+        fix.clear()
+        fix.send_keys("Refunds are paid within fourteen days.")
+        answer.find_element(By.CSS_SELECTOR, "form.correct button[type=submit]").click()
+        wait_for("the correction", lambda: "Correction saved" in text(b, "#status"))
+        corrections = lore.api("GET", f"/api/v1/chatbots/{bot_id}/corrections")["corrections"]
+        check([c["content"] for c in corrections] == ["Refunds are paid within fourteen days."], corrections)
+        check(corrections[0]["question"] == "When are refunds paid?", corrections)
+
+        # A visitor asks for a person: the owner replies in the console and hands back.
+        lore.api("POST", f"{conv_path}/handoff", {"reason": "I want to talk to someone"})
+        b.driver.refresh()
+        reply = wait_for("the reply form", lambda: b.all("ol.transcript ~ form textarea"))[0]
+        reply.send_keys("Hello, this is Sam from the shop.")
+        b.find("ol.transcript ~ form button[type=submit]").click()
+        wait_for("the reply in the transcript", lambda: "Sam from the shop" in text(b, "ol.transcript li.msg.agent"))
+        agent = [m for m in lore.api("GET", conv_path)["messages"] if m["role"] == "agent"]
+        check([m["content"] for m in agent] == ["Hello, this is Sam from the shop."], agent)
+        [x for x in b.all("button") if x.text == "Hand back to the assistant"][0].click()
+        wait_for("the hand-back", lambda: "Handed back" in text(b, "#status"))
+        check(lore.api("GET", conv_path)["conversation"]["status"] == "open", "open again")
+        check("null" not in text(b, "main") and "undefined" not in text(b, "main"), text(b, "main"))
+        b.screenshot("console-transcript.png")
+        accessible(b, "the transcript after hand-off")
+
+        # Analytics count what happened.
+        b.driver.back()
+        wait_for("the analytics", lambda: b.all("section[aria-labelledby=analytics-h] .figure"))
+        figures = b.js(
+            "return Object.fromEntries(Array.from(document.querySelectorAll('.figure')).map("
+            " f => [f.querySelector('.label').innerText, Number(f.querySelector('.value').innerText)]))"
+        )
+        check(figures["conversations"] == 1 and figures["rated down"] == 1, figures)
+        check(len(b.all("svg.chart rect.bar")) == 30, "one bar a day for 30 days")
+        [x for x in b.all("button") if x.text == "Export CSV"][0].click()
+        wait_for("the export", lambda: "Downloaded conversations-" in text(b, "#status"))
+        b.js("document.getElementById('analytics-h').scrollIntoView()")
+        b.screenshot("console-analytics.png")
+        check("Refunds are paid within fourteen days." in text(b, "section[aria-labelledby=corr-h]"), "the correction listed")
 
         # A Mind: created, taught a text, searched, through the same views.
         b.find("header nav a[href='#/minds']").click()

@@ -26,6 +26,12 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+/** Replaces `node`'s children, skipping null/false and flattening arrays as `el` does. */
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false).map((c) => (c instanceof Node ? c : document.createTextNode(String(c)))));
+  return node;
+}
+
 let uid = 0;
 /** A labelled form control: the label names it for screen readers. */
 function field(label, control, hint) {
@@ -194,7 +200,7 @@ function signInView(message) {
       key.focus();
     }
   });
-  app.replaceChildren(el("main", { id: "main", class: "narrow" }, form));
+  fill(app, el("main", { id: "main", class: "narrow" }, form));
   key.focus();
 }
 
@@ -217,7 +223,7 @@ function layout(title, ...content) {
     el("div", { id: "status", role: "status", "aria-live": "polite" }),
     ...content,
   );
-  app.replaceChildren(
+  fill(app, 
     el("a", { href: "#main", class: "skip" }, "Skip to content"),
     el(
       "header",
@@ -295,6 +301,8 @@ async function ownerView(kind, id) {
     searchSection(kind, id),
     settingsSection(kind, owner),
     conversationsSection(kind, id),
+    analyticsSection(kind, id),
+    correctionsSection(kind, id),
   );
 }
 
@@ -307,8 +315,8 @@ function sourcesSection(kind, id) {
     const data = await attempt(() => api("GET", `${k.sources(id)}?limit=100`));
     if (!data) return;
     const sources = data.sources;
-    if (!sources.length) list.replaceChildren(el("p", { class: "empty" }, "No sources yet: upload a file, add a website or paste text below."));
-    else list.replaceChildren(sourcesTable(sources));
+    if (!sources.length) fill(list, el("p", { class: "empty" }, "No sources yet: upload a file, add a website or paste text below."));
+    else fill(list, sourcesTable(sources));
     if (sources.some((s) => busy(s.status))) timers.push(setTimeout(refresh, 1000));
   }
 
@@ -394,10 +402,10 @@ function sourcesSection(kind, id) {
           const type = up.category === "audio" ? "podcast" : "document";
           made = await api("POST", k.sources(id), { type, name: file.name, fileUrl: up.fileUrl });
         }
-        item.replaceChildren(`${file.name}: uploaded`);
+        fill(item, `${file.name}: uploaded`);
         await created(made, file.name);
       } catch (err) {
-        item.replaceChildren(`${file.name}: ${err.message}`);
+        fill(item, `${file.name}: ${err.message}`);
         announce(`${file.name}: ${err.message}`, "error");
       }
     }
@@ -447,7 +455,7 @@ function searchSection(kind, id) {
     const data = await attempt(() => api("POST", k.search(id), { query: q, mode: mode.value, topK: Number(topK.value) || 5 }));
     if (!data) return;
     announce(`${data.results.length} results in ${Math.round(data.tookMs)} ms.`);
-    results.replaceChildren(
+    fill(results, 
       ...data.results.map((r) =>
         el(
           "li",
@@ -457,7 +465,7 @@ function searchSection(kind, id) {
         ),
       ),
     );
-    if (!data.results.length) results.replaceChildren(el("li", { class: "empty" }, "Nothing found."));
+    if (!data.results.length) fill(results, el("li", { class: "empty" }, "Nothing found."));
   });
   return el("section", { "aria-labelledby": "search-h" }, el("h2", { id: "search-h" }, "Search playground"), form, results);
 }
@@ -507,7 +515,7 @@ function settingsSection(kind, owner) {
   let isPublished = owner.isPublished;
   const draw = (url) => {
     toggle.textContent = isPublished ? "Unpublish" : "Publish";
-    published.replaceChildren(isPublished ? ["Published at ", el("a", { href: url, target: "_blank", rel: "noopener" }, url)] : "Not published: visitors cannot reach the chat.");
+    fill(published, isPublished ? ["Published at ", el("a", { href: url, target: "_blank", rel: "noopener" }, url)] : "Not published: visitors cannot reach the chat.");
     const origin = new URL(url, location.href).origin;
     snippet.value = `<script src="${origin}/widget.js" data-${kind}="${owner.slug}" async></script>`;
   };
@@ -529,45 +537,224 @@ function settingsSection(kind, owner) {
 function conversationsSection(kind, id) {
   const k = kinds[kind];
   const body = el("div", {}, "Loading…");
-  const section = el("section", { "aria-labelledby": "conv-h" }, el("h2", { id: "conv-h" }, "Conversations"), body);
-  attempt(() => api("GET", `${k.base(id)}/conversations?limit=20`)).then((data) => {
-    if (!data) return body.replaceChildren(el("p", { class: "empty" }, "Conversations need a key with conversations:read."));
-    if (!data.conversations.length) return body.replaceChildren(el("p", { class: "empty" }, "No conversations yet."));
-    body.replaceChildren(
-      el(
-        "ul",
-        { class: "plain" },
-        data.conversations.map((c) =>
-          el("li", {}, el("a", { href: `#/${kind}s/${id}/conversations/${c.id}` }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`), c.visitor && c.visitor.email ? ` · ${c.visitor.email}` : ""),
-        ),
-      ),
+  const exportAs = (format) =>
+    el("button", { type: "button", onclick: () => download(`${k.base(id)}/conversations/export?format=${format}`, `conversations-${id}.${format}`) }, `Export ${format.toUpperCase()}`);
+  const section = el("section", { "aria-labelledby": "conv-h" }, el("h2", { id: "conv-h" }, "Conversations"), el("div", { class: "row" }, exportAs("jsonl"), exportAs("csv")), body);
+  const item = (c) =>
+    el(
+      "li",
+      {},
+      el("a", { href: `#/${kind}s/${id}/conversations/${c.id}` }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`),
+      c.visitor && c.visitor.email ? ` · ${c.visitor.email}` : "",
+      c.status === "handoff" ? [" ", el("span", { class: "badge handoff" }, "waiting for a person")] : null,
+    );
+  attempt(() => api("GET", `${k.base(id)}/conversations?limit=100`)).then((data) => {
+    if (!data) return fill(body, el("p", { class: "empty" }, "Conversations need a key with conversations:read."));
+    if (!data.conversations.length) return fill(body, el("p", { class: "empty" }, "No conversations yet."));
+    const waiting = data.conversations.filter((c) => c.status === "handoff");
+    fill(body, 
+      waiting.length ? [el("h3", {}, `Waiting for a person (${waiting.length})`), el("ul", { class: "plain inbox" }, waiting.map(item))] : null,
+      el("h3", {}, "Latest"),
+      el("ul", { class: "plain" }, data.conversations.slice(0, 20).map(item)),
     );
   });
   return section;
 }
 
-async function transcriptView(kind, id, conversationId) {
+/** Fetches `path` with the key and saves it as `name` (a link cannot carry the key). */
+async function download(path, name) {
+  try {
+    const res = await fetch(path, { headers: { Authorization: `Bearer ${session.key}` } });
+    if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => null));
+    const url = URL.createObjectURL(await res.blob());
+    const a = el("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    announce(`Downloaded ${name}.`);
+  } catch (e) {
+    announce(e.message, "error");
+  }
+}
+
+function analyticsSection(kind, id) {
   const k = kinds[kind];
-  const main = layout("Conversation", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / conversation"), el("h1", {}, "Conversation"));
-  const data = await attempt(() => api("GET", `${k.base(id)}/conversations/${conversationId}`));
-  if (!data) return;
-  main.append(
-    el(
-      "ol",
-      { class: "transcript" },
-      data.messages.map((m) =>
-        el(
-          "li",
-          { class: `msg ${m.role}` },
-          el("div", { class: "meta" }, m.role === "user" ? "Visitor" : m.role === "assistant" ? "Answer" : m.role, " · ", when(m.createdAt), m.feedback ? ` · rated ${m.feedback.rating}` : ""),
-          el("p", {}, m.content),
-          m.citations && m.citations.length
-            ? el("ul", { class: "cites" }, m.citations.map((c) => el("li", {}, `[${c.index ?? ""}] ${c.sourceName || c.sourceId}: `, el("q", {}, c.quote || c.excerpt || ""))))
-            : null,
+  const body = el("div", {}, "Loading…");
+  attempt(() => api("GET", `${k.base(id)}/analytics`)).then((data) => {
+    if (!data) return fill(body, el("p", { class: "empty" }, "Analytics need a key with conversations:read."));
+    const a = data.analytics;
+    const t = a.totals;
+    const figure = (label, value) => el("div", { class: "figure" }, el("span", { class: "value" }, value), el("span", { class: "label" }, label));
+    fill(body, 
+      el("p", { class: "meta" }, `${a.from} to ${a.to} (UTC)`),
+      el(
+        "div",
+        { class: "figures" },
+        figure("conversations", t.conversations),
+        figure("questions", t.messages),
+        figure("answered", t.answered),
+        figure("unanswered", t.unanswered),
+        figure("rated up", t.ratingsUp),
+        figure("rated down", t.ratingsDown),
+        figure("leads", t.leads),
+      ),
+      chart(a.days),
+      el("div", { class: "grid" },
+        el("div", { class: "card" }, el("h3", {}, "Most cited sources"),
+          a.topSources.length ? el("ol", {}, a.topSources.map((x) => el("li", {}, `${x.sourceName}: ${x.citations}`))) : el("p", { class: "empty" }, "No citations yet.")),
+        el("div", { class: "card" }, el("h3", {}, "Unanswered questions"),
+          a.unansweredQuestions.length
+            ? el("ul", { class: "plain" }, a.unansweredQuestions.map((q) => el("li", {}, el("q", {}, q.question), " ", el("a", { href: `#/${kind}s/${id}/conversations/${q.conversationId}` }, "Correct this"))))
+            : el("p", { class: "empty" }, "None: every question was answered from the knowledge."))),
+    );
+  });
+  return el("section", { "aria-labelledby": "analytics-h" }, el("h2", { id: "analytics-h" }, "Analytics"), body);
+}
+
+/** A bar chart of conversations per day, with answered and unanswered answers in a table for
+ * screen readers (the drawing is hidden from them). */
+function chart(days) {
+  const NS = "http://www.w3.org/2000/svg";
+  const w = 600, h = 120, gap = 2;
+  const max = Math.max(1, ...days.map((d) => d.conversations));
+  const bar = w / Math.max(1, days.length);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h + 16}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("aria-hidden", "true");
+  days.forEach((d, i) => {
+    const r = document.createElementNS(NS, "rect");
+    const height = Math.round((d.conversations / max) * h);
+    r.setAttribute("x", String(i * bar + gap / 2));
+    r.setAttribute("y", String(h - height));
+    r.setAttribute("width", String(Math.max(1, bar - gap)));
+    r.setAttribute("height", String(height));
+    r.setAttribute("class", "bar");
+    const title = document.createElementNS(NS, "title");
+    title.textContent = `${d.date}: ${d.conversations} conversations`;
+    r.append(title);
+    svg.append(r);
+  });
+  for (const [i, anchor] of [[0, "start"], [days.length - 1, "end"]]) {
+    if (!days[i]) continue;
+    const label = document.createElementNS(NS, "text");
+    label.setAttribute("x", String(anchor === "start" ? 0 : w));
+    label.setAttribute("y", String(h + 14));
+    label.setAttribute("text-anchor", anchor);
+    label.setAttribute("class", "axis");
+    label.textContent = days[i].date;
+    svg.append(label);
+  }
+  const active = days.filter((d) => d.conversations || d.messages);
+  const table = el(
+    "table",
+    { class: "sr" },
+    el("caption", {}, "Conversations per day"),
+    el("thead", {}, el("tr", {}, ["Day", "Conversations", "Answered", "Unanswered"].map((x) => el("th", { scope: "col" }, x)))),
+    el("tbody", {}, active.map((d) => el("tr", {}, el("td", {}, d.date), el("td", {}, d.conversations), el("td", {}, d.answered), el("td", {}, d.unanswered)))),
+  );
+  return el("figure", { class: "card" }, el("figcaption", {}, "Conversations per day"), svg, table);
+}
+
+function correctionsSection(kind, id) {
+  const k = kinds[kind];
+  const body = el("div", {}, "Loading…");
+  const load = async () => {
+    const data = await attempt(() => api("GET", `${k.base(id)}/corrections?limit=100`));
+    if (!data) return fill(body, el("p", { class: "empty" }, "Corrections need a key with conversations:read."));
+    if (!data.corrections.length) return fill(body, el("p", { class: "empty" }, "No corrections: correct an answer from its conversation."));
+    fill(body, 
+      el(
+        "ul",
+        { class: "cards" },
+        data.corrections.map((c) =>
+          el(
+            "li",
+            { class: "card" },
+            el("div", { class: "meta" }, "When asked ", el("q", {}, c.question)),
+            el("p", {}, c.content),
+            el("button", { type: "button", class: "danger", onclick: async () => { if (await attempt(() => api("DELETE", `${k.base(id)}/corrections/${c.id}`))) { announce("Correction deleted."); load(); } } }, "Delete correction"),
+          ),
         ),
       ),
-    ),
-  );
+    );
+  };
+  load();
+  return el("section", { "aria-labelledby": "corr-h" }, el("h2", { id: "corr-h" }, "Corrections"), body);
+}
+
+async function transcriptView(kind, id, conversationId) {
+  const k = kinds[kind];
+  const path = `${k.base(id)}/conversations/${conversationId}`;
+  const main = layout("Conversation", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / conversation"), el("h1", {}, "Conversation"));
+  const holder = el("div", {});
+  main.append(holder);
+  const draw = async () => {
+    const data = await attempt(() => api("GET", path));
+    if (!data) return;
+    const c = data.conversation;
+    const handoff = c.status === "handoff";
+    fill(holder, 
+      el("p", { class: "meta" }, `${c.channel} · started ${when(c.createdAt)}`, c.visitor && c.visitor.email ? ` · ${c.visitor.email}` : "", handoff ? [" · ", el("span", { class: "badge handoff" }, "waiting for a person")] : ""),
+      el("ol", { class: "transcript" }, data.messages.map((m) => message(m))),
+      handoff ? replyForm() : null,
+    );
+  };
+  const message = (m) => {
+    const who = { user: "Visitor", assistant: "Answer", agent: "You (agent)" }[m.role] || m.role;
+    const li = el(
+      "li",
+      { class: `msg ${m.role}` },
+      el("div", { class: "meta" }, who, " · ", when(m.createdAt), m.generatedBy === "correction" ? " · your correction" : "", m.answered === false ? " · not answered from the knowledge" : "", m.feedback ? ` · rated ${m.feedback.rating}${m.feedback.comment ? `: “${m.feedback.comment}”` : ""}` : ""),
+      el("p", {}, m.content),
+      m.citations && m.citations.length
+        ? el("ul", { class: "cites" }, m.citations.map((ct) => el("li", {}, `[${ct.index}] ${ct.sourceName}: `, el("q", {}, ct.quote))))
+        : null,
+    );
+    if (m.role === "assistant" && m.generatedBy !== "welcome") {
+      const rate = (rating) => async () => {
+        if (await attempt(() => api("POST", `${path}/messages/${m.id}/feedback`, { rating }))) {
+          announce(`Rated ${rating}.`);
+          draw();
+        }
+      };
+      const fix = el("textarea", { rows: 3, maxlength: 4000 });
+      fix.value = m.content;
+      const fixForm = el("form", { class: "correct", hidden: true }, field("Your answer to this question", fix, "Asked again (or something close), this is answered as written."), el("button", { type: "submit", class: "primary" }, "Save correction"));
+      fixForm.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        if (await attempt(() => api("PUT", `${path}/messages/${m.id}/correction`, { content: fix.value.trim() }))) {
+          announce("Correction saved: the next time this is asked, it is the answer.");
+          fixForm.hidden = true;
+        }
+      });
+      li.append(
+        el(
+          "div",
+          { class: "row" },
+          el("button", { type: "button", class: "rate-up", onclick: rate("up") }, "Good answer"),
+          el("button", { type: "button", class: "rate-down", onclick: rate("down") }, "Bad answer"),
+          el("button", { type: "button", onclick: () => { fixForm.hidden = !fixForm.hidden; if (!fixForm.hidden) fix.focus(); } }, "Correct this answer"),
+        ),
+        fixForm,
+      );
+    }
+    return li;
+  };
+  const replyForm = () => {
+    const text = el("textarea", { rows: 3, required: true, maxlength: 4000 });
+    const form = el("form", { class: "card" }, el("h2", {}, "Reply as a person"), field("Your reply", text, "The visitor sees it in the chat."), el("div", { class: "row" }, el("button", { type: "submit", class: "primary" }, "Send reply"), el("button", { type: "button", onclick: async () => { if (await attempt(() => api("POST", `${path}/resume`))) { announce("Handed back: the assistant answers again."); draw(); } } }, "Hand back to the assistant")));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (await attempt(() => api("POST", `${path}/messages`, { content: text.value.trim(), role: "agent" }))) {
+        announce("Reply sent.");
+        draw();
+      }
+    });
+    return form;
+  };
+  await draw();
 }
 
 async function chunksView(kind, id, sourceId) {
