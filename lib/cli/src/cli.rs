@@ -178,6 +178,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 dev_key_path(&data_dir).display(),
                 running.addr
             );
+            println!("Console: http://{}/console (sign in with the key)", running.addr);
             running.wait_for_signal().await?;
         }
         Command::Openapi => println!("{:#}", lore_http::openapi(&lore_http::RouteGroup::ALL)),
