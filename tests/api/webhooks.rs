@@ -500,6 +500,70 @@ async fn unsubscribe_works_by_path_and_by_body() {
 }
 
 #[tokio::test]
+async fn subscriptions_are_listed_newest_first_a_page_at_a_time_without_secrets() {
+    let t = TestApp::spawn_webhooks("1s").await;
+    let rx = Receiver::start().await;
+    let mut made = Vec::new();
+    for (path, event) in [("/a", "form_response"), ("/b", "knowledge.source.*"), ("/c", "message.rated")] {
+        made.push(id(&t.hook(json!({"hookUrl": rx.url(path), "event": event})).await, "hookId"));
+    }
+    let base = "/api/integrations/webhooks/triggers/subscribe";
+    let list = |key: &str, query: &str| {
+        let res = t.req(Method::GET, &format!("{base}?{query}"), key);
+        async move { parts(res.send().await.unwrap()).await }
+    };
+
+    let (status, body) = list(&t.dev_key, "").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["pagination"], json!({"page": 1, "limit": 20, "total": 3, "totalPages": 1}));
+    let hooks = body["hooks"].as_array().unwrap();
+    let mut ids: Vec<&str> = hooks.iter().map(|h| h["hookId"].as_str().unwrap()).collect();
+    // Newest first: by creation time, then by id, both descending.
+    let order: Vec<(&str, &str)> =
+        hooks.iter().map(|h| (h["createdAt"].as_str().unwrap(), h["hookId"].as_str().unwrap())).collect();
+    let mut sorted = order.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(order, sorted, "newest first");
+    ids.sort_unstable();
+    let mut expected: Vec<&str> = made.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(ids, expected);
+    for h in hooks {
+        assert!(h.get("secret").is_none(), "no secret in a list: {h}");
+        assert_eq!((h["status"].as_str(), h["consecutiveFailures"].as_u64()), (Some("active"), Some(0)), "{h}");
+    }
+    let rated = hooks.iter().find(|h| h["event"] == "message.rated").unwrap();
+    assert_eq!(rated["hookUrl"], rx.url("/c"));
+
+    // Pages of two: every subscription once.
+    let (_, first) = list(&t.dev_key, "limit=2").await;
+    let (_, second) = list(&t.dev_key, "limit=2&page=2").await;
+    assert_eq!((first["hooks"].as_array().unwrap().len(), second["hooks"].as_array().unwrap().len()), (2, 1));
+    assert_eq!(second["pagination"]["totalPages"], 2);
+    let paged: Vec<Value> =
+        first["hooks"].as_array().unwrap().iter().chain(second["hooks"].as_array().unwrap()).cloned().collect();
+    assert_eq!(&paged, hooks, "the same order across pages");
+
+    // After an unsubscribe it is gone; another workspace sees none; the scope is webhooks:write.
+    let res = t.req(Method::DELETE, &format!("{base}/{}", made[0]), &t.dev_key).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(list(&t.dev_key, "").await.1["pagination"]["total"], 2);
+    t.workspace("other", LimitsPatch::default()).await;
+    let theirs = t.key("other", "all").await;
+    let (status, body) = list(&theirs, "").await;
+    assert_eq!((status, body["hooks"].clone(), body["pagination"]["total"].clone()), (200, json!([]), json!(0)));
+    let reader = t.key("default", "forms:read").await;
+    expect_error(t.req(Method::GET, base, &reader).send().await.unwrap(), 403, "insufficient_scope").await;
+    expect_error(
+        t.req(Method::GET, &format!("{base}?limit=0"), &t.dev_key).send().await.unwrap(),
+        400,
+        "validation_error",
+    )
+    .await;
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn the_forms_action_lists_all_forms_first_then_each_form_newest_first() {
     let t = TestApp::spawn().await;
     let path = "/api/integrations/webhooks/actions/forms";

@@ -279,6 +279,14 @@ impl App {
         Ok((ws, counts))
     }
 
+    /// The workspace's subscriptions, newest first, a page at a time (docs/api.md §12).
+    pub async fn list_hooks(&self, p: &Principal, page: PageRequest) -> Result<Page<Hook>, AppError> {
+        let all = self.ports.hooks.list_hooks(p.workspace_id()).await?;
+        let total = all.len() as u64;
+        let items = all.into_iter().skip(page.offset() as usize).take(page.limit() as usize).collect();
+        Ok(Page { items, total, request: page })
+    }
+
     pub async fn list_deliveries(
         &self,
         p: &Principal,

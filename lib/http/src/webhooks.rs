@@ -39,7 +39,7 @@ pub fn router() -> ApiRouter {
     ApiRouter::new()
         .routes(api_routes!(verify))
         .routes(api_routes!(form_choices))
-        .routes(api_routes!(subscribe, unsubscribe_by_body))
+        .routes(api_routes!(subscribe, unsubscribe_by_body, list_hooks))
         .routes(api_routes!(unsubscribe, subscription_health))
         .routes(api_routes!(replay))
         .routes(api_routes!(send_test_event))
@@ -441,6 +441,29 @@ impl From<Hook> for HookView {
             created_at: h.created_at.to_string(),
         }
     }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HookList {
+    pub status: Status,
+    pub hooks: Vec<HookView>,
+    pub pagination: PaginationView,
+}
+
+/// The workspace's subscriptions, active and disabled, newest first, without their secrets.
+#[utoipa::path(get, path = "/api/integrations/webhooks/triggers/subscribe", tag = "integrations",
+    params(PageParams),
+    security(("bearer" = ["webhooks:write"])),
+    responses((status = 200, body = HookList),
+        (status = 400, description = "`validation_error`", body = ErrorBody)))]
+async fn list_hooks(
+    auth: Authed<WebhooksWrite>,
+    State(s): State<ApiState>,
+    p: Pagination,
+) -> Result<Json<HookList>, ApiError> {
+    let page = s.app.list_hooks(&auth.principal, p.page).await?;
+    let pagination = page.info().into();
+    Ok(Json(HookList { status: Status::Success, hooks: page.items.into_iter().map(Into::into).collect(), pagination }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -68,6 +68,15 @@ pub async fn hooks(p: &Stores, unique: &str) {
     let active: Vec<HookId> = s.active_hooks(&ws.id).await.unwrap().into_iter().map(|h| h.id).collect();
     assert_eq!(active, vec![on_f.id.clone(), knowledge.id.clone()], "a disabled hook is not active");
     assert_eq!(s.count_hooks(&ws.id).await.unwrap(), HookCounts { active: 2, disabled: 1 });
+    let listed = s.list_hooks(&ws.id).await.unwrap();
+    let mut expected = vec![a.id.clone(), on_f.id.clone(), knowledge.id.clone()];
+    expected.sort_by_key(|id| {
+        let h = listed.iter().find(|h| &h.id == id).expect("every hook listed, the disabled one too");
+        std::cmp::Reverse((h.created_at, h.id.as_str().to_owned()))
+    });
+    assert_eq!(listed.iter().map(|h| h.id.clone()).collect::<Vec<_>>(), expected, "newest first");
+    assert_eq!(listed.iter().find(|h| h.id == a.id).map(|h| h.status), Some(HookStatus::Disabled));
+    assert!(s.list_hooks(&other.id).await.unwrap().iter().all(|h| h.workspace_id == other.id), "per workspace");
     // The cap counts active and disabled subscriptions; the same target is revived at the cap.
     let fourth = subscription(&ws.id, "https://d.example/h", all_forms());
     assert_eq!(s.subscribe(&fourth, 3).await.unwrap(), None, "a 4th subscription over a cap of 3");

@@ -38,6 +38,9 @@ pub trait HookStore: Send + Sync {
     async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64>;
     /// Every `active` subscription of the workspace.
     async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>>;
+    /// Every subscription of the workspace, active or disabled (at most its limit of
+    /// subscriptions), newest first (`created_at`, then id, descending).
+    async fn list_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>>;
     /// Ends a delivery's story for its subscription: a success resets the failure streak, a
     /// failure lengthens it and disables the subscription when it reaches `disable_after`.
     /// The status afterwards; `None` when the subscription no longer exists.

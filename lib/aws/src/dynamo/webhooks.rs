@@ -327,6 +327,12 @@ impl HookStore for DynamoStore {
         Ok(self.hooks_of(ws).await?.into_iter().filter(|h| h.status == HookStatus::Active).collect())
     }
 
+    async fn list_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>> {
+        let mut hooks = self.hooks_of(ws).await?;
+        hooks.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.as_str().cmp(a.id.as_str())));
+        Ok(hooks)
+    }
+
     async fn record_outcome(
         &self,
         ws: &WorkspaceId,

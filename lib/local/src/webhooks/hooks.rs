@@ -54,6 +54,21 @@ fn get(tx: &Connection, ws: &str, id: &str) -> rusqlite::Result<Option<Hook>> {
         .optional()
 }
 
+impl SqliteStore {
+    /// The workspace's subscriptions that meet `rest` (an SQL condition and an order, fixed text).
+    async fn hooks_where(&self, ws: &WorkspaceId, rest: &'static str) -> StoreResult<Vec<Hook>> {
+        let ws = ws.clone();
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(&format!("SELECT {COLS} FROM hooks WHERE workspace_id = ?1 AND {rest}"))
+                .map_err(unavailable)?;
+            let rows = st.query_map([ws.as_str()], hook_from).map_err(unavailable)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+        })
+        .await
+    }
+}
+
 #[async_trait]
 impl HookStore for SqliteStore {
     async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>> {
@@ -143,17 +158,11 @@ impl HookStore for SqliteStore {
     }
 
     async fn active_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>> {
-        let ws = ws.clone();
-        self.read(move |c| {
-            let mut st = c
-                .prepare_cached(&format!(
-                    "SELECT {COLS} FROM hooks WHERE workspace_id = ?1 AND status = 'active' ORDER BY id"
-                ))
-                .map_err(unavailable)?;
-            let rows = st.query_map([ws.as_str()], hook_from).map_err(unavailable)?;
-            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
-        })
-        .await
+        self.hooks_where(ws, "status = 'active' ORDER BY id").await
+    }
+
+    async fn list_hooks(&self, ws: &WorkspaceId) -> StoreResult<Vec<Hook>> {
+        self.hooks_where(ws, "1 ORDER BY created_at DESC, id DESC").await
     }
 
     async fn record_outcome(
