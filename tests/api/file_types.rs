@@ -271,3 +271,103 @@ async fn file_types_an_html_file_is_read_like_a_crawled_page() {
     }
     t.stop().await;
 }
+
+/// `LORE_OCR=openai` end to end: `lore serve` with a vision model at a local OpenAI-compatible
+/// stub (through its override) sends the real scan of lib/extract/tests/fixtures/scanned-page.pdf
+/// from its parser process (the `lore` binary), the page's JPEG in one request with the key, and
+/// the stub's answer becomes the source's searchable text; a stub that refuses the key ends the
+/// next scan `error` with `no_text_layer:` saying so.
+#[tokio::test]
+async fn file_types_a_scanned_pdf_is_read_by_a_vision_model() {
+    use std::sync::{Arc, Mutex};
+    /// A request the stub got: its `Authorization` header and body.
+    type Request = (Option<String>, Value);
+    let requests: Arc<Mutex<Vec<Request>>> = Arc::default();
+    let seen = requests.clone();
+    let handler = move |headers: axum::http::HeaderMap, axum::Json(body): axum::Json<Value>| {
+        let auth = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let first = {
+            let mut seen = seen.lock().unwrap();
+            seen.push((auth, body));
+            seen.len() == 1
+        };
+        async move {
+            use axum::response::IntoResponse;
+            if first {
+                let text = "Lighthouse inspection report\nThe keepers replaced the copper lantern gasket.";
+                axum::Json(json!({"choices": [{"message": {"role": "assistant", "content": text}}]})).into_response()
+            } else {
+                let error =
+                    json!({"error": {"message": "Incorrect API key provided: sk-e2***ey", "code": "invalid_api_key"}});
+                (axum::http::StatusCode::UNAUTHORIZED, axum::Json(error)).into_response()
+            }
+        }
+    };
+    let app = axum::Router::new()
+        .route("/v1/chat/completions", axum::routing::post(handler))
+        .layer(axum::extract::DefaultBodyLimit::disable());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let ocr = lore_app::ports::OcrSettings::openai(&base_url, Some("sk-e2e-key"), "stub-vision");
+    let t = TestApp::spawn_with(lore::compose::Overrides { ocr: Some(ocr), ..Default::default() }).await;
+    let bot = t.chatbot().await;
+    let scan = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../lib/extract/tests/fixtures/scanned-page.pdf"))
+        .expect("the scan fixture");
+
+    let done = upload_and_process(&t, &bot, "inspection.pdf", scan.clone(), "application/pdf").await;
+    assert_eq!(done["status"], "ready", "{done}");
+    let id = done["id"].as_str().unwrap().to_owned();
+    let results = search(&t, &format!("/api/v1/chatbots/{bot}/knowledge/search"), "lantern gasket").await;
+    let content = content_of(&results, &id, "lantern gasket");
+    assert!(content.contains("copper lantern gasket"), "{content}");
+    {
+        let requests = requests.lock().unwrap();
+        assert_eq!(requests.len(), 1, "one page, one request");
+        let (auth, body) = &requests[0];
+        assert_eq!(auth.as_deref(), Some("Bearer sk-e2e-key"));
+        assert_eq!((body["model"].as_str(), body["temperature"].as_i64()), (Some("stub-vision"), Some(0)), "{body}");
+        let url = body["messages"][0]["content"][1]["image_url"]["url"].as_str().expect("an image part");
+        assert!(url.starts_with("data:image/jpeg;base64,/9j/"), "the page's JPEG: {}", &url[..40.min(url.len())]);
+    }
+
+    let other = t.chatbot().await;
+    let done = upload_and_process(&t, &other, "again.pdf", scan, "application/pdf").await;
+    assert_eq!(done["status"], "error", "{done}");
+    let error = done["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("no_text_layer:") && error.contains("refused the API key"), "{done}");
+    assert!(!error.contains("sk-e2"), "no part of the key: {error}");
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn file_types_an_rtf_is_sniffed_and_its_text_is_searchable() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    // As WordPad writes it: Windows-1252 escapes, `\uN` with its fallback, a picture, a table.
+    let rtf = "{\\rtf1\\ansi\\ansicpg1252\\deff0\\nouicompat{\\fonttbl{\\f0\\fnil\\fcharset0 Calibri;}}\r\n\
+               {\\*\\generator Riched20 10.0.19041}\\viewkind4\\uc1 \r\n\
+               \\pard\\sa200\\sl276\\slmult1\\f0\\fs22\\lang9 The descaling cycle of the kettle takes twelve minutes \
+               at 80\\'b0C.\\par\r\n\
+               {\\pict\\wmetafile8\\picw265\\pich265 0100090000035000000000002700000000000400}\\par\r\n\
+               \\trowd\\cellx3000\\cellx6000\\pard\\intbl Part\\cell Years\\cell\\row\r\n\
+               \\trowd\\cellx3000\\cellx6000\\pard\\intbl Element\\cell 5\\cell\\row\r\n\
+               \\pard Caf\\'e9 prices in \\u8364? only.\\par\r\n}";
+    // The name says nothing: the type comes from the content.
+    let source = upload_and_process(&t, &bot, "kettle-notes", rtf.as_bytes().to_vec(), "application/rtf").await;
+    assert_eq!(source["status"], "ready", "{source}");
+    assert_eq!(source["mimeType"], "application/rtf", "{source}");
+
+    let id = source["id"].as_str().unwrap();
+    let path = format!("/api/v1/chatbots/{bot}/knowledge/search");
+    let results = search(&t, &path, "descaling cycle twelve minutes").await;
+    let content = content_of(&results, id, "descaling cycle twelve minutes");
+    assert!(content.contains("takes twelve minutes at 80°C."), "{content:?}");
+    let text = t.chunk_texts(id).await.join("\n");
+    assert!(text.contains("| Part | Years |\n|---|---|\n| Element | 5 |"), "tables stay tables: {text}");
+    assert!(text.contains("Café prices in € only."), "{text}");
+    for noise in ["Calibri", "Riched20", "0100090000", "\\par", "cellx"] {
+        assert!(!text.contains(noise), "{noise} in {text}");
+    }
+    t.stop().await;
+}

@@ -48,6 +48,8 @@ const DOCUMENT_MIME_TYPES: &[(&str, &str)] = &[
     ),
     ("application/epub+zip", "application/epub+zip"),
     ("application/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.text"),
+    ("application/rtf", "application/rtf"),
+    ("text/rtf", "application/rtf"),
 ];
 
 /// Audio types an upload URL may be asked for (MP3, WAV, M4A, OGG and their common aliases).
@@ -84,6 +86,7 @@ pub fn content_type_for(key: &str) -> &'static str {
         "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
         "epub" => "application/epub+zip",
         "odt" => "application/vnd.oasis.opendocument.text",
+        "rtf" => "application/rtf",
         "mp3" => "audio/mpeg",
         "wav" => "audio/wav",
         "m4a" => "audio/mp4",

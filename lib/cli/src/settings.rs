@@ -8,7 +8,7 @@
 
 use lore_app::AppConfig;
 use lore_app::chunking::{ChunkSettings, DEFAULT_CHUNK_TOKENS, DEFAULT_OVERLAP_PERCENT};
-use lore_app::ports::{ExtractLimits, OcrSettings};
+use lore_app::ports::{ExtractLimits, OcrEngine, OcrSettings};
 use lore_domain::delivery::RetrySchedule;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -263,24 +263,42 @@ fn extract_limits(get: &impl Fn(&str) -> Option<String>, limits: &mut ExtractLim
     Ok(())
 }
 
-/// Text recognition of scanned PDFs (docs/limits.md): `LORE_OCR` (`none`, the default, or
-/// `tesseract`), `LORE_OCR_LANGUAGES` (Tesseract language codes joined with `+`, default `eng`),
-/// `LORE_OCR_MAX_PAGES` (pages read per PDF, default 50), `LORE_TESSERACT_BIN` (the program,
-/// default `tesseract` from `PATH`). Read once per process; the strings are leaked to keep the
-/// limits `Copy`.
+/// Text recognition of scanned PDFs (docs/limits.md): `LORE_OCR` (`none`, the default,
+/// `tesseract` or `openai`), `LORE_OCR_MAX_PAGES` (pages read per PDF, default 50). Tesseract:
+/// `LORE_OCR_LANGUAGES` (language codes joined with `+`, default `eng`), `LORE_TESSERACT_BIN` (the
+/// program, default `tesseract` from `PATH`). A vision model: `LORE_OCR_MODEL` (default
+/// [`DEFAULT_OCR_MODEL`]) at the first of `LORE_OCR_BASE_URL`, `LORE_LLM_BASE_URL`,
+/// `OPENAI_BASE_URL` (default OpenAI's API), with `OPENAI_API_KEY` — which OpenAI's own API needs:
+/// without it (and without `LORE_OPENAI_KEY_SECRET_ARN`, whose key the backend fills in with
+/// [`OcrSettings::with_api_key_if_missing`]) start-up stops. Read once per process; the strings
+/// are leaked to keep the limits `Copy`.
 fn ocr_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<OcrSettings>> {
     let mode = get("LORE_OCR").unwrap_or_default();
-    match mode.trim() {
+    let openai = match mode.trim() {
         "" | "none" => return Ok(None),
-        "tesseract" => {}
-        "openai" => anyhow::bail!(
-            "LORE_OCR=openai is not available: text recognition by an OpenAI vision model is not built; use \
-             LORE_OCR=tesseract or none"
-        ),
-        other => anyhow::bail!("LORE_OCR must be none or tesseract, not {other:?}"),
-    }
-    let defaults = OcrSettings::default();
-    let languages = get("LORE_OCR_LANGUAGES").map_or_else(|| defaults.languages.to_owned(), |v| v.trim().to_owned());
+        "tesseract" => false,
+        "openai" => true,
+        other => anyhow::bail!("LORE_OCR must be none, tesseract or openai, not {other:?}"),
+    };
+    let max_pages = parse(get, "LORE_OCR_MAX_PAGES", OcrSettings::TESSERACT.max_pages)?;
+    anyhow::ensure!(
+        (1..=10_000).contains(&max_pages),
+        "LORE_OCR_MAX_PAGES must be between 1 and 10000, not {max_pages}"
+    );
+    let engine = if openai { vision_model(get)? } else { tesseract(get)? };
+    Ok(Some(OcrSettings { engine, max_pages }))
+}
+
+/// The vision model of `LORE_OCR=openai` when `LORE_OCR_MODEL` is not set.
+pub const DEFAULT_OCR_MODEL: &str = "gpt-4o-mini";
+/// OpenAI's own API, the base URL when none is set.
+const OPENAI_API: &str = "https://api.openai.com/v1";
+
+fn tesseract(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<OcrEngine> {
+    let OcrEngine::Tesseract { program, languages } = OcrSettings::TESSERACT.engine else {
+        unreachable!("the default engine is Tesseract")
+    };
+    let languages = get("LORE_OCR_LANGUAGES").map_or_else(|| languages.to_owned(), |v| v.trim().to_owned());
     anyhow::ensure!(
         !languages.is_empty()
             && languages.len() <= 200
@@ -289,21 +307,42 @@ fn ocr_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<
             }),
         "LORE_OCR_LANGUAGES must be Tesseract language codes joined with + (eng, eng+deu), not {languages:?}"
     );
-    let max_pages = parse(get, "LORE_OCR_MAX_PAGES", defaults.max_pages)?;
+    let program = get("LORE_TESSERACT_BIN").map_or_else(|| program.to_owned(), |v| v.trim().to_owned());
     anyhow::ensure!(
-        (1..=10_000).contains(&max_pages),
-        "LORE_OCR_MAX_PAGES must be between 1 and 10000, not {max_pages}"
-    );
-    let tesseract = get("LORE_TESSERACT_BIN").map_or_else(|| defaults.tesseract.to_owned(), |v| v.trim().to_owned());
-    anyhow::ensure!(
-        !tesseract.is_empty() && tesseract.len() <= 4096 && !tesseract.contains('\0'),
+        !program.is_empty() && program.len() <= 4096 && !program.contains('\0'),
         "LORE_TESSERACT_BIN must be a program name or path"
     );
-    Ok(Some(OcrSettings {
+    Ok(OcrEngine::Tesseract {
+        program: Box::leak(program.into_boxed_str()),
         languages: Box::leak(languages.into_boxed_str()),
-        max_pages,
-        tesseract: Box::leak(tesseract.into_boxed_str()),
-    }))
+    })
+}
+
+fn vision_model(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<OcrEngine> {
+    // The documented order: recognition's own server, the chat model's, the OpenAI clients' own.
+    let base_url = ["LORE_OCR_BASE_URL", lore_chat::config::ENV_BASE_URL, lore_embed::config::ENV_BASE_URL]
+        .into_iter()
+        .find_map(|name| get(name).map(|url| (name, url.trim().trim_end_matches('/').to_owned())));
+    if let Some((name, url)) = &base_url {
+        anyhow::ensure!(
+            (url.starts_with("http://") || url.starts_with("https://")) && url.len() <= 2048,
+            "{name}={url:?} is not an http(s) URL"
+        );
+    }
+    let base_url = base_url.map_or_else(|| OPENAI_API.to_owned(), |(_, url)| url);
+    let key = get(lore_embed::config::ENV_API_KEY);
+    if key.is_none() && base_url.starts_with("https://api.openai.com/") && get("LORE_OPENAI_KEY_SECRET_ARN").is_none() {
+        anyhow::bail!(
+            "LORE_OCR=openai needs OPENAI_API_KEY for OpenAI's API (or LORE_OCR_BASE_URL, LORE_LLM_BASE_URL or \
+             OPENAI_BASE_URL for another OpenAI-compatible server)"
+        );
+    }
+    let model = get("LORE_OCR_MODEL").unwrap_or_else(|| DEFAULT_OCR_MODEL.to_owned());
+    anyhow::ensure!(
+        model.len() <= 256 && !model.chars().any(char::is_control),
+        "LORE_OCR_MODEL must be a model name, not {model:?}"
+    );
+    Ok(OcrSettings::openai(&base_url, key.as_deref(), &model).engine)
 }
 
 #[cfg(test)]
@@ -376,7 +415,6 @@ mod tests {
             ("LORE_WEBHOOK_CONCURRENCY", "-1"),
             ("LORE_WEBHOOK_TIMEOUT_SECS", "0"),
             ("LORE_EXTRACT_ISOLATION", "vm"),
-            ("LORE_OCR", "openai"),
             ("LORE_OCR", "abbyy"),
         ] {
             let err = settings(&[(name, value)]).unwrap_err().to_string();
@@ -397,16 +435,62 @@ mod tests {
         .unwrap();
         assert_eq!(
             on.app.extract_limits.ocr,
-            Some(OcrSettings { languages: "eng+deu", max_pages: 3, tesseract: "/opt/bin/tesseract" })
+            Some(OcrSettings {
+                engine: OcrEngine::Tesseract { languages: "eng+deu", program: "/opt/bin/tesseract" },
+                max_pages: 3
+            })
         );
         let default = settings(&[("LORE_OCR", "tesseract")]).unwrap().app.extract_limits.ocr;
         assert_eq!(default, Some(OcrSettings::default()));
-        let e = settings(&[("LORE_OCR", "openai")]).unwrap_err().to_string();
-        assert!(e.contains("LORE_OCR") && e.contains("not built"), "{e}");
         for (name, value) in
             [("LORE_OCR_LANGUAGES", "eng; rm -rf /"), ("LORE_OCR_LANGUAGES", "eng deu"), ("LORE_OCR_MAX_PAGES", "0")]
         {
             let e = settings(&[("LORE_OCR", "tesseract"), (name, value)]).unwrap_err().to_string();
+            assert!(e.contains(name), "{e}");
+        }
+    }
+
+    #[test]
+    fn text_recognition_by_a_vision_model_uses_the_shared_openai_settings() {
+        let ocr = |vars: &[(&str, &str)]| {
+            let vars = [&[("LORE_OCR", "openai")], vars].concat();
+            settings(&vars).map(|s| s.app.extract_limits.ocr.expect("recognition is on"))
+        };
+        let engine = |vars: &[(&str, &str)]| ocr(vars).unwrap().engine;
+        // OpenAI's API with its key and the default model.
+        let OcrEngine::OpenAi { base_url, api_key, model } = engine(&[("OPENAI_API_KEY", "sk-test")]) else {
+            panic!("not the vision model")
+        };
+        assert_eq!((base_url, api_key.map(|k| k.expose()), model), (OPENAI_API, Some("sk-test"), DEFAULT_OCR_MODEL));
+        let on = ocr(&[("OPENAI_API_KEY", "sk-test"), ("LORE_OCR_MAX_PAGES", "7"), ("LORE_OCR_MODEL", "gpt-4.1")]);
+        let on = on.unwrap();
+        assert_eq!(on.max_pages, 7);
+        assert!(matches!(on.engine, OcrEngine::OpenAi { model: "gpt-4.1", .. }), "{on:?}");
+        assert!(!format!("{on:?}").contains("sk-test"), "the key is never in Debug output: {on:?}");
+        // The base URL: recognition's own, else the chat model's, else the OpenAI clients' own.
+        let urls = [
+            ("OPENAI_BASE_URL", "http://127.0.0.1:3/v1"),
+            ("LORE_LLM_BASE_URL", "http://127.0.0.1:2/v1/"),
+            ("LORE_OCR_BASE_URL", "http://127.0.0.1:1/v1"),
+        ];
+        for (n, expected) in [(1, "http://127.0.0.1:3/v1"), (2, "http://127.0.0.1:2/v1"), (3, "http://127.0.0.1:1/v1")]
+        {
+            let OcrEngine::OpenAi { base_url, api_key, .. } = engine(&urls[..n]) else {
+                panic!("not the vision model")
+            };
+            assert_eq!((base_url, api_key), (expected, None), "a local server needs no key");
+        }
+        // OpenAI's API without a key stops start-up, unless the backend reads it from its secret.
+        let e = ocr(&[]).unwrap_err().to_string();
+        assert!(e.contains("LORE_OCR=openai") && e.contains("OPENAI_API_KEY"), "{e}");
+        let secret = engine(&[("LORE_OPENAI_KEY_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:1:secret:k")]);
+        assert!(matches!(secret, OcrEngine::OpenAi { api_key: None, .. }), "{secret:?}");
+        let filled = OcrSettings { engine: secret, max_pages: 1 }.with_api_key_if_missing(Some("sk-secret"));
+        assert!(matches!(filled.engine, OcrEngine::OpenAi { api_key: Some(k), .. } if k.expose() == "sk-secret"));
+        for (name, value) in
+            [("LORE_OCR_BASE_URL", "ftp://x"), ("LORE_LLM_BASE_URL", "localhost:8080"), ("LORE_OCR_MAX_PAGES", "0")]
+        {
+            let e = ocr(&[("OPENAI_API_KEY", "sk-test"), (name, value)]).unwrap_err().to_string();
             assert!(e.contains(name), "{e}");
         }
     }

@@ -18,6 +18,8 @@ pub enum DocumentKind {
     Pptx,
     Epub,
     Odt,
+    /// Rich Text Format (WordPad, TextEdit, Word's `.rtf`).
+    Rtf,
 }
 
 impl DocumentKind {
@@ -35,6 +37,7 @@ impl DocumentKind {
             DocumentKind::Pptx => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
             DocumentKind::Epub => "application/epub+zip",
             DocumentKind::Odt => "application/vnd.oasis.opendocument.text",
+            DocumentKind::Rtf => "application/rtf",
         }
     }
 
@@ -53,6 +56,7 @@ impl DocumentKind {
             DocumentKind::Pptx => "pptx",
             DocumentKind::Epub => "epub",
             DocumentKind::Odt => "odt",
+            DocumentKind::Rtf => "rtf",
         }
     }
 
@@ -70,6 +74,7 @@ impl DocumentKind {
             "pptx" => DocumentKind::Pptx,
             "epub" => DocumentKind::Epub,
             "odt" => DocumentKind::Odt,
+            "rtf" => DocumentKind::Rtf,
             _ => DocumentKind::Text,
         }
     }
@@ -89,6 +94,7 @@ impl DocumentKind {
                 | DocumentKind::Pptx
                 | DocumentKind::Epub
                 | DocumentKind::Odt
+                | DocumentKind::Rtf
         )
     }
 }

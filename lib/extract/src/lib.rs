@@ -1,7 +1,8 @@
 //! Document text extraction behind the `lore_app::ports::Extractor` port: PDF (pdf-extract),
 //! DOCX (docx-rs), XLSX and ODS (calamine), CSV and TSV (csv), PPTX, ODT and EPUB (quick-xml),
-//! HTML (scraper), Markdown and plain text. Structured formats are written as Markdown
-//! (`markdown.rs`): headings, lists, and tables with their header row.
+//! HTML (scraper), RTF (a reader of our own, `rtf.rs`), Markdown and plain text. Structured
+//! formats are written as Markdown (`markdown.rs`): headings, lists, and tables with their
+//! header row.
 //!
 //! Every parse is isolated (docs/ARCHITECTURE.md), under the caller's time limit, with at most a few parsers
 //! running at once, and with caps on the input, on the unpacked size of archives (the zip-bomb
@@ -44,6 +45,7 @@ mod pdf;
 mod pdf_text;
 mod pptx;
 mod process;
+mod rtf;
 mod sheet;
 mod sniff;
 mod text;
@@ -190,6 +192,7 @@ fn parse(bytes: &[u8], kind: DocumentKind, limits: &ExtractLimits) -> Result<Ext
         DocumentKind::Pptx => pptx::extract(bytes, limits)?,
         DocumentKind::Epub => epub::extract(bytes, limits)?,
         DocumentKind::Odt => odt::extract(bytes, limits)?,
+        DocumentKind::Rtf => rtf::extract(bytes, limits)?,
     };
     if text.trim().is_empty() {
         return Err(ExtractError::Corrupt(no_text_reason(kind, bytes.is_empty())));
@@ -211,7 +214,7 @@ fn no_text_reason(kind: DocumentKind, empty_input: bool) -> String {
         match kind {
             // A PDF without text ends in `pdf::no_text_layer` before this.
             DocumentKind::Pdf => "the PDF has no text layer",
-            DocumentKind::Docx | DocumentKind::Odt => {
+            DocumentKind::Docx | DocumentKind::Odt | DocumentKind::Rtf => {
                 "the document contains no text (only images, drawings or empty paragraphs)"
             }
             DocumentKind::Html => "the page has no readable main text",

@@ -1,18 +1,25 @@
-//! Text recognition (OCR) of scanned PDF pages with Tesseract (`LORE_OCR=tesseract`).
+//! Text recognition (OCR) of scanned PDF pages: Tesseract (`LORE_OCR=tesseract`) here, a vision
+//! model behind an OpenAI-compatible API (`LORE_OCR=openai`) in [`vision`].
 //!
 //! `pdf.rs` hands over the image XObjects each page draws, in page order, when the text layer is
-//! empty. Each image is written, in an encoding Tesseract reads, to a file of a private
+//! empty. Each image is decoded here ([`decode`]), under the same caps for both engines.
+//!
+//! Tesseract: each image is written, in an encoding Tesseract reads, to a file of a private
 //! temporary directory, and `tesseract <file> stdout -l <languages>` runs on it as a child
 //! process: no shell, the remaining parse time as its deadline (it is killed past it), one thread,
 //! and the parser's own resource limits, which a child inherits. In a parser process
 //! (`process.rs`) it is also killed when the parser dies.
 //!
-//! Encodings read: JPEG (`DCTDecode`, written as it is); uncompressed or `FlateDecode` images
-//! (PNG predictors included) in grey or RGB at 8 bits per component (written as PGM/PPM) or
-//! grey at 1 bit (PBM); CCITT Group 3 and 4 fax images (`CCITTFaxDecode`, wrapped in a TIFF
-//! header). Others (JBIG2, JPEG 2000, indexed colours, masks) are skipped.
+//! Encodings read: JPEG (`DCTDecode`, passed on as it is); uncompressed or `FlateDecode` images
+//! (PNG predictors included) in grey or RGB at 8 bits per component (written as PGM/PPM for
+//! Tesseract, PNG for a vision model) or grey at 1 bit (PBM, PNG); CCITT Group 3 and 4 fax images
+//! (`CCITTFaxDecode`: wrapped in a TIFF header for Tesseract; decoded to a PNG for a vision
+//! model, Group 4 and one-dimensional Group 3 with end-of-line codes only). Others (JBIG2,
+//! JPEG 2000, indexed colours, masks) are skipped.
 
-use lore_app::ports::{ExtractError, OcrSettings};
+mod vision;
+
+use lore_app::ports::{ExtractError, OcrEngine, OcrSettings};
 use pdf_extract::{Dictionary, Object, Stream};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -39,9 +46,9 @@ pub(crate) struct PageImages {
 pub(crate) enum Failure {
     /// No image of the pages is in an encoding read here.
     NothingReadable,
-    /// Tesseract ran and found no text.
+    /// The engine ran and found no text.
     NoText,
-    /// Tesseract could not be started, or failed; the reason for the operator.
+    /// The engine could not be started, reached or used; the reason for the operator.
     CannotRun(String),
     TimedOut,
     TooLarge(ExtractError),
@@ -51,6 +58,47 @@ pub(crate) enum Failure {
 pub(crate) fn recognize(
     pages: &[PageImages],
     ocr: &OcrSettings,
+    deadline: Instant,
+    max_output_bytes: usize,
+) -> Result<String, Failure> {
+    match ocr.engine {
+        OcrEngine::Tesseract { program, languages } => {
+            recognize_with_tesseract(pages, program, languages, deadline, max_output_bytes)
+        }
+        OcrEngine::OpenAi { base_url, api_key, model } => {
+            let model = vision::Model { base_url, api_key: api_key.map(|k| k.expose()), model };
+            vision::recognize(pages, &model, deadline, max_output_bytes)
+        }
+    }
+}
+
+/// Adds a recognised `text` to `texts`, counting it (and its separator) against the output cap.
+pub(crate) fn keep_text(
+    texts: &mut Vec<String>,
+    text: &str,
+    total: &mut usize,
+    max_output_bytes: usize,
+) -> Result<(), Failure> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(());
+    }
+    *total = total.saturating_add(text.len() + 2);
+    if *total > max_output_bytes {
+        return Err(too_large(max_output_bytes));
+    }
+    texts.push(text.to_owned());
+    Ok(())
+}
+
+fn too_large(max_output_bytes: usize) -> Failure {
+    Failure::TooLarge(ExtractError::TooLarge(format!("the extracted text exceeds {max_output_bytes} bytes")))
+}
+
+fn recognize_with_tesseract(
+    pages: &[PageImages],
+    program: &str,
+    languages: &str,
     deadline: Instant,
     max_output_bytes: usize,
 ) -> Result<String, Failure> {
@@ -65,7 +113,7 @@ pub(crate) fn recognize(
     for page in pages {
         let mut page_text = Vec::new();
         for (i, image) in page.images.iter().enumerate() {
-            let (extension, bytes) = match encode(image, &mut decoded) {
+            let (extension, bytes) = match decode(image, &mut decoded).and_then(tesseract_file) {
                 Ok(encoded) => encoded,
                 Err(why) => {
                     tracing::debug!(page = page.number, image = i, why, "image skipped by text recognition");
@@ -77,20 +125,11 @@ pub(crate) fn recognize(
             write_private(&path, &bytes)
                 .map_err(|e| Failure::CannotRun(format!("the page image cannot be written: {e}")))?;
             drop(bytes);
-            let result = run_tesseract(&path, ocr, deadline, max_output_bytes.saturating_sub(total), max_output_bytes);
+            let tesseract = Tesseract { program, languages };
+            let result = tesseract.run(&path, deadline, max_output_bytes.saturating_sub(total), max_output_bytes);
             let _ = std::fs::remove_file(&path);
-            let text = result?;
-            let text = text.replace('\u{c}', "");
-            let text = text.trim();
-            if !text.is_empty() {
-                total = total.saturating_add(text.len() + 2);
-                if total > max_output_bytes {
-                    return Err(Failure::TooLarge(ExtractError::TooLarge(format!(
-                        "the extracted text exceeds {max_output_bytes} bytes"
-                    ))));
-                }
-                page_text.push(text.to_owned());
-            }
+            let text = result?.replace('\u{c}', "");
+            keep_text(&mut page_text, &text, &mut total, max_output_bytes)?;
         }
         if !page_text.is_empty() {
             texts.push(page_text.join("\n\n"));
@@ -113,91 +152,91 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.flush()
 }
 
-/// Runs Tesseract on one image file until `deadline`; its text (at most `cap` bytes are kept;
-/// the caller refuses more).
-fn run_tesseract(
-    path: &Path,
-    ocr: &OcrSettings,
-    deadline: Instant,
-    cap: usize,
-    max_output_bytes: usize,
-) -> Result<String, Failure> {
-    if Instant::now() >= deadline {
-        return Err(Failure::TimedOut);
-    }
-    let mut command = Command::new(ocr.tesseract);
-    command
-        .arg(path)
-        .arg("stdout")
-        .arg("-l")
-        .arg(ocr.languages)
-        // One thread: the parser's slot is one core's worth of work.
-        .env("OMP_THREAD_LIMIT", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: runs in the forked child before exec and only calls prctl, which is
-        // async-signal-safe; it allocates nothing.
-        unsafe {
-            command.pre_exec(|| {
-                // Killed with the parser (the thread that started it) if that dies first.
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
+/// The Tesseract program and its languages.
+struct Tesseract<'a> {
+    program: &'a str,
+    languages: &'a str,
+}
+
+impl Tesseract<'_> {
+    /// Runs Tesseract on one image file until `deadline`; its text (at most `cap` bytes are kept;
+    /// the caller refuses more).
+    fn run(&self, path: &Path, deadline: Instant, cap: usize, max_output_bytes: usize) -> Result<String, Failure> {
+        if Instant::now() >= deadline {
+            return Err(Failure::TimedOut);
+        }
+        let mut command = Command::new(self.program);
+        command
+            .arg(path)
+            .arg("stdout")
+            .arg("-l")
+            .arg(self.languages)
+            // One thread: the parser's slot is one core's worth of work.
+            .env("OMP_THREAD_LIMIT", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: runs in the forked child before exec and only calls prctl, which is
+            // async-signal-safe; it allocates nothing.
+            unsafe {
+                command.pre_exec(|| {
+                    // Killed with the parser (the thread that started it) if that dies first.
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command.spawn().map_err(|e| {
+            tracing::error!(program = self.program, error = %e, "Tesseract cannot start");
+            Failure::CannotRun(format!("{} could not be started: {e}", self.program))
+        })?;
+        let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Failure::CannotRun("Tesseract started without pipes".into()));
+        };
+        let out = std::thread::spawn(move || read_capped(stdout, cap));
+        let err = std::thread::spawn(move || read_capped(stderr, STDERR_KEPT));
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
                 }
-                Ok(())
-            });
-        }
-    }
-    let mut child = command.spawn().map_err(|e| {
-        tracing::error!(program = ocr.tesseract, error = %e, "Tesseract cannot start");
-        Failure::CannotRun(format!("{} could not be started: {e}", ocr.tesseract))
-    })?;
-    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err(Failure::CannotRun("Tesseract started without pipes".into()));
-    };
-    let out = std::thread::spawn(move || read_capped(stdout, cap));
-    let err = std::thread::spawn(move || read_capped(stderr, STDERR_KEPT));
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(Failure::CannotRun(format!("Tesseract was lost: {e}")));
+                }
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(Failure::CannotRun(format!("Tesseract was lost: {e}")));
-            }
+        };
+        let stdout = out.join().unwrap_or_default();
+        let stderr = err.join().unwrap_or_default();
+        let Some(status) = status else {
+            tracing::warn!(image = %path.display(), "Tesseract was killed at the parse's time limit");
+            return Err(Failure::TimedOut);
+        };
+        if !status.success() {
+            let stderr = String::from_utf8_lossy(&stderr);
+            let stderr = stderr.trim();
+            tracing::error!(%status, stderr, "Tesseract failed");
+            let tail: String =
+                stderr.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" ");
+            return Err(Failure::CannotRun(format!("{} failed ({status}): {tail}", self.program)));
         }
-    };
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    let Some(status) = status else {
-        tracing::warn!(image = %path.display(), "Tesseract was killed at the parse's time limit");
-        return Err(Failure::TimedOut);
-    };
-    if !status.success() {
-        let stderr = String::from_utf8_lossy(&stderr);
-        let stderr = stderr.trim();
-        tracing::error!(%status, stderr, "Tesseract failed");
-        let tail: String =
-            stderr.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" ");
-        return Err(Failure::CannotRun(format!("{} failed ({status}): {tail}", ocr.tesseract)));
+        if stdout.len() > cap {
+            return Err(too_large(max_output_bytes));
+        }
+        Ok(String::from_utf8_lossy(&stdout).into_owned())
     }
-    if stdout.len() > cap {
-        return Err(Failure::TooLarge(ExtractError::TooLarge(format!(
-            "the extracted text exceeds {max_output_bytes} bytes"
-        ))));
-    }
-    Ok(String::from_utf8_lossy(&stdout).into_owned())
 }
 
 /// Reads `reader` to its end, keeping at most `cap + 1` bytes (the rest is drained).
@@ -216,9 +255,39 @@ fn read_capped(mut reader: impl Read, cap: usize) -> Vec<u8> {
 
 // ------------------------------------------------------------------------------ encodings
 
-/// The image as a file Tesseract reads: its extension and bytes; or why it is skipped.
-/// `decoded` counts the pixel data decoded so far for the document.
-fn encode(image: &Stream, decoded: &mut u64) -> Result<(&'static str, Vec<u8>), &'static str> {
+/// A page image, decoded as far as the engines need.
+pub(crate) enum Picture {
+    /// A JPEG file (`DCTDecode` data as it is).
+    Jpeg(Vec<u8>),
+    /// CCITT fax data: Group 4 when `k` < 0, else Group 3 (two-dimensional when `k` > 0).
+    /// `black_is_1` (PDF's `BlackIs1`): the runs the data calls black show white, and the other
+    /// way round (1 bits are black, and a 1-bit grey image shows 1 as white).
+    Fax { data: Vec<u8>, columns: u32, rows: u32, k: i64, black_is_1: bool },
+    /// Pixels.
+    Raster(Raster),
+}
+
+/// Decoded pixels: rows of `width` pixels, each row padded to a whole byte.
+pub(crate) struct Raster {
+    pub width: u32,
+    pub height: u32,
+    pub format: PixelFormat,
+    pub data: Vec<u8>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum PixelFormat {
+    /// One byte a pixel, 0 black.
+    Gray8,
+    /// Three bytes a pixel.
+    Rgb8,
+    /// One bit a pixel, most significant first, 0 black (as PDF and PNG have it).
+    Gray1,
+}
+
+/// The image decoded; or why it is skipped. `decoded` counts the pixel data decoded so far for
+/// the document.
+pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'static str> {
     let dict = &image.dict;
     if dict.get(b"ImageMask").ok().and_then(|m| m.as_bool().ok()) == Some(true) {
         return Err("an image mask");
@@ -239,16 +308,33 @@ fn encode(image: &Stream, decoded: &mut u64) -> Result<(&'static str, Vec<u8>), 
             if !image.content.starts_with(&[0xff, 0xd8]) {
                 return Err("not a JPEG file");
             }
-            Ok(("jpg", image.content.clone()))
+            Ok(Picture::Jpeg(image.content.clone()))
         }
-        [f] if f == b"CCITTFaxDecode" => Ok(("tif", fax_tiff(&image.content, width, height, params)?)),
+        [f] if f == b"CCITTFaxDecode" => {
+            let int = |key: &[u8]| params.and_then(|p| p.get(key).ok()).and_then(|v| v.as_i64().ok());
+            let columns = int(b"Columns").and_then(|c| u64::try_from(c).ok()).filter(|&c| c > 0).unwrap_or(width);
+            let rows = int(b"Rows").and_then(|r| u64::try_from(r).ok()).filter(|&r| r > 0).unwrap_or(height);
+            if columns.saturating_mul(rows) > MAX_PIXELS {
+                return Err("more pixels than the limit");
+            }
+            let (columns, rows) =
+                (u32::try_from(columns).map_err(|_| "too wide")?, u32::try_from(rows).map_err(|_| "too tall")?);
+            let black_is_1 = params.and_then(|p| p.get(b"BlackIs1").ok()).and_then(|v| v.as_bool().ok());
+            Ok(Picture::Fax {
+                data: image.content.clone(),
+                columns,
+                rows,
+                k: int(b"K").unwrap_or(0),
+                black_is_1: black_is_1.unwrap_or(false),
+            })
+        }
         [] | [_] if filters.first().is_none_or(|f| f == b"FlateDecode") => {
             let bits = dict.get(b"BitsPerComponent").ok().and_then(|b| b.as_i64().ok()).unwrap_or(8);
             let components = components(dict.get(b"ColorSpace").ok()).ok_or("a colour space not read")?;
-            let (magic, bits) = match (components, bits) {
-                (1, 8) => ("P5", 8u64),
-                (3, 8) => ("P6", 8),
-                (1, 1) => ("P4", 1),
+            let (format, bits) = match (components, bits) {
+                (1, 8) => (PixelFormat::Gray8, 8u64),
+                (3, 8) => (PixelFormat::Rgb8, 8),
+                (1, 1) => (PixelFormat::Gray1, 1),
                 _ => return Err("a pixel format not read"),
             };
             let row = (width * components * bits).div_ceil(8);
@@ -280,20 +366,38 @@ fn encode(image: &Stream, decoded: &mut u64) -> Result<(&'static str, Vec<u8>), 
                 dict.get(b"Decode").ok().and_then(|d| d.as_array().ok()).map(Vec::as_slice),
                 Some([a, ..]) if a.as_float().ok().or_else(|| a.as_i64().ok().map(|v| v as f32)) == Some(1.0)
             );
-            // PDF grey: 0 is black; PBM: 1 is black.
-            if inverted != (magic == "P4") {
+            if inverted {
                 pixels.iter_mut().for_each(|b| *b = !*b);
             }
-            let header = if magic == "P4" {
-                format!("P4\n{width} {height}\n")
-            } else {
-                format!("{magic}\n{width} {height}\n255\n")
-            };
-            let mut file = header.into_bytes();
-            file.extend_from_slice(&pixels);
-            Ok((if magic == "P4" { "pbm" } else { "pnm" }, file))
+            let (width, height) =
+                (u32::try_from(width).map_err(|_| "too wide")?, u32::try_from(height).map_err(|_| "too tall")?);
+            Ok(Picture::Raster(Raster { width, height, format, data: pixels }))
         }
         _ => Err("an encoding not read (JBIG2, JPEG 2000 or a filter chain)"),
+    }
+}
+
+/// The picture as a file Tesseract reads: its extension and bytes.
+fn tesseract_file(picture: Picture) -> Result<(&'static str, Vec<u8>), &'static str> {
+    match picture {
+        Picture::Jpeg(bytes) => Ok(("jpg", bytes)),
+        Picture::Fax { data, columns, rows, k, black_is_1 } => {
+            Ok(("tif", fax_tiff(&data, columns, rows, k, black_is_1)?))
+        }
+        Picture::Raster(Raster { width, height, format, mut data }) => {
+            let header = match format {
+                PixelFormat::Gray8 => format!("P5\n{width} {height}\n255\n"),
+                PixelFormat::Rgb8 => format!("P6\n{width} {height}\n255\n"),
+                PixelFormat::Gray1 => {
+                    // PBM: 1 is black.
+                    data.iter_mut().for_each(|b| *b = !*b);
+                    format!("P4\n{width} {height}\n")
+                }
+            };
+            let mut file = header.into_bytes();
+            file.extend_from_slice(&data);
+            Ok((if format == PixelFormat::Gray1 { "pbm" } else { "pnm" }, file))
+        }
     }
 }
 
@@ -380,19 +484,11 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
     }
 }
 
-/// CCITT fax data in a minimal little-endian TIFF: one strip, Group 4 when `K` < 0, else
-/// Group 3 (two-dimensional when `K` > 0). White is zero, the fax convention: the decoded
-/// picture does not depend on `BlackIs1`, which only says how a PDF reader stores the bits.
-fn fax_tiff(data: &[u8], width: u64, height: u64, params: Option<&Dictionary>) -> Result<Vec<u8>, &'static str> {
-    let int = |key: &[u8]| params.and_then(|p| p.get(key).ok()).and_then(|v| v.as_i64().ok());
-    let k = int(b"K").unwrap_or(0);
-    let columns = int(b"Columns").and_then(|c| u64::try_from(c).ok()).filter(|&c| c > 0).unwrap_or(width);
-    let rows = int(b"Rows").and_then(|r| u64::try_from(r).ok()).filter(|&r| r > 0).unwrap_or(height);
-    if columns.saturating_mul(rows) > MAX_PIXELS {
-        return Err("more pixels than the limit");
-    }
-    let (columns, rows) =
-        (u32::try_from(columns).map_err(|_| "too wide")?, u32::try_from(rows).map_err(|_| "too tall")?);
+/// CCITT fax data in a minimal little-endian TIFF: one strip, Group 4 when `k` < 0, else
+/// Group 3 (two-dimensional when `k` > 0). The fax codec makes white runs 0 bits; the
+/// photometric interpretation shows them white (`WhiteIsZero`), or black when `black_is_1`
+/// (`BlackIsZero`), as a PDF reader shows them.
+fn fax_tiff(data: &[u8], columns: u32, rows: u32, k: i64, black_is_1: bool) -> Result<Vec<u8>, &'static str> {
     let length = u32::try_from(data.len()).map_err(|_| "too large")?;
     let compression = if k < 0 { 4 } else { 3 };
     // (tag, type, value): type 3 SHORT, 4 LONG; sorted by tag, as TIFF requires.
@@ -401,7 +497,7 @@ fn fax_tiff(data: &[u8], width: u64, height: u64, params: Option<&Dictionary>) -
         (257, 4, rows),
         (258, 3, 1),
         (259, 3, compression),
-        (262, 3, 0),
+        (262, 3, u32::from(black_is_1)),
         (273, 4, 0), // strip offset, set below
         (277, 3, 1),
         (278, 4, rows),
@@ -446,10 +542,10 @@ mod tests {
 
     #[test]
     fn a_fax_image_gets_a_tiff_header() {
-        let tiff = fax_tiff(b"data", 100, 50, None).unwrap();
+        let tiff = fax_tiff(b"data", 100, 50, 0, false).unwrap();
         assert!(tiff.starts_with(b"II*\0\x08\0\0\0"));
         assert!(tiff.ends_with(b"data"));
         assert_eq!(u16::from_le_bytes([tiff[8], tiff[9]]), 10, "Group 3 has its options entry");
-        assert!(fax_tiff(b"", 100_000, 100_000, None).is_err(), "over the pixel cap");
+        assert_eq!(u16::from_le_bytes([fax_tiff(b"", 100, 50, -1, true).unwrap()[8], 0]), 9, "Group 4 has none");
     }
 }

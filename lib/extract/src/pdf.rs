@@ -3,7 +3,7 @@
 use crate::ocr::{Failure, PageImages};
 use crate::pdf_text::SpacedOutput;
 use crate::text::single_line;
-use lore_app::ports::{ExtractError, ExtractLimits, OcrSettings};
+use lore_app::ports::{ExtractError, ExtractLimits, OcrEngine, OcrSettings};
 use pdf_extract::content::Content;
 use pdf_extract::{Dictionary, Document, Object, ObjectId, Stream};
 use std::collections::HashMap;
@@ -102,9 +102,15 @@ fn recognize(
              JPEG 2000){}",
             if pages.is_empty() { ", or no page was to be read" } else { "" }
         ))),
-        Err(Failure::CannotRun(why)) => Err(ExtractError::Corrupt(format!(
-            "{NO_TEXT_LAYER}: {scan}; text recognition (OCR) is configured but Tesseract could not run: {why}"
-        ))),
+        Err(Failure::CannotRun(why)) => {
+            let engine = match ocr.engine {
+                OcrEngine::Tesseract { .. } => "Tesseract could not run".to_owned(),
+                OcrEngine::OpenAi { model, .. } => format!("the vision model ({model}) could not be used"),
+            };
+            Err(ExtractError::Corrupt(format!(
+                "{NO_TEXT_LAYER}: {scan}; text recognition (OCR) is configured but {engine}: {why}"
+            )))
+        }
         Err(Failure::TimedOut) => Err(ExtractError::TimedOut(limits.timeout)),
         Err(Failure::TooLarge(error)) => Err(error),
     }

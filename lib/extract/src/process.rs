@@ -9,9 +9,12 @@
 //!
 //! - request on stdin: `MAGIC`, the kind (one byte), seven limits as little-endian `u64`
 //!   (input, unpacked, output, content, page content, paragraphs, and the time left in
-//!   milliseconds, which bounds the text recognition program the child may run), then one byte:
-//!   `0` without text recognition, `1` with it, followed by its page limit as `u64` and its
-//!   languages and Tesseract program as `u16` lengths and UTF-8 bytes; then the document to EOF;
+//!   milliseconds, which bounds the text recognition the child may run), then one byte: `0`
+//!   without text recognition, `1` with Tesseract, `2` with a vision model, followed by its page
+//!   limit as `u64` and its strings as `u16` lengths and UTF-8 bytes (Tesseract: its languages
+//!   and program; a vision model: its API base URL, model and API key, empty for none); then the
+//!   document to EOF. The API key goes this way only, never in the child's arguments or
+//!   environment;
 //! - the child is started with the arguments [`CHILD_ARGS`], which make a libtest harness run
 //!   no test (an in-process test server's own binary is its test harness, which serves no
 //!   child); a program that answers without `MAGIC` first is not a parser child, and the parse
@@ -19,7 +22,7 @@
 //! - answer on stdout: `MAGIC`, then `0`, the title length as `u64` (`u64::MAX`: none), the title, the text to
 //!   EOF; or an error code (`1` unsupported, `2` corrupt, `3` too large) and the message to EOF.
 
-use lore_app::ports::{ExtractError, ExtractLimits, Extracted, OcrSettings};
+use lore_app::ports::{ApiKey, ExtractError, ExtractLimits, Extracted, OcrEngine, OcrSettings};
 use lore_domain::document::DocumentKind;
 use std::io::{Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -33,13 +36,27 @@ use tokio::time::Instant;
 /// Set in the child's environment: "serve one extraction on stdin/stdout".
 pub const CHILD_ENV: &str = "LORE_EXTRACT_CHILD";
 
-const MAGIC: &[u8; 8] = b"LOREXT02";
+const MAGIC: &[u8; 8] = b"LOREXT03";
 /// A libtest filter that matches no test; ignored by a binary that serves the child first.
 const CHILD_ARGS: [&str; 2] = ["--exact", "lore-extract-child-process"];
 const HEADER_LEN: usize = MAGIC.len() + 1 + 7 * 8 + 1;
 /// What the child passes on from the server's environment to the text recognition program (it
 /// gets nothing else): where to find it, its libraries and its language data.
-const OCR_ENV: [&str; 3] = ["PATH", "LD_LIBRARY_PATH", "TESSDATA_PREFIX"];
+const OCR_ENV: &[&str] = &["PATH", "LD_LIBRARY_PATH", "TESSDATA_PREFIX"];
+/// What a child that calls a vision model gets from the server's environment: where the TLS
+/// roots are and the proxies the server's own HTTP clients use.
+const VISION_ENV: &[&str] = &[
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+];
 /// The answer may exceed the text cap by the title and framing.
 const ANSWER_SLACK: u64 = 64 * 1024;
 /// How much of the child's stderr is kept to tell an allocation failure from a stack overflow.
@@ -80,7 +97,7 @@ fn read_request(input: &mut impl Read) -> Result<(Vec<u8>, DocumentKind, Extract
     };
     let ocr = match header[HEADER_LEN - 1] {
         0 => None,
-        1 => Some(read_ocr(input)?),
+        engine @ (1 | 2) => Some(read_ocr(input, engine)?),
         _ => return Err("not an extraction request".into()),
     };
     let limits = ExtractLimits {
@@ -105,9 +122,9 @@ fn read_request(input: &mut impl Read) -> Result<(Vec<u8>, DocumentKind, Extract
     Ok((bytes, kind, limits))
 }
 
-/// The text recognition settings of a request (this process reads one request: the strings are
-/// leaked, as [`OcrSettings`] wants).
-fn read_ocr(input: &mut impl Read) -> Result<OcrSettings, String> {
+/// The text recognition settings of a request, `engine` its byte (this process reads one
+/// request: the strings are leaked, as [`OcrSettings`] wants).
+fn read_ocr(input: &mut impl Read, engine: u8) -> Result<OcrSettings, String> {
     let mut pages = [0u8; 8];
     input.read_exact(&mut pages).map_err(|e| format!("no extraction request: {e}"))?;
     let mut string = || -> Result<&'static str, String> {
@@ -118,10 +135,15 @@ fn read_ocr(input: &mut impl Read) -> Result<OcrSettings, String> {
         let string = String::from_utf8(bytes).map_err(|_| "not an extraction request".to_owned())?;
         Ok(Box::leak(string.into_boxed_str()))
     };
-    let languages = string()?;
-    let tesseract = string()?;
+    let engine = if engine == 1 {
+        let languages = string()?;
+        OcrEngine::Tesseract { languages, program: string()? }
+    } else {
+        let (base_url, model, key) = (string()?, string()?, string()?);
+        OcrEngine::OpenAi { base_url, model, api_key: (!key.is_empty()).then_some(ApiKey(key)) }
+    };
     let max_pages = u32::try_from(u64::from_le_bytes(pages)).unwrap_or(u32::MAX);
-    Ok(OcrSettings { languages, max_pages, tesseract })
+    Ok(OcrSettings { engine, max_pages })
 }
 
 fn encode_answer(answer: &Result<Extracted, ExtractError>) -> Vec<u8> {
@@ -174,9 +196,15 @@ fn encode_request(kind: DocumentKind, limits: &ExtractLimits) -> Vec<u8> {
     match &limits.ocr {
         None => header.push(0),
         Some(ocr) => {
-            header.push(1);
+            let (engine, strings) = match ocr.engine {
+                OcrEngine::Tesseract { program, languages } => (1, vec![languages, program]),
+                OcrEngine::OpenAi { base_url, api_key, model } => {
+                    (2, vec![base_url, model, api_key.map_or("", |k| k.expose())])
+                }
+            };
+            header.push(engine);
             header.extend_from_slice(&u64::from(ocr.max_pages).to_le_bytes());
-            for string in [ocr.languages, ocr.tesseract] {
+            for string in strings {
                 // Settings bound both far below 64 KiB; a longer one is cut (and then fails to run).
                 let bytes = &string.as_bytes()[..string.len().min(usize::from(u16::MAX))];
                 header.extend_from_slice(&(bytes.len() as u16).to_le_bytes());
@@ -307,7 +335,7 @@ fn spawn(program: &Path, limits: &ExtractLimits) -> std::io::Result<tokio::proce
         .args(CHILD_ARGS)
         .env_clear()
         .env(CHILD_ENV, "1")
-        .envs(limits.ocr.iter().flat_map(|_| OCR_ENV).filter_map(|name| Some((name, std::env::var_os(name)?))))
+        .envs(child_env(limits.ocr.as_ref()).iter().filter_map(|&name| Some((name, std::env::var_os(name)?))))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -326,6 +354,15 @@ fn spawn(program: &Path, limits: &ExtractLimits) -> std::io::Result<tokio::proce
         });
     }
     command.spawn()
+}
+
+/// The variables of the server's environment a child gets (besides [`CHILD_ENV`]).
+fn child_env(ocr: Option<&OcrSettings>) -> &'static [&'static str] {
+    match ocr.map(|o| o.engine) {
+        None => &[],
+        Some(OcrEngine::Tesseract { .. }) => OCR_ENV,
+        Some(OcrEngine::OpenAi { .. }) => VISION_ENV,
+    }
 }
 
 fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
@@ -405,6 +442,7 @@ fn kind_to_byte(kind: DocumentKind) -> u8 {
         DocumentKind::Pptx => 10,
         DocumentKind::Epub => 11,
         DocumentKind::Odt => 12,
+        DocumentKind::Rtf => 13,
     }
 }
 
@@ -422,6 +460,7 @@ fn kind_from_byte(byte: u8) -> Option<DocumentKind> {
         10 => DocumentKind::Pptx,
         11 => DocumentKind::Epub,
         12 => DocumentKind::Odt,
+        13 => DocumentKind::Rtf,
         _ => return None,
     })
 }
@@ -432,8 +471,14 @@ mod tests {
 
     #[test]
     fn requests_and_answers_round_trip() {
-        let ocr = OcrSettings { languages: "eng+fra", max_pages: 4, tesseract: "/usr/bin/tesseract" };
-        for ocr in [None, Some(ocr)] {
+        let tesseract = OcrSettings {
+            engine: OcrEngine::Tesseract { languages: "eng+fra", program: "/usr/bin/tesseract" },
+            max_pages: 4,
+        };
+        let openai = OcrSettings { max_pages: 7, ..OcrSettings::openai("http://127.0.0.1:9/v1", Some("sk-k"), "m") };
+        let keyless = OcrSettings::openai("http://127.0.0.1:9/v1", None, "m");
+        assert!(!format!("{openai:?}").contains("sk-k"), "the key is not in Debug output");
+        for ocr in [None, Some(tesseract), Some(openai), Some(keyless)] {
             let limits = ExtractLimits { max_paragraphs: 7, max_content_bytes: 9, ocr, ..ExtractLimits::default() };
             let mut wire = encode_request(DocumentKind::Docx, &limits);
             wire.extend_from_slice(b"document");
@@ -456,7 +501,7 @@ mod tests {
                 assert_eq!(kind_to_byte(kind), byte, "{kind:?}");
             }
         }
-        assert_eq!((1..=12).filter_map(kind_from_byte).count(), 12, "every kind crosses the pipe");
+        assert_eq!((1..=13).filter_map(kind_from_byte).count(), 13, "every kind crosses the pipe");
         assert_eq!(decode_answer(&[0, 1, 2]), None, "a cut answer is unreadable");
         assert!(read_request(&mut MAGIC.as_slice()).is_err(), "a cut header is refused");
     }

@@ -1,12 +1,14 @@
 //! Deciding a document's kind from its content. Binary formats are known by their bytes
 //! alone: PDF by its magic number, the ZIP-based formats by the parts their archive holds
 //! (OOXML: `[Content_Types].xml` and the main part's folder; ODF and EPUB: the `mimetype`
-//! entry they start with). Text is Markdown, plain text, HTML, CSV or TSV: the file name
-//! decides among these when it names one of them (and, for CSV and TSV, the text does split
-//! into a table), else the content does. A name never makes a binary file a document.
+//! entry they start with). RTF, though text, is known by its header (`{\rtf` after an
+//! optional byte-order mark and whitespace), whatever the file's name. Other text is Markdown,
+//! plain text, HTML, CSV or TSV: the file name decides among these when it names one of them
+//! (and, for CSV and TSV, the text does split into a table), else the content does. A name
+//! never makes a binary file a document.
 //! The sniffer sees the first 64 KiB of an upload only (`lore_app::files::SNIFF_BYTES`).
 
-use crate::{archive, delimited, text};
+use crate::{archive, delimited, rtf, text};
 use lore_domain::document::DocumentKind;
 use std::io::{Cursor, Read};
 
@@ -53,6 +55,9 @@ pub(crate) fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<DocumentKin
     // Audio is never a document (MP3 frames have no magic number the list below could hold).
     if is_binary_format(bytes) || crate::audio::sniff_audio(bytes).is_some() {
         return None;
+    }
+    if rtf::rtf_start(bytes).is_some() {
+        return Some(DocumentKind::Rtf);
     }
     if bytes[..bytes.len().min(PDF_MAGIC_WINDOW)].windows(5).any(|w| w == b"%PDF-") {
         return Some(DocumentKind::Pdf);
@@ -271,6 +276,18 @@ mod tests {
         assert_eq!(sniff(b"ID3 tags explained", None), Some(DocumentKind::Text));
         assert_eq!(sniff(b"#!/bin/sh\necho hi\n", Some("run.txt")), Some(DocumentKind::Text));
         assert_eq!(sniff(b"ID3\x04\0\0\0\0\x0f", Some("song.txt")), None);
+    }
+
+    #[test]
+    fn rtf_is_known_by_its_header_whatever_its_name() {
+        let rtf = b"{\\rtf1\\ansi\\ansicpg1252 Hello\\par}";
+        assert_eq!(sniff(rtf, None), Some(DocumentKind::Rtf));
+        assert_eq!(sniff(rtf, Some("notes.txt")), Some(DocumentKind::Rtf));
+        assert_eq!(sniff(b"\xef\xbb\xbf\r\n {\\rtf1 x}", None), Some(DocumentKind::Rtf));
+        assert_eq!(sniff(b"{\\rtf1 %PDF-1.4 mentioned}", None), Some(DocumentKind::Rtf));
+        assert_eq!(sniff(b"{\\rtf", Some("cut.rtf")), Some(DocumentKind::Rtf), "a cut file is a damaged RTF");
+        assert_eq!(sniff(b"Save it as {\\rtf1 to start", Some("notes.rtf")), Some(DocumentKind::Text));
+        assert_eq!(sniff(b"{\"rtf\": 1}", None), Some(DocumentKind::Text));
     }
 
     #[test]

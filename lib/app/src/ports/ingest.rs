@@ -62,25 +62,96 @@ pub struct ExtractLimits {
     pub ocr: Option<OcrSettings>,
 }
 
-/// How scanned PDFs are read (`LORE_OCR=tesseract`): each page's images go through the Tesseract
-/// program, run as a child process of the parser.
+/// How scanned PDFs are read (`LORE_OCR=tesseract|openai`): each page's images go through the
+/// recognition engine from inside the parser (its process, when parses run in one).
 ///
 /// The strings are `'static` so that the limits stay `Copy`: they are read once, at start-up (and
 /// once by each parser process), and leaked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OcrSettings {
-    /// Tesseract language codes joined with `+` (`eng`, `eng+deu`); each needs its trained data
-    /// installed.
-    pub languages: &'static str,
+    pub engine: OcrEngine,
     /// Pages of one PDF read at most; the later ones are left out of the text.
     pub max_pages: u32,
-    /// The Tesseract program: a path, or a name looked up in `PATH`.
-    pub tesseract: &'static str,
+}
+
+/// The text recognition engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OcrEngine {
+    /// The Tesseract program, run as a child process of the parser.
+    Tesseract {
+        /// A path, or a name looked up in `PATH`.
+        program: &'static str,
+        /// Tesseract language codes joined with `+` (`eng`, `eng+deu`); each needs its trained
+        /// data installed.
+        languages: &'static str,
+    },
+    /// A vision model behind an OpenAI-compatible chat-completions API: one request per page,
+    /// carrying the page's images.
+    OpenAi {
+        /// The API base, up to `/v1` (no trailing slash).
+        base_url: &'static str,
+        /// `None`: no `Authorization` header (a local server that takes none).
+        api_key: Option<ApiKey>,
+        model: &'static str,
+    },
+}
+
+/// An API key: its `Debug` never shows it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ApiKey(pub &'static str);
+
+impl ApiKey {
+    /// The key itself, for the `Authorization` header (never for a log).
+    pub fn expose(&self) -> &'static str {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+impl OcrSettings {
+    /// Tesseract from `PATH` with English, 50 pages (`LORE_OCR=tesseract` with no other setting).
+    pub const TESSERACT: Self =
+        Self { engine: OcrEngine::Tesseract { program: "tesseract", languages: "eng" }, max_pages: 50 };
+
+    /// The vision model `model` at `base_url` (up to `/v1`), 50 pages. The strings are leaked:
+    /// call it once per process (settings, tests).
+    pub fn openai(base_url: &str, api_key: Option<&str>, model: &str) -> Self {
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        Self {
+            engine: OcrEngine::OpenAi {
+                base_url: leak(base_url.trim_end_matches('/')),
+                api_key: api_key.map(|k| ApiKey(leak(k))),
+                model: leak(model),
+            },
+            max_pages: Self::TESSERACT.max_pages,
+        }
+    }
+
+    /// These settings with `key` for an OpenAI-compatible engine that has none (the key a backend
+    /// read from its secret store); other settings unchanged. Leaks the key once per call.
+    pub fn with_api_key_if_missing(self, key: Option<&str>) -> Self {
+        match (self.engine, key) {
+            (OcrEngine::OpenAi { base_url, api_key: None, model }, Some(key)) if !key.is_empty() => Self {
+                engine: OcrEngine::OpenAi {
+                    base_url,
+                    api_key: Some(ApiKey(Box::leak(key.to_owned().into_boxed_str()))),
+                    model,
+                },
+                ..self
+            },
+            _ => self,
+        }
+    }
 }
 
 impl Default for OcrSettings {
     fn default() -> Self {
-        Self { languages: "eng", max_pages: 50, tesseract: "tesseract" }
+        Self::TESSERACT
     }
 }
 

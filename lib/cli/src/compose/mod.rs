@@ -11,6 +11,7 @@ pub use crate::settings::Backend;
 pub use parts::{AwsOverrides, Overrides, SharedPorts, StoragePorts, Uses};
 
 use crate::settings::Settings;
+use lore_app::ports::OcrEngine;
 use lore_app::{App, AppConfig, Ports};
 use lore_local::{LocalSignal, SqliteStore};
 use std::path::{Path, PathBuf};
@@ -48,14 +49,19 @@ pub async fn open_with(
     match settings.backend {
         Backend::Local => embedded_with(settings, data_dir, public_base, overrides, uses),
         Backend::Aws => {
+            let ocr_wants_key = matches!(
+                settings.app.extract_limits.ocr.map(|o| o.engine),
+                Some(OcrEngine::OpenAi { api_key: None, .. })
+            );
             let needs_key = overrides.embedder.is_none()
                 || overrides.transcriber.is_none()
                 || overrides.responder.is_none()
-                || overrides.speech.is_none();
+                || overrides.speech.is_none()
+                || ocr_wants_key;
             let aws = aws::storage(settings, overrides.aws.as_ref(), public_base, uses, needs_key).await?;
             let shared = shared::shared(settings, overrides, uses, aws.openai_key.as_deref())?;
             let signal = LocalSignal::new();
-            let app = assemble(settings, overrides, aws.ports, shared, &signal);
+            let app = assemble(settings, overrides, aws.ports, shared, &signal, aws.openai_key.as_deref());
             Ok(Composition { app, jobs: None, store: None, dispatch: Some(signal), aws: Some(aws.backend) })
         }
     }
@@ -71,19 +77,20 @@ fn embedded_with(
     let signal = LocalSignal::new();
     let local = local::storage(settings, data_dir, public_base, &signal)?;
     let shared = shared::shared(settings, overrides, uses, None)?;
-    let app = assemble(settings, overrides, local.ports, shared, &signal);
+    let app = assemble(settings, overrides, local.ports, shared, &signal, None);
     Ok(Composition { app, jobs: Some(local.jobs), store: Some(local.store), dispatch: Some(signal), aws: None })
 }
 
 /// The one place the ports come together. `signal` wakes an in-process dispatcher at once when
 /// a delivery is due; on Lambda nobody listens (the dispatcher function runs on its queue and
-/// schedule).
+/// schedule). `openai_key`: the key a backend read from its secret store.
 fn assemble(
     settings: &Settings,
     overrides: &Overrides,
     storage: StoragePorts,
     shared: SharedPorts,
     signal: &LocalSignal,
+    openai_key: Option<&str>,
 ) -> App {
     let ports = Ports {
         workspaces: storage.workspaces,
@@ -112,12 +119,14 @@ fn assemble(
         speech: shared.speech,
         dispatch_signal: Arc::new(signal.clone()),
     };
-    App::new(ports, config(settings, overrides))
+    App::new(ports, config(settings, overrides, openai_key))
 }
 
-/// The use cases' settings with the caller's overrides applied.
-fn config(settings: &Settings, overrides: &Overrides) -> AppConfig {
+/// The use cases' settings with the caller's overrides applied; text recognition by a vision
+/// model gets the secret store's key when the environment gave none.
+fn config(settings: &Settings, overrides: &Overrides, openai_key: Option<&str>) -> AppConfig {
     let mut config = settings.app.clone();
+    config.extract_limits.ocr = config.extract_limits.ocr.map(|o| o.with_api_key_if_missing(openai_key));
     if let Some(schedule) = &overrides.webhook_retry_schedule {
         config.webhook_retry_schedule = schedule.clone();
     }

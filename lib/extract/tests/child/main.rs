@@ -50,6 +50,9 @@ fn main() {
         ("a_scan_is_recognised_in_a_child_within_its_time", || {
             Box::pin(a_scan_is_recognised_in_a_child_within_its_time())
         }),
+        ("a_vision_model_reads_a_scan_from_a_child_that_got_the_key_on_stdin", || {
+            Box::pin(a_vision_model_reads_a_scan_from_a_child_that_got_the_key_on_stdin())
+        }),
     ];
     if listing {
         if !args.iter().any(|a| a == "--ignored") {
@@ -293,4 +296,80 @@ async fn a_scan_is_recognised_in_a_child_within_its_time() {
     assert!(matches!(result, Err(ExtractError::TimedOut(_))), "{result:?}");
     assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     assert_eq!(extractor.idle_parsers(), 1);
+}
+
+/// Text recognition by a vision model from the parser process: the settings (the API key
+/// included) cross the pipe, the child makes the HTTP request itself, and neither its arguments
+/// nor its environment hold the key (read from `/proc` while it waits for the answer). A model
+/// that stalls is held to the parse's time.
+async fn a_vision_model_reads_a_scan_from_a_child_that_got_the_key_on_stdin() {
+    use std::sync::{Arc, Mutex};
+    const KEY: &str = "sk-child-secret";
+    // (Authorization header, children seen, children whose argv or environment holds the key)
+    let seen = Arc::new(Mutex::new(Vec::<(Option<String>, usize, usize)>::new()));
+    let stall = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (record, stalling) = (seen.clone(), stall.clone());
+    let handler = move |headers: axum::http::HeaderMap| {
+        let auth = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let (children, leaks) = children_holding(KEY);
+        record.lock().unwrap().push((auth, children, leaks));
+        let stall = stalling.load(std::sync::atomic::Ordering::SeqCst);
+        async move {
+            if stall {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+            }
+            axum::Json(
+                serde_json::json!({"choices": [{"message": {"role": "assistant", "content": "Lantern gasket"}}]}),
+            )
+        }
+    };
+    let app = axum::Router::new()
+        .route("/v1/chat/completions", axum::routing::post(handler))
+        .layer(axum::extract::DefaultBodyLimit::disable());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let scan = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scanned-page.pdf")).expect("fixture");
+    let ocr = ExtractLimits { ocr: Some(OcrSettings::openai(&base_url, Some(KEY), "stub-vision")), ..limits() };
+    let extractor = child_extractor(1);
+    let extracted = extractor.extract(scan.clone(), DocumentKind::Pdf, ocr).await.expect("recognised");
+    assert_eq!(extracted.text, "Lantern gasket");
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    let (auth, children, leaks) = &requests[0];
+    assert_eq!(auth.as_deref(), Some("Bearer sk-child-secret"), "the key reached the child");
+    assert_eq!((*children, *leaks), (1, 0), "one parser child, its argv and environment without the key");
+
+    stall.store(true, std::sync::atomic::Ordering::SeqCst);
+    let hurried = ExtractLimits { timeout: Duration::from_millis(1500), ..ocr };
+    let started = Instant::now();
+    let result = extractor.extract(scan, DocumentKind::Pdf, hurried).await;
+    assert!(matches!(result, Err(ExtractError::TimedOut(_))), "{result:?}");
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert_eq!(extractor.idle_parsers(), 1);
+}
+
+/// This process's children, and how many of them hold `secret` in their arguments or
+/// environment.
+fn children_holding(secret: &str) -> (usize, usize) {
+    let me = std::process::id().to_string();
+    let (mut children, mut leaks) = (0, 0);
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let path = entry.path();
+        let Ok(stat) = std::fs::read_to_string(path.join("stat")) else { continue };
+        // pid (comm) state ppid …: the command name may hold spaces, so read after its `)`.
+        let parent = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1));
+        if parent != Some(me.as_str()) {
+            continue;
+        }
+        children += 1;
+        let holds = |file: &str| {
+            std::fs::read(path.join(file)).map(|b| b.windows(secret.len()).any(|w| w == secret.as_bytes()))
+        };
+        if holds("cmdline").unwrap_or(true) || holds("environ").unwrap_or(true) {
+            leaks += 1;
+        }
+    }
+    (children, leaks)
 }

@@ -12,6 +12,7 @@ mod odt;
 mod pdf;
 mod pptx;
 mod quality;
+mod rtf;
 mod sheets;
 mod sniff;
 mod text;
