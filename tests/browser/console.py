@@ -12,9 +12,12 @@ just to check what the console did, and to have a visitor talk to the chatbot):
 No CSP violation, dialog or console error on any page. Screenshots go to $LORE_SCREENSHOTS.
 """
 
+import json
 import os
 import sys
 import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from selenium.webdriver.common.by import By
 
@@ -24,6 +27,29 @@ from chat_page import WATCH, Browser, Lore, check, wait_for  # noqa: E402
 
 POLICY = "# Returns\n\nRefunds are paid within fourteen days of the return. Shipping costs are not refunded.\n"
 PRICES = "Item,Price,Stock\nKettle,25.00,12\nToaster,40.00,3\n"
+
+
+class Receiver:
+    """A webhook receiver on 127.0.0.1 that answers 200 and keeps what it got."""
+
+    def __init__(self):
+        got = self.got = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                got.append((self.path, dict(self.headers), json.loads(body)))
+                self.send_response(200)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
 
 def text(b, css):
@@ -80,6 +106,9 @@ def no_console_errors(b, where):
 
 def main():
     model_url, stub, server = stub_model.start()
+    receiver = Receiver()
+    # The receiver is on this machine: lift the address rule for this server only.
+    os.environ["LORE_ALLOW_PRIVATE_NETWORK"] = "true"
     lore = Lore(model_url)
     b = Browser()
     files = tempfile.mkdtemp(prefix="lore-console-files-")
@@ -259,6 +288,36 @@ def main():
         b.screenshot("console-phone.png")
         accessible(b, "the chatbot's page at phone width")
         b.driver.set_window_size(1280, 900)
+
+        # Webhooks: subscribe, see the secret once, send a test event, watch it delivered,
+        # redeliver it with the same id, rotate the secret.
+        b.find("header nav a[href='#/webhooks']").click()
+        wait_for("the webhooks page", lambda: text(b, "main h1") == "Webhooks")
+        form = b.find("form[aria-label='New subscription']")
+        form.find_element(By.CSS_SELECTOR, "input[type=url]").send_keys(receiver.url + "/lore")
+        form.find_element(By.CSS_SELECTOR, "select").send_keys("message.rated")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        secret = wait_for("the secret", lambda: b.all(".secret input.code"))[0].get_attribute("value")
+        check(secret.startswith("whsec_"), f"a signing secret: {secret}")
+        wait_for("the subscription listed", lambda: receiver.url in text(b, "table.hooks"))
+        hooks = lore.api("GET", "/api/integrations/webhooks/triggers/subscribe")["hooks"]
+        check([(h["hookUrl"], h["event"]) for h in hooks] == [(receiver.url + "/lore", "message.rated")], hooks)
+        accessible(b, "the webhooks page")
+        b.find("table.hooks a").click()
+        wait_for("the subscription page", lambda: "Receiver" in text(b, "dl.facts"))
+        [x for x in b.all("button") if x.text == "Send a test event"][0].click()
+        wait_for("the test delivery to succeed", lambda: "succeeded" in text(b, "li[data-delivery]"), timeout=60)
+        check(len(receiver.got) == 1 and receiver.got[0][2]["metadata"].get("test") is True, receiver.got)
+        first_id = receiver.got[0][1].get("webhook-id")
+        b.find("li[data-delivery] button").click()
+        wait_for("the redelivery", lambda: len(receiver.got) == 2, timeout=60)
+        check(receiver.got[1][1].get("webhook-id") == first_id, "a redelivery keeps its id")
+        [x for x in b.all("button") if x.text == "Rotate secret"][0].click()
+        rotated = wait_for("the new secret", lambda: [x.get_attribute("value") for x in b.all(".secret input.code") if x.get_attribute("value") != secret])
+        check(rotated[0].startswith("whsec_"), rotated)
+        b.screenshot("console-webhook.png")
+        accessible(b, "the subscription page")
+        no_console_errors(b, "webhooks")
 
         # Signing out forgets the key; a key the server stops accepting signs the tab out.
         [x for x in b.all("header button") if x.text == "Sign out"][0].click()
