@@ -8,7 +8,7 @@
 #   LORE_BENCH_NO_WRITE=1 bash scripts/bench-perf.sh    # print only
 #
 # 1. Creates the Python peers' venv ($HOME/.cache/lore/tools/bench-venv) with pinned versions of
-#    langchain-text-splitters, pypdf and python-docx (once; checked by a stamp file), and the
+#    langchain-text-splitters, pypdf, python-docx, openpyxl, python-pptx and EbookLib (once; checked by a stamp file), and the
 #    sentence-transformers venv of scripts/st-venv.sh (once, ~6 GB) when the embedding section runs.
 # 2. Builds the bench with the `perf` profile (release without LTO) and runs it. About 5 minutes
 #    once built on 2 cores; most of it is writing 100k chunks into the index and the Python peers.
@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/lore/target}"
 
 venv="${LORE_BENCH_VENV:-$HOME/.cache/lore/tools/bench-venv}"
-pins=(langchain-text-splitters==1.1.3 pypdf==7.1.0 python-docx==1.2.0)
+# lxml comes with python-docx and EbookLib; the EPUB peer parses with it (its version is reported).
+pins=(langchain-text-splitters==1.1.3 pypdf==7.1.0 python-docx==1.2.0 openpyxl==3.1.5 python-pptx==1.0.2 EbookLib==0.20)
 stamp="$venv/.lore-pins"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"

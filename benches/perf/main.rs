@@ -9,8 +9,8 @@
 //!
 //! - `chunking` (`chunking.rs`): `lore_app::chunking::chunk_text` with the deployment's default
 //!   settings against LangChain's `RecursiveCharacterTextSplitter` on the same files.
-//! - `extraction` (`extract.rs`): `lore_extract::DocumentExtractor` against pypdf and
-//!   python-docx on the same generated PDF and DOCX files.
+//! - `extraction` (`extract.rs`): `lore_extract::DocumentExtractor` against pypdf, python-docx,
+//!   openpyxl, python-pptx and ebooklib on the same generated PDF, DOCX, XLSX, PPTX and EPUB files.
 //! - `embedding` (`embed.rs`): all-MiniLM-L6-v2 (our encoder) against sentence-transformers
 //!   (PyTorch) with the same weights on the same chunks (`benches/embed/peer.py`).
 //! - `search` (`search.rs`): the embedded index (`lore_local::SqliteStore` as `VectorIndex`) at
@@ -327,11 +327,16 @@ fn report(o: &Options, peers: &Option<Value>, sections: &[Section], failures: &[
     ));
     match peers {
         Some(v) => s.push_str(&format!(
-            "Python {} with langchain-text-splitters {}, pypdf {}, python-docx {}. Reproduce with:\n\n",
+            "Python {} with langchain-text-splitters {}, pypdf {}, python-docx {}, openpyxl {}, python-pptx {}, \
+             EbookLib {} (lxml {}). Reproduce with:\n\n",
             v["python"].as_str().unwrap_or("?"),
             v["langchain-text-splitters"].as_str().unwrap_or("?"),
             v["pypdf"].as_str().unwrap_or("?"),
             v["python-docx"].as_str().unwrap_or("?"),
+            v["openpyxl"].as_str().unwrap_or("?"),
+            v["python-pptx"].as_str().unwrap_or("?"),
+            v["EbookLib"].as_str().unwrap_or("?"),
+            v["lxml"].as_str().unwrap_or("?"),
         )),
         None => s.push_str("The Python peers were not available in this run. Reproduce with:\n\n"),
     }

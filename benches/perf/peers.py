@@ -5,8 +5,8 @@ installs the pinned packages there). Every subcommand prints one JSON document o
 
   peers.py versions
   peers.py chunk   --size CHARS --overlap CHARS --min-seconds S FILE...  (LangChain splitters)
-  peers.py gen     --corpus corpus.jsonl --dir DIR                       (the PDF and DOCX files)
-  peers.py extract --min-seconds S FILE...                               (pypdf, python-docx)
+  peers.py gen     --corpus corpus.jsonl --dir DIR     (the PDF, DOCX, XLSX, PPTX and EPUB files)
+  peers.py extract --min-seconds S FILE...             (pypdf, python-docx, openpyxl, python-pptx, ebooklib)
 
 Timing: each measurement repeats the operation (after one untimed warm-up run) until at least
 --min-seconds have passed and at least 3 runs were made, and reports every run's seconds; the
@@ -39,7 +39,7 @@ def cmd_versions(_args):
     from importlib.metadata import version
 
     out = {"python": sys.version.split()[0]}
-    for pkg in ("langchain-text-splitters", "pypdf", "python-docx"):
+    for pkg in ("langchain-text-splitters", "pypdf", "python-docx", "openpyxl", "python-pptx", "EbookLib", "lxml"):
         out[pkg] = version(pkg)
     print(json.dumps(out))
 
@@ -182,7 +182,7 @@ def cmd_gen(args):
                         break
         path = f"{args.dir}/prose-{pages}p.pdf"
         write_pdf(path, all_pages, f"Lore perf bench, {pages} pages")
-        made.append({"file": path, "kind": "pdf", "pages": pages})
+        made.append({"file": path, "kind": "pdf", "pages": pages, "largest": pages == 400})
     # DOCX: a heading and a paragraph per passage, python-docx's default template (Word styles).
     for n in (20, 500, 5000):
         rng = random.Random(n)
@@ -203,8 +203,103 @@ def cmd_gen(args):
         path = f"{args.dir}/prose-{n}.docx"
         with open(path, "wb") as f:
             f.write(without_thumbnail(buf.getvalue()))
-        made.append({"file": path, "kind": "docx", "passages": n})
+        made.append({"file": path, "kind": "docx", "passages": n, "largest": n == 5000})
+    made += gen_xlsx(ps, args.dir)
+    made += gen_pptx(ps, args.dir)
+    made += gen_epub(ps, args.dir)
     print(json.dumps(made))
+
+
+def thirds(words):
+    """`words` cut into three runs of nearly equal length, as text."""
+    n = len(words)
+    cuts = [0, (n + 2) // 3, (2 * n + 2) // 3, n]
+    return [" ".join(words[cuts[i] : cuts[i + 1]]) for i in range(3)]
+
+
+def gen_xlsx(ps, out_dir):
+    """Workbooks by openpyxl: 4 sheets, each a header row and then one row per passage (an
+    integer id, the title, the passage's words cut into three cells, the word count)."""
+    import openpyxl
+
+    made = []
+    for rows in (1000, 10000, 50000):
+        rng = random.Random(rows)
+        wb = openpyxl.Workbook()
+        wb.remove(wb.active)
+        wb.properties.title = f"Lore perf bench, {rows} rows"
+        sheets = 4
+        for s in range(sheets):
+            ws = wb.create_sheet(f"Passages {s + 1}")
+            ws.append(["ID", "Title", "Text (1)", "Text (2)", "Text (3)", "Words"])
+            for r in range(rows // sheets):
+                title, text = ps[rng.randrange(len(ps))]
+                words = text.split()
+                ws.append([s * (rows // sheets) + r + 1, title, *thirds(words), len(words)])
+        path = f"{out_dir}/table-{rows}r.xlsx"
+        wb.save(path)
+        made.append({"file": path, "kind": "xlsx", "rows": rows, "sheets": sheets, "largest": rows == 50000})
+    return made
+
+
+def gen_pptx(ps, out_dir):
+    """Decks by python-pptx (its default template): per slide, the "Title and Content" layout
+    with a passage's title, its sentences as the body's paragraphs, and the next passage as the
+    speaker notes."""
+    import pptx
+
+    made = []
+    for slides in (20, 200, 1000):
+        rng = random.Random(slides)
+        prs = pptx.Presentation()
+        prs.core_properties.title = f"Lore perf bench, {slides} slides"
+        layout = prs.slide_layouts[1]
+        for _ in range(slides):
+            title, text = ps[rng.randrange(len(ps))]
+            slide = prs.slides.add_slide(layout)
+            slide.shapes.title.text = title
+            sentences = [s if s.endswith(".") else s + "." for s in text.split(". ") if s.strip()]
+            slide.placeholders[1].text_frame.text = "\n".join(sentences)
+            slide.notes_slide.notes_text_frame.text = ps[rng.randrange(len(ps))][1]
+        path = f"{out_dir}/deck-{slides}s.pptx"
+        prs.save(path)
+        made.append({"file": path, "kind": "pptx", "slides": slides, "largest": slides == 1000})
+    return made
+
+
+def gen_epub(ps, out_dir):
+    """Books by ebooklib: per chapter, an XHTML document with a heading and 20 passages (each a
+    second-level heading and a paragraph: ~600 words, ~5 KB); the navigation document and the
+    NCX as ebooklib writes them."""
+    from html import escape
+
+    from ebooklib import epub
+
+    made = []
+    for chapters in (10, 100, 400):
+        rng = random.Random(chapters)
+        book = epub.EpubBook()
+        book.set_identifier(f"lore-perf-{chapters}")
+        book.set_title(f"Lore perf bench, {chapters} chapters")
+        book.set_language("en")
+        items = []
+        for c in range(chapters):
+            body = [f"<h1>Chapter {c + 1}</h1>"]
+            for _ in range(20):
+                title, text = ps[rng.randrange(len(ps))]
+                body.append(f"<h2>{escape(title)}</h2>\n<p>{escape(text)}</p>")
+            item = epub.EpubHtml(title=f"Chapter {c + 1}", file_name=f"chap_{c + 1:04d}.xhtml", lang="en")
+            item.content = "\n".join(body)
+            book.add_item(item)
+            items.append(item)
+        book.toc = items
+        book.add_item(epub.EpubNcx())
+        book.add_item(epub.EpubNav())
+        book.spine = ["nav", *items]
+        path = f"{out_dir}/book-{chapters}c.epub"
+        epub.write_epub(path, book)
+        made.append({"file": path, "kind": "epub", "chapters": chapters, "largest": chapters == 400})
+    return made
 
 
 def extract_pdf(data):
@@ -225,16 +320,79 @@ def extract_docx(data):
     return "\n".join(parts)
 
 
+def extract_xlsx(data):
+    """openpyxl's fastest reading mode: read-only (streamed rows), cached values instead of
+    formulas, every cell's value of every row of every sheet as text."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    parts = []
+    for ws in wb.worksheets:
+        for row in ws.iter_rows(values_only=True):
+            parts.append("\t".join("" if v is None else str(v) for v in row))
+    wb.close()
+    return "\n".join(parts)
+
+
+def extract_pptx(data):
+    """Every shape's text frame of every slide, then the slide's notes."""
+    import pptx
+
+    prs = pptx.Presentation(io.BytesIO(data))
+    parts = []
+    for slide in prs.slides:
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                parts.append(shape.text_frame.text)
+        if slide.has_notes_slide:
+            notes = slide.notes_slide.notes_text_frame
+            if notes is not None:
+                parts.append(notes.text)
+    return "\n".join(parts)
+
+
+def extract_epub(data):
+    """The spine's documents in order, the navigation document left out (as ours does), each
+    part's bytes as read (`item.content`; `EpubHtml.get_content()` would first re-render the
+    document through its template) parsed by lxml.html, `text_content()`."""
+    import ebooklib
+    import lxml.html
+    from ebooklib import epub
+
+    book = epub.read_epub(io.BytesIO(data), {"ignore_ncx": True})
+    items = {item.id: item for item in book.get_items()}
+    parts = []
+    for idref, _linear in book.spine:
+        item = items.get(idref)
+        if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
+            continue
+        parts.append(lxml.html.fromstring(item.content).text_content())
+    return "\n".join(parts)
+
+
+EXTRACTORS = {
+    "pdf": extract_pdf,
+    "docx": extract_docx,
+    "xlsx": extract_xlsx,
+    "pptx": extract_pptx,
+    "epub": extract_epub,
+}
+
+
+def words(text):
+    """Whitespace-separated tokens with a letter or digit (the bench counts ours the same way, so
+    Markdown's `#`, `|` and `|---|` are not words)."""
+    return sum(1 for w in text.split() if any(c.isalnum() for c in w))
+
+
 def cmd_extract(args):
     results = []
     for path in args.files:
         with open(path, "rb") as f:
             data = f.read()
-        fn = extract_pdf if path.endswith(".pdf") else extract_docx
+        fn = EXTRACTORS[path.rsplit(".", 1)[-1]]
         text, runs = timed_runs(lambda: fn(data), args.min_seconds)
-        results.append(
-            {"file": path, "bytes": len(data), "text_chars": len(text), "words": len(text.split()), "runs": runs}
-        )
+        results.append({"file": path, "bytes": len(data), "text_chars": len(text), "words": words(text), "runs": runs})
     print(json.dumps(results))
 
 
