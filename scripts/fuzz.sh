@@ -3,7 +3,7 @@
 # and runs each for a fixed time. Exits non-zero when a target crashes, hangs or runs out of
 # memory, and prints the reproducer.
 #
-#   scripts/fuzz.sh [seconds-per-target] [target...]      (default: 30 s; pdf docx html bodies)
+#   scripts/fuzz.sh [seconds-per-target] [target...]      (default: 30 s; pdf docx html rtf bodies)
 #
 # Environment:
 #   LORE_FUZZ_TARGET_DIR  build directory (default ~/.cache/lore/fuzz-target; not the main
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(pdf docx html bodies)
+[ ${#targets[@]} -gt 0 ] || targets=(pdf docx html rtf bodies)
 
 target_dir="${LORE_FUZZ_TARGET_DIR:-$HOME/.cache/lore/fuzz-target}"
 work_dir="${LORE_FUZZ_WORK_DIR:-$HOME/.cache/lore/fuzz}"
