@@ -10,7 +10,7 @@ use super::keys::{COUNTERS_SK, ws_pk};
 use super::keys::{EVENT_SK, OUTBOX, event_pk};
 use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
-    get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s, unavailable,
+    get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s,
 };
 use super::{add, put_if_absent, transact_retrying};
 use async_trait::async_trait;
@@ -494,35 +494,14 @@ impl DynamoStore {
         }
     }
 
-    /// Entries of one due shard (`leaseUntil <= due_by` when given), oldest first.
-    async fn due_entries(&self, shard: u32, due_by: Option<Timestamp>, limit: i32) -> StoreResult<Vec<Item>> {
+    /// Up to `limit` entries of one due shard (`leaseUntil <= due_by` when given), oldest first.
+    async fn due_entries(&self, shard: u32, due_by: Option<Timestamp>, limit: usize) -> StoreResult<Vec<Item>> {
         let mut expr = Expr::new();
         let mut cond = format!("{} = {}", expr.a("leaseShard"), expr.v("shard", s(format!("DUE#{shard}"))));
         if let Some(t) = due_by {
             cond = format!("{cond} AND {} <= {}", expr.a("leaseUntil"), expr.v("now", n(t.millis())));
         }
-        let mut out = Vec::new();
-        let mut start: Option<Item> = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .index_name(LEASES)
-                .key_condition_expression(&cond)
-                .set_expression_attribute_names(expr.names())
-                .set_expression_attribute_values(expr.values())
-                .limit(limit)
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await
-                .map_err(unavailable)?;
-            out.extend(page.items.unwrap_or_default());
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() && out.len() < limit as usize => start = Some(k),
-                _ => return Ok(out),
-            }
-        }
+        self.query_key_range(LEASES, &cond, &expr, false, limit).await
     }
 }
 
@@ -625,7 +604,7 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn claim_due(&self, now: Timestamp, limit: u32, lease: &Lease) -> StoreResult<Vec<Delivery>> {
-        let page = (limit.saturating_mul(4)).clamp(16, 1000) as i32;
+        let page = (limit.saturating_mul(4)).clamp(16, 1000) as usize;
         let mut candidates: Vec<(i64, String)> = Vec::new();
         for shard in 0..LEASE_SHARDS {
             for e in self.due_entries(shard, Some(now), page).await? {

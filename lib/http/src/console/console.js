@@ -19,11 +19,7 @@ function el(tag, attrs, ...children) {
     else if (v === true) node.setAttribute(k, "");
     else node.setAttribute(k, String(v));
   }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
+  return fill(node, ...children);
 }
 
 /** Replaces `node`'s children, skipping null/false and flattening arrays as `el` does. */
