@@ -15,6 +15,9 @@
 #   2. known ids: a chatbot, a text source, a form and a Mind are created first and their ids are
 #      used for the path parameters of the GET, POST and PATCH operations (DELETE keeps generated
 #      ids, so the fixtures survive the pass).
+# Key revocation (`DELETE /api/v1/keys/{keyId}`) is left out of both: the stateful phase can take
+# the run's own key from `GET /api/v1/keys` and revoke it, and every later answer is then a 401.
+# tests/api/keys.rs covers the route.
 #
 # Nothing leaves 127.0.0.1: the server's request protection only allows port 1
 # (LORE_ALLOWED_PORTS=1), so generated URL sources and webhook URLs (ports 80/443 by default) are
@@ -153,6 +156,7 @@ for pass in unknown-ids known-ids; do
     --generation-database none \
     --request-timeout 30 \
     --warnings off \
+    --exclude-path-regex '^/api/v1/keys/' \
     ${LORE_SCHEMATHESIS_ARGS:-}) || status=$?
 done
 

@@ -24,6 +24,9 @@ const ALL_SCOPES: &[&str] = &[
     "forms:read",
     "forms:write",
     "webhooks:write",
+    "chat:write",
+    "conversations:read",
+    "workspace:admin",
 ];
 
 #[tokio::test]

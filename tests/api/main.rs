@@ -14,6 +14,7 @@ mod file_types;
 mod fixtures;
 mod followup;
 mod forms;
+mod keys;
 mod knowledge;
 mod metadata;
 mod mind_sources;

@@ -45,6 +45,10 @@ const REQUIRED: &[(&str, &str)] = &[
     ("get", "/api/integrations/webhooks/triggers/sample"),
     ("get", "/api/integrations/webhooks/deliveries"),
     ("post", "/api/integrations/webhooks/deliveries/{deliveryId}/redeliver"),
+    ("get", "/api/v1/workspace"),
+    ("get", "/api/v1/keys"),
+    ("post", "/api/v1/keys"),
+    ("delete", "/api/v1/keys/{keyId}"),
     ("get", "/api/v1/openapi.json"),
 ];
 

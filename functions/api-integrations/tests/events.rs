@@ -157,3 +157,47 @@ async fn subscribe_event_refuses_private_addresses_when_the_address_rule_is_on()
     assert_eq!(reply.status, StatusCode::FORBIDDEN, "{reply:?}");
     assert_eq!(reply.body["error"]["details"]["required"], "webhooks:write");
 }
+
+/// The key id of `revoke-key.json`; tests put a real one in its place.
+const SAMPLE_KEY_ID: &str = "key_01jq3z5v7b8c9d0e1f2g3h4j5k";
+
+#[tokio::test]
+async fn workspace_and_key_events_read_usage_make_list_and_revoke_keys() {
+    let tenant = Tenant::new().await;
+    let router = tenant.router(RouteGroup::Integrations);
+    let ev = |name: &str| Event::load(name).with_key(&tenant.key);
+
+    let ws = invoke(&router, &ev("get-workspace.json")).await;
+    assert_eq!(ws.status, StatusCode::OK, "{ws:?}");
+    assert_eq!(ws.body["workspace"]["id"], tenant.workspace_id.as_str());
+    assert_eq!(
+        (ws.body["limits"]["mindsLimit"].clone(), ws.body["usage"]["activeKeys"].clone()),
+        (json!(10), json!(1))
+    );
+
+    let made = invoke(&router, &ev("create-key.json")).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{made:?}");
+    assert_eq!(made.body["key"]["scopes"], json!(["forms:read", "webhooks:write"]));
+    let (secret, id) = (made.body["secret"].as_str().unwrap(), made.body["key"]["id"].as_str().unwrap());
+    // The new key works at once, within its scopes: it may verify but not manage keys.
+    let verified = invoke(&router, &Event::load("auth-verify.json").with_key(secret)).await;
+    assert_eq!(verified.body["key"]["id"], id);
+    let refused = invoke(&router, &Event::load("list-keys.json").with_key(secret)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{refused:?}");
+    assert_eq!(refused.body["error"]["details"]["required"], "workspace:admin");
+
+    let listed = invoke(&router, &ev("list-keys.json")).await;
+    assert_eq!(listed.body["pagination"]["total"], 2, "{listed:?}");
+    assert_eq!(
+        (listed.body["keys"][0]["id"].as_str(), listed.body["keys"][1]["isCurrent"].as_bool()),
+        (Some(id), Some(true))
+    );
+
+    let revoked = invoke(&router, &ev("revoke-key.json").with(SAMPLE_KEY_ID, id)).await;
+    assert_eq!(revoked.status, StatusCode::OK, "{revoked:?}");
+    assert!(revoked.body["key"]["revokedAt"].is_string(), "{revoked:?}");
+    let after = invoke(&router, &Event::load("auth-verify.json").with_key(secret)).await;
+    assert_eq!(after.status, StatusCode::UNAUTHORIZED, "a revoked key is refused: {after:?}");
+    let unknown = invoke(&router, &ev("revoke-key.json")).await;
+    assert_eq!((unknown.status, unknown.error_code()), (StatusCode::NOT_FOUND, "not_found"));
+}

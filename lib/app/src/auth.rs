@@ -68,6 +68,12 @@ impl KeyCache {
         }
         entries.insert(hash, (Instant::now(), cred));
     }
+
+    /// Forgets a key, so that this process refuses it at once once it is revoked (other
+    /// processes within the time to live).
+    pub(crate) fn forget(&self, hash: &KeyHash) {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).remove(hash);
+    }
 }
 
 /// The hash of the bearer key in an `Authorization` header value.

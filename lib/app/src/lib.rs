@@ -15,6 +15,7 @@ pub mod files;
 pub mod followup;
 pub mod forms;
 mod ingest;
+pub mod keys;
 pub mod mind_sources;
 pub mod minds;
 pub mod ports;
@@ -59,6 +60,9 @@ pub struct AppConfig {
     /// Webhook subscriptions one workspace may have, active or disabled; one more is
     /// `webhooks_limit_reached` (`LORE_MAX_HOOKS_PER_WORKSPACE`, default 100).
     pub max_hooks_per_workspace: u32,
+    /// Keys one workspace may have that are not revoked; one more made through the API is
+    /// `keys_limit_reached` (`LORE_MAX_KEYS_PER_WORKSPACE`, default 100; the CLI is not bound).
+    pub max_keys_per_workspace: u32,
     /// Uploads of one workspace being received at once (multipart and signed PUTs); one more
     /// is `rate_limited` (`LORE_UPLOADS_PER_WORKSPACE`, default 2).
     pub uploads_per_workspace: u32,
@@ -132,6 +136,7 @@ impl Default for AppConfig {
             ingest_workers: 2,
             ingest_jobs_per_workspace: 1,
             max_hooks_per_workspace: 100,
+            max_keys_per_workspace: 100,
             uploads_per_workspace: 2,
             answers_per_workspace: 4,
             slot_lease: Duration::from_secs(600),

@@ -33,6 +33,8 @@ pub enum ErrorCode {
     SourcesLimitReached,
     /// The workspace has as many webhook subscriptions as it may (`LORE_MAX_HOOKS_PER_WORKSPACE`).
     WebhooksLimitReached,
+    /// The workspace has as many active API keys as it may (`LORE_MAX_KEYS_PER_WORKSPACE`).
+    KeysLimitReached,
     /// The client stopped sending the request body (no bytes within the body read timeout).
     RequestTimeout,
     /// The conversation holds its 200 messages (docs/api.md §17).
@@ -77,6 +79,7 @@ impl ErrorCode {
             Self::MindsLimitReached => "minds_limit_reached",
             Self::SourcesLimitReached => "sources_limit_reached",
             Self::WebhooksLimitReached => "webhooks_limit_reached",
+            Self::KeysLimitReached => "keys_limit_reached",
             Self::RequestTimeout => "request_timeout",
             Self::ConversationFull => "conversation_full",
             Self::GenerationFailed => "generation_failed",

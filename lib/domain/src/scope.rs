@@ -21,10 +21,13 @@ pub enum Scope {
     /// List and read conversations: they hold visitors' e-mail addresses, so `minds:read` alone
     /// does not open them.
     ConversationsRead,
+    /// Manage the workspace's API keys (list, create, revoke): a key with it can make keys with
+    /// any scope, so it is every scope in effect (docs/api.md §3, "Keys").
+    WorkspaceAdmin,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 12] = [
+    pub const ALL: [Scope; 13] = [
         Scope::ChatbotRead,
         Scope::ChatbotWrite,
         Scope::KnowledgeRead,
@@ -37,6 +40,7 @@ impl Scope {
         Scope::WebhooksWrite,
         Scope::ChatWrite,
         Scope::ConversationsRead,
+        Scope::WorkspaceAdmin,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -53,6 +57,7 @@ impl Scope {
             Scope::WebhooksWrite => "webhooks:write",
             Scope::ChatWrite => "chat:write",
             Scope::ConversationsRead => "conversations:read",
+            Scope::WorkspaceAdmin => "workspace:admin",
         }
     }
 
@@ -141,7 +146,7 @@ mod tests {
         assert!(s.contains(Scope::ChatbotRead) && s.contains(Scope::KnowledgeWrite));
         assert!(!s.contains(Scope::ChatbotWrite));
         assert_eq!(ScopeSet::parse(&s.to_csv()).unwrap(), s);
-        assert_eq!(ScopeSet::parse("all").unwrap().iter().count(), 12);
+        assert_eq!(ScopeSet::parse("all").unwrap().iter().count(), 13);
         assert!(ScopeSet::parse("chatbot:admin").is_err());
         assert!(ScopeSet::parse(" , ").is_err());
     }

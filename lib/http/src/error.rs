@@ -36,9 +36,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
     use ErrorCode::*;
     match code {
         Unauthorized | IdentityInvalid => StatusCode::UNAUTHORIZED,
-        InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached | WebhooksLimitReached => {
-            StatusCode::FORBIDDEN
-        }
+        InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached | WebhooksLimitReached
+        | KeysLimitReached => StatusCode::FORBIDDEN,
         RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         NotFound => StatusCode::NOT_FOUND,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,

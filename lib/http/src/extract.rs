@@ -45,6 +45,7 @@ scopes! {
     WebhooksWrite => Some(Scope::WebhooksWrite);
     ChatWrite => Some(Scope::ChatWrite);
     ConversationsRead => Some(Scope::ConversationsRead);
+    WorkspaceAdmin => Some(Scope::WorkspaceAdmin);
 }
 
 /// An authenticated caller whose key holds the scope `S`, within its request budget.

@@ -15,6 +15,7 @@ pub mod extract;
 mod files;
 mod followup;
 mod forms;
+mod keys;
 mod mind_sources;
 mod minds;
 mod public_chat;
@@ -92,7 +93,7 @@ impl RouteGroup {
                     .merge(public_chat::chatbot_router()),
             ),
             RouteGroup::Forms => forms::router(),
-            RouteGroup::Integrations => webhooks::router(),
+            RouteGroup::Integrations => webhooks::router().merge(keys::router()),
             // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
             // API document), and the embedding script `/widget.js` with the pages' icon.
             RouteGroup::Minds => public_page::mind_routes(
@@ -139,6 +140,8 @@ impl RouteGroup {
         (name = "forms", description = "Forms and their responses; each response emits a `form_response` event"),
         (name = "integrations", description = "Zapier-style webhook integration endpoints: REST-hook subscriptions, \
             samples, and signed deliveries (Standard Webhooks) with their log"),
+        (name = "workspace", description = "The workspace: its limits and usage (any key), and its API keys \
+            (list, create, revoke; scope `workspace:admin`)"),
         (name = "meta", description = "This document"),
         (name = "events", description = "What Lore POSTs to subscribed webhooks (the `webhooks` section): the \
             envelope `{eventType, eventId, createdAt, data, metadata}`, signed the Standard Webhooks way"),

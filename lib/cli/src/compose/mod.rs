@@ -133,6 +133,9 @@ fn config(settings: &Settings, overrides: &Overrides, openai_key: Option<&str>) 
     if let Some(limit) = overrides.max_hooks_per_workspace {
         config.max_hooks_per_workspace = limit;
     }
+    if let Some(limit) = overrides.max_keys_per_workspace {
+        config.max_keys_per_workspace = limit.max(1);
+    }
     if let Some(timeout) = overrides.webhook_timeout {
         config.webhook_timeout = timeout;
     }

@@ -1,0 +1,110 @@
+//! The workspace's own administration through the API (docs/api.md §3, "Keys" and
+//! "Workspace"): its keys for a caller with `workspace:admin`, its limits and usage for any key.
+//! The operator's side (every workspace, from the CLI) is [`crate::admin`].
+
+use crate::admin::IssuedKey;
+use crate::auth::Principal;
+use crate::{App, AppError};
+use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
+use lore_domain::id::ApiKeyId;
+use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::scope::{Scope, ScopeSet};
+use lore_domain::workspace::Workspace;
+use lore_domain::{DomainError, ErrorCode, Timestamp};
+
+/// A workspace with what it uses of its limits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkspaceUsage {
+    pub workspace: Workspace,
+    /// Bytes of stored files and texts counted against `storageQuotaBytes`.
+    pub storage_bytes: u64,
+    pub chatbots: u64,
+    pub minds: u64,
+    /// Sources of Minds across the workspace (what `sourcesLimit` bounds).
+    pub mind_sources: u64,
+    /// Keys not revoked (what `LORE_MAX_KEYS_PER_WORKSPACE` bounds).
+    pub active_keys: u64,
+    /// Webhook subscriptions, active or disabled (what `LORE_MAX_HOOKS_PER_WORKSPACE` bounds).
+    pub webhooks: u64,
+}
+
+impl App {
+    /// The caller's workspace, its limits and what it uses of them. Any key may ask.
+    pub async fn workspace_usage(&self, p: &Principal) -> Result<WorkspaceUsage, AppError> {
+        let ws = p.workspace_id();
+        let (workspace, storage_bytes, chatbots, minds, keys, hooks) = futures::try_join!(
+            self.current_workspace(p),
+            async { Ok::<_, AppError>(self.ports.sources.storage_used(ws).await?) },
+            async { Ok::<_, AppError>(self.ports.chatbots.list_chatbots(ws, PageRequest::new(1, 1)).await?.total) },
+            async { Ok::<_, AppError>(self.ports.minds.mind_usage(ws).await?) },
+            async { Ok::<_, AppError>(self.ports.keys.list_keys(Some(ws)).await?) },
+            async { Ok::<_, AppError>(self.ports.hooks.count_hooks(ws).await?) },
+        )?;
+        Ok(WorkspaceUsage {
+            workspace,
+            storage_bytes,
+            chatbots,
+            minds: minds.minds,
+            mind_sources: minds.sources,
+            active_keys: keys.iter().filter(|k| k.revoked_at.is_none()).count() as u64,
+            webhooks: hooks.active + hooks.disabled,
+        })
+    }
+
+    /// The workspace's keys, revoked ones included, newest first.
+    pub async fn list_workspace_keys(&self, p: &Principal, page: PageRequest) -> Result<Page<ApiKey>, AppError> {
+        p.require(Scope::WorkspaceAdmin)?;
+        let all = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let total = all.len() as u64;
+        let items = all.into_iter().skip(page.offset() as usize).take(page.limit() as usize).collect();
+        Ok(Page { items, total, request: page })
+    }
+
+    /// A new key of the caller's workspace. Its secret is in the answer and nowhere else.
+    pub async fn issue_workspace_key(
+        &self,
+        p: &Principal,
+        name: Option<KeyName>,
+        scopes: ScopeSet,
+    ) -> Result<IssuedKey, AppError> {
+        p.require(Scope::WorkspaceAdmin)?;
+        let limit = self.config.max_keys_per_workspace;
+        let keys = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let active = keys.iter().filter(|k| k.revoked_at.is_none()).count();
+        if active >= limit as usize {
+            return Err(DomainError::new(
+                ErrorCode::KeysLimitReached,
+                format!("this workspace already has {limit} active keys; revoke one first"),
+            )
+            .into());
+        }
+        let secret = ApiKeySecret::generate();
+        let now = Timestamp::now();
+        let key = ApiKey {
+            id: ApiKeyId::generate(),
+            workspace_id: p.workspace_id().clone(),
+            name: name.unwrap_or_else(|| KeyName::from_stored(format!("key {now}"))),
+            scopes,
+            hash: secret.hash(),
+            created_at: now,
+            revoked_at: None,
+        };
+        self.ports.keys.insert_key(&key).await?;
+        Ok(IssuedKey { key, secret })
+    }
+
+    /// Revokes a key of the caller's workspace (the caller's own too: it signs itself out).
+    /// Revoking a revoked key answers it as it is; another workspace's key is not found.
+    pub async fn revoke_workspace_key(&self, p: &Principal, id: &ApiKeyId) -> Result<ApiKey, AppError> {
+        p.require(Scope::WorkspaceAdmin)?;
+        let keys = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let mut key = keys.into_iter().find(|k| &k.id == id).ok_or(AppError::NotFound("key"))?;
+        if key.revoked_at.is_none() {
+            let at = Timestamp::now();
+            self.ports.keys.revoke_key(id, at).await?;
+            self.key_cache.forget(&key.hash);
+            key.revoked_at = Some(at);
+        }
+        Ok(key)
+    }
+}
