@@ -1,32 +1,55 @@
 """The owners' console (GET /console, docs/console.md) in Debian's Chromium against `lore serve`.
 
-An owner's first steps, through the console's own controls only (the API is used by the test
-just to check what the console did, and to have a visitor talk to the chatbot):
-  a refused key is said so; the dev key signs in; a chatbot is created; a Markdown file and a CSV
-  file are uploaded and text is pasted, and the three become ready in the list without a reload;
-  the search playground finds the refund policy with the query's word marked and a score; a
+An owner's first hour, through the console's own controls only (the API is used by the test
+just to check what the console did, and for a visitor's hand-off request):
+  a refused key is said so; the dev key signs in; a chatbot is created; a Markdown file, a CSV
+  file, a PDF printed by Chromium and a DOCX saved by Word are uploaded at once, text is pasted and
+  a small site served on 127.0.0.1 is crawled two levels deep, and all of it becomes ready in the
+  list without a reload; the search playground finds the refund policy with the query's word
+  marked and a score, and finds words of the PDF, the DOCX's footnote and the crawled sub-page; a
   chunk is disabled in the chunk view (the API then says so); the chatbot is published and the
-  widget snippet names it; a visitor's conversation shows as a transcript; at phone width the
-  pages still work; signing out forgets the key, and a key the server no longer accepts signs
-  the tab out.
-No CSP violation, dialog or console error on any page. Screenshots go to $LORE_SCREENSHOTS.
+  widget snippet names it; a visitor chats on the public page in a second browser, and the owner
+  reads the transcript, rates and corrects the answer, replies to a hand-off, sees it all in
+  analytics; webhooks are subscribed, tested and redelivered; at phone width and in dark mode the
+  pages still work; signing out forgets the key, a key the server no longer accepts signs the tab
+  out; on the workspace page usage is shown against limits, a key is made with two scopes (its
+  secret shown once) and revoked, and revoking the key the console signed in with signs it out.
+No CSP violation, unexpected dialog or console error on any page; axe-core finds no serious or
+critical violation. Screenshots go to $LORE_SCREENSHOTS.
 """
 
+import base64
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
+import urllib.error
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stub_model  # noqa: E402
-from chat_page import WATCH, Browser, Lore, check, wait_for  # noqa: E402
+from chat_page import WATCH, Browser, Lore, answered, check, wait_for  # noqa: E402
 
 POLICY = "# Returns\n\nRefunds are paid within fourteen days of the return. Shipping costs are not refunded.\n"
 PRICES = "Item,Price,Stock\nKettle,25.00,12\nToaster,40.00,3\n"
+# A Word document with a footnote ("A tachyon walks into a bar."), from mammoth's test data.
+DOCX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib", "extract", "tests", "fixtures",
+                    "mammoth-footnotes.docx")
+# The shop's small website: the crawl starts at "/", the parcel page is one link away, and the
+# warranty page is printed to PDF by Chromium for the upload.
+SITE = {
+    "/": "<!doctype html><html lang=en><head><title>Kettle shop</title></head><body><nav><a href='/parcels.html'>"
+         "Parcels</a></nav><main><h1>Kettle shop</h1><p>We sell kettles and toasters.</p></main></body></html>",
+    "/parcels.html": "<!doctype html><html lang=en><head><title>Parcels</title></head><body><main><h1>Parcels</h1>"
+                     "<p>Parcels leave the depot in Rotterdam every weekday morning.</p></main></body></html>",
+    "/warranty.html": "<!doctype html><html lang=en><head><title>Warranty</title></head><body><h1>Warranty</h1>"
+                      "<p>Every kettle carries a warranty of three years against limescale damage.</p></body></html>",
+}
 
 
 class Receiver:
@@ -52,6 +75,46 @@ class Receiver:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
 
+class Site:
+    """The shop's website on 127.0.0.1 (SITE), as a crawl finds it."""
+
+    def __init__(self):
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                page = SITE.get(self.path)
+                body = (page or "not found").encode()
+                self.send_response(200 if page else 404)
+                self.send_header("content-type", "text/html; charset=utf-8" if page else "text/plain")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+def verify(base, key):
+    """auth/verify with `key`: (status, body)."""
+    req = urllib.request.Request(base + "/api/integrations/webhooks/auth/verify",
+                                 headers={"Authorization": f"Bearer {key}"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return res.status, json.load(res)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def accept_confirmations(b):
+    """The console asks before it revokes or deletes (window.confirm): say yes, and keep the
+    question for the test to read."""
+    b.js("window.__confirmed = []; window.confirm = function (m) { window.__confirmed.push(String(m)); return true; };")
+
+
 def text(b, css):
     """The text of the first element matching `css` ("" when none): read in one step, so a view
     being redrawn cannot leave a stale element in the test's hands."""
@@ -65,8 +128,8 @@ def sign_in(b, key):
     b.find("form.signin button[type=submit]").click()
 
 
-def rows_ready(b, names):
-    """Every named source's row says ready."""
+def rows_ready(b, names, rows=None):
+    """Every named source's row says ready (and, with `rows`, that many rows all say so)."""
 
     def probe():
         # Read in one step: the table is redrawn while sources are processed.
@@ -76,9 +139,11 @@ def rows_ready(b, names):
         )
         bad = [n for n, s in statuses.items() if s in ("error", "failed")]
         check(not bad, f"sources failed: {statuses} {text(b, 'table.sources')}")
+        if rows is not None and (len(statuses) != rows or any(s != "ready" for s in statuses.values())):
+            return False
         return all(statuses.get(n) == "ready" for n in names)
 
-    wait_for(f"{names} to be ready", probe, timeout=90)
+    wait_for(f"{names} to be ready", probe, timeout=120)
 
 
 def accessible(b, where):
@@ -107,12 +172,20 @@ def no_console_errors(b, where):
 def main():
     model_url, stub, server = stub_model.start()
     receiver = Receiver()
+    site = Site()
     # The receiver is on this machine: lift the address rule for this server only.
     os.environ["LORE_ALLOW_PRIVATE_NETWORK"] = "true"
     lore = Lore(model_url)
     b = Browser()
+    visitor = None
     files = tempfile.mkdtemp(prefix="lore-console-files-")
     try:
+        # A real PDF: the warranty page as Chromium prints it (embedded font subsets, ToUnicode).
+        b.open(site.url + "/warranty.html")
+        warranty = os.path.join(files, "warranty.pdf")
+        with open(warranty, "wb") as f:
+            f.write(base64.b64decode(b.driver.execute_cdp_cmd("Page.printToPDF", {})["data"]))
+        b.driver.get_log("browser")  # the site's missing favicon is not the console's concern
         b.before_each_page(WATCH)
         b.open(lore.base + "/console")
         # A key the server does not know: said so, nothing stored.
@@ -135,23 +208,36 @@ def main():
         bot_id = b.js("return location.hash.split('/')[2]")
         check(bot_id.startswith("cb_"), f"the address names the chatbot: {bot_id}")
 
-        # Two files at once, with their progress, and a pasted text.
+        # Four files at once, with their progress; a pasted text; the shop's site crawled.
         policy = os.path.join(files, "returns.md")
         prices = os.path.join(files, "prices.csv")
+        footnotes = os.path.join(files, "footnotes.docx")
         open(policy, "w").write(POLICY)
         open(prices, "w").write(PRICES)
+        shutil.copy(DOCX, footnotes)
         upload = b.find("input[type=file]")
-        upload.send_keys(policy + "\n" + prices)
+        upload.send_keys("\n".join([policy, prices, warranty, footnotes]))
         upload.find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         text_form = b.driver.find_element(By.XPATH, "//form[h3='Add text']")
         text_form.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("Opening hours")
         text_form.find_element(By.CSS_SELECTOR, "textarea").send_keys("The shop opens at nine and closes at six.")
         text_form.find_element(By.CSS_SELECTOR, "button").click()
-        rows_ready(b, ["returns.md", "prices.csv", "Opening hours"])
+        url_form = b.driver.find_element(By.XPATH, "//form[h3='Add a website']")
+        url_form.find_element(By.CSS_SELECTOR, "input[type=url]").send_keys(site.url + "/")
+        depth = url_form.find_element(By.CSS_SELECTOR, "input[type=number]")
+        depth.clear()
+        depth.send_keys("2")
+        url_form.find_element(By.CSS_SELECTOR, "button").click()
+        rows_ready(b, ["returns.md", "prices.csv", "warranty.pdf", "footnotes.docx", "Opening hours"], rows=6)
         sources = lore.api("GET", f"/api/v1/chatbots/{bot_id}/sources")["sources"]
         by_name = {s["name"]: s for s in sources}
-        check(by_name["prices.csv"]["mimeType"] == "text/csv", by_name["prices.csv"])
-        check(all(s["status"] == "ready" for s in sources) and len(sources) == 3, sources)
+        mime = {n: by_name[n]["mimeType"] for n in ["prices.csv", "warranty.pdf", "footnotes.docx"]}
+        check(mime == {"prices.csv": "text/csv", "warranty.pdf": "application/pdf",
+                       "footnotes.docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"},
+              mime)
+        check(all(s["status"] == "ready" for s in sources) and len(sources) == 6, sources)
+        crawled = [s for s in sources if s["type"] == "url"]
+        check(len(crawled) == 1 and crawled[0]["chunkCount"] >= 2, crawled)
         b.screenshot("console-sources.png")
         no_console_errors(b, "the sources")
 
@@ -168,6 +254,21 @@ def main():
         check(score > 0, f"a score: {score}")
         b.screenshot("console-search.png")
         accessible(b, "the chatbot's page")
+        # What the PDF, the DOCX's footnote and the crawled sub-page hold is found too.
+        for query, source in [("limescale warranty", "warranty.pdf"), ("tachyon", "footnotes.docx"),
+                              ("depot Rotterdam", site.url)]:
+            search = b.find("form[role=search]")
+            box = search.find_element(By.CSS_SELECTOR, "input[type=search]")
+            box.clear()
+            box.send_keys(query)
+            search.find_element(By.CSS_SELECTOR, "button").click()
+            try:
+                wait_for(f"{source} first for {query!r}",
+                         lambda: source in text(b, "ol.results li.card")
+                         and query.split()[0] in b.js("return Array.from(document.querySelectorAll("
+                                                      "'ol.results li.card:first-child mark')).map(m => m.innerText.toLowerCase())"))
+            except AssertionError:
+                raise AssertionError(f"{source} not first for {query!r}: {text(b, 'ol.results')[:1500]}")
 
         # The chunk view: disable the policy's chunk.
         policy_id = by_name["returns.md"]["id"]
@@ -194,8 +295,18 @@ def main():
         check(lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]["isPublished"], "published")
         b.screenshot("console-chatbot.png")
 
-        # A visitor's conversation, then its transcript.
-        lore.api("POST", f"/api/v1/chatbots/{bot_id}/conversations", {"message": "When are refunds paid?"})
+        # A visitor chats on the public page, in a browser of their own.
+        visitor = Browser()
+        visitor.before_each_page(WATCH)
+        visitor.open(lore.base + "/c/support-bot")
+        wait_for("the visitor's message box", lambda: visitor.visible("#message"))
+        visitor.find("#message").send_keys("When are refunds paid?\n")
+        answer = answered(visitor, 1)
+        check(answer.text.strip() != "", "the visitor got an answer")
+        visitor.screenshot("console-visitor.png")
+        visitor.assert_clean("the visitor's page")
+        visitor.quit()
+        visitor = None
         b.driver.refresh()
         link = wait_for("the conversation", lambda: b.all("section[aria-labelledby=conv-h] a"))[0]
         link.click()
@@ -284,10 +395,20 @@ def main():
         b.driver.back()
         wait_for("the chatbot's page at phone width", lambda: text(b, "main h1") == "Support bot")
         width = b.js("return document.documentElement.scrollWidth")
-        check(width <= 390, f"nothing wider than the phone: {width}")
+        wide = b.js("return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 390)"
+                    ".slice(-5).map(e => e.tagName + '.' + e.className + ': ' + e.innerText.slice(0, 80))")
+        check(width <= 390, f"nothing wider than the phone: {width} {wide}")
         b.screenshot("console-phone.png")
         accessible(b, "the chatbot's page at phone width")
         b.driver.set_window_size(1280, 900)
+
+        # Dark mode: the same page in the owner's dark colour scheme, still readable.
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                 {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        wait_for("dark colours", lambda: b.js("return matchMedia('(prefers-color-scheme: dark)').matches"))
+        b.screenshot("console-dark.png")
+        accessible(b, "the chatbot's page in dark mode")
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
         # Webhooks: subscribe, see the secret once, send a test event, watch it delivered,
         # redeliver it with the same id, rotate the secret.
@@ -326,8 +447,59 @@ def main():
         b.js("sessionStorage.setItem('lore.console.key', 'lore_revoked_key'); location.reload();")
         wait_for("the sign-out message", lambda: b.all("form.signin") and "sign in again" in text(b, "#alerts"))
         no_console_errors(b, "sign out")
+
+        # The workspace: usage against limits; a key made with two scopes, shown once, revoked.
+        sign_in(b, lore.key)
+        wait_for("the chatbot list", lambda: text(b, "main h1") == "Chatbots")
+        b.find("header nav a[href='#/workspace']").click()
+        wait_for("the usage", lambda: len(b.all(".usage meter")) == 5)
+        usage = b.js("return Object.fromEntries(Array.from(document.querySelectorAll('.usage')).map("
+                     " u => [u.querySelector('.label').innerText, u.querySelector('.num').innerText]))")
+        check(usage["Minds"] == "1 of 10" and usage["Storage"].endswith("of 1.0 GB"), usage)
+        check(usage["Active keys"] == "1 of 100", usage)
+        wait_for("the key list", lambda: "this key" in text(b, "table.keys"))
+        form = b.find("form[aria-label='New key']")
+        form.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("Zapier")
+        b.find("#scope-forms-read").click()
+        b.find("#scope-webhooks-write").click()
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        made = wait_for("the new key", lambda: b.all(".secret input.code"))[0].get_attribute("value")
+        status, who = verify(lore.base, made)
+        check(status == 200 and who["key"]["scopes"] == ["forms:read", "webhooks:write"], who)
+        check(who["key"]["name"] == "Zapier", who)
+        wait_for("the key listed", lambda: "Zapier" in text(b, "table.keys"))
+        b.screenshot("console-keys.png")
+        accessible(b, "the workspace page")
+        accept_confirmations(b)
+        b.find(f"tr[data-key='{who['key']['id']}'] button.danger").click()
+        wait_for("the revocation", lambda: "Revoked" in text(b, "#status"))
+        check(verify(lore.base, made)[0] == 401, "the revoked key is refused")
+        check("revoked" in text(b, f"tr[data-key='{who['key']['id']}']"), text(b, "table.keys"))
+
+        # A second admin key signs in, revokes itself, and is signed out.
+        form = b.find("form[aria-label='New key']")
+        form.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("Laptop")
+        b.find("#scope-workspace-admin").click()
+        b.find("#scope-chatbot-read").click()
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        laptop = wait_for("the admin key", lambda: [x.get_attribute("value") for x in b.all(".secret input.code")
+                                                    if x.get_attribute("value") != made])[0]
+        [x for x in b.all("header button") if x.text == "Sign out"][0].click()
+        sign_in(b, laptop)
+        wait_for("signed in with the new key", lambda: text(b, "main h1") == "Chatbots")
+        b.find("header nav a[href='#/workspace']").click()
+        current = wait_for("the key list", lambda: [r for r in b.all("table.keys tbody tr") if "this key" in r.text])[0]
+        accept_confirmations(b)
+        current.find_element(By.CSS_SELECTOR, "button.danger").click()
+        wait_for("signed out", lambda: b.all("form.signin") and "revoked the key you signed in with" in text(b, "#alerts"))
+        check(verify(lore.base, laptop)[0] == 401, "the console's own key is refused")
+        check(b.js("return sessionStorage.getItem('lore.console.key')") is None, "the key is forgotten")
+        check(verify(lore.base, lore.key)[0] == 200, "the dev key still works")
+        no_console_errors(b, "keys")
         print("console: ok")
     finally:
+        if visitor:
+            visitor.quit()
         b.quit()
         lore.stop()
         server.shutdown()

@@ -63,6 +63,31 @@ function bytes(n) {
   return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 
+/** What people call a file of this media type. */
+const FILE_KINDS = {
+  "application/pdf": "PDF",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Word",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "Excel",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PowerPoint",
+  "application/vnd.oasis.opendocument.text": "ODT",
+  "application/vnd.oasis.opendocument.spreadsheet": "ODS",
+  "application/epub+zip": "EPUB",
+  "application/rtf": "RTF",
+  "text/rtf": "RTF",
+  "text/csv": "CSV",
+  "text/tab-separated-values": "TSV",
+  "text/html": "HTML",
+  "text/markdown": "Markdown",
+  "text/plain": "text",
+  "audio/mpeg": "MP3",
+  "audio/wav": "WAV",
+  "audio/mp4": "M4A",
+  "audio/ogg": "Ogg",
+};
+function fileKind(mime) {
+  return FILE_KINDS[mime.split(";")[0].trim().toLowerCase()] || mime.split("/").pop();
+}
+
 /** `text` with every occurrence of the query's words marked. */
 function marked(text, query) {
   const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) || [])];
@@ -225,7 +250,7 @@ function layout(title, ...content) {
       "header",
       { class: "top" },
       el("span", { class: "brand" }, "Lore"),
-      el("nav", { "aria-label": "Sections" }, link("#/chatbots", "Chatbots"), link("#/minds", "Minds"), link("#/webhooks", "Webhooks")),
+      el("nav", { "aria-label": "Sections" }, link("#/chatbots", "Chatbots"), link("#/minds", "Minds"), link("#/webhooks", "Webhooks"), link("#/workspace", "Workspace")),
       el("span", { class: "who" }, session.workspace.name),
       el("button", { type: "button", onclick: () => signOut("Signed out.") }, "Sign out"),
     ),
@@ -330,7 +355,7 @@ function sourcesSection(kind, id) {
             "tr",
             { "data-source": s.id },
             el("th", { scope: "row" }, s.name),
-            el("td", { "data-label": "Type" }, s.mimeType ? `${s.type} (${s.mimeType.split("/").pop()})` : s.type),
+            el("td", { "data-label": "Type" }, s.mimeType ? `${s.type} (${fileKind(s.mimeType)})` : s.type),
             el("td", { "data-label": "Status" }, statusCell(s)),
             el("td", { class: "num", "data-label": "Chunks" }, s.chunkCount),
             el("td", { class: "num", "data-label": "Size" }, bytes(s.sizeBytes)),
@@ -915,6 +940,132 @@ async function hookView(hookId) {
   load();
 }
 
+// ---- Workspace: usage against limits, and keys ------------------------------------------------
+
+const SCOPES = [
+  ["chatbot:read", "read chatbots"],
+  ["chatbot:write", "create, change and delete chatbots"],
+  ["knowledge:read", "read chatbot sources and chunks"],
+  ["knowledge:write", "add, change and process chatbot sources"],
+  ["knowledge:search", "search chatbot knowledge"],
+  ["minds:read", "read Minds, their sources, search them"],
+  ["minds:write", "create, change and publish Minds and their sources"],
+  ["forms:read", "read forms and responses"],
+  ["forms:write", "create forms, submit responses"],
+  ["webhooks:write", "manage webhook subscriptions and deliveries"],
+  ["chat:write", "hold conversations"],
+  ["conversations:read", "read conversations (visitors' e-mail addresses)"],
+  ["workspace:admin", "manage keys (can make a key with any scope)"],
+];
+
+async function workspaceView() {
+  const usage = el("div", {}, "Loading…");
+  const keys = el("section", { "aria-labelledby": "keys-title" });
+  layout("Workspace", el("h1", {}, `Workspace ${session.workspace.name}`), el("h2", {}, "Usage"), usage, keys);
+  const data = await attempt(() => api("GET", "/api/v1/workspace"));
+  if (data) {
+    const { limits: l, usage: u } = data;
+    const meter = (label, used, limit, show = (n) => n) =>
+      el(
+        "div",
+        { class: "usage" },
+        el("span", { class: "label" }, label),
+        el("meter", { min: 0, max: limit, value: Math.min(used, limit), high: limit * 0.8, optimum: 0, "aria-label": `${label}: ${show(used)} of ${show(limit)}` }),
+        el("span", { class: "num" }, `${show(used)} of ${show(limit)}`),
+      );
+    fill(
+      usage,
+      el(
+        "div",
+        { class: "card" },
+        meter("Storage", u.storageBytes, l.storageQuotaBytes, bytes),
+        meter("Minds", u.minds, l.mindsLimit),
+        meter("Mind sources", u.mindSources, l.sourcesLimit),
+        meter("Active keys", u.activeKeys, l.keysLimit),
+        meter("Webhook subscriptions", u.webhooks, l.webhooksLimit),
+        el("p", { class: "meta" }, `${u.chatbots} chatbots · at most ${l.mindSourceLimit} sources per Mind · ${l.rateLimitPerMinute} requests a minute per key`),
+      ),
+    );
+  }
+  if (!session.scopes.includes("workspace:admin")) {
+    fill(keys, el("h2", { id: "keys-title" }, "Keys"), el("p", { class: "empty" }, "Managing keys needs a key with workspace:admin (the CLI's `lore keys create --scopes all` makes one)."));
+    return;
+  }
+  keysSection(keys);
+}
+
+function keysSection(holder) {
+  const name = el("input", { type: "text", maxlength: 100, placeholder: "Zapier" });
+  const boxes = SCOPES.map(([scope, what]) => {
+    const box = el("input", { type: "checkbox", value: scope, id: `scope-${scope.replace(":", "-")}` });
+    return el("div", { class: "check" }, box, el("label", { for: box.id }, el("code", {}, scope), ` ${what}`));
+  });
+  const secret = el("div", { "aria-live": "polite" });
+  const form = el(
+    "form",
+    { class: "card", "aria-label": "New key" },
+    el("h3", {}, "Make a key"),
+    field("Name", name),
+    el("fieldset", { class: "scopes" }, el("legend", {}, "Scopes"), boxes),
+    el("button", { type: "submit", class: "primary" }, "Make key"),
+    secret,
+  );
+  const list = el("div", {}, "Loading…");
+  fill(holder, el("h2", { id: "keys-title" }, "Keys"), form, list);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const scopes = boxes.map((b) => b.querySelector("input")).filter((b) => b.checked).map((b) => b.value);
+    if (!scopes.length) return announce("Choose at least one scope.", "error");
+    const body = { scopes };
+    if (name.value.trim()) body.name = name.value.trim();
+    const made = await attempt(() => api("POST", "/api/v1/keys", body));
+    if (!made) return;
+    showSecret(secret, made.secret, `Key "${made.key.name}"`);
+    announce("Key made. Copy it now: it is not shown again.");
+    name.value = "";
+    boxes.forEach((b) => (b.querySelector("input").checked = false));
+    load();
+  });
+  async function revoke(k) {
+    const own = k.isCurrent ? " It is the key you are signed in with: you will be signed out." : "";
+    if (!confirm(`Revoke "${k.name}"? Every client using it is refused from now on.${own}`)) return;
+    const done = await attempt(() => api("DELETE", `/api/v1/keys/${k.id}`));
+    if (!done) return;
+    if (done.key.isCurrent) return signOut("You revoked the key you signed in with: signed out.");
+    announce(`Revoked "${k.name}".`);
+    load();
+  }
+  async function load() {
+    const data = await attempt(() => api("GET", "/api/v1/keys?limit=100"));
+    if (!data) return;
+    fill(
+      list,
+      el(
+        "table",
+        { class: "keys" },
+        el("caption", { class: "sr" }, "Keys"),
+        el("thead", {}, el("tr", {}, ["Name", "Scopes", "Created", "Status", ""].map((h) => el("th", { scope: "col" }, h)))),
+        el(
+          "tbody",
+          {},
+          data.keys.map((k) =>
+            el(
+              "tr",
+              { "data-key": k.id },
+              el("th", { scope: "row" }, k.name, k.isCurrent ? el("span", { class: "badge ready" }, "this key") : null),
+              el("td", { "data-label": "Scopes" }, el("span", { class: "scopes" }, k.scopes.join(", "))),
+              el("td", { "data-label": "Created" }, when(k.createdAt)),
+              el("td", { "data-label": "Status" }, k.revokedAt ? el("span", { class: "badge failed" }, `revoked ${when(k.revokedAt)}`) : el("span", { class: "badge ready" }, "active")),
+              el("td", {}, k.revokedAt ? null : el("button", { type: "button", class: "danger", "aria-label": `Revoke ${k.name}`, onclick: () => revoke(k) }, "Revoke")),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  load();
+}
+
 // ---- Routing --------------------------------------------------------------------------------
 
 function route() {
@@ -923,6 +1074,7 @@ function route() {
   if (!session) return signInView();
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "webhooks") return parts[1] ? hookView(parts[1]) : webhooksView();
+  if (parts[0] === "workspace") return workspaceView();
   const kind = { chatbots: "chatbot", minds: "mind" }[parts[0]];
   if (!kind) {
     location.hash = "#/chatbots";
