@@ -128,6 +128,15 @@ impl Reply {
     }
 }
 
+/// Runs `event` through `router` in-process: status, headers and the body's bytes as sent
+/// (pages, assets).
+pub async fn invoke_raw(router: &Router, event: &Event) -> (StatusCode, HeaderMap, Vec<u8>) {
+    let res = router.clone().oneshot(event.to_request()).await.expect("the router is infallible");
+    let (parts, body) = res.into_parts();
+    let bytes = body.collect().await.expect("the body can be read").to_bytes();
+    (parts.status, parts.headers, bytes.to_vec())
+}
+
 /// Runs `event` through `router` in-process and reads the JSON answer.
 pub async fn invoke(router: &Router, event: &Event) -> Reply {
     let res = router.clone().oneshot(event.to_request()).await.expect("the router is infallible");

@@ -8,7 +8,7 @@ mod support;
 use lambda_http::http::StatusCode;
 use lore_http::RouteGroup;
 use serde_json::json;
-use support::{Event, SAMPLE_DELIVERY_ID, SAMPLE_FORM_ID, SAMPLE_HOOK_ID, Tenant, WORKSPACE_NAME, invoke};
+use support::{Event, SAMPLE_DELIVERY_ID, SAMPLE_FORM_ID, SAMPLE_HOOK_ID, Tenant, WORKSPACE_NAME, invoke, invoke_raw};
 
 #[tokio::test]
 async fn auth_verify_event_names_the_workspace_and_key() {
@@ -200,4 +200,39 @@ async fn workspace_and_key_events_read_usage_make_list_and_revoke_keys() {
     assert_eq!(after.status, StatusCode::UNAUTHORIZED, "a revoked key is refused: {after:?}");
     let unknown = invoke(&router, &ev("revoke-key.json")).await;
     assert_eq!((unknown.status, unknown.error_code()), (StatusCode::NOT_FOUND, "not_found"));
+}
+
+#[tokio::test]
+async fn console_events_serve_the_page_and_its_assets_on_the_apis_origin() {
+    let tenant = Tenant::new().await;
+    let router = tenant.router(RouteGroup::Integrations);
+
+    let (status, headers, body) = invoke_raw(&router, &Event::load("console-page.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    assert_eq!(header("content-type"), "text/html; charset=utf-8");
+    let csp = header("content-security-policy");
+    assert!(csp.contains("connect-src 'self'") && csp.contains("frame-ancestors 'none'"), "{csp}");
+    let html = String::from_utf8(body).unwrap();
+    let nonce = csp.split("'nonce-").nth(1).unwrap().split('\'').next().unwrap();
+    assert!(html.contains(&format!("nonce=\"{nonce}\"")), "the page's script carries this response's nonce");
+    let js = html.split("src=\"").nth(1).unwrap().split('"').next().unwrap();
+    assert!(js.starts_with("/console/assets/console.js?v="), "{js}");
+
+    // The script, gzip-compressed for a browser that accepts it, cached for a year.
+    let (status, headers, body) = invoke_raw(&router, &Event::load("console-asset.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    assert_eq!(
+        (header("content-encoding"), header("content-type")),
+        ("gzip".into(), "text/javascript; charset=utf-8".into())
+    );
+    assert!(header("cache-control").contains("immutable"), "{headers:?}");
+    let mut script = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut script).unwrap();
+    assert!(script.contains("/api/v1/keys"), "the console's own script");
+
+    // Served by this function only: the knowledge functions do not answer it.
+    let (status, _, _) = invoke_raw(&tenant.router(RouteGroup::Chatbots), &Event::load("console-page.json")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }

@@ -7,12 +7,10 @@
 #[path = "../../test_support.rs"]
 mod support;
 
-use http_body_util::BodyExt;
 use lambda_http::http::StatusCode;
 use lore_http::RouteGroup;
 use serde_json::json;
 use support::{Event, Reply, Tenant, invoke};
-use tower::ServiceExt;
 
 /// The Mind id the sample events that name a Mind carry.
 const SAMPLE_MIND_ID: &str = "mind_01jq3z5v7b8c9d0e1f2g3h4j5k";
@@ -62,11 +60,9 @@ async fn run_queued_ingest(tenant: &Tenant) -> usize {
 
 /// An HTML answer: status, content type and text.
 async fn invoke_html(router: &axum::Router, event: &Event) -> (StatusCode, String, String) {
-    let res = router.clone().oneshot(event.to_request()).await.expect("the router is infallible");
-    let (parts, body) = res.into_parts();
-    let bytes = body.collect().await.expect("the body can be read").to_bytes();
-    let ct = parts.headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-    (parts.status, ct, String::from_utf8(bytes.to_vec()).expect("UTF-8"))
+    let (status, headers, bytes) = support::invoke_raw(router, event).await;
+    let ct = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    (status, ct, String::from_utf8(bytes).expect("UTF-8"))
 }
 
 fn assert_not_found(reply: &Reply, what: &str) {

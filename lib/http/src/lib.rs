@@ -93,7 +93,9 @@ impl RouteGroup {
                     .merge(public_chat::chatbot_router()),
             ),
             RouteGroup::Forms => forms::router(),
-            RouteGroup::Integrations => webhooks::router().merge(keys::router()),
+            // Workspace-wide routes: webhooks, keys and usage, and the owners' console (`/console`,
+            // HTML and its assets, not in the API document), which must share the API's origin.
+            RouteGroup::Integrations => console::routes(webhooks::router().merge(keys::router())),
             // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
             // API document), and the embedding script `/widget.js` with the pages' icon.
             RouteGroup::Minds => public_page::mind_routes(
@@ -103,8 +105,8 @@ impl RouteGroup {
                     .merge(conversations::mind_router())
                     .merge(public_chat::mind_router()),
             ),
-            // The owners' console (`/console`, HTML and its assets), served by `lore serve` only.
-            RouteGroup::Files => console::routes(ApiRouter::new()),
+            // `/files/…` is added by `router` (not API operations).
+            RouteGroup::Files => ApiRouter::new(),
         }
     }
 }
