@@ -115,6 +115,14 @@ def accept_confirmations(b):
     b.js("window.__confirmed = []; window.confirm = function (m) { window.__confirmed.push(String(m)); return true; };")
 
 
+def labelled(b, form, label):
+    """The control of `form` (a CSS selector) whose label reads `label`."""
+    ident = b.js("for (const l of document.querySelectorAll(arguments[0] + ' label')) {"
+                 " if (l.innerText.trim() === arguments[1]) return l.htmlFor; } return null;", form, label)
+    check(ident, f"no control labelled {label!r} in {form}")
+    return b.find(f"#{ident}")
+
+
 def text(b, css):
     """The text of the first element matching `css` ("" when none): read in one step, so a view
     being redrawn cannot leave a stale element in the test's hands."""
@@ -281,15 +289,37 @@ def main():
         check(chunks[0]["enabled"] is False, chunks[0])
         box.click()
         wait_for("the chunk to be enabled again", lambda: "enabled" in text(b, "#status"))
+        # Tag the policy: the metadata is saved typed, and the playground filters on it.
+        area = b.find("form[aria-label='Metadata'] textarea")
+        area.send_keys("language = en\naudience = customers\nyear = 2026")
+        b.find("form[aria-label='Metadata'] button[type=submit]").click()
+        wait_for("the metadata saved", lambda: "Metadata saved" in text(b, "#status"))
+        tags = lore.api("GET", f"/api/v1/chatbots/{bot_id}/sources/{policy_id}")["source"]["metadata"]
+        check(tags == {"language": "en", "audience": "customers", "year": 2026}, tags)
         accessible(b, "the chunks")
         b.driver.back()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
+        search = b.find("form[role=search]")
+        box = search.find_element(By.CSS_SELECTOR, "input[type=search]")
+        box.clear()
+        box.send_keys("kettle shop refunds")
+        search.find_element(By.CSS_SELECTOR, ".filter-key").send_keys("year")
+        search.find_element(By.CSS_SELECTOR, ".filter-op").send_keys("≥")
+        search.find_element(By.CSS_SELECTOR, ".filter-value").send_keys("2025")
+        search.find_element(By.CSS_SELECTOR, "button").click()
+
+        def filtered():
+            names = b.js("return Array.from(document.querySelectorAll('ol.results li.card strong')).map(s => s.innerText)")
+            return names if names and "results" in text(b, "#status") else None
+
+        names = wait_for("the filtered results", filtered)
+        check(set(names) == {"returns.md"}, f"only the tagged source passes year ≥ 2025: {names}")
 
         # Publish; the snippet names the chatbot.
         publish = wait_for("the publish button", lambda: [x for x in b.all("button") if x.text == "Publish"])[0]
         publish.click()
         wait_for("the published address", lambda: "Published at" in text(b, "main"))
-        snippet = b.find("textarea.code").get_attribute("value")
+        snippet = b.find("textarea.snippet").get_attribute("value")
         check(text(b, "main").count("Published at http") == 1, "the address is a link after the words")
         check('data-chatbot="support-bot"' in snippet and "/widget.js" in snippet, snippet)
         check(lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]["isPublished"], "published")
@@ -381,6 +411,30 @@ def main():
         search.find_element(By.CSS_SELECTOR, "button").click()
         first = wait_for("a Mind result", lambda: b.all("ol.results li.card"))[0]
         check("Engines" in first.text, first.text)
+        # Every setting, with the preview following the form before anything is saved.
+        settings = "form[aria-label='Settings']"
+        labelled(b, settings, "Headline").send_keys("Mathematician and writer")
+        labelled(b, settings, "Suggested questions").send_keys("What did the engine weave?")
+        b.js("const c = arguments[0]; c.value = '#0f766e'; c.dispatchEvent(new Event('input', {bubbles: true}));",
+             labelled(b, settings, "Main colour"))
+        wait_for("the preview in the new colour", lambda: b.js(
+            "return getComputedStyle(document.querySelector('.preview .p-avatar')).backgroundColor") == "rgb(15, 118, 110)")
+        check("Mathematician and writer" in text(b, ".preview"), text(b, ".preview"))
+        check("What did the engine weave?" in text(b, ".preview .p-questions"), text(b, ".preview"))
+        labelled(b, settings, "Spoken answers").click()
+        temperature = labelled(b, settings, "Temperature")
+        temperature.clear()
+        temperature.send_keys("0.3")
+        b.find(f"{settings} button[type=submit]").click()
+        wait_for("the settings saved", lambda: "Settings saved" in text(b, "#status"))
+        mind_id = b.js("return location.hash.split('/')[2]")
+        saved = lore.api("GET", f"/api/v1/minds/{mind_id}")["mind"]
+        got = (saved["headline"], saved["suggestedQuestions"], saved["theme"]["primaryColor"], saved["voiceEnabled"],
+               saved["temperature"])
+        check(got == ("Mathematician and writer", ["What did the engine weave?"], "#0f766e", True, 0.3), got)
+        b.js("document.getElementById('settings-h').scrollIntoView()")
+        b.screenshot("console-settings.png")
+        accessible(b, "the Mind's settings")
         no_console_errors(b, "the Mind")
         b.find("header nav a[href='#/chatbots']").click()
         wait_for("the chatbot list again", lambda: text(b, "main h1") == "Chatbots")

@@ -468,12 +468,31 @@ function searchSection(kind, id) {
   const query = el("input", { type: "search", required: true });
   const mode = el("select", {}, ["hybrid", "semantic", "keyword"].map((m) => el("option", { value: m }, m)));
   const topK = el("input", { type: "number", min: 1, max: 50, value: 5 });
+  const key = el("input", { type: "text", placeholder: "language", class: "filter-key" });
+  const op = el("select", { class: "filter-op" }, [["eq", "="], ["ne", "≠"], ["gt", ">"], ["gte", "≥"], ["lt", "<"], ["lte", "≤"], ["in", "one of"], ["nin", "none of"]].map(([v, t]) => el("option", { value: v }, t)));
+  const value = el("input", { type: "text", placeholder: "en", class: "filter-value" });
   const results = el("ol", { class: "results", "aria-live": "polite" });
-  const form = el("form", { class: "card inline", role: "search" }, field("Question or words", query), field("Mode", mode), field("Results", topK), el("button", { type: "submit", class: "primary" }, "Search"));
+  const form = el(
+    "form",
+    { class: "card inline", role: "search" },
+    field("Question or words", query),
+    field("Mode", mode),
+    field("Results", topK),
+    field("Metadata key", key, "Optional filter"),
+    field("Comparison", op),
+    field("Value", value, "Lists: comma-separated"),
+    el("button", { type: "submit", class: "primary" }, "Search"),
+  );
+  const typed = (raw) => (raw === "true" ? true : raw === "false" ? false : raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const q = query.value.trim();
-    const data = await attempt(() => api("POST", k.search(id), { query: q, mode: mode.value, topK: Number(topK.value) || 5 }));
+    const body = { query: q, mode: mode.value, topK: Number(topK.value) || 5 };
+    if (key.value.trim()) {
+      const list = op.value === "in" || op.value === "nin";
+      body.filter = { type: op.value, key: key.value.trim(), value: list ? value.value.split(",").map((v) => typed(v.trim())).filter((v) => v !== "") : typed(value.value.trim()) };
+    }
+    const data = await attempt(() => api("POST", k.search(id), body));
     if (!data) return;
     announce(`${data.results.length} results in ${Math.round(data.tookMs)} ms.`);
     fill(results, 
@@ -491,37 +510,124 @@ function searchSection(kind, id) {
   return el("section", { "aria-labelledby": "search-h" }, el("h2", { id: "search-h" }, "Search playground"), form, results);
 }
 
+/** Lines of a textarea, trimmed, without empty ones. */
+const lines = (area) => area.value.split("\n").map((l) => l.trim()).filter(Boolean);
+
+/** `#rgb` as `#rrggbb` (what a colour input takes). */
+function fullHex(colour, fallback) {
+  if (!colour) return fallback;
+  return colour.length === 4 ? `#${[...colour.slice(1)].map((c) => c + c).join("")}` : colour;
+}
+
 function settingsSection(kind, owner) {
   const k = kinds[kind];
-  const name = el("input", { type: "text", value: owner.name, maxlength: 100, required: true });
-  const instructions = el("textarea", { rows: 4 });
-  instructions.value = owner[k.instructions] || "";
-  const welcome = el("textarea", { rows: 2 });
-  welcome.value = owner.welcomeMessage || "";
-  const origins = el("textarea", { rows: 2, placeholder: "https://www.example.com" });
-  origins.value = (owner.allowedOrigins || []).join("\n");
+  const mind = kind === "mind";
+  const theme = owner.theme || {};
+  const input = (attrs, value) => {
+    const node = el(attrs.tag || "input", { ...attrs, tag: null });
+    if (value !== undefined && value !== null) node.value = value;
+    return node;
+  };
+  const tick = (value) => el("input", { type: "checkbox", checked: !!value });
+  const c = {
+    name: input({ type: "text", maxlength: 100, required: true }, owner.name),
+    instructions: input({ tag: "textarea", rows: 4 }, owner[k.instructions] || ""),
+    headline: mind ? input({ type: "text", maxlength: 200 }, owner.headline || "") : null,
+    bio: mind ? input({ tag: "textarea", rows: 3 }, owner.bio || "") : null,
+    welcome: input({ tag: "textarea", rows: 2 }, owner.welcomeMessage || ""),
+    questions: input({ tag: "textarea", rows: 3 }, (owner.suggestedQuestions || []).join("\n")),
+    expertise: mind ? input({ tag: "textarea", rows: 2 }, (owner.expertiseAreas || []).join("\n")) : null,
+    temperature: mind ? input({ type: "number", min: 0, max: 2, step: 0.1 }, owner.temperature) : null,
+    primary: input({ type: "color" }, fullHex(theme.primaryColor, "#4f46e5")),
+    background: input({ type: "color" }, fullHex(theme.backgroundColor, "#ffffff")),
+    font: input({ type: "text", maxlength: 200, placeholder: "Inter, sans-serif" }, theme.fontFamily || ""),
+    mode: el("select", {}, ["light", "dark", "auto"].map((m) => el("option", { value: m, selected: (theme.mode || "light") === m }, m))),
+    showSources: tick(owner.showSources),
+    collectEmail: tick(owner.collectEmailBeforeChat),
+    handoff: tick(owner.handoffEnabled),
+    identity: tick(owner.identityVerification),
+    threshold: input({ type: "number", min: 0.5, max: 1, step: 0.01 }, owner.correctionThreshold),
+    voice: mind ? tick(owner.voiceEnabled) : null,
+    voiceId: mind ? input({ type: "text", maxlength: 100 }, owner.voiceId || "") : null,
+    voiceSpeed: mind ? input({ type: "number", min: 0.25, max: 4, step: 0.05 }, owner.voiceSpeed) : null,
+    filter: input({ tag: "textarea", rows: 2, class: "code", placeholder: '{"type": "eq", "key": "lang", "value": "en"}' }, owner.knowledgeFilter ? JSON.stringify(owner.knowledgeFilter) : ""),
+    origins: input({ tag: "textarea", rows: 2, placeholder: "https://www.example.com" }, (owner.allowedOrigins || []).join("\n")),
+  };
+  // The theme is sent only once the owner touches it: an untouched theme stays "the default".
+  let themeTouched = false;
+  for (const t of [c.primary, c.background, c.font, c.mode]) t.addEventListener("input", () => (themeTouched = true));
+  const option = (box, label) => el("div", { class: "check" }, box, el("label", { for: box.id || (box.id = `f${++uid}`) }, label));
   const form = el(
     "form",
-    { class: "card" },
-    field("Name", name),
-    field(kind === "mind" ? "System prompt" : "Instructions", instructions),
-    field("Welcome message", welcome),
-    field("Sites that may embed the chat", origins, "One origin a line, e.g. https://www.example.com"),
+    { class: "card settings", "aria-label": "Settings" },
+    el("h3", {}, "Profile"),
+    field("Name", c.name),
+    mind ? field("Headline", c.headline) : null,
+    mind ? field("Bio", c.bio) : null,
+    field(mind ? "System prompt" : "Instructions", c.instructions),
+    field("Welcome message", c.welcome),
+    field("Suggested questions", c.questions, "One a line, up to 4"),
+    mind ? field("Expertise areas", c.expertise, "One a line, up to 10") : null,
+    mind ? field("Temperature", c.temperature, "0 (focused) to 2 (free)") : null,
+    el("h3", {}, "Look"),
+    el("div", { class: "row" }, field("Main colour", c.primary), field("Background", c.background), field("Colours", c.mode)),
+    field("Font", c.font, "Font names separated by commas"),
+    el("h3", {}, "Answers and visitors"),
+    option(c.showSources, "Show visitors the passages answers cite"),
+    option(c.collectEmail, "Ask for an e-mail address before the chat"),
+    option(c.handoff, "Offer “talk to a person”"),
+    option(c.identity, "Only visitors with a signed user id (identity verification)"),
+    field("Correction match", c.threshold, "How close a question must be to a corrected one (0.5 to 1)"),
+    field("Answer only from sources matching", c.filter, "A metadata filter as JSON; empty: every source"),
+    mind ? [el("h3", {}, "Voice"), option(c.voice, "Spoken answers"), el("div", { class: "row" }, field("Voice", c.voiceId), field("Speed", c.voiceSpeed))] : null,
+    el("h3", {}, "Embedding"),
+    field("Sites that may embed the chat", c.origins, "One origin a line, e.g. https://www.example.com"),
     el("button", { type: "submit", class: "primary" }, "Save settings"),
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    let filter = null;
+    if (c.filter.value.trim()) {
+      try {
+        filter = JSON.parse(c.filter.value);
+      } catch (_) {
+        c.filter.focus();
+        return announce("The source filter is not valid JSON.", "error");
+      }
+    }
     const body = {
-      name: name.value.trim(),
-      [k.instructions]: instructions.value,
-      welcomeMessage: welcome.value.trim() || null,
-      allowedOrigins: origins.value.split(/\s+/).filter(Boolean),
+      name: c.name.value.trim(),
+      [k.instructions]: c.instructions.value,
+      welcomeMessage: c.welcome.value.trim() || null,
+      suggestedQuestions: lines(c.questions),
+      showSources: c.showSources.checked,
+      collectEmailBeforeChat: c.collectEmail.checked,
+      handoffEnabled: c.handoff.checked,
+      identityVerification: c.identity.checked,
+      correctionThreshold: Number(c.threshold.value),
+      knowledgeFilter: filter,
+      allowedOrigins: lines(c.origins),
     };
+    if (themeTouched) body.theme = { primaryColor: c.primary.value, backgroundColor: c.background.value, fontFamily: c.font.value.trim() || null, mode: c.mode.value };
+    if (mind) {
+      Object.assign(body, {
+        headline: c.headline.value.trim() || null,
+        bio: c.bio.value.trim() || null,
+        expertiseAreas: lines(c.expertise),
+        temperature: Number(c.temperature.value),
+        voiceEnabled: c.voice.checked,
+        voiceSpeed: Number(c.voiceSpeed.value),
+      });
+      if (c.voiceId.value.trim()) body.voiceId = c.voiceId.value.trim();
+    }
     if (await attempt(() => api("PATCH", k.base(owner.id), body))) announce("Settings saved.");
   });
+  const preview = previewCard(owner, c);
+  form.addEventListener("input", () => preview.draw());
+  form.addEventListener("change", () => preview.draw());
 
   const published = el("p", {});
-  const snippet = el("textarea", { rows: 2, readonly: true, class: "code" });
+  const snippet = el("textarea", { rows: 2, readonly: true, class: "code snippet" });
   const toggle = el("button", { type: "button" });
   const copy = el("button", { type: "button" }, "Copy snippet");
   copy.addEventListener("click", async () => {
@@ -551,8 +657,54 @@ function settingsSection(kind, owner) {
     announce(isPublished ? (done.warning ? `Published. ${done.warning}` : "Published.") : "Unpublished.");
   });
   draw(publicUrl);
-  const publish = el("div", { class: "card" }, el("h3", {}, "Publishing"), published, toggle, field("Widget snippet", snippet, "Paste it into your site's HTML; add the site above first."), copy);
-  return el("section", { "aria-labelledby": "settings-h" }, el("h2", { id: "settings-h" }, "Settings"), el("div", { class: "grid" }, form, publish));
+  const identitySecret = el("div", { "aria-live": "polite" });
+  const newSecret = el("button", { type: "button" }, "New identity secret");
+  newSecret.addEventListener("click", async () => {
+    const made = await attempt(() => api("POST", `${k.base(owner.id)}/identity-secret`));
+    if (made) showSecret(identitySecret, made.identitySecret, "Identity secret (sign visitors' user ids with it on your server)");
+  });
+  const publish = el(
+    "div",
+    { class: "card" },
+    el("h3", {}, "Publishing"),
+    published,
+    toggle,
+    field("Widget snippet", snippet, "Paste it into your site's HTML; add the site below first."),
+    copy,
+    el("h3", {}, "Identity verification"),
+    el("p", { class: "hint" }, "A new secret replaces the old one at once."),
+    newSecret,
+    identitySecret,
+  );
+  return el("section", { "aria-labelledby": "settings-h" }, el("h2", { id: "settings-h" }, "Settings"), el("div", { class: "grid settings-grid" }, form, el("div", {}, preview.node, publish)));
+}
+
+/** A small picture of the public chat as the settings would make it, redrawn as they change. */
+function previewCard(owner, c) {
+  const node = el("div", { class: "card preview", "aria-label": "Preview of the chat", role: "img" });
+  function draw() {
+    const mode = c.mode.value === "auto" ? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light") : c.mode.value;
+    const background = mode === "dark" && c.background.value.toLowerCase() === "#ffffff" ? "#111827" : c.background.value;
+    node.style.setProperty("--p-primary", c.primary.value);
+    node.style.setProperty("--p-background", background);
+    node.style.setProperty("--p-text", mode === "dark" ? "#f3f4f6" : "#111827");
+    node.style.fontFamily = c.font.value.trim() || "";
+    const name = c.name.value.trim() || owner.name;
+    const questions = lines(c.questions).slice(0, 4);
+    fill(
+      node,
+      el("div", { class: "p-band" }),
+      el("div", { class: "p-avatar" }, name.slice(0, 1).toUpperCase()),
+      el("div", { class: "p-name" }, name),
+      c.headline && c.headline.value.trim() ? el("div", { class: "p-headline" }, c.headline.value.trim()) : null,
+      c.welcome.value.trim() ? el("div", { class: "p-bubble" }, c.welcome.value.trim()) : null,
+      questions.length ? el("div", { class: "p-questions" }, questions.map((q) => el("span", { class: "p-question" }, q))) : null,
+      c.collectEmail.checked ? el("div", { class: "p-gate" }, "E-mail address before the chat") : el("div", { class: "p-composer" }, `Ask ${name} something`),
+      c.handoff.checked ? el("div", { class: "p-handoff" }, "Talk to a person") : null,
+    );
+  }
+  draw();
+  return { node, draw };
 }
 
 function conversationsSection(kind, id) {
@@ -778,11 +930,53 @@ async function transcriptView(kind, id, conversationId) {
   await draw();
 }
 
+/** `key = value` lines from metadata; numbers and true/false stay typed. */
+const metadataLines = (m) => Object.entries(m || {}).map(([key, v]) => `${key} = ${v}`).join("\n");
+function parseMetadata(text) {
+  const out = {};
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    const at = line.indexOf("=");
+    if (at < 1) throw new Error(`"${line}" is not key = value`);
+    const key = line.slice(0, at).trim();
+    const raw = line.slice(at + 1).trim();
+    out[key] = raw === "true" ? true : raw === "false" ? false : raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+  }
+  return out;
+}
+
+/** The source's name, address and metadata, the metadata editable. */
+function metadataForm(path, s) {
+  const area = el("textarea", { rows: 3, class: "code", placeholder: "product = kettle\nlanguage = en" });
+  area.value = metadataLines(s.metadata);
+  const form = el(
+    "form",
+    { class: "card", "aria-label": "Metadata" },
+    el("h2", {}, s.name),
+    s.url ? el("p", { class: "meta" }, s.url) : null,
+    field("Metadata", area, "One key = value a line (up to 16); numbers and true/false are kept as such. Search and answers can filter on them."),
+    el("button", { type: "submit", class: "primary" }, "Save metadata"),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    let metadata;
+    try {
+      metadata = parseMetadata(area.value);
+    } catch (err) {
+      return announce(err.message, "error");
+    }
+    if (await attempt(() => api("PATCH", path, { metadata }))) announce("Metadata saved.");
+  });
+  return form;
+}
+
 async function chunksView(kind, id, sourceId) {
   const k = kinds[kind];
   const main = layout("Chunks", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / chunks"), el("h1", {}, "Chunks"));
   const list = el("ol", { class: "chunks" });
-  main.append(el("p", {}, "What search reads of this source. Disable a chunk to keep it out of search and answers; edit its text to correct it (it is embedded again)."), list);
+  const metadata = el("div", {});
+  main.append(metadata, el("h2", {}, "Chunks"), el("p", {}, "What search reads of this source. Disable a chunk to keep it out of search and answers; edit its text to correct it (it is embedded again)."), list);
+  const source = await attempt(() => api("GET", `${k.sources(id)}/${sourceId}`));
+  if (source) fill(metadata, metadataForm(`${k.sources(id)}/${sourceId}`, source.source));
   const data = await attempt(() => api("GET", `${k.chunks(id, sourceId)}?limit=100`));
   if (!data) return;
   for (const c of data.chunks) {
