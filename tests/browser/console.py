@@ -115,6 +115,14 @@ def accept_confirmations(b):
     b.js("window.__confirmed = []; window.confirm = function (m) { window.__confirmed.push(String(m)); return true; };")
 
 
+def press(b, label, within="body"):
+    """Clicks the button labelled `label`, found and clicked in one step: views redraw parts of
+    themselves while they poll, which would leave a found element stale."""
+    done = b.js("for (const x of document.querySelectorAll(arguments[0] + ' button')) {"
+                " if (x.innerText.trim() === arguments[1]) { x.click(); return true; } } return false;", within, label)
+    check(done, f"no button {label!r}")
+
+
 def labelled(b, form, label):
     """The control of `form` (a CSS selector) whose label reads `label`."""
     ident = b.js("for (const l of document.querySelectorAll(arguments[0] + ' label')) {"
@@ -316,8 +324,9 @@ def main():
         check(set(names) == {"returns.md"}, f"only the tagged source passes year ≥ 2025: {names}")
 
         # Publish; the snippet names the chatbot.
-        publish = wait_for("the publish button", lambda: [x for x in b.all("button") if x.text == "Publish"])[0]
-        publish.click()
+        wait_for("the publish button", lambda: b.js(
+            "return Array.from(document.querySelectorAll('button')).some(x => x.innerText.trim() === 'Publish')"))
+        press(b, "Publish")
         wait_for("the published address", lambda: "Published at" in text(b, "main"))
         snippet = b.find("textarea.snippet").get_attribute("value")
         check(text(b, "main").count("Published at http") == 1, "the address is a link after the words")
@@ -373,7 +382,7 @@ def main():
         wait_for("the reply in the transcript", lambda: "Sam from the shop" in text(b, "ol.transcript li.msg.agent"))
         agent = [m for m in lore.api("GET", conv_path)["messages"] if m["role"] == "agent"]
         check([m["content"] for m in agent] == ["Hello, this is Sam from the shop."], agent)
-        [x for x in b.all("button") if x.text == "Hand back to the assistant"][0].click()
+        press(b, "Hand back to the assistant")
         wait_for("the hand-back", lambda: "Handed back" in text(b, "#status"))
         check(lore.api("GET", conv_path)["conversation"]["status"] == "open", "open again")
         check("null" not in text(b, "main") and "undefined" not in text(b, "main"), text(b, "main"))
@@ -389,7 +398,7 @@ def main():
         )
         check(figures["conversations"] == 1 and figures["rated down"] == 1, figures)
         check(len(b.all("svg.chart rect.bar")) == 30, "one bar a day for 30 days")
-        [x for x in b.all("button") if x.text == "Export CSV"][0].click()
+        press(b, "Export CSV")
         wait_for("the export", lambda: "Downloaded conversations-" in text(b, "#status"))
         b.js("document.getElementById('analytics-h').scrollIntoView()")
         b.screenshot("console-analytics.png")
@@ -480,14 +489,14 @@ def main():
         accessible(b, "the webhooks page")
         b.find("table.hooks a").click()
         wait_for("the subscription page", lambda: "Receiver" in text(b, "dl.facts"))
-        [x for x in b.all("button") if x.text == "Send a test event"][0].click()
+        press(b, "Send a test event")
         wait_for("the test delivery to succeed", lambda: "succeeded" in text(b, "li[data-delivery]"), timeout=60)
         check(len(receiver.got) == 1 and receiver.got[0][2]["metadata"].get("test") is True, receiver.got)
         first_id = receiver.got[0][1].get("webhook-id")
         b.find("li[data-delivery] button").click()
         wait_for("the redelivery", lambda: len(receiver.got) == 2, timeout=60)
         check(receiver.got[1][1].get("webhook-id") == first_id, "a redelivery keeps its id")
-        [x for x in b.all("button") if x.text == "Rotate secret"][0].click()
+        press(b, "Rotate secret")
         rotated = wait_for("the new secret", lambda: [x.get_attribute("value") for x in b.all(".secret input.code") if x.get_attribute("value") != secret])
         check(rotated[0].startswith("whsec_"), rotated)
         b.screenshot("console-webhook.png")
@@ -495,7 +504,7 @@ def main():
         no_console_errors(b, "webhooks")
 
         # Signing out forgets the key; a key the server stops accepting signs the tab out.
-        [x for x in b.all("header button") if x.text == "Sign out"][0].click()
+        press(b, "Sign out", "header")
         wait_for("the sign-in form", lambda: b.all("form.signin"))
         check(b.js("return sessionStorage.getItem('lore.console.key')") is None, "the key is forgotten")
         b.js("sessionStorage.setItem('lore.console.key', 'lore_revoked_key'); location.reload();")
@@ -538,7 +547,7 @@ def main():
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         laptop = wait_for("the admin key", lambda: [x.get_attribute("value") for x in b.all(".secret input.code")
                                                     if x.get_attribute("value") != made])[0]
-        [x for x in b.all("header button") if x.text == "Sign out"][0].click()
+        press(b, "Sign out", "header")
         sign_in(b, laptop)
         wait_for("signed in with the new key", lambda: text(b, "main h1") == "Chatbots")
         b.find("header nav a[href='#/workspace']").click()
