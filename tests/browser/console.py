@@ -52,6 +52,14 @@ SITE = {
 }
 
 
+def serve(handler):
+    """`handler` on a free port of 127.0.0.1, in a thread: (server, its base URL)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
 class Receiver:
     """A webhook receiver on 127.0.0.1 that answers 200 and keeps what it got."""
 
@@ -69,10 +77,7 @@ class Receiver:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server, self.url = serve(Handler)
 
 
 class Site:
@@ -92,10 +97,7 @@ class Site:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server, self.url = serve(Handler)
 
 
 def verify(base, key):
@@ -121,6 +123,11 @@ def press(b, label, within="body"):
     done = b.js("for (const x of document.querySelectorAll(arguments[0] + ' button')) {"
                 " if (x.innerText.trim() === arguments[1]) { x.click(); return true; } } return false;", within, label)
     check(done, f"no button {label!r}")
+
+
+def shown_secrets(b):
+    """The values of the secrets on show, read in one step (views redraw while they poll)."""
+    return b.js("return Array.from(document.querySelectorAll('.secret input.code')).map(x => x.value)")
 
 
 def labelled(b, form, label):
@@ -322,6 +329,19 @@ def main():
 
         names = wait_for("the filtered results", filtered)
         check(set(names) == {"returns.md"}, f"only the tagged source passes year ≥ 2025: {names}")
+        check("language: en" in text(b, f"tr[data-source='{policy_id}'] .tags"), "the tags are in the list")
+
+        # The crawled site is refreshed every day from now on.
+        site_id = crawled[0]["id"]
+        b.find(f"tr[data-source='{site_id}'] a").click()
+        every = wait_for("the refresh field", lambda: b.all("form[aria-label='Metadata'] input[type=number]"))[0]
+        every.send_keys("24")
+        b.find("form[aria-label='Metadata'] button[type=submit]").click()
+        wait_for("the schedule saved", lambda: "Metadata saved" in text(b, "#status"))
+        scheduled = lore.api("GET", f"/api/v1/chatbots/{bot_id}/sources/{site_id}")["source"]
+        check(scheduled["refreshIntervalHours"] == 24 and scheduled["nextRefreshAt"], scheduled)
+        b.driver.back()
+        wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
 
         # Publish; the snippet names the chatbot.
         wait_for("the publish button", lambda: b.js(
@@ -447,7 +467,7 @@ def main():
         no_console_errors(b, "the Mind")
         b.find("header nav a[href='#/chatbots']").click()
         wait_for("the chatbot list again", lambda: text(b, "main h1") == "Chatbots")
-        b.find("main table a").click()
+        wait_for("the chatbot in the list", lambda: b.all("main table a"))[0].click()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
         link = wait_for("the conversation", lambda: b.all("section[aria-labelledby=conv-h] a"))[0]
         link.click()
@@ -481,7 +501,7 @@ def main():
         form.find_element(By.CSS_SELECTOR, "input[type=url]").send_keys(receiver.url + "/lore")
         form.find_element(By.CSS_SELECTOR, "select").send_keys("message.rated")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        secret = wait_for("the secret", lambda: b.all(".secret input.code"))[0].get_attribute("value")
+        secret = wait_for("the secret", lambda: shown_secrets(b))[0]
         check(secret.startswith("whsec_"), f"a signing secret: {secret}")
         wait_for("the subscription listed", lambda: receiver.url in text(b, "table.hooks"))
         hooks = lore.api("GET", "/api/integrations/webhooks/triggers/subscribe")["hooks"]
@@ -497,7 +517,7 @@ def main():
         wait_for("the redelivery", lambda: len(receiver.got) == 2, timeout=60)
         check(receiver.got[1][1].get("webhook-id") == first_id, "a redelivery keeps its id")
         press(b, "Rotate secret")
-        rotated = wait_for("the new secret", lambda: [x.get_attribute("value") for x in b.all(".secret input.code") if x.get_attribute("value") != secret])
+        rotated = wait_for("the new secret", lambda: [x for x in shown_secrets(b) if x != secret])
         check(rotated[0].startswith("whsec_"), rotated)
         b.screenshot("console-webhook.png")
         accessible(b, "the subscription page")
@@ -526,7 +546,7 @@ def main():
         b.find("#scope-forms-read").click()
         b.find("#scope-webhooks-write").click()
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        made = wait_for("the new key", lambda: b.all(".secret input.code"))[0].get_attribute("value")
+        made = wait_for("the new key", lambda: shown_secrets(b))[0]
         status, who = verify(lore.base, made)
         check(status == 200 and who["key"]["scopes"] == ["forms:read", "webhooks:write"], who)
         check(who["key"]["name"] == "Zapier", who)
@@ -545,8 +565,7 @@ def main():
         b.find("#scope-workspace-admin").click()
         b.find("#scope-chatbot-read").click()
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        laptop = wait_for("the admin key", lambda: [x.get_attribute("value") for x in b.all(".secret input.code")
-                                                    if x.get_attribute("value") != made])[0]
+        laptop = wait_for("the admin key", lambda: [x for x in shown_secrets(b) if x != made])[0]
         press(b, "Sign out", "header")
         sign_in(b, laptop)
         wait_for("signed in with the new key", lambda: text(b, "main h1") == "Chatbots")

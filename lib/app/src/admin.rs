@@ -79,17 +79,7 @@ impl App {
         name: Option<KeyName>,
     ) -> Result<IssuedKey, AppError> {
         let ws = self.find_workspace(workspace).await?;
-        let secret = ApiKeySecret::generate();
-        let now = Timestamp::now();
-        let key = ApiKey {
-            id: ApiKeyId::generate(),
-            workspace_id: ws.id,
-            name: name.unwrap_or_else(|| KeyName::from_stored(format!("key {}", now))),
-            scopes,
-            hash: secret.hash(),
-            created_at: now,
-            revoked_at: None,
-        };
+        let (key, secret) = ApiKey::issue(ws.id, name, scopes);
         self.ports.keys.insert_key(&key).await?;
         Ok(IssuedKey { key, secret })
     }

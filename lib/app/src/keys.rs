@@ -5,7 +5,7 @@
 use crate::admin::IssuedKey;
 use crate::auth::Principal;
 use crate::{App, AppError};
-use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
+use lore_domain::api_key::{ApiKey, KeyName};
 use lore_domain::id::ApiKeyId;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::scope::{Scope, ScopeSet};
@@ -78,17 +78,7 @@ impl App {
             )
             .into());
         }
-        let secret = ApiKeySecret::generate();
-        let now = Timestamp::now();
-        let key = ApiKey {
-            id: ApiKeyId::generate(),
-            workspace_id: p.workspace_id().clone(),
-            name: name.unwrap_or_else(|| KeyName::from_stored(format!("key {now}"))),
-            scopes,
-            hash: secret.hash(),
-            created_at: now,
-            revoked_at: None,
-        };
+        let (key, secret) = ApiKey::issue(p.workspace_id().clone(), name, scopes);
         self.ports.keys.insert_key(&key).await?;
         Ok(IssuedKey { key, secret })
     }

@@ -92,6 +92,25 @@ pub struct ApiKey {
     pub revoked_at: Option<Timestamp>,
 }
 
+impl ApiKey {
+    /// A new key of `workspace_id` and its secret, which exists only in the caller's hands from
+    /// here on (the key keeps its hash). Unnamed keys are named after their creation time.
+    pub fn issue(workspace_id: WorkspaceId, name: Option<KeyName>, scopes: ScopeSet) -> (Self, ApiKeySecret) {
+        let secret = ApiKeySecret::generate();
+        let now = Timestamp::now();
+        let key = Self {
+            id: ApiKeyId::generate(),
+            workspace_id,
+            name: name.unwrap_or_else(|| KeyName::from_stored(format!("key {now}"))),
+            scopes,
+            hash: secret.hash(),
+            created_at: now,
+            revoked_at: None,
+        };
+        (key, secret)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

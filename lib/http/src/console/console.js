@@ -354,7 +354,7 @@ function sourcesSection(kind, id) {
           el(
             "tr",
             { "data-source": s.id },
-            el("th", { scope: "row" }, s.name),
+            el("th", { scope: "row" }, s.name, Object.keys(s.metadata || {}).length ? el("div", { class: "tags" }, Object.entries(s.metadata).map(([key, v]) => el("span", { class: "tag" }, `${key}: ${v}`))) : null),
             el("td", { "data-label": "Type" }, s.mimeType ? `${s.type} (${fileKind(s.mimeType)})` : s.type),
             el("td", { "data-label": "Status" }, statusCell(s)),
             el("td", { class: "num", "data-label": "Chunks" }, s.chunkCount),
@@ -948,13 +948,16 @@ function parseMetadata(text) {
 function metadataForm(path, s) {
   const area = el("textarea", { rows: 3, class: "code", placeholder: "product = kettle\nlanguage = en" });
   area.value = metadataLines(s.metadata);
+  const every = el("input", { type: "number", min: 1, max: 8760, placeholder: "only when asked" });
+  if (s.refreshIntervalHours) every.value = s.refreshIntervalHours;
   const form = el(
     "form",
     { class: "card", "aria-label": "Metadata" },
     el("h2", {}, s.name),
     s.url ? el("p", { class: "meta" }, s.url) : null,
     field("Metadata", area, "One key = value a line (up to 16); numbers and true/false are kept as such. Search and answers can filter on them."),
-    el("button", { type: "submit", class: "primary" }, "Save metadata"),
+    s.type === "url" ? field("Refresh every (hours)", every, s.nextRefreshAt ? `Next refresh ${when(s.nextRefreshAt)}` : "Empty: only when you ask") : null,
+    el("button", { type: "submit", class: "primary" }, "Save"),
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -964,7 +967,9 @@ function metadataForm(path, s) {
     } catch (err) {
       return announce(err.message, "error");
     }
-    if (await attempt(() => api("PATCH", path, { metadata }))) announce("Metadata saved.");
+    const body = { metadata };
+    if (s.type === "url") body.refreshIntervalHours = every.value ? Number(every.value) : null;
+    if (await attempt(() => api("PATCH", path, body))) announce("Metadata saved.");
   });
   return form;
 }
