@@ -416,6 +416,85 @@ async fn a_repeated_query_is_embedded_once() {
     running.stop().await.unwrap();
 }
 
+/// The hashing embedder posing as a model with token states (one 8-number state a word), logging
+/// which pass each text took: `embed` (the vector alone) or `states`.
+struct WithStates(lore_embed::LocalEmbedder, std::sync::Arc<std::sync::Mutex<Vec<(&'static str, String)>>>);
+
+#[async_trait::async_trait]
+impl lore_app::ports::Embedder for WithStates {
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
+    fn dimensions(&self) -> usize {
+        self.0.dimensions()
+    }
+    fn has_token_states(&self) -> bool {
+        true
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        self.1.lock().unwrap().extend(texts.iter().map(|t| ("embed", t.clone())));
+        lore_app::ports::Embedder::embed(&self.0, texts).await
+    }
+    async fn embed_with_token_states(
+        &self,
+        texts: &[String],
+    ) -> Result<Vec<lore_app::ports::Embedding>, lore_app::ports::EmbedError> {
+        self.1.lock().unwrap().extend(texts.iter().map(|t| ("states", t.clone())));
+        let vectors = lore_app::ports::Embedder::embed(&self.0, texts).await?;
+        Ok(texts
+            .iter()
+            .zip(vectors)
+            .map(|(t, vector)| {
+                let words = t.split_whitespace().count().max(1);
+                let states = lore_domain::late_interaction::TokenStates::new(vec![0.5; words * 8], 8);
+                lore_app::ports::Embedding { vector, token_states: states }
+            })
+            .collect())
+    }
+}
+
+#[tokio::test]
+async fn the_semantic_mode_makes_no_token_states_and_hybrid_makes_them_once() {
+    let passes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let embedder = std::sync::Arc::new(WithStates(lore_embed::LocalEmbedder::new(), passes.clone()));
+    let t = crate::support::TestApp::spawn_with(lore::compose::Overrides {
+        embedder: Some(embedder),
+        ..Default::default()
+    })
+    .await;
+    let bot = t.chatbot().await;
+    let (_, src) =
+        t.post_source(&t.dev_key, &bot, json!({"type": "text", "content": "Refunds take fourteen days."})).await;
+    let src = src["source"]["id"].as_str().unwrap().to_owned();
+    t.process(&bot, &src).await;
+    assert_eq!(t.settle(&bot, &src).await["status"], "ready");
+    let search = |query: &'static str, mode: &'static str| {
+        let req = t.req(Method::POST, &format!("/api/v1/chatbots/{bot}/knowledge/search"), &t.dev_key);
+        async move {
+            let found: Value =
+                req.json(&json!({"query": query, "mode": mode})).send().await.unwrap().json().await.unwrap();
+            assert!(found["results"].as_array().is_some_and(|r| !r.is_empty()), "{mode}: {found}");
+        }
+    };
+    let of = |query: &str| -> Vec<&'static str> {
+        passes.lock().unwrap().iter().filter(|(_, t)| t == query).map(|(pass, _)| *pass).collect()
+    };
+    // Semantic alone: the vector, no states; asked again, nothing.
+    search("how long do refunds take", "semantic").await;
+    search("how long do refunds take", "semantic").await;
+    assert_eq!(of("how long do refunds take"), ["embed"]);
+    // Hybrid after it needs the states: one pass that makes them, then the cache serves both modes.
+    search("how long do refunds take", "hybrid").await;
+    search("how long do refunds take", "semantic").await;
+    search("how long do refunds take", "hybrid").await;
+    assert_eq!(of("how long do refunds take"), ["embed", "states"]);
+    // Hybrid first: one pass with the states serves a later semantic search too.
+    search("refunds fourteen days", "hybrid").await;
+    search("refunds fourteen days", "semantic").await;
+    assert_eq!(of("refunds fourteen days"), ["states"]);
+    t.stop().await;
+}
+
 /// all-MiniLM-L6-v2 from `LORE_MODEL_DIR` (default `~/.cache/lore/models/all-MiniLM-L6-v2`, put
 /// there by scripts/fetch-model.sh, which the test command runs); `None` only when
 /// `LORE_SKIP_MODEL_TESTS=1` and it is missing.

@@ -257,9 +257,10 @@ impl App {
     }
 
     /// The embedding of a question by the embedder search uses (cached: a question a turn
-    /// embeds here is not embedded again by its search); `None` when the embedder fails.
+    /// embeds here is not embedded again by its search); `None` when the embedder fails. With
+    /// the token states the turn's hybrid search reads, so that the turn makes one pass.
     async fn question_embedding(&self, question: &str) -> Option<QuestionEmbedding> {
-        match self.query_embedding(question).await {
+        match self.query_embedding(question, true).await {
             Ok(e) if !e.vector.is_empty() => {
                 Some(QuestionEmbedding { model: self.index_model().to_owned(), vector: e.vector.clone() })
             }

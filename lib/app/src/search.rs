@@ -357,21 +357,27 @@ impl QueryEmbeddings {
 }
 
 impl App {
-    /// The query's embedding from the embedder in use (with its token states when the embedder
-    /// has them), made once per [`QueryEmbeddings`] lifetime. The semantic mode does not use the
-    /// states, but they come from the same forward pass for next to nothing, and a question asked
-    /// in both modes is then embedded once.
-    pub(crate) async fn query_embedding(&self, query: &str) -> Result<Arc<Embedding>, AppError> {
-        if let Some(e) = self.query_embeddings.get(query) {
+    /// The query's embedding from the embedder in use, with its token states when `states` asks
+    /// for them and the embedder has them (hybrid's rescoring), made once per
+    /// [`QueryEmbeddings`] lifetime. Callers that read only the vector (the semantic mode,
+    /// corrections) take any cached embedding and make none of the states: they cost memory in
+    /// the cache and time in the pass.
+    pub(crate) async fn query_embedding(&self, query: &str, states: bool) -> Result<Arc<Embedding>, AppError> {
+        let states = states && self.ports.embedder.has_token_states();
+        if let Some(e) = self.query_embeddings.get(query)
+            && (!states || e.token_states.is_some())
+        {
             return Ok(e);
         }
-        let embedded = self
-            .ports
-            .embedder
-            .embed_with_token_states(&[query.to_owned()])
-            .await
-            .map_err(|e| AppError::Storage(format!("embedding the query failed: {e}")))?;
-        let e = Arc::new(embedded.into_iter().next().unwrap_or(Embedding { vector: Vec::new(), token_states: None }));
+        let failed = |e: crate::ports::EmbedError| AppError::Storage(format!("embedding the query failed: {e}"));
+        let texts = [query.to_owned()];
+        let embedded = if states {
+            self.ports.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
+        } else {
+            let vector = self.ports.embedder.embed(&texts).await.map_err(failed)?.into_iter().next();
+            vector.map(|vector| Embedding { vector, token_states: None })
+        };
+        let e = Arc::new(embedded.unwrap_or(Embedding { vector: Vec::new(), token_states: None }));
         self.query_embeddings.put(query, e.clone());
         Ok(e)
     }
@@ -443,10 +449,10 @@ impl App {
             if req.mode == SearchMode::Keyword || scope.source_ids.is_empty() {
                 return Ok((Vec::new(), false));
             }
-            let q = self.query_embedding(&req.query).await?;
-            let model = self.index_model();
             // Only hybrid rescores: the semantic mode stays the cosine of sentence vectors, with
-            // the scores its users set `minScore` by.
+            // the scores its users set `minScore` by, and neither makes nor reads token states.
+            let q = self.query_embedding(&req.query, req.mode == SearchMode::Hybrid).await?;
+            let model = self.index_model();
             let late = req.mode == SearchMode::Hybrid && q.token_states.is_some();
             let fetch = if late { depth.max(self.config.rescore_candidates) } else { depth };
             let mut hits = self.ports.index.semantic_search(&scope, model, &q.vector, fetch, late).await?;
