@@ -70,6 +70,8 @@ pub fn run(o: &Options) -> Result<Section> {
     row(&mut md, "semantic, first time asked (query embedded, no token states)", &m.semantic_first_ms, "–");
     row(&mut md, "semantic, asked again (cached query vector)", &m.semantic_repeat_ms, "–");
     row(&mut md, "keyword (no embedding)", &m.keyword_ms, "–");
+    row(&mut md, "keyword, the server's `tookMs` of the same searches", &m.keyword_took_ms, "–");
+    row(&mut md, "floor: `GET /api/v1/chatbots/{id}` (HTTP, key check, rate count, one read)", &m.floor_ms, "–");
     row(&mut md, "peer: MiniLM embedding of the question alone, in process", &m.embed_ms, "–");
     let _ = writeln!(
         md,
@@ -104,6 +106,8 @@ struct Measured {
     semantic_first_ms: Vec<f64>,
     semantic_repeat_ms: Vec<f64>,
     keyword_ms: Vec<f64>,
+    keyword_took_ms: Vec<f64>,
+    floor_ms: Vec<f64>,
     embed_ms: Vec<f64>,
 }
 
@@ -236,6 +240,20 @@ async fn measure(
     for q in questions {
         keyword_ms.push(search(q, "keyword").await?.0);
     }
+    // The floor: a keyed read of the chatbot, the same HTTP, key check and rate count.
+    let mut floor_ms = Vec::new();
+    for _ in questions {
+        let t = Instant::now();
+        api.get(&format!("/api/v1/chatbots/{bot_id}")).await?;
+        floor_ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    // The server's own account of each keyword search (`tookMs`: from the sources' labels to
+    // the ranked hits), beside the client's.
+    let mut keyword_took_ms = Vec::new();
+    for q in questions {
+        let answer = api.post(&path, &json!({"query": q, "mode": "keyword", "topK": TOP_K})).await?;
+        keyword_took_ms.push(answer["tookMs"].as_f64().unwrap_or(f64::NAN));
+    }
     // The semantic mode on questions the server has not seen (the same words with " ?" after
     // them: a new cache key, the same embedding work), then again from the cache.
     let fresh: Vec<String> = questions.iter().map(|q| format!("{q} ?")).collect();
@@ -271,6 +289,8 @@ async fn measure(
         semantic_first_ms,
         semantic_repeat_ms,
         keyword_ms,
+        keyword_took_ms,
+        floor_ms,
         embed_ms,
     })
 }

@@ -75,14 +75,27 @@ fn get(tx: &Connection, id: &str) -> rusqlite::Result<Option<KnowledgeSource>> {
 }
 
 /// Bytes in use: the workspace's sources and the uploads no source uses yet.
+/// The bytes a workspace holds: its sources' and its uploads' (read from indexes alone, see
+/// migration 0020).
+pub(crate) const STORAGE_USED: &str =
+    "SELECT (SELECT COALESCE(SUM(size_bytes), 0) FROM sources WHERE workspace_id = ?1)
+      + (SELECT COALESCE(SUM(size_bytes), 0) FROM uploads WHERE workspace_id = ?1)";
+
+/// What search reads of an owner's ready sources, on every request, per kind of owner: from the
+/// indexes `sources_chatbot_labels` and `sources_mind_labels` alone (migration 0020).
+pub(crate) fn ready_labels_sql(owner: &SourceOwner) -> &'static str {
+    match owner {
+        SourceOwner::Chatbot(_) => {
+            "SELECT id, name, type, metadata FROM sources WHERE chatbot_id = ?2 AND workspace_id = ?1 AND status = 'ready'"
+        }
+        SourceOwner::Mind(_) => {
+            "SELECT id, name, type, metadata FROM sources WHERE mind_id = ?2 AND workspace_id = ?1 AND status = 'ready'"
+        }
+    }
+}
+
 fn storage_used(tx: &Connection, ws: &str) -> rusqlite::Result<u64> {
-    tx.query_row(
-        "SELECT (SELECT COALESCE(SUM(size_bytes), 0) FROM sources WHERE workspace_id = ?1)
-              + (SELECT COALESCE(SUM(size_bytes), 0) FROM uploads WHERE workspace_id = ?1)",
-        [ws],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|v| v.max(0) as u64)
+    tx.query_row(STORAGE_USED, [ws], |r| r.get::<_, i64>(0)).map(|v| v.max(0) as u64)
 }
 
 fn status_in(s: SourceStatus, allowed: &[SourceStatus]) -> bool {
@@ -462,13 +475,7 @@ impl SourceStore for SqliteStore {
     async fn ready_source_labels(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<SourceLabel>> {
         let (ws, owner) = (ws.clone(), owner.clone());
         self.read(move |c| {
-            // `+status`: the owner's index, not the status one (most sources are ready).
-            let mut st = c
-                .prepare_cached(
-                    "SELECT id, name, type, metadata FROM sources
-                     WHERE owner_id = ?2 AND workspace_id = ?1 AND +status = 'ready'",
-                )
-                .map_err(unavailable)?;
+            let mut st = c.prepare_cached(ready_labels_sql(&owner)).map_err(unavailable)?;
             let rows = st
                 .query_map([ws.as_str(), owner.as_str()], |r| {
                     Ok(SourceLabel {

@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0017_analytics.sql"),
     include_str!("../migrations/0018_source_metadata.sql"),
     include_str!("../migrations/0019_chunk_edits.sql"),
+    include_str!("../migrations/0020_source_label_index.sql"),
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -493,6 +494,41 @@ mod tests {
             assert!(name.starts_with(&format!("{:04}_", i + 1)), "{name} is number {}", i + 1);
             assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), *sql, "{name}");
         }
+    }
+
+    /// The reads every search and every quota check make are answered from indexes: the rows
+    /// hold a text source's whole content before the columns they need.
+    #[tokio::test]
+    async fn search_labels_and_storage_sums_read_indexes_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("lore.db")).unwrap();
+        let plans = store
+            .read(|c| {
+                let plan = |sql: &str| -> rusqlite::Result<String> {
+                    let mut st = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                    let rows = st.query_map(["ws", "owner"], |r| r.get::<_, String>(3))?;
+                    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?.join("; "))
+                };
+                use lore_domain::id::{ChatbotId, MindId};
+                use lore_domain::source::SourceOwner;
+                let chatbot = plan(crate::sources::ready_labels_sql(&SourceOwner::Chatbot(ChatbotId::generate())));
+                let mind = plan(crate::sources::ready_labels_sql(&SourceOwner::Mind(MindId::generate())));
+                let labels = format!("{} / {}", chatbot.map_err(unavailable)?, mind.map_err(unavailable)?);
+                Ok((labels, {
+                    let mut st = c.prepare(&format!("EXPLAIN QUERY PLAN {}", crate::sources::STORAGE_USED)).unwrap();
+                    let rows = st.query_map(["ws"], |r| r.get::<_, String>(3)).unwrap();
+                    rows.collect::<rusqlite::Result<Vec<_>>>().unwrap().join("; ")
+                }))
+            })
+            .await
+            .unwrap();
+        assert!(
+            plans.0.contains("USING COVERING INDEX sources_chatbot_labels")
+                && plans.0.contains("USING COVERING INDEX sources_mind_labels"),
+            "{}",
+            plans.0
+        );
+        assert!(plans.1.contains("sources USING COVERING INDEX sources_by_workspace"), "{}", plans.1);
     }
 
     /// Writes queued while the writer is busy run together: each keeps its own outcome (a failing
