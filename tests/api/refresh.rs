@@ -15,6 +15,20 @@ fn millis(rfc3339: &Value) -> i64 {
     Timestamp::parse(s).unwrap_or_else(|| panic!("RFC 3339: {s}")).millis()
 }
 
+/// The workspace's event types once `wanted` is among them: a refresh's event is published after
+/// the source reads ready again, so a test that saw it ready polls for the event.
+async fn types_with(t: &TestApp, wanted: &str) -> Vec<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let types = t.event_types().await;
+        if types.iter().any(|e| e == wanted) {
+            return types;
+        }
+        assert!(std::time::Instant::now() < deadline, "no {wanted} event: {types:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 async fn patch(t: &TestApp, path: &str, body: Value) -> (u16, Value) {
     parts(t.req(Method::PATCH, path, &t.dev_key).json(&body).send().await.unwrap()).await
 }
@@ -54,7 +68,7 @@ async fn a_due_source_is_crawled_again_by_the_scheduler_and_tells_what_changed()
     let found = t.chunk_texts(&id).await.join(" ");
     assert!(found.contains("eight to six") && !found.contains("nine to five"), "{found}");
 
-    let types = t.event_types().await;
+    let types = types_with(&t, "knowledge.source.refreshed").await;
     assert_eq!(types.iter().filter(|e| *e == "knowledge.source.refreshed").count(), 1, "{types:?}");
     assert_eq!(types.last().map(String::as_str), Some("knowledge.source.refreshed"), "after its ready: {types:?}");
     if let Some(store) = t.embedded_store() {
@@ -96,8 +110,10 @@ async fn an_unchanged_site_refreshed_on_schedule_reports_every_page_unchanged() 
     let due = millis(&on["source"]["nextRefreshAt"]);
     assert_eq!(due, millis(&first["lastRefreshedAt"]) + HOUR_MS);
     assert_eq!(t.app.refresh_due_sources(Timestamp::from_millis(due + 1)).await.unwrap(), 1);
+    types_with(&t, "knowledge.source.refreshed").await;
     let second = t.settle(&bot, &id).await;
     assert_eq!((second["status"].as_str(), &second["contentHash"]), (Some("ready"), &first["contentHash"]));
+    assert!(millis(&second["lastRefreshedAt"]) > millis(&first["lastRefreshedAt"]), "{second}");
     if let Some(store) = t.embedded_store() {
         let ws = t.app.find_workspace("default").await.unwrap().id;
         let events = store.list_events(&ws).await.unwrap();

@@ -125,7 +125,7 @@ fn parse_scopes(raw: Option<Vec<String>>) -> Result<ScopeSet, DomainError> {
 /// Limits of the workspace (docs/api.md §3, set by the operator).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct LimitsView {
+pub struct WorkspaceLimitsView {
     pub storage_quota_bytes: u64,
     pub minds_limit: u32,
     /// Mind sources across the workspace.
@@ -143,7 +143,7 @@ pub struct LimitsView {
 /// What the workspace uses of its limits, exact at the time of the request.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct UsageView {
+pub struct WorkspaceUsageView {
     /// Against `storageQuotaBytes`.
     pub storage_bytes: u64,
     pub chatbots: u64,
@@ -169,8 +169,8 @@ pub struct WorkspaceView {
 pub struct WorkspaceEnvelope {
     pub status: Status,
     pub workspace: WorkspaceView,
-    pub limits: LimitsView,
-    pub usage: UsageView,
+    pub limits: WorkspaceLimitsView,
+    pub usage: WorkspaceUsageView,
 }
 
 /// The caller's workspace, its limits and what it uses of them. Any valid key may read it.
@@ -187,7 +187,7 @@ async fn get_workspace(auth: Authed<AnyScope>, State(s): State<ApiState>) -> Res
             name: ws.name.as_str().to_owned(),
             created_at: ws.created_at.to_string(),
         },
-        limits: LimitsView {
+        limits: WorkspaceLimitsView {
             storage_quota_bytes: ws.limits.storage_quota_bytes,
             minds_limit: ws.limits.minds_limit,
             sources_limit: ws.limits.sources_limit,
@@ -196,7 +196,7 @@ async fn get_workspace(auth: Authed<AnyScope>, State(s): State<ApiState>) -> Res
             keys_limit: config.max_keys_per_workspace,
             webhooks_limit: config.max_hooks_per_workspace,
         },
-        usage: UsageView {
+        usage: WorkspaceUsageView {
             storage_bytes: u.storage_bytes,
             chatbots: u.chatbots,
             minds: u.minds,

@@ -343,3 +343,26 @@ pub fn router(app: App, groups: &[RouteGroup]) -> Router {
         )
         .with_state(state)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// utoipa keys schemas by their Rust name and keeps the last one registered: two types of
+    /// one name in different modules would document one answer with the other's shape.
+    #[test]
+    fn no_two_schemas_share_a_name() {
+        let (_, docs) = api_router(&RouteGroup::ALL).split();
+        let mut seen: std::collections::HashMap<String, serde_json::Value> = Default::default();
+        for d in &docs {
+            let part = utoipa_axum::router::OpenApiRouter::<state::ApiState>::new().routes(d()).into_openapi();
+            for (name, schema) in part.components.map(|c| c.schemas).unwrap_or_default() {
+                let shape = serde_json::to_value(&schema).unwrap();
+                if let Some(before) = seen.insert(name.clone(), shape.clone()) {
+                    assert_eq!(before, shape, "two schemas are named {name}");
+                }
+            }
+        }
+        assert!(seen.len() > 50, "{} schemas", seen.len());
+    }
+}
