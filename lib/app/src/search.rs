@@ -359,9 +359,10 @@ impl QueryEmbeddings {
 impl App {
     /// The query's embedding from the embedder in use, with its token states when `states` asks
     /// for them and the embedder has them (hybrid's rescoring), made once per
-    /// [`QueryEmbeddings`] lifetime. Callers that read only the vector (the semantic mode,
-    /// corrections) take any cached embedding and make none of the states: they cost memory in
-    /// the cache and time in the pass.
+    /// [`QueryEmbeddings`] lifetime. A caller that reads only the vector (the semantic mode)
+    /// takes any cached embedding and makes none of the states: they cost memory in the cache
+    /// and time in the pass. (A conversation turn's correction check asks for them: its hybrid
+    /// search reads them next, from the same pass.)
     pub(crate) async fn query_embedding(&self, query: &str, states: bool) -> Result<Arc<Embedding>, AppError> {
         let states = states && self.ports.embedder.has_token_states();
         if let Some(e) = self.query_embeddings.get(query)
