@@ -4,24 +4,19 @@
 //! other sources' postings are kept, re-numbered, not re-read).
 //!
 //! The ranking is FTS5's `bm25()` (k1 1.2, b 0.75, IDF floored at 1e-6) over FTS5's own terms
-//! (`tokens.rs`), computed over the owner's chunks: the same numbers SQLite gives for an index that
+//! (`lore_keywords::Tokenizer`), computed over the owner's chunks: the same numbers SQLite gives for an index that
 //! holds that owner alone. An SQLite FTS5 table scored every match with a B-tree read per row and
 //! could not stop early (96 ms p99 at 100k chunks); its statistics also spanned every workspace,
 //! so one tenant's texts moved another's scores. Here a query reads the postings of its terms and
 //! nothing else.
 
-use crate::tokens::Tokenizer;
 use lore_domain::id::SourceId;
 use lore_domain::source::SourceOwner;
+use lore_keywords::{Bm25, Tokenizer};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::atomic::{self, AtomicU64};
 use std::sync::{Arc, Mutex};
-
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
-/// FTS5's floor for the IDF of a term in more than half the chunks (it would be negative).
-const MIN_IDF: f64 = 1e-6;
 
 /// One owner's chunks as postings: for each term, the chunks holding it and how often.
 #[derive(Default)]
@@ -130,16 +125,13 @@ impl OwnerKeywords {
         if terms.is_empty() || k == 0 || rows == 0 {
             return Vec::new();
         }
-        let average = self.total_terms as f64 / rows as f64;
+        let bm25 = Bm25::new(rows as u64, self.total_terms);
         let in_scope: Vec<bool> = self.sources.iter().map(|s| allowed.contains(s)).collect();
         let mut scores = vec![0.0f64; rows];
         let mut touched: Vec<u32> = Vec::new();
         for term in terms {
             let list = self.postings(term);
-            // Same arithmetic, in the same order, as FTS5's bm25() so scores agree to the bit.
-            let n = list.len() as f64;
-            let idf = ((rows as f64 - n + 0.5) / (n + 0.5)).ln();
-            let idf = if idf <= 0.0 { MIN_IDF } else { idf };
+            let idf = bm25.idf(list.len() as u64);
             for &(doc, count) in list {
                 let d = doc as usize;
                 if !in_scope[self.source_of[d] as usize] {
@@ -148,9 +140,7 @@ impl OwnerKeywords {
                 if scores[d] == 0.0 {
                     touched.push(doc);
                 }
-                let f = f64::from(count);
-                let length = f64::from(self.lengths[d]);
-                scores[d] += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * length / average)));
+                scores[d] += bm25.weight(idf, count, self.lengths[d]);
             }
         }
         let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
@@ -167,19 +157,6 @@ impl OwnerKeywords {
         out.sort();
         out.into_iter().map(|r| (r.1, r.0 as f32)).collect()
     }
-}
-
-/// The query's distinct terms, in order, from its words.
-pub(crate) fn query_terms(words: &[String], tokenizer: &Tokenizer<'_>) -> Vec<Vec<u8>> {
-    let mut terms: Vec<Vec<u8>> = Vec::new();
-    for w in words {
-        tokenizer.each_term(w, |t| {
-            if !terms.iter().any(|have| have == t) {
-                terms.push(t.to_vec());
-            }
-        });
-    }
-    terms
 }
 
 /// A scored chunk; "less" is better (higher score, then lower rowid), so the max-heap's top is

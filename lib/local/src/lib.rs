@@ -16,7 +16,6 @@ mod search;
 pub mod signal;
 mod sources;
 pub mod sqlite;
-mod tokens;
 mod vectors;
 mod webhooks;
 mod workspaces;

@@ -6,16 +6,15 @@
 
 use crate::keywords::{self, KeywordCache, OwnerKeywords};
 use crate::sqlite::{SqliteStore, mapped, unavailable};
-use crate::tokens::Tokenizer;
 use crate::vectors::OwnerVectors;
 use crate::vectors::{decode_vector, encode_vector};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
-use lore_domain::conversation::is_stop_word;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
+use lore_keywords::{Tokenizer, query_terms, query_words};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -149,7 +148,7 @@ impl VectorIndex for SqliteStore {
         let cache = self.keywords.clone();
         self.read(move |c| {
             let tokenizer = Tokenizer::new(c).map_err(unavailable)?;
-            let terms = keywords::query_terms(&words, &tokenizer);
+            let terms = query_terms(&words, &tokenizer);
             if terms.is_empty() {
                 return Ok(Vec::new());
             }
@@ -342,23 +341,6 @@ impl SqliteStore {
     }
 }
 
-/// The words of a user's question that keyword search looks for: lower-cased, each once, and
-/// without its stop words unless it has nothing else. Words nearly every chunk has add next to
-/// nothing to BM25, yet would make nearly every chunk a candidate.
-fn query_words(query: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    for w in query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(64) {
-        let w = w.to_lowercase();
-        if !words.contains(&w) {
-            words.push(w);
-        }
-    }
-    if words.iter().any(|w| !is_stop_word(w)) {
-        words.retain(|w| !is_stop_word(w));
-    }
-    words
-}
-
 /// The owner's keyword index: from the cache, with the sources written since read again (every
 /// source of the owner when nothing is cached), and cached again if no write came in meanwhile.
 fn owner_keywords(
@@ -453,10 +435,9 @@ fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) 
 
 #[cfg(test)]
 mod tests {
-    use super::query_words;
     use crate::keywords::{self, OwnerKeywords};
-    use crate::tokens::Tokenizer;
     use lore_domain::id::SourceId;
+    use lore_keywords::{Tokenizer, query_terms, query_words};
     use rusqlite::Connection;
     use std::collections::HashSet;
 
@@ -504,12 +485,12 @@ mod tests {
             conn.prepare("SELECT rowid, -bm25(t) FROM t WHERE t MATCH ?1 ORDER BY bm25(t), rowid LIMIT 10").unwrap();
         for q in &questions {
             let words = query_words(q);
-            let terms = keywords::query_terms(&words, &tokenizer);
+            let terms = query_terms(&words, &tokenizer);
             // FTS5 scores each phrase of the expression: one per distinct term, as ours does.
             let mut seen = Vec::new();
             let mut phrases = Vec::new();
             for w in &words {
-                let t = keywords::query_terms(std::slice::from_ref(w), &tokenizer);
+                let t = query_terms(std::slice::from_ref(w), &tokenizer);
                 if !t.is_empty() && !seen.contains(&t) {
                     seen.push(t);
                     phrases.push(format!("\"{w}\""));
@@ -523,19 +504,5 @@ mod tests {
             assert!(!expected.is_empty(), "{q}");
             assert_eq!(index.top_k(&every, &terms, 10), expected, "{q}");
         }
-    }
-
-    #[test]
-    fn a_question_is_searched_by_its_content_words() {
-        assert_eq!(query_words("Refund policy?"), ["refund", "policy"]);
-        assert_eq!(query_words("\"x\" NEAR(b) *"), ["x", "near", "b"], "no query syntax");
-        assert!(query_words("  ?! ").is_empty());
-        assert_eq!(
-            query_words("How do I pause my program for a few seconds?"),
-            ["pause", "program", "few", "seconds"],
-            "stop words are left out"
-        );
-        assert_eq!(query_words("to be or not to be"), ["not"], "and repeats");
-        assert_eq!(query_words("Who are you?"), ["who", "are", "you"], "all stop words: kept");
     }
 }

@@ -12,14 +12,14 @@ use std::ptr::null_mut;
 
 /// A tokenizer instance; it lives no longer than the connection it came from, whose FTS5 module
 /// owns the code it calls.
-pub(crate) struct Tokenizer<'c> {
+pub struct Tokenizer<'c> {
     module: ffi::fts5_tokenizer,
     instance: *mut ffi::Fts5Tokenizer,
     _conn: PhantomData<&'c Connection>,
 }
 
 impl<'c> Tokenizer<'c> {
-    pub(crate) fn new(conn: &'c Connection) -> rusqlite::Result<Self> {
+    pub fn new(conn: &'c Connection) -> rusqlite::Result<Self> {
         let api = fts5_api(conn)?;
         // SAFETY: `api` is the live FTS5 API of `conn` (checked non-null); the argument strings
         // are static and NUL-terminated; every return code is checked before its output is used.
@@ -40,7 +40,7 @@ impl<'c> Tokenizer<'c> {
     }
 
     /// Calls `each` with every term of `text`, in order, as FTS5 would index it.
-    pub(crate) fn each_term(&self, text: &str, mut each: impl FnMut(&[u8])) {
+    pub fn each_term(&self, text: &str, mut each: impl FnMut(&[u8])) {
         let mut sink: &mut dyn FnMut(&[u8]) = &mut each;
         // Texts are chunks or queries, far below 2 GiB; a longer one is read up to that point.
         let len = c_int::try_from(text.len()).unwrap_or(c_int::MAX);

@@ -1,0 +1,164 @@
+//! What keyword search ranks by, written once for both chunk indexes: the embedded one
+//! (lib/local/src/keywords.rs, postings in memory) and the PostgreSQL one (lib/pgvector, postings
+//! in tables). Both cut text into terms with SQLite FTS5's own tokenizer
+//! (`porter unicode61 remove_diacritics 2`, [`Tokenizer`]), take the same words of a question
+//! ([`query_words`], [`query_terms`]) and score with the same BM25 arithmetic ([`Bm25`]), so one
+//! knowledge base ranks alike — to the bit, given the same statistics — on either backend.
+
+mod tokens;
+
+use lore_domain::conversation::is_stop_word;
+use rusqlite::Connection;
+use std::cell::RefCell;
+pub use tokens::Tokenizer;
+
+/// BM25's term-frequency saturation (FTS5's value).
+pub const K1: f64 = 1.2;
+/// BM25's length normalisation (FTS5's value).
+pub const B: f64 = 0.75;
+/// FTS5's floor for the IDF of a term in more than half the chunks (it would be negative).
+pub const MIN_IDF: f64 = 1e-6;
+/// Words of a question looked for at most; the rest are ignored.
+pub const MAX_QUERY_WORDS: usize = 64;
+
+/// BM25 over one owner's chunks: `rows` chunks holding `total_terms` terms in all.
+#[derive(Debug, Clone, Copy)]
+pub struct Bm25 {
+    rows: f64,
+    average: f64,
+}
+
+impl Bm25 {
+    pub fn new(rows: u64, total_terms: u64) -> Bm25 {
+        let rows = rows as f64;
+        Bm25 { rows, average: if rows > 0.0 { total_terms as f64 / rows } else { 0.0 } }
+    }
+
+    /// The IDF of a term held by `n` of the chunks (FTS5's formula and floor).
+    pub fn idf(&self, n: u64) -> f64 {
+        let n = n as f64;
+        let idf = ((self.rows - n + 0.5) / (n + 0.5)).ln();
+        if idf <= 0.0 { MIN_IDF } else { idf }
+    }
+
+    /// What a term of `idf` found `count` times in a chunk `length` terms long adds to its score.
+    /// The same operations in the same order as FTS5's `bm25()`, so the sums agree to the bit.
+    pub fn weight(&self, idf: f64, count: u32, length: u32) -> f64 {
+        let f = f64::from(count);
+        let length = f64::from(length);
+        idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * length / self.average)))
+    }
+
+    /// The most a term of `idf` can add to any chunk's score (the bound of `weight` as the count
+    /// grows): what a top-k search may skip a term's postings by.
+    pub fn bound(idf: f64) -> f64 {
+        idf * (K1 + 1.0)
+    }
+}
+
+/// The words of a user's question that keyword search looks for: lower-cased, each once, and
+/// without its stop words unless it has nothing else. Words nearly every chunk has add next to
+/// nothing to BM25, yet would make nearly every chunk a candidate. No query syntax gets through:
+/// only runs of letters and digits are words.
+pub fn query_words(query: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for w in query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(MAX_QUERY_WORDS) {
+        let w = w.to_lowercase();
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    if words.iter().any(|w| !is_stop_word(w)) {
+        words.retain(|w| !is_stop_word(w));
+    }
+    words
+}
+
+/// The query's distinct terms, in order, from its words.
+pub fn query_terms(words: &[String], tokenizer: &Tokenizer<'_>) -> Vec<Vec<u8>> {
+    let mut terms: Vec<Vec<u8>> = Vec::new();
+    for w in words {
+        tokenizer.each_term(w, |t| {
+            if !terms.iter().any(|have| have == t) {
+                terms.push(t.to_vec());
+            }
+        });
+    }
+    terms
+}
+
+/// A chunk's distinct terms with their counts (sorted by term), and its length in terms.
+pub fn chunk_terms(text: &str, tokenizer: &Tokenizer<'_>) -> (Vec<(Vec<u8>, u32)>, u32) {
+    let mut all: Vec<Vec<u8>> = Vec::new();
+    tokenizer.each_term(text, |t| all.push(t.to_vec()));
+    let length = u32::try_from(all.len()).unwrap_or(u32::MAX);
+    all.sort_unstable();
+    let mut counted: Vec<(Vec<u8>, u32)> = Vec::new();
+    for term in all {
+        match counted.last_mut() {
+            Some((last, count)) if *last == term => *count = count.saturating_add(1),
+            _ => counted.push((term, 1)),
+        }
+    }
+    (counted, length)
+}
+
+thread_local! {
+    /// An in-memory SQLite connection per thread, only for its FTS5 tokenizer (callers without a
+    /// database connection of their own: the PostgreSQL index).
+    static TOKENIZER_HOST: RefCell<Option<Connection>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with a tokenizer of this thread's in-memory SQLite connection (opened on first use).
+pub fn with_tokenizer<R>(f: impl FnOnce(&Tokenizer<'_>) -> R) -> rusqlite::Result<R> {
+    TOKENIZER_HOST.with(|host| {
+        let mut host = host.borrow_mut();
+        if host.is_none() {
+            *host = Some(Connection::open_in_memory()?);
+        }
+        let conn = host.as_ref().expect("opened above");
+        let tokenizer = Tokenizer::new(conn)?;
+        Ok(f(&tokenizer))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_is_searched_by_its_content_words() {
+        assert_eq!(query_words("Refund policy?"), ["refund", "policy"]);
+        assert_eq!(query_words("\"x\" NEAR(b) *"), ["x", "near", "b"], "no query syntax");
+        assert!(query_words("  ?! ").is_empty());
+        assert_eq!(
+            query_words("How do I pause my program for a few seconds?"),
+            ["pause", "program", "few", "seconds"],
+            "stop words are left out"
+        );
+        assert_eq!(query_words("to be or not to be"), ["not"], "and repeats");
+        assert_eq!(query_words("Who are you?"), ["who", "are", "you"], "all stop words: kept");
+    }
+
+    #[test]
+    fn a_chunk_is_counted_by_term_and_the_thread_tokenizer_matches_fts5() {
+        let (terms, length) = with_tokenizer(|t| chunk_terms("Refunds refund the REFUND; café", t)).unwrap();
+        assert_eq!(length, 5);
+        let shown: Vec<(String, u32)> = terms.into_iter().map(|(t, n)| (String::from_utf8(t).unwrap(), n)).collect();
+        assert_eq!(shown, [("cafe".to_owned(), 1), ("refund".to_owned(), 3), ("the".to_owned(), 1)]);
+        let words = query_words("Refunds and cafés?");
+        let terms = with_tokenizer(|t| query_terms(&words, t)).unwrap();
+        assert_eq!(terms, [b"refund".to_vec(), b"cafe".to_vec()]);
+    }
+
+    #[test]
+    fn rarer_terms_weigh_more_and_common_ones_next_to_nothing() {
+        let bm25 = Bm25::new(1000, 100_000);
+        assert!(bm25.idf(1) > bm25.idf(100));
+        assert_eq!(bm25.idf(900), MIN_IDF, "in most chunks: floored, never negative");
+        let idf = bm25.idf(10);
+        assert!(bm25.weight(idf, 2, 100) > bm25.weight(idf, 1, 100));
+        assert!(bm25.weight(idf, 1, 50) > bm25.weight(idf, 1, 200), "shorter chunks first");
+        assert!(bm25.weight(idf, 1_000_000, 1) < Bm25::bound(idf));
+    }
+}
