@@ -46,24 +46,29 @@
 //!
 //! # Keyword search
 //!
-//! PostgreSQL full text: the `tsv` column (`to_tsvector('english', content)`, GIN-indexed), the
-//! query's words OR'ed into a `tsquery` (no query syntax gets through), ranked by `ts_rank_cd`.
+//! BM25 over postings the adapter writes with the chunks, in the same transaction, ranked exactly
+//! as the embedded index ranks (same terms, same formula, statistics over the owner's enabled
+//! chunks): see [`keywords`] and `infra/sql/005_keywords.sql`.
 //!
 //! Connections: a small pool of `tokio-postgres` clients without TLS (`NoTls`) — fine for a
 //! database on a private network or localhost; TLS is a follow-up.
 
+mod keywords;
+
 use async_trait::async_trait;
+use keywords::{Allowed, SEGMENT_SPAN, Segment};
 use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
+use lore_keywords::Bm25;
 use pgvector::Vector;
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{Semaphore, SemaphorePermit};
-use tokio_postgres::{Client, NoTls, Row};
+use tokio_postgres::{Client, IsolationLevel, NoTls, Row, Transaction};
 
 /// The migrations, in order: (name, SQL). Each is applied once, recorded in `lore_migrations`.
 const MIGRATIONS: &[(&str, &str)] = &[
@@ -71,6 +76,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("002_token_signs.sql", include_str!("../../../infra/sql/002_token_signs.sql")),
     ("003_inline_vectors.sql", include_str!("../../../infra/sql/003_inline_vectors.sql")),
     ("004_chunk_edits.sql", include_str!("../../../infra/sql/004_chunk_edits.sql")),
+    ("005_keywords.sql", include_str!("../../../infra/sql/005_keywords.sql")),
 ];
 
 /// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
@@ -173,6 +179,53 @@ impl PgIndex {
     }
 }
 
+impl PgIndex {
+    /// Builds the keyword postings of the sources written before `005_keywords.sql` (the
+    /// `keyword_backlog`), one transaction per source under its write lock; returns how many it
+    /// built. Resumable: what is done is off the list, and a source written meanwhile took
+    /// itself off. Until a source is built, keyword search does not find it.
+    pub async fn build_keyword_backlog(&self) -> StoreResult<u64> {
+        let mut built = 0u64;
+        loop {
+            let mut conn = self.pool.get().await?;
+            let batch: Vec<String> = conn
+                .query("SELECT source_id FROM keyword_backlog ORDER BY source_id LIMIT 64", &[])
+                .await
+                .map_err(pg)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            if batch.is_empty() {
+                return Ok(built);
+            }
+            for source in &batch {
+                let tx = conn.transaction().await.map_err(pg)?;
+                lock_source(&tx, source).await?;
+                let listed =
+                    tx.query_opt("SELECT 1 FROM keyword_backlog WHERE source_id = $1", &[source]).await.map_err(pg)?;
+                if listed.is_some() {
+                    let rows = tx
+                        .query(
+                            "SELECT chatbot_id, workspace_id, position, content FROM chunks
+                             WHERE source_id = $1 AND enabled",
+                            &[source],
+                        )
+                        .await
+                        .map_err(pg)?;
+                    let segments = lore_keywords::with_tokenizer(|t| {
+                        keywords::segments(rows.iter().map(|r| (r.get::<_, i32>(2).max(0) as u32, r.get(3))), t)
+                    })
+                    .map_err(tokenizer)?;
+                    let place = rows.first().map(|r| (r.get::<_, &str>(0), r.get::<_, &str>(1)));
+                    write_keywords(&tx, source, None, place, &segments).await?;
+                    built += 1;
+                }
+                tx.commit().await.map_err(pg)?;
+            }
+        }
+    }
+}
+
 fn pg(e: tokio_postgres::Error) -> StoreError {
     match e.as_db_error() {
         Some(db) => StoreError::Unavailable(format!("postgres: {db}")),
@@ -262,14 +315,6 @@ fn hit(row: &Row, score: f32) -> Option<ChunkHit> {
     })
 }
 
-/// The words of a user's query as a `tsquery` text: alphanumeric words only (so no tsquery syntax
-/// gets through), lower-cased, any of them may match.
-fn ts_query(query: &str) -> Option<String> {
-    let words: Vec<String> =
-        query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(64).map(str::to_lowercase).collect();
-    (!words.is_empty()).then(|| words.join(" | "))
-}
-
 #[async_trait]
 impl VectorIndex for PgIndex {
     async fn semantic_search(
@@ -355,31 +400,126 @@ impl VectorIndex for PgIndex {
     }
 
     async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
-        let Some(expr) = ts_query(query) else { return Ok(Vec::new()) };
-        if scope.source_ids.is_empty() || k == 0 {
+        let words = lore_keywords::query_words(query);
+        if words.is_empty() || scope.source_ids.is_empty() || k == 0 {
             return Ok(Vec::new());
         }
-        let sources: Vec<&str> = scope.source_ids.iter().map(|s| s.as_str()).collect();
-        let conn = self.pool.get().await?;
-        let sql = format!(
-            "SELECT {HIT_COLUMNS}, ts_rank_cd(tsv, q)::float8 AS relevance
-             FROM chunks, to_tsquery('english', $1) q
-             WHERE tsv @@ q AND chatbot_id = $2 AND workspace_id = $3 AND source_id = ANY($4) AND enabled
-             ORDER BY relevance DESC, id
-             LIMIT $5"
-        );
-        let rows = conn
-            .query(&sql, &[&expr, &scope.owner.as_str(), &scope.workspace_id.as_str(), &sources, &(k as i64)])
+        let terms: Vec<Vec<u8>> = lore_keywords::with_tokenizer(|t| lore_keywords::query_terms(&words, t))
+            .map_err(tokenizer)?
+            .into_iter()
+            .map(keywords::stored_term)
+            .collect();
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (owner, ws) = (scope.owner.as_str(), scope.workspace_id.as_str());
+        let mut conn = self.pool.get().await?;
+        // One snapshot for the statistics and the postings they weigh.
+        let tx = conn
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
             .await
             .map_err(pg)?;
-        // A match always has a positive relevance (the app maps x to x / (1 + x)).
-        Ok(rows.iter().filter_map(|r| hit(r, (r.get::<_, f64>(5) as f32).max(1e-6))).collect())
+        let segments = tx
+            .query(
+                "SELECT id, source_id, block, span, chunks, terms FROM keyword_segments
+                 WHERE owner_id = $1 AND workspace_id = $2",
+                &[&owner, &ws],
+            )
+            .await
+            .map_err(pg)?;
+        let source_index: HashMap<&str, usize> =
+            scope.source_ids.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+        let (mut chunks, mut total_terms, mut slots) = (0u64, 0u64, 0usize);
+        let mut allowed: HashMap<i64, Allowed> = HashMap::new();
+        for row in &segments {
+            chunks += row.get::<_, i32>(4).max(0) as u64;
+            total_terms += row.get::<_, i64>(5).max(0) as u64;
+            if let Some(&source) = source_index.get(row.get::<_, &str>(1)) {
+                let span = row.get::<_, i32>(3).clamp(0, SEGMENT_SPAN as i32) as usize;
+                let block = row.get::<_, i32>(2).max(0) as u32;
+                allowed.insert(row.get(0), Allowed { base: slots, span, source, block });
+                slots += span;
+            }
+        }
+        if allowed.is_empty() || chunks == 0 {
+            return Ok(Vec::new());
+        }
+        let counted = tx
+            .query(
+                "SELECT term, sum(df)::int8 FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2) GROUP BY term",
+                &[&owner, &terms],
+            )
+            .await
+            .map_err(pg)?;
+        let df_of: HashMap<Vec<u8>, u64> =
+            counted.iter().map(|r| (r.get::<_, Vec<u8>>(0), r.get::<_, i64>(1).max(0) as u64)).collect();
+        let found: Vec<&Vec<u8>> = terms.iter().filter(|t| df_of.contains_key(*t)).collect();
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Every segment of the owner allowed (the usual case): no list of them to send.
+        let rows = if allowed.len() == segments.len() {
+            tx.query(
+                "SELECT term, segment_id, postings FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2)",
+                &[&owner, &found],
+            )
+            .await
+        } else {
+            let ids: Vec<i64> = allowed.keys().copied().collect();
+            tx.query(
+                "SELECT term, segment_id, postings FROM keyword_postings
+                 WHERE owner_id = $1 AND term = ANY($2) AND segment_id = ANY($3)",
+                &[&owner, &found, &ids],
+            )
+            .await
+        }
+        .map_err(pg)?;
+        let term_index: HashMap<&[u8], usize> = found.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
+        let mut by_term: Vec<Vec<(i64, Vec<u8>)>> = vec![Vec::new(); found.len()];
+        for row in &rows {
+            if let Some(&t) = term_index.get(row.get::<_, &[u8]>(0)) {
+                by_term[t].push((row.get(1), row.get(2)));
+            }
+        }
+        let df: Vec<u64> = found.iter().map(|t| df_of[*t]).collect();
+        let top = keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, slots, k);
+        if top.is_empty() {
+            return Ok(Vec::new());
+        }
+        let srcs: Vec<&str> = top.iter().map(|(s, _, _)| scope.source_ids[*s].as_str()).collect();
+        let positions: Vec<i32> = top.iter().map(|(_, p, _)| *p as i32).collect();
+        // `enabled` again: the postings leave disabled chunks out already, this keeps it so
+        // whatever they hold.
+        let sql = format!(
+            "SELECT {HIT_COLUMNS} FROM chunks JOIN unnest($1::text[], $2::int4[]) AS wanted(src, pos)
+               ON source_id = wanted.src AND position = wanted.pos
+             WHERE chatbot_id = $3 AND workspace_id = $4 AND enabled"
+        );
+        let found = tx.query(&sql, &[&srcs, &positions, &owner, &ws]).await.map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        let by_place: HashMap<(String, i32), &Row> =
+            found.iter().map(|r| ((r.get::<_, String>(1), r.get::<_, i32>(3)), r)).collect();
+        Ok(top
+            .iter()
+            .filter_map(|&(s, position, score)| {
+                let row = by_place.get(&(scope.source_ids[s].as_str().to_owned(), position as i32))?;
+                hit(row, score as f32)
+            })
+            .collect())
     }
 
     async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
+        // Cut into terms before the transaction, which then only writes.
+        let segments = lore_keywords::with_tokenizer(|t| {
+            keywords::segments(chunks.iter().map(|c| (c.position, c.content.as_str())), t)
+        })
+        .map_err(tokenizer)?;
         let mut conn = self.pool.get().await?;
         let tx = conn.transaction().await.map_err(pg)?;
-        lock_source(&tx, source).await?;
+        lock_source(&tx, source.as_str()).await?;
         tx.execute("DELETE FROM chunks WHERE source_id = $1", &[&source.as_str()]).await.map_err(pg)?;
         let insert = tx
             .prepare(
@@ -416,21 +556,36 @@ impl VectorIndex for PgIndex {
             .await
             .map_err(pg)?;
         }
+        let place = chunks.first().map(|c| (c.owner.as_str(), c.workspace_id.as_str()));
+        write_keywords(&tx, source.as_str(), None, place, &segments).await?;
         tx.commit().await.map_err(pg)
     }
 
     async fn delete_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
         let mut conn = self.pool.get().await?;
         let tx = conn.transaction().await.map_err(pg)?;
-        lock_source(&tx, source).await?;
+        lock_source(&tx, source.as_str()).await?;
         let n = tx.execute("DELETE FROM chunks WHERE source_id = $1", &[&source.as_str()]).await.map_err(pg)?;
+        write_keywords(&tx, source.as_str(), None, None, &[]).await?;
         tx.commit().await.map_err(pg)?;
         Ok(n)
     }
 
     async fn delete_owner_chunks(&self, owner: &SourceOwner) -> StoreResult<u64> {
-        let conn = self.pool.get().await?;
-        conn.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&owner.as_str()]).await.map_err(pg)
+        let mut conn = self.pool.get().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let owner = owner.as_str();
+        tx.execute(
+            "DELETE FROM keyword_backlog WHERE source_id IN (SELECT DISTINCT source_id FROM chunks WHERE chatbot_id = $1)",
+            &[&owner],
+        )
+        .await
+        .map_err(pg)?;
+        // The postings go with their segments (ON DELETE CASCADE).
+        tx.execute("DELETE FROM keyword_segments WHERE owner_id = $1", &[&owner]).await.map_err(pg)?;
+        let n = tx.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&owner]).await.map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(n)
     }
 
     async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
@@ -487,7 +642,7 @@ impl VectorIndex for PgIndex {
         let mut conn = self.pool.get().await?;
         let tx = conn.transaction().await.map_err(pg)?;
         // Not beside a replace of the source: the chunk is in the old set or the new one.
-        lock_source(&tx, source).await?;
+        lock_source(&tx, source.as_str()).await?;
         let src = source.as_str();
         if let Some(text) = &change.text {
             let vector = Vector::from(text.embedding.vector.clone());
@@ -506,8 +661,27 @@ impl VectorIndex for PgIndex {
                 .await
                 .map_err(pg)?;
         }
-        let sql = format!("SELECT {STORED_COLUMNS} FROM chunks WHERE id = $1 AND source_id = $2");
+        let sql =
+            format!("SELECT {STORED_COLUMNS}, chatbot_id, workspace_id FROM chunks WHERE id = $1 AND source_id = $2");
         let row = tx.query_opt(&sql, &[&id, &src]).await.map_err(pg)?;
+        if let Some(row) = &row {
+            // The chunk's segment again, from the enabled chunks it now holds.
+            let block = row.get::<_, i32>(2) / SEGMENT_SPAN as i32;
+            let first = block * SEGMENT_SPAN as i32;
+            let held = tx
+                .query(
+                    "SELECT position, content FROM chunks
+                     WHERE source_id = $1 AND position >= $2 AND position < $3 AND enabled",
+                    &[&src, &first, &(first + SEGMENT_SPAN as i32)],
+                )
+                .await
+                .map_err(pg)?;
+            let held: Vec<(u32, &str)> = held.iter().map(|r| (r.get::<_, i32>(0).max(0) as u32, r.get(1))).collect();
+            let segments =
+                lore_keywords::with_tokenizer(|t| keywords::segments(held.iter().copied(), t)).map_err(tokenizer)?;
+            let place = (row.get::<_, &str>(7), row.get::<_, &str>(8));
+            write_keywords(&tx, src, Some(block), Some(place), &segments).await?;
+        }
         tx.commit().await.map_err(pg)?;
         Ok(row.as_ref().and_then(stored_chunk))
     }
@@ -556,9 +730,79 @@ fn stored_chunk(row: &Row) -> Option<StoredChunk> {
 }
 
 /// Serialises writers of one source until the transaction ends.
-async fn lock_source(tx: &tokio_postgres::Transaction<'_>, source: &SourceId) -> StoreResult<()> {
-    tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&source.as_str()]).await.map_err(pg)?;
+async fn lock_source(tx: &Transaction<'_>, source: &str) -> StoreResult<()> {
+    tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&source]).await.map_err(pg)?;
     Ok(())
+}
+
+/// Postings rows per INSERT statement.
+const POSTINGS_BATCH: usize = 2_000;
+
+/// Replaces the keyword segments of `source` (all of them, or the one of `block`) with
+/// `segments`, written for the chunks' `(owner, workspace)`, and takes the source off the backlog
+/// when all of them are replaced. Inside the chunk write's transaction, under its source lock.
+async fn write_keywords(
+    tx: &Transaction<'_>,
+    source: &str,
+    block: Option<i32>,
+    place: Option<(&str, &str)>,
+    segments: &[Segment],
+) -> StoreResult<()> {
+    // The postings go with their segments (ON DELETE CASCADE).
+    match block {
+        Some(block) => {
+            tx.execute("DELETE FROM keyword_segments WHERE source_id = $1 AND block = $2", &[&source, &block]).await
+        }
+        None => {
+            tx.execute("DELETE FROM keyword_backlog WHERE source_id = $1", &[&source]).await.map_err(pg)?;
+            tx.execute("DELETE FROM keyword_segments WHERE source_id = $1", &[&source]).await
+        }
+    }
+    .map_err(pg)?;
+    let Some((owner, workspace)) = place else { return Ok(()) };
+    if segments.is_empty() {
+        return Ok(());
+    }
+    let blocks: Vec<i32> = segments.iter().map(|s| s.block).collect();
+    let spans: Vec<i32> = segments.iter().map(|s| s.span).collect();
+    let chunks: Vec<i32> = segments.iter().map(|s| s.chunks).collect();
+    let terms: Vec<i64> = segments.iter().map(|s| s.terms).collect();
+    let ids = tx
+        .query(
+            "INSERT INTO keyword_segments (owner_id, workspace_id, source_id, block, span, chunks, terms)
+             SELECT $1, $2, $3, b, sp, c, t FROM unnest($4::int4[], $5::int4[], $6::int4[], $7::int8[]) AS x(b, sp, c, t)
+             RETURNING id, block",
+            &[&owner, &workspace, &source, &blocks, &spans, &chunks, &terms],
+        )
+        .await
+        .map_err(pg)?;
+    let id_of: HashMap<i32, i64> = ids.iter().map(|r| (r.get(1), r.get(0))).collect();
+    let rows: Vec<(&[u8], i64, i32, &[u8])> = segments
+        .iter()
+        .flat_map(|s| {
+            let id = id_of[&s.block];
+            s.postings.iter().map(move |(term, (df, packed))| (term.as_slice(), id, *df, packed.as_slice()))
+        })
+        .collect();
+    let insert = tx
+        .prepare(
+            "INSERT INTO keyword_postings (owner_id, term, segment_id, df, postings)
+             SELECT $1, term, seg, df, p FROM unnest($2::bytea[], $3::int8[], $4::int4[], $5::bytea[]) AS x(term, seg, df, p)",
+        )
+        .await
+        .map_err(pg)?;
+    for batch in rows.chunks(POSTINGS_BATCH) {
+        let terms: Vec<&[u8]> = batch.iter().map(|r| r.0).collect();
+        let segs: Vec<i64> = batch.iter().map(|r| r.1).collect();
+        let dfs: Vec<i32> = batch.iter().map(|r| r.2).collect();
+        let packed: Vec<&[u8]> = batch.iter().map(|r| r.3).collect();
+        tx.execute(&insert, &[&owner, &terms, &segs, &dfs, &packed]).await.map_err(pg)?;
+    }
+    Ok(())
+}
+
+fn tokenizer(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(format!("keyword tokenizer: {e}"))
 }
 
 /// pgvector's text form, `[1,0.5,-1]`: `f32`'s `Display` is the shortest text that parses back to
@@ -578,14 +822,7 @@ fn vector_text(v: &[f32]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ts_query, vector_text};
-
-    #[test]
-    fn ts_queries_keep_only_words() {
-        assert_eq!(ts_query("Refund policy?").as_deref(), Some("refund | policy"));
-        assert_eq!(ts_query("a & !b | c:*").as_deref(), Some("a | b | c"));
-        assert_eq!(ts_query("  ?! "), None);
-    }
+    use super::vector_text;
 
     #[test]
     fn vectors_print_exactly() {

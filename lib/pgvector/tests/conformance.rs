@@ -6,8 +6,8 @@
 //! and prints its URL; `scripts/test.sh` does that and exports the variable. Without it these
 //! tests fail: they never pass silently.
 
-use lore_app::conformance::Stores;
-use lore_app::ports::{Chunk, ChunkEmbedding, SearchScope, VectorIndex};
+use lore_app::conformance::{self, Stores};
+use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkRewrite, SearchScope, VectorIndex};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use lore_pgvector::{PgIndex, PgIndexOptions};
@@ -239,4 +239,164 @@ async fn replace_is_atomic_for_readers() {
     assert!(matches!(index.count_source_chunks(&src).await.unwrap(), n if n == old_n as u64 || n == new_n as u64));
     assert!(index.delete_source_chunks(&src).await.unwrap() > 0);
     assert_eq!(index.count_source_chunks(&src).await.unwrap(), 0);
+}
+
+/// The retrieval benchmark's passages as chunks of seven sources of one owner (8-dimensional
+/// placeholder vectors: only keyword search is compared), and its 90 questions.
+fn retrieval_corpus(
+    ws: &WorkspaceId,
+    owner: &SourceOwner,
+    sources: Vec<SourceId>,
+) -> (Vec<SourceId>, Vec<Vec<Chunk>>, Vec<String>) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/retrieval");
+    let read = |f: &str| std::fs::read_to_string(format!("{root}/{f}")).unwrap();
+    let field = |line: &str, name: &str| -> String {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v[name].as_str().unwrap().to_owned()
+    };
+    let mut per_source: Vec<Vec<Chunk>> = vec![Vec::new(); sources.len()];
+    for (i, line) in read("corpus.jsonl").lines().enumerate() {
+        let s = i % sources.len();
+        let position = per_source[s].len() as u32;
+        per_source[s].push(Chunk {
+            id: format!("{}:1:{position}", sources[s]),
+            workspace_id: ws.clone(),
+            owner: owner.clone(),
+            source_id: sources[s].clone(),
+            position,
+            content: field(line, "text"),
+            content_hash: format!("h{i}"),
+            url: None,
+            embedding: ChunkEmbedding { vector: vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], token_signs: None },
+        });
+    }
+    let questions = read("queries.jsonl").lines().map(|l| field(l, "query")).collect();
+    (sources, per_source, questions)
+}
+
+/// Keyword search on PostgreSQL ranks as the embedded index ranks: for every question of the
+/// retrieval benchmark over its ~1,000 passages, the same chunks in the same order with the same
+/// BM25 scores — over all of the owner's sources, over two of them (statistics still the
+/// owner's), and after chunks are disabled and edited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keyword_ranking_is_the_embedded_indexs() {
+    let pg = index().await;
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = Arc::new(lore_local::SqliteStore::open(&dir.path().join("records.db")).expect("sqlite"));
+    // The embedded index keeps chunks of known sources only: make them in its records.
+    let records = stores(pg.clone(), dir.path());
+    let records =
+        Stores { sources: embedded.clone(), workspaces: embedded.clone(), chatbots: embedded.clone(), ..records };
+    let (_, bot) = conformance::chatbot_in_new_workspace(&records, "parity").await;
+    let mut ids = Vec::new();
+    for i in 0..7 {
+        let source = conformance::text_source(&bot, "passages", i);
+        records.sources.insert_source(&source, &conformance::quota(u64::MAX)).await.unwrap();
+        ids.push(source.id);
+    }
+    let (ws, owner) = (bot.workspace_id.clone(), SourceOwner::Chatbot(bot.id.clone()));
+    let (sources, per_source, questions) = retrieval_corpus(&ws, &owner, ids);
+    assert!(questions.len() == 90 && per_source.iter().map(Vec::len).sum::<usize>() > 900);
+    for (s, chunks) in sources.iter().zip(&per_source) {
+        pg.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
+        embedded.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
+    }
+    let all = SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: sources.clone() };
+    let two = SearchScope { source_ids: vec![sources[1].clone(), sources[4].clone()], ..all.clone() };
+    let compare = |label: &'static str| {
+        let (pg, embedded, questions) = (&pg, &embedded, &questions);
+        let (all, two) = (all.clone(), two.clone());
+        async move {
+            for scope in [&all, &two] {
+                for q in questions {
+                    let want = embedded.keyword_search(scope, q, 10).await.unwrap();
+                    let got = pg.keyword_search(scope, q, 10).await.unwrap();
+                    let ids = |hits: &[lore_app::ports::ChunkHit]| {
+                        hits.iter().map(|h| (h.chunk_id.clone(), h.score)).collect::<Vec<_>>()
+                    };
+                    assert!(!want.is_empty(), "{label}: {q}");
+                    assert_eq!(ids(&got), ids(&want), "{label}, {} sources: {q}", scope.source_ids.len());
+                    assert_eq!(got[0].content, want[0].content);
+                }
+            }
+        }
+    };
+    compare("as written").await;
+    // Disable the best chunk of the first questions, and rewrite another: both backends follow.
+    let first = embedded.keyword_search(&all, &questions[0], 10).await.unwrap();
+    let off = ChunkChange { text: None, enabled: Some(false) };
+    for hit in &first[..2] {
+        pg.update_chunk(&hit.source_id, &hit.chunk_id, &off).await.unwrap().unwrap();
+        embedded.update_chunk(&hit.source_id, &hit.chunk_id, &off).await.unwrap().unwrap();
+    }
+    let edit = ChunkChange {
+        text: Some(ChunkRewrite {
+            content: "A rewritten passage about zeppelins and their hangars.".into(),
+            content_hash: "edited".into(),
+            model: "m".into(),
+            embedding: ChunkEmbedding { vector: vec![0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], token_signs: None },
+        }),
+        enabled: None,
+    };
+    pg.update_chunk(&first[3].source_id, &first[3].chunk_id, &edit).await.unwrap().unwrap();
+    embedded.update_chunk(&first[3].source_id, &first[3].chunk_id, &edit).await.unwrap().unwrap();
+    compare("after disabling and editing").await;
+    let zeppelin = pg.keyword_search(&all, "zeppelin hangars", 10).await.unwrap();
+    assert_eq!(zeppelin.first().map(|h| h.chunk_id.as_str()), Some(first[3].chunk_id.as_str()));
+    assert!(pg.keyword_search(&all, &questions[0], 10).await.unwrap().iter().all(|h| h.chunk_id != first[0].chunk_id));
+    // Deleting a source and then the owner leaves no postings behind.
+    pg.delete_source_chunks(&sources[0]).await.unwrap();
+    embedded.delete_source_chunks(&sources[0]).await.unwrap();
+    compare("after deleting a source").await;
+    pg.delete_owner_chunks(&owner).await.unwrap();
+    let (db, connection) = tokio_postgres::connect(&database_url(), tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let left =
+        db.query_one("SELECT count(*) FROM keyword_postings WHERE owner_id = $1", &[&owner.as_str()]).await.unwrap();
+    assert_eq!(left.get::<_, i64>(0), 0, "the owner's postings are gone with it");
+}
+
+/// Sources written before the keyword tables existed are on the backlog: keyword search does not
+/// find them until `build_keyword_backlog` has run, which builds each once, and a source written
+/// meanwhile is taken off the list by its write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_keyword_backlog_builds_sources_written_before() {
+    let pg = index().await;
+    let ws = WorkspaceId::generate();
+    let owner = SourceOwner::Mind(MindId::generate());
+    let (sources, per_source, _) = retrieval_corpus(&ws, &owner, (0..7).map(|_| SourceId::generate()).collect());
+    for (s, chunks) in sources.iter().zip(&per_source).take(3) {
+        pg.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
+    }
+    let scope = SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: sources[..3].to_vec() };
+    let question = "How do I pause my program for a few seconds?";
+    let before = pg.keyword_search(&scope, question, 10).await.unwrap();
+    assert!(!before.is_empty());
+    // As the migration leaves an index written before it: chunks, no postings, on the backlog.
+    let (db, connection) = tokio_postgres::connect(&database_url(), tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let ids: Vec<&str> = sources[..3].iter().map(|s| s.as_str()).collect();
+    db.execute("DELETE FROM keyword_segments WHERE source_id = ANY($1)", &[&ids]).await.unwrap();
+    db.execute("INSERT INTO keyword_backlog SELECT unnest($1::text[])", &[&ids]).await.unwrap();
+    assert!(pg.keyword_search(&scope, question, 10).await.unwrap().is_empty(), "not built yet");
+    // A write of one source builds that one and takes it off the list.
+    pg.replace_source_chunks(&sources[2], "m", per_source[2].clone()).await.unwrap();
+    let count = db
+        .query_one("SELECT count(*) FROM keyword_backlog WHERE source_id = ANY($1)", &[&ids])
+        .await
+        .unwrap()
+        .get::<_, i64>(0);
+    assert_eq!(count, 2);
+    assert!(pg.build_keyword_backlog().await.unwrap() >= 2);
+    let count = db
+        .query_one("SELECT count(*) FROM keyword_backlog WHERE source_id = ANY($1)", &[&ids])
+        .await
+        .unwrap()
+        .get::<_, i64>(0);
+    assert_eq!(count, 0);
+    let after = pg.keyword_search(&scope, question, 10).await.unwrap();
+    let pairs =
+        |hits: &[lore_app::ports::ChunkHit]| hits.iter().map(|h| (h.chunk_id.clone(), h.score)).collect::<Vec<_>>();
+    assert_eq!(pairs(&after), pairs(&before), "the same postings as a write makes");
+    pg.delete_owner_chunks(&owner).await.unwrap();
 }

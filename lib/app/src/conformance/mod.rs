@@ -55,7 +55,7 @@ pub(super) async fn new_workspace(p: &Stores, name: &str) -> Workspace {
     ws
 }
 
-pub(super) async fn chatbot_in_new_workspace(p: &Stores, name: &str) -> (Workspace, Chatbot) {
+pub async fn chatbot_in_new_workspace(p: &Stores, name: &str) -> (Workspace, Chatbot) {
     let ws = workspace(name);
     p.workspaces.insert_workspace(&ws).await.unwrap();
     let bot = chatbot(&ws.id, "bot", 1_700_000_000_000);
@@ -63,7 +63,7 @@ pub(super) async fn chatbot_in_new_workspace(p: &Stores, name: &str) -> (Workspa
     (ws, bot)
 }
 
-pub(super) fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> KnowledgeSource {
+pub fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> KnowledgeSource {
     KnowledgeSource {
         id: SourceId::generate(),
         workspace_id: bot.workspace_id.clone(),
@@ -85,7 +85,7 @@ pub(super) fn text_source(bot: &Chatbot, content: &str, created_ms: i64) -> Know
 }
 
 /// Limits of a chatbot source insert: only the storage quota applies.
-pub(super) fn quota(bytes: u64) -> InsertLimits {
+pub fn quota(bytes: u64) -> InsertLimits {
     InsertLimits { storage_quota: bytes, workspace_sources: u32::MAX, mind_sources: u32::MAX }
 }
 

@@ -1,0 +1,52 @@
+-- Keyword search by BM25, ranked as the embedded index ranks (lib/keywords, lib/pgvector/src/keywords.rs).
+--
+-- PostgreSQL does not cut the text: the adapter cuts every chunk with SQLite FTS5's tokenizer (the
+-- embedded index's terms, to the byte) and keeps per-term postings here. The unit is a SEGMENT:
+-- the enabled chunks of one source whose positions share `position / 512`. A segment row holds
+-- its partial statistics (chunks, terms) and one past its highest position offset (span); a postings row holds, for one term of one segment, how
+-- many of its chunks have the term (`df`) and, packed (varints), each such chunk's position
+-- offset, term count and length. A search sums the owner's segments for N and the average
+-- length, sums `df` per query term, then reads and scores the postings of its terms in Rust.
+-- Nothing is shared between sources, so concurrent writers of one owner never wait on a
+-- counter row, and a source's segments are replaced in the chunk write's own transaction.
+--
+-- Terms are `bytea` (FTS5's bytes, compared bytewise, no collation). The postings value is
+-- stored EXTERNAL (uncompressed when moved out of line): the df sums never read it.
+
+CREATE TABLE IF NOT EXISTS keyword_segments (
+    id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    owner_id      text NOT NULL,
+    workspace_id  text NOT NULL,
+    source_id     text NOT NULL,
+    block         integer NOT NULL,
+    span          integer NOT NULL,
+    chunks        integer NOT NULL,
+    terms         bigint NOT NULL,
+    UNIQUE (source_id, block)
+);
+CREATE INDEX IF NOT EXISTS keyword_segments_owner ON keyword_segments (owner_id, workspace_id)
+    INCLUDE (id, source_id, block, span, chunks, terms);
+
+CREATE TABLE IF NOT EXISTS keyword_postings (
+    owner_id    text NOT NULL,
+    term        bytea NOT NULL,
+    segment_id  bigint NOT NULL REFERENCES keyword_segments (id) ON DELETE CASCADE,
+    df          integer NOT NULL,
+    postings    bytea NOT NULL,
+    PRIMARY KEY (owner_id, term, segment_id) INCLUDE (df)
+);
+CREATE INDEX IF NOT EXISTS keyword_postings_segment ON keyword_postings (segment_id);
+ALTER TABLE keyword_postings ALTER COLUMN postings SET STORAGE EXTERNAL;
+
+-- Sources whose chunks were written before this migration: they have no segments yet, and
+-- keyword search does not find them until `lore migrate --backend aws` (docs/deploy.md) has
+-- built theirs. Any write of a source takes it off the list.
+CREATE TABLE IF NOT EXISTS keyword_backlog (source_id text PRIMARY KEY);
+INSERT INTO keyword_backlog (source_id) SELECT DISTINCT source_id FROM chunks ON CONFLICT DO NOTHING;
+
+-- A hit is fetched by (source, position), and a segment is rebuilt by a range of positions.
+CREATE INDEX IF NOT EXISTS chunks_source_position ON chunks (source_id, position);
+
+-- PostgreSQL's own full text is no longer read: drop it (and its GIN index) so writes stop paying
+-- for it. Dropping a column rewrites no row.
+ALTER TABLE chunks DROP COLUMN IF EXISTS tsv;
