@@ -2,7 +2,7 @@
 --
 -- PostgreSQL does not cut the text: the adapter cuts every chunk with SQLite FTS5's tokenizer (the
 -- embedded index's terms, to the byte) and keeps per-term postings here. The unit is a SEGMENT:
--- the enabled chunks of one source whose positions share `position / 512`. A segment row holds
+-- the enabled chunks of one source whose positions share `position / 256`. A segment row holds
 -- its partial statistics (chunks, terms) and one past its highest position offset (span); a postings row holds, for one term of one segment, how
 -- many of its chunks have the term (`df`) and, packed (varints), each such chunk's position
 -- offset, term count and length. A search sums the owner's segments for N and the average
@@ -10,8 +10,11 @@
 -- Nothing is shared between sources, so concurrent writers of one owner never wait on a
 -- counter row, and a source's segments are replaced in the chunk write's own transaction.
 --
--- Terms are `bytea` (FTS5's bytes, compared bytewise, no collation). The postings value is
--- stored EXTERNAL (uncompressed when moved out of line): the df sums never read it.
+-- Terms are `bytea` (FTS5's bytes, compared bytewise, no collation). The primary key INCLUDEs
+-- df and the postings, so a search reads a term's rows in key order from the index's leaf pages
+-- (an index-only scan once autovacuum has marked the pages visible) instead of one heap page per
+-- segment; a segment spans 256 positions so that an entry stays far below the btree's ~2.7 KB
+-- limit (at most ~6 bytes a chunk).
 
 CREATE TABLE IF NOT EXISTS keyword_segments (
     id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -33,13 +36,12 @@ CREATE TABLE IF NOT EXISTS keyword_postings (
     segment_id  bigint NOT NULL REFERENCES keyword_segments (id) ON DELETE CASCADE,
     df          integer NOT NULL,
     postings    bytea NOT NULL,
-    PRIMARY KEY (owner_id, term, segment_id) INCLUDE (df)
+    PRIMARY KEY (owner_id, term, segment_id) INCLUDE (df, postings)
 );
 CREATE INDEX IF NOT EXISTS keyword_postings_segment ON keyword_postings (segment_id);
-ALTER TABLE keyword_postings ALTER COLUMN postings SET STORAGE EXTERNAL;
 
 -- Sources whose chunks were written before this migration: they have no segments yet, and
--- keyword search does not find them until `lore migrate --backend aws` (docs/deploy.md) has
+-- keyword search does not find them until `lore migrate --backend aws` (README, "Deploying to AWS") has
 -- built theirs. Any write of a source takes it off the list.
 CREATE TABLE IF NOT EXISTS keyword_backlog (source_id text PRIMARY KEY);
 INSERT INTO keyword_backlog (source_id) SELECT DISTINCT source_id FROM chunks ON CONFLICT DO NOTHING;

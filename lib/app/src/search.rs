@@ -208,8 +208,7 @@ pub struct SearchResults {
 /// Keyword scores in 0..1, the same on every backend and in a knowledge base of three chunks:
 /// the index's BM25 order is kept; the first hit scores the share of the query's content words it
 /// contains, and every other hit that share times its BM25 relative to the first hit's. A raw
-/// BM25 is no score by itself: its scale depends on the backend (BM25 on the embedded backend, PostgreSQL
-/// `ts_rank_cd`) and it is about 0 for a word found in half the chunks of a small knowledge base
+/// BM25 is no score by itself: its scale depends on the knowledge base and the query, and it is about 0 for a word found in half the chunks of a small knowledge base
 /// (so `minScore` used to drop real matches).
 pub fn score_keyword_hits(query: &str, hits: &mut [ChunkHit]) {
     let Some(first) = hits.first() else { return };

@@ -49,6 +49,11 @@ pub enum Command {
     /// For `--backend aws` after changing the stack's `Embedder`, run with the functions'
     /// settings; `lore serve` on the embedded backend does this itself at start.
     Reembed,
+    /// Bring the storage schema up to date. On `--backend aws`: apply the pgvector migrations and
+    /// build the keyword postings of chunks written before them (resumable; prints how many
+    /// sources it built). Run once after deploying a release that says so (README, "Deploying to AWS"). The
+    /// embedded backend migrates itself when `lore serve` opens it.
+    Migrate,
 }
 
 #[derive(Debug, Subcommand)]
@@ -197,6 +202,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let queued = app.reembed_other_models().await?;
             eprintln!("queued {queued} source(s) for re-embedding with {}", app.index_model());
             println!("{queued}");
+        }
+        Command::Migrate => {
+            if backend == Backend::Local {
+                compose::open_with(
+                    &settings,
+                    &data_dir,
+                    "http://127.0.0.1:3000",
+                    &Overrides::default(),
+                    Uses::RecordsOnly,
+                )
+                .await?;
+                eprintln!("the embedded backend at {} is up to date", data_dir.display());
+                println!("0");
+            } else {
+                let index = compose::open_index(&settings).await?;
+                eprintln!("pgvector schema up to date; building the keyword postings of older sources…");
+                let built = index.build_keyword_backlog().await?;
+                eprintln!("built the keyword postings of {built} source(s)");
+                println!("{built}");
+            }
         }
         Command::Workspaces(cmd) => {
             let app = admin_app(&settings, &data_dir).await?;

@@ -4,8 +4,9 @@
 //! `infra/sql/005_keywords.sql`.
 //!
 //! A search reads, in one snapshot: the owner's segments (N and the average length from their
-//! partial sums, and which segments belong to the allowed sources), the number of chunks per query
-//! term (`df` sums), then the postings of its terms in the allowed segments, and scores them here.
+//! partial sums, and which segments belong to the allowed sources), then every postings row of
+//! its terms (one primary-key range per term, the postings stored in the index: n is the sum of
+//! their `df`), and scores those of the allowed segments here.
 //! The rows read grow with the chunks that hold the question's terms, not with every match's text,
 //! which is what made `ts_rank_cd` cost a second at 100k chunks (docs/benchmarks.md).
 
@@ -14,9 +15,9 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 /// Chunk positions per segment: a segment is the chunks of one source whose positions share
-/// `position / SEGMENT_SPAN`. Small enough that a term's postings in a segment stay a few
-/// kilobytes, large enough that a big source is a few rows per term.
-pub(crate) const SEGMENT_SPAN: u32 = 512;
+/// `position / SEGMENT_SPAN`. Small enough that a term's postings in a segment fit a btree entry
+/// (`infra/sql/005_keywords.sql`), large enough that a big source is a few rows per term.
+pub(crate) const SEGMENT_SPAN: u32 = 256;
 
 /// Terms longer than this many bytes (base64 runs and the like) are kept as their first bytes and
 /// a hash of the whole, so the btree key stays small and matching stays exact in practice.
@@ -178,15 +179,15 @@ mod tests {
 
     #[test]
     fn postings_round_trip_and_segments_split_by_position() {
-        let chunks = [(3u32, "refund refund policy"), (600, "refund"), (0, "shipping")];
+        let chunks = [(3u32, "refund refund policy"), (300, "refund"), (0, "shipping")];
         let segs = lore_keywords::with_tokenizer(|t| segments(chunks, t)).unwrap();
         assert_eq!(segs.len(), 2);
         assert_eq!((segs[0].block, segs[0].span, segs[0].chunks, segs[0].terms), (0, 4, 2, 4));
-        assert_eq!((segs[1].block, segs[1].span, segs[1].chunks, segs[1].terms), (1, 89, 1, 1));
+        assert_eq!((segs[1].block, segs[1].span, segs[1].chunks, segs[1].terms), (1, 45, 1, 1));
         let (df, packed) = &segs[0].postings[b"refund".as_slice()];
         assert_eq!((*df, postings(packed).collect::<Vec<_>>()), (1, vec![(3, 2, 3)]));
         let (_, packed) = &segs[1].postings[b"refund".as_slice()];
-        assert_eq!(postings(packed).collect::<Vec<_>>(), [(88, 1, 1)]);
+        assert_eq!(postings(packed).collect::<Vec<_>>(), [(44, 1, 1)]);
         let mut big = Vec::new();
         for v in [0, 127, 128, 300_000, u32::MAX, 1, 2] {
             push_varint(&mut big, v);

@@ -267,6 +267,10 @@ impl Pool {
                         tracing::warn!(error = %e, "postgres connection ended");
                     }
                 });
+                // Searches are short queries the planner may still cost high (thousands of
+                // postings rows, an exact vector scan): compiling them with LLVM, where the server
+                // has JIT (RDS and Aurora do, on by default), costs more than running them.
+                client.batch_execute("SET jit = off").await.map_err(pg)?;
                 client
             }
         };
@@ -447,44 +451,27 @@ impl VectorIndex for PgIndex {
         if allowed.is_empty() || chunks == 0 {
             return Ok(Vec::new());
         }
-        let counted = tx
+        // Every row of the terms, whichever segment: n is the owner's, the scoring skips
+        // segments outside the scope. One range of the primary key per term, postings included.
+        let rows = tx
             .query(
-                "SELECT term, sum(df)::int8 FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2) GROUP BY term",
+                "SELECT term, segment_id, df, postings FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2)",
                 &[&owner, &terms],
             )
             .await
             .map_err(pg)?;
-        let df_of: HashMap<Vec<u8>, u64> =
-            counted.iter().map(|r| (r.get::<_, Vec<u8>>(0), r.get::<_, i64>(1).max(0) as u64)).collect();
-        let found: Vec<&Vec<u8>> = terms.iter().filter(|t| df_of.contains_key(*t)).collect();
-        if found.is_empty() {
-            return Ok(Vec::new());
-        }
-        // Every segment of the owner allowed (the usual case): no list of them to send.
-        let rows = if allowed.len() == segments.len() {
-            tx.query(
-                "SELECT term, segment_id, postings FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2)",
-                &[&owner, &found],
-            )
-            .await
-        } else {
-            let ids: Vec<i64> = allowed.keys().copied().collect();
-            tx.query(
-                "SELECT term, segment_id, postings FROM keyword_postings
-                 WHERE owner_id = $1 AND term = ANY($2) AND segment_id = ANY($3)",
-                &[&owner, &found, &ids],
-            )
-            .await
-        }
-        .map_err(pg)?;
-        let term_index: HashMap<&[u8], usize> = found.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
-        let mut by_term: Vec<Vec<(i64, Vec<u8>)>> = vec![Vec::new(); found.len()];
+        let term_index: HashMap<&[u8], usize> = terms.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
+        let mut df = vec![0u64; terms.len()];
+        let mut by_term: Vec<Vec<(i64, Vec<u8>)>> = vec![Vec::new(); terms.len()];
         for row in &rows {
             if let Some(&t) = term_index.get(row.get::<_, &[u8]>(0)) {
-                by_term[t].push((row.get(1), row.get(2)));
+                df[t] += row.get::<_, i32>(2).max(0) as u64;
+                let segment: i64 = row.get(1);
+                if allowed.contains_key(&segment) {
+                    by_term[t].push((segment, row.get(3)));
+                }
             }
         }
-        let df: Vec<u64> = found.iter().map(|t| df_of[*t]).collect();
         let top = keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, slots, k);
         if top.is_empty() {
             return Ok(Vec::new());

@@ -46,16 +46,7 @@ pub(super) async fn storage(
     let backend = AwsBackend::connect_with(&sdk, aws).await.map_err(|e| anyhow::anyhow!("aws backend: {e}"))?;
     let (index, openai_key): (Arc<dyn VectorIndex>, _) = match uses {
         Uses::Everything => {
-            let source = if let Some(url) = database.or_else(|| settings.database_url.clone()) {
-                DatabaseUrl::Given(url)
-            } else if let Some(arn) = &settings.database_secret_arn {
-                DatabaseUrl::Secret { sdk: Box::new(sdk.clone()), arn: arn.clone() }
-            } else {
-                anyhow::bail!(
-                    "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
-                     (postgres://user:password@host:port/db) or LORE_DATABASE_SECRET_ARN"
-                );
-            };
+            let source = DatabaseUrl::from_settings(settings, database, &sdk)?;
             let index = LazyIndex { source, index: tokio::sync::OnceCell::new() };
             let key = match (&settings.openai_key_secret_arn, needs_openai_key && !settings.has_openai_key()) {
                 (Some(arn), true) => Some(lore_aws::secrets::secret_string(&sdk, arn).await?),
@@ -101,20 +92,44 @@ struct LazyIndex {
     index: tokio::sync::OnceCell<lore_pgvector::PgIndex>,
 }
 
+impl DatabaseUrl {
+    fn from_settings(settings: &Settings, given: Option<String>, sdk: &SdkConfig) -> anyhow::Result<DatabaseUrl> {
+        if let Some(url) = given.or_else(|| settings.database_url.clone()) {
+            Ok(DatabaseUrl::Given(url))
+        } else if let Some(arn) = &settings.database_secret_arn {
+            Ok(DatabaseUrl::Secret { sdk: Box::new(sdk.clone()), arn: arn.clone() })
+        } else {
+            anyhow::bail!(
+                "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
+                 (postgres://user:password@host:port/db) or LORE_DATABASE_SECRET_ARN"
+            )
+        }
+    }
+
+    /// The index at this URL, its schema migrated.
+    async fn open(&self) -> StoreResult<lore_pgvector::PgIndex> {
+        let url = match self {
+            DatabaseUrl::Given(url) => url.clone(),
+            DatabaseUrl::Secret { sdk, arn } => lore_aws::secrets::secret_string(sdk, arn)
+                .await
+                .map_err(|e| StoreError::Unavailable(format!("pgvector database secret: {e}")))?,
+        };
+        let index = lore_pgvector::PgIndex::connect(&url).await?;
+        index.migrate().await?;
+        Ok(index)
+    }
+}
+
+/// The pgvector index of these settings, opened and migrated now (`lore migrate`).
+pub(crate) async fn open_index(settings: &Settings) -> anyhow::Result<lore_pgvector::PgIndex> {
+    let sdk = lore_aws::load_sdk_config().await;
+    Ok(DatabaseUrl::from_settings(settings, None, &sdk)?.open().await?)
+}
+
 impl LazyIndex {
     async fn get(&self) -> StoreResult<&lore_pgvector::PgIndex> {
         self.index
-            .get_or_try_init(|| async {
-                let url = match &self.source {
-                    DatabaseUrl::Given(url) => url.clone(),
-                    DatabaseUrl::Secret { sdk, arn } => lore_aws::secrets::secret_string(sdk, arn)
-                        .await
-                        .map_err(|e| StoreError::Unavailable(format!("pgvector database secret: {e}")))?,
-                };
-                let index = lore_pgvector::PgIndex::connect(&url).await?;
-                index.migrate().await?;
-                Ok(index)
-            })
+            .get_or_try_init(|| self.source.open())
             .await
             .inspect_err(|e| tracing::error!(error = %e, "the pgvector database could not be opened"))
     }

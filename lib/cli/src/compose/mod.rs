@@ -3,6 +3,7 @@
 //! and [`open_with`] assembles them into `lore_app::Ports` — the one place that does.
 
 mod aws;
+pub(crate) use aws::open_index;
 mod local;
 mod parts;
 mod shared;
