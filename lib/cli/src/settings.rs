@@ -58,6 +58,8 @@ pub struct Settings {
     pub database_url: Option<String>,
     /// `LORE_DATABASE_SECRET_ARN`: the secret holding that URL, when it is not given directly.
     pub database_secret_arn: Option<String>,
+    /// `LORE_PG_*`: the pgvector index's tuning (HNSW `ef_search`, exact-scan limit, connections).
+    pub pg_index: lore_pgvector::PgIndexOptions,
     /// `LORE_OPENAI_KEY_SECRET_ARN`: the secret holding the OpenAI key, when `OPENAI_API_KEY`
     /// is not set (AWS backend).
     pub openai_key_secret_arn: Option<String>,
@@ -126,6 +128,7 @@ impl Settings {
             aws: lore_aws::AwsSettings::from_lookup(get),
             database_url: get("LORE_DATABASE_URL"),
             database_secret_arn: get("LORE_DATABASE_SECRET_ARN"),
+            pg_index: lore_pgvector::PgIndexOptions::from_lookup(get).map_err(anyhow::Error::msg)?,
             openai_key_secret_arn: get("LORE_OPENAI_KEY_SECRET_ARN"),
             providers,
         })

@@ -105,6 +105,28 @@ impl Default for PgIndexOptions {
     }
 }
 
+impl PgIndexOptions {
+    /// The deployment's tuning: `LORE_PG_EF_SEARCH` (1–1000), `LORE_PG_EXACT_LIMIT` (0 or more:
+    /// candidate sets up to this size are searched exactly), `LORE_PG_MAX_CONNECTIONS` (1–1000),
+    /// each defaulting as [`Default`] does. A value out of range or not a number is an error
+    /// naming the variable.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<PgIndexOptions, String> {
+        let d = PgIndexOptions::default();
+        let read = |name: &str, default: usize, range: std::ops::RangeInclusive<usize>| match get(name) {
+            None => Ok(default),
+            Some(v) => match v.trim().parse::<usize>() {
+                Ok(n) if range.contains(&n) => Ok(n),
+                _ => Err(format!("{name}={v:?} must be a whole number from {} to {}", range.start(), range.end())),
+            },
+        };
+        Ok(PgIndexOptions {
+            max_connections: read("LORE_PG_MAX_CONNECTIONS", d.max_connections, 1..=1000)?,
+            exact_limit: read("LORE_PG_EXACT_LIMIT", d.exact_limit, 0..=100_000_000)?,
+            ef_search: read("LORE_PG_EF_SEARCH", d.ef_search, 1..=1000)?,
+        })
+    }
+}
+
 /// The pgvector chunk index.
 #[derive(Clone)]
 pub struct PgIndex {
@@ -809,7 +831,20 @@ fn vector_text(v: &[f32]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::vector_text;
+    use super::{PgIndexOptions, vector_text};
+
+    #[test]
+    fn tuning_is_read_from_the_environment_and_checked() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+        };
+        let o =
+            PgIndexOptions::from_lookup(vars(&[("LORE_PG_EF_SEARCH", "200"), ("LORE_PG_EXACT_LIMIT", "0")])).unwrap();
+        assert_eq!((o.ef_search, o.exact_limit, o.max_connections), (200, 0, 16));
+        let e = PgIndexOptions::from_lookup(vars(&[("LORE_PG_EF_SEARCH", "0")])).unwrap_err();
+        assert!(e.contains("LORE_PG_EF_SEARCH"), "{e}");
+        assert!(PgIndexOptions::from_lookup(vars(&[("LORE_PG_MAX_CONNECTIONS", "many")])).is_err());
+    }
 
     #[test]
     fn vectors_print_exactly() {

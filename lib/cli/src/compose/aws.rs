@@ -79,8 +79,8 @@ pub(super) async fn storage(
 
 /// Where the pgvector URL comes from: the settings, or a Secrets Manager secret.
 enum DatabaseUrl {
-    Given(String),
-    Secret { sdk: Box<SdkConfig>, arn: String },
+    Given(String, lore_pgvector::PgIndexOptions),
+    Secret { sdk: Box<SdkConfig>, arn: String, options: lore_pgvector::PgIndexOptions },
 }
 
 /// The pgvector index, opened on its first use: the secret read, the connection and the
@@ -95,9 +95,9 @@ struct LazyIndex {
 impl DatabaseUrl {
     fn from_settings(settings: &Settings, given: Option<String>, sdk: &SdkConfig) -> anyhow::Result<DatabaseUrl> {
         if let Some(url) = given.or_else(|| settings.database_url.clone()) {
-            Ok(DatabaseUrl::Given(url))
+            Ok(DatabaseUrl::Given(url, settings.pg_index.clone()))
         } else if let Some(arn) = &settings.database_secret_arn {
-            Ok(DatabaseUrl::Secret { sdk: Box::new(sdk.clone()), arn: arn.clone() })
+            Ok(DatabaseUrl::Secret { sdk: Box::new(sdk.clone()), arn: arn.clone(), options: settings.pg_index.clone() })
         } else {
             anyhow::bail!(
                 "the aws backend keeps chunks in PostgreSQL + pgvector: set LORE_DATABASE_URL \
@@ -108,13 +108,16 @@ impl DatabaseUrl {
 
     /// The index at this URL, its schema migrated.
     async fn open(&self) -> StoreResult<lore_pgvector::PgIndex> {
-        let url = match self {
-            DatabaseUrl::Given(url) => url.clone(),
-            DatabaseUrl::Secret { sdk, arn } => lore_aws::secrets::secret_string(sdk, arn)
-                .await
-                .map_err(|e| StoreError::Unavailable(format!("pgvector database secret: {e}")))?,
+        let (url, options) = match self {
+            DatabaseUrl::Given(url, options) => (url.clone(), options),
+            DatabaseUrl::Secret { sdk, arn, options } => (
+                lore_aws::secrets::secret_string(sdk, arn)
+                    .await
+                    .map_err(|e| StoreError::Unavailable(format!("pgvector database secret: {e}")))?,
+                options,
+            ),
         };
-        let index = lore_pgvector::PgIndex::connect(&url).await?;
+        let index = lore_pgvector::PgIndex::connect_with(&url, options.clone()).await?;
         index.migrate().await?;
         Ok(index)
     }
