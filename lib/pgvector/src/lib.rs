@@ -9,8 +9,8 @@
 //! # Semantic search: exact where it matters, HNSW where it must
 //!
 //! A search is scoped to one owner (a chatbot or a Mind), one model and a list of sources. The
-//! adapter first counts the candidate rows (bounded: it stops counting at `exact_limit + 1`,
-//! through the `(chatbot_id, model)` btree index).
+//! adapter first counts the scope's enabled chunks from the keyword segments' per-segment counts
+//! (`infra/sql/005_keywords.sql`), a read of one small index entry per 256 chunk positions.
 //!
 //! # Owners
 //!
@@ -367,21 +367,21 @@ impl VectorIndex for PgIndex {
         let signs = if with_token_signs { "token_signs" } else { "NULL::bytea" };
         let indexed = INDEXED_DIMENSIONS.contains(&query.len());
         let approximate = indexed && {
-            let bound = self.options.exact_limit as i64 + 1;
-            // Without `vector_dims(embedding)`: a model's vectors all have its dimension, and
-            // reading the dimension fetched every candidate's vector (from TOAST, for rows
-            // written before 003_inline_vectors.sql and for 1536 dimensions).
+            // The enabled chunks of the scope, from the keyword segments' counts (one index-only
+            // read per 256 positions): counting the chunk rows themselves read every candidate's
+            // 2 KB row, 22 ms of a 36 ms search at 100k chunks (docs/benchmarks.md). Chunks of
+            // another model (a re-embedding under way) are counted too, which can only choose the
+            // HNSW path a little early; sources not yet built from the keyword backlog count 0,
+            // which can only choose the exact scan.
             let row = tx
                 .query_one(
-                    "SELECT count(*) FROM (SELECT 1 FROM chunks
-                       WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
-                         AND enabled
-                       LIMIT $5) candidates",
-                    &[&bot, &model, &ws, &sources, &bound],
+                    "SELECT coalesce(sum(chunks), 0)::int8 FROM keyword_segments
+                     WHERE owner_id = $1 AND workspace_id = $2 AND source_id = ANY($3)",
+                    &[&bot, &ws, &sources],
                 )
                 .await
                 .map_err(pg)?;
-            row.get::<_, i64>(0) >= bound
+            row.get::<_, i64>(0) > self.options.exact_limit as i64
         };
 
         let rows = if approximate {
