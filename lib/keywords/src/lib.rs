@@ -10,6 +10,8 @@ mod tokens;
 use lore_domain::conversation::is_stop_word;
 use rusqlite::Connection;
 use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 pub use tokens::Tokenizer;
 
 /// BM25's term-frequency saturation (FTS5's value).
@@ -53,6 +55,45 @@ impl Bm25 {
     /// grows): what a top-k search may skip a term's postings by.
     pub fn bound(idf: f64) -> f64 {
         idf * (K1 + 1.0)
+    }
+}
+
+/// The best `k` of `candidates` `(score, key)`: highest score first, ties by the lower key. A
+/// bounded heap: memory grows with `k`, not with the candidates.
+pub fn best_k<K: Ord>(candidates: impl IntoIterator<Item = (f64, K)>, k: usize) -> Vec<(f64, K)> {
+    let mut best: BinaryHeap<Ranked<K>> = BinaryHeap::with_capacity(k + 1);
+    for (score, key) in candidates {
+        let candidate = Ranked(score, key);
+        if best.len() < k {
+            best.push(candidate);
+        } else if best.peek().is_some_and(|worst| candidate < *worst) {
+            best.pop();
+            best.push(candidate);
+        }
+    }
+    let mut out = best.into_vec();
+    out.sort();
+    out.into_iter().map(|r| (r.0, r.1)).collect()
+}
+
+/// A scored candidate; "less" is better (higher score, then lower key), so the max-heap's top is
+/// the worst of the best k.
+struct Ranked<K>(f64, K);
+
+impl<K: Ord> PartialEq for Ranked<K> {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl<K: Ord> Eq for Ranked<K> {}
+impl<K: Ord> PartialOrd for Ranked<K> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<K: Ord> Ord for Ranked<K> {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(self.1.cmp(&o.1))
     }
 }
 
@@ -149,6 +190,13 @@ mod tests {
         let words = query_words("Refunds and cafés?");
         let terms = with_tokenizer(|t| query_terms(&words, t)).unwrap();
         assert_eq!(terms, [b"refund".to_vec(), b"cafe".to_vec()]);
+    }
+
+    #[test]
+    fn the_best_k_are_kept_best_first_ties_by_key() {
+        let got = best_k([(1.0, 5), (3.0, 9), (3.0, 2), (0.5, 1), (2.0, 7)], 3);
+        assert_eq!(got, [(3.0, 2), (3.0, 9), (2.0, 7)]);
+        assert!(best_k([(1.0, 1)], 0).is_empty());
     }
 
     #[test]

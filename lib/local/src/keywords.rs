@@ -13,8 +13,7 @@
 use lore_domain::id::SourceId;
 use lore_domain::source::SourceOwner;
 use lore_keywords::{Bm25, Tokenizer};
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{self, AtomicU64};
 use std::sync::{Arc, Mutex};
 
@@ -143,36 +142,8 @@ impl OwnerKeywords {
                 scores[d] += bm25.weight(idf, count, self.lengths[d]);
             }
         }
-        let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-        for &doc in &touched {
-            let candidate = Ranked(scores[doc as usize], self.rowids[doc as usize]);
-            if best.len() < k {
-                best.push(candidate);
-            } else if best.peek().is_some_and(|worst| candidate < *worst) {
-                best.pop();
-                best.push(candidate);
-            }
-        }
-        let mut out = best.into_vec();
-        out.sort();
-        out.into_iter().map(|r| (r.1, r.0 as f32)).collect()
-    }
-}
-
-/// A scored chunk; "less" is better (higher score, then lower rowid), so the max-heap's top is
-/// the worst of the best k.
-#[derive(PartialEq)]
-struct Ranked(f64, i64);
-
-impl Eq for Ranked {}
-impl PartialOrd for Ranked {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Ranked {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(self.1.cmp(&o.1))
+        let candidates = touched.iter().map(|&doc| (scores[doc as usize], self.rowids[doc as usize]));
+        lore_keywords::best_k(candidates, k).into_iter().map(|(score, rowid)| (rowid, score as f32)).collect()
     }
 }
 

@@ -11,8 +11,7 @@
 //! which is what made `ts_rank_cd` cost a second at 100k chunks (docs/benchmarks.md).
 
 use lore_keywords::{Bm25, Tokenizer};
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 /// Chunk positions per segment: a segment is the chunks of one source whose positions share
 /// `position / SEGMENT_SPAN`. Small enough that a term's postings in a segment fit a btree entry
@@ -111,22 +110,23 @@ pub(crate) struct Allowed {
 
 /// Scores the postings of `terms` (in the question's order, each with the chunks holding it
 /// across the owner) and keeps the best `k` as `(source index, position, score)`, best first,
-/// ties by source then position. `rows[t]` holds term t's `(segment id, packed postings)`.
+/// ties by source then position. `segments` are the allowed ones by ascending `base`, `index`
+/// finds one by its id, `rows[t]` holds term t's `(segment id, packed postings)`.
 pub(crate) fn top_k(
     bm25: &Bm25,
     df: &[u64],
     rows: &[Vec<(i64, Vec<u8>)>],
-    allowed: &HashMap<i64, Allowed>,
-    slots: usize,
+    segments: &[Allowed],
+    index: &HashMap<i64, usize>,
     k: usize,
 ) -> Vec<(usize, u32, f64)> {
+    let slots = segments.last().map_or(0, |s| s.base + s.span);
     let mut scores = vec![0.0f64; slots];
-    let mut owner_of: Vec<(usize, u32)> = vec![(usize::MAX, 0); slots];
     let mut touched: Vec<usize> = Vec::new();
     for (t, term_rows) in rows.iter().enumerate() {
         let idf = bm25.idf(df[t]);
         for (segment, packed) in term_rows {
-            let Some(seg) = allowed.get(segment) else { continue };
+            let Some(seg) = index.get(segment).map(|&i| &segments[i]) else { continue };
             for (offset, count, length) in postings(packed) {
                 if offset as usize >= seg.span {
                     continue;
@@ -134,43 +134,21 @@ pub(crate) fn top_k(
                 let slot = seg.base + offset as usize;
                 if scores[slot] == 0.0 {
                     touched.push(slot);
-                    owner_of[slot] = (seg.source, seg.block * SEGMENT_SPAN + offset);
                 }
                 scores[slot] += bm25.weight(idf, count, length);
             }
         }
     }
-    let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-    for slot in touched {
-        let (source, position) = owner_of[slot];
-        let candidate = Ranked(scores[slot], source, position);
-        if best.len() < k {
-            best.push(candidate);
-        } else if best.peek().is_some_and(|worst| candidate < *worst) {
-            best.pop();
-            best.push(candidate);
-        }
-    }
-    let mut out = best.into_vec();
-    out.sort();
-    out.into_iter().map(|r| (r.1, r.2, r.0)).collect()
-}
-
-/// A scored chunk; "less" is better (higher score, then source, then position), so the
-/// max-heap's top is the worst of the best k.
-#[derive(PartialEq)]
-struct Ranked(f64, usize, u32);
-
-impl Eq for Ranked {}
-impl PartialOrd for Ranked {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Ranked {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(self.1.cmp(&o.1)).then(self.2.cmp(&o.2))
-    }
+    // A slot's chunk: the segment whose range holds it (bases ascend), at its offset.
+    let place = |slot: usize| {
+        let seg = &segments[segments.partition_point(|s| s.base <= slot).saturating_sub(1)];
+        (seg.source, seg.block * SEGMENT_SPAN + (slot - seg.base) as u32)
+    };
+    let candidates = touched.into_iter().map(|slot| (scores[slot], place(slot)));
+    lore_keywords::best_k(candidates, k)
+        .into_iter()
+        .map(|(score, (source, position))| (source, position, score))
+        .collect()
 }
 
 #[cfg(test)]

@@ -459,14 +459,16 @@ impl VectorIndex for PgIndex {
         let source_index: HashMap<&str, usize> =
             scope.source_ids.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
         let (mut chunks, mut total_terms, mut slots) = (0u64, 0u64, 0usize);
-        let mut allowed: HashMap<i64, Allowed> = HashMap::new();
+        let mut allowed: Vec<Allowed> = Vec::new();
+        let mut allowed_index: HashMap<i64, usize> = HashMap::new();
         for row in &segments {
             chunks += row.get::<_, i32>(4).max(0) as u64;
             total_terms += row.get::<_, i64>(5).max(0) as u64;
             if let Some(&source) = source_index.get(row.get::<_, &str>(1)) {
                 let span = row.get::<_, i32>(3).clamp(0, SEGMENT_SPAN as i32) as usize;
                 let block = row.get::<_, i32>(2).max(0) as u32;
-                allowed.insert(row.get(0), Allowed { base: slots, span, source, block });
+                allowed_index.insert(row.get(0), allowed.len());
+                allowed.push(Allowed { base: slots, span, source, block });
                 slots += span;
             }
         }
@@ -489,12 +491,12 @@ impl VectorIndex for PgIndex {
             if let Some(&t) = term_index.get(row.get::<_, &[u8]>(0)) {
                 df[t] += row.get::<_, i32>(2).max(0) as u64;
                 let segment: i64 = row.get(1);
-                if allowed.contains_key(&segment) {
+                if allowed_index.contains_key(&segment) {
                     by_term[t].push((segment, row.get(3)));
                 }
             }
         }
-        let top = keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, slots, k);
+        let top = keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, &allowed_index, k);
         if top.is_empty() {
             return Ok(Vec::new());
         }
