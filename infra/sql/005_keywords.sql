@@ -46,8 +46,10 @@ CREATE INDEX IF NOT EXISTS keyword_postings_segment ON keyword_postings (segment
 CREATE TABLE IF NOT EXISTS keyword_backlog (source_id text PRIMARY KEY);
 INSERT INTO keyword_backlog (source_id) SELECT DISTINCT source_id FROM chunks ON CONFLICT DO NOTHING;
 
--- A hit is fetched by (source, position), and a segment is rebuilt by a range of positions.
+-- A hit is fetched by (source, position), and a segment is rebuilt by a range of positions;
+-- this index serves every lookup by source too, so the one on source_id alone goes.
 CREATE INDEX IF NOT EXISTS chunks_source_position ON chunks (source_id, position);
+DROP INDEX IF EXISTS chunks_source_idx;
 
 -- PostgreSQL's own full text is no longer read: drop it (and its GIN index) so writes stop paying
 -- for it. Dropping a column rewrites no row.

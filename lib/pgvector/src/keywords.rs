@@ -41,6 +41,8 @@ pub(crate) fn segments<'a>(
 ) -> Vec<Segment> {
     let mut sorted: Vec<(u32, &str)> = chunks.into_iter().collect();
     sorted.sort_by_key(|c| c.0);
+    // Ingest numbers a source's chunks 0..n, so positions are unique; should two share one, the
+    // first is indexed (a hit is fetched by its position).
     sorted.dedup_by_key(|c| c.0);
     let mut out: BTreeMap<u32, Segment> = BTreeMap::new();
     for (position, text) in sorted {

@@ -9,8 +9,10 @@
 //! # Semantic search: exact where it matters, HNSW where it must
 //!
 //! A search is scoped to one owner (a chatbot or a Mind), one model and a list of sources. The
-//! adapter first counts the scope's enabled chunks from the keyword segments' per-segment counts
-//! (`infra/sql/005_keywords.sql`), a read of one small index entry per 256 chunk positions.
+//! adapter first counts the scope's enabled chunks (of every model) from the keyword segments'
+//! per-segment counts (`infra/sql/005_keywords.sql`), a read of one small index entry per 256
+//! chunk positions; only when that is over the exact limit and the owner also has chunks of
+//! another model (a re-embedding under way) are this model's rows counted, bounded.
 //!
 //! # Owners
 //!
@@ -205,8 +207,24 @@ impl PgIndex {
     /// Builds the keyword postings of the sources written before `005_keywords.sql` (the
     /// `keyword_backlog`), one transaction per source under its write lock; returns how many it
     /// built. Resumable: what is done is off the list, and a source written meanwhile took
-    /// itself off. Until a source is built, keyword search does not find it.
+    /// itself off. Until a source is built, keyword search does not find it. Also lists sources
+    /// the release before wrote during a deploy (chunks, no segments) and drops segments whose
+    /// chunks are gone.
     pub async fn build_keyword_backlog(&self) -> StoreResult<u64> {
+        // What functions of the release before wrote while this one was being deployed: sources
+        // with enabled chunks and no segments go on the list, segments of sources with no
+        // chunks left go.
+        let conn = self.pool.get().await?;
+        conn.batch_execute(
+            "INSERT INTO keyword_backlog (source_id)
+               SELECT DISTINCT c.source_id FROM chunks c
+               WHERE c.enabled AND NOT EXISTS (SELECT 1 FROM keyword_segments s WHERE s.source_id = c.source_id)
+             ON CONFLICT DO NOTHING;
+             DELETE FROM keyword_segments s WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.source_id = s.source_id);",
+        )
+        .await
+        .map_err(pg)?;
+        drop(conn);
         let mut built = 0u64;
         loop {
             let mut conn = self.pool.get().await?;
@@ -369,10 +387,8 @@ impl VectorIndex for PgIndex {
         let approximate = indexed && {
             // The enabled chunks of the scope, from the keyword segments' counts (one index-only
             // read per 256 positions): counting the chunk rows themselves read every candidate's
-            // 2 KB row, 22 ms of a 36 ms search at 100k chunks (docs/benchmarks.md). Chunks of
-            // another model (a re-embedding under way) are counted too, which can only choose the
-            // HNSW path a little early; sources not yet built from the keyword backlog count 0,
-            // which can only choose the exact scan.
+            // 2 KB row, 22 ms of a 36 ms search at 100k chunks (docs/benchmarks.md). Sources not
+            // yet built from the keyword backlog count 0, which can only choose the exact scan.
             let row = tx
                 .query_one(
                     "SELECT coalesce(sum(chunks), 0)::int8 FROM keyword_segments
@@ -381,7 +397,35 @@ impl VectorIndex for PgIndex {
                 )
                 .await
                 .map_err(pg)?;
-            row.get::<_, i64>(0) > self.options.exact_limit as i64
+            let limit = self.options.exact_limit as i64;
+            // The segments count every model's chunks. While a re-embedding is under way, few
+            // of them may be this model's, and HNSW under so selective a filter can stop short
+            // of k: then count this model's rows, bounded, as the exact scan would read them.
+            // Two btree probes tell whether the owner has chunks of another model at all.
+            row.get::<_, i64>(0) > limit && {
+                let mixed = tx
+                    .query_one(
+                        "SELECT EXISTS (SELECT 1 FROM chunks WHERE chatbot_id = $1 AND model < $2)
+                             OR EXISTS (SELECT 1 FROM chunks WHERE chatbot_id = $1 AND model > $2)",
+                        &[&bot, &model],
+                    )
+                    .await
+                    .map_err(pg)?
+                    .get::<_, bool>(0);
+                !mixed || {
+                    let row = tx
+                        .query_one(
+                            "SELECT count(*) FROM (SELECT 1 FROM chunks
+                               WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                                 AND enabled
+                               LIMIT $5) candidates",
+                            &[&bot, &model, &ws, &sources, &(limit + 1)],
+                        )
+                        .await
+                        .map_err(pg)?;
+                    row.get::<_, i64>(0) > limit
+                }
+            }
         };
 
         let rows = if approximate {
@@ -456,8 +500,11 @@ impl VectorIndex for PgIndex {
             )
             .await
             .map_err(pg)?;
-        let source_index: HashMap<&str, usize> =
-            scope.source_ids.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+        // Sources by id, so that equal scores rank by source id, then position.
+        let mut by_id: Vec<&str> = scope.source_ids.iter().map(|s| s.as_str()).collect();
+        by_id.sort_unstable();
+        by_id.dedup();
+        let source_index: HashMap<&str, usize> = by_id.iter().enumerate().map(|(i, s)| (*s, i)).collect();
         let (mut chunks, mut total_terms, mut slots) = (0u64, 0u64, 0usize);
         let mut allowed: Vec<Allowed> = Vec::new();
         let mut allowed_index: HashMap<i64, usize> = HashMap::new();
@@ -500,7 +547,7 @@ impl VectorIndex for PgIndex {
         if top.is_empty() {
             return Ok(Vec::new());
         }
-        let srcs: Vec<&str> = top.iter().map(|(s, _, _)| scope.source_ids[*s].as_str()).collect();
+        let srcs: Vec<&str> = top.iter().map(|(s, _, _)| by_id[*s]).collect();
         let positions: Vec<i32> = top.iter().map(|(_, p, _)| *p as i32).collect();
         // `enabled` again: the postings leave disabled chunks out already, this keeps it so
         // whatever they hold.
@@ -516,7 +563,7 @@ impl VectorIndex for PgIndex {
         Ok(top
             .iter()
             .filter_map(|&(s, position, score)| {
-                let row = by_place.get(&(scope.source_ids[s].as_str().to_owned(), position as i32))?;
+                let row = by_place.get(&(by_id[s].to_owned(), position as i32))?;
                 hit(row, score as f32)
             })
             .collect())
@@ -586,17 +633,18 @@ impl VectorIndex for PgIndex {
         let mut conn = self.pool.get().await?;
         let tx = conn.transaction().await.map_err(pg)?;
         let owner = owner.as_str();
-        tx.execute(
-            "DELETE FROM keyword_backlog WHERE source_id IN (SELECT DISTINCT source_id FROM chunks WHERE chatbot_id = $1)",
-            &[&owner],
-        )
-        .await
-        .map_err(pg)?;
+        // Chunks, then backlog, then segments: the order every writer of a source takes its row
+        // locks in, so this never deadlocks with one.
+        let gone =
+            tx.query("DELETE FROM chunks WHERE chatbot_id = $1 RETURNING source_id", &[&owner]).await.map_err(pg)?;
+        let mut sources: Vec<&str> = gone.iter().map(|r| r.get(0)).collect();
+        sources.sort_unstable();
+        sources.dedup();
+        tx.execute("DELETE FROM keyword_backlog WHERE source_id = ANY($1)", &[&sources]).await.map_err(pg)?;
         // The postings go with their segments (ON DELETE CASCADE).
         tx.execute("DELETE FROM keyword_segments WHERE owner_id = $1", &[&owner]).await.map_err(pg)?;
-        let n = tx.execute("DELETE FROM chunks WHERE chatbot_id = $1", &[&owner]).await.map_err(pg)?;
         tx.commit().await.map_err(pg)?;
-        Ok(n)
+        Ok(gone.len() as u64)
     }
 
     async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {

@@ -418,3 +418,28 @@ async fn the_keyword_backlog_builds_sources_written_before() {
     assert_eq!(pairs(&after), pairs(&before), "the same postings as a write makes");
     pg.delete_owner_chunks(&owner).await.unwrap();
 }
+
+/// While a re-embedding is under way an owner has chunks of two models: a search of the new
+/// model finds all of that model's chunks (few, so scanned exactly), though the owner's chunks
+/// of every model are over the exact limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_with_few_chunks_is_searched_exactly_beside_many_of_another() {
+    let index = index().await.with_options(PgIndexOptions { exact_limit: 10, ..PgIndexOptions::default() });
+    let ws = WorkspaceId::generate();
+    let owner = SourceOwner::Chatbot(ChatbotId::generate());
+    let (old, new) = (SourceId::generate(), SourceId::generate());
+    let mut rng = Rng(99);
+    index.replace_source_chunks(&old, "old-model", chunks(&ws, &owner, &old, 1, 40, &mut rng)).await.unwrap();
+    let fresh = chunks(&ws, &owner, &new, 1, 5, &mut rng);
+    index.replace_source_chunks(&new, "new-model", fresh.clone()).await.unwrap();
+    let scope = SearchScope { workspace_id: ws, owner: owner.clone(), source_ids: vec![old, new] };
+    let query = rng.unit(DIMS);
+    let got = index.semantic_search(&scope, "new-model", &query, 10, false).await.unwrap();
+    let want = brute_force(&fresh, &query, 10);
+    assert_eq!(
+        got.iter().map(|h| h.chunk_id.clone()).collect::<Vec<_>>(),
+        want.into_iter().map(|w| w.0).collect::<Vec<_>>(),
+        "every chunk of the new model, exact order"
+    );
+    index.delete_owner_chunks(&owner).await.unwrap();
+}
