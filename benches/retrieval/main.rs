@@ -85,8 +85,15 @@ struct Options {
     anchor: Option<PathBuf>,
     /// Which block of the `--write` file the report goes into (none: the first corpus's).
     section: Option<String>,
+    /// Also run every embedder on the AWS composition (`lore serve --backend aws`, on the moto
+    /// server and PostgreSQL the environment names) and fail unless each mode's nDCG@10 is
+    /// within [`PARITY`] of the embedded backend's.
+    aws_parity: bool,
     command: String,
 }
+
+/// How far the AWS composition's nDCG@10 may be from the embedded backend's, per mode.
+const PARITY: f64 = 0.01;
 
 fn parse_options() -> Result<Option<Options>> {
     let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
@@ -100,6 +107,7 @@ fn parse_options() -> Result<Option<Options>> {
         from_dump: None,
         anchor: None,
         section: None,
+        aws_parity: false,
         command: std::env::var("LORE_BENCH_COMMAND")
             .unwrap_or_else(|_| "cargo bench --profile perf --bench retrieval".to_owned()),
     };
@@ -118,6 +126,7 @@ fn parse_options() -> Result<Option<Options>> {
             "--from-dump" => o.from_dump = Some(PathBuf::from(value()?)),
             "--anchor" => o.anchor = Some(PathBuf::from(value()?)),
             "--section" => o.section = Some(value()?),
+            "--aws-parity" => o.aws_parity = true,
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
@@ -175,12 +184,12 @@ struct Bench {
 }
 
 impl Bench {
-    async fn start(embedder: Arc<dyn lore_embed::Embedder>) -> Result<Self> {
+    async fn start(embedder: Arc<dyn lore_embed::Embedder>, backend: lore::compose::Backend) -> Result<Self> {
         let dir = tempfile::tempdir()?;
         let running = lore::serve::start(lore::serve::ServeConfig {
             addr: "127.0.0.1:0".parse()?,
             data_dir: dir.path().to_path_buf(),
-            backend: lore::compose::Backend::Local,
+            backend,
             overrides: lore::compose::Overrides { embedder: Some(embedder), ..Default::default() },
         })
         .await
@@ -190,11 +199,14 @@ impl Bench {
             rate_limit_per_minute: Some(1_000_000),
             ..Default::default()
         };
-        let name = lore_domain::workspace::WorkspaceName::parse("retrieval-bench").map_err(|e| format!("{e:?}"))?;
+        // Unique: names are, and the AWS backend's table outlives a run.
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let workspace = format!("retrieval-bench-{stamp}");
+        let name = lore_domain::workspace::WorkspaceName::parse(&workspace).map_err(|e| format!("{e:?}"))?;
         running.app.create_workspace(name, limits).await.map_err(|e| format!("{e:?}"))?;
         let issued = running
             .app
-            .create_key("retrieval-bench", lore_domain::scope::ScopeSet::all(), None)
+            .create_key(&workspace, lore_domain::scope::ScopeSet::all(), None)
             .await
             .map_err(|e| format!("{e:?}"))?;
         Ok(Self {
@@ -427,12 +439,17 @@ fn minilm_dir() -> PathBuf {
     })
 }
 
-async fn run_embedder(name: &str, passages: &[Passage], queries: &[Query]) -> Result<Option<EmbedderResult>> {
+async fn run_embedder(
+    name: &str,
+    passages: &[Passage],
+    queries: &[Query],
+    backend: lore::compose::Backend,
+) -> Result<Option<EmbedderResult>> {
     let Some(embedder) = load_embedder(name)? else { return Ok(None) };
     let model = embedder.model_id().to_owned();
     let embedder_lexical = embedder.lexical_only();
     let mut rescorer = embedder.has_token_states().then(|| Rescorer::new(embedder.clone()));
-    let bench = Bench::start(embedder).await?;
+    let bench = Bench::start(embedder, backend).await?;
     eprintln!("retrieval: {name}: indexing {} passages through the API…", passages.len());
     let (bot, index_time) = bench.index(passages).await?;
     eprintln!(
@@ -741,6 +758,54 @@ fn write_into(path: &Path, section: &str, name: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// One mode's nDCG@10 on the two backends.
+struct Parity {
+    embedder: String,
+    mode: &'static str,
+    embedded: f64,
+    aws: f64,
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+}
+
+fn parity_rows(embedded: &EmbedderResult, aws: &EmbedderResult) -> Vec<Parity> {
+    embedded
+        .modes
+        .iter()
+        .zip(&aws.modes)
+        .map(|(e, a)| Parity {
+            embedder: embedded.name.clone(),
+            mode: e.mode,
+            embedded: mean(&e.all.ndcg),
+            aws: mean(&a.all.ndcg),
+        })
+        .collect()
+}
+
+fn parity_table(rows: &[Parity]) -> String {
+    use std::fmt::Write;
+    let mut s = String::from(
+        "AWS composition (`lore serve --backend aws`: DynamoDB, S3, SQS and EventBridge on moto, chunks in \
+         PostgreSQL + pgvector) against the embedded backend, same corpus, queries and embedder:\n\n\
+         | embedder | mode | nDCG@10 embedded | nDCG@10 AWS | difference | within 0.01 |\n|---|---|---:|---:|---:|---|\n",
+    );
+    for p in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.4} | {:.4} | {:+.4} | {} |",
+            p.embedder,
+            p.mode,
+            p.embedded,
+            p.aws,
+            p.aws - p.embedded,
+            if (p.aws - p.embedded).abs() <= PARITY { "yes" } else { "**no**" }
+        );
+    }
+    s
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() -> Result<()> {
     let Some(o) = parse_options()? else {
@@ -760,14 +825,34 @@ async fn main() -> Result<()> {
     }
     let mut results = Vec::new();
     let mut skipped = Vec::new();
+    let mut parity = Vec::new();
     for name in &o.embedders {
-        match run_embedder(name, &passages, &queries).await? {
-            Some(r) => results.push(r),
+        match run_embedder(name, &passages, &queries, lore::compose::Backend::Local).await? {
+            Some(r) => {
+                if o.aws_parity {
+                    eprintln!("retrieval: {name}: again on the AWS composition (moto + PostgreSQL)…");
+                    let aws = run_embedder(name, &passages, &queries, lore::compose::Backend::Aws)
+                        .await?
+                        .ok_or("the embedder vanished between the two runs")?;
+                    parity.extend(parity_rows(&r, &aws));
+                }
+                results.push(r)
+            }
             None => skipped.push(name.clone()),
         }
     }
     let section = report(&o, &passages, &queries, &results, &skipped);
     println!("{section}");
+    if o.aws_parity {
+        println!("{}", parity_table(&parity));
+        if let Some(far) = parity.iter().find(|p| (p.aws - p.embedded).abs() > PARITY) {
+            return Err(format!(
+                "AWS parity: {} {} nDCG@10 {:.4} on AWS, {:.4} embedded (more than {PARITY} apart)",
+                far.embedder, far.mode, far.aws, far.embedded
+            )
+            .into());
+        }
+    }
     if let Some(path) = &o.per_query {
         let lines: Vec<String> =
             results.iter().flat_map(|r| &r.modes).flat_map(|m| &m.lines).map(Value::to_string).collect();
