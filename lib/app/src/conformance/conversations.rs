@@ -105,6 +105,8 @@ pub async fn conversations(p: &MindStores, unique: &str) {
     let recent = s.count_conversations_since(&ws.id, &owner, Timestamp::from_millis(1_500)).await.unwrap();
     assert_eq!(recent, 1, "created at or after");
     assert_eq!(s.count_conversations_since(&ws.id, &bot_owner, Timestamp::from_millis(0)).await.unwrap(), 1);
+    let theirs = s.count_conversations_since(&other.id, &owner, Timestamp::from_millis(0)).await.unwrap();
+    assert_eq!(theirs, 0, "another workspace's owner id counts none");
 
     // Appends: oldest first, counted, capped.
     let (q, r) = (user(&a, "How long do refunds take?", 3_000), answer(&a, 3_001));

@@ -206,6 +206,41 @@ impl DynamoStore {
         }
     }
 
+    /// How many of the owner's conversations were started at or after `since` (GSI1, counted
+    /// by DynamoDB page by page, no items read).
+    async fn count_index_since(&self, owner: &SourceOwner, since: Timestamp) -> StoreResult<u64> {
+        let mut expr = Expr::new();
+        let cond = format!(
+            "{} = {} AND {} >= {}",
+            expr.a("gsi1pk"),
+            expr.v("owner", s(conversations_of(owner))),
+            expr.a("gsi1sk"),
+            expr.v("since", s(newest_first_key(since.millis(), ""))),
+        );
+        let mut total = 0u64;
+        let mut start = None;
+        loop {
+            let page = self
+                .client()
+                .query()
+                .table_name(self.table())
+                .index_name(GSI1)
+                .key_condition_expression(&cond)
+                .set_expression_attribute_names(expr.names())
+                .set_expression_attribute_values(expr.values())
+                .select(Select::Count)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(unavailable)?;
+            total += page.count.max(0) as u64;
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => return Ok(total),
+            }
+        }
+    }
+
     /// Deletes the conversation's messages, then the conversation (which must no longer be
     /// reachable for writes: deleted already, or its owner gone).
     async fn remove_messages(&self, id: &ConversationId) -> StoreResult<()> {
@@ -540,41 +575,15 @@ impl ConversationStore for DynamoStore {
         owner: &SourceOwner,
         since: Timestamp,
     ) -> StoreResult<u64> {
-        // The owner must be of this workspace (its item is in the workspace's partition).
+        // The owner must be of this workspace (its item is in the workspace's partition). The
+        // check and the count run at once (GSI1 holds no workspace to filter by); another
+        // workspace's count is dropped unread.
         let k = owner_key(ws, owner);
-        if self.get(get_s(&k, "pk").unwrap_or_default(), get_s(&k, "sk").unwrap_or_default()).await?.is_none() {
-            return Ok(0);
-        }
-        let mut expr = Expr::new();
-        let cond = format!(
-            "{} = {} AND {} >= {}",
-            expr.a("gsi1pk"),
-            expr.v("owner", s(conversations_of(owner))),
-            expr.a("gsi1sk"),
-            expr.v("since", s(newest_first_key(since.millis(), ""))),
-        );
-        let mut total = 0u64;
-        let mut start = None;
-        loop {
-            let page = self
-                .client()
-                .query()
-                .table_name(self.table())
-                .index_name(GSI1)
-                .key_condition_expression(&cond)
-                .set_expression_attribute_names(expr.names())
-                .set_expression_attribute_values(expr.values())
-                .select(Select::Count)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(unavailable)?;
-            total += page.count.max(0) as u64;
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() => start = Some(k),
-                _ => return Ok(total),
-            }
-        }
+        let (found, count) = futures::try_join!(
+            self.get(get_s(&k, "pk").unwrap_or_default(), get_s(&k, "sk").unwrap_or_default()),
+            self.count_index_since(owner, since)
+        )?;
+        Ok(if found.is_some() { count } else { 0 })
     }
 
     async fn analytics(&self, ws: &WorkspaceId, owner: &SourceOwner, range: &DayRange) -> StoreResult<StoredAnalytics> {
