@@ -126,6 +126,31 @@ async fn a_workspace_has_at_most_its_cap_of_active_keys() {
 }
 
 #[tokio::test]
+async fn revoking_in_a_loop_keeps_only_the_newest_revoked_keys() {
+    let overrides = lore::compose::Overrides { max_revoked_keys_per_workspace: Some(2), ..Default::default() };
+    let t = TestApp::spawn_with(overrides).await;
+    let body = json!({"scopes": ["chatbot:read"]});
+    let mut made = Vec::new();
+    for _ in 0..4 {
+        let (status, key) = create_key(&t, &t.dev_key, body.clone()).await;
+        assert_eq!(status, 201, "{key}");
+        let (id, secret) = (key["key"]["id"].as_str().unwrap().to_owned(), key["secret"].as_str().unwrap().to_owned());
+        assert_eq!(revoke(&t, &t.dev_key, &id).await.0, 200);
+        made.push((id, secret));
+    }
+    // Four revoked, two kept: the last two revoked; the dev key untouched.
+    let listed = list_keys(&t, &t.dev_key).await;
+    let ids: Vec<&str> = listed["keys"].as_array().unwrap().iter().map(|k| k["id"].as_str().unwrap()).collect();
+    assert_eq!(listed["pagination"]["total"], 3, "{listed}");
+    assert!(ids.contains(&made[2].0.as_str()) && ids.contains(&made[3].0.as_str()), "{listed}");
+    assert!(!ids.contains(&made[0].0.as_str()) && !ids.contains(&made[1].0.as_str()), "{listed}");
+    // A deleted key is refused as a revoked one is, and revoking it again is not found.
+    assert_refused(&t, &made[0].1).await;
+    assert_eq!(revoke(&t, &t.dev_key, &made[0].0).await.0, 404);
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn any_key_reads_its_workspaces_limits_and_usage() {
     let t = TestApp::spawn_private().await;
     let limits = LimitsPatch { minds_limit: Some(4), storage_quota_bytes: Some(5_000_000), ..Default::default() };

@@ -87,14 +87,35 @@ impl App {
     /// Revoking a revoked key answers it as it is; another workspace's key is not found.
     pub async fn revoke_workspace_key(&self, p: &Principal, id: &ApiKeyId) -> Result<ApiKey, AppError> {
         p.require(Scope::WorkspaceAdmin)?;
-        let keys = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
-        let mut key = keys.into_iter().find(|k| &k.id == id).ok_or(AppError::NotFound("key"))?;
-        if key.revoked_at.is_none() {
-            let at = Timestamp::now();
-            self.ports.keys.revoke_key(id, at).await?;
-            self.key_cache.forget(&key.hash);
-            key.revoked_at = Some(at);
+        let mut keys = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let key = keys.iter_mut().find(|k| &k.id == id).ok_or(AppError::NotFound("key"))?;
+        if key.revoked_at.is_some() {
+            return Ok(key.clone());
         }
-        Ok(key)
+        let at = Timestamp::now();
+        self.ports.keys.revoke_key(id, at).await?;
+        self.key_cache.forget(&key.hash);
+        key.revoked_at = Some(at);
+        let revoked = key.clone();
+        self.prune_revoked_keys(keys).await?;
+        Ok(revoked)
+    }
+
+    /// Deletes the records of a workspace's oldest revoked keys beyond
+    /// [`AppConfig::max_revoked_keys_per_workspace`](crate::AppConfig): revoked keys are kept
+    /// to be listed, but an admin key making and revoking keys in a loop must not grow them
+    /// without bound.
+    async fn prune_revoked_keys(&self, keys: Vec<ApiKey>) -> Result<(), AppError> {
+        let mut revoked: Vec<ApiKey> = keys.into_iter().filter(|k| k.revoked_at.is_some()).collect();
+        let kept = self.config.max_revoked_keys_per_workspace as usize;
+        if revoked.len() <= kept {
+            return Ok(());
+        }
+        // Newest revocation first; among equal times, the newer key (ids sort by creation).
+        revoked.sort_by(|a, b| b.revoked_at.cmp(&a.revoked_at).then_with(|| b.id.as_str().cmp(a.id.as_str())));
+        for key in &revoked[kept..] {
+            self.ports.keys.delete_revoked_key(&key.id).await?;
+        }
+        Ok(())
     }
 }

@@ -63,6 +63,10 @@ pub struct AppConfig {
     /// Keys one workspace may have that are not revoked; one more made through the API is
     /// `keys_limit_reached` (`LORE_MAX_KEYS_PER_WORKSPACE`, default 100; the CLI is not bound).
     pub max_keys_per_workspace: u32,
+    /// Revoked keys kept per workspace to be listed; revoking one more through the API deletes
+    /// the records of the oldest revoked ones beyond this (`LORE_MAX_REVOKED_KEYS_PER_WORKSPACE`,
+    /// default 100).
+    pub max_revoked_keys_per_workspace: u32,
     /// Uploads of one workspace being received at once (multipart and signed PUTs); one more
     /// is `rate_limited` (`LORE_UPLOADS_PER_WORKSPACE`, default 2).
     pub uploads_per_workspace: u32,
@@ -137,6 +141,7 @@ impl Default for AppConfig {
             ingest_jobs_per_workspace: 1,
             max_hooks_per_workspace: 100,
             max_keys_per_workspace: 100,
+            max_revoked_keys_per_workspace: 100,
             uploads_per_workspace: 2,
             answers_per_workspace: 4,
             slot_lease: Duration::from_secs(600),

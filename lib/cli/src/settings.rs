@@ -209,6 +209,8 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.ingest_jobs_per_workspace = parse(get, "LORE_INGEST_JOBS_PER_WORKSPACE", c.ingest_jobs_per_workspace)?.max(1);
     c.max_hooks_per_workspace = parse(get, "LORE_MAX_HOOKS_PER_WORKSPACE", c.max_hooks_per_workspace)?.max(1);
     c.max_keys_per_workspace = parse(get, "LORE_MAX_KEYS_PER_WORKSPACE", c.max_keys_per_workspace)?.max(1);
+    c.max_revoked_keys_per_workspace =
+        parse(get, "LORE_MAX_REVOKED_KEYS_PER_WORKSPACE", c.max_revoked_keys_per_workspace)?;
     c.uploads_per_workspace = parse(get, "LORE_UPLOADS_PER_WORKSPACE", c.uploads_per_workspace)?.max(1);
     c.answers_per_workspace = parse(get, "LORE_ANSWERS_PER_WORKSPACE", c.answers_per_workspace)?.max(1);
     let slot_lease = parse(get, "LORE_SLOT_LEASE_SECS", c.slot_lease.as_secs())?;
@@ -383,6 +385,7 @@ mod tests {
             ("LORE_PUBLIC_BASE_URL", "https://lore.example.com/"),
             ("LORE_MAX_HOOKS_PER_WORKSPACE", "7"),
             ("LORE_MAX_KEYS_PER_WORKSPACE", "5"),
+            ("LORE_MAX_REVOKED_KEYS_PER_WORKSPACE", "3"),
             ("LORE_EXTRACT_TIMEOUT_SECS", "9"),
             ("LORE_DYNAMODB_TABLE", "t1"),
             ("LORE_EXTRACT_ISOLATION", "thread"),
@@ -397,6 +400,7 @@ mod tests {
         assert_eq!(s.app.public_base_url.as_deref(), Some("https://lore.example.com"));
         assert_eq!(s.app.max_hooks_per_workspace, 7);
         assert_eq!(s.app.max_keys_per_workspace, 5);
+        assert_eq!(s.app.max_revoked_keys_per_workspace, 3);
         assert_eq!(s.app.extract_limits.timeout, Duration::from_secs(9));
         assert_eq!(s.aws.table, "t1");
         assert_eq!(s.extract_isolation, ExtractIsolation::Thread);

@@ -207,7 +207,7 @@ async fn get_workspace(auth: Authed<AnyScope>, State(s): State<ApiState>) -> Res
     }))
 }
 
-/// The workspace's keys, revoked ones included, newest first.
+/// The workspace's keys, revoked ones included (the newest `LORE_MAX_REVOKED_KEYS_PER_WORKSPACE`), newest first.
 #[utoipa::path(get, path = "/api/v1/keys", tag = "workspace", params(PageParams),
     security(("bearer" = ["workspace:admin"])),
     responses(

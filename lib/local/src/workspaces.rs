@@ -189,4 +189,14 @@ impl KeyStore for SqliteStore {
         })
         .await
     }
+    async fn delete_revoked_key(&self, id: &ApiKeyId) -> StoreResult<bool> {
+        let id = id.clone();
+        self.write(move |tx| {
+            let n = tx
+                .execute("DELETE FROM api_keys WHERE id = ?1 AND revoked_at IS NOT NULL", params![id.as_str()])
+                .map_err(unavailable)?;
+            Ok(n == 1)
+        })
+        .await
+    }
 }

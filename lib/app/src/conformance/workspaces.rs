@@ -68,6 +68,14 @@ pub async fn keys(p: &Stores, unique: &str) {
     assert!(!p.keys.revoke_key(&ApiKeyId::generate(), at).await.unwrap(), "unknown key");
     let found = p.keys.find_key(&secret.hash()).await.unwrap().unwrap();
     assert_eq!(found.revoked_at, Some(at), "revoked keys stay findable, marked");
+
+    assert!(!p.keys.delete_revoked_key(&k2.id).await.unwrap(), "a live key is not deleted");
+    assert!(p.keys.find_key(&k2.hash).await.unwrap().is_some());
+    assert!(p.keys.delete_revoked_key(&k1.id).await.unwrap(), "a revoked key is");
+    assert_eq!(p.keys.find_key(&secret.hash()).await.unwrap(), None, "gone by hash");
+    assert_eq!(p.keys.list_keys(Some(&ws.id)).await.unwrap(), vec![k2.clone()], "and from the list");
+    assert!(!p.keys.delete_revoked_key(&k1.id).await.unwrap(), "once");
+    assert!(!p.keys.revoke_key(&k1.id, at).await.unwrap(), "nor revoked again");
 }
 
 pub async fn rate_limiter(p: &Stores, _unique: &str) {

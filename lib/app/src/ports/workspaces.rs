@@ -34,6 +34,9 @@ pub trait KeyStore: Send + Sync {
     async fn list_keys(&self, workspace: Option<&WorkspaceId>) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked. `false` when no such key exists or it was already revoked.
     async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool>;
+    /// Deletes a revoked key's record. `false` when no such key exists or it is not revoked (a
+    /// live key is never deleted: it is revoked first).
+    async fn delete_revoked_key(&self, id: &ApiKeyId) -> StoreResult<bool>;
 }
 
 /// One request counted on a key by a store that keeps each key's request window on the key

@@ -261,4 +261,24 @@ impl KeyStore for DynamoStore {
         let cond = format!("{} AND attribute_not_exists({})", exists(&mut expr), expr.a("revokedAt"));
         Ok(self.update_if(key(key_pk(hash), KEY_SK), update, cond, expr).await?.is_some())
     }
+
+    async fn delete_revoked_key(&self, id: &ApiKeyId) -> StoreResult<bool> {
+        let Some(pointer) = self.get(&key_id_pk(id), KEY_ID_SK).await? else { return Ok(false) };
+        let hash = req_s(&pointer, "hash")?;
+        for attempt in 0..MAX_ATTEMPTS {
+            let mut expr = Expr::new();
+            let cond = format!("{} AND attribute_exists({})", exists(&mut expr), expr.a("revokedAt"));
+            let writes = vec![
+                TxWrite::Delete { key: key(key_pk(hash), KEY_SK), cond: Some(cond), expr },
+                TxWrite::Delete { key: key(key_id_pk(id), KEY_ID_SK), cond: None, expr: Expr::new() },
+            ];
+            match self.transact(writes).await {
+                Ok(()) => return Ok(true),
+                Err(TxFailure::Condition(_)) => return Ok(false),
+                Err(TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+        Err(gave_up("delete_revoked_key"))
+    }
 }

@@ -75,6 +75,8 @@ pub struct Overrides {
     pub max_hooks_per_workspace: Option<u32>,
     /// Allow this many active keys per workspace instead of `LORE_MAX_KEYS_PER_WORKSPACE`.
     pub max_keys_per_workspace: Option<u32>,
+    /// Keep this many revoked keys per workspace instead of `LORE_MAX_REVOKED_KEYS_PER_WORKSPACE`.
+    pub max_revoked_keys_per_workspace: Option<u32>,
     /// Allow this many public chat requests a minute per Mind instead of
     /// `LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE`.
     pub public_chat_per_mind_per_minute: Option<u32>,

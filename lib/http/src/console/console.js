@@ -483,14 +483,13 @@ function searchSection(kind, id) {
     field("Value", value, "Lists: comma-separated"),
     el("button", { type: "submit", class: "primary" }, "Search"),
   );
-  const typed = (raw) => (raw === "true" ? true : raw === "false" ? false : raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const q = query.value.trim();
     const body = { query: q, mode: mode.value, topK: Number(topK.value) || 5 };
     if (key.value.trim()) {
       const list = op.value === "in" || op.value === "nin";
-      body.filter = { type: op.value, key: key.value.trim(), value: list ? value.value.split(",").map((v) => typed(v.trim())).filter((v) => v !== "") : typed(value.value.trim()) };
+      body.filter = { type: op.value, key: key.value.trim(), value: list ? value.value.split(",").map((v) => typedValue(v.trim())).filter((v) => v !== "") : typedValue(value.value.trim()) };
     }
     const data = await attempt(() => api("POST", k.search(id), body));
     if (!data) return;
@@ -930,6 +929,9 @@ async function transcriptView(kind, id, conversationId) {
   await draw();
 }
 
+/** A typed metadata value from what was typed: `true`/`false`, a number, else the text. */
+const typedValue = (raw) => (raw === "true" ? true : raw === "false" ? false : raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw);
+
 /** `key = value` lines from metadata; numbers and true/false stay typed. */
 const metadataLines = (m) => Object.entries(m || {}).map(([key, v]) => `${key} = ${v}`).join("\n");
 function parseMetadata(text) {
@@ -939,7 +941,7 @@ function parseMetadata(text) {
     if (at < 1) throw new Error(`"${line}" is not key = value`);
     const key = line.slice(0, at).trim();
     const raw = line.slice(at + 1).trim();
-    out[key] = raw === "true" ? true : raw === "false" ? false : raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+    out[key] = typedValue(raw);
   }
   return out;
 }
