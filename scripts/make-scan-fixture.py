@@ -2,7 +2,10 @@
 """Writes lib/extract/tests/fixtures/scanned-page.pdf: a page "scanned" at 150 dpi, a grey JPEG
 image of a few lines of English text with no text layer, for the text recognition (OCR) tests;
 scanned-page-fax.pdf, the same page in black and white as a CCITT Group 4 image; and
-scanned-page-flate.pdf, the same grey page as Flate-compressed pixels with the PNG "Up" predictor.
+scanned-page-flate.pdf, the same grey page as Flate-compressed pixels with the PNG "Up" predictor;
+scanned-page-palette.pdf, the page as a 4-bit palette image (`/Indexed` over RGB, dark blue ink on
+cream, the palette in a stream of its own); scanned-page-cmyk.pdf, the page as DeviceCMYK pixels
+(black ink on the K plate).
 
 Needs Pillow (in a throwaway virtual environment: python3 -m venv /tmp/v && /tmp/v/bin/pip
 install Pillow) and the DejaVu Sans font of Debian's fonts-dejavu-core package. Run from the
@@ -18,6 +21,8 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 OUT = Path("lib/extract/tests/fixtures/scanned-page.pdf")
 FAX = Path("lib/extract/tests/fixtures/scanned-page-fax.pdf")
 FLATE = Path("lib/extract/tests/fixtures/scanned-page-flate.pdf")
+PALETTE = Path("lib/extract/tests/fixtures/scanned-page-palette.pdf")
+CMYK = Path("lib/extract/tests/fixtures/scanned-page-cmyk.pdf")
 LINES = [
     "Lighthouse inspection report",
     "The keepers recorded strong westerly winds",
@@ -47,6 +52,68 @@ def main() -> None:
     print(f"{FAX}: {len(data)} bytes")
     FLATE.write_bytes(flate_pdf(image))
     print(f"{FLATE}: {FLATE.stat().st_size} bytes")
+    PALETTE.write_bytes(palette_pdf(image))
+    print(f"{PALETTE}: {PALETTE.stat().st_size} bytes")
+    CMYK.write_bytes(cmyk_pdf(image))
+    print(f"{CMYK}: {CMYK.stat().st_size} bytes")
+
+
+def palette_pdf(image: Image.Image) -> bytes:
+    """The grey page as 4-bit palette indices (Flate, no predictor): 16 colours from dark blue ink
+    (index 0) to cream paper (15), the palette a Flate stream referenced by the colour space."""
+    width, height = image.size
+    grey = image.tobytes()
+    packed = bytearray()
+    for y in range(height):
+        row = [grey[y * width + x] >> 4 for x in range(width)]
+        row += [0] * (len(row) % 2)
+        packed.extend((row[i] << 4) | row[i + 1] for i in range(0, len(row), 2))
+    ink, paper = (20, 30, 90), (250, 245, 225)
+    lookup = bytes(round(a + (b - a) * i / 15) for i in range(16) for a, b in zip(ink, paper))
+    palette = zlib.compress(lookup, 9)
+    image_dict = "/ColorSpace [/Indexed /DeviceRGB 15 6 0 R] /BitsPerComponent 4 /Filter /FlateDecode"
+    extra = b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(palette) + palette + b"\nendstream"
+    return raster_pdf(width, height, image_dict, zlib.compress(bytes(packed), 9), [extra])
+
+
+def cmyk_pdf(image: Image.Image) -> bytes:
+    """The grey page as DeviceCMYK pixels (Flate): black ink on the K plate only."""
+    width, height = image.size
+    pixels = bytearray()
+    for v in image.tobytes():
+        pixels.extend((0, 0, 0, 255 - v))
+    image_dict = "/ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /FlateDecode"
+    return raster_pdf(width, height, image_dict, zlib.compress(bytes(pixels), 9), [])
+
+
+def raster_pdf(width: int, height: int, image_dict: str, data: bytes, extra: list) -> bytes:
+    """A one-page PDF drawing one image XObject (object 5) of `image_dict` entries and `data`;
+    `extra` objects are numbered from 6."""
+    points = (width * 72 // 150, height * 72 // 150)
+    content = f"q {points[0]} 0 0 {points[1]} 0 0 cm /Im1 Do Q".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {points[0]} {points[1]}] "
+        f"/Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>".encode(),
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} {image_dict} "
+        f"/Length {len(data)} >>\nstream\n".encode()
+        + data
+        + b"\nendstream",
+        *extra,
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
 
 
 def flate_pdf(image: Image.Image) -> bytes:
@@ -62,31 +129,11 @@ def flate_pdf(image: Image.Image) -> bytes:
         filtered.extend((a - b) & 0xFF for a, b in zip(row, previous))
         previous = row
     data = zlib.compress(bytes(filtered), 9)
-    points = (width * 72 // 150, height * 72 // 150)
-    content = f"q {points[0]} 0 0 {points[1]} 0 0 cm /Im1 Do Q".encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {points[0]} {points[1]}] "
-        f"/Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>".encode(),
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-        f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace /DeviceGray "
-        f"/BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns {width} >> "
-        f"/Length {len(data)} >>\nstream\n".encode()
-        + data
-        + b"\nendstream",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    image_dict = (
+        f"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode "
+        f"/DecodeParms << /Predictor 12 /Columns {width} >>"
+    )
+    return raster_pdf(width, height, image_dict, data, [])
 
 
 if __name__ == "__main__":

@@ -330,16 +330,21 @@ pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'sta
         }
         [] | [_] if filters.first().is_none_or(|f| f == b"FlateDecode") => {
             let bits = dict.get(b"BitsPerComponent").ok().and_then(|b| b.as_i64().ok()).unwrap_or(8);
-            let components = components(dict.get(b"ColorSpace").ok()).ok_or("a colour space not read")?;
-            let (format, bits) = match (components, bits) {
-                (1, 8) => (PixelFormat::Gray8, 8u64),
-                (3, 8) => (PixelFormat::Rgb8, 8),
-                (1, 1) => (PixelFormat::Gray1, 1),
+            let space = space(dict.get(b"ColorSpace").ok()).ok_or("a colour space not read")?;
+            let (components, bits) = match (&space, bits) {
+                (Space::Gray, 8 | 1) | (Space::Rgb, 8) | (Space::Cmyk, 8) => (space.components(), bits as u64),
+                (Space::Indexed { .. }, 1 | 2 | 4 | 8) => (1, bits as u64),
                 _ => return Err("a pixel format not read"),
             };
             let row = (width * components * bits).div_ceil(8);
             let size = row * height;
-            *decoded = decoded.saturating_add(size);
+            // What is stored, and what a palette or CMYK image becomes (one or three bytes a pixel).
+            let converted = match &space {
+                Space::Indexed { base, .. } => width * height * base.shown_components(),
+                Space::Cmyk => width * height * 3,
+                _ => 0,
+            };
+            *decoded = decoded.saturating_add(size).saturating_add(converted);
             if *decoded > MAX_DECODED_BYTES {
                 return Err("over the document's decoded image budget");
             }
@@ -366,12 +371,22 @@ pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'sta
                 dict.get(b"Decode").ok().and_then(|d| d.as_array().ok()).map(Vec::as_slice),
                 Some([a, ..]) if a.as_float().ok().or_else(|| a.as_i64().ok().map(|v| v as f32)) == Some(1.0)
             );
-            if inverted {
+            // An inverted palette would swap indices, not colours: not met in scans, not read.
+            if inverted && !matches!(space, Space::Indexed { .. }) {
                 pixels.iter_mut().for_each(|b| *b = !*b);
             }
             let (width, height) =
                 (u32::try_from(width).map_err(|_| "too wide")?, u32::try_from(height).map_err(|_| "too tall")?);
-            Ok(Picture::Raster(Raster { width, height, format, data: pixels }))
+            let (format, data) = match space {
+                Space::Gray if bits == 1 => (PixelFormat::Gray1, pixels),
+                Space::Gray => (PixelFormat::Gray8, pixels),
+                Space::Rgb => (PixelFormat::Rgb8, pixels),
+                Space::Cmyk => (PixelFormat::Rgb8, pixels.chunks_exact(4).flat_map(cmyk_to_rgb).collect()),
+                Space::Indexed { base, hival, lookup } => {
+                    depalette(&pixels, width, height, bits as u8, &base, hival, &lookup).ok_or("a short palette")?
+                }
+            };
+            Ok(Picture::Raster(Raster { width, height, format, data }))
         }
         _ => Err("an encoding not read (JBIG2, JPEG 2000 or a filter chain)"),
     }
@@ -413,26 +428,115 @@ fn names(object: Option<&Object>) -> Vec<Vec<u8>> {
     }
 }
 
-/// Colour components of a grey or RGB colour space (device, calibrated or ICC-based).
-fn components(space: Option<&Object>) -> Option<u64> {
-    match space? {
+/// The colour spaces of the images read: grey, RGB and CMYK (device, calibrated or ICC-based),
+/// and a palette over one of them.
+#[derive(Debug, Clone, PartialEq)]
+enum Space {
+    Gray,
+    Rgb,
+    Cmyk,
+    /// `[/Indexed base hival lookup]`: a pixel is an index (at most `hival`) into `lookup`, which
+    /// holds `base`'s components of each colour one after another.
+    Indexed {
+        base: Box<Space>,
+        hival: u8,
+        lookup: Vec<u8>,
+    },
+}
+
+impl Space {
+    /// Components a stored pixel has.
+    fn components(&self) -> u64 {
+        match self {
+            Space::Gray | Space::Indexed { .. } => 1,
+            Space::Rgb => 3,
+            Space::Cmyk => 4,
+        }
+    }
+
+    /// Bytes a pixel has once decoded for the engines: grey stays grey, the rest become RGB.
+    fn shown_components(&self) -> u64 {
+        if *self == Space::Gray { 1 } else { 3 }
+    }
+}
+
+fn space(object: Option<&Object>) -> Option<Space> {
+    match object? {
         Object::Name(name) => match name.as_slice() {
-            b"DeviceGray" | b"CalGray" | b"G" => Some(1),
-            b"DeviceRGB" | b"CalRGB" | b"RGB" => Some(3),
+            b"DeviceGray" | b"CalGray" | b"G" => Some(Space::Gray),
+            b"DeviceRGB" | b"CalRGB" | b"RGB" => Some(Space::Rgb),
+            b"DeviceCMYK" | b"CMYK" => Some(Space::Cmyk),
             _ => None,
         },
         Object::Array(items) => match items.first()?.as_name().ok()? {
-            b"CalGray" => Some(1),
-            b"CalRGB" => Some(3),
+            b"CalGray" => Some(Space::Gray),
+            b"CalRGB" => Some(Space::Rgb),
             // The ICC profile's stream is a reference this module does not follow: pdf.rs
             // resolves it into `N` beforehand (see `resolve_color_space`).
-            b"ICCBased" => {
-                items.get(1)?.as_i64().ok().and_then(|n| u64::try_from(n).ok()).filter(|n| *n == 1 || *n == 3)
+            b"ICCBased" => match items.get(1)?.as_i64().ok()? {
+                1 => Some(Space::Gray),
+                3 => Some(Space::Rgb),
+                4 => Some(Space::Cmyk),
+                _ => None,
+            },
+            // pdf.rs resolves the base and the lookup (a string or a stream) beforehand too.
+            b"Indexed" | b"I" => {
+                let base = space(items.get(1))?;
+                let hival = u8::try_from(items.get(2)?.as_i64().ok()?).ok()?;
+                let lookup = match items.get(3)? {
+                    Object::String(bytes, _) => bytes.clone(),
+                    _ => return None,
+                };
+                (!matches!(base, Space::Indexed { .. })).then(|| Space::Indexed { base: Box::new(base), hival, lookup })
             }
             _ => None,
         },
         _ => None,
     }
+}
+
+/// One CMYK pixel as RGB, without a colour profile (enough to tell ink from paper).
+fn cmyk_to_rgb(p: &[u8]) -> [u8; 3] {
+    let k = u16::from(p[3]);
+    let channel = |c: u8| 255 - (u16::from(c) + k).min(255) as u8;
+    [channel(p[0]), channel(p[1]), channel(p[2])]
+}
+
+/// Palette indices (`bits` each, rows padded to a byte) as grey or RGB pixels; `None` when the
+/// lookup is shorter than `hival` colours. An index over `hival` takes the last colour.
+fn depalette(
+    indices: &[u8],
+    width: u32,
+    height: u32,
+    bits: u8,
+    base: &Space,
+    hival: u8,
+    lookup: &[u8],
+) -> Option<(PixelFormat, Vec<u8>)> {
+    let per_colour = base.components() as usize;
+    let colours = usize::from(hival) + 1;
+    let palette = lookup.get(..colours * per_colour)?;
+    let colour = |i: usize| -> Vec<u8> {
+        let c = &palette[i.min(colours - 1) * per_colour..][..per_colour];
+        match base {
+            Space::Cmyk => cmyk_to_rgb(c).to_vec(),
+            _ => c.to_vec(),
+        }
+    };
+    let shown: Vec<Vec<u8>> = (0..colours).map(colour).collect();
+    let (width, height) = (width as usize, height as usize);
+    let row = (width * usize::from(bits)).div_ceil(8);
+    let mut out = Vec::with_capacity(width * height * base.shown_components() as usize);
+    for r in 0..height {
+        let line = indices.get(r * row..(r + 1) * row)?;
+        for x in 0..width {
+            let bit = x * usize::from(bits);
+            let byte = line[bit / 8];
+            let index = usize::from((byte >> (8 - usize::from(bits) - bit % 8)) & ((1u16 << bits) - 1) as u8);
+            out.extend_from_slice(&shown[index.min(colours - 1)]);
+        }
+    }
+    Some((if *base == Space::Gray { PixelFormat::Gray8 } else { PixelFormat::Rgb8 }, out))
 }
 
 /// Exactly `size` bytes inflated from zlib (or raw deflate) data, reading no more than that.
@@ -538,6 +642,70 @@ mod tests {
         assert_eq!(unpredict_png(&data[..5], 3, 1, 2), None, "short data");
         assert_eq!(unpredict_png(&[9, 0, 0, 0], 3, 1, 1), None, "an unknown filter");
         assert_eq!(paeth(10, 20, 10), 20);
+    }
+
+    fn image(space: Object, bits: i64, width: i64, height: i64, data: Vec<u8>) -> Stream {
+        let mut dict = Dictionary::new();
+        dict.set("Width", width);
+        dict.set("Height", height);
+        dict.set("BitsPerComponent", bits);
+        dict.set("ColorSpace", space);
+        Stream::new(dict, data)
+    }
+
+    fn palette(base: &str, hival: i64, lookup: &[u8]) -> Object {
+        Object::Array(vec![
+            Object::Name(b"Indexed".to_vec()),
+            Object::Name(base.as_bytes().to_vec()),
+            Object::Integer(hival),
+            Object::String(lookup.to_vec(), pdf_extract::StringFormat::Literal),
+        ])
+    }
+
+    fn raster(picture: Result<Picture, &'static str>) -> (PixelFormat, Vec<u8>) {
+        match picture {
+            Ok(Picture::Raster(r)) => (r.format, r.data),
+            Ok(_) => panic!("not a raster"),
+            Err(why) => panic!("{why}"),
+        }
+    }
+
+    #[test]
+    fn palette_and_cmyk_images_become_rgb_or_grey_pixels() {
+        // 2-bit indices, rows padded to a byte: [0, 1, 2] and [3, 3, 0].
+        let rgb = palette("DeviceRGB", 3, &[0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]);
+        let (format, data) = raster(decode(&image(rgb, 2, 3, 2, vec![0b0001_1000, 0b1111_0000]), &mut 0));
+        assert_eq!(format, PixelFormat::Rgb8);
+        assert_eq!(data, [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 255, 0, 0, 0]);
+        // A grey palette stays grey; an index past `hival` takes the last colour.
+        let grey = palette("DeviceGray", 1, &[10, 200]);
+        let (format, data) = raster(decode(&image(grey, 8, 3, 1, vec![0, 1, 7]), &mut 0));
+        assert_eq!((format, data), (PixelFormat::Gray8, vec![10, 200, 200]));
+        // CMYK: paper, the K plate, cyan.
+        let cmyk = Object::Name(b"DeviceCMYK".to_vec());
+        let (format, data) =
+            raster(decode(&image(cmyk, 8, 3, 1, vec![0, 0, 0, 0, 0, 0, 0, 255, 255, 0, 0, 0]), &mut 0));
+        assert_eq!((format, data), (PixelFormat::Rgb8, vec![255, 255, 255, 0, 0, 0, 0, 255, 255]));
+    }
+
+    #[test]
+    fn a_short_or_nested_palette_is_skipped_with_a_reason() {
+        let short = palette("DeviceRGB", 3, &[0, 0, 0]);
+        assert_eq!(decode(&image(short, 8, 1, 1, vec![0]), &mut 0).err(), Some("a short palette"));
+        let nested = Object::Array(vec![
+            Object::Name(b"Indexed".to_vec()),
+            palette("DeviceGray", 1, &[0, 255]),
+            Object::Integer(1),
+            Object::String(vec![0, 255], pdf_extract::StringFormat::Literal),
+        ]);
+        assert_eq!(decode(&image(nested, 8, 1, 1, vec![0]), &mut 0).err(), Some("a colour space not read"));
+        // A palette image counts what it becomes (three bytes a pixel) against the budget.
+        let mut decoded = MAX_DECODED_BYTES - 3;
+        let rgb = palette("DeviceRGB", 0, &[1, 2, 3]);
+        assert_eq!(
+            decode(&image(rgb, 8, 2, 1, vec![0, 0]), &mut decoded).err(),
+            Some("over the document's decoded image budget")
+        );
     }
 
     #[test]

@@ -169,12 +169,20 @@ fn page_images(doc: &Document, page_id: ObjectId, kept: &HashMap<ObjectId, Strea
     found
 }
 
-/// The colour space of an image as `ocr.rs` reads it: a reference followed, and an ICC-based
-/// space replaced by its number of components (`[/ICCBased N]`).
+/// The colour space of an image as `ocr.rs` reads it: references followed, an ICC-based space
+/// replaced by its number of components (`[/ICCBased N]`), and a palette's base resolved so and
+/// its lookup (a string or a stream) inlined as a string.
 fn resolve_color_space(doc: &Document, dict: &mut Dictionary) {
-    let Some(space) = dict.get(b"ColorSpace").ok().and_then(|s| deref(doc, s)).cloned() else { return };
-    let space = match &space {
-        Object::Array(items) if items.first().and_then(|n| n.as_name().ok()) == Some(b"ICCBased".as_slice()) => {
+    let Some(space) = dict.get(b"ColorSpace").ok().and_then(|s| deref(doc, s)) else { return };
+    let space = resolved_space(doc, space, true);
+    dict.set("ColorSpace", space);
+}
+
+fn resolved_space(doc: &Document, space: &Object, palette_allowed: bool) -> Object {
+    let Object::Array(items) = space else { return space.clone() };
+    let name = |o: &Object| o.as_name().ok().map(<[u8]>::to_vec);
+    match items.first().and_then(name).as_deref() {
+        Some(b"ICCBased") => {
             let n = items
                 .get(1)
                 .and_then(|p| deref(doc, p))
@@ -185,9 +193,30 @@ fn resolve_color_space(doc: &Document, dict: &mut Dictionary) {
                 .unwrap_or(0);
             Object::Array(vec![Object::Name(b"ICCBased".to_vec()), Object::Integer(n)])
         }
-        _ => space,
-    };
-    dict.set("ColorSpace", space);
+        Some(b"Indexed" | b"I") if palette_allowed && items.len() == 4 => {
+            let base = items.get(1).and_then(|b| deref(doc, b)).map(|b| resolved_space(doc, b, false));
+            let hival = items.get(2).and_then(|h| deref(doc, h)).cloned();
+            // A palette holds at most 256 colours of at most four components: 1 KiB.
+            let lookup = match items.get(3).and_then(|l| deref(doc, l)) {
+                Some(Object::String(bytes, _)) => Some(bytes.clone()),
+                Some(Object::Stream(stream)) => {
+                    stream.decompressed_content().ok().or_else(|| Some(stream.content.clone()))
+                }
+                _ => None,
+            }
+            .filter(|bytes| bytes.len() <= 1024);
+            match (base, hival, lookup) {
+                (Some(base), Some(hival), Some(lookup)) => Object::Array(vec![
+                    Object::Name(b"Indexed".to_vec()),
+                    base,
+                    hival,
+                    Object::String(lookup, pdf_extract::StringFormat::Literal),
+                ]),
+                _ => space.clone(),
+            }
+        }
+        _ => space.clone(),
+    }
 }
 
 /// The code that starts the reason of a PDF without a text layer: the source's `error` begins

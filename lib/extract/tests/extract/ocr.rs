@@ -53,6 +53,12 @@ async fn a_flate_scan_with_a_png_predictor_is_read_as_a_pgm() {
 }
 
 #[tokio::test]
+async fn a_palette_scan_and_a_cmyk_scan_are_read() {
+    assert_recognised(&recognised("scanned-page-palette.pdf").await);
+    assert_recognised(&recognised("scanned-page-cmyk.pdf").await);
+}
+
+#[tokio::test]
 async fn a_ccitt_fax_scan_is_read_through_a_tiff_header() {
     assert_recognised(&recognised("scanned-page-fax.pdf").await);
 }
@@ -299,6 +305,36 @@ async fn flate_and_fax_scans_reach_a_vision_model_as_pngs_of_the_same_page() {
     let total = (SCAN_SIZE.0 * SCAN_SIZE.1) as usize;
     assert!(black > total / 100 && black < total / 5, "{black} black pixels of {total}");
     assert!(differ < total / 1000, "{differ} pixels differ");
+}
+
+#[tokio::test]
+async fn palette_and_cmyk_scans_reach_a_vision_model_as_rgb_pngs_of_the_same_page() {
+    let mut pages = Vec::new();
+    for name in ["scanned-page-flate.pdf", "scanned-page-palette.pdf", "scanned-page-cmyk.pdf"] {
+        let stub = Stub::start(|_| Reply::Text(SCAN_TEXT.to_owned())).await;
+        let extracted = extractor().extract(fixture(name), DocumentKind::Pdf, vision(&stub, None)).await.expect(name);
+        assert_eq!(extracted.text, SCAN_TEXT, "{name}");
+        let (mime, png) = images_of(&stub.requests()[0].1).remove(0);
+        assert_eq!(mime, "image/png", "{name}");
+        let (size, depth, color, pixels) = png_pixels(&png);
+        assert_eq!((size, depth), (SCAN_SIZE, png::BitDepth::Eight), "{name}");
+        pages.push((color, pixels));
+    }
+    let [(png::ColorType::Grayscale, grey), (png::ColorType::Rgb, palette), (png::ColorType::Rgb, cmyk)] =
+        pages.as_slice()
+    else {
+        panic!("a grey page and two RGB pages expected")
+    };
+    // The fixture script made both from the grey page: the palette page's index is the grey
+    // level's top four bits, into 16 colours from dark blue (20, 30, 90) to cream (250, 245, 225);
+    // the CMYK page puts 255 - grey on the K plate, which reads back as grey on every channel.
+    let lerp = |a: u8, b: u8, i: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * f32::from(i) / 15.0).round() as u8;
+    for (at, &g) in grey.iter().enumerate() {
+        let i = g >> 4;
+        let want = [lerp(20, 250, i), lerp(30, 245, i), lerp(90, 225, i)];
+        assert_eq!(&palette[at * 3..at * 3 + 3], want, "palette pixel {at} (grey {g})");
+        assert_eq!(&cmyk[at * 3..at * 3 + 3], [g, g, g], "CMYK pixel {at}");
+    }
 }
 
 /// `pages` pages, each drawing its own 2×2 grey image.
