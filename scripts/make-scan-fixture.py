@@ -5,13 +5,15 @@ scanned-page-fax.pdf, the same page in black and white as a CCITT Group 4 image;
 scanned-page-flate.pdf, the same grey page as Flate-compressed pixels with the PNG "Up" predictor;
 scanned-page-palette.pdf, the page as a 4-bit palette image (`/Indexed` over RGB, dark blue ink on
 cream, the palette in a stream of its own); scanned-page-cmyk.pdf, the page as DeviceCMYK pixels
-(black ink on the K plate).
+(black ink on the K plate); scanned-page-jpx.pdf, the page as a JPEG 2000 image (`JPXDecode`, a JP2
+file written by Pillow's OpenJPEG, lossy at 1:20).
 
 Needs Pillow (in a throwaway virtual environment: python3 -m venv /tmp/v && /tmp/v/bin/pip
 install Pillow) and the DejaVu Sans font of Debian's fonts-dejavu-core package. Run from the
 repository root: /tmp/v/bin/python scripts/make-scan-fixture.py
 """
 
+import io
 import zlib
 from pathlib import Path
 
@@ -23,6 +25,7 @@ FAX = Path("lib/extract/tests/fixtures/scanned-page-fax.pdf")
 FLATE = Path("lib/extract/tests/fixtures/scanned-page-flate.pdf")
 PALETTE = Path("lib/extract/tests/fixtures/scanned-page-palette.pdf")
 CMYK = Path("lib/extract/tests/fixtures/scanned-page-cmyk.pdf")
+JPX = Path("lib/extract/tests/fixtures/scanned-page-jpx.pdf")
 LINES = [
     "Lighthouse inspection report",
     "The keepers recorded strong westerly winds",
@@ -56,6 +59,8 @@ def main() -> None:
     print(f"{PALETTE}: {PALETTE.stat().st_size} bytes")
     CMYK.write_bytes(cmyk_pdf(image))
     print(f"{CMYK}: {CMYK.stat().st_size} bytes")
+    JPX.write_bytes(jpx_pdf(image))
+    print(f"{JPX}: {JPX.stat().st_size} bytes")
 
 
 def palette_pdf(image: Image.Image) -> bytes:
@@ -84,6 +89,14 @@ def cmyk_pdf(image: Image.Image) -> bytes:
         pixels.extend((0, 0, 0, 255 - v))
     image_dict = "/ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /FlateDecode"
     return raster_pdf(width, height, image_dict, zlib.compress(bytes(pixels), 9), [])
+
+
+def jpx_pdf(image: Image.Image) -> bytes:
+    """The grey page as a JPEG 2000 image (a JP2 file; the colour space comes from the file)."""
+    out = io.BytesIO()
+    image.save(out, "JPEG2000", irreversible=True, quality_mode="rates", quality_layers=[20])
+    width, height = image.size
+    return raster_pdf(width, height, "/BitsPerComponent 8 /Filter /JPXDecode", out.getvalue(), [])
 
 
 def raster_pdf(width: int, height: int, image_dict: str, data: bytes, extra: list) -> bytes:

@@ -12,10 +12,11 @@
 //!
 //! Encodings read: JPEG (`DCTDecode`, passed on as it is); uncompressed or `FlateDecode` images
 //! (PNG predictors included) in grey or RGB at 8 bits per component (written as PGM/PPM for
-//! Tesseract, PNG for a vision model) or grey at 1 bit (PBM, PNG); CCITT Group 3 and 4 fax images
-//! (`CCITTFaxDecode`: wrapped in a TIFF header for Tesseract; decoded to a PNG for a vision
-//! model, Group 4 and one-dimensional Group 3 with end-of-line codes only). Others (JBIG2,
-//! JPEG 2000, indexed colours, masks) are skipped.
+//! Tesseract, PNG for a vision model) or grey at 1 bit (PBM, PNG), palette (`/Indexed`) and CMYK
+//! images turned into grey or RGB; JPEG 2000 (`JPXDecode`) decoded to grey or RGB; CCITT Group 3
+//! and 4 fax images (`CCITTFaxDecode`: wrapped in a TIFF header for Tesseract; decoded to a PNG
+//! for a vision model, Group 4 and one-dimensional Group 3 with end-of-line codes only). Others
+//! (JBIG2, masks) are skipped.
 
 mod vision;
 
@@ -388,8 +389,44 @@ pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'sta
             };
             Ok(Picture::Raster(Raster { width, height, format, data }))
         }
-        _ => Err("an encoding not read (JBIG2, JPEG 2000 or a filter chain)"),
+        [f] if f == b"JPXDecode" => jpeg2000(&image.content, decoded),
+        _ => Err("an encoding not read (JBIG2 or a filter chain)"),
     }
+}
+
+/// A JPEG 2000 image (`JPXDecode`: a JP2 file or a bare codestream) decoded to grey or RGB
+/// pixels by hayro-jpeg2000 (memory-safe Rust); an alpha channel is laid over white paper.
+fn jpeg2000(data: &[u8], decoded: &mut u64) -> Result<Picture, &'static str> {
+    use hayro_jpeg2000::{DecodeSettings, Image};
+    let jpx = Image::new(data, &DecodeSettings::default()).map_err(|_| "damaged JPEG 2000 data")?;
+    let (width, height) = (jpx.width(), jpx.height());
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels == 0 || pixels > MAX_PIXELS {
+        return Err("more pixels than the limit");
+    }
+    let colours = u64::from(jpx.color_space().num_channels());
+    if !matches!(colours, 1 | 3 | 4) {
+        return Err("a pixel format not read");
+    }
+    let channels = colours + u64::from(jpx.has_alpha());
+    // The decoder works on a 32-bit sample per channel besides the 8-bit result it returns.
+    *decoded = decoded.saturating_add(pixels * channels * 5);
+    if *decoded > MAX_DECODED_BYTES {
+        return Err("over the document's decoded image budget");
+    }
+    let samples = jpx.decode().map_err(|_| "damaged JPEG 2000 data")?;
+    let alpha = jpx.has_alpha();
+    let over_paper = |v: u8, a: u8| ((u16::from(v) * u16::from(a) + 255 * (255 - u16::from(a))) / 255) as u8;
+    let mut data = Vec::with_capacity(usize::try_from(pixels * colours.min(3)).map_err(|_| "too large")?);
+    for pixel in samples.chunks_exact(usize::try_from(channels).unwrap_or(1)) {
+        let (colour, a) = if alpha { (&pixel[..pixel.len() - 1], pixel[pixel.len() - 1]) } else { (pixel, 255) };
+        match colour.len() {
+            4 => data.extend(cmyk_to_rgb(colour).map(|v| over_paper(v, a))),
+            _ => data.extend(colour.iter().map(|&v| over_paper(v, a))),
+        }
+    }
+    let format = if colours == 1 { PixelFormat::Gray8 } else { PixelFormat::Rgb8 };
+    Ok(Picture::Raster(Raster { width, height, format, data }))
 }
 
 /// The picture as a file Tesseract reads: its extension and bytes.
@@ -706,6 +743,26 @@ mod tests {
             decode(&image(rgb, 8, 2, 1, vec![0, 0]), &mut decoded).err(),
             Some("over the document's decoded image budget")
         );
+    }
+
+    #[test]
+    fn damaged_or_oversized_jpeg_2000_is_skipped_with_a_reason() {
+        let jpx = |content: Vec<u8>| {
+            let mut dict = Dictionary::new();
+            dict.set("Width", 1);
+            dict.set("Height", 1);
+            dict.set("Filter", Object::Name(b"JPXDecode".to_vec()));
+            Stream::new(dict, content)
+        };
+        assert_eq!(decode(&jpx(b"not a JPEG 2000 file".to_vec()), &mut 0).err(), Some("damaged JPEG 2000 data"));
+        // A codestream whose header (SIZ) declares 60000 × 60000 pixels: refused before decoding.
+        let mut siz = vec![0xff, 0x4f, 0xff, 0x51, 0x00, 0x29, 0x00, 0x00];
+        for v in [60_000u32, 60_000, 0, 0, 60_000, 60_000, 0, 0] {
+            siz.extend_from_slice(&v.to_be_bytes());
+        }
+        siz.extend_from_slice(&[0x00, 0x01, 0x07, 0x01, 0x01, 0xff, 0xd9]);
+        let refused = decode(&jpx(siz), &mut 0).err();
+        assert!(matches!(refused, Some("more pixels than the limit" | "damaged JPEG 2000 data")), "{refused:?}");
     }
 
     #[test]

@@ -98,8 +98,7 @@ fn recognize(
             if pages.len() < all.len() { format!("its first {} pages", pages.len()) } else { "them".to_owned() }
         ))),
         Err(Failure::NothingReadable) => Err(ExtractError::Corrupt(format!(
-            "{NO_TEXT_LAYER}: {scan}, in an image encoding text recognition (OCR) does not read (such as JBIG2 or \
-             JPEG 2000){}",
+            "{NO_TEXT_LAYER}: {scan}, in an image encoding text recognition (OCR) does not read (such as JBIG2){}",
             if pages.is_empty() { ", or no page was to be read" } else { "" }
         ))),
         Err(Failure::CannotRun(why)) => {

@@ -53,9 +53,10 @@ async fn a_flate_scan_with_a_png_predictor_is_read_as_a_pgm() {
 }
 
 #[tokio::test]
-async fn a_palette_scan_and_a_cmyk_scan_are_read() {
-    assert_recognised(&recognised("scanned-page-palette.pdf").await);
-    assert_recognised(&recognised("scanned-page-cmyk.pdf").await);
+async fn palette_cmyk_and_jpeg_2000_scans_are_read() {
+    for name in ["scanned-page-palette.pdf", "scanned-page-cmyk.pdf", "scanned-page-jpx.pdf"] {
+        assert_recognised(&recognised(name).await);
+    }
 }
 
 #[tokio::test]
@@ -335,6 +336,27 @@ async fn palette_and_cmyk_scans_reach_a_vision_model_as_rgb_pngs_of_the_same_pag
         assert_eq!(&palette[at * 3..at * 3 + 3], want, "palette pixel {at} (grey {g})");
         assert_eq!(&cmyk[at * 3..at * 3 + 3], [g, g, g], "CMYK pixel {at}");
     }
+}
+
+#[tokio::test]
+async fn a_jpeg_2000_scan_reaches_a_vision_model_as_a_grey_png_of_the_same_page() {
+    let mut pages = Vec::new();
+    for name in ["scanned-page-flate.pdf", "scanned-page-jpx.pdf"] {
+        let stub = Stub::start(|_| Reply::Text(SCAN_TEXT.to_owned())).await;
+        let extracted = extractor().extract(fixture(name), DocumentKind::Pdf, vision(&stub, None)).await.expect(name);
+        assert_eq!(extracted.text, SCAN_TEXT, "{name}");
+        let (_, png) = images_of(&stub.requests()[0].1).remove(0);
+        let (size, depth, color, pixels) = png_pixels(&png);
+        assert_eq!((size, depth, color), (SCAN_SIZE, png::BitDepth::Eight, png::ColorType::Grayscale), "{name}");
+        pages.push(pixels);
+    }
+    // Lossy at 1:20: close to the grey page, and the ink where the ink was.
+    let (grey, jpx) = (&pages[0], &pages[1]);
+    let total = grey.len();
+    let mean = grey.iter().zip(jpx).map(|(&a, &b)| u64::from(a.abs_diff(b))).sum::<u64>() as f64 / total as f64;
+    let ink_moved = grey.iter().zip(jpx).filter(|&(&a, &b)| (a <= 128) != (b <= 128)).count();
+    assert!(mean < 6.0, "mean difference {mean:.2}");
+    assert!(ink_moved < total / 100, "{ink_moved} of {total} pixels changed side");
 }
 
 /// `pages` pages, each drawing its own 2×2 grey image.
