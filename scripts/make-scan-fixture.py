@@ -6,7 +6,9 @@ scanned-page-flate.pdf, the same grey page as Flate-compressed pixels with the P
 scanned-page-palette.pdf, the page as a 4-bit palette image (`/Indexed` over RGB, dark blue ink on
 cream, the palette in a stream of its own); scanned-page-cmyk.pdf, the page as DeviceCMYK pixels
 (black ink on the K plate); scanned-page-jpx.pdf, the page as a JPEG 2000 image (`JPXDecode`, a JP2
-file written by Pillow's OpenJPEG, lossy at 1:20).
+file written by Pillow's OpenJPEG, lossy at 1:20); scanned-page-jbig2.pdf, the black-and-white page
+as a JBIG2 image (`JBIG2Decode`, embedded organisation: page information, one immediate generic
+region coded with MMR — the Group 4 data libtiff writes for the page — and end of page).
 
 Needs Pillow (in a throwaway virtual environment: python3 -m venv /tmp/v && /tmp/v/bin/pip
 install Pillow) and the DejaVu Sans font of Debian's fonts-dejavu-core package. Run from the
@@ -26,6 +28,7 @@ FLATE = Path("lib/extract/tests/fixtures/scanned-page-flate.pdf")
 PALETTE = Path("lib/extract/tests/fixtures/scanned-page-palette.pdf")
 CMYK = Path("lib/extract/tests/fixtures/scanned-page-cmyk.pdf")
 JPX = Path("lib/extract/tests/fixtures/scanned-page-jpx.pdf")
+JBIG2 = Path("lib/extract/tests/fixtures/scanned-page-jbig2.pdf")
 LINES = [
     "Lighthouse inspection report",
     "The keepers recorded strong westerly winds",
@@ -61,6 +64,8 @@ def main() -> None:
     print(f"{CMYK}: {CMYK.stat().st_size} bytes")
     JPX.write_bytes(jpx_pdf(image))
     print(f"{JPX}: {JPX.stat().st_size} bytes")
+    JBIG2.write_bytes(jbig2_pdf(image.point(lambda v: 255 if v > 128 else 0).convert("1")))
+    print(f"{JBIG2}: {JBIG2.stat().st_size} bytes")
 
 
 def palette_pdf(image: Image.Image) -> bytes:
@@ -97,6 +102,33 @@ def jpx_pdf(image: Image.Image) -> bytes:
     image.save(out, "JPEG2000", irreversible=True, quality_mode="rates", quality_layers=[20])
     width, height = image.size
     return raster_pdf(width, height, "/BitsPerComponent 8 /Filter /JPXDecode", out.getvalue(), [])
+
+
+def jbig2_pdf(bilevel: Image.Image) -> bytes:
+    """The black-and-white page as an embedded JBIG2 stream: no JBIG2 encoder ships in Debian or
+    PyPI, but a generic region may be coded with MMR, which is CCITT Group 4 (T.88 6.2.6), so the
+    Group 4 data libtiff writes for the page is wrapped in JBIG2 segments by hand (T.88 7.2)."""
+    width, height = bilevel.size
+    # In CCITT coding "white" runs are 0 bits; JBIG2 decodes them as 0 = white (paper). Pillow
+    # stores a mode-1 image as min-is-black (a 1 bit shows white), so the page is inverted first
+    # for the paper to be the 0 bits.
+    inverted = bilevel.point(lambda v: 255 - v)
+    out = io.BytesIO()
+    inverted.save(out, "TIFF", compression="group4", tiffinfo={278: height})  # one strip
+    tiff = Image.open(io.BytesIO(out.getvalue()))
+    assert tiff.tag_v2[262] == 1, "min-is-black expected"
+    (offset,), (length,) = tiff.tag_v2[273], tiff.tag_v2[279]
+    mmr = out.getvalue()[offset : offset + length]
+
+    def segment(number: int, kind: int, data: bytes) -> bytes:
+        # Number, flags (type; page association in one byte), no referred segments, page 1.
+        return number.to_bytes(4, "big") + bytes([kind, 0, 1]) + len(data).to_bytes(4, "big") + data
+
+    page_info = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes(8) + bytes([0]) + bytes(2)
+    region = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes(8) + bytes([0])
+    stream = segment(0, 48, page_info) + segment(1, 38, region + bytes([1]) + mmr) + segment(2, 49, b"")
+    image_dict = "/ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode"
+    return raster_pdf(width, height, image_dict, stream, [])
 
 
 def raster_pdf(width: int, height: int, image_dict: str, data: bytes, extra: list) -> bytes:

@@ -15,8 +15,9 @@
 //! Tesseract, PNG for a vision model) or grey at 1 bit (PBM, PNG), palette (`/Indexed`) and CMYK
 //! images turned into grey or RGB; JPEG 2000 (`JPXDecode`) decoded to grey or RGB; CCITT Group 3
 //! and 4 fax images (`CCITTFaxDecode`: wrapped in a TIFF header for Tesseract; decoded to a PNG
-//! for a vision model, Group 4 and one-dimensional Group 3 with end-of-line codes only). Others
-//! (JBIG2, masks) are skipped.
+//! for a vision model, Group 4 and one-dimensional Group 3 with end-of-line codes only); JBIG2
+//! (`JBIG2Decode`, with the document's shared segments) decoded to 1-bit pixels. Others (masks,
+//! chains of filters) are skipped.
 
 mod vision;
 
@@ -390,7 +391,15 @@ pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'sta
             Ok(Picture::Raster(Raster { width, height, format, data }))
         }
         [f] if f == b"JPXDecode" => jpeg2000(&image.content, decoded),
-        _ => Err("an encoding not read (JBIG2 or a filter chain)"),
+        [f] if f == b"JBIG2Decode" => {
+            // pdf.rs inlines the shared `JBIG2Globals` stream's bytes as a string.
+            let globals = match params.and_then(|p| p.get(b"JBIG2Globals").ok()) {
+                Some(Object::String(bytes, _)) => Some(bytes.as_slice()),
+                _ => None,
+            };
+            jbig2(&image.content, globals, width, height, decoded)
+        }
+        _ => Err("an encoding not read (a filter chain)"),
     }
 }
 
@@ -427,6 +436,97 @@ fn jpeg2000(data: &[u8], decoded: &mut u64) -> Result<Picture, &'static str> {
     }
     let format = if colours == 1 { PixelFormat::Gray8 } else { PixelFormat::Rgb8 };
     Ok(Picture::Raster(Raster { width, height, format, data }))
+}
+
+/// A JBIG2 image (`JBIG2Decode`, the embedded organisation, with the document's shared
+/// segments when it has them) decoded by hayro-jbig2 (memory-safe Rust) to 1-bit pixels.
+fn jbig2(
+    data: &[u8],
+    globals: Option<&[u8]>,
+    width: u64,
+    height: u64,
+    decoded: &mut u64,
+) -> Result<Picture, &'static str> {
+    use hayro_jbig2::{DecodeSettings, Globals, Page};
+    let settings = DecodeSettings::default();
+    let globals = globals.map(|g| Globals::new(g, &settings)).transpose().map_err(|_| "damaged JBIG2 data")?;
+    let page = Page::new_embedded(data, globals.as_ref(), &settings).map_err(|_| "damaged JBIG2 data")?;
+    let (page_width, page_height) = (u64::from(page.width()), u64::from(page.height()));
+    if page_width.saturating_mul(page_height) > MAX_PIXELS || page_width == 0 || page_height == 0 {
+        return Err("more pixels than the limit");
+    }
+    // The decoder's page bitmap and ours, a bit a pixel each, rows padded.
+    *decoded = decoded.saturating_add(page_width.div_ceil(8) * page_height * 2);
+    if *decoded > MAX_DECODED_BYTES {
+        return Err("over the document's decoded image budget");
+    }
+    let mut rows = BitRows::new(page.width(), page.height());
+    page.decode(&mut rows).map_err(|_| "damaged JBIG2 data")?;
+    // The image's own size bounds what is shown (a page may be larger than the image drawn).
+    let (width, height) = (page_width.min(width), page_height.min(height));
+    let data = rows.crop(width as usize, height as usize);
+    Ok(Picture::Raster(Raster { width: width as u32, height: height as u32, format: PixelFormat::Gray1, data }))
+}
+
+/// 1-bit rows as JBIG2 pushes them, stored as PDF shows them: 0 black (JBIG2's 1).
+struct BitRows {
+    row_bytes: usize,
+    rows: usize,
+    data: Vec<u8>,
+    /// Pixels pushed into the current row.
+    at: usize,
+    row: usize,
+}
+
+impl BitRows {
+    fn new(width: u32, height: u32) -> Self {
+        let row_bytes = (width as usize).div_ceil(8);
+        // White paper until pushed; the page's size was checked against the pixel limit.
+        Self { row_bytes, rows: height as usize, data: vec![0xff; row_bytes * height as usize], at: 0, row: 0 }
+    }
+
+    /// The top-left `width` × `height` pixels, rows padded to a byte.
+    fn crop(self, width: usize, height: usize) -> Vec<u8> {
+        let keep = width.div_ceil(8);
+        if keep == self.row_bytes {
+            let mut data = self.data;
+            data.truncate(keep * height);
+            return data;
+        }
+        self.data.chunks_exact(self.row_bytes).take(height).flat_map(|r| r[..keep].iter().copied()).collect()
+    }
+
+    fn byte(&mut self, bit: usize) -> Option<&mut u8> {
+        if self.row >= self.rows || bit / 8 >= self.row_bytes {
+            return None; // past the declared size: a damaged stream, ignored
+        }
+        self.data.get_mut(self.row * self.row_bytes + bit / 8)
+    }
+}
+
+impl hayro_jbig2::Decoder for BitRows {
+    fn push_pixel(&mut self, black: bool) {
+        let at = self.at;
+        if black && let Some(b) = self.byte(at) {
+            *b &= !(0x80 >> (at % 8));
+        }
+        self.at += 1;
+    }
+
+    fn push_pixel_chunk(&mut self, black: bool, chunk_count: u32) {
+        for _ in 0..chunk_count {
+            let at = self.at;
+            if let Some(b) = self.byte(at) {
+                *b = if black { 0x00 } else { 0xff };
+            }
+            self.at += 8;
+        }
+    }
+
+    fn next_line(&mut self) {
+        self.row += 1;
+        self.at = 0;
+    }
 }
 
 /// The picture as a file Tesseract reads: its extension and bytes.
@@ -763,6 +863,25 @@ mod tests {
         siz.extend_from_slice(&[0x00, 0x01, 0x07, 0x01, 0x01, 0xff, 0xd9]);
         let refused = decode(&jpx(siz), &mut 0).err();
         assert!(matches!(refused, Some("more pixels than the limit" | "damaged JPEG 2000 data")), "{refused:?}");
+    }
+
+    #[test]
+    fn damaged_or_oversized_jbig2_is_skipped_with_a_reason() {
+        let jbig2 = |content: Vec<u8>| {
+            let mut dict = Dictionary::new();
+            dict.set("Width", 8);
+            dict.set("Height", 8);
+            dict.set("Filter", Object::Name(b"JBIG2Decode".to_vec()));
+            Stream::new(dict, content)
+        };
+        assert_eq!(decode(&jbig2(b"not JBIG2".to_vec()), &mut 0).err(), Some("damaged JBIG2 data"));
+        // A page information segment declaring 60000 × 60000 pixels, then end of page.
+        let mut page = vec![0, 0, 0, 0, 48, 0, 1, 0, 0, 0, 19];
+        page.extend_from_slice(&60_000u32.to_be_bytes());
+        page.extend_from_slice(&60_000u32.to_be_bytes());
+        page.extend_from_slice(&[0; 11]);
+        page.extend_from_slice(&[0, 0, 0, 1, 49, 0, 1, 0, 0, 0, 0]);
+        assert_eq!(decode(&jbig2(page), &mut 0).err(), Some("more pixels than the limit"));
     }
 
     #[test]

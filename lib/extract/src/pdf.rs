@@ -98,7 +98,7 @@ fn recognize(
             if pages.len() < all.len() { format!("its first {} pages", pages.len()) } else { "them".to_owned() }
         ))),
         Err(Failure::NothingReadable) => Err(ExtractError::Corrupt(format!(
-            "{NO_TEXT_LAYER}: {scan}, in an image encoding text recognition (OCR) does not read (such as JBIG2){}",
+            "{NO_TEXT_LAYER}: {scan}, in an image encoding text recognition (OCR) does not read{}",
             if pages.is_empty() { ", or no page was to be read" } else { "" }
         ))),
         Err(Failure::CannotRun(why)) => {
@@ -176,6 +176,23 @@ fn resolve_color_space(doc: &Document, dict: &mut Dictionary) {
     let space = resolved_space(doc, space, true);
     dict.set("ColorSpace", space);
 }
+
+/// The segments a document's JBIG2 images share (`/DecodeParms /JBIG2Globals`, a stream), inlined
+/// as a string for `ocr.rs`, which follows no references. At most [`MAX_JBIG2_GLOBALS`] bytes.
+fn resolve_jbig2_globals(doc: &Document, dict: &mut Dictionary) {
+    let Ok(Object::Dictionary(params)) = dict.get_mut(b"DecodeParms") else { return };
+    let Some(globals) = params.get(b"JBIG2Globals").ok().and_then(|g| deref(doc, g)).and_then(|g| g.as_stream().ok())
+    else {
+        return;
+    };
+    let bytes = globals.decompressed_content().unwrap_or_else(|_| globals.content.clone());
+    if bytes.len() <= MAX_JBIG2_GLOBALS {
+        params.set("JBIG2Globals", Object::String(bytes, pdf_extract::StringFormat::Literal));
+    }
+}
+
+/// Shared JBIG2 segments (symbol dictionaries) larger than this are not read.
+const MAX_JBIG2_GLOBALS: usize = 8 * 1024 * 1024;
 
 fn resolved_space(doc: &Document, space: &Object, palette_allowed: bool) -> Object {
     let Object::Array(items) = space else { return space.clone() };
@@ -259,6 +276,7 @@ fn drop_image_data(doc: &mut Document, keep: bool) -> (usize, HashMap<ObjectId, 
     if keep {
         for image in kept.values_mut() {
             resolve_color_space(doc, &mut image.dict);
+            resolve_jbig2_globals(doc, &mut image.dict);
         }
     }
     (images, kept)

@@ -53,8 +53,9 @@ async fn a_flate_scan_with_a_png_predictor_is_read_as_a_pgm() {
 }
 
 #[tokio::test]
-async fn palette_cmyk_and_jpeg_2000_scans_are_read() {
-    for name in ["scanned-page-palette.pdf", "scanned-page-cmyk.pdf", "scanned-page-jpx.pdf"] {
+async fn palette_cmyk_jpeg_2000_and_jbig2_scans_are_read() {
+    for name in ["scanned-page-palette.pdf", "scanned-page-cmyk.pdf", "scanned-page-jpx.pdf", "scanned-page-jbig2.pdf"]
+    {
         assert_recognised(&recognised(name).await);
     }
 }
@@ -357,6 +358,25 @@ async fn a_jpeg_2000_scan_reaches_a_vision_model_as_a_grey_png_of_the_same_page(
     let ink_moved = grey.iter().zip(jpx).filter(|&(&a, &b)| (a <= 128) != (b <= 128)).count();
     assert!(mean < 6.0, "mean difference {mean:.2}");
     assert!(ink_moved < total / 100, "{ink_moved} of {total} pixels changed side");
+}
+
+#[tokio::test]
+async fn a_jbig2_scan_reaches_a_vision_model_as_the_same_one_bit_page_as_the_fax_scan() {
+    let mut pages = Vec::new();
+    for name in ["scanned-page-fax.pdf", "scanned-page-jbig2.pdf"] {
+        let stub = Stub::start(|_| Reply::Text(SCAN_TEXT.to_owned())).await;
+        let extracted = extractor().extract(fixture(name), DocumentKind::Pdf, vision(&stub, None)).await.expect(name);
+        assert_eq!(extracted.text, SCAN_TEXT, "{name}");
+        let (_, png) = images_of(&stub.requests()[0].1).remove(0);
+        let (size, depth, color, pixels) = png_pixels(&png);
+        assert_eq!((size, depth, color), (SCAN_SIZE, png::BitDepth::One, png::ColorType::Grayscale), "{name}");
+        pages.push(pixels);
+    }
+    // Both are the fixture script's black-and-white page: the CCITT one through Pillow's PDF
+    // writer, the JBIG2 one through libtiff's Group 4 data in an MMR-coded generic region.
+    let black = pages[1].iter().map(|b| b.count_zeros() as usize).sum::<usize>();
+    assert!(black > 1000, "ink on the page: {black} black pixels");
+    assert!(pages[0] == pages[1], "the JBIG2 page differs from the fax page");
 }
 
 /// `pages` pages, each drawing its own 2×2 grey image.
