@@ -22,18 +22,6 @@ pub const ENV_MAX_RETRIES: &str = "LORE_LLM_MAX_RETRIES";
 pub const ENV_PROMPT_TOKENS: &str = "LORE_LLM_PROMPT_TOKENS";
 pub const ENV_MAX_ANSWER_TOKENS: &str = "LORE_LLM_MAX_ANSWER_TOKENS";
 
-/// Every variable read here.
-pub const VARS: &[&str] = &[
-    ENV_RESPONDER,
-    ENV_BASE_URL,
-    ENV_MODEL,
-    ENV_TIMEOUT,
-    ENV_IDLE_TIMEOUT,
-    ENV_MAX_RETRIES,
-    ENV_PROMPT_TOKENS,
-    ENV_MAX_ANSWER_TOKENS,
-];
-
 /// The language-model settings the environment asks for; `None`: the extractive responder.
 pub fn config_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<OpenAiResponderConfig>, String> {
     let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
