@@ -24,6 +24,7 @@ use lore_domain::metadata::Filter;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
+use tracing::Instrument;
 
 /// A question with fewer content words than this is read together with the previous question
 /// ("and for Germany?" after "how long does shipping take?").
@@ -232,6 +233,11 @@ impl App {
     /// message (after `generation_failed`) answers that message instead of storing it twice.
     /// A question the owner corrected before is answered with the correction (no retrieval,
     /// no model); in a handed-off conversation the message is stored and nobody answers.
+    ///
+    /// Its stages are DEBUG spans (`turn.*`, and `search.*` in the search), which the
+    /// conversations row of the perf bench times (benches/perf/chat.rs); disabled at the default
+    /// INFO level, they cost a level check each.
+    #[tracing::instrument(name = "turn.begin", level = "debug", skip_all)]
     pub async fn begin_turn(
         &self,
         ws: &WorkspaceId,
@@ -239,13 +245,15 @@ impl App {
         id: &ConversationId,
         content: MessageContent,
     ) -> Result<PendingTurn, AppError> {
-        let (persona, _, reply) = self.persona(ws, owner).await?;
-        let mut conversation = self.find_conversation(ws, owner, id).await?;
+        let (persona, _, reply) = self.persona(ws, owner).instrument(tracing::debug_span!("turn.owner")).await?;
+        let mut conversation =
+            self.find_conversation(ws, owner, id).instrument(tracing::debug_span!("turn.conversation")).await?;
         if conversation.status == ConversationStatus::Handoff {
             return self.store_unanswered(conversation, content, persona).await;
         }
-        let slot = self.answer_slot(ws).await?;
-        let mut history = self.ports.conversations.list_messages(ws, id).await?;
+        let slot = self.answer_slot(ws).instrument(tracing::debug_span!("turn.slot")).await?;
+        let mut history =
+            self.ports.conversations.list_messages(ws, id).instrument(tracing::debug_span!("turn.history")).await?;
         let retry = history.last().filter(|m| m.role == Role::User && m.content == content.as_str()).cloned();
         let question = match retry {
             Some(unanswered) => {
@@ -261,7 +269,11 @@ impl App {
                     return Err(conversation_full());
                 }
                 let message = Message::user(id.clone(), content, Timestamp::now());
-                match self.append(ws, owner, id, &message, None, MAX_MESSAGES - 1).await? {
+                let stored = self
+                    .append(ws, owner, id, &message, None, MAX_MESSAGES - 1)
+                    .instrument(tracing::debug_span!("turn.store_question"))
+                    .await?;
+                match stored {
                     Append::Appended(c) => conversation = *c,
                     Append::Full => return Err(conversation_full()),
                     Append::NotFound => return Err(AppError::NotFound("conversation")),
@@ -269,14 +281,22 @@ impl App {
                 message
             }
         };
-        if let Some(c) = self.correction_for(ws, owner, reply.correction_threshold, &question.content).await? {
+        let correction = self
+            .correction_for(ws, owner, reply.correction_threshold, &question.content)
+            .instrument(tracing::debug_span!("turn.corrections"))
+            .await?;
+        if let Some(c) = correction {
             let prompt =
                 Prompt { persona, passages: Vec::new(), history: Vec::new(), question: question.content.clone() };
             let reply = Reply::Correction(c.content);
             return Ok(PendingTurn { conversation, question, citations: Vec::new(), prompt, reply, _slot: Some(slot) });
         }
         let query = retrieval_query(&question.content, &history);
-        let found = self.retrieve(ws, owner, &query, &question.content, reply.knowledge_filter).await?;
+        let found = self
+            .retrieve(ws, owner, &query, &question.content, reply.knowledge_filter)
+            .instrument(tracing::debug_span!("turn.retrieve"))
+            .await?;
+        let _prompt = tracing::debug_span!("turn.prompt").entered();
         // The model reads the whole chunk; the citation keeps its most relevant sentences.
         let passages = found
             .iter()
@@ -370,7 +390,7 @@ impl App {
         prompt: Prompt,
         sink: &dyn AnswerSink,
     ) -> Result<Message, AppError> {
-        sink.citations(&citations);
+        tracing::debug_span!("turn.citations").in_scope(|| sink.citations(&citations));
         let filter = std::sync::Mutex::new(MarkerFilter::new(citations.iter().map(|c| c.index)));
         let delta = |text: &str| {
             let shown = filter.lock().map(|mut f| f.push(text)).unwrap_or_default();
@@ -492,6 +512,7 @@ impl App {
             filter,
         };
         let results = self.search_in(ws, owner, req).await?;
+        let _quotes = tracing::debug_span!("turn.quotes").entered();
         Ok(results
             .hits
             .into_iter()

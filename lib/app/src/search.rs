@@ -71,6 +71,7 @@ use lore_domain::{DomainError, error::Validator};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
+use tracing::Instrument;
 
 pub const MAX_QUERY_CHARS: usize = 2_000;
 pub const MAX_TOP_K: u32 = 50;
@@ -433,7 +434,24 @@ impl App {
         req: SearchRequest,
     ) -> Result<SearchResults, AppError> {
         let started = Instant::now();
-        let sources = self.searchable_sources(ws, owner, &req).await?;
+        // Stages as DEBUG spans (`search.*`), timed by the perf bench (benches/perf/chat.rs).
+        // The question is embedded while the owner's ready sources are read (on DynamoDB a
+        // round trip or two): neither needs the other. With no ready source the vector is not
+        // used, and an embedder's failure then does not fail the search.
+        let embedding = async {
+            if req.mode == SearchMode::Keyword {
+                return Ok(None);
+            }
+            // Only hybrid rescores, so only hybrid asks for token states.
+            let hybrid = req.mode == SearchMode::Hybrid;
+            self.query_embedding(&req.query, hybrid).instrument(tracing::debug_span!("search.embed")).await.map(Some)
+        };
+        let (sources, embedding) = futures::join!(
+            self.searchable_sources(ws, owner, &req).instrument(tracing::debug_span!("search.sources")),
+            embedding
+        );
+        let sources = sources?;
+        let embedding = if sources.is_empty() { None } else { embedding? };
         let scope = SearchScope {
             workspace_id: ws.clone(),
             owner: owner.clone(),
@@ -446,16 +464,20 @@ impl App {
         // The two rankings of hybrid search are fetched at once: the keyword search overlaps the
         // question's embedding and the semantic search (on PostgreSQL each is a query of its own).
         let semantic = async {
-            if req.mode == SearchMode::Keyword || scope.source_ids.is_empty() {
+            let Some(q) = embedding else {
                 return Ok((Vec::new(), false));
-            }
+            };
             // Only hybrid rescores: the semantic mode stays the cosine of sentence vectors, with
             // the scores its users set `minScore` by, and neither makes nor reads token states.
-            let q = self.query_embedding(&req.query, req.mode == SearchMode::Hybrid).await?;
             let model = self.index_model();
             let late = req.mode == SearchMode::Hybrid && q.token_states.is_some();
             let fetch = if late { depth.max(self.config.rescore_candidates) } else { depth };
-            let mut hits = self.ports.index.semantic_search(&scope, model, &q.vector, fetch, late).await?;
+            let mut hits = self
+                .ports
+                .index
+                .semantic_search(&scope, model, &q.vector, fetch, late)
+                .instrument(tracing::debug_span!("search.semantic"))
+                .await?;
             for h in &mut hits {
                 h.score = h.score.clamp(0.0, 1.0);
             }
@@ -463,8 +485,10 @@ impl App {
             if late {
                 // CPU work (up to 50 chunks of 128 rows, against up to 254 question tokens):
                 // kept off the async threads.
+                let span = tracing::debug_span!("search.rescore");
                 (hits, rescored) = tokio::task::spawn_blocking(move || match &q.token_states {
                     Some(question) => {
+                        let _rescoring = span.entered();
                         let rescored = rescore_late_interaction(&mut hits, question);
                         (hits, rescored)
                     }
@@ -483,8 +507,10 @@ impl App {
             let mut hits = self.ports.index.keyword_search(&scope, &req.query, depth).await?;
             score_keyword_hits(&req.query, &mut hits);
             Ok::<_, AppError>(hits)
-        };
+        }
+        .instrument(tracing::debug_span!("search.keyword"));
         let ((semantic, rescored), keyword) = futures::try_join!(semantic, keyword)?;
+        let _fusing = tracing::debug_span!("search.fuse").entered();
         let ranked = match req.mode {
             SearchMode::Semantic => semantic,
             SearchMode::Keyword => keyword,
