@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! bash scripts/bench-perf.sh      # venv with the Python peers, build, run, rewrite docs/benchmarks.md
-//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,pg-search,http-search,webhooks,conversations,analytics]
+//! cargo bench --profile perf --bench perf -- [--only chunking,extraction,embedding,search,pg-search,pg-real,http-search,webhooks,conversations,analytics]
 //!     [--write FILE] [--quick] [--python PATH]
 //! ```
 //!
@@ -18,13 +18,20 @@
 //! - `pg-search` (`pg_search.rs`): the pgvector index of the AWS composition on the test
 //!   PostgreSQL (`LORE_BENCH_DATABASE_URL`) at 10k and 100k chunks, the same chunks and questions:
 //!   semantic (with its recall), keyword and hybrid latency; reported, no budget of its own.
+//! - `pg-real` (`pg_real.rs`): the same index at 100k chunks of real text (documentation passages
+//!   of `scripts/build-scale-corpus.py` embedded with all-MiniLM-L6-v2, vectors cached) and 200
+//!   embedded questions: semantic latency and recall@10 per `ef_search`, keyword and hybrid
+//!   latency, against the issue-42 targets.
 //! - `http-search` (`http_search.rs`): hybrid search through `lore serve`'s HTTP API at 10k chunks
 //!   with all-MiniLM-L6-v2 embedding each query, against the model's own time per query.
 //! - `webhooks` (`webhooks.rs`): the dispatcher of `lore serve` delivering to a local receiver,
 //!   against a plain reqwest loop to the same receiver; and retry timing on a short schedule.
 //! - `conversations` (`chat.rs`): streamed answers of `lore serve` from a local stub model at
 //!   10k chunks (time to the first `citations` and `delta` events against the model's own first
-//!   piece) and conversations a second under 4 clients against the stub alone.
+//!   piece, and the time until `citations` stage by stage) on the embedded backend with the
+//!   lexical embedder and with all-MiniLM-L6-v2, and on the AWS composition with MiniLM (the
+//!   test moto server and PostgreSQL, `LORE_BENCH_MOTO_URL`, `LORE_BENCH_DATABASE_URL`); and
+//!   conversations a second under 4 clients against the stub alone.
 //! - `analytics` (`analytics.rs`): the analytics report of a chatbot with 100,000 messages over
 //!   90 days through `lore serve`'s HTTP API, against a scan of the same messages.
 //!
@@ -38,6 +45,7 @@ mod chunking;
 mod embed;
 mod extract;
 mod http_search;
+mod pg_real;
 mod pg_search;
 mod search;
 mod webhooks;
@@ -120,12 +128,13 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 9] = [
+    let rows: [(&str, RowFn); 10] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
         ("embedding", embed::run),
         ("search", search::run),
         ("pg-search", pg_search::run),
+        ("pg-real", pg_real::run),
         ("http-search", http_search::run),
         ("webhooks", webhooks::run),
         ("conversations", chat::run),
