@@ -28,6 +28,8 @@ pub struct WorkspaceUsage {
     pub webhooks: u64,
 }
 
+/// Revoked keys' records deleted by one revocation at most (see `prune_revoked_keys`).
+const MAX_PRUNED_PER_REVOCATION: usize = 25;
 impl App {
     /// The caller's workspace, its limits and what it uses of them. Any key may ask.
     pub async fn workspace_usage(&self, p: &Principal) -> Result<WorkspaceUsage, AppError> {
@@ -101,7 +103,8 @@ impl App {
         Ok(revoked)
     }
 
-    /// Deletes the records of a workspace's oldest revoked keys beyond
+    /// Deletes the records of a workspace's oldest revoked keys (at most
+    /// [`MAX_PRUNED_PER_REVOCATION`] at a time) beyond
     /// [`AppConfig::max_revoked_keys_per_workspace`](crate::AppConfig): revoked keys are kept
     /// to be listed, but an admin key making and revoking keys in a loop must not grow them
     /// without bound.
@@ -113,7 +116,9 @@ impl App {
         }
         // Newest revocation first; among equal times, the newer key (ids sort by creation).
         revoked.sort_by(|a, b| b.revoked_at.cmp(&a.revoked_at).then_with(|| b.id.as_str().cmp(a.id.as_str())));
-        for key in &revoked[kept..] {
+        // Oldest first, a bounded number per request: a backlog (a lowered setting) shrinks over
+        // the next revocations instead of holding one request for thousands of deletes.
+        for key in revoked[kept..].iter().rev().take(MAX_PRUNED_PER_REVOCATION) {
             self.ports.keys.delete_revoked_key(&key.id).await?;
         }
         Ok(())
