@@ -28,6 +28,7 @@ mod quotes;
 mod rate_limit;
 mod receiver;
 mod refresh;
+mod rerank;
 mod search;
 mod site;
 mod speech;

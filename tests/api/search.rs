@@ -16,7 +16,7 @@ const DOCS: &[(&str, &str)] = &[
 ];
 
 /// A chatbot with the three docs processed to ready; returns (chatbot, source ids by name).
-async fn knowledge_base(t: &TestApp, key: &str) -> (String, Vec<String>) {
+pub(crate) async fn knowledge_base(t: &TestApp, key: &str) -> (String, Vec<String>) {
     let bot = t.create_chatbot(key, json!({"name": "kb"})).await["id"].as_str().unwrap().to_owned();
     let mut ids = Vec::new();
     for (name, content) in DOCS {
@@ -42,12 +42,12 @@ async fn knowledge_base(t: &TestApp, key: &str) -> (String, Vec<String>) {
     (bot, ids)
 }
 
-async fn search(t: &TestApp, key: &str, bot: &str, body: Value) -> (u16, Value) {
+pub(crate) async fn search(t: &TestApp, key: &str, bot: &str, body: Value) -> (u16, Value) {
     let res = t.req(Method::POST, &format!("/api/v1/chatbots/{bot}/knowledge/search"), key).json(&body).send();
     parts(res.await.unwrap()).await
 }
 
-fn names(body: &Value) -> Vec<String> {
+pub(crate) fn names(body: &Value) -> Vec<String> {
     body["results"].as_array().unwrap().iter().map(|r| r["sourceName"].as_str().unwrap().to_owned()).collect()
 }
 

@@ -100,6 +100,9 @@ pub struct AppConfig {
     /// (`LORE_RESCORE_CANDIDATES`, default 50, 1–500): more finds more, at ~1 ms of CPU per 25
     /// candidates for a dozen-word question.
     pub rescore_candidates: usize,
+    /// Fused hybrid candidates a configured re-ranker scores, at least `topK`
+    /// (`LORE_RERANK_CANDIDATES`, default 20, 1–100).
+    pub rerank_candidates: usize,
     /// Where clients reach this service (`LORE_PUBLIC_BASE_URL`, no trailing `/`): the links of
     /// published Minds. `None`: the address each request reached.
     pub public_base_url: Option<String>,
@@ -152,6 +155,7 @@ impl Default for AppConfig {
             body_read_timeout: Duration::from_secs(30),
             query_cache_bytes: search::QUERY_EMBEDDINGS_BYTES,
             rescore_candidates: search::LATE_INTERACTION_CANDIDATES,
+            rerank_candidates: search::RERANK_CANDIDATES,
             public_base_url: None,
             stream_url: None,
             instance_id: lore_domain::id::RequestId::generate().as_str().replacen("req_", "run_", 1),
@@ -200,6 +204,8 @@ pub struct Ports {
     pub responder: Arc<dyn ports::Responder>,
     /// Speaks Minds' answers ([`ports::NoSynthesizer`] when not configured).
     pub speech: Arc<dyn ports::Synthesizer>,
+    /// Re-orders hybrid search's best candidates (`LORE_RERANK_BASE_URL`); `None`: off.
+    pub reranker: Option<Arc<dyn ports::Reranker>>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.
@@ -246,5 +252,10 @@ impl App {
     /// Which speech model speaks Minds' answers (`none` without one), for the start-up banner.
     pub fn speech_description(&self) -> String {
         self.ports.speech.describe()
+    }
+
+    /// Which model re-ranks hybrid search (`none` without one), for the start-up banner.
+    pub fn reranker_description(&self) -> String {
+        self.ports.reranker.as_ref().map_or_else(|| "none".to_owned(), |r| r.describe())
     }
 }

@@ -29,6 +29,14 @@
 //! signal hybrid is measured against. Embedders without token states (the hashing embedder,
 //! OpenAI's) rank hybrid's semantic side by the cosine alone.
 //!
+//! **Re-ranking** (optional, off unless `LORE_RERANK_BASE_URL` names a re-ranking model: a
+//! cross-encoder reading question and passage together): hybrid search's best
+//! [`rerank_candidates`](crate::AppConfig::rerank_candidates) fused candidates (20, at least
+//! `topK`) are scored by it, and its scores order them and become their scores
+//! ([`apply_relevance`]). Only hybrid (the default, and what conversations retrieve with): the
+//! single modes keep the scores their users set `minScore` by. A re-ranker that fails or misses
+//! its deadline leaves the fused ranking (logged as a warning).
+//!
 //! **Hybrid** is a convex combination of the two modes' scores (Bruch, Gai and Ingber, "An
 //! Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023, who found such
 //! combinations of normalised scores to beat reciprocal-rank fusion and to need few queries to
@@ -61,7 +69,7 @@
 //! the second. No extra model call: the one query embedding of semantic search.
 
 use crate::auth::Principal;
-use crate::ports::{ChunkHit, Embedding, SearchScope, SourceLabel};
+use crate::ports::{ChunkHit, Embedding, Relevance, SearchScope, SourceLabel};
 use crate::{App, AppError};
 use lore_domain::id::{ChatbotId, MindId, SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenStates;
@@ -87,6 +95,9 @@ pub const LATE_INTERACTION_WEIGHT: f32 = 0.9;
 /// Late interaction: the semantic candidates a hybrid search rescores by default, at least (more
 /// when it fetches more; `LORE_RESCORE_CANDIDATES`).
 pub const LATE_INTERACTION_CANDIDATES: usize = 50;
+/// Re-ranking: the fused candidates a configured re-ranker scores by default, at least `topK`
+/// (`LORE_RERANK_CANDIDATES`).
+pub const RERANK_CANDIDATES: usize = 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchMode {
@@ -356,7 +367,54 @@ impl QueryEmbeddings {
     }
 }
 
+/// Hybrid with a re-ranker: the scores it gave the first candidates (indexes into them) order
+/// those, best first; a candidate it left out follows them, as does every later candidate, in
+/// the fused order with its score capped at the lowest the re-ranker gave, so that scores never
+/// rise down the list. A document scored twice keeps its first score.
+pub fn apply_relevance(fused: Vec<ChunkHit>, relevance: &[Relevance]) -> Vec<ChunkHit> {
+    let mut scores: Vec<Option<f32>> = vec![None; fused.len()];
+    for r in relevance {
+        if let Some(slot @ None) = scores.get_mut(r.index) {
+            *slot = Some(r.score.clamp(0.0, 1.0));
+        }
+    }
+    let lowest = scores.iter().flatten().copied().fold(1.0f32, f32::min);
+    let (mut scored, mut rest): (Vec<_>, Vec<_>) =
+        fused.into_iter().zip(scores).enumerate().partition(|(_, (_, score))| score.is_some());
+    // Equal scores keep the fused order (a stable sort).
+    scored.sort_by(|(_, (_, a)), (_, (_, b))| b.unwrap_or(0.0).total_cmp(&a.unwrap_or(0.0)));
+    for (_, (hit, score)) in &mut scored {
+        hit.score = score.unwrap_or(0.0);
+    }
+    rest.sort_by_key(|(i, _)| *i);
+    for (_, (hit, _)) in &mut rest {
+        hit.score = hit.score.min(lowest);
+    }
+    scored.into_iter().chain(rest).map(|(_, (hit, _))| hit).collect()
+}
+
 impl App {
+    /// Hybrid's last stage when a re-ranker is configured: it scores the best
+    /// [`rerank_candidates`](crate::AppConfig::rerank_candidates) fused candidates (at least
+    /// `top_k`), whose order and scores become its ([`apply_relevance`]). A re-ranker that fails
+    /// or is late leaves the fused ranking as it was: it is an improvement, never a reason for a
+    /// search or an answer to fail.
+    async fn rerank(&self, query: &str, fused: Vec<ChunkHit>, top_k: usize) -> Vec<ChunkHit> {
+        let Some(reranker) = &self.ports.reranker else { return fused };
+        let n = self.config.rerank_candidates.max(top_k).min(fused.len());
+        if n == 0 {
+            return fused;
+        }
+        let documents: Vec<String> = fused[..n].iter().map(|h| h.content.clone()).collect();
+        match reranker.rerank(query, &documents).await {
+            Ok(relevance) => apply_relevance(fused, &relevance),
+            Err(e) => {
+                tracing::warn!(error = %e, "re-ranking failed; the fused order stands");
+                fused
+            }
+        }
+    }
+
     /// The query's embedding from the embedder in use, with its token states when `states` asks
     /// for them and the embedder has them (hybrid's rescoring), made once per
     /// [`QueryEmbeddings`] lifetime. A caller that reads only the vector (the semantic mode)
@@ -510,11 +568,14 @@ impl App {
         }
         .instrument(tracing::debug_span!("search.keyword"));
         let ((semantic, rescored), keyword) = futures::try_join!(semantic, keyword)?;
-        let _fusing = tracing::debug_span!("search.fuse").entered();
         let ranked = match req.mode {
             SearchMode::Semantic => semantic,
             SearchMode::Keyword => keyword,
-            SearchMode::Hybrid => fuse_hybrid(semantic, keyword, self.ports.embedder.lexical_only(), rescored),
+            SearchMode::Hybrid => {
+                let fused = tracing::debug_span!("search.fuse")
+                    .in_scope(|| fuse_hybrid(semantic, keyword, self.ports.embedder.lexical_only(), rescored));
+                self.rerank(&req.query, fused, req.top_k).instrument(tracing::debug_span!("search.rerank")).await
+            }
         };
         let hits = ranked
             .into_iter()
@@ -617,6 +678,37 @@ mod tests {
         let fused = fuse_hybrid(semantic, keyword, false, true);
         assert_eq!(ids(&fused), ["a", "b"]);
         assert!(close(fused[0].score, 0.485) && close(fused[1].score, 0.4665), "{fused:?}");
+    }
+
+    fn relevance(pairs: &[(usize, f32)]) -> Vec<Relevance> {
+        pairs.iter().map(|&(index, score)| Relevance { index, score }).collect()
+    }
+
+    #[test]
+    fn a_rerankers_scores_order_the_candidates_it_scored() {
+        let fused = ranking(&[("a", 0.9), ("b", 0.8), ("c", 0.7), ("d", 0.6)]);
+        // It scored the first three candidates (d was beyond them): c best, then a, then b.
+        let out = apply_relevance(fused, &relevance(&[(2, 0.95), (0, 0.40), (1, 0.10)]));
+        assert_eq!(ids(&out), ["c", "a", "b", "d"]);
+        let scores: Vec<f32> = out.iter().map(|h| h.score).collect();
+        assert_eq!(scores, [0.95, 0.40, 0.10, 0.10], "d's 0.6 is capped at the lowest re-ranked score");
+    }
+
+    #[test]
+    fn candidates_a_reranker_left_out_follow_in_the_fused_order() {
+        let fused = ranking(&[("a", 0.9), ("b", 0.8), ("c", 0.7), ("d", 0.05)]);
+        // A server answering its top 2 only; an index out of range and a repeated one are ignored.
+        let out = apply_relevance(fused, &relevance(&[(1, 0.7), (3, 0.2), (1, 0.99), (9, 1.0)]));
+        assert_eq!(ids(&out), ["b", "d", "a", "c"]);
+        let scores: Vec<f32> = out.iter().map(|h| h.score).collect();
+        assert_eq!(scores, [0.7, 0.2, 0.2, 0.2]);
+        // Equal scores keep the fused order; scores outside 0..1 are clipped.
+        let out = apply_relevance(ranking(&[("x", 0.9), ("y", 0.8)]), &relevance(&[(1, 3.0), (0, 3.0)]));
+        assert_eq!(ids(&out), ["x", "y"]);
+        assert!(out.iter().all(|h| h.score == 1.0));
+        // Nothing scored: the fused ranking as it was.
+        let out = apply_relevance(ranking(&[("x", 0.9), ("y", 0.8)]), &[]);
+        assert_eq!((ids(&out), out[1].score), (vec!["x", "y"], 0.8));
     }
 
     fn with_content(id: &str, raw: f32, content: &str) -> ChunkHit {

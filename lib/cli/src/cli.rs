@@ -49,9 +49,10 @@ pub enum Command {
     /// For `--backend aws` after changing the stack's `Embedder`, run with the functions'
     /// settings; `lore serve` on the embedded backend does this itself at start.
     Reembed,
-    /// Bring the storage schema up to date. On `--backend aws`: apply the pgvector migrations and
+    /// Bring the storage schema up to date. On `--backend aws`: apply the pgvector migrations,
     /// build the keyword postings of chunks written before them (resumable; prints how many
-    /// sources it built). Run once after deploying a release that says so (README, "Deploying to AWS"). The
+    /// sources it built) and move the text of text sources stored inline on their DynamoDB items
+    /// to items of their own (resumable). Run once after deploying a release that says so (README, "Deploying to AWS"). The
     /// embedded backend migrates itself when `lore serve` opens it.
     Migrate,
 }
@@ -170,6 +171,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("Lore is listening on http://{}", running.addr);
             println!("Conversations are answered by: {}", running.app.responder_description());
             println!("Spoken answers by: {}", running.app.speech_description());
+            println!("Hybrid search re-ranked by: {}", running.app.reranker_description());
             match &running.new_dev_key {
                 Some(key) => {
                     println!("Created workspace 'default' and a dev API key with every scope:");
@@ -220,6 +222,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 eprintln!("pgvector schema up to date; building the keyword postings of older sources…");
                 let built = index.build_keyword_backlog().await?;
                 eprintln!("built the keyword postings of {built} source(s)");
+                // Text sources written before their text had an item of its own.
+                let sdk = lore_aws::load_sdk_config().await;
+                let backend = lore_aws::AwsBackend::connect_with(&sdk, settings.aws.clone()).await?;
+                let moved = backend.dynamo.move_inline_texts().await?;
+                eprintln!("moved the text of {moved} text source(s) to its own item");
                 println!("{built}");
             }
         }

@@ -63,6 +63,11 @@ pub struct Settings {
     /// `LORE_OPENAI_KEY_SECRET_ARN`: the secret holding the OpenAI key, when `OPENAI_API_KEY`
     /// is not set (AWS backend).
     pub openai_key_secret_arn: Option<String>,
+    /// `LORE_RERANK_*`: the re-ranking model of hybrid search, when one is configured.
+    pub reranker: Option<lore_embed::RerankerConfig>,
+    /// `LORE_RERANK_API_KEY_SECRET_ARN`: the secret holding the re-ranker's key, when
+    /// `LORE_RERANK_API_KEY` is not set (AWS backend).
+    pub rerank_key_secret_arn: Option<String>,
     /// The model providers' variables as read (see the module documentation).
     providers: HashMap<String, String>,
 }
@@ -130,6 +135,8 @@ impl Settings {
             database_secret_arn: get("LORE_DATABASE_SECRET_ARN"),
             pg_index: lore_pgvector::PgIndexOptions::from_lookup(get).map_err(anyhow::Error::msg)?,
             openai_key_secret_arn: get("LORE_OPENAI_KEY_SECRET_ARN"),
+            reranker: lore_embed::RerankerConfig::from_lookup(get).map_err(anyhow::Error::msg)?,
+            rerank_key_secret_arn: get("LORE_RERANK_API_KEY_SECRET_ARN"),
             providers,
         })
     }
@@ -142,6 +149,11 @@ impl Settings {
             None if name == lore_embed::config::ENV_API_KEY => openai_key.map(str::to_owned),
             None => None,
         }
+    }
+
+    /// Whether a re-ranker is configured without its key (which may then come from a secret).
+    pub fn reranker_needs_key(&self) -> bool {
+        self.reranker.as_ref().is_some_and(|r| r.api_key.is_none())
     }
 
     /// Whether `OPENAI_API_KEY` is set directly.
@@ -221,6 +233,7 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     c.public_pages_per_minute = parse(get, "LORE_PUBLIC_PAGES_PER_MINUTE", c.public_pages_per_minute)?.max(1);
     c.query_cache_bytes = parse(get, "LORE_QUERY_CACHE_BYTES", c.query_cache_bytes)?;
     c.rescore_candidates = parse(get, "LORE_RESCORE_CANDIDATES", c.rescore_candidates)?.clamp(1, 500);
+    c.rerank_candidates = parse(get, "LORE_RERANK_CANDIDATES", c.rerank_candidates)?.clamp(1, 100);
     let retention_hours = parse(get, "LORE_UPLOAD_RETENTION_HOURS", c.upload_retention.as_secs() / 3600)?;
     c.upload_retention = Duration::from_secs(retention_hours.max(1) * 3600);
     let body_timeout = parse(get, "LORE_BODY_READ_TIMEOUT_SECS", c.body_read_timeout.as_secs())?;
@@ -392,6 +405,9 @@ mod tests {
             ("LORE_WEBHOOK_CONCURRENCY", "64"),
             ("LORE_QUERY_CACHE_BYTES", "0"),
             ("LORE_RESCORE_CANDIDATES", "120"),
+            ("LORE_RERANK_CANDIDATES", "30"),
+            ("LORE_RERANK_BASE_URL", "https://api.cohere.com/v2"),
+            ("LORE_RERANK_MODEL", "rerank-v3.5"),
             ("LORE_SLOT_LEASE_SECS", "45"),
         ])
         .unwrap();
@@ -407,6 +423,14 @@ mod tests {
         assert_eq!(s.app.webhook_concurrency, 64);
         assert_eq!(s.app.query_cache_bytes, 0);
         assert_eq!(s.app.rescore_candidates, 120);
+        assert_eq!(s.app.rerank_candidates, 30);
+        let reranker = s.reranker.as_ref().unwrap();
+        assert_eq!(
+            (reranker.base_url.as_str(), reranker.model.as_deref()),
+            ("https://api.cohere.com/v2", Some("rerank-v3.5"))
+        );
+        assert!(settings(&[]).unwrap().reranker.is_none(), "re-ranking is off by default");
+        assert_eq!(settings(&[("LORE_RERANK_CANDIDATES", "500")]).unwrap().app.rerank_candidates, 100, "bounded");
         assert_eq!(s.app.slot_lease, Duration::from_secs(45));
         assert_eq!(
             settings(&[("LORE_SLOT_LEASE_SECS", "0")]).unwrap().app.slot_lease,
@@ -426,6 +450,8 @@ mod tests {
             ("LORE_WEBHOOK_TIMEOUT_SECS", "0"),
             ("LORE_EXTRACT_ISOLATION", "vm"),
             ("LORE_OCR", "abbyy"),
+            ("LORE_RERANK_BASE_URL", "api.cohere.com"),
+            ("LORE_RERANK_CANDIDATES", "ten"),
         ] {
             let err = settings(&[(name, value)]).unwrap_err().to_string();
             assert!(err.contains(name), "{err}");

@@ -1,4 +1,4 @@
-//! Why an embedder could not be configured or built: shared by the configuration and the
+//! Why an embedder or a re-ranker could not be configured or built: shared by the configuration and the
 //! providers' constructors.
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -22,6 +22,8 @@ pub enum ConfigError {
     UnknownDimensions(String),
     #[error("OPENAI_BASE_URL={0:?} is not an http(s) URL")]
     InvalidBaseUrl(String),
+    #[error("{name}={value:?} is not valid (docs/api.md §15 says what it takes)")]
+    InvalidSetting { name: &'static str, value: String },
     #[error("could not create the HTTP client: {0}")]
     HttpClient(String),
     #[error(

@@ -8,6 +8,9 @@
 //! - [`OpenAiEmbedder`]: OpenAI or any OpenAI-compatible server, over `async-openai`, batched within
 //!   the API's limits ([`batch`]) and retried with backoff.
 //!
+//! - [`HttpReranker`]: an optional re-ranking model behind a `/rerank` API (Cohere's shape), for
+//!   hybrid search's best candidates ([`RerankerConfig::from_lookup`]).
+//!
 //! [`EmbedderConfig::from_lookup`] picks one from `LORE_EMBEDDER` and `LORE_MODEL_DIR` (as the
 //! composition read them). Every vector returned has unit length; with `local` and `openai` a text without
 //! content gets a fixed unit vector, with MiniLM the model's vector of `[CLS] [SEP]`.
@@ -18,6 +21,7 @@ mod error;
 pub mod local;
 pub mod minilm;
 pub mod openai;
+pub mod rerank;
 
 pub use batch::BatchLimits;
 pub use config::{ConfigError, EmbedderConfig, model_dir_from_lookup};
@@ -27,3 +31,4 @@ pub use minilm::{MINILM_DIMENSIONS, MINILM_MAX_TOKENS, MINILM_MODEL_ID};
 #[cfg(feature = "minilm")]
 pub use minilm::{MiniLmEmbedder, MiniLmError};
 pub use openai::{OpenAiEmbedder, OpenAiEmbedderConfig};
+pub use rerank::{HttpReranker, RerankerConfig};

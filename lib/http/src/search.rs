@@ -19,7 +19,8 @@ pub fn router() -> ApiRouter {
 /// A search. `mode`: `hybrid` (default: the semantic ranking, rescored token by token when the
 /// embedding model allows it, plus a small bonus for keyword evidence), `semantic` (embeddings,
 /// cosine) or `keyword` (BM25 order; the best hit scores the share of the query's words it
-/// holds). Every score is 0 to 1 in every mode.
+/// holds). Every score is 0 to 1 in every mode. When the server has a re-ranking model
+/// (`LORE_RERANK_BASE_URL`), hybrid's best candidates are ordered and scored by it.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchBody {

@@ -2,7 +2,8 @@
 //! EventBridge, chunks on PostgreSQL + pgvector. It also reads the secrets the backend keeps:
 //! the database URL is `LORE_DATABASE_URL`, else the `SecretString` of
 //! `LORE_DATABASE_SECRET_ARN`; the OpenAI key, when `OPENAI_API_KEY` is not set, is the
-//! `SecretString` of `LORE_OPENAI_KEY_SECRET_ARN`. The OpenAI key is read at start; the database
+//! `SecretString` of `LORE_OPENAI_KEY_SECRET_ARN`, and the re-ranker's, when `LORE_RERANK_API_KEY`
+//! is not set, that of `LORE_RERANK_API_KEY_SECRET_ARN`. The keys are read at start; the database
 //! (its secret, connection and migration check) on the chunk index's first use.
 
 use super::parts::{AwsOverrides, StoragePorts, Uses};
@@ -19,9 +20,19 @@ use std::sync::Arc;
 pub(super) struct AwsStorage {
     pub ports: StoragePorts,
     pub backend: AwsBackend,
-    /// The OpenAI key read from Secrets Manager, when the settings name its secret and the
-    /// shared ports need it.
+    /// Keys read from Secrets Manager.
+    pub keys: Keys,
+}
+
+/// The model providers' keys read from Secrets Manager, each when the settings name its secret
+/// and the shared ports need it.
+#[derive(Default)]
+pub(super) struct Keys {
+    /// `LORE_OPENAI_KEY_SECRET_ARN`'s, when `OPENAI_API_KEY` is not set.
     pub openai_key: Option<String>,
+    /// `LORE_RERANK_API_KEY_SECRET_ARN`'s, when a re-ranker is configured without
+    /// `LORE_RERANK_API_KEY`.
+    pub rerank_key: Option<String>,
 }
 
 /// Connects to every AWS resource (creating what is missing when `LORE_AWS_BOOTSTRAP=true`);
@@ -44,17 +55,18 @@ pub(super) async fn storage(
         aws.cdn_base_url = Some(format!("{public_base}/files"));
     }
     let backend = AwsBackend::connect_with(&sdk, aws).await.map_err(|e| anyhow::anyhow!("aws backend: {e}"))?;
-    let (index, openai_key): (Arc<dyn VectorIndex>, _) = match uses {
+    let (index, keys): (Arc<dyn VectorIndex>, _) = match uses {
         Uses::Everything => {
             let source = DatabaseUrl::from_settings(settings, database, &sdk)?;
             let index = LazyIndex { source, index: tokio::sync::OnceCell::new() };
-            let key = match (&settings.openai_key_secret_arn, needs_openai_key && !settings.has_openai_key()) {
-                (Some(arn), true) => Some(lore_aws::secrets::secret_string(&sdk, arn).await?),
-                _ => None,
-            };
-            (Arc::new(index), key)
+            let openai_arn =
+                settings.openai_key_secret_arn.as_ref().filter(|_| needs_openai_key && !settings.has_openai_key());
+            let rerank_arn = settings.rerank_key_secret_arn.as_ref().filter(|_| settings.reranker_needs_key());
+            // Both at once: each is a round trip on the cold start's path.
+            let (openai_key, rerank_key) = futures::try_join!(secret(&sdk, openai_arn), secret(&sdk, rerank_arn))?;
+            (Arc::new(index), Keys { openai_key, rerank_key })
         }
-        Uses::RecordsOnly => (Arc::new(NoIndex), None),
+        Uses::RecordsOnly => (Arc::new(NoIndex), Keys::default()),
     };
     let ports = StoragePorts {
         workspaces: backend.workspaces.clone(),
@@ -74,7 +86,15 @@ pub(super) async fn storage(
         minds: backend.minds.clone(),
         conversations: backend.conversations.clone(),
     };
-    Ok(AwsStorage { ports, backend, openai_key })
+    Ok(AwsStorage { ports, backend, keys })
+}
+
+/// The `SecretString` of the secret `arn` names, if any.
+async fn secret(sdk: &SdkConfig, arn: Option<&String>) -> anyhow::Result<Option<String>> {
+    match arn {
+        Some(arn) => Ok(Some(lore_aws::secrets::secret_string(sdk, arn).await?)),
+        None => Ok(None),
+    }
 }
 
 /// Where the pgvector URL comes from: the settings, or a Secrets Manager secret.

@@ -60,9 +60,11 @@ pub async fn open_with(
                 || overrides.speech.is_none()
                 || ocr_wants_key;
             let aws = aws::storage(settings, overrides.aws.as_ref(), public_base, uses, needs_key).await?;
-            let shared = shared::shared(settings, overrides, uses, aws.openai_key.as_deref())?;
+            let keys = &aws.keys;
+            let shared =
+                shared::shared(settings, overrides, uses, keys.openai_key.as_deref(), keys.rerank_key.as_deref())?;
             let signal = LocalSignal::new();
-            let app = assemble(settings, overrides, aws.ports, shared, &signal, aws.openai_key.as_deref());
+            let app = assemble(settings, overrides, aws.ports, shared, &signal, keys.openai_key.as_deref());
             Ok(Composition { app, jobs: None, store: None, dispatch: Some(signal), aws: Some(aws.backend) })
         }
     }
@@ -77,7 +79,7 @@ fn embedded_with(
 ) -> anyhow::Result<Composition> {
     let signal = LocalSignal::new();
     let local = local::storage(settings, data_dir, public_base, &signal)?;
-    let shared = shared::shared(settings, overrides, uses, None)?;
+    let shared = shared::shared(settings, overrides, uses, None, None)?;
     let app = assemble(settings, overrides, local.ports, shared, &signal, None);
     Ok(Composition { app, jobs: Some(local.jobs), store: Some(local.store), dispatch: Some(signal), aws: None })
 }
@@ -118,6 +120,7 @@ fn assemble(
         transcriber: shared.transcriber,
         responder: shared.responder,
         speech: shared.speech,
+        reranker: shared.reranker,
         dispatch_signal: Arc::new(signal.clone()),
     };
     App::new(ports, config(settings, overrides, openai_key))

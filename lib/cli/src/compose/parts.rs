@@ -52,6 +52,7 @@ pub struct SharedPorts {
     pub transcriber: Arc<dyn ports::Transcriber>,
     pub responder: Arc<dyn ports::Responder>,
     pub speech: Arc<dyn ports::Synthesizer>,
+    pub reranker: Option<Arc<dyn ports::Reranker>>,
 }
 
 /// Choices the environment cannot express, made by the caller (tests, mostly).
@@ -67,6 +68,8 @@ pub struct Overrides {
     pub responder: Option<Arc<dyn ports::Responder>>,
     /// Use this speech model instead of the one `LORE_SPEECH*` names.
     pub speech: Option<Arc<dyn ports::Synthesizer>>,
+    /// Re-rank hybrid search with this instead of what `LORE_RERANK_*` say.
+    pub reranker: Option<Arc<dyn ports::Reranker>>,
     /// Wait this long between webhook attempts instead of `LORE_WEBHOOK_RETRY_SCHEDULE`.
     pub webhook_retry_schedule: Option<RetrySchedule>,
     /// Give up on a webhook attempt after this instead of `LORE_WEBHOOK_TIMEOUT_SECS`.

@@ -4,20 +4,21 @@
 
 use super::parts::{Overrides, SharedPorts, Uses};
 use crate::settings::{ExtractIsolation, Settings};
-use lore_app::ports::{NoTranscriber, Transcriber};
+use lore_app::ports::{NoTranscriber, Reranker, Transcriber};
 use std::sync::Arc;
 
-/// `openai_key`: the OpenAI key a backend read from its secret store, used when
-/// `OPENAI_API_KEY` is not set.
+/// `openai_key`, `rerank_key`: keys a backend read from its secret store, used when
+/// `OPENAI_API_KEY` and `LORE_RERANK_API_KEY` are not set.
 pub(super) fn shared(
     settings: &Settings,
     overrides: &Overrides,
     uses: Uses,
     openai_key: Option<&str>,
+    rerank_key: Option<&str>,
 ) -> anyhow::Result<SharedPorts> {
     let policy =
         if overrides.allow_private_network { lore_crawl::NetPolicy::allow_private() } else { settings.net.clone() };
-    let (embedder, transcriber, responder, speech) = match uses {
+    let (embedder, transcriber, responder, speech, reranker) = match uses {
         Uses::Everything => {
             let lookup = settings.provider_lookup(openai_key);
             let embedder = match &overrides.embedder {
@@ -34,7 +35,7 @@ pub(super) fn shared(
                 Some(s) => s.clone(),
                 None => lore_chat::synthesizer_from_lookup(&lookup).map_err(|e| anyhow::anyhow!("speech: {e}"))?,
             };
-            (embedder, transcriber(overrides, &lookup)?, responder, speech)
+            (embedder, transcriber(overrides, &lookup)?, responder, speech, reranker(settings, overrides, rerank_key)?)
         }
         // Never called by these functions; the built-in embedder needs no secret or model files.
         Uses::RecordsOnly => (
@@ -42,6 +43,7 @@ pub(super) fn shared(
             Arc::new(NoTranscriber) as Arc<dyn Transcriber>,
             Arc::new(lore_chat::ExtractiveResponder) as Arc<dyn lore_app::ports::Responder>,
             Arc::new(lore_app::ports::NoSynthesizer) as Arc<dyn lore_app::ports::Synthesizer>,
+            None,
         ),
     };
     Ok(SharedPorts {
@@ -53,7 +55,25 @@ pub(super) fn shared(
         transcriber,
         responder,
         speech,
+        reranker,
     })
+}
+
+/// Hybrid search's re-ranker: the override, else the one `LORE_RERANK_*` configure, else none.
+fn reranker(
+    settings: &Settings,
+    overrides: &Overrides,
+    secret_key: Option<&str>,
+) -> anyhow::Result<Option<Arc<dyn Reranker>>> {
+    if let Some(r) = &overrides.reranker {
+        return Ok(Some(r.clone()));
+    }
+    let Some(mut config) = settings.reranker.clone() else { return Ok(None) };
+    if config.api_key.is_none() {
+        config.api_key = secret_key.map(str::to_owned);
+    }
+    let built = config.build().map_err(|e| anyhow::anyhow!("re-ranker: {e}"))?;
+    Ok(Some(Arc::new(built)))
 }
 
 /// The transcriber of podcast sources: the override, else what the provider variables ask for,
