@@ -576,3 +576,69 @@ async fn with_minilm_hybrid_search_rescores_by_late_interaction() {
         assert!(scores.windows(2).all(|w| w[0] >= w[1]) && scores.iter().all(|s| (0.0..=1.0).contains(s)), "{body}");
     }
 }
+
+/// An OpenAI-compatible embeddings server (8 dimensions, a vector per input made from its
+/// length) that counts its requests; returns its base URL and the count.
+async fn counting_embeddings_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let calls = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = calls.clone();
+    let embed = move |axum::Json(body): axum::Json<Value>| {
+        let counted = counted.clone();
+        async move {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let inputs: Vec<String> = match &body["input"] {
+                Value::String(s) => vec![s.clone()],
+                Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
+                _ => Vec::new(),
+            };
+            let data: Vec<Value> = inputs
+                .iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    let mut v = vec![0.1f32; 8];
+                    v[text.len() % 8] = 1.0;
+                    json!({"object": "embedding", "index": i, "embedding": v})
+                })
+                .collect();
+            axum::Json(json!({"object": "list", "data": data, "model": "stub-embed",
+                "usage": {"prompt_tokens": 1, "total_tokens": 1}}))
+        }
+    };
+    let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base_url, calls)
+}
+
+#[tokio::test]
+async fn a_paid_embedder_is_not_called_for_a_knowledge_base_with_nothing_to_search() {
+    use std::sync::atomic::Ordering;
+    let (base_url, calls) = counting_embeddings_server().await;
+    let config = lore_embed::OpenAiEmbedderConfig {
+        base_url,
+        model: "stub-embed".into(),
+        dimensions: 8,
+        ..lore_embed::OpenAiEmbedderConfig::new("sk-test")
+    };
+    let embedder = std::sync::Arc::new(lore_embed::OpenAiEmbedder::new(config).unwrap());
+    let t = TestApp::spawn_with(lore::compose::Overrides { embedder: Some(embedder), ..Default::default() }).await;
+    let k = t.dev_key.clone();
+    let bot = t.create_chatbot(&k, json!({"name": "empty"})).await["id"].as_str().unwrap().to_owned();
+    for mode in ["hybrid", "semantic"] {
+        let (status, body) = search(&t, &k, &bot, json!({"query": "refund policy", "mode": mode})).await;
+        assert_eq!((status, body["results"].as_array().map(Vec::len)), (200, Some(0)), "{body}");
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 0, "no source to compare with: no paid call");
+
+    // With a ready source the question is embedded (once: the vector is cached).
+    let (bot, _) = knowledge_base(&t, &k).await;
+    let before = calls.load(Ordering::SeqCst);
+    assert!(before > 0, "the sources' chunks were embedded");
+    let (status, body) = search(&t, &k, &bot, json!({"query": "refund policy", "mode": "semantic"})).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(!body["results"].as_array().unwrap().is_empty(), "{body}");
+    assert_eq!(calls.load(Ordering::SeqCst), before + 1, "one call for the question");
+    t.stop().await;
+}

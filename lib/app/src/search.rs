@@ -90,6 +90,9 @@ pub const PRIMARY_WEIGHT: f32 = 0.9;
 pub const PRIMARY_WEIGHT_LATE_INTERACTION: f32 = 0.97;
 /// Hybrid: each ranking is fetched this many times `topK` deep before fusing.
 pub const FUSION_DEPTH: usize = 4;
+/// Hybrid: a chunk's score is multiplied by this once for every chunk of its source that ranks
+/// above it ([`demote_repeated_sources`]).
+pub const REPEAT_WEIGHT: f32 = 0.8;
 /// Late interaction: the weight w of MaxSim in a rescored semantic score (module documentation).
 pub const LATE_INTERACTION_WEIGHT: f32 = 0.9;
 /// Late interaction: the semantic candidates a hybrid search rescores by default, at least (more
@@ -268,10 +271,34 @@ pub fn fuse_hybrid(
     lexical_only: bool,
     rescored: bool,
 ) -> Vec<ChunkHit> {
-    match (lexical_only, rescored) {
+    let mut fused = match (lexical_only, rescored) {
         (true, _) => fuse(keyword, semantic, PRIMARY_WEIGHT),
         (false, false) => fuse(semantic, keyword, PRIMARY_WEIGHT),
         (false, true) => fuse(semantic, keyword, PRIMARY_WEIGHT_LATE_INTERACTION),
+    };
+    demote_repeated_sources(&mut fused, |h| h.source_id.clone(), |h| &mut h.score);
+    // The demotion keeps each source's own chunks in order; the sort is stable.
+    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk_id.cmp(&b.chunk_id)));
+    fused
+}
+
+/// Hybrid: in a ranking sorted best first, multiplies the score of each chunk by
+/// [`REPEAT_WEIGHT`] once for every chunk of the same source ranked above it (the second chunk
+/// of a source × 0.8, the third × 0.64, …). The caller sorts again. A long passage cut into
+/// several chunks otherwise fills the top of the results with near-copies of one answer and
+/// pushes other sources out (module documentation).
+pub fn demote_repeated_sources<T, K: Eq + std::hash::Hash>(
+    ranked: &mut [T],
+    source: impl Fn(&T) -> K,
+    score: impl Fn(&mut T) -> &mut f32,
+) {
+    let mut above: HashMap<K, i32> = HashMap::new();
+    for item in ranked.iter_mut() {
+        let n = above.entry(source(item)).or_insert(0);
+        if *n > 0 {
+            *score(item) *= REPEAT_WEIGHT.powi(*n);
+        }
+        *n += 1;
     }
 }
 
@@ -495,7 +522,9 @@ impl App {
         // Stages as DEBUG spans (`search.*`), timed by the perf bench (benches/perf/chat.rs).
         // The question is embedded while the owner's ready sources are read (on DynamoDB a
         // round trip or two): neither needs the other. With no ready source the vector is not
-        // used, and an embedder's failure then does not fail the search.
+        // used, and an embedder's failure then does not fail the search. A remote embedder (a
+        // paid request each time) waits for the sources instead: an empty knowledge base costs
+        // no call.
         let embedding = async {
             if req.mode == SearchMode::Keyword {
                 return Ok(None);
@@ -504,10 +533,15 @@ impl App {
             let hybrid = req.mode == SearchMode::Hybrid;
             self.query_embedding(&req.query, hybrid).instrument(tracing::debug_span!("search.embed")).await.map(Some)
         };
-        let (sources, embedding) = futures::join!(
-            self.searchable_sources(ws, owner, &req).instrument(tracing::debug_span!("search.sources")),
-            embedding
-        );
+        let sources = self.searchable_sources(ws, owner, &req).instrument(tracing::debug_span!("search.sources"));
+        let (sources, embedding) = if self.ports.embedder.remote() {
+            match sources.await {
+                Ok(found) if !found.is_empty() => (Ok(found), embedding.await),
+                other => (other, Ok(None)),
+            }
+        } else {
+            futures::join!(sources, embedding)
+        };
         let sources = sources?;
         let embedding = if sources.is_empty() { None } else { embedding? };
         let scope = SearchScope {
@@ -678,6 +712,28 @@ mod tests {
         let fused = fuse_hybrid(semantic, keyword, false, true);
         assert_eq!(ids(&fused), ["a", "b"]);
         assert!(close(fused[0].score, 0.485) && close(fused[1].score, 0.4665), "{fused:?}");
+    }
+
+    #[test]
+    fn further_chunks_of_one_source_give_way_to_other_sources() {
+        let (long, other) = (SourceId::generate(), SourceId::generate());
+        let of = |source: &SourceId, id: &str, s: f32| ChunkHit { source_id: source.clone(), ..hit(id, s) };
+        // Three chunks of one long passage lead the cosines; another source's chunk is close.
+        let semantic = vec![of(&long, "l1", 0.70), of(&long, "l2", 0.68), of(&long, "l3", 0.66), of(&other, "o", 0.60)];
+        let fused = fuse_hybrid(semantic, Vec::new(), false, false);
+        // l1 0.63; l2 0.9 · 0.68 · 0.8 = 0.4896; l3 0.9 · 0.66 · 0.64 = 0.38016; o 0.54.
+        assert_eq!(ids(&fused), ["l1", "o", "l2", "l3"]);
+        for (h, want) in fused.iter().zip([0.63f32, 0.54, 0.4896, 0.38016]) {
+            assert!(close(h.score, want), "{}: {}", h.chunk_id, h.score);
+        }
+        // One chunk per source: nothing changes.
+        let fused = fuse_hybrid(ranking(&[("a", 0.7), ("b", 0.6)]), Vec::new(), false, false);
+        assert!(close(fused[1].score, 0.54), "{fused:?}");
+        // The demotion counts chunks above, in the order given.
+        let mut ranked = vec![("x", 1.0f32), ("y", 1.0), ("x", 1.0), ("x", 1.0)];
+        demote_repeated_sources(&mut ranked, |r| r.0, |r| &mut r.1);
+        let scores: Vec<f32> = ranked.iter().map(|r| r.1).collect();
+        assert!(scores.iter().zip([1.0f32, 1.0, 0.8, 0.64]).all(|(a, b)| close(*a, b)), "{scores:?}");
     }
 
     fn relevance(pairs: &[(usize, f32)]) -> Vec<Relevance> {

@@ -247,6 +247,11 @@ impl Embedder for OpenAiEmbedder {
         self.config.dimensions
     }
 
+    /// Every call is a request to the provider, billed by it.
+    fn remote(&self) -> bool {
+        true
+    }
+
     /// Empty and whitespace-only texts are not sent (the API refuses empty input); they get
     /// [`empty_text_vector`]. Longer texts are truncated to `limits.max_input_tokens` estimated
     /// tokens. Batches are sent one after the other.

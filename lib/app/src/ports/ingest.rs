@@ -306,6 +306,12 @@ pub trait Embedder: Send + Sync {
     fn lexical_only(&self) -> bool {
         false
     }
+    /// Whether each call is a request to a service that may charge for it (not a model in this
+    /// process): search then embeds a question only once it knows the owner has a ready source
+    /// to compare it with, instead of while it reads them (`search.rs`). `false` unless overridden.
+    fn remote(&self) -> bool {
+        false
+    }
     /// The model's input window in its own tokens, when it has one and can count them: chunks are
     /// then sized in those tokens so that the model reads every word of each chunk
     /// (`chunking.rs`). `None` (the default) sizes chunks in characters.
