@@ -151,6 +151,36 @@ async fn revoking_in_a_loop_keeps_only_the_newest_revoked_keys() {
 }
 
 #[tokio::test]
+async fn a_backlog_of_revoked_keys_shrinks_by_at_most_25_a_revocation() {
+    let overrides = lore::compose::Overrides { max_revoked_keys_per_workspace: Some(2), ..Default::default() };
+    let t = TestApp::spawn_with(overrides).await;
+    let body = json!({"scopes": ["chatbot:read"]});
+    // 30 keys revoked beneath the API (as `lore keys revoke` does, which does not prune): a
+    // backlog, as lowering the setting leaves.
+    for _ in 0..30 {
+        let (status, key) = create_key(&t, &t.dev_key, body.clone()).await;
+        assert_eq!(status, 201, "{key}");
+        let id = lore_domain::id::ApiKeyId::parse(key["key"]["id"].as_str().unwrap()).unwrap();
+        t.key_store().revoke_key(&id, lore_domain::time::Timestamp::now()).await.unwrap();
+    }
+    let revoked =
+        |listed: &Value| listed["keys"].as_array().unwrap().iter().filter(|k| !k["revokedAt"].is_null()).count();
+    assert_eq!(revoked(&list_keys(&t, &t.dev_key).await), 30);
+    // One revocation through the API: 31 revoked, 29 beyond the 2 kept, 25 deleted.
+    let (_, key) = create_key(&t, &t.dev_key, body.clone()).await;
+    assert_eq!(revoke(&t, &t.dev_key, key["key"]["id"].as_str().unwrap()).await.0, 200);
+    assert_eq!(revoked(&list_keys(&t, &t.dev_key).await), 6);
+    // The next one deletes the rest of the backlog.
+    let (_, key) = create_key(&t, &t.dev_key, body).await;
+    let newest = key["key"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(revoke(&t, &t.dev_key, &newest).await.0, 200);
+    let listed = list_keys(&t, &t.dev_key).await;
+    assert_eq!(revoked(&listed), 2, "{listed}");
+    assert!(listed["keys"].as_array().unwrap().iter().any(|k| k["id"] == newest.as_str()), "the newest is kept");
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn any_key_reads_its_workspaces_limits_and_usage() {
     let t = TestApp::spawn_private().await;
     let limits = LimitsPatch { minds_limit: Some(4), storage_quota_bytes: Some(5_000_000), ..Default::default() };

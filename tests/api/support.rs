@@ -99,6 +99,14 @@ impl TestApp {
         }
     }
 
+    /// The key store of whichever backend runs.
+    pub fn key_store(&self) -> std::sync::Arc<dyn lore_app::ports::KeyStore> {
+        match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
+            Some(aws) => aws.keys.clone(),
+            None => self.store().clone(),
+        }
+    }
+
     /// The delivery store (and webhook outbox) of whichever backend runs.
     pub fn delivery_store(&self) -> std::sync::Arc<dyn lore_app::ports::DeliveryStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {

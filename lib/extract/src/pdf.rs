@@ -595,6 +595,54 @@ fn decode_text_string(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// An image dictionary whose `/DecodeParms /JBIG2Globals` refers to a stream of `len` bytes.
+    fn jbig2_image(doc: &mut Document, len: usize) -> Dictionary {
+        let globals = doc.add_object(Stream::new(Dictionary::new(), vec![0u8; len]));
+        let mut params = Dictionary::new();
+        params.set("JBIG2Globals", Object::Reference(globals));
+        let mut image = Dictionary::new();
+        image.set("DecodeParms", Object::Dictionary(params));
+        image
+    }
+
+    fn globals_of(image: &Dictionary) -> &Object {
+        image.get(b"DecodeParms").unwrap().as_dict().unwrap().get(b"JBIG2Globals").unwrap()
+    }
+
+    #[test]
+    fn shared_jbig2_segments_are_inlined_up_to_their_cap() {
+        let mut doc = Document::with_version("1.5");
+        let mut at_cap = jbig2_image(&mut doc, MAX_JBIG2_GLOBALS);
+        resolve_jbig2_globals(&doc, &mut at_cap);
+        assert!(matches!(globals_of(&at_cap), Object::String(b, _) if b.len() == MAX_JBIG2_GLOBALS));
+        let mut over = jbig2_image(&mut doc, MAX_JBIG2_GLOBALS + 1);
+        resolve_jbig2_globals(&doc, &mut over);
+        assert!(matches!(globals_of(&over), Object::Reference(_)), "left unread: the image is then not decoded");
+    }
+
+    /// `[/Indexed /DeviceRGB 255 <ref to a lookup stream of len bytes>]`.
+    fn indexed(doc: &mut Document, len: usize) -> Object {
+        let lookup = doc.add_object(Stream::new(Dictionary::new(), vec![7u8; len]));
+        Object::Array(vec![
+            Object::Name(b"Indexed".to_vec()),
+            Object::Name(b"DeviceRGB".to_vec()),
+            Object::Integer(255),
+            Object::Reference(lookup),
+        ])
+    }
+
+    #[test]
+    fn a_palette_is_inlined_up_to_1_kib() {
+        let mut doc = Document::with_version("1.5");
+        let full = indexed(&mut doc, 1024);
+        let Object::Array(items) = resolved_space(&doc, &full, true) else { panic!() };
+        assert!(matches!(&items[3], Object::String(b, _) if b.len() == 1024), "{items:?}");
+        let over = indexed(&mut doc, 1025);
+        assert_eq!(resolved_space(&doc, &over, true), over, "left as it was: the image is then not decoded");
+        // A palette's base may not itself be a palette.
+        assert_eq!(resolved_space(&doc, &full, false), full);
+    }
+
     #[test]
     fn text_strings_decode_utf16_utf8_and_pdfdoc() {
         assert_eq!(decode_text_string(b"\xfe\xff\0H\0\xe9"), "Hé");
