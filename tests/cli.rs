@@ -491,12 +491,7 @@ fn need(name: &str) -> String {
 
 /// The SDK configuration of the moto server at `moto`.
 async fn moto_sdk(moto: &str) -> aws_config::SdkConfig {
-    aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .region(aws_config::Region::new("us-east-1"))
-        .endpoint_url(moto)
-        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "tests"))
-        .load()
-        .await
+    lore_aws::local_sdk_config(moto).await
 }
 
 /// The environment of `lore --backend aws` on the moto server `moto`, with resources named

@@ -368,26 +368,7 @@ async fn stream_times(started: Instant, res: reqwest::Response, markers: &[&str]
 
 /// moto's endpoint with static credentials, fresh resources named after this run.
 async fn aws_overrides(env: &AwsEnv) -> lore::compose::AwsOverrides {
-    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .region(aws_config::Region::new("us-east-1"))
-        .http_client(lore_aws::shared_https_client())
-        .endpoint_url(&env.moto)
-        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-bench"))
-        .load()
-        .await;
-    let name = format!("lore-perf-chat-{}", &SourceId::generate().as_str()[4..]).to_lowercase();
-    let settings = lore_aws::AwsSettings {
-        table: name.clone(),
-        bucket: name.clone(),
-        cdn_base_url: None,
-        ingest_queue: lore_aws::QueueRef::Name(name.clone()),
-        deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
-        event_bus: name,
-        bootstrap: true,
-        s3_endpoint: Some(env.moto.clone()),
-        s3_force_path_style: true,
-    };
-    lore::compose::AwsOverrides { sdk, settings, database_url: Some(env.database.clone()) }
+    lore::compose::AwsOverrides::local(&env.moto, &env.database, "lore-perf-chat").await
 }
 
 /// A text source's content: passages of the corpus up to [`SOURCE_CHARS`].

@@ -589,12 +589,7 @@ const HELLO_PK: &str = "bench#hello";
 impl AwsSetup {
     async fn prepare(bins: &Bins, work: &Path, moto: &str, database: &str) -> Result<Self> {
         let name = format!("lore-bench-{}", std::process::id());
-        let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-            .region(aws_config::Region::new("us-east-1"))
-            .endpoint_url(moto)
-            .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "bench"))
-            .load()
-            .await;
+        let sdk = lore_aws::local_sdk_config(moto).await;
         let secret = aws_sdk_secretsmanager::Client::new(&sdk)
             .create_secret()
             .name(format!("{name}-database"))

@@ -446,26 +446,6 @@ pub async fn aws_stack() -> Option<lore::compose::AwsOverrides> {
 /// moto's endpoint with static credentials, fresh resources named after a new id, bootstrap on;
 /// the SDK clients share one HTTPS client, as in the functions.
 async fn aws_overrides() -> lore::compose::AwsOverrides {
-    let moto = required_env("LORE_TEST_MOTO_URL");
-    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .region(aws_config::Region::new("us-east-1"))
-        .http_client(lore_aws::shared_https_client())
-        .endpoint_url(&moto)
-        .credentials_provider(aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-tests"))
-        .load()
-        .await;
-    let id = lore_domain::id::SourceId::generate();
-    let name = format!("lore-api-{}", &id.as_str()[4..]);
-    let settings = lore_aws::AwsSettings {
-        table: name.clone(),
-        bucket: name.clone(),
-        cdn_base_url: None,
-        ingest_queue: lore_aws::QueueRef::Name(name.clone()),
-        deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
-        event_bus: name,
-        bootstrap: true,
-        s3_endpoint: Some(moto),
-        s3_force_path_style: true,
-    };
-    lore::compose::AwsOverrides { sdk, settings, database_url: Some(required_env("LORE_TEST_DATABASE_URL")) }
+    let (moto, database) = (required_env("LORE_TEST_MOTO_URL"), required_env("LORE_TEST_DATABASE_URL"));
+    lore::compose::AwsOverrides::local(&moto, &database, "lore-api").await
 }

@@ -106,36 +106,9 @@ impl Aws {
     async fn new(embedder: Arc<dyn lore_embed::Embedder>) -> Self {
         let moto = required_env("LORE_TEST_MOTO_URL");
         let database = required_env("LORE_TEST_DATABASE_URL");
-        let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-            .region(aws_config::Region::new("us-east-1"))
-            .endpoint_url(&moto)
-            .credentials_provider(aws_credential_types::Credentials::new(
-                "testing",
-                "testing",
-                None,
-                None,
-                "lore-tests",
-            ))
-            .load()
-            .await;
-        let id = lore_domain::id::SourceId::generate();
-        let name = format!("lore-ingest-{}", &id.as_str()[4..]);
-        let settings = lore_aws::AwsSettings {
-            table: name.clone(),
-            bucket: name.clone(),
-            cdn_base_url: None,
-            ingest_queue: lore_aws::QueueRef::Name(name.clone()),
-            deliveries_queue: lore_aws::QueueRef::Name(format!("{name}-deliveries")),
-            event_bus: name.clone(),
-            bootstrap: true,
-            s3_endpoint: Some(moto.clone()),
-            s3_force_path_style: true,
-        };
-        let overrides = Overrides {
-            embedder: Some(embedder),
-            aws: Some(lore::compose::AwsOverrides { sdk, settings, database_url: Some(database.clone()) }),
-            ..Default::default()
-        };
+        let aws = lore::compose::AwsOverrides::local(&moto, &database, "lore-ingest").await;
+        let name = aws.settings.table.clone();
+        let overrides = Overrides { embedder: Some(embedder), aws: Some(aws), ..Default::default() };
         let dir = tempfile::tempdir().unwrap();
         let api = lore::compose::open(lore::compose::Backend::Aws, dir.path(), "http://localhost:3000", &overrides)
             .await

@@ -67,6 +67,20 @@ pub async fn load_sdk_config() -> SdkConfig {
         .await
 }
 
+/// The SDK configuration for an AWS-compatible service on this machine (moto, LocalStack) at
+/// `endpoint`: region `us-east-1`, static `testing` credentials, the shared HTTPS client. What
+/// tests and benches run the AWS adapters on.
+pub async fn local_sdk_config(endpoint: &str) -> SdkConfig {
+    let credentials = aws_credential_types::Credentials::new("testing", "testing", None, None, "lore-local");
+    aws_config::defaults(BehaviorVersion::latest())
+        .region(aws_config::Region::new("us-east-1"))
+        .http_client(crate::http_client::shared_https_client())
+        .endpoint_url(endpoint)
+        .credentials_provider(credentials)
+        .load()
+        .await
+}
+
 impl AwsBackend {
     /// Connects with the SDK configuration of the environment.
     pub async fn connect(settings: AwsSettings) -> StoreResult<Self> {

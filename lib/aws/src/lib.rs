@@ -15,7 +15,7 @@ pub mod secrets;
 pub mod settings;
 pub mod sqs;
 
-pub use backend::{AwsBackend, bootstrap, deliveries_rule_pattern, load_sdk_config};
+pub use backend::{AwsBackend, bootstrap, deliveries_rule_pattern, load_sdk_config, local_sdk_config};
 pub use dynamo::DynamoStore;
 pub use eventbridge::{EVENT_SOURCE, EventBridgeBus, event_detail, parse_event};
 pub use http_client::shared_https_client;

@@ -35,6 +35,25 @@ pub struct AwsSettings {
     pub s3_force_path_style: bool,
 }
 
+impl AwsSettings {
+    /// A stack whose every resource is named `name` (the deliveries queue `<name>-deliveries`),
+    /// created at connect, on the AWS-compatible service at `endpoint` (S3 path-style): a fresh
+    /// stack on moto or LocalStack for a test or a bench.
+    pub fn local(name: &str, endpoint: &str) -> Self {
+        Self {
+            table: name.to_owned(),
+            bucket: name.to_owned(),
+            cdn_base_url: None,
+            ingest_queue: QueueRef::Name(name.to_owned()),
+            deliveries_queue: QueueRef::Name(format!("{name}-deliveries")),
+            event_bus: name.to_owned(),
+            bootstrap: true,
+            s3_endpoint: Some(endpoint.to_owned()),
+            s3_force_path_style: true,
+        }
+    }
+}
+
 pub const DEFAULT_TABLE: &str = "lore";
 pub const DEFAULT_BUCKET: &str = "lore-files";
 pub const DEFAULT_INGEST_QUEUE: &str = "lore-ingest";

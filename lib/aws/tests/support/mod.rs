@@ -7,10 +7,9 @@
 
 #![allow(dead_code)]
 
-use aws_config::{BehaviorVersion, Region, SdkConfig};
-use aws_credential_types::Credentials;
+use aws_config::SdkConfig;
 use lore_app::conformance::{MindStores, Stores};
-use lore_aws::{AwsBackend, AwsSettings, QueueRef};
+use lore_aws::{AwsBackend, AwsSettings};
 use lore_domain::id::SourceId;
 use std::sync::Arc;
 
@@ -28,13 +27,7 @@ pub fn moto_url() -> String {
 /// The SDK configuration of the tests: moto's endpoint, `us-east-1`, static credentials, and
 /// the HTTPS client the functions' SDK clients share.
 pub async fn sdk_config() -> SdkConfig {
-    aws_config::defaults(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .http_client(lore_aws::shared_https_client())
-        .endpoint_url(moto_url())
-        .credentials_provider(Credentials::new("testing", "testing", None, None, "lore-tests"))
-        .load()
-        .await
+    lore_aws::local_sdk_config(&moto_url()).await
 }
 
 /// A name no other test uses: lower case, valid for a table, a bucket, a queue and a bus.
@@ -45,17 +38,7 @@ pub fn unique(prefix: &str) -> String {
 
 /// Settings naming a fresh table, bucket, queue and bus, created by bootstrap.
 pub fn settings(name: &str) -> AwsSettings {
-    AwsSettings {
-        table: name.to_owned(),
-        bucket: name.to_owned(),
-        cdn_base_url: None,
-        ingest_queue: QueueRef::Name(name.to_owned()),
-        deliveries_queue: QueueRef::Name(format!("{name}-deliveries")),
-        event_bus: name.to_owned(),
-        bootstrap: true,
-        s3_endpoint: Some(moto_url()),
-        s3_force_path_style: true,
-    }
+    AwsSettings::local(name, &moto_url())
 }
 
 /// A backend over fresh resources.

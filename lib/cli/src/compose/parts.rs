@@ -101,3 +101,18 @@ pub struct AwsOverrides {
     /// The pgvector database, instead of `LORE_DATABASE_URL` / `LORE_DATABASE_SECRET_ARN`.
     pub database_url: Option<String>,
 }
+
+impl AwsOverrides {
+    /// A fresh stack named `<prefix>-<unique id>` on the AWS-compatible service at `endpoint`
+    /// (moto), with the pgvector database at `database_url`: what tests and benches run the AWS
+    /// composition on.
+    pub async fn local(endpoint: &str, database_url: &str, prefix: &str) -> Self {
+        let id = lore_domain::id::SourceId::generate();
+        let name = format!("{prefix}-{}", &id.as_str()[4..]).to_lowercase();
+        Self {
+            sdk: lore_aws::local_sdk_config(endpoint).await,
+            settings: lore_aws::AwsSettings::local(&name, endpoint),
+            database_url: Some(database_url.to_owned()),
+        }
+    }
+}
