@@ -14,6 +14,7 @@ use lore_app::sources::NewSource;
 use lore_domain::chatbot::NewChatbot;
 use lore_domain::conversation::{Channel, MessageContent};
 use lore_domain::source::SourceOwner;
+use lore_domain::source::{SourceInput, SourceVocabulary};
 use runtime_api::{Function, Posted, RuntimeApi};
 use serde_json::Value;
 use support::{Event, SAMPLE_CHATBOT_ID, Tenant};
@@ -32,8 +33,11 @@ async fn chatbot_with_knowledge(tenant: &Tenant) -> (String, String) {
     let app = c.app;
     let p = app.authenticate_and_admit(Some(&format!("Bearer {}", tenant.key))).await.expect("the key works");
     let bot = app.create_chatbot(&p, NewChatbot::parse(Some("Support"), None, None).unwrap()).await.unwrap();
-    let text =
-        NewSource::Text { name: Some("policy.md".into()), content: Some(POLICY.into()), metadata: Default::default() };
+    let text = NewSource::parse(
+        SourceVocabulary::Chatbot,
+        SourceInput { source_type: Some("text"), name: Some("policy.md"), content: Some(POLICY), ..Default::default() },
+    )
+    .unwrap();
     let source = app.create_source(&p, &bot.id, text).await.unwrap();
     app.process_source(&p, &bot.id, &source.id).await.unwrap();
     while let Some(taken) = jobs.try_take() {

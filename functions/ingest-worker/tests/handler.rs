@@ -7,6 +7,7 @@ use lore::compose::{Overrides, embedded};
 use lore_app::sources::NewSource;
 use lore_domain::scope::ScopeSet;
 use lore_domain::source::SourceStatus;
+use lore_domain::source::{SourceInput, SourceVocabulary};
 use lore_domain::workspace::{LimitsPatch, WorkspaceName};
 use std::sync::Arc;
 
@@ -31,11 +32,9 @@ async fn the_sample_batch_runs_its_job_and_drops_the_junk() {
     let p = app.authenticate_and_admit(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
     let bot =
         app.create_chatbot(&p, lore_domain::chatbot::NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap();
-    let text = NewSource::Text {
-        name: None,
-        content: Some("Refunds are paid within fourteen days. ".repeat(50)),
-        metadata: Default::default(),
-    };
+    let content = "Refunds are paid within fourteen days. ".repeat(50);
+    let input = SourceInput { source_type: Some("text"), content: Some(&content), ..Default::default() };
+    let text = NewSource::parse(SourceVocabulary::Chatbot, input).unwrap();
     let source = app.create_source(&p, &bot.id, text).await.unwrap();
     // `process` moves it to processing and queues the job (no in-process worker runs here).
     let started = app.process_source(&p, &bot.id, &source.id).await.unwrap();

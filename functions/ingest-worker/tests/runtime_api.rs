@@ -22,6 +22,7 @@ use lore_domain::chatbot::NewChatbot;
 use lore_domain::id::ChatbotId;
 use lore_domain::scope::ScopeSet;
 use lore_domain::source::SourceStatus;
+use lore_domain::source::{SourceInput, SourceVocabulary};
 use lore_domain::workspace::{LimitsPatch, WorkspaceName};
 use runtime_api::{Function, Posted, RuntimeApi};
 use serde_json::{Value, json};
@@ -54,10 +55,7 @@ async fn file_source(app: &lore_app::App, p: &Principal, bot: &ChatbotId, name: 
     let mut body: ByteStream<'_> = Box::pin(futures::stream::once(async move { Ok(Bytes::from(bytes)) }));
     let file = IncomingFile { file_name: name.to_owned(), body: &mut body };
     let upload = app.store_file(p, UploadOwner::Chatbot, UploadRules::CHATBOT, file, None).await.expect("stored");
-    let source = app
-        .create_source(p, bot, NewSource::Upload { name: None, upload, metadata: Default::default() })
-        .await
-        .expect("created");
+    let source = app.create_source(p, bot, NewSource::upload(None, upload, Default::default())).await.expect("created");
     let started = app.process_source(p, bot, &source.id).await.expect("processing");
     assert_eq!(started.status, SourceStatus::Processing);
     source.id.to_string()
@@ -203,7 +201,9 @@ async fn the_worker_embeds_with_minilm_from_the_layer_on_aws() {
     ];
     let mut sources = Vec::new();
     for (name, text) in texts {
-        let new = NewSource::Text { name: Some(name.into()), content: Some(text.into()), metadata: Default::default() };
+        let input =
+            SourceInput { source_type: Some("text"), name: Some(name), content: Some(text), ..Default::default() };
+        let new = NewSource::parse(SourceVocabulary::Chatbot, input).unwrap();
         let source = aws.app.create_source(&aws.p, &aws.bot, new).await.expect("created");
         aws.app.process_source(&aws.p, &aws.bot, &source.id).await.expect("processing");
         sources.push(source.id.to_string());

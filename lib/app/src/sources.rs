@@ -14,8 +14,8 @@ use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
 use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::{
-    CrawlDepth, KnowledgeSource, MAX_CHATBOT_FILE_BYTES, MAX_MIND_DOCUMENT_BYTES, RefreshInterval, SourceOwner,
-    SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile, TextContent, source_name,
+    KnowledgeSource, MAX_CHATBOT_FILE_BYTES, MAX_MIND_DOCUMENT_BYTES, NewContent, RefreshInterval, SourceName,
+    SourceOwner, SourceSpec, SourceStatus, SourceType, StoredAudio, StoredFile, TextContent, source_name,
 };
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 
@@ -28,41 +28,9 @@ const DOCUMENT_SNIFF_BYTES: u64 = crate::files::SNIFF_BYTES as u64;
 
 pub(crate) const SETTLED: &[SourceStatus] = &[SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
 
-/// What a client asked to create.
-#[derive(Debug)]
-pub enum NewSource {
-    Text {
-        name: Option<String>,
-        content: Option<String>,
-        metadata: Metadata,
-    },
-    Url {
-        name: Option<String>,
-        url: Option<String>,
-        crawl_depth: Option<i64>,
-        /// Hours between scheduled refreshes; none by default.
-        refresh_interval_hours: Option<i64>,
-        metadata: Metadata,
-    },
-    /// A document uploaded with the request (multipart), stored already by `App::store_file`.
-    Upload {
-        name: Option<String>,
-        upload: Upload,
-        metadata: Metadata,
-    },
-    /// A file uploaded earlier to this workspace, named by the `fileUrl` it was given.
-    FileUrl {
-        name: Option<String>,
-        file_url: Option<String>,
-        metadata: Metadata,
-    },
-    /// Audio uploaded earlier to this workspace, transcribed when processed (Minds only).
-    Podcast {
-        name: Option<String>,
-        file_url: Option<String>,
-        metadata: Metadata,
-    },
-}
+/// What a client asked to create (validated in the domain), a multipart upload being a stored
+/// [`Upload`].
+pub type NewSource = lore_domain::source::NewSource<Upload>;
 
 /// What a PATCH of a source changes; an absent member stays as it is.
 #[derive(Debug, Clone, Default)]
@@ -203,52 +171,36 @@ impl App {
         self.own(p, owner).await?;
         let file_max = if owner.is_mind() { MAX_MIND_DOCUMENT_BYTES } else { MAX_CHATBOT_FILE_BYTES };
         let mut uploaded_key = None;
-        let (name, spec, size_bytes, metadata) = match new {
-            NewSource::Text { name, content, metadata } => {
-                let content = TextContent::parse(content.as_deref())?;
-                let name = source_name(name.as_deref(), "Untitled text")?;
+        let NewSource { name, content, metadata } = new;
+        let (name, spec, size_bytes) = match content {
+            NewContent::Text(content) => {
                 let size = content.byte_len();
-                (name, SourceSpec::Text { content: content.into_string() }, size, metadata)
+                (SourceName::given_or(name, "Untitled text"), SourceSpec::Text { content: content.into_string() }, size)
             }
-            NewSource::Url { name, url, crawl_depth, refresh_interval_hours, metadata } => {
-                let url = url
-                    .filter(|u| !u.trim().is_empty())
-                    .ok_or_else(|| rejected(ErrorCode::MissingUrl, "a url source needs `url`"))?;
-                let crawl_depth = CrawlDepth::parse(crawl_depth)?;
-                let refresh_interval = refresh_interval_hours.map(RefreshInterval::parse).transpose()?;
-                let url = self.ports.url_guard.check(url.trim()).await.map_err(url_error)?;
-                let name = source_name(name.as_deref(), &url)?;
+            NewContent::Url { url, crawl_depth, refresh_interval } => {
+                let url = self.ports.url_guard.check(&url).await.map_err(url_error)?;
+                let name = SourceName::given_or(name, &url);
                 (
                     name,
                     SourceSpec::Url { url, crawl_depth, pages_crawled: 0, last_refreshed_at: None, refresh_interval },
                     0,
-                    metadata,
                 )
             }
-            NewSource::Upload { name, upload, metadata } => {
+            NewContent::Upload(upload) => {
                 let file = Self::uploaded_document(upload)?;
                 uploaded_key = Some(file.blob_key.clone());
-                let name = source_name(name.as_deref(), &file.file_name)?;
                 let size = file.size_bytes;
-                (name, SourceSpec::File(file), size, metadata)
+                (SourceName::given_or(name, &file.file_name), SourceSpec::File(file), size)
             }
-            NewSource::FileUrl { name, file_url, metadata } => {
-                let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
-                    rejected(ErrorCode::MissingFile, "a file source needs a file (multipart `file`) or a `fileUrl`")
-                })?;
-                let file = self.file_from_url(p, url.trim(), file_max).await?;
-                let name = source_name(name.as_deref(), &file.file_name)?;
+            NewContent::FileUrl(url) => {
+                let file = self.file_from_url(p, &url, file_max).await?;
                 let size = file.size_bytes;
-                (name, SourceSpec::File(file), size, metadata)
+                (SourceName::given_or(name, &file.file_name), SourceSpec::File(file), size)
             }
-            NewSource::Podcast { name, file_url, metadata } => {
-                let url = file_url.filter(|u| !u.trim().is_empty()).ok_or_else(|| {
-                    rejected(ErrorCode::MissingFile, "a podcast source needs the `fileUrl` of an upload")
-                })?;
-                let audio = self.audio_from_url(p, url.trim()).await?;
-                let name = source_name(name.as_deref(), &audio.file_name)?;
+            NewContent::Podcast(url) => {
+                let audio = self.audio_from_url(p, &url).await?;
                 let size = audio.size_bytes;
-                (name, SourceSpec::Podcast(audio), size, metadata)
+                (SourceName::given_or(name, &audio.file_name), SourceSpec::Podcast(audio), size)
             }
         };
         let now = Timestamp::now();

@@ -300,12 +300,144 @@ impl RefreshInterval {
 
 /// A source's display name: given, or the type's default (docs/api.md §6).
 pub fn source_name(given: Option<&str>, default: &str) -> Result<String, DomainError> {
-    match given.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(n) if n.chars().count() > MAX_SOURCE_NAME => {
-            Err(DomainError::field("name", format!("must be at most {MAX_SOURCE_NAME} characters")))
+    Ok(SourceName::given_or(SourceName::parse(given)?, default))
+}
+
+/// A name a client gave a source: trimmed, 1 to [`MAX_SOURCE_NAME`] characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceName(String);
+
+impl SourceName {
+    /// `None` when no name (or only blanks) was given: the source is then named after what it
+    /// holds.
+    pub fn parse(given: Option<&str>) -> Result<Option<Self>, DomainError> {
+        match given.map(str::trim).filter(|s| !s.is_empty()) {
+            Some(n) if n.chars().count() > MAX_SOURCE_NAME => {
+                Err(DomainError::field("name", format!("must be at most {MAX_SOURCE_NAME} characters")))
+            }
+            Some(n) => Ok(Some(Self(n.to_owned()))),
+            None => Ok(None),
         }
-        Some(n) => Ok(n.to_owned()),
-        None => Ok(default.chars().take(MAX_SOURCE_NAME).collect()),
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The given name, else `default` (what the source holds: "Untitled text", its URL, its
+    /// file's name) cut to the longest name allowed.
+    pub fn given_or(given: Option<Self>, default: &str) -> String {
+        match given {
+            Some(Self(n)) => n,
+            None => default.chars().take(MAX_SOURCE_NAME).collect(),
+        }
+    }
+}
+
+/// Which vocabulary a create body's `type` is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceVocabulary {
+    /// `text`, `url`, `file`.
+    Chatbot,
+    /// `text`, `url`, `document`, `podcast`.
+    Mind,
+}
+
+/// A create body's members, as a client sent them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceInput<'a> {
+    pub source_type: Option<&'a str>,
+    pub name: Option<&'a str>,
+    pub content: Option<&'a str>,
+    pub url: Option<&'a str>,
+    pub crawl_depth: Option<i64>,
+    pub refresh_interval_hours: Option<i64>,
+    pub file_url: Option<&'a str>,
+    pub metadata: Option<&'a serde_json::Value>,
+}
+
+/// What a client asked to create, checked (docs/api.md §6, §9): everything but what needs the
+/// outside world, which the use case checks (a URL's address, an upload's record and bytes).
+/// `U`: a document received with the request itself (multipart), stored before the source is
+/// made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSource<U> {
+    pub name: Option<SourceName>,
+    pub content: NewContent<U>,
+    pub metadata: Metadata,
+}
+
+/// What a new source is made from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewContent<U> {
+    Text(TextContent),
+    /// A trimmed, non-empty address; whether it may be fetched is the use case's check.
+    Url {
+        url: String,
+        crawl_depth: CrawlDepth,
+        refresh_interval: Option<RefreshInterval>,
+    },
+    /// The `fileUrl` of an earlier upload of the workspace: a chatbot's file, a Mind's document.
+    FileUrl(String),
+    /// The `fileUrl` of an uploaded audio file (Minds).
+    Podcast(String),
+    /// A document received with the request itself.
+    Upload(U),
+}
+
+impl<U> NewSource<U> {
+    /// A JSON create body (its first fault, in the order the members are documented: metadata,
+    /// type, what the type needs, name).
+    pub fn parse(vocabulary: SourceVocabulary, input: SourceInput<'_>) -> Result<Self, DomainError> {
+        let metadata = Metadata::parse(input.metadata)?;
+        let file_url = |message: &str| {
+            input
+                .file_url
+                .map(str::trim)
+                .filter(|u| !u.is_empty())
+                .map(str::to_owned)
+                .ok_or_else(|| DomainError::new(ErrorCode::MissingFile, message))
+        };
+        const FILE: &str = "a file source needs a file (multipart `file`) or a `fileUrl`";
+        let content = match (vocabulary, input.source_type) {
+            (_, Some("text")) => NewContent::Text(TextContent::parse(input.content)?),
+            (_, Some("url")) => {
+                let url = input
+                    .url
+                    .map(str::trim)
+                    .filter(|u| !u.is_empty())
+                    .ok_or_else(|| DomainError::new(ErrorCode::MissingUrl, "a url source needs `url`"))?;
+                NewContent::Url {
+                    url: url.to_owned(),
+                    crawl_depth: CrawlDepth::parse(input.crawl_depth)?,
+                    refresh_interval: input.refresh_interval_hours.map(RefreshInterval::parse).transpose()?,
+                }
+            }
+            (SourceVocabulary::Chatbot, Some("file")) | (SourceVocabulary::Mind, Some("document")) => {
+                NewContent::FileUrl(file_url(FILE)?)
+            }
+            (SourceVocabulary::Mind, Some("podcast")) => {
+                NewContent::Podcast(file_url("a podcast source needs the `fileUrl` of an upload")?)
+            }
+            (SourceVocabulary::Chatbot, Some(_)) => {
+                return Err(DomainError::field("type", "must be one of text, url, file"));
+            }
+            (SourceVocabulary::Mind, Some(_)) => {
+                return Err(DomainError::field("type", "must be one of text, url, document, podcast"));
+            }
+            (SourceVocabulary::Chatbot, None) => {
+                return Err(DomainError::field("type", "is required (text, url or file)"));
+            }
+            (SourceVocabulary::Mind, None) => {
+                return Err(DomainError::field("type", "is required (text, url, document or podcast)"));
+            }
+        };
+        Ok(Self { name: SourceName::parse(input.name)?, content, metadata })
+    }
+
+    /// A source of a document received with the request, named by `name` when given.
+    pub fn upload(name: Option<SourceName>, upload: U, metadata: Metadata) -> Self {
+        Self { name, content: NewContent::Upload(upload), metadata }
     }
 }
 
@@ -461,6 +593,61 @@ impl KnowledgeSource {
 
 #[cfg(test)]
 mod tests {
+    fn parse(vocabulary: SourceVocabulary, input: SourceInput<'_>) -> Result<NewSource<()>, DomainError> {
+        NewSource::parse(vocabulary, input)
+    }
+
+    #[test]
+    fn a_new_source_is_checked_member_by_member_in_its_owners_vocabulary() {
+        let text =
+            SourceInput { source_type: Some("text"), content: Some("Refunds in 14 days."), ..Default::default() };
+        let ok = parse(SourceVocabulary::Chatbot, text).unwrap();
+        assert!(matches!(&ok.content, NewContent::Text(c) if c.as_str() == "Refunds in 14 days."));
+        assert_eq!((ok.name, ok.metadata), (None, Metadata::default()));
+        let url = SourceInput {
+            source_type: Some("url"),
+            url: Some("  https://example.com/docs "),
+            name: Some(" Docs "),
+            refresh_interval_hours: Some(24),
+            ..Default::default()
+        };
+        let ok = parse(SourceVocabulary::Mind, url).unwrap();
+        assert_eq!(ok.name.as_ref().map(SourceName::as_str), Some("Docs"));
+        let NewContent::Url { url, crawl_depth, refresh_interval } = ok.content else { panic!() };
+        assert_eq!(
+            (url.as_str(), crawl_depth.get(), refresh_interval.map(|r| r.hours())),
+            ("https://example.com/docs", 1, Some(24))
+        );
+
+        // `file` is a chatbot's word, `document` and `podcast` a Mind's.
+        let file = SourceInput { source_type: Some("file"), file_url: Some("https://x/f.pdf"), ..Default::default() };
+        assert!(matches!(parse(SourceVocabulary::Chatbot, file).unwrap().content, NewContent::FileUrl(_)));
+        assert_eq!(parse(SourceVocabulary::Mind, file).unwrap_err().fields.keys().collect::<Vec<_>>(), ["type"]);
+        let document = SourceInput { source_type: Some("document"), ..file };
+        assert!(matches!(parse(SourceVocabulary::Mind, document).unwrap().content, NewContent::FileUrl(_)));
+        assert!(parse(SourceVocabulary::Chatbot, document).is_err());
+        let podcast = SourceInput { source_type: Some("podcast"), file_url: Some(" "), ..Default::default() };
+        assert_eq!(parse(SourceVocabulary::Mind, podcast).unwrap_err().code, ErrorCode::MissingFile);
+
+        // Each fault with its code.
+        let missing_type = SourceInput { content: Some("x"), ..Default::default() };
+        assert!(parse(SourceVocabulary::Chatbot, missing_type).unwrap_err().fields.contains_key("type"));
+        let empty = SourceInput { source_type: Some("text"), content: Some("  "), ..Default::default() };
+        assert_eq!(parse(SourceVocabulary::Chatbot, empty).unwrap_err().code, ErrorCode::MissingContent);
+        let no_url = SourceInput { source_type: Some("url"), ..Default::default() };
+        assert_eq!(parse(SourceVocabulary::Chatbot, no_url).unwrap_err().code, ErrorCode::MissingUrl);
+        let deep = SourceInput { crawl_depth: Some(6), url: Some("https://x"), ..no_url };
+        assert!(parse(SourceVocabulary::Chatbot, deep).unwrap_err().fields.contains_key("crawlDepth"));
+        let long = "n".repeat(MAX_SOURCE_NAME + 1);
+        let named = SourceInput { name: Some(&long), ..text };
+        assert!(parse(SourceVocabulary::Chatbot, named).unwrap_err().fields.contains_key("name"));
+        let bad_metadata = serde_json::json!({"nested": {"no": 1}});
+        let tagged = SourceInput { metadata: Some(&bad_metadata), ..text };
+        assert!(parse(SourceVocabulary::Chatbot, tagged).unwrap_err().fields.contains_key("metadata"));
+        // An upload keeps its given name; none given, the source is named after what it holds.
+        assert_eq!(SourceName::given_or(None, &"f".repeat(300)).chars().count(), MAX_SOURCE_NAME);
+    }
+
     use super::*;
 
     #[test]

@@ -19,8 +19,7 @@ use lore_app::search::TypeNames;
 use lore_app::sources::NewSource;
 use lore_domain::DomainError;
 use lore_domain::id::{MindId, SourceId};
-use lore_domain::metadata::Metadata;
-use lore_domain::source::{KnowledgeSource, SourceStatus};
+use lore_domain::source::{KnowledgeSource, SourceInput, SourceStatus, SourceVocabulary};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -96,21 +95,17 @@ pub struct CreateMindSource {
 
 /// A create body's source.
 fn new_mind_source(body: CreateMindSource) -> Result<NewSource, DomainError> {
-    let metadata = Metadata::parse(body.metadata.as_ref())?;
-    Ok(match body.source_type.as_deref() {
-        Some("text") => NewSource::Text { name: body.name, content: body.content, metadata },
-        Some("url") => NewSource::Url {
-            name: body.name,
-            url: body.url,
-            crawl_depth: body.crawl_depth,
-            refresh_interval_hours: body.refresh_interval_hours,
-            metadata,
-        },
-        Some("document") => NewSource::FileUrl { name: body.name, file_url: body.file_url, metadata },
-        Some("podcast") => NewSource::Podcast { name: body.name, file_url: body.file_url, metadata },
-        Some(_) => return Err(DomainError::field("type", "must be one of text, url, document, podcast")),
-        None => return Err(DomainError::field("type", "is required (text, url, document or podcast)")),
-    })
+    let input = SourceInput {
+        source_type: body.source_type.as_deref(),
+        name: body.name.as_deref(),
+        content: body.content.as_deref(),
+        url: body.url.as_deref(),
+        crawl_depth: body.crawl_depth,
+        refresh_interval_hours: body.refresh_interval_hours,
+        file_url: body.file_url.as_deref(),
+        metadata: body.metadata.as_ref(),
+    };
+    NewSource::parse(SourceVocabulary::Mind, input)
 }
 
 fn envelope(s: KnowledgeSource) -> Json<MindSourceEnvelope> {

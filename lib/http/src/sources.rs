@@ -18,7 +18,10 @@ use lore_domain::DomainError;
 use lore_domain::id::{ChatbotId, SourceId};
 use lore_domain::metadata::Metadata;
 use lore_domain::mind::Field;
-use lore_domain::source::{KnowledgeSource, Progress, RefreshInterval, SourceSpec, SourceStatus, SourceType};
+use lore_domain::source::{
+    KnowledgeSource, Progress, RefreshInterval, SourceInput, SourceName, SourceSpec, SourceStatus, SourceType,
+    SourceVocabulary,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -420,7 +423,7 @@ async fn create_source(
             // An unknown chatbot is 404 before a byte of the file is read.
             s.app.get_chatbot(&auth.principal, &chatbot).await?;
             let part = upload.store(&s, &auth.principal, UploadOwner::Chatbot, UploadRules::CHATBOT).await?;
-            NewSource::Upload { name: part.name, upload: part.upload, metadata: part.metadata }
+            NewSource::upload(SourceName::parse(part.name.as_deref())?, part.upload, part.metadata)
         }
         JsonOrUpload::Json(body) => new_source(body)?,
     };
@@ -571,19 +574,21 @@ async fn upload_url(
 
 /// A JSON create's source.
 fn new_source(body: CreateSource) -> Result<NewSource, DomainError> {
-    let metadata = Metadata::parse(body.metadata.as_ref())?;
-    match body.source_type.as_deref() {
-        Some("text") => Ok(NewSource::Text { name: body.name, content: body.content, metadata }),
-        Some("url") => Ok(NewSource::Url {
-            name: body.name,
-            url: body.url,
-            crawl_depth: body.crawl_depth,
-            refresh_interval_hours: body.refresh_interval_hours,
-            metadata,
-        }),
-        Some("file") => Ok(NewSource::FileUrl { name: body.name, file_url: body.file_url, metadata }),
-        Some(_) => Err(DomainError::field("type", "must be one of text, url, file")),
-        None => Err(DomainError::field("type", "is required (text, url or file)")),
+    NewSource::parse(SourceVocabulary::Chatbot, body.input())
+}
+
+impl CreateSource {
+    fn input(&self) -> SourceInput<'_> {
+        SourceInput {
+            source_type: self.source_type.as_deref(),
+            name: self.name.as_deref(),
+            content: self.content.as_deref(),
+            url: self.url.as_deref(),
+            crawl_depth: self.crawl_depth,
+            refresh_interval_hours: self.refresh_interval_hours,
+            file_url: self.file_url.as_deref(),
+            metadata: self.metadata.as_ref(),
+        }
     }
 }
 
