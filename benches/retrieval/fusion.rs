@@ -19,7 +19,7 @@
 
 use crate::metrics;
 use crate::{Query, Scores, TOP_K};
-use lore_app::search::{FUSION_DEPTH, PRIMARY_WEIGHT, PRIMARY_WEIGHT_LATE_INTERACTION};
+use lore_app::search::{FUSION_DEPTH, PRIMARY_WEIGHT, PRIMARY_WEIGHT_LATE_INTERACTION, demote_repeated_sources};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -181,6 +181,9 @@ impl Fusion {
                     }
                 }
                 let mut out: Vec<(&str, f32)> = fused.into_iter().map(|(c, s)| (c, s.min(1.0))).collect();
+                out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+                // Further chunks of a passage (one source each) give way, as on the server.
+                demote_repeated_sources(&mut out, |(c, _)| l.names.get(*c).map_or(*c, String::as_str), |(_, s)| s);
                 out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
                 out.into_iter().map(|(c, _)| c.to_owned()).collect()
             }
