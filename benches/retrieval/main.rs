@@ -697,7 +697,8 @@ fn report(
         let target = |ok: bool| if ok { "met" } else { "**not met**" };
         let over_anchor = anchor_ndcg
             .map(|a| {
-                format!("; against the BM25 anchor {a:.3}: {:+.3} (target +0.05: {})", h - a, target(h >= a + 0.05))
+                let ratio = if a > 0.0 { h / a } else { f64::INFINITY };
+                format!("; against the BM25 anchor {a:.3}: {ratio:.2}× (target ≥ 1.17×: {})", target(h >= 1.17 * a))
             })
             .unwrap_or_default();
         let _ = writeln!(
