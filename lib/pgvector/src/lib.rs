@@ -56,6 +56,9 @@
 //! database on a private network or localhost; TLS is a follow-up.
 
 mod keywords;
+mod lazy;
+
+pub use lazy::{LazyPgIndex, UrlSource};
 
 use async_trait::async_trait;
 use keywords::{Allowed, SEGMENT_SPAN, Segment};

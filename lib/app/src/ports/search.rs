@@ -1,6 +1,6 @@
 //! The chunk index: chunks with their embeddings, semantic and keyword search.
 
-use super::StoreResult;
+use super::{StoreError, StoreResult};
 use async_trait::async_trait;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::late_interaction::TokenSigns;
@@ -129,4 +129,60 @@ pub trait VectorIndex: Send + Sync {
     /// Sources that have chunks embedded by a model other than `model` (the deployment changed
     /// its embedder): they must be embedded again before semantic search can find them.
     async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>>;
+}
+
+/// The chunk index of processes that never search or ingest (on AWS the forms, integrations and
+/// webhook-dispatcher functions, which get no database connection, secret or VPC access). A call
+/// is a composition mistake and fails as unavailable storage.
+pub struct NoIndex;
+
+fn no_index<T>() -> StoreResult<T> {
+    Err(StoreError::Unavailable("this process is composed without the chunk index".into()))
+}
+
+#[async_trait]
+impl VectorIndex for NoIndex {
+    async fn semantic_search(
+        &self,
+        _: &SearchScope,
+        _: &str,
+        _: &[f32],
+        _: usize,
+        _: bool,
+    ) -> StoreResult<Vec<ChunkHit>> {
+        no_index()
+    }
+    async fn keyword_search(&self, _: &SearchScope, _: &str, _: usize) -> StoreResult<Vec<ChunkHit>> {
+        no_index()
+    }
+    async fn replace_source_chunks(&self, _: &SourceId, _: &str, _: Vec<Chunk>) -> StoreResult<()> {
+        no_index()
+    }
+    async fn delete_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {
+        no_index()
+    }
+    async fn delete_owner_chunks(&self, _: &SourceOwner) -> StoreResult<u64> {
+        no_index()
+    }
+    async fn embeddings_by_hash(&self, _: &SourceId, _: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
+        no_index()
+    }
+    async fn count_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {
+        no_index()
+    }
+    async fn sources_with_other_models(&self, _: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
+        no_index()
+    }
+    async fn list_source_chunks(&self, _: &SourceId, _: u64, _: u32) -> StoreResult<Vec<StoredChunk>> {
+        no_index()
+    }
+    async fn update_chunk(&self, _: &SourceId, _: &str, _: &ChunkChange) -> StoreResult<Option<StoredChunk>> {
+        no_index()
+    }
+    async fn current_chunk_count(&self, _: &SourceId, _: &str) -> StoreResult<Option<u64>> {
+        no_index()
+    }
+    async fn page_chunk_hashes(&self, _: &SourceId) -> StoreResult<Vec<(String, String)>> {
+        no_index()
+    }
 }
