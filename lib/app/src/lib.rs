@@ -169,6 +169,42 @@ impl Default for AppConfig {
     }
 }
 
+/// The ports a backend provides: records, files, queues, events, the chunk index, the rate
+/// limiter and the concurrency budgets.
+pub struct StoragePorts {
+    pub workspaces: Arc<dyn ports::WorkspaceStore>,
+    pub keys: Arc<dyn ports::KeyStore>,
+    pub chatbots: Arc<dyn ports::ChatbotStore>,
+    pub rate_limiter: Arc<dyn ports::RateLimiter>,
+    /// Keys that hold their own request windows, where the store does (DynamoDB).
+    pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
+    pub slots: Arc<dyn ports::SlotStore>,
+    pub sources: Arc<dyn ports::SourceStore>,
+    pub index: Arc<dyn ports::VectorIndex>,
+    pub blobs: Arc<dyn ports::BlobStore>,
+    pub jobs: Arc<dyn ports::JobQueue>,
+    pub events: Arc<dyn ports::EventBus>,
+    pub forms: Arc<dyn ports::FormStore>,
+    pub hooks: Arc<dyn ports::HookStore>,
+    pub deliveries: Arc<dyn ports::DeliveryStore>,
+    pub minds: Arc<dyn ports::MindStore>,
+    pub conversations: Arc<dyn ports::ConversationStore>,
+}
+
+/// The ports every backend shares: the outbound web under one request-protection policy, the
+/// document parsers and the model providers.
+pub struct SharedPorts {
+    pub extractor: Arc<dyn ports::Extractor>,
+    pub url_guard: Arc<dyn ports::UrlGuard>,
+    pub crawler: Arc<dyn ports::Crawler>,
+    pub webhook_sender: Arc<dyn ports::WebhookSender>,
+    pub embedder: Arc<dyn ports::Embedder>,
+    pub transcriber: Arc<dyn ports::Transcriber>,
+    pub responder: Arc<dyn ports::Responder>,
+    pub speech: Arc<dyn ports::Synthesizer>,
+    pub reranker: Option<Arc<dyn ports::Reranker>>,
+}
+
 /// The ports one composition provides.
 #[derive(Clone)]
 pub struct Ports {

@@ -82,6 +82,29 @@ pub async fn local_sdk_config(endpoint: &str) -> SdkConfig {
 }
 
 impl AwsBackend {
+    /// Its ports as a composition takes them, with `index` (pgvector, composed beside these) as
+    /// the chunk index.
+    pub fn storage_ports(&self, index: Arc<dyn lore_app::ports::VectorIndex>) -> lore_app::StoragePorts {
+        lore_app::StoragePorts {
+            workspaces: self.workspaces.clone(),
+            keys: self.keys.clone(),
+            chatbots: self.chatbots.clone(),
+            rate_limiter: self.rate_limiter.clone(),
+            key_windows: Some(self.key_windows.clone()),
+            slots: self.slots.clone(),
+            sources: self.sources.clone(),
+            index,
+            blobs: self.blobs.clone(),
+            jobs: self.jobs.clone(),
+            events: self.events.clone(),
+            forms: self.forms.clone(),
+            hooks: self.hooks.clone(),
+            deliveries: self.deliveries.clone(),
+            minds: self.minds.clone(),
+            conversations: self.conversations.clone(),
+        }
+    }
+
     /// Connects with the SDK configuration of the environment.
     pub async fn connect(settings: AwsSettings) -> StoreResult<Self> {
         Self::connect_with(&load_sdk_config().await, settings).await

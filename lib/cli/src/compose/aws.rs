@@ -65,24 +65,7 @@ pub(super) async fn storage(
         }
         Uses::RecordsOnly => (Arc::new(NoIndex), Keys::default()),
     };
-    let ports = StoragePorts {
-        workspaces: backend.workspaces.clone(),
-        keys: backend.keys.clone(),
-        chatbots: backend.chatbots.clone(),
-        rate_limiter: backend.rate_limiter.clone(),
-        key_windows: Some(backend.key_windows.clone()),
-        slots: backend.slots.clone(),
-        sources: backend.sources.clone(),
-        index,
-        blobs: backend.blobs.clone(),
-        jobs: backend.jobs.clone(),
-        events: backend.events.clone(),
-        forms: backend.forms.clone(),
-        hooks: backend.hooks.clone(),
-        deliveries: backend.deliveries.clone(),
-        minds: backend.minds.clone(),
-        conversations: backend.conversations.clone(),
-    };
+    let ports = backend.storage_ports(index);
     Ok(AwsStorage { ports, backend, keys })
 }
 

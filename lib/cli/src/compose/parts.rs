@@ -3,6 +3,7 @@
 //! assembly in `compose/mod.rs` import it, it imports none of them.
 
 use lore_app::ports;
+pub use lore_app::{SharedPorts, StoragePorts};
 use lore_domain::delivery::RetrySchedule;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,42 +18,6 @@ pub enum Uses {
     /// no embedder and no transcriber, for the functions that never touch knowledge (forms,
     /// integrations, dispatcher).
     RecordsOnly,
-}
-
-/// The ports a backend provides: records, files, queues, events, the chunk index, the rate
-/// limiter and the concurrency budgets.
-pub struct StoragePorts {
-    pub workspaces: Arc<dyn ports::WorkspaceStore>,
-    pub keys: Arc<dyn ports::KeyStore>,
-    pub chatbots: Arc<dyn ports::ChatbotStore>,
-    pub rate_limiter: Arc<dyn ports::RateLimiter>,
-    /// Keys that hold their own request windows, where the store does (DynamoDB).
-    pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
-    pub slots: Arc<dyn ports::SlotStore>,
-    pub sources: Arc<dyn ports::SourceStore>,
-    pub index: Arc<dyn ports::VectorIndex>,
-    pub blobs: Arc<dyn ports::BlobStore>,
-    pub jobs: Arc<dyn ports::JobQueue>,
-    pub events: Arc<dyn ports::EventBus>,
-    pub forms: Arc<dyn ports::FormStore>,
-    pub hooks: Arc<dyn ports::HookStore>,
-    pub deliveries: Arc<dyn ports::DeliveryStore>,
-    pub minds: Arc<dyn ports::MindStore>,
-    pub conversations: Arc<dyn ports::ConversationStore>,
-}
-
-/// The ports every backend shares: the outbound web under one request-protection policy, the
-/// document parsers and the model providers.
-pub struct SharedPorts {
-    pub extractor: Arc<dyn ports::Extractor>,
-    pub url_guard: Arc<dyn ports::UrlGuard>,
-    pub crawler: Arc<dyn ports::Crawler>,
-    pub webhook_sender: Arc<dyn ports::WebhookSender>,
-    pub embedder: Arc<dyn ports::Embedder>,
-    pub transcriber: Arc<dyn ports::Transcriber>,
-    pub responder: Arc<dyn ports::Responder>,
-    pub speech: Arc<dyn ports::Synthesizer>,
-    pub reranker: Option<Arc<dyn ports::Reranker>>,
 }
 
 /// Choices the environment cannot express, made by the caller (tests, mostly).
