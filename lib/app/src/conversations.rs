@@ -31,6 +31,10 @@ use tracing::Instrument;
 const SHORT_QUESTION_TERMS: usize = 4;
 /// Earlier messages handed to the responder at most (it keeps the recent ones that fit its budget).
 const HISTORY_MESSAGES: usize = 20;
+/// The messages a turn reads: the history it hands on, and one more, the last, which is the
+/// question itself when it is sent again after `generation_failed`. A short question is read with
+/// the previous question among them (there is one unless the history holds only answers).
+const HISTORY_READ: u32 = HISTORY_MESSAGES as u32 + 1;
 
 /// Receives an answer as it is made: the passages it may cite first, then its text.
 pub trait AnswerSink: Send + Sync {
@@ -245,57 +249,102 @@ impl App {
         id: &ConversationId,
         content: MessageContent,
     ) -> Result<PendingTurn, AppError> {
-        let (persona, _, reply) = self.persona(ws, owner).instrument(tracing::debug_span!("turn.owner")).await?;
-        let mut conversation =
-            self.find_conversation(ws, owner, id).instrument(tracing::debug_span!("turn.conversation")).await?;
+        // The owner, the conversation and its last messages are read at once: none of the reads
+        // depends on another (the messages are scoped to the workspace by the store).
+        let (owner_read, conversation, recent) = tokio::join!(
+            self.persona(ws, owner).instrument(tracing::debug_span!("turn.owner")),
+            self.find_conversation(ws, owner, id).instrument(tracing::debug_span!("turn.conversation")),
+            self.ports
+                .conversations
+                .recent_messages(ws, id, HISTORY_READ)
+                .instrument(tracing::debug_span!("turn.history")),
+        );
+        let (persona, _, reply) = owner_read?;
+        let mut conversation = conversation?;
         if conversation.status == ConversationStatus::Handoff {
             return self.store_unanswered(conversation, content, persona).await;
         }
         let slot = self.answer_slot(ws).instrument(tracing::debug_span!("turn.slot")).await?;
-        let mut history =
-            self.ports.conversations.list_messages(ws, id).instrument(tracing::debug_span!("turn.history")).await?;
+        let mut history = recent?;
+        // Read in full, the history may hold the previous question further back (after many
+        // answers of a person during a hand-off): a short question then reads the whole
+        // conversation for it, as it always did.
+        let more = history.len() == HISTORY_READ as usize;
         let retry = history.last().filter(|m| m.role == Role::User && m.content == content.as_str()).cloned();
-        let question = match retry {
+        let (question, new) = match retry {
             Some(unanswered) => {
                 history.pop();
                 if conversation.message_count + 1 > MAX_MESSAGES {
                     return Err(conversation_full());
                 }
-                unanswered
+                (unanswered, false)
             }
             None => {
                 // Room for the message and its answer.
                 if conversation.message_count + 2 > MAX_MESSAGES {
                     return Err(conversation_full());
                 }
-                let message = Message::user(id.clone(), content, Timestamp::now());
-                let stored = self
-                    .append(ws, owner, id, &message, None, MAX_MESSAGES - 1)
-                    .instrument(tracing::debug_span!("turn.store_question"))
-                    .await?;
-                match stored {
-                    Append::Appended(c) => conversation = *c,
-                    Append::Full => return Err(conversation_full()),
-                    Append::NotFound => return Err(AppError::NotFound("conversation")),
-                }
-                message
+                (Message::user(id.clone(), content, Timestamp::now()), true)
             }
         };
-        let correction = self
-            .correction_for(ws, owner, reply.correction_threshold, &question.content)
-            .instrument(tracing::debug_span!("turn.corrections"))
-            .await?;
-        if let Some(c) = correction {
-            let prompt =
-                Prompt { persona, passages: Vec::new(), history: Vec::new(), question: question.content.clone() };
-            let reply = Reply::Correction(c.content);
-            return Ok(PendingTurn { conversation, question, citations: Vec::new(), prompt, reply, _slot: Some(slot) });
+        // Storing the question and finding its answer's material (a correction, else the
+        // passages) do not depend on each other: they run at once. A failed store is the
+        // turn's error, as if nothing else had run.
+        let store = async {
+            if !new {
+                return Ok(None);
+            }
+            let stored = self
+                .append(ws, owner, id, &question, None, MAX_MESSAGES - 1)
+                .instrument(tracing::debug_span!("turn.store_question"))
+                .await?;
+            Ok::<_, AppError>(Some(stored))
+        };
+        let material = async {
+            let correction = self
+                .correction_for(ws, owner, reply.correction_threshold, &question.content)
+                .instrument(tracing::debug_span!("turn.corrections"))
+                .await?;
+            if let Some(c) = correction {
+                return Ok(Err(c));
+            }
+            let query = if more && needs_previous(&question.content, &history) {
+                let all = self.ports.conversations.list_messages(ws, id).await?;
+                // The messages before the question (the question itself may be stored by now).
+                let earlier: Vec<Message> = all.into_iter().filter(|m| m.id < question.id).collect();
+                retrieval_query(&question.content, &earlier)
+            } else {
+                retrieval_query(&question.content, &history)
+            };
+            let found = self
+                .retrieve(ws, owner, &query, &question.content, reply.knowledge_filter)
+                .instrument(tracing::debug_span!("turn.retrieve"))
+                .await?;
+            Ok::<_, AppError>(Ok(found))
+        };
+        let (stored, material) = tokio::join!(store, material);
+        match stored? {
+            Some(Append::Appended(c)) => conversation = *c,
+            Some(Append::Full) => return Err(conversation_full()),
+            Some(Append::NotFound) => return Err(AppError::NotFound("conversation")),
+            None => {}
         }
-        let query = retrieval_query(&question.content, &history);
-        let found = self
-            .retrieve(ws, owner, &query, &question.content, reply.knowledge_filter)
-            .instrument(tracing::debug_span!("turn.retrieve"))
-            .await?;
+        let found = match material? {
+            Ok(found) => found,
+            Err(c) => {
+                let prompt =
+                    Prompt { persona, passages: Vec::new(), history: Vec::new(), question: question.content.clone() };
+                let reply = Reply::Correction(c.content);
+                return Ok(PendingTurn {
+                    conversation,
+                    question,
+                    citations: Vec::new(),
+                    prompt,
+                    reply,
+                    _slot: Some(slot),
+                });
+            }
+        };
         let _prompt = tracing::debug_span!("turn.prompt").entered();
         // The model reads the whole chunk; the citation keeps its most relevant sentences.
         let passages = found
@@ -533,6 +582,11 @@ impl App {
     }
 }
 
+/// Whether `question` is too short to stand alone and `history` holds no previous question.
+fn needs_previous(question: &str, history: &[Message]) -> bool {
+    terms(question).len() < SHORT_QUESTION_TERMS && !history.iter().any(|m| m.role == Role::User)
+}
+
 /// What retrieval searches for: the question, preceded by the previous question when this one
 /// is too short to stand alone.
 fn retrieval_query(question: &str, history: &[Message]) -> String {
@@ -565,5 +619,17 @@ mod tests {
         let long = "What is the refund policy for damaged parcels?";
         assert_eq!(retrieval_query(long, &[earlier]), long);
         assert_eq!(retrieval_query("Germany?", &[]), "Germany?");
+    }
+
+    #[test]
+    fn only_a_short_question_without_a_previous_one_in_the_read_history_needs_more() {
+        let c = ConversationId::generate();
+        let reply = MessageContent::parse("content", Some("We are looking into it.")).unwrap();
+        let agent = Message::agent(c.clone(), reply, Timestamp::now());
+        let question =
+            Message::user(c, MessageContent::parse("content", Some("And Germany?")).unwrap(), Timestamp::now());
+        assert!(needs_previous("And Germany?", std::slice::from_ref(&agent)), "answers only: look further back");
+        assert!(!needs_previous("And Germany?", &[question, agent]), "the previous question is there");
+        assert!(!needs_previous("What is the refund policy for damaged parcels?", &[]), "long enough alone");
     }
 }

@@ -343,6 +343,7 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
     assert!(b.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
     for s in &sources {
         assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
+        assert!(raw_item(&b, format!("SRC#{}", s.id), "TEXT").await.is_none(), "text of {} left behind", s.id);
     }
     let stale = b.sources.stale_runs(Timestamp::now(), None).await.unwrap();
     assert!(stale.iter().all(|r| !sources.iter().any(|s| s.id == r.source_id)), "no run of a deleted chatbot");
@@ -351,6 +352,101 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
     assert_eq!(b.chatbots.list_chatbots(&ws.id, PageRequest::default()).await.unwrap().total, 1);
     b.chatbots.insert_chatbot(&chatbot(&ws.id, "bot")).await.expect("the slug is free again");
     assert!(b.sources.get_source(&ws.id, &kept.id).await.unwrap().is_some(), "the other chatbot keeps its source");
+}
+
+/// One item of the table, read directly (`None` when absent).
+async fn raw_item(b: &AwsBackend, pk: String, sk: &str) -> Option<HashMap<String, AttributeValue>> {
+    let out = b
+        .dynamo
+        .client()
+        .get_item()
+        .table_name(b.dynamo.table())
+        .key("pk", AttributeValue::S(pk))
+        .key("sk", AttributeValue::S(sk.into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    out.item
+}
+
+/// Rewrites a source as items were written before text items existed: the text inline on the
+/// source item, no text item.
+async fn store_text_inline(b: &AwsBackend, id: &SourceId) {
+    let mut item = raw_item(b, format!("SRC#{id}"), "SRC").await.unwrap();
+    let text = raw_item(b, format!("SRC#{id}"), "TEXT").await.unwrap();
+    item.insert("content".into(), text["content"].clone());
+    let client = b.dynamo.client();
+    client.put_item().table_name(b.dynamo.table()).set_item(Some(item)).send().await.unwrap();
+    let key = |sk: &str| {
+        HashMap::from([
+            ("pk".to_owned(), AttributeValue::S(format!("SRC#{id}"))),
+            ("sk".into(), AttributeValue::S(sk.into())),
+        ])
+    };
+    client.delete_item().table_name(b.dynamo.table()).set_key(Some(key("TEXT"))).send().await.unwrap();
+}
+
+/// A text source's text is on an item of its own beside the source item (infra/dynamodb.md), so
+/// the labels read and the listings' index reads never carry it; every read that returns the
+/// source returns it with its text. Items written with the text inline (before) read the same,
+/// and the next write of the source, or `move_inline_texts` (`lore migrate`), moves it out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_text_sources_text_has_its_own_item_and_inline_texts_are_moved() {
+    let b = support::backend("texts").await;
+    let (ws, bot) = setup(&b, "texts").await;
+    let (a, c, url) = (source(&bot, 0), source(&bot, 3), source(&bot, 1));
+    for s in [&a, &c, &url] {
+        assert_eq!(b.sources.insert_source(s, &quota(u64::MAX)).await.unwrap(), Guarded::Done(()));
+    }
+    let item = raw_item(&b, format!("SRC#{}", a.id), "SRC").await.unwrap();
+    assert!(!item.contains_key("content"), "the source item holds no text");
+    let text = raw_item(&b, format!("SRC#{}", a.id), "TEXT").await.unwrap();
+    assert_eq!(text["content"].as_s().unwrap(), "t");
+    assert!(raw_item(&b, format!("SRC#{}", url.id), "TEXT").await.is_none(), "only text sources have one");
+    assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "read with its text");
+    assert_eq!(b.sources.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "another workspace's");
+    let mut listed = all_sources(b.sources.as_ref(), &ws.id, &bot.id).await;
+    listed.sort_by(|x, y| x.name.cmp(&y.name));
+    assert_eq!(listed, vec![a.clone(), url.clone(), c.clone()], "listed with their texts");
+
+    // A changed text is written with the source; the labels read never needs it.
+    let mut edited = a.clone();
+    edited.spec = SourceSpec::Text { content: "Refunds take ten days.".into() };
+    edited.size_bytes = 22;
+    let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
+    assert_eq!(b.sources.update_source(&edited, &settled, u64::MAX).await.unwrap(), Guarded::Done(()));
+    assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec, edited.spec);
+
+    // The shape written before: read as it is, moved by the next write of the source.
+    store_text_inline(&b, &a.id).await;
+    store_text_inline(&b, &c.id).await;
+    assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec, edited.spec, "inline still reads");
+    let listed = all_sources(b.sources.as_ref(), &ws.id, &bot.id).await;
+    assert_eq!(listed.iter().find(|s| s.id == a.id).unwrap().spec, edited.spec, "and lists");
+    let running = b.sources.begin_processing(&ws.id, &a.id, &lease("w", later()), Timestamp::now()).await.unwrap();
+    assert!(matches!(running, Guarded::Done(ref s) if s.spec == edited.spec), "{running:?}");
+    assert!(!raw_item(&b, format!("SRC#{}", a.id), "SRC").await.unwrap().contains_key("content"), "moved out");
+    assert_eq!(
+        raw_item(&b, format!("SRC#{}", a.id), "TEXT").await.unwrap()["content"].as_s().unwrap(),
+        "Refunds take ten days."
+    );
+    let done = b.sources.finish_processing(&a.id, 1, &ready(2), Timestamp::now()).await.unwrap().unwrap();
+    assert_eq!(done.spec, edited.spec, "a transition keeps the text");
+
+    // `lore migrate` moves what is left, once.
+    assert_eq!(b.dynamo.move_inline_texts().await.unwrap(), 1);
+    assert_eq!(b.dynamo.move_inline_texts().await.unwrap(), 0, "nothing left to move");
+    assert!(!raw_item(&b, format!("SRC#{}", c.id), "SRC").await.unwrap().contains_key("content"));
+    assert_eq!(b.sources.get_source(&ws.id, &c.id).await.unwrap().as_ref(), Some(&c));
+    let labels = b.sources.ready_source_labels(&ws.id, &owner(&bot.id)).await.unwrap();
+    assert_eq!(labels.iter().map(|l| (&l.id, l.name.as_str())).collect::<Vec<_>>(), vec![(&a.id, "s0")]);
+
+    // Deleted with the source.
+    assert!(matches!(b.sources.delete_source(&ws.id, &c.id, &settled).await.unwrap(), Guarded::Done(_)));
+    assert!(raw_item(&b, format!("SRC#{}", c.id), "TEXT").await.is_none(), "the text goes with its source");
+    assert!(b.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
+    assert!(raw_item(&b, format!("SRC#{}", a.id), "TEXT").await.is_none(), "and with its chatbot");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -577,6 +673,7 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
     assert_eq!(removal.file_keys, expected, "every blob of the deleted sources");
     for s in &sources {
         assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
+        assert!(raw_item(&b, format!("SRC#{}", s.id), "TEXT").await.is_none(), "text of {} left behind", s.id);
     }
     let stale = b.sources.stale_runs(Timestamp::from_millis(later() + 1), None).await.unwrap();
     assert!(stale.iter().all(|r| !sources.iter().any(|s| s.id == r.source_id)), "no run of a deleted Mind");

@@ -333,6 +333,27 @@ impl ConversationStore for SqliteStore {
         .await
     }
 
+    async fn recent_messages(&self, ws: &WorkspaceId, id: &ConversationId, limit: u32) -> StoreResult<Vec<Message>> {
+        let (ws, id) = (ws.clone(), id.clone());
+        let mut newest_first = self
+            .read(move |c| {
+                let mut st = c
+                    .prepare_cached(
+                        "SELECT m.id, m.conversation_id, m.body, m.created_at FROM messages m
+                         JOIN conversations c ON c.id = m.conversation_id
+                         WHERE m.conversation_id = ?1 AND c.workspace_id = ?2 ORDER BY m.id DESC LIMIT ?3",
+                    )
+                    .map_err(unavailable)?;
+                let rows = st
+                    .query_map(rusqlite::params![id.as_str(), ws.as_str(), i64::from(limit)], message_from)
+                    .map_err(unavailable)?;
+                rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)
+            })
+            .await?;
+        newest_first.reverse();
+        Ok(newest_first)
+    }
+
     async fn append_messages(
         &self,
         ws: &WorkspaceId,

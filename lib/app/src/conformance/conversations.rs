@@ -119,7 +119,15 @@ pub async fn conversations(p: &MindStores, unique: &str) {
         other => panic!("append: {other:?}"),
     }
     let transcript = s.list_messages(&ws.id, &a.id).await.unwrap();
-    assert_eq!(transcript, vec![welcome.clone(), q, r], "every field round-trips, oldest first");
+    assert_eq!(transcript, vec![welcome.clone(), q.clone(), r.clone()], "every field round-trips, oldest first");
+    // The last messages only (a turn's history): the end of the transcript, oldest first.
+    assert_eq!(s.recent_messages(&ws.id, &a.id, 2).await.unwrap(), vec![q.clone(), r.clone()], "the last two");
+    assert_eq!(s.recent_messages(&ws.id, &a.id, 1).await.unwrap(), vec![r.clone()]);
+    assert_eq!(s.recent_messages(&ws.id, &a.id, 50).await.unwrap(), transcript, "fewer than asked: all");
+    assert!(s.recent_messages(&ws.id, &a.id, 0).await.unwrap().is_empty());
+    assert!(s.recent_messages(&other.id, &a.id, 50).await.unwrap().is_empty(), "another workspace's messages");
+    assert!(s.recent_messages(&ws.id, &ConversationId::generate(), 5).await.unwrap().is_empty(), "no such one");
+    assert!(s.recent_messages(&ws.id, &c.id, 5).await.unwrap().is_empty(), "no messages yet");
     assert_eq!(s.append_messages(&ws.id, &a.id, &[user(&a, "more", 4_000)], 3, &t(&[])).await.unwrap(), Append::Full);
     assert_eq!(s.list_messages(&ws.id, &a.id).await.unwrap().len(), 3, "a refused append stores nothing");
     assert_eq!(
@@ -147,6 +155,8 @@ pub async fn conversations(p: &MindStores, unique: &str) {
     }
     assert_eq!(appended, 4, "the cap holds under concurrent appends");
     assert_eq!(s.get_conversation(&ws.id, &owner, &b.id).await.unwrap().unwrap().message_count, 4);
+    let raced = s.list_messages(&ws.id, &b.id).await.unwrap();
+    assert_eq!(s.recent_messages(&ws.id, &b.id, 3).await.unwrap(), raced[1..].to_vec(), "the newest three, in order");
 
     // Feedback (docs/api.md §19): set on the message with its event, once per call.
     let mut rated = s.list_messages(&ws.id, &a.id).await.unwrap()[2].clone();

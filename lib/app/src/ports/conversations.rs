@@ -58,6 +58,11 @@ pub trait ConversationStore: Send + Sync {
     /// holds). Empty when it does not exist in that workspace.
     async fn list_messages(&self, ws: &WorkspaceId, id: &ConversationId) -> StoreResult<Vec<Message>>;
 
+    /// The conversation's last `limit` messages, oldest first: the end of
+    /// [`ConversationStore::list_messages`], read newest first and bounded (a turn reads only
+    /// the history its prompt uses). Empty when it does not exist in that workspace.
+    async fn recent_messages(&self, ws: &WorkspaceId, id: &ConversationId, limit: u32) -> StoreResult<Vec<Message>>;
+
     /// Appends `messages` unless the conversation would then hold more than `max`; sets
     /// `updatedAt` to the last message's time and adds `tally` (of these messages, made by
     /// [`Tally::appended`]) to the owner's analytics. One write.

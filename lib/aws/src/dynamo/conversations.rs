@@ -161,6 +161,47 @@ impl DynamoStore {
         conversation_from(&item).map(Some)
     }
 
+    /// The conversation's last `limit` messages, newest first: one query of its partition,
+    /// descending from the end of the message keys, that stops at `limit` (a `Limit` counts the
+    /// items read, and every item the key condition selects is a message).
+    async fn last_messages(&self, id: &ConversationId, limit: u32) -> StoreResult<Vec<Message>> {
+        let mut expr = Expr::new();
+        let cond = format!(
+            "{} = {} AND begins_with({}, {})",
+            expr.a("pk"),
+            expr.v("pk", s(conversation_pk(id))),
+            expr.a("sk"),
+            expr.v("prefix", s(MESSAGE_PREFIX))
+        );
+        let mut out = Vec::new();
+        let mut start = None;
+        while out.len() < limit as usize {
+            let page = self
+                .client()
+                .query()
+                .table_name(self.table())
+                .key_condition_expression(&cond)
+                .set_expression_attribute_names(expr.names())
+                .set_expression_attribute_values(expr.values())
+                .scan_index_forward(false)
+                .limit(i32::try_from(limit as usize - out.len()).unwrap_or(i32::MAX))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(unavailable)?;
+            for item in page.items.unwrap_or_default() {
+                out.push(message_from(&item)?);
+            }
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => break,
+            }
+        }
+        out.truncate(limit as usize);
+        Ok(out)
+    }
+
     /// Every item of the conversation's partition with the given sort-key prefix, in key order.
     async fn partition(&self, id: &ConversationId, prefix: &str, keys_only: bool) -> StoreResult<Vec<Item>> {
         self.prefixed(&conversation_pk(id), prefix, keys_only).await
@@ -324,6 +365,20 @@ impl ConversationStore for DynamoStore {
             return Ok(Vec::new());
         }
         self.partition(id, MESSAGE_PREFIX, false).await?.iter().map(message_from).collect()
+    }
+
+    async fn recent_messages(&self, ws: &WorkspaceId, id: &ConversationId, limit: u32) -> StoreResult<Vec<Message>> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        // The workspace is on the conversation's item, not on its messages: both are read at once.
+        let (conversation, mut newest_first) =
+            tokio::try_join!(self.conversation(ws, None, id), self.last_messages(id, limit))?;
+        if conversation.is_none() {
+            return Ok(Vec::new());
+        }
+        newest_first.reverse();
+        Ok(newest_first)
     }
 
     async fn append_messages(

@@ -19,9 +19,9 @@ pub(crate) fn count_in_status(owner_item: &Item, status: SourceStatus) -> u64 {
     SourceType::ALL.iter().map(|t| get_u(owner_item, &counter(status, *t))).sum()
 }
 
-/// How many sources a delete of a chatbot or a Mind removes per transaction (plus two counter
-/// items: well inside the 100-item limit of `TransactWriteItems`).
-pub(super) const DELETE_BATCH: u64 = 50;
+/// How many sources a delete of a chatbot or a Mind removes per transaction: with a text item
+/// each and two counter items, within the 100-item limit of `TransactWriteItems`.
+pub(super) const DELETE_BATCH: u64 = 49;
 
 /// What one source adds to its owner's counters.
 pub(super) fn contribution(st: &Stored) -> [(String, i64); 4] {

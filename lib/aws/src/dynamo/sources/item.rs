@@ -1,5 +1,11 @@
 //! A source as an item: the hand-kept keys, status and counters, and the stored shapes of
 //! `lore-records` for its spec and progress.
+//!
+//! A text source's text is not on the source item but on an item of its own beside it
+//! (`SRC#<id>` / `TEXT`, attribute `content`): the source item stays small, so the reads that
+//! need only a source's name, type and metadata (a search's labels, listings by index) never
+//! read or pay for the text. Items written before that hold `content` inline; they are read as
+//! they are, and the next write of the source (or `lore migrate`) moves the text out.
 
 use super::*;
 
@@ -11,7 +17,20 @@ pub(super) struct Stored {
     pub(super) lease: Option<Lease>,
     /// Bumped by every write that goes through a read; the condition of the next one.
     pub(super) rev: u64,
+    /// The item read holds a text source's text inline (written before the text had its own
+    /// item): the next write of the source moves it to the text item.
+    pub(super) inline_text: bool,
 }
+
+impl Stored {
+    /// A source never stored yet.
+    pub(super) fn new(source: KnowledgeSource) -> Self {
+        Self { source, attempts: 0, lease: None, rev: 1, inline_text: false }
+    }
+}
+
+/// The attribute of the text (on the text item; inline on items written before it).
+pub(super) const CONTENT: &str = "content";
 
 /// A run's progress: the stored shape `ProgressRecord` as one map attribute.
 pub(super) fn progress_value(p: &Progress) -> AttributeValue {
@@ -58,8 +77,11 @@ pub(super) fn source_item(st: &Stored) -> Item {
         ("metadata", (!src.metadata.is_empty()).then(|| s(lore_records::to_json(&src.metadata)))),
     ];
     item.extend(optional.into_iter().filter_map(|(k, v)| Some((k.to_owned(), v?))));
-    // The spec's fields (the stored shape `SourceSpecRecord`) are attributes of the item.
-    item.extend(document::set_fields(&SourceSpecRecord::of(&src.spec)));
+    // The spec's fields (the stored shape `SourceSpecRecord`) are attributes of the item, but a
+    // text source's text, which is on its own item ([`text_item`]).
+    let mut spec = SourceSpecRecord::of(&src.spec);
+    spec.content = None;
+    item.extend(document::set_fields(&spec));
     // The refresh index holds exactly the settled url sources with a schedule.
     if let Some(due) = src.refresh_due_at() {
         item.extend([("refreshShard".into(), s(refresh_shard(&src.id))), ("refreshDue".into(), n(due.millis()))]);
@@ -77,6 +99,27 @@ pub(super) fn source_item(st: &Stored) -> Item {
     item
 }
 
+/// The item holding a text source's text; `None` for the other types.
+pub(super) fn text_item(src: &KnowledgeSource) -> Option<Item> {
+    let SourceSpec::Text { content } = &src.spec else { return None };
+    let mut item = key(source_pk(&src.id), TEXT_SK);
+    item.extend([("ws".into(), s(src.workspace_id.as_str())), (CONTENT.into(), s(content))]);
+    Some(item)
+}
+
+/// Whether an item is a text item (rather than a source item) of a source's partition.
+pub(super) fn is_text_item(item: &Item) -> bool {
+    get_s(item, "sk") == Some(TEXT_SK)
+}
+
+/// `st` with the text of its text item (read beside it), unless the source item held it inline.
+pub(super) fn with_text(mut st: Stored, text: Option<&Item>) -> Stored {
+    if let (SourceSpec::Text { content }, false, Some(t)) = (&mut st.source.spec, st.inline_text, text) {
+        *content = get_s(t, CONTENT).unwrap_or_default().to_owned();
+    }
+    st
+}
+
 /// A source's metadata; an item without one has none.
 pub(super) fn metadata_from(item: &Item) -> StoreResult<Metadata> {
     match get_s(item, "metadata") {
@@ -85,6 +128,8 @@ pub(super) fn metadata_from(item: &Item) -> StoreResult<Metadata> {
     }
 }
 
+/// The source of a source item. A text source's text is empty unless the item holds it inline
+/// (the old shape): [`with_text`] adds the text item's.
 pub(super) fn stored_from(item: &Item) -> StoreResult<Stored> {
     let t = SourceType::parse(req_s(item, "srcType")?).ok_or_else(|| malformed("source type"))?;
     let text = |k: &str| get_s(item, k).unwrap_or_default().to_owned();
@@ -121,5 +166,6 @@ pub(super) fn stored_from(item: &Item) -> StoreResult<Stored> {
         attempts: get_u(item, "attempts").min(u64::from(u32::MAX)) as u32,
         lease,
         rev: get_u(item, "rev"),
+        inline_text: t == SourceType::Text && item.contains_key(CONTENT),
     })
 }

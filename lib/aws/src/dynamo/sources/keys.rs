@@ -6,6 +6,9 @@ pub(crate) fn source_pk(id: &SourceId) -> String {
     format!("SRC#{id}")
 }
 pub(crate) const SOURCE_SK: &str = "SRC";
+/// The sort key of a text source's text, in the source's partition: the source item itself stays
+/// small, so what reads only names, types and metadata (a search's labels) never reads the text.
+pub(super) const TEXT_SK: &str = "TEXT";
 /// The owner's id is prefixed (`cb_…`, `mind_…`), so chatbots and Minds never share a partition.
 pub(super) fn sources_of(owner: &SourceOwner) -> String {
     format!("SRCS#{owner}")

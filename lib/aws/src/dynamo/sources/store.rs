@@ -25,8 +25,43 @@ pub(super) struct CountLimits {
 }
 
 impl DynamoStore {
+    /// The source with its text: one strongly consistent query of its partition (the source
+    /// item and, for a text source, its text item).
     async fn read_source(&self, id: &SourceId) -> StoreResult<Option<Stored>> {
-        self.get(&source_pk(id), SOURCE_SK).await?.as_ref().map(stored_from).transpose()
+        let mut expr = Expr::new();
+        let cond = format!(
+            "{} = {} AND {} BETWEEN {} AND {}",
+            expr.a("pk"),
+            expr.v("pk", s(source_pk(id))),
+            expr.a("sk"),
+            expr.v("source", s(SOURCE_SK)),
+            expr.v("text", s(TEXT_SK))
+        );
+        let items = self.query_partition(&cond, &expr, false).await?;
+        let (text, source): (Vec<&Item>, Vec<&Item>) = items.iter().partition(|i| is_text_item(i));
+        source.first().map(|item| Ok(with_text(stored_from(item)?, text.first().copied()))).transpose()
+    }
+
+    /// Adds to the text sources among `sources` (source items, the text not inline) the text of
+    /// their text items: one `BatchGetItem`, none when there is no such source.
+    async fn add_texts(&self, sources: Vec<Stored>) -> StoreResult<Vec<Stored>> {
+        let keys: Vec<Item> = sources
+            .iter()
+            .filter(|st| st.source.source_type() == SourceType::Text && !st.inline_text)
+            .map(|st| key(source_pk(&st.source.id), TEXT_SK))
+            .collect();
+        if keys.is_empty() {
+            return Ok(sources);
+        }
+        let mut texts: BTreeMap<String, Item> =
+            self.batch_get(keys).await?.into_iter().filter_map(|i| Some((get_s(&i, "pk")?.to_owned(), i))).collect();
+        Ok(sources
+            .into_iter()
+            .map(|st| {
+                let text = texts.remove(&source_pk(&st.source.id));
+                with_text(st, text.as_ref())
+            })
+            .collect())
     }
 
     pub(crate) async fn storage_used(&self, ws: &WorkspaceId) -> StoreResult<u64> {
@@ -74,6 +109,7 @@ impl DynamoStore {
             writes.push(w);
             workspace_at = Some(writes.len() - 1);
         }
+        writes.extend(text_write(old, new));
         match self.transact(writes).await {
             Ok(()) => Ok(Written::Done),
             Err(TxFailure::Condition(failed)) => Ok(if failed.contains(&0) {
@@ -88,6 +124,53 @@ impl DynamoStore {
             Err(TxFailure::Conflict) => Ok(Written::Conflict),
             Err(TxFailure::Store(e)) => Err(e),
         }
+    }
+
+    /// Moves the text of every text source still stored inline on its source item (written
+    /// before text items existed) to its text item, each source in its own transaction
+    /// conditioned on the revision read (as any write of it); how many it moved. For
+    /// `lore migrate`: resumable, and a no-op once every source is moved. One `Scan` of the
+    /// table, filtered to those items.
+    pub async fn move_inline_texts(&self) -> StoreResult<u64> {
+        let mut expr = Expr::new();
+        let filter =
+            format!("{} = {} AND attribute_exists({})", expr.a("sk"), expr.v("source", s(SOURCE_SK)), expr.a(CONTENT));
+        let mut ids = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .client
+                .scan()
+                .table_name(&self.table)
+                .filter_expression(&filter)
+                .projection_expression(expr.a("id"))
+                .set_expression_attribute_names(expr.names())
+                .set_expression_attribute_values(expr.values())
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(unavailable)?;
+            ids.extend(page.items.unwrap_or_default().iter().filter_map(|i| get_s(i, "id").and_then(SourceId::parse)));
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => break,
+            }
+        }
+        let mut moved = 0;
+        for id in ids {
+            let done = self
+                .transition(None, &id, "move_inline_texts", |current| {
+                    if !current.inline_text {
+                        return Ok(Step::Stop(Guarded::Done(false)));
+                    }
+                    Ok(Step::Write { new: Some(Box::new(next(&current))), quota: None, out: true })
+                })
+                .await?;
+            if matches!(done, Guarded::Done(true)) {
+                moved += 1;
+            }
+        }
+        Ok(moved)
     }
 
     /// Why an insert was refused, read after the fact, in the order the embedded store checks:
@@ -179,6 +262,7 @@ impl DynamoStore {
                 TxWrite::Delete { key: key(source_pk(&st.source.id), SOURCE_SK), cond: Some(cond), expr }
             })
             .collect();
+        writes.extend(batch.iter().filter_map(|st| text_write(Some(st), None)));
         let delta = counter_delta(&batch, None);
         writes.push(owner_counters(ws, owner, &delta, None));
         let bytes = delta.get("sizeBytes").copied().unwrap_or(0);
@@ -313,6 +397,29 @@ impl DynamoStore {
     }
 }
 
+/// The write of a text source's text item that goes with writing `new` in place of `old` in the
+/// same transaction: put when the text is new, changed or still inline on the item read (moved
+/// out: the source item is written without it), deleted with the source; `None` otherwise.
+fn text_write(old: Option<&Stored>, new: Option<&Stored>) -> Option<TxWrite> {
+    fn text(st: &Stored) -> Option<&String> {
+        match &st.source.spec {
+            SourceSpec::Text { content } => Some(content),
+            _ => None,
+        }
+    }
+    match (old, new) {
+        (_, Some(nw)) => {
+            let changed = old.is_none_or(|o| o.inline_text || text(o) != text(nw));
+            let item = text_item(&nw.source).filter(|_| changed)?;
+            Some(TxWrite::Put { item, cond: None, expr: Expr::new() })
+        }
+        (Some(o), None) if text(o).is_some() => {
+            Some(TxWrite::Delete { key: key(source_pk(&o.source.id), TEXT_SK), cond: None, expr: Expr::new() })
+        }
+        _ => None,
+    }
+}
+
 /// What a transition decided after reading the source.
 pub(super) enum Step<T> {
     Stop(Guarded<T>),
@@ -354,7 +461,7 @@ impl SourceStore for DynamoStore {
         if src.size_bytes > limits.storage_quota {
             return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
         }
-        let new = Stored { source: src.clone(), attempts: 0, lease: None, rev: 1 };
+        let new = Stored::new(src.clone());
         let counts = CountLimits { workspace: limits.workspace_sources, mind: limits.mind_sources };
         for attempt in 0..MAX_ATTEMPTS {
             match self.write_source(None, Some(&new), Some(limits.storage_quota), Some(counts)).await? {
@@ -405,9 +512,10 @@ impl SourceStore for DynamoStore {
         let keys = self
             .query_index(index, pk_attr, &pk, true, type_filter, page.offset(), Some(u64::from(page.limit())))
             .await?;
-        let mut items = Vec::with_capacity(keys.len());
-        for item in self.batch_get(keys).await? {
-            let src = stored_from(&item)?.source;
+        let read = self.batch_get(keys).await?.iter().map(stored_from).collect::<StoreResult<Vec<_>>>()?;
+        let mut items = Vec::with_capacity(read.len());
+        for st in self.add_texts(read).await? {
+            let src = st.source;
             // The index is eventually consistent; the items are read fresh.
             let matches = filter.status.is_none_or(|st| st == src.status)
                 && filter.source_type.is_none_or(|t| t == src.source_type());
@@ -708,7 +816,7 @@ impl SourceStore for DynamoStore {
         let keys = self
             .query_index(GSI2, "gsi2pk", &sources_in_status(owner, SourceStatus::Ready), true, None, 0, None)
             .await?;
-        // Not the spec: a text source's item holds its whole text.
+        // Not the spec (an item written before text items existed may still hold its text).
         let items = self.batch_get_attrs(keys, &["id", "ws", "status", "name", "srcType", "metadata"]).await?;
         let mut out = Vec::with_capacity(items.len());
         for item in items {
@@ -778,6 +886,7 @@ mod tests {
             attempts: 2,
             lease: Some(Lease { owner: "me".into(), until: now }),
             rev: 9,
+            inline_text: false,
         }
     }
 
@@ -820,6 +929,35 @@ mod tests {
         let owner = item.remove("owner").unwrap();
         item.insert("cb".into(), owner);
         assert_eq!(stored_from(&item).unwrap().source, st.source);
+    }
+
+    #[test]
+    fn a_text_sources_text_is_on_its_own_item_and_inline_text_still_reads() {
+        let mut st = stored(SourceStatus::Ready, 10, 1);
+        st.source.spec = SourceSpec::Text { content: "Refunds take 14 days.".into() };
+        let item = source_item(&st);
+        assert!(!item.contains_key(CONTENT), "the source item holds no text");
+        let text = text_item(&st.source).unwrap();
+        assert_eq!((get_s(&text, "sk"), get_s(&text, CONTENT)), (Some(TEXT_SK), Some("Refunds take 14 days.")));
+        let read = stored_from(&item).unwrap();
+        assert!(!read.inline_text);
+        assert_eq!(with_text(read, Some(&text)).source, st.source, "the two items read back the source");
+        // The shape written before text items: the text inline, read as it is, moved by a write.
+        let mut old = item.clone();
+        old.insert(CONTENT.into(), s("Refunds take 14 days."));
+        let read = stored_from(&old).unwrap();
+        assert!(read.inline_text);
+        assert_eq!(with_text(read.clone(), None).source, st.source);
+        assert!(matches!(text_write(Some(&read), Some(&next(&read))), Some(TxWrite::Put { .. })), "moved out");
+        let moved = Stored { inline_text: false, ..read };
+        assert!(text_write(Some(&moved), Some(&next(&moved))).is_none(), "unchanged text: not written again");
+        let mut edited = next(&moved);
+        edited.source.spec = SourceSpec::Text { content: "Ten days.".into() };
+        assert!(matches!(text_write(Some(&moved), Some(&edited)), Some(TxWrite::Put { .. })), "changed");
+        assert!(matches!(text_write(None, Some(&moved)), Some(TxWrite::Put { .. })), "inserted");
+        assert!(matches!(text_write(Some(&moved), None), Some(TxWrite::Delete { .. })), "deleted with the source");
+        let url = stored(SourceStatus::Ready, 1, 1);
+        assert!(text_write(None, Some(&url)).is_none() && text_write(Some(&url), None).is_none());
     }
 
     #[test]
