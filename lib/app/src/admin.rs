@@ -34,7 +34,7 @@ impl App {
             limits: limits.apply(WorkspaceLimits::default())?,
             created_at: Timestamp::now(),
         };
-        match self.ports.workspaces.insert_workspace(&ws).await {
+        match self.ports.storage.workspaces.insert_workspace(&ws).await {
             Ok(()) => Ok(ws),
             Err(StoreError::Conflict(_)) => Err(name_taken(ws.name.as_str())),
             Err(e) => Err(e.into()),
@@ -44,14 +44,14 @@ impl App {
     /// Finds a workspace by id or by name.
     pub async fn find_workspace(&self, id_or_name: &str) -> Result<Workspace, AppError> {
         let found = match WorkspaceId::parse(id_or_name) {
-            Some(id) => self.ports.workspaces.get_workspace(&id).await?,
-            None => self.ports.workspaces.find_workspace_by_name(id_or_name.trim()).await?,
+            Some(id) => self.ports.storage.workspaces.get_workspace(&id).await?,
+            None => self.ports.storage.workspaces.find_workspace_by_name(id_or_name.trim()).await?,
         };
         found.ok_or(AppError::NotFound("workspace"))
     }
 
     pub async fn list_workspaces(&self) -> Result<Vec<Workspace>, AppError> {
-        Ok(self.ports.workspaces.list_workspaces().await?)
+        Ok(self.ports.storage.workspaces.list_workspaces().await?)
     }
 
     pub async fn update_workspace(
@@ -65,7 +65,7 @@ impl App {
         if let Some(n) = name {
             ws.name = n;
         }
-        match self.ports.workspaces.update_workspace(&ws).await {
+        match self.ports.storage.workspaces.update_workspace(&ws).await {
             Ok(()) => Ok(ws),
             Err(StoreError::Conflict(_)) => Err(name_taken(ws.name.as_str())),
             Err(e) => Err(e.into()),
@@ -80,7 +80,7 @@ impl App {
     ) -> Result<IssuedKey, AppError> {
         let ws = self.find_workspace(workspace).await?;
         let (key, secret) = ApiKey::issue(ws.id, name, scopes);
-        self.ports.keys.insert_key(&key).await?;
+        self.ports.storage.keys.insert_key(&key).await?;
         Ok(IssuedKey { key, secret })
     }
 
@@ -89,12 +89,16 @@ impl App {
             Some(w) => Some(self.find_workspace(w).await?.id),
             None => None,
         };
-        Ok(self.ports.keys.list_keys(ws.as_ref()).await?)
+        Ok(self.ports.storage.keys.list_keys(ws.as_ref()).await?)
     }
 
     pub async fn revoke_key(&self, id: &str) -> Result<(), AppError> {
         let id = ApiKeyId::parse(id.trim()).ok_or(AppError::NotFound("key"))?;
-        if self.ports.keys.revoke_key(&id, Timestamp::now()).await? { Ok(()) } else { Err(AppError::NotFound("key")) }
+        if self.ports.storage.keys.revoke_key(&id, Timestamp::now()).await? {
+            Ok(())
+        } else {
+            Err(AppError::NotFound("key"))
+        }
     }
 
     /// The dev bootstrap of `lore serve`: workspace `default` and a key with every scope.

@@ -19,7 +19,7 @@ impl App {
     /// The owner's report over `range` (`conversations:read`): counters read, never messages.
     pub async fn analytics(&self, p: &Principal, owner: &SourceOwner, range: DayRange) -> Result<Analytics, AppError> {
         self.own(p, owner).await?;
-        let stored = self.ports.conversations.analytics(p.workspace_id(), owner, &range).await?;
+        let stored = self.ports.storage.conversations.analytics(p.workspace_id(), owner, &range).await?;
         Ok(Analytics::new(range, stored))
     }
 
@@ -33,7 +33,7 @@ impl App {
     ) -> Result<ConversationExport, AppError> {
         self.own(p, owner).await?;
         Ok(ConversationExport {
-            store: self.ports.conversations.clone(),
+            store: self.ports.storage.conversations.clone(),
             workspace: p.workspace_id().clone(),
             owner: owner.clone(),
             range,

@@ -114,7 +114,7 @@ impl App {
     pub async fn authenticate_and_admit(&self, authorization: Option<&str>) -> Result<Principal, AppError> {
         let hash = key_hash(authorization)?;
         let now = Timestamp::now();
-        let (key, window, limit) = match &self.ports.key_windows {
+        let (key, window, limit) = match &self.ports.storage.key_windows {
             Some(windows) => self.count_on_key(windows.as_ref(), &hash, now).await?,
             None => self.count_cached(hash, now).await?,
         };
@@ -164,15 +164,15 @@ impl App {
             // A cached key revoked since is refused by `principal`, before its window matters;
             // counting it first costs nothing the caller can see.
             Some(c) => {
-                let window = self.ports.rate_limiter.count(&RateBucket::Key(c.key.id.clone()), now).await?;
+                let window = self.ports.storage.rate_limiter.count(&RateBucket::Key(c.key.id.clone()), now).await?;
                 (c, window)
             }
             None => {
                 let key = self.find_live_key(&hash).await?;
                 let bucket = RateBucket::Key(key.id.clone());
                 let (workspace, window) = futures::try_join!(
-                    self.ports.workspaces.get_workspace(&key.workspace_id),
-                    self.ports.rate_limiter.count(&bucket, now)
+                    self.ports.storage.workspaces.get_workspace(&key.workspace_id),
+                    self.ports.storage.rate_limiter.count(&bucket, now)
                 )?;
                 (self.cache_credential(hash, key, workspace)?, window)
             }
@@ -183,12 +183,12 @@ impl App {
 
     /// A key's workspace as stored now; a key whose workspace is gone authenticates nothing.
     pub(crate) async fn workspace(&self, id: &WorkspaceId) -> Result<Workspace, AppError> {
-        self.ports.workspaces.get_workspace(id).await?.ok_or_else(workspace_gone)
+        self.ports.storage.workspaces.get_workspace(id).await?.ok_or_else(workspace_gone)
     }
 
     /// The key of `hash`, unless it is unknown or revoked (then nothing is counted for it).
     async fn find_live_key(&self, hash: &KeyHash) -> Result<ApiKey, AppError> {
-        let key = self.ports.keys.find_key(hash).await?.ok_or(AppError::Unauthorized("unknown key"))?;
+        let key = self.ports.storage.keys.find_key(hash).await?.ok_or(AppError::Unauthorized("unknown key"))?;
         if key.revoked_at.is_some() {
             return Err(AppError::Unauthorized("revoked key"));
         }

@@ -41,7 +41,7 @@ impl App {
         let mut chatbot = Chatbot::create(p.workspace_id().clone(), new, base.clone(), now);
         for n in 1..=MAX_SLUG_ATTEMPTS {
             chatbot.slug = base.with_suffix(n);
-            match self.ports.chatbots.insert_chatbot(&chatbot).await {
+            match self.ports.storage.chatbots.insert_chatbot(&chatbot).await {
                 Ok(()) => return Ok(chatbot),
                 Err(StoreError::Conflict("slug")) if generated => continue,
                 Err(StoreError::Conflict("slug")) => return Err(slug_taken(chatbot.slug.as_str())),
@@ -52,11 +52,11 @@ impl App {
     }
 
     pub async fn get_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<Chatbot, AppError> {
-        self.ports.chatbots.get_chatbot(p.workspace_id(), id).await?.ok_or(AppError::NotFound("chatbot"))
+        self.ports.storage.chatbots.get_chatbot(p.workspace_id(), id).await?.ok_or(AppError::NotFound("chatbot"))
     }
 
     pub async fn list_chatbots(&self, p: &Principal, page: PageRequest) -> Result<Page<Chatbot>, AppError> {
-        Ok(self.ports.chatbots.list_chatbots(p.workspace_id(), page).await?)
+        Ok(self.ports.storage.chatbots.list_chatbots(p.workspace_id(), page).await?)
     }
 
     pub async fn update_chatbot(
@@ -98,7 +98,7 @@ impl App {
             change(&mut chatbot);
             chatbot.updated_at = Timestamp::now().max(current.updated_at);
             chatbot.revision = current.revision + 1;
-            match self.ports.chatbots.update_chatbot(&chatbot).await {
+            match self.ports.storage.chatbots.update_chatbot(&chatbot).await {
                 Ok(RevisedWrite::Done) => return Ok(chatbot),
                 Ok(RevisedWrite::NotFound) => return Err(AppError::NotFound("chatbot")),
                 Ok(RevisedWrite::Stale) => continue,
@@ -113,18 +113,18 @@ impl App {
     /// The published chatbot behind `/c/{slug}` (no key: the page is public).
     pub async fn published_chatbot(&self, slug: &str) -> Result<Chatbot, AppError> {
         let slug = lore_domain::slug::Slug::parse("slug", slug).map_err(|_| AppError::NotFound("chatbot"))?;
-        self.ports.chatbots.find_published_chatbot(slug.as_str()).await?.ok_or(AppError::NotFound("chatbot"))
+        self.ports.storage.chatbots.find_published_chatbot(slug.as_str()).await?.ok_or(AppError::NotFound("chatbot"))
     }
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
-        if self.ports.chatbots.delete_chatbot(p.workspace_id(), id).await? {
+        if self.ports.storage.chatbots.delete_chatbot(p.workspace_id(), id).await? {
             // Its conversations: once the chatbot is gone none can be started.
             let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
-            self.ports.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
+            self.ports.storage.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
             // Its chunks, as for a Mind: an index in another database is not reached by the
             // records' delete, and an embedded one still holds the chatbot's postings in memory.
             // A failure leaves chunks that no search can reach (their sources are gone).
-            if let Err(e) = self.ports.index.delete_owner_chunks(&owner).await {
+            if let Err(e) = self.ports.storage.index.delete_owner_chunks(&owner).await {
                 tracing::warn!(chatbot = %id, error = %e, "could not delete the chunks of a deleted chatbot");
             }
             Ok(())

@@ -34,8 +34,8 @@ impl App {
         page: PageRequest,
     ) -> Result<Page<ChunkDetail>, AppError> {
         self.get_owned_source(p, owner, source).await?;
-        let total = self.ports.index.count_source_chunks(source).await?;
-        let chunks = self.ports.index.list_source_chunks(source, page.offset(), page.limit()).await?;
+        let total = self.ports.storage.index.count_source_chunks(source).await?;
+        let chunks = self.ports.storage.index.list_source_chunks(source, page.offset(), page.limit()).await?;
         Ok(Page { items: chunks.into_iter().map(|c| self.chunk_detail(c)).collect(), total, request: page })
     }
 
@@ -58,7 +58,7 @@ impl App {
             None => None,
         };
         let change = ChunkChange { text, enabled: edit.enabled() };
-        match self.ports.index.update_chunk(source, id, &change).await? {
+        match self.ports.storage.index.update_chunk(source, id, &change).await? {
             Some(chunk) => Ok(self.chunk_detail(chunk)),
             None => Err(AppError::NotFound("chunk")),
         }
@@ -69,6 +69,7 @@ impl App {
         let content = text.as_str().to_owned();
         let embedded = self
             .ports
+            .shared
             .embedder
             .embed_with_token_states(std::slice::from_ref(&content))
             .await

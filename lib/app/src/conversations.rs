@@ -113,7 +113,7 @@ impl App {
     ) -> Result<(Persona, Option<String>, ReplySettings), AppError> {
         match owner {
             SourceOwner::Mind(id) => {
-                let m = self.ports.minds.get_mind(ws, id).await?.ok_or(AppError::NotFound("mind"))?;
+                let m = self.ports.storage.minds.get_mind(ws, id).await?.ok_or(AppError::NotFound("mind"))?;
                 let persona = Persona {
                     name: m.name.as_str().to_owned(),
                     headline: m.headline.as_ref().map(|h| h.as_str().to_owned()),
@@ -124,7 +124,7 @@ impl App {
                 Ok((persona, m.welcome_message.as_ref().map(|w| w.as_str().to_owned()), m.reply))
             }
             SourceOwner::Chatbot(id) => {
-                let c = self.ports.chatbots.get_chatbot(ws, id).await?.ok_or(AppError::NotFound("chatbot"))?;
+                let c = self.ports.storage.chatbots.get_chatbot(ws, id).await?.ok_or(AppError::NotFound("chatbot"))?;
                 let instructions = (!c.descriptor.trim().is_empty()).then(|| c.descriptor.clone());
                 let persona = Persona { name: c.name.as_str().to_owned(), instructions, ..Persona::default() };
                 Ok((persona, c.welcome_message.as_ref().map(|w| w.as_str().to_owned()), c.reply))
@@ -174,7 +174,7 @@ impl App {
             )),
             _ => None,
         };
-        if !self.ports.conversations.insert_conversation(&conversation, &messages, event.as_ref()).await? {
+        if !self.ports.storage.conversations.insert_conversation(&conversation, &messages, event.as_ref()).await? {
             return Err(AppError::NotFound(if owner.is_mind() { "mind" } else { "chatbot" }));
         }
         if event.is_some() {
@@ -190,7 +190,7 @@ impl App {
         page: PageRequest,
     ) -> Result<Page<Conversation>, AppError> {
         self.own(p, owner).await?;
-        Ok(self.ports.conversations.list_conversations(p.workspace_id(), owner, page).await?)
+        Ok(self.ports.storage.conversations.list_conversations(p.workspace_id(), owner, page).await?)
     }
 
     pub(crate) async fn find_conversation(
@@ -199,7 +199,12 @@ impl App {
         owner: &SourceOwner,
         id: &ConversationId,
     ) -> Result<Conversation, AppError> {
-        self.ports.conversations.get_conversation(ws, owner, id).await?.ok_or(AppError::NotFound("conversation"))
+        self.ports
+            .storage
+            .conversations
+            .get_conversation(ws, owner, id)
+            .await?
+            .ok_or(AppError::NotFound("conversation"))
     }
 
     pub async fn get_conversation(
@@ -209,7 +214,7 @@ impl App {
         id: &ConversationId,
     ) -> Result<Transcript, AppError> {
         let conversation = self.find_conversation(p.workspace_id(), owner, id).await?;
-        let messages = self.ports.conversations.list_messages(p.workspace_id(), id).await?;
+        let messages = self.ports.storage.conversations.list_messages(p.workspace_id(), id).await?;
         Ok(Transcript { conversation, messages })
     }
 
@@ -219,7 +224,7 @@ impl App {
         owner: &SourceOwner,
         id: &ConversationId,
     ) -> Result<(), AppError> {
-        if self.ports.conversations.delete_conversation(p.workspace_id(), owner, id).await? {
+        if self.ports.storage.conversations.delete_conversation(p.workspace_id(), owner, id).await? {
             Ok(())
         } else {
             Err(AppError::NotFound("conversation"))
@@ -229,7 +234,7 @@ impl App {
     /// The owner's conversations created in the last [`RECENT_DAYS`] days.
     pub(crate) async fn recent_conversations(&self, ws: &WorkspaceId, owner: &SourceOwner) -> Result<u64, AppError> {
         let since = Timestamp::from_millis(Timestamp::now().millis() - RECENT_DAYS * 24 * 3600 * 1000);
-        Ok(self.ports.conversations.count_conversations_since(ws, owner, since).await?)
+        Ok(self.ports.storage.conversations.count_conversations_since(ws, owner, since).await?)
     }
 
     /// The first step of a turn: checks the message and the room left, stores the user's
@@ -255,6 +260,7 @@ impl App {
             self.persona(ws, owner).instrument(tracing::debug_span!("turn.owner")),
             self.find_conversation(ws, owner, id).instrument(tracing::debug_span!("turn.conversation")),
             self.ports
+                .storage
                 .conversations
                 .recent_messages(ws, id, HISTORY_READ)
                 .instrument(tracing::debug_span!("turn.history")),
@@ -309,7 +315,7 @@ impl App {
                 return Ok(Err(c));
             }
             let query = if more && needs_previous(&question.content, &history) {
-                let all = self.ports.conversations.list_messages(ws, id).await?;
+                let all = self.ports.storage.conversations.list_messages(ws, id).await?;
                 // The messages before the question (the question itself may be stored by now).
                 let earlier: Vec<Message> = all.into_iter().filter(|m| m.id < question.id).collect();
                 retrieval_query(&question.content, &earlier)
@@ -447,7 +453,7 @@ impl App {
                 sink.delta(&shown);
             }
         };
-        let generated = match self.ports.responder.respond(&prompt, &delta).await {
+        let generated = match self.ports.shared.responder.respond(&prompt, &delta).await {
             Ok(g) => g,
             Err(e) => {
                 tracing::warn!(conversation = %conversation.id, error = %e, "generating an answer failed");
@@ -510,7 +516,7 @@ impl App {
     ) -> Result<Append, AppError> {
         let messages = std::slice::from_ref(message);
         let tally = Tally::appended(ws, owner, messages, question);
-        Ok(self.ports.conversations.append_messages(ws, id, messages, max, &tally).await?)
+        Ok(self.ports.storage.conversations.append_messages(ws, id, messages, max, &tally).await?)
     }
 
     /// Room for one more answer of the workspace being written; `rate_limited` when it already
@@ -520,9 +526,11 @@ impl App {
     async fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
         let limit = self.config.answers_per_workspace.max(1);
         let budget = SlotBudget { workspace: ws.clone(), kind: SlotKind::Answers };
-        Slot::take(&self.ports.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| AppError::Busy {
-            what: format!("this workspace already has {limit} answers being written"),
-            retry_after_secs: 2,
+        Slot::take(&self.ports.storage.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| {
+            AppError::Busy {
+                what: format!("this workspace already has {limit} answers being written"),
+                retry_after_secs: 2,
+            }
         })
     }
 

@@ -311,12 +311,12 @@ fn declared_type(mime: &str) -> Option<(FileCategory, &'static str)> {
 impl App {
     /// The size of the file behind a public file URL: to answer a range request.
     pub async fn public_file_size(&self, key: &str) -> Result<u64, AppError> {
-        Ok(self.ports.blobs.head(key, 0).await?.ok_or(AppError::NotFound("file"))?.size)
+        Ok(self.ports.storage.blobs.head(key, 0).await?.ok_or(AppError::NotFound("file"))?.size)
     }
 
     /// The file behind a public file URL (or `range` of it), streamed, and its content type.
     pub async fn public_file(&self, key: &str, range: Option<ByteRange>) -> Result<(BlobRead, &'static str), AppError> {
-        let read = self.ports.blobs.read(key, range).await?.ok_or(AppError::NotFound("file"))?;
+        let read = self.ports.storage.blobs.read(key, range).await?.ok_or(AppError::NotFound("file"))?;
         Ok((read, content_type_for(key)))
     }
 
@@ -331,7 +331,7 @@ impl App {
     ) -> Result<SignedPut, AppError> {
         let max_bytes = signed_max_bytes(query).ok_or(AppError::NotFound("upload"))?;
         let size = declared_size.unwrap_or(0);
-        match self.ports.blobs.verify_signed_put(key, query, size, Timestamp::now()) {
+        match self.ports.storage.blobs.verify_signed_put(key, query, size, Timestamp::now()) {
             Ok(()) => {}
             Err(UploadRefusal::BadSignature) => return Err(AppError::NotFound("upload")),
             Err(UploadRefusal::Expired) => {
@@ -374,10 +374,10 @@ impl App {
         let max = rules.max_for(category).unwrap_or(0).min(put.max_bytes);
         let size = self.put_body(&put.key, content_type, head, body, max).await?;
         if let Err(e) = self.charge_upload(&put.workspace, &put.key, size).await {
-            let _ = self.ports.blobs.delete(&put.key).await;
+            let _ = self.ports.storage.blobs.delete(&put.key).await;
             return Err(e);
         }
-        Ok(self.ports.blobs.public_url(&put.key))
+        Ok(self.ports.storage.blobs.public_url(&put.key))
     }
 
     /// Room for one more upload of the workspace being received, held until the guard drops;
@@ -386,9 +386,11 @@ impl App {
     pub async fn upload_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
         let limit = self.config.uploads_per_workspace.max(1);
         let budget = SlotBudget { workspace: ws.clone(), kind: SlotKind::Uploads };
-        Slot::take(&self.ports.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| AppError::Busy {
-            what: format!("this workspace already has {limit} uploads in progress"),
-            retry_after_secs: 5,
+        Slot::take(&self.ports.storage.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| {
+            AppError::Busy {
+                what: format!("this workspace already has {limit} uploads in progress"),
+                retry_after_secs: 5,
+            }
         })
     }
 
@@ -443,11 +445,11 @@ impl App {
         let stored_type = if mime_type == "text/html" { "application/octet-stream" } else { mime_type };
         let size = self.put_body(&key, stored_type, head, body, max).await?;
         if let Err(e) = self.charge_upload(p.workspace_id(), &key, size).await {
-            let _ = self.ports.blobs.delete(&key).await;
+            let _ = self.ports.storage.blobs.delete(&key).await;
             return Err(e);
         }
         Ok(Upload {
-            file_url: self.ports.blobs.public_url(&key),
+            file_url: self.ports.storage.blobs.public_url(&key),
             file_name,
             mime_type: mime_type.to_owned(),
             file_size: size,
@@ -476,7 +478,7 @@ impl App {
 
     /// Removes an upload its request refused after storing it: the file and its charge.
     pub async fn discard_upload(&self, p: &Principal, up: &Upload) -> Result<(), AppError> {
-        self.ports.blobs.delete(&up.blob_key).await?;
+        self.ports.storage.blobs.delete(&up.blob_key).await?;
         self.release_upload(p.workspace_id(), &up.blob_key).await?;
         Ok(())
     }
@@ -489,11 +491,11 @@ impl App {
         file_name: &str,
     ) -> Result<(FileCategory, &'static str, Option<DocumentKind>), AppError> {
         if rules.audio_max.is_some()
-            && let Some(format) = self.ports.extractor.sniff_audio(head)
+            && let Some(format) = self.ports.shared.extractor.sniff_audio(head)
         {
             return Ok((FileCategory::Audio, format.mime_type(), None));
         }
-        let kind = self.ports.extractor.sniff(head, Some(file_name)).ok_or_else(|| rules.unsupported())?;
+        let kind = self.ports.shared.extractor.sniff(head, Some(file_name)).ok_or_else(|| rules.unsupported())?;
         Ok((FileCategory::Document, kind.mime_type(), Some(kind)))
     }
 
@@ -510,7 +512,7 @@ impl App {
         let result = {
             let mut whole: ByteStream<'_> =
                 Box::pin(futures::stream::once(async move { Ok(Bytes::from(head)) }).chain(&mut *body));
-            self.ports.blobs.put_stream(key, content_type, &mut whole, max).await
+            self.ports.storage.blobs.put_stream(key, content_type, &mut whole, max).await
         };
         match result {
             Ok(size) => Ok(size),
@@ -574,9 +576,9 @@ impl App {
         }
         let key = new_owned_upload_key(p, owner, file_name);
         let expires_at = Timestamp::from_millis(Timestamp::now().millis() + UPLOAD_URL_TTL_MS);
-        let presigned = self.ports.blobs.presign_put(&key, content_type, size, expires_at)?;
+        let presigned = self.ports.storage.blobs.presign_put(&key, content_type, size, expires_at)?;
         self.check_storage_room(p.workspace_id(), &key, size).await?;
-        Ok(DirectUpload { presigned, file_url: self.ports.blobs.public_url(&key), category })
+        Ok(DirectUpload { presigned, file_url: self.ports.storage.blobs.public_url(&key), category })
     }
 }
 

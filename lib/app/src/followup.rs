@@ -54,7 +54,7 @@ impl App {
         feedback: Feedback,
     ) -> Result<Message, AppError> {
         self.find_conversation(ws, owner, conversation).await?;
-        let messages = self.ports.conversations.list_messages(ws, conversation).await?;
+        let messages = self.ports.storage.conversations.list_messages(ws, conversation).await?;
         let m = messages.into_iter().find(|m| &m.id == message).ok_or(AppError::NotFound("message"))?;
         if m.role != Role::Assistant {
             return Err(invalid_operation(format!(
@@ -65,6 +65,7 @@ impl App {
         let event = Event::message_rated(ws.clone(), owner, conversation, &m.id, &feedback);
         let rated = self
             .ports
+            .storage
             .conversations
             .rate_message(ws, owner, conversation, &m.id, &feedback, &event)
             .await?
@@ -113,6 +114,7 @@ impl App {
         let event = Event::handoff_requested(&before, reason.as_ref());
         let c = self
             .ports
+            .storage
             .conversations
             .set_conversation_status(ws, owner, id, ConversationStatus::Handoff, Some(&event))
             .await?
@@ -152,6 +154,7 @@ impl App {
     ) -> Result<Conversation, AppError> {
         self.own(p, owner).await?;
         self.ports
+            .storage
             .conversations
             .set_conversation_status(p.workspace_id(), owner, id, ConversationStatus::Open, None)
             .await?
@@ -193,7 +196,7 @@ impl App {
         self.own(p, owner).await?;
         let ws = p.workspace_id();
         self.find_conversation(ws, owner, conversation).await?;
-        let messages = self.ports.conversations.list_messages(ws, conversation).await?;
+        let messages = self.ports.storage.conversations.list_messages(ws, conversation).await?;
         let at = messages.iter().position(|m| &m.id == message).ok_or(AppError::NotFound("message"))?;
         if messages[at].role != Role::Assistant {
             return Err(invalid_operation("only assistant messages can be corrected"));
@@ -206,7 +209,7 @@ impl App {
             .content
             .clone();
         let folded = fold(&question);
-        let existing = self.ports.conversations.list_corrections(ws, owner).await?;
+        let existing = self.ports.storage.conversations.list_corrections(ws, owner).await?;
         let same = existing.iter().find(|c| fold(&c.question) == folded);
         if same.is_none() && existing.len() >= MAX_CORRECTIONS {
             return Err(invalid_operation(format!(
@@ -224,7 +227,7 @@ impl App {
             embedding,
             created_at: same.map_or_else(Timestamp::now, |c| c.created_at),
         };
-        self.ports.conversations.put_correction(&correction).await?;
+        self.ports.storage.conversations.put_correction(&correction).await?;
         Ok(correction)
     }
 
@@ -236,7 +239,7 @@ impl App {
         page: PageRequest,
     ) -> Result<Page<Correction>, AppError> {
         self.own(p, owner).await?;
-        let all = self.ports.conversations.list_corrections(p.workspace_id(), owner).await?;
+        let all = self.ports.storage.conversations.list_corrections(p.workspace_id(), owner).await?;
         let total = all.len() as u64;
         let items = all.into_iter().skip(page.offset() as usize).take(page.limit() as usize).collect();
         Ok(Page { items, total, request: page })
@@ -249,7 +252,7 @@ impl App {
         id: &CorrectionId,
     ) -> Result<(), AppError> {
         self.own(p, owner).await?;
-        if self.ports.conversations.delete_correction(p.workspace_id(), owner, id).await? {
+        if self.ports.storage.conversations.delete_correction(p.workspace_id(), owner, id).await? {
             Ok(())
         } else {
             Err(AppError::NotFound("correction"))
@@ -282,7 +285,7 @@ impl App {
         threshold: lore_domain::correction::CorrectionThreshold,
         question: &str,
     ) -> Result<Option<Correction>, AppError> {
-        let all = self.ports.conversations.list_corrections(ws, owner).await?;
+        let all = self.ports.storage.conversations.list_corrections(ws, owner).await?;
         if all.is_empty() {
             return Ok(None);
         }

@@ -25,25 +25,25 @@ impl App {
             fields: new.fields,
             created_at: Timestamp::now(),
         };
-        self.ports.forms.insert_form(&form).await?;
+        self.ports.storage.forms.insert_form(&form).await?;
         Ok(form)
     }
 
     pub async fn get_form(&self, p: &Principal, id: &FormId) -> Result<Form, AppError> {
-        self.ports.forms.get_form(p.workspace_id(), id).await?.ok_or(AppError::NotFound("form"))
+        self.ports.storage.forms.get_form(p.workspace_id(), id).await?.ok_or(AppError::NotFound("form"))
     }
 
     pub async fn list_forms(&self, p: &Principal, page: PageRequest) -> Result<Page<Form>, AppError> {
-        Ok(self.ports.forms.list_forms(p.workspace_id(), page).await?)
+        Ok(self.ports.storage.forms.list_forms(p.workspace_id(), page).await?)
     }
 
     /// Deletes the form, its responses and the subscriptions to it (they could never fire
     /// again). Events already emitted are still delivered.
     pub async fn delete_form(&self, p: &Principal, id: &FormId) -> Result<(), AppError> {
-        if !self.ports.forms.delete_form(p.workspace_id(), id).await? {
+        if !self.ports.storage.forms.delete_form(p.workspace_id(), id).await? {
             return Err(AppError::NotFound("form"));
         }
-        self.ports.hooks.delete_form_hooks(p.workspace_id(), id).await?;
+        self.ports.storage.hooks.delete_form_hooks(p.workspace_id(), id).await?;
         Ok(())
     }
 
@@ -72,7 +72,7 @@ impl App {
             created_at: Timestamp::now(),
         };
         let event = form.response_event(&response);
-        if !self.ports.forms.insert_response(&response, &event).await? {
+        if !self.ports.storage.forms.insert_response(&response, &event).await? {
             return Err(AppError::NotFound("form"));
         }
         self.ports.dispatch_signal.notify();
@@ -86,14 +86,14 @@ impl App {
         page: PageRequest,
     ) -> Result<Page<FormResponse>, AppError> {
         self.get_form(p, form_id).await?;
-        Ok(self.ports.forms.list_responses(p.workspace_id(), form_id, page).await?)
+        Ok(self.ports.storage.forms.list_responses(p.workspace_id(), form_id, page).await?)
     }
 
     /// Every form of the workspace, newest first (up to [`MAX_FORM_CHOICES`]).
     pub async fn form_choices(&self, p: &Principal) -> Result<Vec<Form>, AppError> {
         let mut forms = Vec::new();
         for n in 1.. {
-            let page = self.ports.forms.list_forms(p.workspace_id(), PageRequest::new(n, MAX_LIMIT)).await?;
+            let page = self.ports.storage.forms.list_forms(p.workspace_id(), PageRequest::new(n, MAX_LIMIT)).await?;
             let last = page.items.len() < MAX_LIMIT as usize;
             forms.extend(page.items);
             if last || forms.len() >= MAX_FORM_CHOICES {
@@ -113,12 +113,12 @@ impl App {
             Some(id) => Some(self.get_form(p, id).await?),
             None => None,
         };
-        let latest = self.ports.forms.latest_responses(ws, form_id, SAMPLE_SIZE).await?;
+        let latest = self.ports.storage.forms.latest_responses(ws, form_id, SAMPLE_SIZE).await?;
         let mut forms: HashMap<FormId, Form> = form.iter().map(|f| (f.id.clone(), f.clone())).collect();
         let mut samples = Vec::new();
         for response in &latest {
             if !forms.contains_key(&response.form_id) {
-                match self.ports.forms.get_form(ws, &response.form_id).await? {
+                match self.ports.storage.forms.get_form(ws, &response.form_id).await? {
                     Some(f) => {
                         forms.insert(f.id.clone(), f);
                     }
@@ -132,7 +132,7 @@ impl App {
             let now = Timestamp::now();
             let form = match form {
                 Some(f) => f,
-                None => match self.ports.forms.list_forms(ws, PageRequest::new(1, 1)).await?.items.pop() {
+                None => match self.ports.storage.forms.list_forms(ws, PageRequest::new(1, 1)).await?.items.pop() {
                     Some(f) => f,
                     None => Form::example(ws, now),
                 },

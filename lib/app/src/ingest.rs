@@ -138,7 +138,7 @@ impl App {
     /// are dropped; the run's own failures end the source in `error`. Returns `Err` only when
     /// the store failed, so that a queue may deliver the job again.
     pub async fn run_ingest_job(&self, job: IngestJob) -> Result<(), AppError> {
-        let Some(source) = self.ports.sources.get_source(&job.workspace_id, &job.source_id).await? else {
+        let Some(source) = self.ports.storage.sources.get_source(&job.workspace_id, &job.source_id).await? else {
             return Ok(());
         };
         if !source.status.is_running() || source.generation != job.generation {
@@ -153,8 +153,12 @@ impl App {
             }
             Err(RunFailure::Store(e)) => return Err(e.into()),
         };
-        let ended =
-            self.ports.sources.finish_processing(&source.id, source.generation, &finish, Timestamp::now()).await?;
+        let ended = self
+            .ports
+            .storage
+            .sources
+            .finish_processing(&source.id, source.generation, &finish, Timestamp::now())
+            .await?;
         match ended {
             Some(s) if s.status == SourceStatus::Ready => {
                 self.publish(Event::for_source(EventType::SourceReady, &s)).await;
@@ -169,7 +173,8 @@ impl App {
     }
 
     async fn progress(&self, s: &KnowledgeSource, stage: &str, done: u64, total: u64) -> Result<(), RunFailure> {
-        let current = self.ports.sources.set_progress(&s.id, s.generation, &Progress::new(stage, done, total)).await?;
+        let current =
+            self.ports.storage.sources.set_progress(&s.id, s.generation, &Progress::new(stage, done, total)).await?;
         if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
     }
 
@@ -204,7 +209,7 @@ impl App {
         status: SourceStatus,
         progress: Progress,
     ) -> Result<(), RunFailure> {
-        let current = self.ports.sources.set_running_status(&s.id, s.generation, status, &progress).await?;
+        let current = self.ports.storage.sources.set_running_status(&s.id, s.generation, status, &progress).await?;
         if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
     }
 
@@ -214,6 +219,7 @@ impl App {
                 self.running_status(s, SourceStatus::Transcribing, Progress::new("transcribing", 0, 1)).await?;
                 let bytes = self
                     .ports
+                    .storage
                     .blobs
                     .get(&a.blob_key)
                     .await?
@@ -224,7 +230,7 @@ impl App {
                 let on_piece = move |done: usize, total: usize| {
                     let _ = tx.send((done as u64, total as u64));
                 };
-                let transcription = self.ports.transcriber.transcribe(clip, &on_piece);
+                let transcription = self.ports.shared.transcriber.transcribe(clip, &on_piece);
                 let transcript = self.reporting(s, "transcribing", transcription, rx).await?;
                 let transcript = transcript.map_err(|e| RunFailure::Failed(e.to_string()))?;
                 if transcript.text.trim().is_empty() {
@@ -240,12 +246,14 @@ impl App {
                 self.progress(s, "extracting", 0, 1).await?;
                 let bytes = self
                     .ports
+                    .storage
                     .blobs
                     .get(&f.blob_key)
                     .await?
                     .ok_or_else(|| RunFailure::Failed("the uploaded file is no longer stored".into()))?;
                 let extracted = self
                     .ports
+                    .shared
                     .extractor
                     .extract(bytes, f.kind, self.config.extract_limits)
                     .await
@@ -266,7 +274,7 @@ impl App {
                 let on_page = move |n: usize| {
                     let _ = tx.send((n as u64, max_pages));
                 };
-                let crawl = self.ports.crawler.crawl(request, &on_page);
+                let crawl = self.ports.shared.crawler.crawl(request, &on_page);
                 let pages = self.reporting(s, "crawling", crawl, rx).await?;
                 let pages = pages.map_err(|e| match e {
                     CrawlError::Blocked(m) => RunFailure::Failed(format!("URL blocked: {m}")),
@@ -282,7 +290,7 @@ impl App {
                     }
                     self.progress(s, "extracting", i as u64, crawled as u64).await?;
                     let kind = page_kind(page.content_type.as_deref(), &page.url);
-                    match self.ports.extractor.extract(page.body, kind, self.config.extract_limits).await {
+                    match self.ports.shared.extractor.extract(page.body, kind, self.config.extract_limits).await {
                         Ok(e) if !e.text.trim().is_empty() => {
                             text_bytes += e.text.len() as u64;
                             docs.push(Document { text: e.text, markdown: kind.is_markdown_like(), url: Some(page.url) })
@@ -314,11 +322,11 @@ impl App {
     /// The room a crawl's text has in the workspace's quota: what is free plus what this source
     /// counts already (a refresh replaces its old text).
     async fn crawl_room(&self, s: &KnowledgeSource) -> Result<CrawlRoom, RunFailure> {
-        let quota = match self.ports.workspaces.get_workspace(&s.workspace_id).await? {
+        let quota = match self.ports.storage.workspaces.get_workspace(&s.workspace_id).await? {
             Some(w) => w.limits.storage_quota_bytes,
             None => u64::MAX,
         };
-        let used = self.ports.sources.storage_used(&s.workspace_id).await?;
+        let used = self.ports.storage.sources.storage_used(&s.workspace_id).await?;
         let others = used.saturating_sub(s.size_bytes);
         Ok(CrawlRoom { quota, used: others, free: quota.saturating_sub(others) })
     }
@@ -344,11 +352,13 @@ impl App {
         let model = self.index_model();
         // A url source with a finished crawl behind it: its pages as that crawl left them.
         let before = match (&s.spec, &s.content_hash) {
-            (SourceSpec::Url { .. }, Some(_)) => Some(page_digests(self.ports.index.page_chunk_hashes(&s.id).await?)),
+            (SourceSpec::Url { .. }, Some(_)) => {
+                Some(page_digests(self.ports.storage.index.page_chunk_hashes(&s.id).await?))
+            }
             _ => None,
         };
         if s.content_hash.as_deref() == Some(content_hash.as_str())
-            && let Some(kept) = self.ports.index.current_chunk_count(&s.id, model).await?
+            && let Some(kept) = self.ports.storage.index.current_chunk_count(&s.id, model).await?
         {
             let pages = before.map(|b| PageChanges::between(&b, &b));
             return Ok((ready(kept, content_hash), pages));
@@ -379,7 +389,7 @@ impl App {
 
         // Identical chunks keep their embeddings: a refresh of content changed in places embeds
         // only the chunks that changed.
-        let known = self.ports.index.embeddings_by_hash(&s.id, model).await?;
+        let known = self.ports.storage.index.embeddings_by_hash(&s.id, model).await?;
         let hashes: Vec<String> = pieces.iter().map(|(c, _)| chunk_hash(c)).collect();
         let mut embeddings: HashMap<String, ChunkEmbedding> = HashMap::new();
         let missing: Vec<usize> = (0..pieces.len())
@@ -398,6 +408,7 @@ impl App {
             let inputs: Vec<String> = batch.iter().map(|&i| pieces[i].0.clone()).collect();
             let embedded = self
                 .ports
+                .shared
                 .embedder
                 .embed_with_token_states(&inputs)
                 .await
@@ -438,7 +449,7 @@ impl App {
             let after = page_digests(chunks.iter().filter_map(|c| Some((c.url.clone()?, c.content_hash.clone()))));
             PageChanges::between(&b, &after)
         });
-        self.ports.index.replace_source_chunks(&s.id, model, chunks).await?;
+        self.ports.storage.index.replace_source_chunks(&s.id, model, chunks).await?;
         Ok((ready(chunk_count, content_hash), pages))
     }
 
@@ -462,16 +473,16 @@ impl App {
     /// processing are left to their run. Returns how many runs were started.
     pub async fn reembed_other_models(&self) -> Result<usize, AppError> {
         let model = self.index_model();
-        let stale = self.ports.index.sources_with_other_models(model).await?;
+        let stale = self.ports.storage.index.sources_with_other_models(model).await?;
         let mut started = 0;
         for (ws, source) in stale {
             let now = Timestamp::now();
             let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
             if let crate::ports::Guarded::Done(s) =
-                self.ports.sources.begin_processing(&ws, &source, &lease, now).await?
+                self.ports.storage.sources.begin_processing(&ws, &source, &lease, now).await?
             {
                 let job = IngestJob { workspace_id: ws, source_id: s.id, generation: s.generation };
-                self.ports.jobs.enqueue(job).await?;
+                self.ports.storage.jobs.enqueue(job).await?;
                 started += 1;
             }
         }
@@ -487,25 +498,25 @@ impl App {
     pub async fn sweep_stale_runs(&self, adopt_foreign: bool) -> Result<usize, AppError> {
         let now = Timestamp::now();
         let me = self.config.instance_id.clone();
-        let stale = self.ports.sources.stale_runs(now, adopt_foreign.then_some(me.as_str())).await?;
+        let stale = self.ports.storage.sources.stale_runs(now, adopt_foreign.then_some(me.as_str())).await?;
         let count = stale.len();
         for run in stale {
             if run.attempts >= self.config.max_attempts {
                 let finish =
                     Finish::Error { message: format!("processing did not finish after {} attempts", run.attempts) };
                 if let Some(s) =
-                    self.ports.sources.finish_processing(&run.source_id, run.generation, &finish, now).await?
+                    self.ports.storage.sources.finish_processing(&run.source_id, run.generation, &finish, now).await?
                 {
                     self.publish(Event::for_source(EventType::SourceError, &s)).await;
                 }
                 continue;
             }
             let lease = Lease { owner: me.clone(), until: lease_end(now, self.config.lease) };
-            if self.ports.sources.renew_lease(&run.source_id, run.generation, &lease).await? {
+            if self.ports.storage.sources.renew_lease(&run.source_id, run.generation, &lease).await? {
                 tracing::info!(source = %run.source_id, attempt = run.attempts + 1, "restarting a stale processing run");
                 let job =
                     IngestJob { workspace_id: run.workspace_id, source_id: run.source_id, generation: run.generation };
-                self.ports.jobs.enqueue(job).await?;
+                self.ports.storage.jobs.enqueue(job).await?;
             }
         }
         Ok(count)

@@ -36,11 +36,13 @@ impl App {
         let ws = p.workspace_id();
         let (workspace, storage_bytes, chatbots, minds, keys, hooks) = futures::try_join!(
             self.current_workspace(p),
-            async { Ok::<_, AppError>(self.ports.sources.storage_used(ws).await?) },
-            async { Ok::<_, AppError>(self.ports.chatbots.list_chatbots(ws, PageRequest::new(1, 1)).await?.total) },
-            async { Ok::<_, AppError>(self.ports.minds.mind_usage(ws).await?) },
-            async { Ok::<_, AppError>(self.ports.keys.list_keys(Some(ws)).await?) },
-            async { Ok::<_, AppError>(self.ports.hooks.count_hooks(ws).await?) },
+            async { Ok::<_, AppError>(self.ports.storage.sources.storage_used(ws).await?) },
+            async {
+                Ok::<_, AppError>(self.ports.storage.chatbots.list_chatbots(ws, PageRequest::new(1, 1)).await?.total)
+            },
+            async { Ok::<_, AppError>(self.ports.storage.minds.mind_usage(ws).await?) },
+            async { Ok::<_, AppError>(self.ports.storage.keys.list_keys(Some(ws)).await?) },
+            async { Ok::<_, AppError>(self.ports.storage.hooks.count_hooks(ws).await?) },
         )?;
         Ok(WorkspaceUsage {
             workspace,
@@ -56,7 +58,7 @@ impl App {
     /// The workspace's keys, revoked ones included, newest first.
     pub async fn list_workspace_keys(&self, p: &Principal, page: PageRequest) -> Result<Page<ApiKey>, AppError> {
         p.require(Scope::WorkspaceAdmin)?;
-        let all = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let all = self.ports.storage.keys.list_keys(Some(p.workspace_id())).await?;
         let total = all.len() as u64;
         let items = all.into_iter().skip(page.offset() as usize).take(page.limit() as usize).collect();
         Ok(Page { items, total, request: page })
@@ -71,7 +73,7 @@ impl App {
     ) -> Result<IssuedKey, AppError> {
         p.require(Scope::WorkspaceAdmin)?;
         let limit = self.config.max_keys_per_workspace;
-        let keys = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let keys = self.ports.storage.keys.list_keys(Some(p.workspace_id())).await?;
         let active = keys.iter().filter(|k| k.revoked_at.is_none()).count();
         if active >= limit as usize {
             return Err(DomainError::new(
@@ -81,7 +83,7 @@ impl App {
             .into());
         }
         let (key, secret) = ApiKey::issue(p.workspace_id().clone(), name, scopes);
-        self.ports.keys.insert_key(&key).await?;
+        self.ports.storage.keys.insert_key(&key).await?;
         Ok(IssuedKey { key, secret })
     }
 
@@ -89,13 +91,13 @@ impl App {
     /// Revoking a revoked key answers it as it is; another workspace's key is not found.
     pub async fn revoke_workspace_key(&self, p: &Principal, id: &ApiKeyId) -> Result<ApiKey, AppError> {
         p.require(Scope::WorkspaceAdmin)?;
-        let mut keys = self.ports.keys.list_keys(Some(p.workspace_id())).await?;
+        let mut keys = self.ports.storage.keys.list_keys(Some(p.workspace_id())).await?;
         let key = keys.iter_mut().find(|k| &k.id == id).ok_or(AppError::NotFound("key"))?;
         if key.revoked_at.is_some() {
             return Ok(key.clone());
         }
         let at = Timestamp::now();
-        self.ports.keys.revoke_key(id, at).await?;
+        self.ports.storage.keys.revoke_key(id, at).await?;
         self.key_cache.forget(&key.hash);
         key.revoked_at = Some(at);
         let revoked = key.clone();
@@ -119,7 +121,7 @@ impl App {
         // Oldest first, a bounded number per request: a backlog (a lowered setting) shrinks over
         // the next revocations instead of holding one request for thousands of deletes.
         for key in revoked[kept..].iter().rev().take(MAX_PRUNED_PER_REVOCATION) {
-            self.ports.keys.delete_revoked_key(&key.id).await?;
+            self.ports.storage.keys.delete_revoked_key(&key.id).await?;
         }
         Ok(())
     }

@@ -170,14 +170,19 @@ impl Default for AppConfig {
 }
 
 /// The ports a backend provides: records, files, queues, events, the chunk index, the rate
-/// limiter and the concurrency budgets.
+/// limiter and the concurrency budgets. Each backend's adapters make one (`lore serve`: SQLite and
+/// files; AWS: `AwsBackend::storage_ports`).
+#[derive(Clone)]
 pub struct StoragePorts {
     pub workspaces: Arc<dyn ports::WorkspaceStore>,
     pub keys: Arc<dyn ports::KeyStore>,
     pub chatbots: Arc<dyn ports::ChatbotStore>,
     pub rate_limiter: Arc<dyn ports::RateLimiter>,
-    /// Keys that hold their own request windows, where the store does (DynamoDB).
+    /// Where keys hold their own request windows (DynamoDB), a keyed request is counted there, one
+    /// store operation for key and budget. Absent (embedded), resolved keys are cached for
+    /// `key_cache_ttl` and their requests counted by `rate_limiter`.
     pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
+    /// The per-workspace concurrency budgets' leases (answers being written, uploads received).
     pub slots: Arc<dyn ports::SlotStore>,
     pub sources: Arc<dyn ports::SourceStore>,
     pub index: Arc<dyn ports::VectorIndex>,
@@ -193,55 +198,30 @@ pub struct StoragePorts {
 
 /// The ports every backend shares: the outbound web under one request-protection policy, the
 /// document parsers and the model providers.
+#[derive(Clone)]
 pub struct SharedPorts {
     pub extractor: Arc<dyn ports::Extractor>,
     pub url_guard: Arc<dyn ports::UrlGuard>,
     pub crawler: Arc<dyn ports::Crawler>,
     pub webhook_sender: Arc<dyn ports::WebhookSender>,
     pub embedder: Arc<dyn ports::Embedder>,
-    pub transcriber: Arc<dyn ports::Transcriber>,
-    pub responder: Arc<dyn ports::Responder>,
-    pub speech: Arc<dyn ports::Synthesizer>,
-    pub reranker: Option<Arc<dyn ports::Reranker>>,
-}
-
-/// The ports one composition provides.
-#[derive(Clone)]
-pub struct Ports {
-    pub workspaces: Arc<dyn ports::WorkspaceStore>,
-    pub keys: Arc<dyn ports::KeyStore>,
-    pub chatbots: Arc<dyn ports::ChatbotStore>,
-    pub rate_limiter: Arc<dyn ports::RateLimiter>,
-    /// The per-workspace concurrency budgets' leases (answers being written, uploads received).
-    pub slots: Arc<dyn ports::SlotStore>,
-    /// Where keys hold their own request windows (DynamoDB), a keyed request is counted there, one
-    /// store operation for key and budget. Absent (embedded), resolved keys are cached for
-    /// `key_cache_ttl` and their requests counted by `rate_limiter`.
-    pub key_windows: Option<Arc<dyn ports::KeyWindows>>,
-    pub sources: Arc<dyn ports::SourceStore>,
-    pub index: Arc<dyn ports::VectorIndex>,
-    pub blobs: Arc<dyn ports::BlobStore>,
-    pub jobs: Arc<dyn ports::JobQueue>,
-    pub events: Arc<dyn ports::EventBus>,
-    pub extractor: Arc<dyn ports::Extractor>,
-    pub url_guard: Arc<dyn ports::UrlGuard>,
-    pub crawler: Arc<dyn ports::Crawler>,
-    pub embedder: Arc<dyn ports::Embedder>,
-    pub forms: Arc<dyn ports::FormStore>,
-    pub hooks: Arc<dyn ports::HookStore>,
-    pub deliveries: Arc<dyn ports::DeliveryStore>,
-    pub webhook_sender: Arc<dyn ports::WebhookSender>,
-    pub dispatch_signal: Arc<dyn ports::DispatchSignal>,
-    pub minds: Arc<dyn ports::MindStore>,
     /// Podcast sources' audio to text ([`ports::NoTranscriber`] when not configured).
     pub transcriber: Arc<dyn ports::Transcriber>,
-    pub conversations: Arc<dyn ports::ConversationStore>,
     /// Writes answers: a language model, or the extractive responder when none is configured.
     pub responder: Arc<dyn ports::Responder>,
     /// Speaks Minds' answers ([`ports::NoSynthesizer`] when not configured).
     pub speech: Arc<dyn ports::Synthesizer>,
     /// Re-orders hybrid search's best candidates (`LORE_RERANK_BASE_URL`); `None`: off.
     pub reranker: Option<Arc<dyn ports::Reranker>>,
+}
+
+/// The ports one composition provides: its backend's, the shared ones, and what wakes an
+/// in-process webhook dispatcher.
+#[derive(Clone)]
+pub struct Ports {
+    pub storage: StoragePorts,
+    pub shared: SharedPorts,
+    pub dispatch_signal: Arc<dyn ports::DispatchSignal>,
 }
 
 /// The use cases over one composition of ports. Cheap to clone.
@@ -260,13 +240,13 @@ pub struct App {
 impl App {
     pub fn new(ports: Ports, config: AppConfig) -> Self {
         let key_cache = Arc::new(auth::KeyCache::new(config.key_cache_ttl));
-        let chunker = chunking::Chunker::for_embedder(config.chunking, ports.embedder.token_window());
-        let model = ports.embedder.model_id();
+        let chunker = chunking::Chunker::for_embedder(config.chunking, ports.shared.embedder.token_window());
+        let model = ports.shared.embedder.model_id();
         let mut index_model = match chunker.profile() {
             Some(profile) => format!("{model}#{profile}"),
             None => model.to_owned(),
         };
-        if ports.embedder.has_token_states() {
+        if ports.shared.embedder.has_token_states() {
             // Chunks stored before without token signs are made again with them.
             let per_row = lore_domain::late_interaction::TOKENS_PER_SIGN_ROW;
             index_model.push_str(&format!("#signs{per_row}"));
@@ -282,16 +262,16 @@ impl App {
 
     /// Which responder answers conversations (for the startup message).
     pub fn responder_description(&self) -> String {
-        self.ports.responder.describe()
+        self.ports.shared.responder.describe()
     }
 
     /// Which speech model speaks Minds' answers (`none` without one), for the start-up banner.
     pub fn speech_description(&self) -> String {
-        self.ports.speech.describe()
+        self.ports.shared.speech.describe()
     }
 
     /// Which model re-ranks hybrid search (`none` without one), for the start-up banner.
     pub fn reranker_description(&self) -> String {
-        self.ports.reranker.as_ref().map_or_else(|| "none".to_owned(), |r| r.describe())
+        self.ports.shared.reranker.as_ref().map_or_else(|| "none".to_owned(), |r| r.describe())
     }
 }

@@ -108,7 +108,7 @@ impl App {
         let mut mind = Mind::create(ws.id.clone(), new, base.clone(), Timestamp::now());
         for n in 1..=MAX_SLUG_ATTEMPTS {
             mind.slug = base.with_suffix(n);
-            match self.ports.minds.insert_mind(&mind, limit).await {
+            match self.ports.storage.minds.insert_mind(&mind, limit).await {
                 Ok(MindInsert::Inserted) => return self.detail(mind, &ws).await,
                 Ok(MindInsert::LimitReached { used }) => return Err(minds_limit_reached(used, limit)),
                 Err(StoreError::Conflict("slug")) if generated => continue,
@@ -121,8 +121,8 @@ impl App {
     /// A page of the workspace's Minds, newest first, with the workspace's usage.
     pub async fn list_minds(&self, p: &Principal, page: PageRequest) -> Result<MindListing, AppError> {
         let ws = self.current_workspace(p).await?;
-        let page = self.ports.minds.list_minds(&ws.id, page).await?;
-        let used = self.ports.minds.mind_usage(&ws.id).await?;
+        let page = self.ports.storage.minds.list_minds(&ws.id, page).await?;
+        let used = self.ports.storage.minds.mind_usage(&ws.id).await?;
         let usage = MindsUsage {
             minds_used: used.minds,
             minds_limit: ws.limits.minds_limit,
@@ -133,7 +133,7 @@ impl App {
     }
 
     pub(crate) async fn find_mind(&self, p: &Principal, id: &MindId) -> Result<Mind, AppError> {
-        self.ports.minds.get_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))
+        self.ports.storage.minds.get_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))
     }
 
     pub async fn get_mind(&self, p: &Principal, id: &MindId) -> Result<MindDetail, AppError> {
@@ -161,7 +161,7 @@ impl App {
             }
             mind.updated_at = Timestamp::now().max(current.updated_at);
             mind.revision = current.revision + 1;
-            match self.ports.minds.update_mind(&mind).await {
+            match self.ports.storage.minds.update_mind(&mind).await {
                 Ok(RevisedWrite::Done) => return Ok(mind),
                 Ok(RevisedWrite::NotFound) => return Err(AppError::NotFound("mind")),
                 Ok(RevisedWrite::Stale) => continue,
@@ -207,26 +207,31 @@ impl App {
     /// Deletes the Mind with everything it owns.
     pub async fn delete_mind(&self, p: &Principal, id: &MindId) -> Result<(), AppError> {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.
-        let removal = self.ports.minds.delete_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))?;
+        let removal =
+            self.ports.storage.minds.delete_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))?;
         // Its conversations: once the Mind is gone none can be started, so this removes them all
         // (the embedded store removed them with the Mind already).
-        self.ports.conversations.delete_owner_conversations(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
+        self.ports
+            .storage
+            .conversations
+            .delete_owner_conversations(p.workspace_id(), &SourceOwner::Mind(id.clone()))
+            .await?;
         // 2. Its chunks in the vector index (an index in another database is not reached by the
         //    records' transaction). A failure leaves chunks no search can reach: their sources
         //    are gone, and searches only look at chunks of listed ready sources.
-        if let Err(e) = self.ports.index.delete_owner_chunks(&SourceOwner::Mind(id.clone())).await {
+        if let Err(e) = self.ports.storage.index.delete_owner_chunks(&SourceOwner::Mind(id.clone())).await {
             tracing::warn!(mind = %id, error = %e, "could not delete the chunks of a deleted Mind");
         }
         // 3. Its files. After the records are gone, so a failure here leaves unreferenced
         //    bytes behind, never a record that points at nothing.
         for key in &removal.file_keys {
-            if let Err(e) = self.ports.blobs.delete(key).await {
+            if let Err(e) = self.ports.storage.blobs.delete(key).await {
                 tracing::warn!(mind = %id, key, error = %e, "could not delete a file of a deleted Mind");
             }
         }
         // Its uploads: every one lives under `<workspace>/<mind>/` (files.rs).
         let uploads = format!("{}/{}/", p.workspace_id(), id);
-        if let Err(e) = self.ports.blobs.delete_prefix(&uploads).await {
+        if let Err(e) = self.ports.storage.blobs.delete_prefix(&uploads).await {
             tracing::warn!(mind = %id, error = %e, "could not delete the uploads of a deleted Mind");
         }
         Ok(())
@@ -235,7 +240,7 @@ impl App {
     /// The published Mind behind the public page `/m/{slug}` (no key: the page is public).
     pub async fn published_mind(&self, slug: &str) -> Result<Mind, AppError> {
         let slug = Slug::parse("slug", slug).map_err(|_| AppError::NotFound("mind"))?;
-        self.ports.minds.find_published_mind(slug.as_str()).await?.ok_or(AppError::NotFound("mind"))
+        self.ports.storage.minds.find_published_mind(slug.as_str()).await?.ok_or(AppError::NotFound("mind"))
     }
 }
 

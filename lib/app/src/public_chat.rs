@@ -64,7 +64,8 @@ impl App {
             buckets.insert(0, (RateBucket::ChatAddress(ip), self.config.public_chat_per_minute));
         }
         for (bucket, limit) in buckets {
-            if let RateDecision::Limited { retry_after_secs } = self.ports.rate_limiter.hit(&bucket, limit, now).await?
+            if let RateDecision::Limited { retry_after_secs } =
+                self.ports.storage.rate_limiter.hit(&bucket, limit, now).await?
             {
                 let what = match bucket {
                     RateBucket::ChatAddress(_) => "too many messages from this address".to_owned(),
@@ -81,7 +82,13 @@ impl App {
     pub async fn admit_page_read(&self, client: Option<IpAddr>) -> Result<(), AppError> {
         let Some(ip) = client else { return Ok(()) };
         let bucket = RateBucket::PageAddress(ip);
-        match self.ports.rate_limiter.hit(&bucket, self.config.public_pages_per_minute, Timestamp::now()).await? {
+        match self
+            .ports
+            .storage
+            .rate_limiter
+            .hit(&bucket, self.config.public_pages_per_minute, Timestamp::now())
+            .await?
+        {
             RateDecision::Limited { retry_after_secs } => {
                 Err(AppError::Busy { what: "too many requests from this address".into(), retry_after_secs })
             }
@@ -154,7 +161,7 @@ impl App {
         let published = self.visitor_access(kind, slug, id, token, client).await?;
         let (ws, owner) = (published.workspace_id(), published.owner());
         let conversation = self.find_conversation(ws, &owner, id).await?;
-        let messages = self.ports.conversations.list_messages(ws, id).await?;
+        let messages = self.ports.storage.conversations.list_messages(ws, id).await?;
         Ok((published, Transcript { conversation, messages }))
     }
 

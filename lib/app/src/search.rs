@@ -433,7 +433,7 @@ impl App {
     /// or is late leaves the fused ranking as it was: it is an improvement, never a reason for a
     /// search or an answer to fail.
     async fn rerank(&self, query: &str, fused: Vec<ChunkHit>, top_k: usize) -> Vec<ChunkHit> {
-        let Some(reranker) = &self.ports.reranker else { return fused };
+        let Some(reranker) = &self.ports.shared.reranker else { return fused };
         let n = self.config.rerank_candidates.max(top_k).min(fused.len());
         if n == 0 {
             return fused;
@@ -455,7 +455,7 @@ impl App {
     /// and time in the pass. (A conversation turn's correction check asks for them: its hybrid
     /// search reads them next, from the same pass.)
     pub(crate) async fn query_embedding(&self, query: &str, states: bool) -> Result<Arc<Embedding>, AppError> {
-        let states = states && self.ports.embedder.has_token_states();
+        let states = states && self.ports.shared.embedder.has_token_states();
         if let Some(e) = self.query_embeddings.get(query)
             && (!states || e.token_states.is_some())
         {
@@ -464,9 +464,9 @@ impl App {
         let failed = |e: crate::ports::EmbedError| AppError::Storage(format!("embedding the query failed: {e}"));
         let texts = [query.to_owned()];
         let embedded = if states {
-            self.ports.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
+            self.ports.shared.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
         } else {
-            let vector = self.ports.embedder.embed(&texts).await.map_err(failed)?.into_iter().next();
+            let vector = self.ports.shared.embedder.embed(&texts).await.map_err(failed)?.into_iter().next();
             vector.map(|vector| Embedding { vector, token_states: None })
         };
         let e = Arc::new(embedded.unwrap_or(Embedding { vector: Vec::new(), token_states: None }));
@@ -481,7 +481,7 @@ impl App {
         owner: &SourceOwner,
         req: &SearchRequest,
     ) -> Result<HashMap<SourceId, SourceLabel>, AppError> {
-        let labels = self.ports.sources.ready_source_labels(ws, owner).await?;
+        let labels = self.ports.storage.sources.ready_source_labels(ws, owner).await?;
         Ok(labels
             .into_iter()
             .filter(|s| req.source_ids.as_ref().is_none_or(|ids| ids.contains(&s.id)))
@@ -540,7 +540,7 @@ impl App {
             self.query_embedding(&req.query, hybrid).instrument(tracing::debug_span!("search.embed")).await.map(Some)
         };
         let sources = self.searchable_sources(ws, owner, &req).instrument(tracing::debug_span!("search.sources"));
-        let (sources, embedding) = if self.ports.embedder.remote() {
+        let (sources, embedding) = if self.ports.shared.embedder.remote() {
             match sources.await {
                 Ok(found) if !found.is_empty() => (Ok(found), embedding.await),
                 other => (other, Ok(None)),
@@ -572,6 +572,7 @@ impl App {
             let fetch = if late { depth.max(self.config.rescore_candidates) } else { depth };
             let mut hits = self
                 .ports
+                .storage
                 .index
                 .semantic_search(&scope, model, &q.vector, fetch, late)
                 .instrument(tracing::debug_span!("search.semantic"))
@@ -602,7 +603,7 @@ impl App {
             if req.mode == SearchMode::Semantic || scope.source_ids.is_empty() {
                 return Ok(Vec::new());
             }
-            let mut hits = self.ports.index.keyword_search(&scope, &req.query, depth).await?;
+            let mut hits = self.ports.storage.index.keyword_search(&scope, &req.query, depth).await?;
             score_keyword_hits(&req.query, &mut hits);
             Ok::<_, AppError>(hits)
         }
@@ -613,7 +614,7 @@ impl App {
             SearchMode::Keyword => keyword,
             SearchMode::Hybrid => {
                 let fused = tracing::debug_span!("search.fuse")
-                    .in_scope(|| fuse_hybrid(semantic, keyword, self.ports.embedder.lexical_only(), rescored));
+                    .in_scope(|| fuse_hybrid(semantic, keyword, self.ports.shared.embedder.lexical_only(), rescored));
                 self.rerank(&req.query, fused, req.top_k).instrument(tracing::debug_span!("search.rerank")).await
             }
         };

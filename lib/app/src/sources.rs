@@ -103,11 +103,11 @@ impl App {
     /// the file's head is read (a podcast may be 500 MB; the API process need not hold it).
     async fn audio_from_url(&self, p: &Principal, file_url: &str) -> Result<StoredAudio, AppError> {
         let key = self.upload_key(p, file_url)?;
-        let head = self.ports.blobs.head(&key, AUDIO_SNIFF_BYTES).await?.ok_or(AppError::NotFound("file"))?;
+        let head = self.ports.storage.blobs.head(&key, AUDIO_SNIFF_BYTES).await?.ok_or(AppError::NotFound("file"))?;
         if head.size > MAX_AUDIO_UPLOAD_BYTES {
             return Err(crate::files::file_too_large(head.size, MAX_AUDIO_UPLOAD_BYTES));
         }
-        let format = self.ports.extractor.sniff_audio(&head.bytes).ok_or_else(|| {
+        let format = self.ports.shared.extractor.sniff_audio(&head.bytes).ok_or_else(|| {
             rejected(ErrorCode::UnsupportedFileType, "a podcast source needs an MP3, WAV, M4A or OGG file")
         })?;
         Ok(StoredAudio {
@@ -123,7 +123,7 @@ impl App {
     /// The key behind a `fileUrl` handed out by this workspace's uploads; any other URL is not
     /// found (docs/api.md §16.11).
     fn upload_key(&self, p: &Principal, file_url: &str) -> Result<String, AppError> {
-        let key = self.ports.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
+        let key = self.ports.storage.blobs.key_for_url(file_url).ok_or(AppError::NotFound("file"))?;
         if !key.starts_with(&format!("{}/", p.workspace_id())) {
             return Err(AppError::NotFound("file"));
         }
@@ -134,12 +134,13 @@ impl App {
     /// `max_bytes` (its kind decided by its first bytes); anything else is not found.
     async fn file_from_url(&self, p: &Principal, file_url: &str, max_bytes: u64) -> Result<StoredFile, AppError> {
         let key = self.upload_key(p, file_url)?;
-        let head = self.ports.blobs.head(&key, DOCUMENT_SNIFF_BYTES).await?.ok_or(AppError::NotFound("file"))?;
+        let head =
+            self.ports.storage.blobs.head(&key, DOCUMENT_SNIFF_BYTES).await?.ok_or(AppError::NotFound("file"))?;
         if head.size > max_bytes {
             return Err(crate::files::file_too_large(head.size, max_bytes));
         }
         let file_name = crate::files::display_file_name(key.rsplit('/').next().unwrap_or("file"));
-        let kind = self.ports.extractor.sniff(&head.bytes, Some(&file_name)).ok_or_else(|| {
+        let kind = self.ports.shared.extractor.sniff(&head.bytes, Some(&file_name)).ok_or_else(|| {
             rejected(ErrorCode::UnsupportedFileType, "only PDF, DOCX, TXT and Markdown files are accepted")
         })?;
         Ok(StoredFile {
@@ -178,7 +179,7 @@ impl App {
                 (SourceName::given_or(name, "Untitled text"), SourceSpec::Text { content: content.into_string() }, size)
             }
             NewContent::Url { url, crawl_depth, refresh_interval } => {
-                let url = self.ports.url_guard.check(&url).await.map_err(url_error)?;
+                let url = self.ports.shared.url_guard.check(&url).await.map_err(url_error)?;
                 let name = SourceName::given_or(name, &url);
                 (
                     name,
@@ -233,10 +234,10 @@ impl App {
         // From now on the source counts the upload's bytes: the upload stops counting them, so
         // the same bytes are not counted twice against the quota.
         let taken_over = match source.spec.blob_key() {
-            Some(key) => self.ports.sources.release_upload(p.workspace_id(), key).await?.map(|n| (key, n)),
+            Some(key) => self.ports.storage.sources.release_upload(p.workspace_id(), key).await?.map(|n| (key, n)),
             None => None,
         };
-        let refused = match self.ports.sources.insert_source(&source, &insert_limits).await? {
+        let refused = match self.ports.storage.sources.insert_source(&source, &insert_limits).await? {
             Guarded::Done(()) => None,
             Guarded::OverQuota { used } => Some(storage_limit(used, quota)),
             Guarded::LimitReached(limit) => Some(sources_limit_reached(limit)),
@@ -245,11 +246,11 @@ impl App {
         };
         if let Some(e) = refused {
             if let Some(key) = uploaded_key {
-                let _ = self.ports.blobs.delete(&key).await;
+                let _ = self.ports.storage.blobs.delete(&key).await;
             } else if let Some((key, bytes)) = taken_over {
                 // The upload stays, unused: it counts again.
                 let at = Timestamp::now();
-                let _ = self.ports.sources.charge_upload(p.workspace_id(), key, bytes, u64::MAX, at).await;
+                let _ = self.ports.storage.sources.charge_upload(p.workspace_id(), key, bytes, u64::MAX, at).await;
             }
             return Err(e);
         }
@@ -260,7 +261,7 @@ impl App {
     /// Publishes an event; a failing bus is logged, not surfaced: the state change happened.
     pub(crate) async fn publish(&self, event: Event) {
         let kind = event.event_type.as_str();
-        if let Err(e) = self.ports.events.publish(event).await {
+        if let Err(e) = self.ports.storage.events.publish(event).await {
             tracing::error!(event = kind, error = %e, "event could not be published");
         }
     }
@@ -280,7 +281,7 @@ impl App {
         owner: &SourceOwner,
         id: &SourceId,
     ) -> Result<KnowledgeSource, AppError> {
-        match self.ports.sources.get_source(p.workspace_id(), id).await? {
+        match self.ports.storage.sources.get_source(p.workspace_id(), id).await? {
             Some(s) if &s.owner == owner => Ok(s),
             _ => {
                 // Tell "no such chatbot/Mind" from "no such source in it".
@@ -308,7 +309,7 @@ impl App {
         page: PageRequest,
     ) -> Result<Page<KnowledgeSource>, AppError> {
         self.own(p, owner).await?;
-        Ok(self.ports.sources.list_sources(p.workspace_id(), owner, filter, page).await?)
+        Ok(self.ports.storage.sources.list_sources(p.workspace_id(), owner, filter, page).await?)
     }
 
     /// PATCH of a chatbot's source (see [`SourceChange`]).
@@ -377,7 +378,7 @@ impl App {
         }
         source.updated_at = Timestamp::now();
         let quota = self.current_workspace(p).await?.limits.storage_quota_bytes;
-        match self.ports.sources.update_source(&source, SETTLED, quota).await? {
+        match self.ports.storage.sources.update_source(&source, SETTLED, quota).await? {
             Guarded::Done(()) => {}
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
@@ -386,7 +387,7 @@ impl App {
         }
         if content_changed {
             // The old chunks describe text that no longer exists.
-            self.ports.index.delete_source_chunks(&source.id).await?;
+            self.ports.storage.index.delete_source_chunks(&source.id).await?;
         }
         Ok(source)
     }
@@ -403,7 +404,7 @@ impl App {
         id: &SourceId,
     ) -> Result<(), AppError> {
         self.get_owned_source(p, owner, id).await?;
-        let deleted = match self.ports.sources.delete_source(p.workspace_id(), id, SETTLED).await? {
+        let deleted = match self.ports.storage.sources.delete_source(p.workspace_id(), id, SETTLED).await? {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
@@ -411,9 +412,9 @@ impl App {
                 return Err(AppError::Storage("unexpected limit on delete".into()));
             }
         };
-        self.ports.index.delete_source_chunks(&deleted.id).await?;
+        self.ports.storage.index.delete_source_chunks(&deleted.id).await?;
         if let Some(key) = deleted.spec.blob_key() {
-            self.ports.blobs.delete(key).await?;
+            self.ports.storage.blobs.delete(key).await?;
         }
         self.publish(Event::for_source(EventType::SourceDeleted, &deleted)).await;
         Ok(())
@@ -542,7 +543,7 @@ impl App {
     async fn start_run_in(&self, ws: &WorkspaceId, id: &SourceId) -> Result<KnowledgeSource, AppError> {
         let now = Timestamp::now();
         let lease = Lease { owner: self.config.instance_id.clone(), until: lease_end(now, self.config.lease) };
-        let source = match self.ports.sources.begin_processing(ws, id, &lease, now).await? {
+        let source = match self.ports.storage.sources.begin_processing(ws, id, &lease, now).await? {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
@@ -555,7 +556,7 @@ impl App {
             source_id: source.id.clone(),
             generation: source.generation,
         };
-        if let Err(e) = self.ports.jobs.enqueue(job).await {
+        if let Err(e) = self.ports.storage.jobs.enqueue(job).await {
             // Not lost: the lease expires and the sweeper starts the run again.
             tracing::error!(source = %source.id, error = %e, "could not queue the processing job");
         }
@@ -566,7 +567,7 @@ impl App {
     /// [`REFRESH_BATCH`] (the next call takes the rest); returns how many started. Racing
     /// schedulers cannot start one twice: a run starts only from a settled status.
     pub async fn refresh_due_sources(&self, now: Timestamp) -> Result<usize, AppError> {
-        let due = self.ports.sources.due_refreshes(now, REFRESH_BATCH).await?;
+        let due = self.ports.storage.sources.due_refreshes(now, REFRESH_BATCH).await?;
         let mut started = 0;
         for (ws, id) in due {
             match self.start_run_in(&ws, &id).await {
@@ -581,7 +582,7 @@ impl App {
 
     pub async fn source_stats(&self, p: &Principal, chatbot: &ChatbotId) -> Result<SourceStats, AppError> {
         self.own_chatbot(p, chatbot).await?;
-        Ok(self.ports.sources.source_stats(p.workspace_id(), &SourceOwner::Chatbot(chatbot.clone())).await?)
+        Ok(self.ports.storage.sources.source_stats(p.workspace_id(), &SourceOwner::Chatbot(chatbot.clone())).await?)
     }
 }
 

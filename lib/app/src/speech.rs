@@ -53,7 +53,7 @@ impl App {
         if !mind.voice_enabled {
             return Err(voice_disabled());
         }
-        let messages = self.ports.conversations.list_messages(&mind.workspace_id, conversation).await?;
+        let messages = self.ports.storage.conversations.list_messages(&mind.workspace_id, conversation).await?;
         let message = messages
             .into_iter()
             .find(|m| &m.id == id && m.role == Role::Assistant)
@@ -67,13 +67,14 @@ impl App {
             mind.voice_id.as_str(),
             (mind.voice_speed.value() * 100.0).round() as u32
         );
-        if let Some(bytes) = self.ports.blobs.get(&key).await? {
+        if let Some(bytes) = self.ports.storage.blobs.get(&key).await? {
             return Ok(bytes);
         }
         let mut unmark = MarkerFilter::new([]);
         let mut text = unmark.push(&message.content);
         text.push_str(&unmark.finish());
-        let audio = match self.ports.speech.speak(&text, mind.voice_id.as_str(), mind.voice_speed.value()).await {
+        let audio = match self.ports.shared.speech.speak(&text, mind.voice_id.as_str(), mind.voice_speed.value()).await
+        {
             Ok(audio) => audio,
             Err(SpeechError::NotConfigured) => return Err(speech_unavailable("no speech model is configured")),
             Err(SpeechError::Failed(why)) => {
@@ -81,7 +82,7 @@ impl App {
                 return Err(speech_unavailable("the speech model did not answer; try again"));
             }
         };
-        self.ports.blobs.put(&key, audio.clone(), "audio/mpeg").await?;
+        self.ports.storage.blobs.put(&key, audio.clone(), "audio/mpeg").await?;
         Ok(audio)
     }
 }

@@ -64,6 +64,7 @@ impl App {
             Some(id) => self.find_mind(p, id).await?.id,
             None => match self
                 .ports
+                .storage
                 .minds
                 .list_minds(p.workspace_id(), lore_domain::pagination::PageRequest::new(1, 1))
                 .await?
@@ -89,6 +90,7 @@ impl App {
             None => {
                 let newest = self
                     .ports
+                    .storage
                     .chatbots
                     .list_chatbots(p.workspace_id(), lore_domain::pagination::PageRequest::new(1, 1));
                 match newest.await?.items.pop() {
@@ -116,7 +118,8 @@ impl App {
             (Some(c), _) => SourceOwner::Chatbot(self.get_chatbot(p, c).await?.id),
             (None, Some(m)) => SourceOwner::Mind(self.find_mind(p, m).await?.id),
             (None, None) => {
-                let newest = self.ports.minds.list_minds(p.workspace_id(), PageRequest::new(1, 1)).await?.items.pop();
+                let newest =
+                    self.ports.storage.minds.list_minds(p.workspace_id(), PageRequest::new(1, 1)).await?.items.pop();
                 SourceOwner::Mind(newest.map_or_else(MindId::generate, |m| m.id))
             }
         };
@@ -157,6 +160,7 @@ impl App {
             Some(id) => Some(id.clone()),
             None => self
                 .ports
+                .storage
                 .chatbots
                 .list_chatbots(p.workspace_id(), PageRequest::new(1, 1))
                 .await?
@@ -237,7 +241,7 @@ impl App {
             )
             .into());
         }
-        let url = self.ports.url_guard.check(&url).await.map_err(url_error)?;
+        let url = self.ports.shared.url_guard.check(&url).await.map_err(url_error)?;
         if let Some(form) = &target.form_id {
             self.get_form(p, form).await?;
         }
@@ -249,7 +253,7 @@ impl App {
         }
         let hook = Hook::new(p.workspace_id().clone(), url, target, Timestamp::now());
         let limit = self.config.max_hooks_per_workspace;
-        self.ports.hooks.subscribe(&hook, limit).await?.ok_or_else(|| {
+        self.ports.storage.hooks.subscribe(&hook, limit).await?.ok_or_else(|| {
             DomainError::new(
                 ErrorCode::WebhooksLimitReached,
                 format!("this workspace already has {limit} webhook subscriptions; delete one first"),
@@ -259,7 +263,7 @@ impl App {
     }
 
     pub async fn unsubscribe(&self, p: &Principal, id: &HookId) -> Result<(), AppError> {
-        if self.ports.hooks.delete_hook(p.workspace_id(), id).await? {
+        if self.ports.storage.hooks.delete_hook(p.workspace_id(), id).await? {
             Ok(())
         } else {
             Err(AppError::NotFound("subscription"))
@@ -267,21 +271,21 @@ impl App {
     }
 
     pub async fn get_hook(&self, p: &Principal, id: &HookId) -> Result<Option<Hook>, AppError> {
-        Ok(self.ports.hooks.get_hook(p.workspace_id(), id).await?)
+        Ok(self.ports.storage.hooks.get_hook(p.workspace_id(), id).await?)
     }
 
     /// What the "test auth" call of an integration shows about a key: its workspace and the
     /// workspace's subscriptions by state, read together.
     pub async fn key_overview(&self, p: &Principal) -> Result<(Workspace, HookCounts), AppError> {
         let (ws, counts) = futures::try_join!(self.current_workspace(p), async {
-            Ok::<_, AppError>(self.ports.hooks.count_hooks(p.workspace_id()).await?)
+            Ok::<_, AppError>(self.ports.storage.hooks.count_hooks(p.workspace_id()).await?)
         })?;
         Ok((ws, counts))
     }
 
     /// The workspace's subscriptions, newest first, a page at a time (docs/api.md §12).
     pub async fn list_hooks(&self, p: &Principal, page: PageRequest) -> Result<Page<Hook>, AppError> {
-        let all = self.ports.hooks.list_hooks(p.workspace_id()).await?;
+        let all = self.ports.storage.hooks.list_hooks(p.workspace_id()).await?;
         let total = all.len() as u64;
         let items = all.into_iter().skip(page.offset() as usize).take(page.limit() as usize).collect();
         Ok(Page { items, total, request: page })
@@ -293,16 +297,17 @@ impl App {
         filter: &DeliveryFilter,
         page: PageRequest,
     ) -> Result<Page<Delivery>, AppError> {
-        Ok(self.ports.deliveries.list_deliveries(p.workspace_id(), filter, page).await?)
+        Ok(self.ports.storage.deliveries.list_deliveries(p.workspace_id(), filter, page).await?)
     }
 
     /// Sends a delivery again (same event, same `eventId`) with a fresh round of attempts.
     /// Its subscription must still exist and be active.
     pub async fn redeliver(&self, p: &Principal, id: &DeliveryId) -> Result<Delivery, AppError> {
         let ws = p.workspace_id();
-        let delivery = self.ports.deliveries.get_delivery(ws, id).await?.ok_or(AppError::NotFound("delivery"))?;
+        let delivery =
+            self.ports.storage.deliveries.get_delivery(ws, id).await?.ok_or(AppError::NotFound("delivery"))?;
         self.active_hook(p, &delivery.hook_id).await?;
-        let queued = self.ports.deliveries.redeliver(ws, id, Timestamp::now()).await?;
+        let queued = self.ports.storage.deliveries.redeliver(ws, id, Timestamp::now()).await?;
         let queued = queued.ok_or(AppError::NotFound("delivery"))?;
         self.ports.dispatch_signal.notify();
         Ok(queued)
@@ -310,7 +315,7 @@ impl App {
 
     /// The subscription, when it exists and is active (sending to it makes sense).
     async fn active_hook(&self, p: &Principal, id: &HookId) -> Result<Hook, AppError> {
-        match self.ports.hooks.get_hook(p.workspace_id(), id).await? {
+        match self.ports.storage.hooks.get_hook(p.workspace_id(), id).await? {
             None => Err(AppError::NotFound("subscription")),
             Some(h) if h.status == HookStatus::Disabled => Err(DomainError::new(
                 ErrorCode::InvalidOperation,
@@ -327,17 +332,17 @@ impl App {
         let until =
             Timestamp::from_millis(Timestamp::now().millis() + self.config.webhook_secret_grace.as_millis() as i64);
         let secret = lore_domain::hook::WebhookSecret::generate();
-        let rotated = self.ports.hooks.rotate_secret(p.workspace_id(), id, &secret, until).await?;
+        let rotated = self.ports.storage.hooks.rotate_secret(p.workspace_id(), id, &secret, until).await?;
         rotated.ok_or(AppError::NotFound("subscription"))
     }
 
     /// A subscription and how its deliveries went (docs/api.md §12, "Subscription health").
     pub async fn hook_health(&self, p: &Principal, id: &HookId) -> Result<HookHealth, AppError> {
         let ws = p.workspace_id();
-        let hook = self.ports.hooks.get_hook(ws, id).await?.ok_or(AppError::NotFound("subscription"))?;
+        let hook = self.ports.storage.hooks.get_hook(ws, id).await?.ok_or(AppError::NotFound("subscription"))?;
         let newest = |status| {
             let filter = DeliveryFilter { hook_id: Some(id.clone()), status: Some(status) };
-            async move { self.ports.deliveries.list_deliveries(ws, &filter, PageRequest::new(1, 1)).await }
+            async move { self.ports.storage.deliveries.list_deliveries(ws, &filter, PageRequest::new(1, 1)).await }
         };
         let (succeeded, failed, pending) = futures::try_join!(
             newest(DeliveryStatus::Succeeded),
@@ -372,7 +377,7 @@ impl App {
         let mut window = Vec::new();
         let mut more = false;
         'pages: for page in 1.. {
-            let batch = self.ports.deliveries.list_deliveries(ws, &filter, PageRequest::new(page, 100)).await?;
+            let batch = self.ports.storage.deliveries.list_deliveries(ws, &filter, PageRequest::new(page, 100)).await?;
             let last_page = batch.items.len() < 100;
             for d in batch.items {
                 if d.created_at < since {
@@ -395,7 +400,7 @@ impl App {
         let now = Timestamp::now();
         let mut replayed = Vec::with_capacity(window.len());
         for d in &window {
-            if let Some(queued) = self.ports.deliveries.redeliver(ws, d, now).await? {
+            if let Some(queued) = self.ports.storage.deliveries.redeliver(ws, d, now).await? {
                 replayed.push(queued);
             }
         }
@@ -432,7 +437,7 @@ impl App {
         event.metadata["test"] = serde_json::json!(true);
         let now = Timestamp::now();
         let delivery = Delivery::new(&hook, &event, Envelope::of(&event), now);
-        self.ports.deliveries.create_deliveries(&event.id, std::slice::from_ref(&delivery)).await?;
+        self.ports.storage.deliveries.create_deliveries(&event.id, std::slice::from_ref(&delivery)).await?;
         self.ports.dispatch_signal.notify();
         Ok(delivery)
     }

@@ -23,13 +23,13 @@ impl App {
     /// key counted before is counted again with the new size.
     pub(crate) async fn charge_upload(&self, ws: &WorkspaceId, key: &str, bytes: u64) -> Result<(), AppError> {
         self.expire_uploads(ws).await?;
-        let quota = match self.ports.workspaces.get_workspace(ws).await? {
+        let quota = match self.ports.storage.workspaces.get_workspace(ws).await? {
             Some(w) => w.limits.storage_quota_bytes,
             // A workspace that no longer exists stores nothing.
             None => return Err(AppError::NotFound("workspace")),
         };
-        self.ports.sources.release_upload(ws, key).await?;
-        match self.ports.sources.charge_upload(ws, key, bytes, quota, Timestamp::now()).await? {
+        self.ports.storage.sources.release_upload(ws, key).await?;
+        match self.ports.storage.sources.charge_upload(ws, key, bytes, quota, Timestamp::now()).await? {
             Guarded::OverQuota { used } => Err(storage_limit(used, quota)),
             _ => Ok(()),
         }
@@ -44,7 +44,7 @@ impl App {
 
     /// A source took over the upload at `key` (its bytes count as the source's now).
     pub(crate) async fn release_upload(&self, ws: &WorkspaceId, key: &str) -> Result<(), AppError> {
-        self.ports.sources.release_upload(ws, key).await?;
+        self.ports.storage.sources.release_upload(ws, key).await?;
         Ok(())
     }
 
@@ -54,9 +54,9 @@ impl App {
     async fn expire_uploads(&self, ws: &WorkspaceId) -> Result<(), AppError> {
         let retention = i64::try_from(self.config.upload_retention.as_millis()).unwrap_or(i64::MAX);
         let before = Timestamp::from_millis(Timestamp::now().millis().saturating_sub(retention));
-        for key in self.ports.sources.uploads_charged_before(ws, before).await? {
-            self.ports.blobs.delete(&key).await?;
-            self.ports.sources.release_upload(ws, &key).await?;
+        for key in self.ports.storage.sources.uploads_charged_before(ws, before).await? {
+            self.ports.storage.blobs.delete(&key).await?;
+            self.ports.storage.sources.release_upload(ws, &key).await?;
             tracing::info!(workspace = %ws, key, "deleted an upload no source used");
         }
         Ok(())

@@ -25,7 +25,7 @@ impl App {
     /// Creates one delivery per active subscription that matches `event`, and marks the event
     /// fanned out. Safe to repeat: a subscription gets one delivery per event.
     pub async fn fan_out(&self, event: &Event) -> Result<u64, AppError> {
-        let hooks = self.ports.hooks.active_hooks(&event.workspace_id).await?;
+        let hooks = self.ports.storage.hooks.active_hooks(&event.workspace_id).await?;
         self.fan_out_to(event, &hooks).await
     }
 
@@ -36,7 +36,8 @@ impl App {
         let mut workspaces: Vec<&lore_domain::id::WorkspaceId> = events.iter().map(|e| &e.workspace_id).collect();
         workspaces.sort();
         workspaces.dedup();
-        let hooks = futures::future::join_all(workspaces.iter().map(|ws| self.ports.hooks.active_hooks(ws))).await;
+        let hooks =
+            futures::future::join_all(workspaces.iter().map(|ws| self.ports.storage.hooks.active_hooks(ws))).await;
         let hooks: Vec<(&lore_domain::id::WorkspaceId, Result<Vec<Hook>, crate::StoreError>)> =
             workspaces.into_iter().zip(hooks).collect();
         let fanned = events.iter().map(|event| {
@@ -57,7 +58,7 @@ impl App {
         let envelope = Envelope::of(event);
         let deliveries: Vec<Delivery> =
             hooks.iter().filter(|h| h.matches(event)).map(|h| Delivery::new(h, event, envelope.clone(), now)).collect();
-        let created = self.ports.deliveries.create_deliveries(&event.id, &deliveries).await?;
+        let created = self.ports.storage.deliveries.create_deliveries(&event.id, &deliveries).await?;
         if created > 0 {
             tracing::debug!(event = %event.id, deliveries = created, "event fanned out");
             self.ports.dispatch_signal.notify();
@@ -67,7 +68,7 @@ impl App {
 
     /// Fans out up to `limit` outbox events not fanned out yet; how many events that was.
     pub async fn fan_out_pending(&self, limit: u32) -> Result<usize, AppError> {
-        let events = self.ports.deliveries.unfanned_events(limit).await?;
+        let events = self.ports.storage.deliveries.unfanned_events(limit).await?;
         for event in &events {
             self.fan_out(event).await?;
         }
@@ -83,7 +84,7 @@ impl App {
 
     /// Claims up to `limit` deliveries due at `now` for this process.
     pub async fn claim_due(&self, now: Timestamp, limit: u32) -> Result<Vec<Delivery>, AppError> {
-        Ok(self.ports.deliveries.claim_due(now, limit, &self.delivery_lease(now)).await?)
+        Ok(self.ports.storage.deliveries.claim_due(now, limit, &self.delivery_lease(now)).await?)
     }
 
     /// Claims and attempts every delivery due at `now` (up to `limit`) concurrently, and waits
@@ -110,7 +111,7 @@ impl App {
     /// twice: then nothing happens). Its status afterwards, `None` when it was not due.
     pub async fn attempt(&self, id: &DeliveryId) -> Result<Option<DeliveryStatus>, AppError> {
         let now = Timestamp::now();
-        match self.ports.deliveries.claim_one(id, now, &self.delivery_lease(now)).await? {
+        match self.ports.storage.deliveries.claim_one(id, now, &self.delivery_lease(now)).await? {
             Some(d) => self.attempt_claimed(d).await.map(Some),
             None => Ok(None),
         }
@@ -118,18 +119,18 @@ impl App {
 
     /// Takes over attempts another process left claimed (a restarted `lore serve`).
     pub async fn release_delivery_claims(&self) -> Result<u64, AppError> {
-        Ok(self.ports.deliveries.release_claims(&self.config.instance_id).await?)
+        Ok(self.ports.storage.deliveries.release_claims(&self.config.instance_id).await?)
     }
 
     /// POSTs a claimed delivery to its subscription and records the outcome: the attempt, the
     /// next one on the retry schedule or the final status, and what it means for the
     /// subscription (streak reset, disabled after repeated failures, removed on 410).
     pub async fn attempt_claimed(&self, d: Delivery) -> Result<DeliveryStatus, AppError> {
-        let hook = self.ports.hooks.get_hook(&d.workspace_id, &d.hook_id).await?;
+        let hook = self.ports.storage.hooks.get_hook(&d.workspace_id, &d.hook_id).await?;
         let Some(hook) = hook.filter(|h| h.status == HookStatus::Active) else {
             // Unsubscribed, gone after a 410, or disabled: nothing is sent any more.
             let update = DeliveryUpdate { attempt: None, status: DeliveryStatus::Failed, next_attempt_at: None };
-            self.ports.deliveries.record_attempt(&d.id, d.claim, &update).await?;
+            self.ports.storage.deliveries.record_attempt(&d.id, d.claim, &update).await?;
             return Ok(DeliveryStatus::Failed);
         };
         let body = d.payload.as_str().as_bytes().to_vec();
@@ -141,7 +142,7 @@ impl App {
             timeout: self.config.webhook_timeout,
         };
         let at = Timestamp::now();
-        let answer = match self.ports.webhook_sender.send(&request).await {
+        let answer = match self.ports.shared.webhook_sender.send(&request).await {
             SendOutcome::Answered { status, retry_after } => Answer::Status(status, retry_after),
             SendOutcome::NoAnswer(why) => Answer::None(why),
         };
@@ -179,17 +180,21 @@ impl App {
             // then stays counted, as if it had come after this success, which it may have.
             HookEffect::Succeeded if hook.consecutive_failures == 0 => {}
             HookEffect::Succeeded => {
-                self.ports.hooks.record_outcome(ws, &hook.id, true, self.config.hook_disable_after).await?;
+                self.ports.storage.hooks.record_outcome(ws, &hook.id, true, self.config.hook_disable_after).await?;
             }
             HookEffect::Failed => {
-                let status =
-                    self.ports.hooks.record_outcome(ws, &hook.id, false, self.config.hook_disable_after).await?;
+                let status = self
+                    .ports
+                    .storage
+                    .hooks
+                    .record_outcome(ws, &hook.id, false, self.config.hook_disable_after)
+                    .await?;
                 if status == Some(HookStatus::Disabled) {
                     tracing::warn!(hook = %hook.id, "subscription disabled after repeated failed deliveries");
                 }
             }
             HookEffect::Gone => {
-                self.ports.hooks.delete_hook(ws, &hook.id).await?;
+                self.ports.storage.hooks.delete_hook(ws, &hook.id).await?;
                 tracing::info!(hook = %hook.id, "subscription removed: the receiver answered 410 Gone");
             }
             HookEffect::Undecided => {}
@@ -199,7 +204,7 @@ impl App {
             status: after.status,
             next_attempt_at: after.next_attempt_at,
         };
-        if !self.ports.deliveries.record_attempt(&d.id, d.claim, &update).await? {
+        if !self.ports.storage.deliveries.record_attempt(&d.id, d.claim, &update).await? {
             tracing::info!(delivery = %d.id, "attempt superseded (redelivered or taken over); outcome not recorded");
         }
         Ok(after.status)

@@ -95,34 +95,7 @@ fn assemble(
     signal: &LocalSignal,
     openai_key: Option<&str>,
 ) -> App {
-    let ports = Ports {
-        workspaces: storage.workspaces,
-        keys: storage.keys,
-        chatbots: storage.chatbots,
-        rate_limiter: storage.rate_limiter,
-        key_windows: storage.key_windows,
-        slots: storage.slots,
-        sources: storage.sources,
-        index: storage.index,
-        blobs: storage.blobs,
-        jobs: storage.jobs,
-        events: storage.events,
-        forms: storage.forms,
-        hooks: storage.hooks,
-        deliveries: storage.deliveries,
-        minds: storage.minds,
-        conversations: storage.conversations,
-        extractor: shared.extractor,
-        url_guard: shared.url_guard,
-        crawler: shared.crawler,
-        embedder: shared.embedder,
-        webhook_sender: shared.webhook_sender,
-        transcriber: shared.transcriber,
-        responder: shared.responder,
-        speech: shared.speech,
-        reranker: shared.reranker,
-        dispatch_signal: Arc::new(signal.clone()),
-    };
+    let ports = Ports { storage, shared, dispatch_signal: Arc::new(signal.clone()) };
     App::new(ports, config(settings, overrides, openai_key))
 }
 
