@@ -6,7 +6,7 @@ use crate::auth::Principal;
 use crate::files::Upload;
 use crate::files::quota::storage_limit;
 use crate::ports::UrlRejection;
-use crate::ports::{CountLimit, Guarded, IngestJob, InsertLimits, Lease, SourceFilter, SourceStats};
+use crate::ports::{CountLimit, Guarded, IngestJob, InsertLimits, Inserted, Lease, SourceFilter, SourceStats, Updated};
 use crate::{App, AppError};
 use lore_domain::audio::MAX_AUDIO_UPLOAD_BYTES;
 use lore_domain::event::{Event, EventType};
@@ -238,11 +238,10 @@ impl App {
             None => None,
         };
         let refused = match self.ports.storage.sources.insert_source(&source, &insert_limits).await? {
-            Guarded::Done(()) => None,
-            Guarded::OverQuota { used } => Some(storage_limit(used, quota)),
-            Guarded::LimitReached(limit) => Some(sources_limit_reached(limit)),
-            Guarded::NotFound => Some(AppError::NotFound(if owner.is_mind() { "mind" } else { "chatbot" })),
-            Guarded::WrongStatus(_) => Some(AppError::Storage("unexpected status on insert".into())),
+            Inserted::Done => None,
+            Inserted::OverQuota { used } => Some(storage_limit(used, quota)),
+            Inserted::LimitReached(limit) => Some(sources_limit_reached(limit)),
+            Inserted::OwnerNotFound => Some(AppError::NotFound(if owner.is_mind() { "mind" } else { "chatbot" })),
         };
         if let Some(e) = refused {
             if let Some(key) = uploaded_key {
@@ -379,11 +378,10 @@ impl App {
         source.updated_at = Timestamp::now();
         let quota = self.current_workspace(p).await?.limits.storage_quota_bytes;
         match self.ports.storage.sources.update_source(&source, SETTLED, quota).await? {
-            Guarded::Done(()) => {}
-            Guarded::NotFound => return Err(AppError::NotFound("source")),
-            Guarded::WrongStatus(_) => return Err(processing_in_progress()),
-            Guarded::OverQuota { used } => return Err(storage_limit(used, quota)),
-            Guarded::LimitReached(_) => return Err(AppError::Storage("unexpected count limit on update".into())),
+            Updated::Done => {}
+            Updated::NotFound => return Err(AppError::NotFound("source")),
+            Updated::WrongStatus(_) => return Err(processing_in_progress()),
+            Updated::OverQuota { used } => return Err(storage_limit(used, quota)),
         }
         if content_changed {
             // The old chunks describe text that no longer exists.
@@ -408,9 +406,6 @@ impl App {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
-            Guarded::OverQuota { .. } | Guarded::LimitReached(_) => {
-                return Err(AppError::Storage("unexpected limit on delete".into()));
-            }
         };
         self.ports.storage.index.delete_source_chunks(&deleted.id).await?;
         if let Some(key) = deleted.spec.blob_key() {
@@ -547,9 +542,6 @@ impl App {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
-            Guarded::OverQuota { .. } | Guarded::LimitReached(_) => {
-                return Err(AppError::Storage("unexpected limit on process".into()));
-            }
         };
         let job = IngestJob {
             workspace_id: source.workspace_id.clone(),

@@ -7,7 +7,7 @@ mod support;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{ChatbotStore, KeyCount, KeyStore, RateDecision, RateWindow, WorkspaceStore};
-use lore_app::ports::{CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceStore};
+use lore_app::ports::{CountLimit, Finish, Guarded, InsertLimits, Inserted, Lease, SourceFilter, SourceStore, Updated};
 use lore_app::ports::{MindInsert, MindUsage};
 use lore_aws::AwsBackend;
 use lore_domain::Timestamp;
@@ -198,7 +198,7 @@ async fn counters_stay_exact_under_concurrent_writes() {
         tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(u64::MAX)).await.unwrap() }));
     }
     for t in tasks {
-        assert_eq!(t.await.unwrap(), Guarded::Done(()));
+        assert_eq!(t.await.unwrap(), Inserted::Done);
     }
     assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
 
@@ -237,7 +237,7 @@ async fn counters_stay_exact_under_concurrent_writes() {
                     let mut grown = s.clone();
                     grown.name = "grown".into();
                     grown.size_bytes += 7;
-                    assert_eq!(store.update_source(&grown, &SETTLED, u64::MAX).await.unwrap(), Guarded::Done(()));
+                    assert_eq!(store.update_source(&grown, &SETTLED, u64::MAX).await.unwrap(), Updated::Done);
                 }
                 _ => {}
             }
@@ -267,9 +267,9 @@ async fn the_quota_holds_under_concurrent_inserts() {
     for t in tasks {
         outcomes.push(t.await.unwrap());
     }
-    let done = outcomes.iter().filter(|o| **o == Guarded::Done(())).count();
+    let done = outcomes.iter().filter(|o| **o == Inserted::Done).count();
     assert_eq!(done, 3, "30-byte sources in a 100-byte quota: exactly three fit, {outcomes:?}");
-    assert!(outcomes.iter().all(|o| matches!(o, Guarded::Done(()) | Guarded::OverQuota { used: 60 | 90 })));
+    assert!(outcomes.iter().all(|o| matches!(o, Inserted::Done | Inserted::OverQuota { used: 60 | 90 })));
     assert_eq!(raw_counters(&b, &ws.id).await["storageBytes"], 90);
     assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
 }
@@ -397,7 +397,7 @@ async fn a_text_sources_text_has_its_own_item_and_inline_texts_are_moved() {
     let (ws, bot) = setup(&b, "texts").await;
     let (a, c, url) = (source(&bot, 0), source(&bot, 3), source(&bot, 1));
     for s in [&a, &c, &url] {
-        assert_eq!(b.sources.insert_source(s, &quota(u64::MAX)).await.unwrap(), Guarded::Done(()));
+        assert_eq!(b.sources.insert_source(s, &quota(u64::MAX)).await.unwrap(), Inserted::Done);
     }
     let item = raw_item(&b, format!("SRC#{}", a.id), "SRC").await.unwrap();
     assert!(!item.contains_key("content"), "the source item holds no text");
@@ -415,7 +415,7 @@ async fn a_text_sources_text_has_its_own_item_and_inline_texts_are_moved() {
     edited.spec = SourceSpec::Text { content: "Refunds take ten days.".into() };
     edited.size_bytes = 22;
     let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
-    assert_eq!(b.sources.update_source(&edited, &settled, u64::MAX).await.unwrap(), Guarded::Done(()));
+    assert_eq!(b.sources.update_source(&edited, &settled, u64::MAX).await.unwrap(), Updated::Done);
     assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec, edited.spec);
 
     // The shape written before: read as it is, moved by the next write of the source.
@@ -601,7 +601,7 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
             tasks.push(tokio::spawn(async move { store.insert_source(&s, &limits).await.unwrap() }));
         }
         for t in tasks {
-            assert_eq!(t.await.unwrap(), Guarded::Done(()));
+            assert_eq!(t.await.unwrap(), Inserted::Done);
         }
     }
     // 20 racing inserts into the other Mind, 10 places left in the workspace.
@@ -613,8 +613,8 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
     let mut won = 0;
     for t in tasks {
         match t.await.unwrap() {
-            Guarded::Done(()) => won += 1,
-            Guarded::LimitReached(CountLimit::Workspace { used: 130, limit: 130 }) => {}
+            Inserted::Done => won += 1,
+            Inserted::LimitReached(CountLimit::Workspace { used: 130, limit: 130 }) => {}
             other => panic!("unexpected {other:?}"),
         }
     }

@@ -7,7 +7,8 @@ use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{
-    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceLabel, SourceStats, SourceStore, StaleRun,
+    Charged, CountLimit, Finish, Guarded, InsertLimits, Inserted, Lease, SourceFilter, SourceLabel, SourceStats,
+    SourceStore, StaleRun, Updated,
 };
 use lore_domain::Timestamp;
 use lore_domain::id::{SourceId, WorkspaceId};
@@ -108,14 +109,14 @@ fn count(tx: &Connection, sql: &str, arg: &str) -> rusqlite::Result<u64> {
 
 /// Counts the new source on its owner, or tells why it may not be inserted. A Mind's source
 /// must stay within the Mind's and the workspace's count limits (docs/api.md §8).
-fn admit(tx: &Connection, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlite::Result<Option<Guarded<()>>> {
+fn admit(tx: &Connection, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlite::Result<Option<Inserted>> {
     match &s.owner {
         SourceOwner::Chatbot(bot) => {
             let counted = tx.execute(
                 "UPDATE chatbots SET source_count = source_count + 1 WHERE id = ?1 AND workspace_id = ?2",
                 [bot.as_str(), s.workspace_id.as_str()],
             )?;
-            Ok((counted == 0).then_some(Guarded::NotFound))
+            Ok((counted == 0).then_some(Inserted::OwnerNotFound))
         }
         SourceOwner::Mind(mind) => {
             let exists: Option<i64> = tx
@@ -126,11 +127,11 @@ fn admit(tx: &Connection, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlit
                 )
                 .optional()?;
             if exists.is_none() {
-                return Ok(Some(Guarded::NotFound));
+                return Ok(Some(Inserted::OwnerNotFound));
             }
             let used = count(tx, "SELECT COUNT(*) FROM sources WHERE mind_id = ?1", mind.as_str())?;
             if used >= u64::from(limits.mind_sources) {
-                return Ok(Some(Guarded::LimitReached(CountLimit::Mind { used, limit: limits.mind_sources })));
+                return Ok(Some(Inserted::LimitReached(CountLimit::Mind { used, limit: limits.mind_sources })));
             }
             let used = count(
                 tx,
@@ -138,7 +139,7 @@ fn admit(tx: &Connection, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlit
                 s.workspace_id.as_str(),
             )?;
             if used >= u64::from(limits.workspace_sources) {
-                return Ok(Some(Guarded::LimitReached(CountLimit::Workspace {
+                return Ok(Some(Inserted::LimitReached(CountLimit::Workspace {
                     used,
                     limit: limits.workspace_sources,
                 })));
@@ -150,12 +151,12 @@ fn admit(tx: &Connection, s: &KnowledgeSource, limits: &InsertLimits) -> rusqlit
 
 #[async_trait]
 impl SourceStore for SqliteStore {
-    async fn insert_source(&self, s: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>> {
+    async fn insert_source(&self, s: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Inserted> {
         let (s, limits) = (s.clone(), *limits);
         self.write(move |tx| {
             let used = storage_used(tx, s.workspace_id.as_str()).map_err(unavailable)?;
             if used.saturating_add(s.size_bytes) > limits.storage_quota {
-                return Ok(Guarded::OverQuota { used });
+                return Ok(Inserted::OverQuota { used });
             }
             if let Some(refused) = admit(tx, &s, &limits).map_err(unavailable)? {
                 return Ok(refused);
@@ -187,7 +188,7 @@ impl SourceStore for SqliteStore {
                 ],
             )
             .map_err(unavailable)?;
-            Ok(Guarded::Done(()))
+            Ok(Inserted::Done)
         })
         .await
     }
@@ -239,27 +240,22 @@ impl SourceStore for SqliteStore {
         .await
     }
 
-    async fn update_source(
-        &self,
-        s: &KnowledgeSource,
-        allowed: &[SourceStatus],
-        quota: u64,
-    ) -> StoreResult<Guarded<()>> {
+    async fn update_source(&self, s: &KnowledgeSource, allowed: &[SourceStatus], quota: u64) -> StoreResult<Updated> {
         let (s, allowed) = (s.clone(), allowed.to_vec());
         self.write(move |tx| {
             let Some(current) = get(tx, s.id.as_str()).map_err(unavailable)? else {
-                return Ok(Guarded::NotFound);
+                return Ok(Updated::NotFound);
             };
             if current.workspace_id != s.workspace_id {
-                return Ok(Guarded::NotFound);
+                return Ok(Updated::NotFound);
             }
             if !status_in(current.status, &allowed) {
-                return Ok(Guarded::WrongStatus(current.status));
+                return Ok(Updated::WrongStatus(current.status));
             }
             if s.size_bytes > current.size_bytes {
                 let used = storage_used(tx, s.workspace_id.as_str()).map_err(unavailable)?;
                 if used - current.size_bytes.min(used) + s.size_bytes > quota {
-                    return Ok(Guarded::OverQuota { used });
+                    return Ok(Updated::OverQuota { used });
                 }
             }
             tx.execute(
@@ -280,7 +276,7 @@ impl SourceStore for SqliteStore {
                 ],
             )
             .map_err(unavailable)?;
-            Ok(Guarded::Done(()))
+            Ok(Updated::Done)
         })
         .await
     }
@@ -575,7 +571,7 @@ impl SourceStore for SqliteStore {
         bytes: u64,
         quota: u64,
         at: Timestamp,
-    ) -> StoreResult<Guarded<()>> {
+    ) -> StoreResult<Charged> {
         let (ws, key) = (ws.clone(), key.to_owned());
         self.write(move |tx| {
             let counted = tx
@@ -583,18 +579,18 @@ impl SourceStore for SqliteStore {
                 .optional()
                 .map_err(unavailable)?;
             if counted.is_some() {
-                return Ok(Guarded::Done(()));
+                return Ok(Charged::Done);
             }
             let used = storage_used(tx, ws.as_str()).map_err(unavailable)?;
             if used.saturating_add(bytes) > quota {
-                return Ok(Guarded::OverQuota { used });
+                return Ok(Charged::OverQuota { used });
             }
             tx.execute(
                 "INSERT INTO uploads (blob_key, workspace_id, size_bytes, charged_at) VALUES (?1, ?2, ?3, ?4)",
                 params![key, ws.as_str(), i64::try_from(bytes).unwrap_or(i64::MAX), at.millis()],
             )
             .map_err(unavailable)?;
-            Ok(Guarded::Done(()))
+            Ok(Charged::Done)
         })
         .await
     }

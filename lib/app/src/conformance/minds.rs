@@ -1,7 +1,7 @@
 //! Minds: records, usage, limits, revisions, public addresses, and their knowledge sources.
 
 use super::*;
-use crate::ports::{CountLimit, Finish, Guarded, InsertLimits, SourceFilter, SourceStore};
+use crate::ports::{CountLimit, Finish, Guarded, InsertLimits, Inserted, SourceFilter, SourceStore};
 use crate::ports::{MindInsert, MindStore, MindUsage, RevisedWrite};
 use crate::ports::{StoreError, WorkspaceStore};
 use lore_domain::Timestamp;
@@ -339,22 +339,22 @@ pub async fn mind_sources(p: &MindStores, unique: &str) {
         }),
         12,
     );
-    assert_eq!(s.insert_source(&doc, &limits).await.unwrap(), Guarded::Done(()));
-    assert_eq!(s.insert_source(&a, &limits).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&doc, &limits).await.unwrap(), Inserted::Done);
+    assert_eq!(s.insert_source(&a, &limits).await.unwrap(), Inserted::Done);
     assert_eq!(
         s.insert_source(&text(&m1, 13), &limits).await.unwrap(),
-        Guarded::LimitReached(CountLimit::Mind { used: 2, limit: 2 }),
+        Inserted::LimitReached(CountLimit::Mind { used: 2, limit: 2 }),
         "the Mind's sourceLimit"
     );
-    assert_eq!(s.insert_source(&podcast, &limits).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&podcast, &limits).await.unwrap(), Inserted::Done);
     assert_eq!(
         s.insert_source(&text(&m2, 14), &limits).await.unwrap(),
-        Guarded::LimitReached(CountLimit::Workspace { used: 3, limit: 3 }),
+        Inserted::LimitReached(CountLimit::Workspace { used: 3, limit: 3 }),
         "the workspace's sourcesLimit"
     );
     let mut orphan = text(&m1, 15);
     orphan.owner = SourceOwner::Mind(MindId::generate());
-    assert_eq!(s.insert_source(&orphan, &limits).await.unwrap(), Guarded::NotFound, "unknown Mind");
+    assert_eq!(s.insert_source(&orphan, &limits).await.unwrap(), Inserted::OwnerNotFound, "unknown Mind");
     assert_eq!(s.get_source(&ws.id, &podcast.id).await.unwrap().as_ref(), Some(&podcast), "podcast round trip");
     assert_eq!(s.get_source(&ws.id, &doc.id).await.unwrap().as_ref(), Some(&doc), "document round trip");
     assert_eq!(counts(p, &m1).await, MindSourceCounts { pending: 2, ..Default::default() });
@@ -425,7 +425,7 @@ pub async fn mind_sources(p: &MindStores, unique: &str) {
     assert!(matches!(s.delete_source(&ws.id, &doc.id, &settled).await.unwrap(), Guarded::Done(_)));
     assert_eq!(counts(p, &m1).await, MindSourceCounts { ready: 1, ..Default::default() });
     assert_eq!(p.minds.mind_usage(&ws.id).await.unwrap().sources, 2);
-    assert_eq!(s.insert_source(&text(&m1, 16), &limits).await.unwrap(), Guarded::Done(()), "freed");
+    assert_eq!(s.insert_source(&text(&m1, 16), &limits).await.unwrap(), Inserted::Done, "freed");
 
     // A Mind's delete takes its sources, reports their files, and frees the workspace count.
     let removal = p.minds.delete_mind(&ws.id, &m2.id).await.unwrap().expect("deleted");
@@ -439,7 +439,7 @@ pub async fn mind_sources(p: &MindStores, unique: &str) {
     );
     assert_eq!(
         s.insert_source(&text(&m2, 17), &limits).await.unwrap(),
-        Guarded::NotFound,
+        Inserted::OwnerNotFound,
         "no sources for a deleted Mind"
     );
 
@@ -455,8 +455,8 @@ pub async fn mind_sources(p: &MindStores, unique: &str) {
     let mut won = 0;
     for t in tasks {
         match t.await.unwrap().unwrap() {
-            Guarded::Done(()) => won += 1,
-            Guarded::LimitReached(CountLimit::Mind { limit: 3, .. }) => {}
+            Inserted::Done => won += 1,
+            Inserted::LimitReached(CountLimit::Mind { limit: 3, .. }) => {}
             other => panic!("unexpected {other:?}"),
         }
     }

@@ -2,7 +2,7 @@
 //! ledger.
 
 use super::*;
-use crate::ports::{Finish, Guarded, SourceFilter, SourceLabel};
+use crate::ports::{Charged, Finish, Guarded, Inserted, SourceFilter, SourceLabel, Updated};
 use lore_domain::Timestamp;
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::PageRequest;
@@ -16,14 +16,14 @@ pub async fn sources(p: &Stores, unique: &str) {
     let tags = serde_json::json!({"lang": "en", "year": 2024, "score": 0.5, "public": true});
     a.metadata = lore_domain::metadata::Metadata::parse(Some(&tags)).unwrap();
     let b = text_source(&bot, "world!", 1_700_000_000_002);
-    assert_eq!(s.insert_source(&a, &quota(100)).await.unwrap(), Guarded::Done(()));
-    assert_eq!(s.insert_source(&b, &quota(100)).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&a, &quota(100)).await.unwrap(), Inserted::Done);
+    assert_eq!(s.insert_source(&b, &quota(100)).await.unwrap(), Inserted::Done);
     assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 2, "counted");
     let big = text_source(&bot, &"x".repeat(90), 1_700_000_000_003);
-    assert_eq!(s.insert_source(&big, &quota(100)).await.unwrap(), Guarded::OverQuota { used: 11 }, "quota checked");
+    assert_eq!(s.insert_source(&big, &quota(100)).await.unwrap(), Inserted::OverQuota { used: 11 }, "quota checked");
     let mut orphan = text_source(&bot, "x", 1);
     orphan.owner = SourceOwner::Chatbot(ChatbotId::generate());
-    assert_eq!(s.insert_source(&orphan, &quota(100)).await.unwrap(), Guarded::NotFound, "unknown chatbot");
+    assert_eq!(s.insert_source(&orphan, &quota(100)).await.unwrap(), Inserted::OwnerNotFound, "unknown chatbot");
 
     assert_eq!(s.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "round trip");
     assert_eq!(s.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "never across workspaces");
@@ -42,7 +42,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     assert_eq!(s.delete_source(&ws.id, &a.id, &settled).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
     let mut renamed = running.clone();
     renamed.name = "renamed".into();
-    assert_eq!(s.update_source(&renamed, &settled, 100).await.unwrap(), Guarded::WrongStatus(SourceStatus::Processing));
+    assert_eq!(s.update_source(&renamed, &settled, 100).await.unwrap(), Updated::WrongStatus(SourceStatus::Processing));
 
     assert!(s.set_progress(&a.id, 1, &lore_domain::source::Progress::new("embedding", 1, 2)).await.unwrap());
     assert!(
@@ -82,7 +82,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     assert_eq!(labels, vec![label], "the ready source only (b is pending), by id, name, type and metadata");
     let mut tagged = s.get_source(&ws.id, &b.id).await.unwrap().unwrap();
     tagged.metadata = lore_domain::metadata::Metadata::parse(Some(&serde_json::json!({"team": "ops"}))).unwrap();
-    assert_eq!(s.update_source(&tagged, &settled, 100).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.update_source(&tagged, &settled, 100).await.unwrap(), Updated::Done);
     assert_eq!(s.get_source(&ws.id, &b.id).await.unwrap().unwrap().metadata, tagged.metadata, "updated");
     assert!(
         s.ready_source_labels(&WorkspaceId::generate(), &owner).await.unwrap().is_empty(),
@@ -95,7 +95,7 @@ pub async fn sources(p: &Stores, unique: &str) {
     assert_eq!(p.chatbots.get_chatbot(&ws.id, &bot.id).await.unwrap().unwrap().source_count, 1, "uncounted");
     assert_eq!(
         s.insert_source(&text_source(&bot, &"y".repeat(94), 5), &quota(100)).await.unwrap(),
-        Guarded::Done(()),
+        Inserted::Done,
         "bytes freed"
     );
 }
@@ -132,16 +132,16 @@ pub async fn uploads(p: &Stores, unique: &str) {
     let ws = WorkspaceId::generate();
     let (a, b) = (format!("{ws}/upl_a{unique}/a.pdf"), format!("{ws}/upl_b{unique}/b.pdf"));
     let at = Timestamp::from_millis(1_000_000);
-    assert_eq!(src.charge_upload(&ws, &a, 600, 1000, at).await.unwrap(), Guarded::Done(()));
+    assert_eq!(src.charge_upload(&ws, &a, 600, 1000, at).await.unwrap(), Charged::Done);
     assert_eq!(
         src.charge_upload(&ws, &b, 500, 1000, at).await.unwrap(),
-        Guarded::OverQuota { used: 600 },
+        Charged::OverQuota { used: 600 },
         "600 + 500 bytes do not fit 1000"
     );
-    assert_eq!(src.charge_upload(&ws, &a, 900, 1000, at).await.unwrap(), Guarded::Done(()), "counted already");
+    assert_eq!(src.charge_upload(&ws, &a, 900, 1000, at).await.unwrap(), Charged::Done, "counted already");
     assert_eq!(src.release_upload(&ws, &a).await.unwrap(), Some(600), "the first count stands");
     assert_eq!(src.release_upload(&ws, &a).await.unwrap(), None, "released once");
-    assert_eq!(src.charge_upload(&ws, &b, 1000, 1000, at).await.unwrap(), Guarded::Done(()), "room again");
+    assert_eq!(src.charge_upload(&ws, &b, 1000, 1000, at).await.unwrap(), Charged::Done, "room again");
     let later = Timestamp::from_millis(1_000_001);
     assert_eq!(src.uploads_charged_before(&ws, later).await.unwrap(), vec![b.clone()]);
     assert!(src.uploads_charged_before(&ws, at).await.unwrap().is_empty(), "not before it was charged");
@@ -165,8 +165,8 @@ pub async fn refresh_schedule(p: &Stores, unique: &str) {
         refresh_interval: RefreshInterval::from_stored(2),
     };
     let unscheduled = text_source(&bot, "y", 1_700_000_000_001);
-    assert_eq!(s.insert_source(&site, &quota(1_000)).await.unwrap(), Guarded::Done(()));
-    assert_eq!(s.insert_source(&unscheduled, &quota(1_000)).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.insert_source(&site, &quota(1_000)).await.unwrap(), Inserted::Done);
+    assert_eq!(s.insert_source(&unscheduled, &quota(1_000)).await.unwrap(), Inserted::Done);
     let listed = |due: Vec<(WorkspaceId, SourceId)>| due.iter().any(|(w, id)| *w == ws.id && *id == site.id);
     let far = Timestamp::from_millis(Timestamp::now().millis() + 100 * 3_600_000);
     assert!(!listed(s.due_refreshes(far, 10_000).await.unwrap()), "pending: never crawled, never due");
@@ -196,6 +196,6 @@ pub async fn refresh_schedule(p: &Stores, unique: &str) {
     if let SourceSpec::Url { refresh_interval, .. } = &mut off.spec {
         *refresh_interval = None;
     }
-    assert_eq!(s.update_source(&off, &[SourceStatus::Ready], 1_000).await.unwrap(), Guarded::Done(()));
+    assert_eq!(s.update_source(&off, &[SourceStatus::Ready], 1_000).await.unwrap(), Updated::Done);
     assert!(!listed(s.due_refreshes(far, 10_000).await.unwrap()), "off");
 }

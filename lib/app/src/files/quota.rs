@@ -5,7 +5,7 @@
 //! upload URL is refused early when the declared size does not fit, but holds nothing: on AWS
 //! its bytes go straight to S3 and count once a source uses them.
 
-use crate::ports::Guarded;
+use crate::ports::Charged;
 use crate::{App, AppError};
 use lore_domain::id::WorkspaceId;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
@@ -30,8 +30,8 @@ impl App {
         };
         self.ports.storage.sources.release_upload(ws, key).await?;
         match self.ports.storage.sources.charge_upload(ws, key, bytes, quota, Timestamp::now()).await? {
-            Guarded::OverQuota { used } => Err(storage_limit(used, quota)),
-            _ => Ok(()),
+            Charged::OverQuota { used } => Err(storage_limit(used, quota)),
+            Charged::Done => Ok(()),
         }
     }
 

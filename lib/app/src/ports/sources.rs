@@ -26,13 +26,46 @@ pub struct SourceLabel {
     pub metadata: Metadata,
 }
 
-/// The result of a write guarded by the source's current status.
+/// The result of a write of an existing source guarded by its current status
+/// ([`SourceStore::delete_source`], [`SourceStore::begin_processing`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Guarded<T> {
     Done(T),
     NotFound,
     /// The source is in a status the write does not accept; carries that status.
     WrongStatus(SourceStatus),
+}
+
+/// The result of [`SourceStore::update_source`]: a guarded write that may also change the bytes
+/// the source counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Updated {
+    Done,
+    NotFound,
+    /// The source is in a status the write does not accept; carries that status.
+    WrongStatus(SourceStatus),
+    /// The workspace's storage quota would be exceeded; carries the bytes in use.
+    OverQuota {
+        used: u64,
+    },
+}
+
+/// The result of [`SourceStore::charge_upload`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Charged {
+    Done,
+    /// The workspace's storage quota would be exceeded (nothing counted); carries the bytes in use.
+    OverQuota {
+        used: u64,
+    },
+}
+
+/// The result of [`SourceStore::insert_source`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inserted {
+    Done,
+    /// The chatbot or Mind the source is for does not exist (any more).
+    OwnerNotFound,
     /// The workspace's storage quota would be exceeded; carries the bytes in use.
     OverQuota {
         used: u64,
@@ -107,10 +140,10 @@ pub struct StaleRun {
 #[async_trait]
 pub trait SourceStore: Send + Sync {
     /// Inserts a new source, counting it on its owner and its bytes against the workspace's
-    /// storage, in one transaction. `NotFound` when the owner does not exist; `OverQuota` when
-    /// the storage quota would be exceeded; for a Mind's source, `LimitReached` when the Mind
-    /// or the workspace already has as many Mind sources as its limit allows.
-    async fn insert_source(&self, source: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>>;
+    /// storage, in one transaction. `OwnerNotFound` when the owner does not exist; `OverQuota`
+    /// when the storage quota would be exceeded; for a Mind's source, `LimitReached` when the
+    /// Mind or the workspace already has as many Mind sources as its limit allows.
+    async fn insert_source(&self, source: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Inserted>;
     async fn get_source(&self, ws: &WorkspaceId, id: &SourceId) -> StoreResult<Option<KnowledgeSource>>;
     /// Newest first, filtered, with the exact total.
     async fn list_sources(
@@ -127,7 +160,7 @@ pub trait SourceStore: Send + Sync {
         source: &KnowledgeSource,
         allowed: &[SourceStatus],
         quota: u64,
-    ) -> StoreResult<Guarded<()>>;
+    ) -> StoreResult<Updated>;
     /// Removes the source (and uncounts it) when its status is one of `allowed`.
     async fn delete_source(
         &self,
@@ -188,7 +221,7 @@ pub trait SourceStore: Send + Sync {
         bytes: u64,
         quota: u64,
         at: Timestamp,
-    ) -> StoreResult<Guarded<()>>;
+    ) -> StoreResult<Charged>;
     /// Stops counting the upload at `key` (a source counts its bytes now, or it is gone): the
     /// bytes it counted, `None` when it was not counted.
     async fn release_upload(&self, ws: &WorkspaceId, key: &str) -> StoreResult<Option<u64>>;

@@ -29,7 +29,8 @@ use super::{
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{
-    CountLimit, Finish, Guarded, InsertLimits, Lease, SourceFilter, SourceLabel, SourceStats, SourceStore, StaleRun,
+    Charged, CountLimit, Finish, Guarded, InsertLimits, Inserted, Lease, SourceFilter, SourceLabel, SourceStats,
+    SourceStore, StaleRun, Updated,
 };
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;

@@ -161,12 +161,12 @@ impl DynamoStore {
             let done = self
                 .transition(None, &id, "move_inline_texts", |current| {
                     if !current.inline_text {
-                        return Ok(Step::Stop(Guarded::Done(false)));
+                        return Ok(Step::Stop(Outcome::Done(false)));
                     }
                     Ok(Step::Write { new: Some(Box::new(next(&current))), quota: None, out: true })
                 })
                 .await?;
-            if matches!(done, Guarded::Done(true)) {
+            if matches!(done, Outcome::Done(true)) {
                 moved += 1;
             }
         }
@@ -176,13 +176,13 @@ impl DynamoStore {
     /// Why an insert was refused, read after the fact, in the order the embedded store checks:
     /// the owner, the Mind's limit, the workspace's limit, the storage quota. `None` when nothing
     /// refuses any more (what refused changed meanwhile): try again.
-    async fn refusal(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Option<Guarded<()>>> {
+    async fn refusal(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Option<Inserted>> {
         let ws = &src.workspace_id;
-        let Some(owner) = self.owner_item(ws, &src.owner).await? else { return Ok(Some(Guarded::NotFound)) };
+        let Some(owner) = self.owner_item(ws, &src.owner).await? else { return Ok(Some(Inserted::OwnerNotFound)) };
         if src.owner.is_mind() {
             let used = get_u(&owner, SOURCE_COUNT);
             if used >= u64::from(limits.mind_sources) {
-                return Ok(Some(Guarded::LimitReached(CountLimit::Mind { used, limit: limits.mind_sources })));
+                return Ok(Some(Inserted::LimitReached(CountLimit::Mind { used, limit: limits.mind_sources })));
             }
         }
         let counters = self.counters(ws).await?;
@@ -191,12 +191,12 @@ impl DynamoStore {
             let used = cell(MIND_SOURCES);
             if used >= u64::from(limits.workspace_sources) {
                 let limit = limits.workspace_sources;
-                return Ok(Some(Guarded::LimitReached(CountLimit::Workspace { used, limit })));
+                return Ok(Some(Inserted::LimitReached(CountLimit::Workspace { used, limit })));
             }
         }
         let used = cell("storageBytes");
         if used.saturating_add(src.size_bytes) > limits.storage_quota {
-            return Ok(Some(Guarded::OverQuota { used }));
+            return Ok(Some(Inserted::OverQuota { used }));
         }
         Ok(None)
     }
@@ -209,11 +209,11 @@ impl DynamoStore {
         id: &SourceId,
         what: &str,
         mut change: impl FnMut(Stored) -> StoreResult<Step<T>>,
-    ) -> StoreResult<Guarded<T>> {
+    ) -> StoreResult<Outcome<T>> {
         for attempt in 0..MAX_ATTEMPTS {
-            let Some(current) = self.read_source(id).await? else { return Ok(Guarded::NotFound) };
+            let Some(current) = self.read_source(id).await? else { return Ok(Outcome::NotFound) };
             if ws.is_some_and(|w| *w != current.source.workspace_id) {
-                return Ok(Guarded::NotFound);
+                return Ok(Outcome::NotFound);
             }
             let (new, quota, out) = match change(current.clone())? {
                 Step::Stop(g) => return Ok(g),
@@ -223,15 +223,15 @@ impl DynamoStore {
                 && nw.source.size_bytes > current.source.size_bytes
                 && nw.source.size_bytes - current.source.size_bytes > q
             {
-                return Ok(Guarded::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
+                return Ok(Outcome::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
             }
             match self.write_source(Some(&current), new.as_deref(), quota, None).await? {
-                Written::Done => return Ok(Guarded::Done(out)),
+                Written::Done => return Ok(Outcome::Done(out)),
                 // Without count limits, the workspace's counters refuse only over the quota.
                 Written::WorkspaceRefused => {
-                    return Ok(Guarded::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
+                    return Ok(Outcome::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
                 }
-                Written::OwnerRefused => return Ok(Guarded::NotFound),
+                Written::OwnerRefused => return Ok(Outcome::NotFound),
                 Written::Changed | Written::Conflict => backoff(attempt).await,
             }
         }
@@ -420,9 +420,29 @@ fn text_write(old: Option<&Stored>, new: Option<&Stored>) -> Option<TxWrite> {
     }
 }
 
+/// What a transition of a source did: the port's outcomes, of which a write without a quota
+/// (every one but `update_source`'s) never gives `OverQuota`.
+#[derive(Debug)]
+pub(super) enum Outcome<T> {
+    Done(T),
+    NotFound,
+    WrongStatus(SourceStatus),
+    OverQuota { used: u64 },
+}
+
+/// A transition written without a quota as the port's [`Guarded`] outcome.
+fn guarded<T>(outcome: Outcome<T>) -> StoreResult<Guarded<T>> {
+    match outcome {
+        Outcome::Done(out) => Ok(Guarded::Done(out)),
+        Outcome::NotFound => Ok(Guarded::NotFound),
+        Outcome::WrongStatus(status) => Ok(Guarded::WrongStatus(status)),
+        Outcome::OverQuota { .. } => Err(StoreError::Unavailable("a write without a quota was refused".into())),
+    }
+}
+
 /// What a transition decided after reading the source.
 pub(super) enum Step<T> {
-    Stop(Guarded<T>),
+    Stop(Outcome<T>),
     Write { new: Option<Box<Stored>>, quota: Option<u64>, out: T },
 }
 
@@ -441,7 +461,7 @@ impl SourceStore for DynamoStore {
         bytes: u64,
         quota: u64,
         at: Timestamp,
-    ) -> StoreResult<Guarded<()>> {
+    ) -> StoreResult<Charged> {
         self.charge_upload_item(ws, key, bytes, quota, at).await
     }
 
@@ -457,15 +477,15 @@ impl SourceStore for DynamoStore {
         DynamoStore::storage_used(self, ws).await
     }
 
-    async fn insert_source(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Guarded<()>> {
+    async fn insert_source(&self, src: &KnowledgeSource, limits: &InsertLimits) -> StoreResult<Inserted> {
         if src.size_bytes > limits.storage_quota {
-            return Ok(Guarded::OverQuota { used: self.storage_used(&src.workspace_id).await? });
+            return Ok(Inserted::OverQuota { used: self.storage_used(&src.workspace_id).await? });
         }
         let new = Stored::new(src.clone());
         let counts = CountLimits { workspace: limits.workspace_sources, mind: limits.mind_sources };
         for attempt in 0..MAX_ATTEMPTS {
             match self.write_source(None, Some(&new), Some(limits.storage_quota), Some(counts)).await? {
-                Written::Done => return Ok(Guarded::Done(())),
+                Written::Done => return Ok(Inserted::Done),
                 Written::OwnerRefused | Written::WorkspaceRefused => {
                     if let Some(refused) = self.refusal(src, limits).await? {
                         return Ok(refused);
@@ -526,34 +546,36 @@ impl SourceStore for DynamoStore {
         Ok(Page { items, total, request: page })
     }
 
-    async fn update_source(
-        &self,
-        src: &KnowledgeSource,
-        allowed: &[SourceStatus],
-        quota: u64,
-    ) -> StoreResult<Guarded<()>> {
-        self.transition(Some(&src.workspace_id), &src.id, "update_source", |current| {
-            if !allowed.contains(&current.source.status) {
-                return Ok(Step::Stop(Guarded::WrongStatus(current.source.status)));
-            }
-            let mut new = next(&current);
-            let s = &mut new.source;
-            s.name = src.name.clone();
-            s.status = src.status;
-            s.spec = src.spec.clone();
-            s.size_bytes = src.size_bytes;
-            s.chunk_count = src.chunk_count;
-            s.error = src.error.clone();
-            s.content_hash = src.content_hash.clone();
-            s.progress = src.progress.clone();
-            s.updated_at = src.updated_at;
-            s.metadata = src.metadata.clone();
-            if !s.status.is_running() {
-                new.lease = None;
-            }
-            Ok(Step::Write { new: Some(Box::new(new)), quota: Some(quota), out: () })
+    async fn update_source(&self, src: &KnowledgeSource, allowed: &[SourceStatus], quota: u64) -> StoreResult<Updated> {
+        let outcome = self
+            .transition(Some(&src.workspace_id), &src.id, "update_source", |current| {
+                if !allowed.contains(&current.source.status) {
+                    return Ok(Step::Stop(Outcome::WrongStatus(current.source.status)));
+                }
+                let mut new = next(&current);
+                let s = &mut new.source;
+                s.name = src.name.clone();
+                s.status = src.status;
+                s.spec = src.spec.clone();
+                s.size_bytes = src.size_bytes;
+                s.chunk_count = src.chunk_count;
+                s.error = src.error.clone();
+                s.content_hash = src.content_hash.clone();
+                s.progress = src.progress.clone();
+                s.updated_at = src.updated_at;
+                s.metadata = src.metadata.clone();
+                if !s.status.is_running() {
+                    new.lease = None;
+                }
+                Ok(Step::Write { new: Some(Box::new(new)), quota: Some(quota), out: () })
+            })
+            .await?;
+        Ok(match outcome {
+            Outcome::Done(()) => Updated::Done,
+            Outcome::NotFound => Updated::NotFound,
+            Outcome::WrongStatus(status) => Updated::WrongStatus(status),
+            Outcome::OverQuota { used } => Updated::OverQuota { used },
         })
-        .await
     }
 
     async fn delete_source(
@@ -562,13 +584,15 @@ impl SourceStore for DynamoStore {
         id: &SourceId,
         allowed: &[SourceStatus],
     ) -> StoreResult<Guarded<KnowledgeSource>> {
-        self.transition(Some(ws), id, "delete_source", |current| {
-            if !allowed.contains(&current.source.status) {
-                return Ok(Step::Stop(Guarded::WrongStatus(current.source.status)));
-            }
-            Ok(Step::Write { new: None, quota: None, out: current.source })
-        })
-        .await
+        guarded(
+            self.transition(Some(ws), id, "delete_source", |current| {
+                if !allowed.contains(&current.source.status) {
+                    return Ok(Step::Stop(Outcome::WrongStatus(current.source.status)));
+                }
+                Ok(Step::Write { new: None, quota: None, out: current.source })
+            })
+            .await?,
+        )
     }
 
     async fn begin_processing(
@@ -578,22 +602,24 @@ impl SourceStore for DynamoStore {
         lease: &Lease,
         now: Timestamp,
     ) -> StoreResult<Guarded<KnowledgeSource>> {
-        self.transition(Some(ws), id, "begin_processing", |current| {
-            if !matches!(current.source.status, SourceStatus::Pending | SourceStatus::Ready | SourceStatus::Error) {
-                return Ok(Step::Stop(Guarded::WrongStatus(current.source.status)));
-            }
-            let mut new = next(&current);
-            new.source.status = SourceStatus::Processing;
-            new.source.generation += 1;
-            new.source.progress = Some(queued());
-            new.source.error = None;
-            new.source.updated_at = now;
-            new.lease = Some(lease.clone());
-            new.attempts = 1;
-            let out = new.source.clone();
-            Ok(Step::Write { new: Some(Box::new(new)), quota: None, out })
-        })
-        .await
+        guarded(
+            self.transition(Some(ws), id, "begin_processing", |current| {
+                if !matches!(current.source.status, SourceStatus::Pending | SourceStatus::Ready | SourceStatus::Error) {
+                    return Ok(Step::Stop(Outcome::WrongStatus(current.source.status)));
+                }
+                let mut new = next(&current);
+                new.source.status = SourceStatus::Processing;
+                new.source.generation += 1;
+                new.source.progress = Some(queued());
+                new.source.error = None;
+                new.source.updated_at = now;
+                new.lease = Some(lease.clone());
+                new.attempts = 1;
+                let out = new.source.clone();
+                Ok(Step::Write { new: Some(Box::new(new)), quota: None, out })
+            })
+            .await?,
+        )
     }
 
     async fn set_progress(&self, id: &SourceId, generation: u64, progress: &Progress) -> StoreResult<bool> {
@@ -625,7 +651,7 @@ impl SourceStore for DynamoStore {
         let moved = self
             .transition(None, id, "set_running_status", |current| {
                 if !current.source.status.is_running() || current.source.generation != generation {
-                    return Ok(Step::Stop(Guarded::NotFound));
+                    return Ok(Step::Stop(Outcome::NotFound));
                 }
                 let mut new = next(&current);
                 new.source.status = status;
@@ -633,7 +659,7 @@ impl SourceStore for DynamoStore {
                 Ok(Step::Write { new: Some(Box::new(new)), quota: None, out: () })
             })
             .await?;
-        Ok(matches!(moved, Guarded::Done(())))
+        Ok(matches!(moved, Outcome::Done(())))
     }
 
     async fn finish_processing(
@@ -646,7 +672,7 @@ impl SourceStore for DynamoStore {
         let done = self
             .transition(None, id, "finish_processing", |current| {
                 if !current.source.status.is_running() || current.source.generation != generation {
-                    return Ok(Step::Stop(Guarded::NotFound));
+                    return Ok(Step::Stop(Outcome::NotFound));
                 }
                 let mut new = next(&current);
                 new.lease = None;
@@ -682,7 +708,7 @@ impl SourceStore for DynamoStore {
             })
             .await?;
         Ok(match done {
-            Guarded::Done(src) => Some(src),
+            Outcome::Done(src) => Some(src),
             _ => None,
         })
     }
@@ -693,7 +719,7 @@ impl SourceStore for DynamoStore {
         let renewed = self
             .transition(None, id, "renew_lease", |current| {
                 if !current.source.status.is_running() || current.source.generation != generation {
-                    return Ok(Step::Stop(Guarded::NotFound));
+                    return Ok(Step::Stop(Outcome::NotFound));
                 }
                 let mut new = next(&current);
                 new.source.status = SourceStatus::Processing;
@@ -703,7 +729,7 @@ impl SourceStore for DynamoStore {
                 Ok(Step::Write { new: Some(Box::new(new)), quota: None, out: () })
             })
             .await?;
-        Ok(matches!(renewed, Guarded::Done(())))
+        Ok(matches!(renewed, Outcome::Done(())))
     }
 
     async fn due_refreshes(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {

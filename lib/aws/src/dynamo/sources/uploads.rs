@@ -9,7 +9,7 @@ use super::{
     DynamoStore, Expr, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_s, get_u, key, n, s, unavailable,
 };
 use aws_sdk_dynamodb::types::AttributeValue;
-use lore_app::ports::Guarded;
+use lore_app::ports::Charged;
 use lore_app::ports::StoreResult;
 use lore_domain::Timestamp;
 use lore_domain::id::WorkspaceId;
@@ -28,7 +28,7 @@ impl DynamoStore {
         bytes: u64,
         quota: u64,
         at: Timestamp,
-    ) -> StoreResult<Guarded<()>> {
+    ) -> StoreResult<Charged> {
         let pk = ws_pk(ws);
         for attempt in 0..MAX_ATTEMPTS {
             let mut item: Item = key(pk.clone(), upload_sk(blob_key));
@@ -40,11 +40,11 @@ impl DynamoStore {
             let counters =
                 workspace_counters(ws, signed, Some(quota), 0, None).expect("a quota always makes a counters write");
             match self.transact(vec![TxWrite::Put { item, cond: Some(cond), expr }, counters]).await {
-                Ok(()) => return Ok(Guarded::Done(())),
+                Ok(()) => return Ok(Charged::Done),
                 // Counted already: nothing to change.
-                Err(TxFailure::Condition(failed)) if failed.contains(&0) => return Ok(Guarded::Done(())),
+                Err(TxFailure::Condition(failed)) if failed.contains(&0) => return Ok(Charged::Done),
                 Err(TxFailure::Condition(_)) => {
-                    return Ok(Guarded::OverQuota { used: self.storage_used(ws).await? });
+                    return Ok(Charged::OverQuota { used: self.storage_used(ws).await? });
                 }
                 Err(TxFailure::Conflict) => backoff(attempt).await,
                 Err(TxFailure::Store(e)) => return Err(e),
