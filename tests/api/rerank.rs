@@ -141,8 +141,12 @@ async fn a_reranker_orders_hybrid_results_and_gives_them_its_scores() {
 
 #[tokio::test]
 async fn a_failing_or_stalled_reranker_leaves_the_fused_ranking() {
-    for behaviour in [Behaviour::Fail, Behaviour::Stall] {
-        let (t, stub) = app_with(behaviour, Duration::from_millis(400)).await;
+    // A failing server gets its retry well within a generous deadline; a stalled one is given up
+    // at a short one.
+    for (behaviour, deadline) in
+        [(Behaviour::Fail, Duration::from_secs(10)), (Behaviour::Stall, Duration::from_millis(400))]
+    {
+        let (t, stub) = app_with(behaviour, deadline).await;
         let k = t.dev_key.clone();
         let (bot, _) = knowledge_base(&t, &k).await;
         let started = Instant::now();
@@ -151,7 +155,7 @@ async fn a_failing_or_stalled_reranker_leaves_the_fused_ranking() {
         assert_eq!(status, 200, "{body}");
         assert_eq!(names(&body)[0], "Billing", "the fused order stands: {body}");
         assert!(scores(&body).iter().all(|s| (0.0..=1.0).contains(s)), "{body}");
-        assert!(took < Duration::from_secs(3), "within the re-ranker's deadline: {took:?}");
+        assert!(took < deadline + Duration::from_secs(3), "within the re-ranker's deadline: {took:?}");
         let calls = stub.seen.lock().unwrap().len();
         match behaviour {
             Behaviour::Fail => assert_eq!(calls, 2, "one retry of a 503"),
