@@ -145,7 +145,7 @@ pub fn run(o: &Options) -> Result<Section> {
          {} candidates the adapter takes the HNSW path (`LORE_PG_EXACT_LIMIT`). Recall@10 = |top 10 ∩ exact top 10| / \
          10, the exact top 10 by a scan of the same vectors in the bench; mean over questions (and the worst \
          question). Keyword: BM25 over the postings, {KEYWORD_PASSES} passes. Hybrid: both rankings at depth {} at \
-         once, as the search use case runs them. Targets (issue 42): semantic p99 ≤ {TARGET_SEMANTIC_P99_MS} ms with \
+         once, as the search use case runs them. Targets: semantic p99 ≤ {TARGET_SEMANTIC_P99_MS} ms with \
          recall@10 ≥ {TARGET_RECALL} at the default `ef_search`, keyword and hybrid p99 ≤ {TARGET_KEYWORD_P99_MS} ms.\n\n",
         percentile(&chars.iter().map(|&c| c as f64).collect::<Vec<_>>(), 10.0),
         percentile(&chars.iter().map(|&c| c as f64).collect::<Vec<_>>(), 90.0),
