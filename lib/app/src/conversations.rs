@@ -11,6 +11,7 @@ use crate::ports::{Append, Passage, Persona, Prompt, SlotBudget, SlotKind, Turn}
 use crate::search::{SearchMode, SearchRequest};
 use crate::slots::Slot;
 use crate::{App, AppError};
+use futures::future::Either;
 use lore_domain::analytics::Tally;
 use lore_domain::conversation::Channel;
 use lore_domain::conversation::{
@@ -270,7 +271,6 @@ impl App {
         if conversation.status == ConversationStatus::Handoff {
             return self.store_unanswered(conversation, content, persona).await;
         }
-        let slot = self.answer_slot(ws).instrument(tracing::debug_span!("turn.slot")).await?;
         let mut history = recent?;
         // Read in full, the history may hold the previous question further back (after many
         // answers of a person during a hand-off): a short question then reads the whole
@@ -293,27 +293,26 @@ impl App {
                 (Message::user(id.clone(), content, Timestamp::now()), true)
             }
         };
-        // Storing the question and finding its answer's material (a correction, else the
-        // passages) do not depend on each other: they run at once. A failed store is the
-        // turn's error, as if nothing else had run.
+        // Three lines of work run at once, none needing another's result (on DynamoDB each
+        // step is a round trip, so the turn waits for the longest line, not for their sum):
+        // the answer slot, then the question stored (only once the slot is had, so a busy
+        // workspace's 429 stores nothing); a correction of the question; and the passages.
+        // A failed slot or store is the turn's error, as if nothing else had run.
         let store = async {
+            let slot = self.answer_slot(ws).instrument(tracing::debug_span!("turn.slot")).await?;
             if !new {
-                return Ok(None);
+                return Ok((slot, None));
             }
             let stored = self
                 .append(ws, owner, id, &question, None, MAX_MESSAGES - 1)
                 .instrument(tracing::debug_span!("turn.store_question"))
                 .await?;
-            Ok::<_, AppError>(Some(stored))
+            Ok::<_, AppError>((slot, Some(stored)))
         };
-        let material = async {
-            let correction = self
-                .correction_for(ws, owner, reply.correction_threshold, &question.content)
-                .instrument(tracing::debug_span!("turn.corrections"))
-                .await?;
-            if let Some(c) = correction {
-                return Ok(Err(c));
-            }
+        let correction = self
+            .correction_for(ws, owner, reply.correction_threshold, &question.content)
+            .instrument(tracing::debug_span!("turn.corrections"));
+        let passages = async {
             let query = if more && needs_previous(&question.content, &history) {
                 let all = self.ports.storage.conversations.list_messages(ws, id).await?;
                 // The messages before the question (the question itself may be stored by now).
@@ -322,14 +321,34 @@ impl App {
             } else {
                 retrieval_query(&question.content, &history)
             };
-            let found = self
-                .retrieve(ws, owner, &query, &question.content, reply.knowledge_filter)
+            self.retrieve(ws, owner, &query, &question.content, reply.knowledge_filter)
                 .instrument(tracing::debug_span!("turn.retrieve"))
-                .await?;
-            Ok::<_, AppError>(Ok(found))
+                .await
         };
-        let (stored, material) = tokio::join!(store, material);
-        match stored? {
+        // A correction, when there is one, is the material (the passages are dropped, a failed
+        // retrieval included); it is not kept waiting for the retrieval.
+        let material = async {
+            type Material = Result<Vec<(Citation, String)>, lore_domain::correction::Correction>;
+            let (correction, passages) = (std::pin::pin!(correction), std::pin::pin!(passages));
+            match futures::future::select(correction, passages).await {
+                Either::Left((correction, passages)) => match correction? {
+                    Some(c) => Ok::<Material, AppError>(Err(c)),
+                    None => Ok(Ok(passages.await?)),
+                },
+                Either::Right((found, correction)) => match correction.await? {
+                    Some(c) => Ok(Err(c)),
+                    None => Ok(Ok(found?)),
+                },
+            }
+        };
+        // A refused slot (429) or a failed store answers at once; a failed retrieval waits for
+        // the store, so the question is stored or not, never cut off half-way.
+        let ((slot, stored), material) =
+            match futures::future::select(std::pin::pin!(store), std::pin::pin!(material)).await {
+                Either::Left((stored, material)) => (stored?, material.await),
+                Either::Right((material, store)) => (store.await?, material),
+            };
+        match stored {
             Some(Append::Appended(c)) => conversation = *c,
             Some(Append::Full) => return Err(conversation_full()),
             Some(Append::NotFound) => return Err(AppError::NotFound("conversation")),
