@@ -4,8 +4,9 @@
 //! key `HELLO_PK`). Answers 200 when the reads succeeded, 500 otherwise.
 //!
 //! `HELLO_THEN_AT_ONCE=N` (default 0) makes it read N more times after the first, the N reads at
-//! once: the call pattern of a handler that needs a key's item first and then several independent
-//! records (`GET Mind`: 1, then 4), so that row can be set against a peer making the same calls.
+//! once: the call pattern of a handler that updates a key's item first and then reads its
+//! independent records (`GET chatbot`: 1, then 1; `GET Mind`: 1, then 4), so each route group's
+//! row can be set against a peer making as many calls.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use axum::Router;

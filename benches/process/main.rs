@@ -472,7 +472,7 @@ impl ApiSetup {
 }
 
 struct ColdRow {
-    label: &'static str,
+    label: String,
     total: Dist,
     init: Dist,
     rss_mib: f64,
@@ -513,7 +513,7 @@ async fn cold_start(bins: &Bins, setup: &ApiSetup, reps: usize, extra: &[(String
 }
 
 /// A function to cold-start: label, binary, function name, environment, the event it answers.
-type Case<'a> = (&'static str, &'a Path, &'a str, Vec<(&'a str, &'a str)>, &'a str);
+type Case<'a> = (&'a str, &'a Path, &'a str, Vec<(&'a str, &'a str)>, &'a str);
 
 /// Spawns each case `reps` + 1 times, round robin, the first round a warm-up; a case passes when
 /// its function posts a response (an HTTP event's must say 200).
@@ -555,7 +555,7 @@ async fn measure_cold(cases: &[Case<'_>], reps: usize) -> Result<Vec<ColdRow>> {
         .iter()
         .enumerate()
         .map(|(i, c)| ColdRow {
-            label: c.0,
+            label: c.0.to_owned(),
             total: dist(&totals[i]),
             init: dist(&inits[i]),
             rss_mib: dist(&rss[i]).median,
@@ -674,8 +674,19 @@ impl AwsSetup {
     }
 }
 
-/// The reads `GET Mind` makes at once after the key's update (`HELLO_THEN_AT_ONCE` of the peer).
-const MIND_READS_AT_ONCE: &str = "4";
+/// What each route group's sample request asks of DynamoDB after the key's `UpdateItem` (the
+/// request window, which returns the key): how many reads, all at once. The peer making one
+/// `GetItem` and then as many at once (`HELLO_THEN_AT_ONCE`) makes the same number of round trips,
+/// so each route's row can say what its calls cost and what the rest of ours does:
+/// - `GET chatbot`, `GET form`: the record (1);
+/// - `GET auth/verify`: the workspace and the webhook counters (2);
+/// - `GET Mind`: the Mind, the workspace (its Mind-source limit), and for the count of recent
+///   conversations the Mind's item again (is it this workspace's?) beside the count query (4).
+const SAME_CALLS: [(&str, usize); 4] =
+    [("`api-chatbots`", 1), ("`api-forms`", 1), ("`api-integrations`", 2), ("`api-minds`", 4)];
+
+/// The peers making a route's calls, in the order of their rows (after the one-`GetItem` peer).
+const THEN_AT_ONCE: [usize; 3] = [1, 2, 4];
 
 struct AwsCold {
     rows: Vec<ColdRow>,
@@ -692,12 +703,14 @@ async fn aws_cold_start(bins: &Bins, setup: &AwsSetup, reps: usize) -> Result<Aw
         .copied()
         .chain([("HELLO_TABLE", setup.table.as_str()), ("HELLO_PK", HELLO_PK)])
         .collect();
-    // `GET Mind` updates the key's item (the request window), then makes four reads at once: the
-    // Mind, the workspace (its Mind-source limit), and for the count of recent conversations the
-    // Mind's item again (is it this workspace's?) beside the count query. This peer makes as many
-    // calls the same way, so the row can say what the calls cost and what the rest of ours does.
-    let hello_mind_env: Vec<(&str, &str)> =
-        hello_env.iter().copied().chain([("HELLO_THEN_AT_ONCE", MIND_READS_AT_ONCE)]).collect();
+    let then_at_once: Vec<String> = THEN_AT_ONCE.iter().map(|n| n.to_string()).collect();
+    let same_calls: Vec<(String, Vec<(&str, &str)>)> = then_at_once
+        .iter()
+        .map(|n| {
+            let label = format!("hello world: `lambda_http` + axum, one `GetItem`, then {n} at once");
+            (label, hello_env.iter().copied().chain([("HELLO_THEN_AT_ONCE", n.as_str())]).collect())
+        })
+        .collect();
     let floor_event = json!({ "hello": "floor" }).to_string();
     let get_chatbot = setup.event("api-chatbots", "get-chatbot.json")?;
     let events = [
@@ -720,13 +733,6 @@ async fn aws_cold_start(bins: &Bins, setup: &AwsSetup, reps: usize) -> Result<Aw
             hello_env,
             &get_chatbot,
         ),
-        (
-            "hello world: `lambda_http` + axum, one `GetItem`, then four at once (as many calls as `GET Mind`)",
-            &bins.hello_dynamo,
-            "hello",
-            hello_mind_env,
-            &get_chatbot,
-        ),
         ("`api-chatbots`: GET chatbot", &bins.api_chatbots, "api-chatbots", env.clone(), &get_chatbot),
         ("`api-forms`: GET form", &bins.api_forms, "api-forms", env.clone(), &events[0]),
         ("`api-minds`: GET Mind", &bins.api_minds, "api-minds", env.clone(), &events[1]),
@@ -737,6 +743,9 @@ async fn aws_cold_start(bins: &Bins, setup: &AwsSetup, reps: usize) -> Result<Aw
     // directory is the machine's model cache here.
     let model_dir = minilm_dir().map(|d| d.to_string_lossy().into_owned());
     let mut cases = cases;
+    for (i, (label, env)) in same_calls.iter().enumerate() {
+        cases.insert(2 + i, (label.as_str(), &bins.hello_dynamo, "hello", env.clone(), &get_chatbot));
+    }
     if let Some(dir) = &model_dir {
         let minilm: Vec<(&str, &str)> =
             env.iter().copied().chain([("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", dir.as_str())]).collect();
@@ -1208,17 +1217,17 @@ impl Report {
             );
         }
         if let Some(c) = &self.aws_cold {
-            let (floor, hello, hello_mind) = (&c.rows[0], &c.rows[1], &c.rows[2]);
+            let (floor, hello) = (&c.rows[0], &c.rows[1]);
+            let peers_then = &c.rows[2..2 + THEN_AT_ONCE.len()];
             let net = |r: &ColdRow, f: fn(&Dist) -> f64| f(&r.total) - f(&floor.total);
-            for ours in &c.rows[3..] {
-                let peers = [(hello, "hello world + `GetItem`")];
-                // GET Mind's own calls, set against a peer making the same ones (see the text below the table).
-                let same_calls = [(hello_mind, "hello world + GET Mind's calls (1, then 4 at once)")];
-                let peers = if ours.label.starts_with("`api-minds`") {
-                    [&peers[..], &same_calls[..]].concat()
-                } else {
-                    peers.to_vec()
-                };
+            for ours in &c.rows[2 + THEN_AT_ONCE.len()..] {
+                let mut peers = vec![(hello, "hello world + `GetItem`".to_owned())];
+                // The route's own calls, set against a peer making as many (see the text below the table).
+                let calls = SAME_CALLS.iter().find(|(prefix, _)| ours.label.starts_with(prefix)).map(|(_, n)| *n);
+                if let Some(i) = calls.and_then(|n| THEN_AT_ONCE.iter().position(|m| *m == n)) {
+                    let n = THEN_AT_ONCE[i];
+                    peers.push((&peers_then[i], format!("hello world + as many calls (1, then {n} at once)")));
+                }
                 for (peer, peer_name) in peers {
                     let ratio_med = net(ours, |d| d.median) / net(peer, |d| d.median);
                     let ratio_p90 = net(ours, |d| d.p90) / net(peer, |d| d.p90);
@@ -1310,11 +1319,12 @@ impl Report {
                  real key and ids (made by `lore serve --backend aws` on the same moto): 200; the ingest worker gets \
                  one SQS job for a source that does not exist and acknowledges it. The peer, \
                  `benches/process/hello_dynamo.rs`, is the hello world plus a DynamoDB client made at init and one \
-                 `GetItem` on the same moto table per request; `api-minds` is also set against the same peer making the \
-                 calls `GET Mind` makes (`HELLO_THEN_AT_ONCE=4`: one `GetItem`, then four at once, as `GET Mind` \
-                 updates the key's item, then reads the Mind, the workspace, the Mind's item again and the count of \
-                 recent conversations at once; moto answers DynamoDB one request at a time, DynamoDB would answer \
-                 the four together). Times in ms \
+                 `GetItem` on the same moto table per request; each route group is also set against the same peer \
+                 making as many DynamoDB calls as its request (`HELLO_THEN_AT_ONCE=N`: one `GetItem`, then N at once, \
+                 as each route updates the key's item, then makes its reads at once: `GET chatbot` and `GET form` \
+                 read their record (N = 1), `GET auth/verify` the workspace and the webhook counters (2), `GET Mind` \
+                 the Mind, the workspace, the Mind's item again and the count of recent conversations (4); moto \
+                 answers DynamoDB one request at a time, DynamoDB would answer the reads together). Times in ms \
                  from `spawn()` to the response; *init* = to the first `GET …/invocation/next`:\n",
                 c.reps
             );
