@@ -354,6 +354,57 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
     assert!(b.sources.get_source(&ws.id, &kept.id).await.unwrap().is_some(), "the other chatbot keeps its source");
 }
 
+/// Every search reads its owner's ready sources' labels: more than a `BatchGetItem` holds (100
+/// keys) are read in several requests at once, and come back whole, once each, in the index's
+/// order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn ready_labels_are_read_whole_across_batches() {
+    let b = support::backend("labels").await;
+    let (ws, bot) = setup(&b, "labels").await;
+    let sources: Vec<KnowledgeSource> = (0..240).map(|i| source(&bot, i)).collect();
+    for chunk in sources.chunks(24) {
+        let mut tasks = Vec::new();
+        for (i, s) in chunk.iter().enumerate() {
+            let (store, ws, s) = (b.sources.clone(), ws.id.clone(), s.clone());
+            // One in twelve stays pending: not a label.
+            let finish = i % 12 != 0;
+            tasks.push(tokio::spawn(async move {
+                store.insert_source(&s, &quota(u64::MAX)).await.unwrap();
+                if finish {
+                    let Guarded::Done(run) =
+                        store.begin_processing(&ws, &s.id, &lease("w", later()), Timestamp::now()).await.unwrap()
+                    else {
+                        panic!("{} not begun", s.id)
+                    };
+                    store.finish_processing(&s.id, run.generation, &ready(1), Timestamp::now()).await.unwrap().unwrap();
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+    }
+    let labels = b.sources.ready_source_labels(&ws.id, &owner(&bot.id)).await.unwrap();
+    let mut expected: Vec<&SourceId> =
+        sources.iter().enumerate().filter(|(i, _)| i % 24 % 12 != 0).map(|(_, s)| &s.id).collect();
+    assert_eq!(labels.len(), 220, "every ready source, once");
+    let mut got: Vec<&SourceId> = labels.iter().map(|l| &l.id).collect();
+    let index_order = got.clone();
+    got.sort();
+    got.dedup();
+    expected.sort();
+    assert_eq!(got, expected, "exactly the ready sources");
+    let names: HashMap<&SourceId, &str> = sources.iter().map(|s| (&s.id, s.name.as_str())).collect();
+    assert!(labels.iter().all(|l| names[&l.id] == l.name), "each label its own source's name");
+    let ready = SourceFilter { status: Some(SourceStatus::Ready), ..SourceFilter::default() };
+    let mut listed = Vec::new();
+    for page in 1..=3 {
+        let p = b.sources.list_sources(&ws.id, &owner(&bot.id), ready, PageRequest::new(page, 100)).await;
+        listed.extend(p.unwrap().items.into_iter().map(|s| s.id));
+    }
+    assert_eq!(index_order, listed.iter().collect::<Vec<_>>(), "in the order the ready sources are listed");
+}
+
 /// One item of the table, read directly (`None` when absent).
 async fn raw_item(b: &AwsBackend, pk: String, sk: &str) -> Option<HashMap<String, AttributeValue>> {
     let out = b

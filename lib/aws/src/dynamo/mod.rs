@@ -26,6 +26,7 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, Delete, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure,
     TransactWriteItem, Update,
 };
+use futures::StreamExt;
 use lore_app::ports::{StoreError, StoreResult};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -180,6 +181,9 @@ pub(crate) enum TxFailure {
 
 /// Bounded retries of optimistic (read, then conditional write) operations.
 pub(crate) const MAX_ATTEMPTS: u32 = 25;
+
+/// `BatchGetItem` requests of one read in flight at once (each holds up to 100 keys).
+const BATCH_GETS_AT_ONCE: usize = 4;
 
 /// A short, growing, jittered pause before retrying a conflicted transaction.
 pub(crate) async fn backoff(attempt: u32) {
@@ -468,42 +472,58 @@ impl DynamoStore {
         };
         let pair = |i: &Item| (get_s(i, "pk").unwrap_or("").to_owned(), get_s(i, "sk").unwrap_or("").to_owned());
         let order: Vec<(String, String)> = keys.iter().map(pair).collect();
-        let mut found: HashMap<(String, String), Item> = HashMap::new();
-        for chunk in keys.chunks(100) {
-            let mut pending: Vec<Item> =
-                chunk.iter().map(|k| key(get_s(k, "pk").unwrap_or(""), get_s(k, "sk").unwrap_or(""))).collect();
-            let mut attempt = 0;
-            while !pending.is_empty() {
-                let request = KeysAndAttributes::builder()
-                    .set_keys(Some(std::mem::take(&mut pending)))
-                    .consistent_read(true)
-                    .set_projection_expression(projection.clone())
-                    .set_expression_attribute_names(names.clone())
-                    .build()
-                    .map_err(|e| StoreError::Unavailable(format!("dynamodb request: {e}")))?;
-                let out = self
-                    .client
-                    .batch_get_item()
-                    .request_items(&self.table, request)
-                    .send()
-                    .await
-                    .map_err(unavailable)?;
-                for item in out.responses.unwrap_or_default().remove(&self.table).unwrap_or_default() {
-                    found.insert(pair(&item), item);
-                }
-                if let Some(mut rest) = out.unprocessed_keys
-                    && let Some(r) = rest.remove(&self.table)
-                {
-                    pending = r.keys;
-                    attempt += 1;
-                    if attempt > MAX_ATTEMPTS {
-                        return Err(gave_up("BatchGetItem"));
-                    }
-                    backoff(attempt).await;
-                }
-            }
+        // A request holds at most 100 keys. The requests run a few at once: one after another,
+        // an owner's few hundred ready sources (read by every search) cost as many round trips.
+        // Collected, not a lazy iterator: a closure over borrowed chunks would not be `Send`
+        // for every lifetime, as the stores' async traits need.
+        let batches: Vec<_> = order
+            .chunks(100)
+            .map(|chunk| {
+                let keys = chunk.iter().map(|(pk, sk)| key(pk.as_str(), sk.as_str())).collect();
+                self.batch_get_one(keys, projection.clone(), names.clone())
+            })
+            .collect();
+        let mut results = futures::stream::iter(batches).buffer_unordered(BATCH_GETS_AT_ONCE);
+        let mut found: HashMap<(String, String), Item> = HashMap::with_capacity(order.len());
+        while let Some(items) = results.next().await {
+            found.extend(items?.into_iter().map(|item| (pair(&item), item)));
         }
         Ok(order.into_iter().filter_map(|k| found.remove(&k)).collect())
+    }
+
+    /// One `BatchGetItem` of at most 100 keys, asking again for the keys DynamoDB left
+    /// unprocessed (with backoff).
+    async fn batch_get_one(
+        &self,
+        mut pending: Vec<Item>,
+        projection: Option<String>,
+        names: Option<HashMap<String, String>>,
+    ) -> StoreResult<Vec<Item>> {
+        let mut items = Vec::with_capacity(pending.len());
+        let mut attempt = 0;
+        while !pending.is_empty() {
+            let request = KeysAndAttributes::builder()
+                .set_keys(Some(std::mem::take(&mut pending)))
+                .consistent_read(true)
+                .set_projection_expression(projection.clone())
+                .set_expression_attribute_names(names.clone())
+                .build()
+                .map_err(|e| StoreError::Unavailable(format!("dynamodb request: {e}")))?;
+            let out =
+                self.client.batch_get_item().request_items(&self.table, request).send().await.map_err(unavailable)?;
+            items.extend(out.responses.unwrap_or_default().remove(&self.table).unwrap_or_default());
+            if let Some(mut rest) = out.unprocessed_keys
+                && let Some(r) = rest.remove(&self.table)
+            {
+                pending = r.keys;
+                attempt += 1;
+                if attempt > MAX_ATTEMPTS {
+                    return Err(gave_up("BatchGetItem"));
+                }
+                backoff(attempt).await;
+            }
+        }
+        Ok(items)
     }
 }
 
