@@ -580,6 +580,22 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
         tokio::spawn(connection);
         db.execute("DELETE FROM keyword_segments WHERE source_id = $1", &[&id]).await.unwrap();
         db.execute("INSERT INTO keyword_backlog VALUES ($1)", &[&id]).await.unwrap();
+        // And the text source as written before its text had an item of its own: inline.
+        let dynamo = aws_sdk_dynamodb::Client::new(&moto_sdk(&moto).await);
+        let key = |sk: &str| {
+            use aws_sdk_dynamodb::types::AttributeValue::S;
+            std::collections::HashMap::from([
+                ("pk".to_owned(), S(format!("SRC#{id}"))),
+                ("sk".to_owned(), S(sk.into())),
+            ])
+        };
+        let read =
+            |sk: &'static str| dynamo.get_item().table_name(&name).set_key(Some(key(sk))).consistent_read(true).send();
+        let mut item = read("SRC").await.unwrap().item.expect("the source item");
+        let text = read("TEXT").await.unwrap().item.expect("the text item");
+        item.insert("content".into(), text["content"].clone());
+        dynamo.put_item().table_name(&name).set_item(Some(item)).send().await.unwrap();
+        dynamo.delete_item().table_name(&name).set_key(Some(key("TEXT"))).send().await.unwrap();
     });
     let keyword = serde_json::json!({"query": "refund days", "mode": "keyword"});
     let (_, found) = send(client.post(&search).bearer_auth(&key).json(&keyword));
@@ -595,6 +611,11 @@ fn serve_on_the_aws_backend_runs_the_whole_pipeline() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let built: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().expect("prints how many it built");
     assert!(built >= 1, "built {built}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("moved the text of 1 text source(s) to its own item"), "{said}");
+    let (status, moved) = send(client.get(format!("{sources}/{id}")).bearer_auth(&key));
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["source"]["content"], "Refunds are paid within fourteen days of a return.", "{moved}");
     let (_, found) = send(client.post(&search).bearer_auth(&key).json(&keyword));
     assert_eq!(found["results"][0]["sourceId"], id.as_str(), "found again: {found}");
 
