@@ -757,3 +757,78 @@ fn parse_csv(s: &str) -> Vec<Vec<String>> {
     }
     rows
 }
+
+/// An OpenAI-compatible embeddings server (8 dimensions, a vector per input made from its
+/// length) counting the requests that embed `held` alone. Such a request is answered once a
+/// second one for it arrives, or after `hold`: two asked at once overlap, whatever the timing.
+async fn holding_embeddings_server(
+    held: &'static str,
+    hold: Duration,
+) -> (String, tokio::sync::watch::Receiver<usize>) {
+    let (count, seen) = tokio::sync::watch::channel(0usize);
+    let count = std::sync::Arc::new(count);
+    let embed = move |axum::Json(body): axum::Json<Value>| {
+        let count = count.clone();
+        async move {
+            let inputs: Vec<String> = match &body["input"] {
+                Value::String(s) => vec![s.clone()],
+                Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
+                _ => Vec::new(),
+            };
+            if inputs == [held] {
+                count.send_modify(|n| *n += 1);
+                let _ = tokio::time::timeout(hold, count.subscribe().wait_for(|n| *n >= 2)).await;
+            }
+            let data: Vec<Value> = inputs
+                .iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    let mut v = vec![0.1f32; 8];
+                    v[text.len() % 8] = 1.0;
+                    json!({"object": "embedding", "index": i, "embedding": v})
+                })
+                .collect();
+            axum::Json(json!({"object": "list", "data": data, "model": "stub-embed",
+                "usage": {"prompt_tokens": 1, "total_tokens": 1}}))
+        }
+    };
+    let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base_url, seen)
+}
+
+/// A turn of an owner with corrections checks them and searches at once, and both want the
+/// question's embedding: it is made once, the second asker waiting for the first.
+#[tokio::test]
+async fn a_turn_with_corrections_embeds_its_question_once() {
+    // 26 characters: its stub vector is far from the corrected question's (25), so the check
+    // finds no correction and the turn searches.
+    let question = "Are gift cards refundable?";
+    let (base_url, seen) = holding_embeddings_server(question, Duration::from_secs(2)).await;
+    let config = lore_embed::OpenAiEmbedderConfig {
+        base_url,
+        model: "stub-embed".into(),
+        dimensions: 8,
+        ..lore_embed::OpenAiEmbedderConfig::new("sk-test")
+    };
+    let embedder = std::sync::Arc::new(lore_embed::OpenAiEmbedder::new(config).unwrap());
+    let t = TestApp::spawn_with(lore::compose::Overrides { embedder: Some(embedder), ..Default::default() }).await;
+    let o = published(&t, "c", "Embedded once", json!({})).await;
+    let conv = conversation(&t, &o).await;
+    let answer = ask(&t, &o, &conv, "How long do refunds take?").await;
+    let path = o.api(&format!("/conversations/{conv}/messages/{}/correction", answer["id"].as_str().unwrap()));
+    let res = keyed(&t, Method::PUT, &path, Some(json!({"content": "Ten days."}))).await;
+    assert_eq!(res.status(), 200);
+
+    let fresh = conversation(&t, &o).await;
+    let reply = ask(&t, &o, &fresh, question).await;
+    assert_ne!(reply["generatedBy"], "correction", "{reply}");
+    assert_eq!(*seen.borrow(), 1, "the correction check and the search shared one embedding");
+    // Asked again, the cached embedding serves both.
+    let again = conversation(&t, &o).await;
+    ask(&t, &o, &again, question).await;
+    assert_eq!(*seen.borrow(), 1);
+    t.stop().await;
+}

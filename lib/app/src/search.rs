@@ -337,6 +337,32 @@ fn fuse(primary: Vec<ChunkHit>, secondary: Vec<ChunkHit>, alpha: f32) -> Vec<Chu
 pub struct QueryEmbeddings {
     budget_bytes: usize,
     inner: std::sync::Mutex<QueryEmbeddingsInner>,
+    /// One turn per query being embedded: a caller that finds its query in here waits for the
+    /// one making it, then reads the cache, rather than embedding it a second time at once (a
+    /// conversation turn's correction check and its search ask for the same question together).
+    in_flight: std::sync::Mutex<HashMap<String, Line>>,
+}
+
+/// The callers of one query take turns; a turn that made the embedding leaves it here for the
+/// next (the cache may not keep it: a budget of 0, or one too large).
+type Line = Arc<tokio::sync::Mutex<Option<Arc<Embedding>>>>;
+
+/// A caller's place in the line for a query's embedding; the last to leave removes the line,
+/// also when its future is dropped part-way.
+struct InFlight<'a> {
+    cache: &'a QueryEmbeddings,
+    query: &'a str,
+    turn: Line,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        let mut lines = self.cache.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        // The map's handle and this one: nobody else is waiting.
+        if Arc::strong_count(&self.turn) == 2 && lines.get(self.query).is_some_and(|t| Arc::ptr_eq(t, &self.turn)) {
+            lines.remove(self.query);
+        }
+    }
 }
 
 #[derive(Default)]
@@ -359,7 +385,39 @@ fn held_bytes(query: &str, e: &Embedding) -> usize {
 
 impl QueryEmbeddings {
     pub fn new(budget_bytes: usize) -> Self {
-        Self { budget_bytes, inner: Default::default() }
+        Self { budget_bytes, inner: Default::default(), in_flight: Default::default() }
+    }
+
+    /// The cached embedding of `query` when `usable` takes it, else the one `make` makes (and
+    /// the cache keeps). Callers asking for the same query at once make it once: the others wait
+    /// for the first and take its embedding when usable (they make their own when it failed or
+    /// was not usable to them).
+    pub async fn get_or_make<E, F>(
+        &self,
+        query: &str,
+        usable: impl Fn(&Embedding) -> bool,
+        make: impl FnOnce() -> F,
+    ) -> Result<Arc<Embedding>, E>
+    where
+        F: std::future::Future<Output = Result<Embedding, E>>,
+    {
+        let cached = || self.get(query).filter(|e| usable(e));
+        if let Some(e) = cached() {
+            return Ok(e);
+        }
+        let turn = {
+            let mut lines = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            lines.entry(query.to_owned()).or_default().clone()
+        };
+        let flight = InFlight { cache: self, query, turn };
+        let mut turn = flight.turn.lock().await;
+        if let Some(e) = turn.as_ref().filter(|e| usable(e)).cloned().or_else(cached) {
+            return Ok(e);
+        }
+        let e = Arc::new(make().await?);
+        self.put(query, e.clone());
+        *turn = Some(e.clone());
+        Ok(e)
     }
 
     pub fn get(&self, query: &str) -> Option<Arc<Embedding>> {
@@ -450,28 +508,25 @@ impl App {
 
     /// The query's embedding from the embedder in use, with its token states when `states` asks
     /// for them and the embedder has them (hybrid's rescoring), made once per
-    /// [`QueryEmbeddings`] lifetime. A caller that reads only the vector (the semantic mode)
-    /// takes any cached embedding and makes none of the states: they cost memory in the cache
-    /// and time in the pass. (A conversation turn's correction check asks for them: its hybrid
-    /// search reads them next, from the same pass.)
+    /// [`QueryEmbeddings`] lifetime, also when asked for twice at once. A caller that reads only
+    /// the vector (the semantic mode) takes any cached embedding and makes none of the states:
+    /// they cost memory in the cache and time in the pass. (A conversation turn's correction
+    /// check asks for them: its hybrid search, running beside it, reads them from the same pass.)
     pub(crate) async fn query_embedding(&self, query: &str, states: bool) -> Result<Arc<Embedding>, AppError> {
         let states = states && self.ports.shared.embedder.has_token_states();
-        if let Some(e) = self.query_embeddings.get(query)
-            && (!states || e.token_states.is_some())
-        {
-            return Ok(e);
-        }
-        let failed = |e: crate::ports::EmbedError| AppError::Storage(format!("embedding the query failed: {e}"));
-        let texts = [query.to_owned()];
-        let embedded = if states {
-            self.ports.shared.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
-        } else {
-            let vector = self.ports.shared.embedder.embed(&texts).await.map_err(failed)?.into_iter().next();
-            vector.map(|vector| Embedding { vector, token_states: None })
+        let usable = |e: &Embedding| !states || e.token_states.is_some();
+        let make = || async {
+            let failed = |e: crate::ports::EmbedError| AppError::Storage(format!("embedding the query failed: {e}"));
+            let texts = [query.to_owned()];
+            let embedded = if states {
+                self.ports.shared.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
+            } else {
+                let vector = self.ports.shared.embedder.embed(&texts).await.map_err(failed)?.into_iter().next();
+                vector.map(|vector| Embedding { vector, token_states: None })
+            };
+            Ok(embedded.unwrap_or(Embedding { vector: Vec::new(), token_states: None }))
         };
-        let e = Arc::new(embedded.unwrap_or(Embedding { vector: Vec::new(), token_states: None }));
-        self.query_embeddings.put(query, e.clone());
-        Ok(e)
+        self.query_embeddings.get_or_make(query, usable, make).await
     }
 
     /// The ready sources of an owner a search may look at, after the request's filters.
@@ -836,6 +891,91 @@ mod tests {
             Arc::new(Embedding { vector: vec![0.0; 4], token_states: TokenStates::new(vec![0.5; 32], 8) }),
         );
         assert!(tiny.get("long").is_none(), "larger than the whole budget: not kept");
+    }
+
+    /// A `make` that counts its calls and yields before answering, so that callers joined with
+    /// it overlap it.
+    async fn slow_make(
+        made: &std::sync::atomic::AtomicUsize,
+        answer: Result<Embedding, &'static str>,
+    ) -> Result<Embedding, &'static str> {
+        made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        for _ in 0..3 {
+            tokio::task::yield_now().await;
+        }
+        answer
+    }
+
+    fn plain(x: f32) -> Embedding {
+        Embedding { vector: vec![x; 4], token_states: None }
+    }
+
+    #[tokio::test]
+    async fn a_query_asked_twice_at_once_is_embedded_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let cache = QueryEmbeddings::new(1024);
+        let made = AtomicUsize::new(0);
+        let any = |_: &Embedding| true;
+        let (a, b) = futures::join!(
+            cache.get_or_make("q", any, || slow_make(&made, Ok(plain(1.0)))),
+            cache.get_or_make("q", any, || slow_make(&made, Ok(plain(2.0)))),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(made.load(Ordering::SeqCst), 1, "the second caller waited for the first's embedding");
+        assert!(Arc::ptr_eq(&a, &b) && a.vector[0] == 1.0);
+        assert!(cache.in_flight.lock().unwrap().is_empty(), "the line is gone with its callers");
+
+        // Another query is not held up by it, and is made by its own caller.
+        let (c, d) = futures::join!(
+            cache.get_or_make("q", any, || slow_make(&made, Ok(plain(3.0)))),
+            cache.get_or_make("other", any, || slow_make(&made, Ok(plain(4.0)))),
+        );
+        assert_eq!((c.unwrap().vector[0], d.unwrap().vector[0]), (1.0, 4.0), "q cached, other made");
+        assert_eq!(made.load(Ordering::SeqCst), 2);
+
+        // The first caller failed: the one waiting makes its own and gets it.
+        let (e, f) = futures::join!(
+            cache.get_or_make("r", any, || slow_make(&made, Err("embedder down"))),
+            cache.get_or_make("r", any, || slow_make(&made, Ok(plain(5.0)))),
+        );
+        assert_eq!(e.unwrap_err(), "embedder down");
+        assert_eq!(f.unwrap().vector[0], 5.0);
+        assert_eq!(made.load(Ordering::SeqCst), 4);
+
+        // One that needs token states does not take an embedding without them.
+        let states = |e: &Embedding| e.token_states.is_some();
+        let with_states = Embedding { vector: vec![6.0; 4], token_states: TokenStates::new(vec![0.5; 32], 8) };
+        let (g, h) = futures::join!(
+            cache.get_or_make("s", any, || slow_make(&made, Ok(plain(6.0)))),
+            cache.get_or_make("s", states, || slow_make(&made, Ok(with_states))),
+        );
+        assert!(g.unwrap().token_states.is_none() && h.unwrap().token_states.is_some());
+        assert_eq!(made.load(Ordering::SeqCst), 6);
+        assert!(cache.in_flight.lock().unwrap().is_empty());
+
+        // A cache that keeps nothing (a budget of 0) still hands the embedding to the one waiting.
+        let keeps_none = QueryEmbeddings::new(0);
+        let (i, j) = futures::join!(
+            keeps_none.get_or_make("q", any, || slow_make(&made, Ok(plain(7.0)))),
+            keeps_none.get_or_make("q", any, || slow_make(&made, Ok(plain(8.0)))),
+        );
+        assert_eq!((i.unwrap().vector[0], j.unwrap().vector[0]), (7.0, 7.0));
+        assert_eq!(made.load(Ordering::SeqCst), 7);
+        assert!(keeps_none.get("q").is_none() && keeps_none.in_flight.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_caller_that_gives_up_leaves_no_line_behind() {
+        let cache = QueryEmbeddings::new(1024);
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let any = |_: &Embedding| true;
+        let first = cache.get_or_make("q", any, || slow_make(&made, Ok(plain(1.0))));
+        // Dropped while making: the turn is released and the line removed.
+        let gave_up = futures::FutureExt::now_or_never(first);
+        assert!(gave_up.is_none(), "still making when dropped");
+        assert!(cache.in_flight.lock().unwrap().is_empty());
+        let again = cache.get_or_make("q", any, || slow_make(&made, Ok(plain(2.0)))).await.unwrap();
+        assert_eq!(again.vector[0], 2.0, "a later caller makes it");
     }
 
     fn signed(id: &str, cosine: f32, rows: &[[f32; 8]]) -> ChunkHit {
