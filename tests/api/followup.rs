@@ -770,26 +770,12 @@ async fn holding_embeddings_server(
     let embed = move |axum::Json(body): axum::Json<Value>| {
         let count = count.clone();
         async move {
-            let inputs: Vec<String> = match &body["input"] {
-                Value::String(s) => vec![s.clone()],
-                Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
-                _ => Vec::new(),
-            };
+            let (inputs, response) = crate::support::stub_embeddings(&body);
             if inputs == [held] {
                 count.send_modify(|n| *n += 1);
                 let _ = tokio::time::timeout(hold, count.subscribe().wait_for(|n| *n >= 2)).await;
             }
-            let data: Vec<Value> = inputs
-                .iter()
-                .enumerate()
-                .map(|(i, text)| {
-                    let mut v = vec![0.1f32; 8];
-                    v[text.len() % 8] = 1.0;
-                    json!({"object": "embedding", "index": i, "embedding": v})
-                })
-                .collect();
-            axum::Json(json!({"object": "list", "data": data, "model": "stub-embed",
-                "usage": {"prompt_tokens": 1, "total_tokens": 1}}))
+            axum::Json(response)
         }
     };
     let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));

@@ -587,22 +587,7 @@ async fn counting_embeddings_server() -> (String, std::sync::Arc<std::sync::atom
         let counted = counted.clone();
         async move {
             counted.fetch_add(1, Ordering::SeqCst);
-            let inputs: Vec<String> = match &body["input"] {
-                Value::String(s) => vec![s.clone()],
-                Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
-                _ => Vec::new(),
-            };
-            let data: Vec<Value> = inputs
-                .iter()
-                .enumerate()
-                .map(|(i, text)| {
-                    let mut v = vec![0.1f32; 8];
-                    v[text.len() % 8] = 1.0;
-                    json!({"object": "embedding", "index": i, "embedding": v})
-                })
-                .collect();
-            axum::Json(json!({"object": "list", "data": data, "model": "stub-embed",
-                "usage": {"prompt_tokens": 1, "total_tokens": 1}}))
+            axum::Json(crate::support::stub_embeddings(&body).1)
         }
     };
     let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));

@@ -449,3 +449,26 @@ async fn aws_overrides() -> lore::compose::AwsOverrides {
     let (moto, database) = (required_env("LORE_TEST_MOTO_URL"), required_env("LORE_TEST_DATABASE_URL"));
     lore::compose::AwsOverrides::local(&moto, &database, "lore-api").await
 }
+
+/// What an OpenAI-compatible embeddings stub answers to a request `body`: its inputs, and a
+/// response with an 8-dimension vector per input made from the input's length (equal lengths
+/// modulo 8 are the same vector).
+pub fn stub_embeddings(body: &Value) -> (Vec<String>, Value) {
+    let inputs: Vec<String> = match &body["input"] {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
+        _ => Vec::new(),
+    };
+    let data: Vec<Value> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let mut v = vec![0.1f32; 8];
+            v[text.len() % 8] = 1.0;
+            serde_json::json!({"object": "embedding", "index": i, "embedding": v})
+        })
+        .collect();
+    let response = serde_json::json!({"object": "list", "data": data, "model": "stub-embed",
+        "usage": {"prompt_tokens": 1, "total_tokens": 1}});
+    (inputs, response)
+}
