@@ -343,9 +343,9 @@ pub struct QueryEmbeddings {
     in_flight: std::sync::Mutex<HashMap<String, Line>>,
 }
 
-/// The callers of one query take turns; a turn that made the embedding leaves it here for the
-/// next (the cache may not keep it: a budget of 0, or one too large).
-type Line = Arc<tokio::sync::Mutex<Option<Arc<Embedding>>>>;
+/// The callers of one query take turns; a turn that made the embedding, or failed to, leaves
+/// the outcome here for the next (the cache may not keep it: a budget of 0, or one too large).
+type Line = Arc<tokio::sync::Mutex<Option<Result<Arc<Embedding>, String>>>>;
 
 /// A caller's place in the line for a query's embedding; the last to leave removes the line,
 /// also when its future is dropped part-way.
@@ -390,16 +390,17 @@ impl QueryEmbeddings {
 
     /// The cached embedding of `query` when `usable` takes it, else the one `make` makes (and
     /// the cache keeps). Callers asking for the same query at once make it once: the others wait
-    /// for the first and take its embedding when usable (they make their own when it failed or
-    /// was not usable to them).
-    pub async fn get_or_make<E, F>(
+    /// for the first and take its outcome — its embedding when usable to them (else they make
+    /// their own), or its failure: an embedder that fails or times out is not asked again by
+    /// each caller in turn, which would multiply the time a turn takes to fail.
+    pub async fn get_or_make<F>(
         &self,
         query: &str,
         usable: impl Fn(&Embedding) -> bool,
         make: impl FnOnce() -> F,
-    ) -> Result<Arc<Embedding>, E>
+    ) -> Result<Arc<Embedding>, String>
     where
-        F: std::future::Future<Output = Result<Embedding, E>>,
+        F: std::future::Future<Output = Result<Embedding, String>>,
     {
         let cached = || self.get(query).filter(|e| usable(e));
         if let Some(e) = cached() {
@@ -411,13 +412,20 @@ impl QueryEmbeddings {
         };
         let flight = InFlight { cache: self, query, turn };
         let mut turn = flight.turn.lock().await;
-        if let Some(e) = turn.as_ref().filter(|e| usable(e)).cloned().or_else(cached) {
+        match turn.as_ref() {
+            Some(Err(failed)) => return Err(failed.clone()),
+            Some(Ok(e)) if usable(e) => return Ok(e.clone()),
+            _ => {}
+        }
+        if let Some(e) = cached() {
             return Ok(e);
         }
-        let e = Arc::new(make().await?);
-        self.put(query, e.clone());
-        *turn = Some(e.clone());
-        Ok(e)
+        let made = make().await.map(Arc::new);
+        if let Ok(e) = &made {
+            self.put(query, e.clone());
+        }
+        *turn = Some(made.clone());
+        made
     }
 
     pub fn get(&self, query: &str) -> Option<Arc<Embedding>> {
@@ -516,7 +524,7 @@ impl App {
         let states = states && self.ports.shared.embedder.has_token_states();
         let usable = |e: &Embedding| !states || e.token_states.is_some();
         let make = || async {
-            let failed = |e: crate::ports::EmbedError| AppError::Storage(format!("embedding the query failed: {e}"));
+            let failed = |e: crate::ports::EmbedError| format!("embedding the query failed: {e}");
             let texts = [query.to_owned()];
             let embedded = if states {
                 self.ports.shared.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
@@ -526,7 +534,7 @@ impl App {
             };
             Ok(embedded.unwrap_or(Embedding { vector: Vec::new(), token_states: None }))
         };
-        self.query_embeddings.get_or_make(query, usable, make).await
+        self.query_embeddings.get_or_make(query, usable, make).await.map_err(AppError::Storage)
     }
 
     /// The ready sources of an owner a search may look at, after the request's filters.
@@ -898,12 +906,12 @@ mod tests {
     async fn slow_make(
         made: &std::sync::atomic::AtomicUsize,
         answer: Result<Embedding, &'static str>,
-    ) -> Result<Embedding, &'static str> {
+    ) -> Result<Embedding, String> {
         made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         for _ in 0..3 {
             tokio::task::yield_now().await;
         }
-        answer
+        answer.map_err(str::to_owned)
     }
 
     fn plain(x: f32) -> Embedding {
@@ -933,13 +941,17 @@ mod tests {
         assert_eq!((c.unwrap().vector[0], d.unwrap().vector[0]), (1.0, 4.0), "q cached, other made");
         assert_eq!(made.load(Ordering::SeqCst), 2);
 
-        // The first caller failed: the one waiting makes its own and gets it.
+        // The first caller failed: the one waiting shares the failure rather than asking the
+        // embedder again (a timing-out embedder would make it wait twice); a later caller asks.
         let (e, f) = futures::join!(
             cache.get_or_make("r", any, || slow_make(&made, Err("embedder down"))),
             cache.get_or_make("r", any, || slow_make(&made, Ok(plain(5.0)))),
         );
-        assert_eq!(e.unwrap_err(), "embedder down");
-        assert_eq!(f.unwrap().vector[0], 5.0);
+        assert_eq!((e.unwrap_err(), f.unwrap_err()), ("embedder down".to_owned(), "embedder down".to_owned()));
+        assert_eq!(made.load(Ordering::SeqCst), 3);
+        assert!(cache.in_flight.lock().unwrap().is_empty());
+        let later = cache.get_or_make("r", any, || slow_make(&made, Ok(plain(5.0)))).await;
+        assert_eq!(later.unwrap().vector[0], 5.0);
         assert_eq!(made.load(Ordering::SeqCst), 4);
 
         // One that needs token states does not take an embedding without them.
