@@ -758,33 +758,6 @@ fn parse_csv(s: &str) -> Vec<Vec<String>> {
     rows
 }
 
-/// An OpenAI-compatible embeddings server (8 dimensions, a vector per input made from its
-/// length) counting the requests that embed `held` alone. Such a request is answered once a
-/// second one for it arrives, or after `hold`: two asked at once overlap, whatever the timing.
-async fn holding_embeddings_server(
-    held: &'static str,
-    hold: Duration,
-) -> (String, tokio::sync::watch::Receiver<usize>) {
-    let (count, seen) = tokio::sync::watch::channel(0usize);
-    let count = std::sync::Arc::new(count);
-    let embed = move |axum::Json(body): axum::Json<Value>| {
-        let count = count.clone();
-        async move {
-            let (inputs, response) = crate::support::stub_embeddings(&body);
-            if inputs == [held] {
-                count.send_modify(|n| *n += 1);
-                let _ = tokio::time::timeout(hold, count.subscribe().wait_for(|n| *n >= 2)).await;
-            }
-            axum::Json(response)
-        }
-    };
-    let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (base_url, seen)
-}
-
 /// A turn of an owner with corrections checks them and searches at once, and both want the
 /// question's embedding: it is made once, the second asker waiting for the first.
 #[tokio::test]
@@ -792,15 +765,20 @@ async fn a_turn_with_corrections_embeds_its_question_once() {
     // 26 characters: its stub vector is far from the corrected question's (25), so the check
     // finds no correction and the turn searches.
     let question = "Are gift cards refundable?";
-    let (base_url, seen) = holding_embeddings_server(question, Duration::from_secs(2)).await;
-    let config = lore_embed::OpenAiEmbedderConfig {
-        base_url,
-        model: "stub-embed".into(),
-        dimensions: 8,
-        ..lore_embed::OpenAiEmbedderConfig::new("sk-test")
-    };
-    let embedder = std::sync::Arc::new(lore_embed::OpenAiEmbedder::new(config).unwrap());
-    let t = TestApp::spawn_with(lore::compose::Overrides { embedder: Some(embedder), ..Default::default() }).await;
+    // The stub counts the requests that embed the question alone, and holds each until a second
+    // one arrives (or 2 s pass): two asked at once overlap, whatever the timing.
+    let (count, seen) = tokio::sync::watch::channel(0usize);
+    let count = std::sync::Arc::new(count);
+    let t = TestApp::with_stub_embedder(move |inputs| {
+        let count = count.clone();
+        async move {
+            if inputs == [question] {
+                count.send_modify(|n| *n += 1);
+                let _ = tokio::time::timeout(Duration::from_secs(2), count.subscribe().wait_for(|n| *n >= 2)).await;
+            }
+        }
+    })
+    .await;
     let o = published(&t, "c", "Embedded once", json!({})).await;
     let conv = conversation(&t, &o).await;
     let answer = ask(&t, &o, &conv, "How long do refunds take?").await;

@@ -577,38 +577,16 @@ async fn with_minilm_hybrid_search_rescores_by_late_interaction() {
     }
 }
 
-/// An OpenAI-compatible embeddings server (8 dimensions, a vector per input made from its
-/// length) that counts its requests; returns its base URL and the count.
-async fn counting_embeddings_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+#[tokio::test]
+async fn a_paid_embedder_is_not_called_for_a_knowledge_base_with_nothing_to_search() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let calls = std::sync::Arc::new(AtomicUsize::new(0));
     let counted = calls.clone();
-    let embed = move |axum::Json(body): axum::Json<Value>| {
-        let counted = counted.clone();
-        async move {
-            counted.fetch_add(1, Ordering::SeqCst);
-            axum::Json(crate::support::stub_embeddings(&body).1)
-        }
-    };
-    let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (base_url, calls)
-}
-
-#[tokio::test]
-async fn a_paid_embedder_is_not_called_for_a_knowledge_base_with_nothing_to_search() {
-    use std::sync::atomic::Ordering;
-    let (base_url, calls) = counting_embeddings_server().await;
-    let config = lore_embed::OpenAiEmbedderConfig {
-        base_url,
-        model: "stub-embed".into(),
-        dimensions: 8,
-        ..lore_embed::OpenAiEmbedderConfig::new("sk-test")
-    };
-    let embedder = std::sync::Arc::new(lore_embed::OpenAiEmbedder::new(config).unwrap());
-    let t = TestApp::spawn_with(lore::compose::Overrides { embedder: Some(embedder), ..Default::default() }).await;
+    let t = TestApp::with_stub_embedder(move |_| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        async {}
+    })
+    .await;
     let k = t.dev_key.clone();
     let bot = t.create_chatbot(&k, json!({"name": "empty"})).await["id"].as_str().unwrap().to_owned();
     for mode in ["hybrid", "semantic"] {

@@ -450,25 +450,48 @@ async fn aws_overrides() -> lore::compose::AwsOverrides {
     lore::compose::AwsOverrides::local(&moto, &database, "lore-api").await
 }
 
-/// What an OpenAI-compatible embeddings stub answers to a request `body`: its inputs, and a
-/// response with an 8-dimension vector per input made from the input's length (equal lengths
-/// modulo 8 are the same vector).
-pub fn stub_embeddings(body: &Value) -> (Vec<String>, Value) {
-    let inputs: Vec<String> = match &body["input"] {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
-        _ => Vec::new(),
-    };
-    let data: Vec<Value> = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let mut v = vec![0.1f32; 8];
-            v[text.len() % 8] = 1.0;
-            serde_json::json!({"object": "embedding", "index": i, "embedding": v})
-        })
-        .collect();
-    let response = serde_json::json!({"object": "list", "data": data, "model": "stub-embed",
-        "usage": {"prompt_tokens": 1, "total_tokens": 1}});
-    (inputs, response)
+impl TestApp {
+    /// A server whose embedder is OpenAI's client against a stub on 127.0.0.1 (`stub-embed`, 8
+    /// dimensions, a vector per input made from its length: equal lengths modulo 8 are the same
+    /// vector). `seen` gets each request's inputs before it is answered, to count or hold it.
+    pub async fn with_stub_embedder<F, Fut>(seen: F) -> Self
+    where
+        F: Fn(Vec<String>) -> Fut + Clone + Send + Sync + 'static,
+        Fut: std::future::Future<Output = ()> + Send,
+    {
+        let embed = move |axum::Json(body): axum::Json<Value>| {
+            let seen = seen.clone();
+            async move {
+                let inputs: Vec<String> = match &body["input"] {
+                    Value::String(s) => vec![s.clone()],
+                    Value::Array(a) => a.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect(),
+                    _ => Vec::new(),
+                };
+                let data: Vec<Value> = inputs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| {
+                        let mut v = vec![0.1f32; 8];
+                        v[text.len() % 8] = 1.0;
+                        serde_json::json!({"object": "embedding", "index": i, "embedding": v})
+                    })
+                    .collect();
+                seen(inputs).await;
+                axum::Json(serde_json::json!({"object": "list", "data": data, "model": "stub-embed",
+                    "usage": {"prompt_tokens": 1, "total_tokens": 1}}))
+            }
+        };
+        let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let config = lore_embed::OpenAiEmbedderConfig {
+            base_url,
+            model: "stub-embed".into(),
+            dimensions: 8,
+            ..lore_embed::OpenAiEmbedderConfig::new("sk-test")
+        };
+        let embedder = std::sync::Arc::new(lore_embed::OpenAiEmbedder::new(config).unwrap());
+        Self::spawn_with(lore::compose::Overrides { embedder: Some(embedder), ..Default::default() }).await
+    }
 }
