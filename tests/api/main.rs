@@ -16,6 +16,7 @@ mod followup;
 mod forms;
 mod keys;
 mod knowledge;
+mod languages;
 mod metadata;
 mod mind_sources;
 mod mind_uploads;

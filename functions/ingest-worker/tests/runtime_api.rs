@@ -231,6 +231,7 @@ async fn the_worker_embeds_with_minilm_from_the_layer_on_aws() {
         source_ids: None,
         types: None,
         filter: None,
+        language: None,
     };
     let found = aws.app.search_chatbot(&aws.p, &aws.bot, request).await.expect("search");
     assert_eq!(found.hits.len(), 2, "both sources' chunks are in the index under MiniLM's id: {:?}", found.hits);

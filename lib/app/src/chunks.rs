@@ -81,6 +81,7 @@ impl App {
         let embedding = ChunkEmbedding { vector: e.vector, token_signs: e.token_states.map(|t| t.signs()) };
         Ok(ChunkRewrite {
             content_hash: chunk_hash(&content),
+            language: lore_domain::language::Language::detect(&content),
             content,
             model: self.index_model().to_owned(),
             embedding,

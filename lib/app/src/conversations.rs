@@ -21,6 +21,7 @@ use lore_domain::conversation::{
 };
 use lore_domain::correction::ReplySettings;
 use lore_domain::id::{ConversationId, WorkspaceId};
+use lore_domain::language::Language;
 use lore_domain::metadata::Filter;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::source::SourceOwner;
@@ -267,9 +268,11 @@ impl App {
                 .instrument(tracing::debug_span!("turn.history")),
         );
         let (persona, _, reply) = owner_read?;
+        // The answer's language (docs/api.md §20): the owner's fixed one, else the message's.
+        let language = reply.language.answer_language(content.as_str());
         let mut conversation = conversation?;
         if conversation.status == ConversationStatus::Handoff {
-            return self.store_unanswered(conversation, content, persona).await;
+            return self.store_unanswered(conversation, content, persona, language).await;
         }
         let mut history = recent?;
         // Read in full, the history may hold the previous question further back (after many
@@ -357,8 +360,13 @@ impl App {
         let found = match material? {
             Ok(found) => found,
             Err(c) => {
-                let prompt =
-                    Prompt { persona, passages: Vec::new(), history: Vec::new(), question: question.content.clone() };
+                let prompt = Prompt {
+                    persona,
+                    passages: Vec::new(),
+                    history: Vec::new(),
+                    question: question.content.clone(),
+                    language,
+                };
                 let reply = Reply::Correction(c.content);
                 return Ok(PendingTurn {
                     conversation,
@@ -385,7 +393,7 @@ impl App {
         let citations = found.into_iter().map(|(c, _)| c).collect();
         let recent = history.iter().rev().take(HISTORY_MESSAGES).rev();
         let history = recent.map(|m| Turn { role: m.role, content: m.content.clone() }).collect();
-        let prompt = Prompt { persona, passages, history, question: question.content.clone() };
+        let prompt = Prompt { persona, passages, history, question: question.content.clone(), language };
         Ok(PendingTurn { conversation, question, citations, prompt, reply: Reply::Generate, _slot: Some(slot) })
     }
 
@@ -396,6 +404,7 @@ impl App {
         conversation: Conversation,
         content: MessageContent,
         persona: Persona,
+        language: Language,
     ) -> Result<PendingTurn, AppError> {
         let (ws, owner, id) = (&conversation.workspace_id, &conversation.owner, &conversation.id);
         let message = Message::user(id.clone(), content, Timestamp::now());
@@ -404,7 +413,8 @@ impl App {
             Append::Full => return Err(conversation_full()),
             Append::NotFound => return Err(AppError::NotFound("conversation")),
         };
-        let prompt = Prompt { persona, passages: Vec::new(), history: Vec::new(), question: message.content.clone() };
+        let prompt =
+            Prompt { persona, passages: Vec::new(), history: Vec::new(), question: message.content.clone(), language };
         Ok(PendingTurn {
             conversation,
             question: message,
@@ -586,6 +596,7 @@ impl App {
             source_ids: None,
             types: None,
             filter,
+            language: None,
         };
         let results = self.search_in(ws, owner, req).await?;
         let _quotes = tracing::debug_span!("turn.quotes").entered();

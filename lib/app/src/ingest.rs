@@ -10,6 +10,7 @@ use crate::{App, AppError, StoreError};
 use lore_domain::Timestamp;
 use lore_domain::document::DocumentKind;
 use lore_domain::event::{Event, EventType};
+use lore_domain::language::Language;
 use lore_domain::source::{KnowledgeSource, PageChanges, Progress, SourceSpec, SourceStatus};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
@@ -440,6 +441,7 @@ impl App {
                     .cloned()
                     .unwrap_or(ChunkEmbedding { vector: Vec::new(), token_signs: None }),
                 content_hash: hashes[i].clone(),
+                language: Language::detect(&content),
                 content,
                 url,
             })

@@ -126,6 +126,8 @@ pub struct SearchRequest {
     pub types: Option<Vec<SourceType>>,
     /// Only sources whose metadata passes it.
     pub filter: Option<Filter>,
+    /// Only chunks in this language (docs/api.md §20).
+    pub language: Option<lore_domain::language::Language>,
 }
 
 /// Whose vocabulary a request's `types` are in.
@@ -147,6 +149,7 @@ pub struct SearchInput<'a> {
     pub source_ids: Option<&'a [String]>,
     pub types: Option<&'a [String]>,
     pub filter: Option<&'a serde_json::Value>,
+    pub language: Option<&'a str>,
 }
 
 impl SearchRequest {
@@ -156,7 +159,7 @@ impl SearchRequest {
     }
 
     pub fn parse_for(names: TypeNames, input: SearchInput<'_>) -> Result<Self, DomainError> {
-        let SearchInput { query, top_k, mode, min_score, source_ids, types, filter } = input;
+        let SearchInput { query, top_k, mode, min_score, source_ids, types, filter, language } = input;
         let mut v = Validator::new();
         let query = v.check(match query.map(str::trim) {
             None | Some("") => Err(DomainError::field("query", "is required and must not be empty")),
@@ -197,13 +200,17 @@ impl SearchRequest {
                 .map(Some),
         });
         let filter = v.check(Filter::parse("filter", filter));
+        let language = match language {
+            None => None,
+            Some(l) => v.check(lore_domain::language::parse_language("language", l)),
+        };
         v.finish()?;
         let (Some(query), Some(top_k), Some(mode), Some(min_score), Some(types), Some(filter)) =
             (query, top_k, mode, min_score, types, filter)
         else {
             unreachable!("validator finished without errors")
         };
-        Ok(Self { query, top_k, mode, min_score, source_ids, types, filter })
+        Ok(Self { query, top_k, mode, min_score, source_ids, types, filter, language })
     }
 }
 
@@ -218,6 +225,7 @@ pub struct SearchHit {
     pub score: f32,
     pub position: u32,
     pub url: Option<String>,
+    pub language: Option<lore_domain::language::Language>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -617,6 +625,7 @@ impl App {
             workspace_id: ws.clone(),
             owner: owner.clone(),
             source_ids: sources.keys().cloned().collect(),
+            language: req.language,
         };
         let depth = match req.mode {
             SearchMode::Hybrid => req.top_k * FUSION_DEPTH,
@@ -695,6 +704,7 @@ impl App {
                     score: h.score,
                     position: h.position,
                     url: h.url,
+                    language: h.language,
                 })
             })
             .take(req.top_k)
@@ -709,6 +719,7 @@ mod tests {
 
     fn hit(id: &str, score: f32) -> ChunkHit {
         ChunkHit {
+            language: None,
             chunk_id: id.into(),
             source_id: SourceId::generate(),
             content: String::new(),
@@ -1029,9 +1040,10 @@ mod tests {
             source_ids: None,
             types: Some(&types),
             filter: Some(&filter),
+            language: Some("xx"),
         })
         .unwrap_err();
-        for f in ["query", "topK", "mode", "minScore", "types", "filter"] {
+        for f in ["query", "topK", "mode", "minScore", "types", "filter", "language"] {
             assert!(e.fields.contains_key(f), "{f}: {e:?}");
         }
         let long = "q".repeat(2001);

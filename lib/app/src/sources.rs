@@ -265,6 +265,12 @@ impl App {
         }
     }
 
+    /// The languages of a source's chunks, most chunks first (docs/api.md §20). The caller has
+    /// read the source as its owner.
+    pub async fn source_languages(&self, source: &SourceId) -> Result<Vec<lore_domain::language::Language>, AppError> {
+        Ok(self.ports.storage.index.source_languages(source).await?)
+    }
+
     pub async fn get_source(
         &self,
         p: &Principal,

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink};
-use lore_domain::conversation::{GeneratedBy, NOTHING_FOUND};
+use lore_domain::conversation::GeneratedBy;
 
 /// Passages an extractive answer quotes at most.
 const MAX_QUOTED: usize = 3;
@@ -22,12 +22,13 @@ impl ExtractiveResponder {
             .take(MAX_QUOTED)
             .map(|p| format!("{} [{}]", p.quote, p.index))
             .collect();
+        let framing = prompt.language.answer_framing();
+        // A framing ending in a full-width colon (Chinese, Japanese) takes no space after it.
+        let gap = if framing.ends_with('：') { "" } else { " " };
         match quoted.as_slice() {
-            [] => NOTHING_FOUND.to_owned(),
-            [one] => format!("From what I know: {one}"),
-            many => {
-                format!("From what I know:\n\n{}", many.iter().map(|q| format!("- {q}")).collect::<Vec<_>>().join("\n"))
-            }
+            [] => prompt.language.nothing_found().to_owned(),
+            [one] => format!("{framing}{gap}{one}"),
+            many => format!("{framing}\n\n{}", many.iter().map(|q| format!("- {q}")).collect::<Vec<_>>().join("\n")),
         }
     }
 }
@@ -58,7 +59,13 @@ mod tests {
     }
 
     fn prompt(passages: Vec<Passage>) -> Prompt {
-        Prompt { persona: Persona::default(), passages, history: Vec::new(), question: "q".into() }
+        Prompt {
+            persona: Persona::default(),
+            passages,
+            history: Vec::new(),
+            question: "q".into(),
+            language: lore_domain::language::Language::English,
+        }
     }
 
     #[test]
@@ -67,6 +74,22 @@ mod tests {
         assert_eq!(ExtractiveResponder::answer(&p), "From what I know: Refunds take 14 days. [1]");
         let p = prompt(vec![passage(1, "A.", true), passage(2, "B.", true), passage(3, "C.", false)]);
         assert_eq!(ExtractiveResponder::answer(&p), "From what I know:\n\n- A. [1]\n- B. [2]");
-        assert_eq!(ExtractiveResponder::answer(&prompt(vec![passage(1, "x", false)])), NOTHING_FOUND);
+        assert_eq!(
+            ExtractiveResponder::answer(&prompt(vec![passage(1, "x", false)])),
+            lore_domain::conversation::NOTHING_FOUND
+        );
+    }
+
+    #[test]
+    fn frames_and_says_nothing_in_the_answer_s_language_with_verbatim_quotes() {
+        use lore_domain::language::Language;
+        let mut p = prompt(vec![passage(1, "Refunds take 14 days.", true)]);
+        p.language = Language::French;
+        assert_eq!(ExtractiveResponder::answer(&p), "D'après ce que je sais : Refunds take 14 days. [1]");
+        p.language = Language::Japanese;
+        assert_eq!(ExtractiveResponder::answer(&p), "私の知る限りでは：Refunds take 14 days. [1]");
+        let mut none = prompt(vec![passage(1, "x", false)]);
+        none.language = Language::German;
+        assert_eq!(ExtractiveResponder::answer(&none), "Dazu habe ich noch nichts in meinem Wissen.");
     }
 }

@@ -67,8 +67,14 @@ pub fn build(prompt: &Prompt, budget: PromptBudget) -> ChatMessages {
     // What the public page renders (docs/api.md §18): anything else would show as literal text.
     system.push_str(
         "Format with plain Markdown only: paragraphs, `-` or `1.` lists, **bold**, *emphasis*, `code`, fenced \
-         code blocks and [links](https://…). No headings, tables, images or HTML.\n\nPassages:\n",
+         code blocks and [links](https://…). No headings, tables, images or HTML.\n",
     );
+    // The visitor's language (docs/api.md §20), whatever the passages are written in.
+    system.push_str(&format!(
+        "Write your answer in {} (language code `{}`), even when the passages are in another language.\n\nPassages:\n",
+        prompt.language.name(),
+        prompt.language.code()
+    ));
     let question_tokens = estimate_tokens(&prompt.question) + 8;
     let mut left = budget.prompt_tokens.saturating_sub(estimate_tokens(&system) + question_tokens);
     let mut listed = 0;
@@ -144,6 +150,7 @@ mod tests {
                 })
                 .collect(),
             question: "What about refunds?".into(),
+            language: lore_domain::language::Language::English,
         }
     }
 

@@ -59,6 +59,8 @@ pub struct ReplySettings {
     /// The metadata filter of every answer's search (`knowledgeFilter`): a Mind or chatbot can
     /// answer from part of its sources only (docs/api.md §7).
     pub knowledge_filter: Option<Filter>,
+    /// The language answers and the public page use (docs/api.md §20).
+    pub language: crate::language::LanguageSetting,
 }
 
 /// A PATCH of [`ReplySettings`]; `None` keeps the value.
@@ -68,6 +70,7 @@ pub struct ReplyPatch {
     pub handoff_enabled: Option<bool>,
     /// `Some(None)` removes the filter.
     pub knowledge_filter: Option<Option<Filter>>,
+    pub language: Option<crate::language::LanguageSetting>,
 }
 
 /// The raw reply members of a Mind or chatbot PATCH.
@@ -76,13 +79,14 @@ pub struct RawReply<'a> {
     pub correction_threshold: &'a Field<f64>,
     pub handoff_enabled: &'a Field<bool>,
     pub knowledge_filter: &'a Field<serde_json::Value>,
+    pub language: &'a Field<String>,
 }
 
 impl ReplyPatch {
     /// Reads `correctionThreshold` and `handoffEnabled` (`null` is refused for both) and
     /// `knowledgeFilter` (`null` removes it).
     pub fn parse(v: &mut crate::error::Validator, raw: RawReply<'_>) -> Self {
-        let RawReply { correction_threshold: threshold, handoff_enabled: handoff, knowledge_filter } = raw;
+        let RawReply { correction_threshold: threshold, handoff_enabled: handoff, knowledge_filter, language } = raw;
         let correction_threshold = match threshold {
             Field::Absent => None,
             Field::Null => {
@@ -100,7 +104,14 @@ impl ReplyPatch {
             Field::Null => Some(None),
             Field::Value(f) => v.check(Filter::parse(KNOWLEDGE_FILTER_FIELD, Some(f))),
         };
-        Self { correction_threshold, handoff_enabled, knowledge_filter }
+        let language = match language {
+            Field::Absent => None,
+            Field::Null => {
+                v.check(Err(DomainError::field("language", "must be \"auto\" or a supported language code")))
+            }
+            Field::Value(l) => v.check(crate::language::LanguageSetting::parse("language", l)),
+        };
+        Self { correction_threshold, handoff_enabled, knowledge_filter, language }
     }
 
     pub fn apply(&self, r: &mut ReplySettings) {
@@ -112,6 +123,9 @@ impl ReplyPatch {
         }
         if let Some(b) = self.handoff_enabled {
             r.handoff_enabled = b;
+        }
+        if let Some(l) = self.language {
+            r.language = l;
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod event;
 pub mod form;
 pub mod hook;
 pub mod id;
+pub mod language;
 pub mod late_interaction;
 pub mod metadata;
 pub mod mind;

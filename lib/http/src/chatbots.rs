@@ -71,6 +71,10 @@ pub struct ChatbotView {
     /// The metadata filter every answer's search applies (docs/api.md §7); null: all sources.
     #[schema(value_type = Option<SearchFilter>)]
     pub knowledge_filter: Option<Filter>,
+    /// `"auto"` (answers in each visitor's language, the page in the browser's) or the code of
+    /// one supported language (`GET /api/v1/languages`).
+    #[schema(example = "auto")]
+    pub language: String,
 }
 
 impl ChatbotView {
@@ -95,6 +99,7 @@ impl ChatbotView {
             identity_verification: c.embed.identity_verification,
             correction_threshold: c.reply.correction_threshold.value(),
             handoff_enabled: c.reply.handoff_enabled,
+            language: c.reply.language.as_str().to_owned(),
             knowledge_filter: c.reply.knowledge_filter,
             descriptor: c.descriptor,
         }
@@ -181,6 +186,10 @@ pub struct UpdateChatbot {
     #[schema(value_type = Option<SearchFilter>, nullable)]
     #[serde(default)]
     pub knowledge_filter: Field<serde_json::Value>,
+    /// `"auto"` or a supported language code (`GET /api/v1/languages`).
+    #[schema(value_type = Option<String>, example = "fr")]
+    #[serde(default)]
+    pub language: Field<String>,
 }
 
 impl UpdateChatbot {
@@ -199,6 +208,7 @@ impl UpdateChatbot {
             correction_threshold: self.correction_threshold,
             handoff_enabled: self.handoff_enabled,
             knowledge_filter: self.knowledge_filter,
+            language: self.language,
         }
     }
 }

@@ -50,6 +50,9 @@ pub struct ChunkView {
     pub edited: bool,
     /// The crawled page it came from; `null` for other sources.
     pub url: Option<String>,
+    /// The language it is written in (ISO 639-1); `null` when too short to tell.
+    #[schema(example = "en")]
+    pub language: Option<&'static str>,
 }
 
 impl From<ChunkDetail> for ChunkView {
@@ -63,6 +66,7 @@ impl From<ChunkDetail> for ChunkView {
             enabled: d.chunk.enabled,
             edited: d.chunk.edited,
             url: d.chunk.url,
+            language: d.chunk.language.map(|l| l.code()),
         }
     }
 }

@@ -28,6 +28,7 @@ impl ParseId for ApiKeyId {
 pub fn router() -> ApiRouter {
     ApiRouter::new()
         .routes(api_routes!(get_workspace))
+        .routes(api_routes!(list_languages))
         .routes(api_routes!(list_keys, create_key))
         .routes(api_routes!(revoke_key))
 }
@@ -174,6 +175,34 @@ pub struct WorkspaceEnvelope {
 }
 
 /// The caller's workspace, its limits and what it uses of them. Any valid key may read it.
+/// One supported language (docs/api.md §20).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LanguageView {
+    /// ISO 639-1, lowercase.
+    #[schema(example = "fr")]
+    pub code: &'static str,
+    /// As its speakers write it.
+    #[schema(example = "Français")]
+    pub name: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LanguageList {
+    pub status: Status,
+    pub languages: Vec<LanguageView>,
+}
+
+/// The languages a chatbot's or Mind's `language` and the search `language` filter accept, and
+/// the ones chunks are detected in.
+#[utoipa::path(get, path = "/api/v1/languages", tag = "workspace",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The supported languages", body = LanguageList),))]
+async fn list_languages(_auth: Authed<AnyScope>) -> Json<LanguageList> {
+    let languages =
+        lore_domain::language::Language::ALL.iter().map(|l| LanguageView { code: l.code(), name: l.name() }).collect();
+    Json(LanguageList { status: Status::Success, languages })
+}
+
 #[utoipa::path(get, path = "/api/v1/workspace", tag = "workspace",
     security(("bearer" = [])),
     responses((status = 200, description = "The workspace", body = WorkspaceEnvelope),))]

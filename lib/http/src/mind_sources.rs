@@ -181,7 +181,10 @@ async fn get_mind_source(
 ) -> Result<Response, ApiError> {
     let source = s.app.get_mind_source(&auth.principal, &mind, &id).await?;
     let running = source.status.is_running();
-    let mut response = envelope(source).into_response();
+    let languages = s.app.source_languages(&source.id).await?;
+    let mut detail = envelope(source);
+    detail.source.record.languages = Some(languages.iter().map(|l| l.code()).collect());
+    let mut response = detail.into_response();
     if running {
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(POLL_AFTER_SECS));
     }

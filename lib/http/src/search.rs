@@ -40,6 +40,9 @@ pub struct SearchBody {
     /// Only sources whose `metadata` passes this filter (applied before ranking).
     #[schema(value_type = Option<SearchFilter>)]
     pub filter: Option<serde_json::Value>,
+    /// Only chunks in this language (a code of `GET /api/v1/languages`).
+    #[schema(example = "fr")]
+    pub language: Option<String>,
 }
 
 impl SearchBody {
@@ -52,6 +55,7 @@ impl SearchBody {
             source_ids: self.source_ids.as_deref(),
             types: self.types.as_deref(),
             filter: self.filter.as_ref(),
+            language: self.language.as_deref(),
         }
     }
 }
@@ -144,6 +148,9 @@ pub struct SearchResultView {
     pub position: u32,
     /// The page a crawled chunk came from; null for text and file sources.
     pub url: Option<String>,
+    /// The chunk's language (ISO 639-1); null when too short to tell.
+    #[schema(example = "en")]
+    pub language: Option<&'static str>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -176,6 +183,7 @@ impl SearchResponse {
                     score: h.score,
                     position: h.position,
                     url: h.url,
+                    language: h.language.map(|l| l.code()),
                 })
                 .collect(),
             took_ms: (r.took_ms * 1000.0).round() / 1000.0,

@@ -113,6 +113,10 @@ pub struct SourceRecord {
     pub mime_type: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_url: Option<String>,
+    /// Detail only (GET): the languages of its chunks (ISO 639-1), most chunks first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(["en", "fr"]))]
+    pub languages: Option<Vec<&'static str>>,
 }
 
 impl SourceRecord {
@@ -137,6 +141,7 @@ impl SourceRecord {
             crawl_depth: None,
             pages_crawled: None,
             last_refreshed_at: None,
+            languages: None,
             refresh_interval_hours: None,
             next_refresh_at: None,
             file_name: None,
@@ -450,7 +455,11 @@ async fn get_source(
     State(s): State<ApiState>,
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
 ) -> Result<Json<SourceEnvelope>, ApiError> {
-    Ok(envelope(s.app.get_source(&auth.principal, &chatbot, &id).await?))
+    let source = s.app.get_source(&auth.principal, &chatbot, &id).await?;
+    let languages = s.app.source_languages(&source.id).await?;
+    let mut detail = envelope(source);
+    detail.source.record.languages = Some(languages.iter().map(|l| l.code()).collect());
+    Ok(detail)
 }
 
 /// Change a text source (other types: `invalid_operation`); 409 while processing.

@@ -1,18 +1,18 @@
 //! What keyword search ranks by, written once for both chunk indexes: the embedded one
 //! (lib/local/src/keywords.rs, postings in memory) and the PostgreSQL one (lib/pgvector, postings
-//! in tables). Both cut text into terms with SQLite FTS5's own tokenizer
-//! (`porter unicode61 remove_diacritics 2`, [`Tokenizer`]), take the same words of a question
-//! ([`query_words`], [`query_terms`]) and score with the same BM25 arithmetic ([`Bm25`]), so one
+//! in tables). Both cut text into terms with the same Rust tokenizer ([`each_term`]: Unicode word
+//! boundaries, character pairs for Chinese and Japanese, the Snowball stemmer of the chunk's
+//! language), take the same words of a question ([`query_words`], [`query_terms`], folded for
+//! every language the knowledge holds) and score with the same BM25 arithmetic ([`Bm25`]), so one
 //! knowledge base ranks alike — to the bit, given the same statistics — on either backend.
 
 mod tokens;
 
 use lore_domain::conversation::is_stop_word;
-use rusqlite::Connection;
-use std::cell::RefCell;
+use lore_domain::language::Language;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-pub use tokens::Tokenizer;
+pub use tokens::each_term;
 
 /// BM25's term-frequency saturation (FTS5's value).
 pub const K1: f64 = 1.2;
@@ -115,23 +115,27 @@ pub fn query_words(query: &str) -> Vec<String> {
     words
 }
 
-/// The query's distinct terms, in order, from its words.
-pub fn query_terms(words: &[String], tokenizer: &Tokenizer<'_>) -> Vec<Vec<u8>> {
+/// The query's distinct terms, in order, from its words: each word folded as a chunk of each of
+/// `languages` would have it (`None`: a chunk of no detected language), since a question is
+/// often too short to tell its language and may be asked of knowledge in several.
+pub fn query_terms(words: &[String], languages: &[Option<Language>]) -> Vec<Vec<u8>> {
     let mut terms: Vec<Vec<u8>> = Vec::new();
     for w in words {
-        tokenizer.each_term(w, |t| {
-            if !terms.iter().any(|have| have == t) {
-                terms.push(t.to_vec());
-            }
-        });
+        for &language in languages {
+            each_term(w, language, |t| {
+                if !terms.iter().any(|have| have == t) {
+                    terms.push(t.to_vec());
+                }
+            });
+        }
     }
     terms
 }
 
 /// A chunk's distinct terms with their counts (sorted by term), and its length in terms.
-pub fn chunk_terms(text: &str, tokenizer: &Tokenizer<'_>) -> (Vec<(Vec<u8>, u32)>, u32) {
+pub fn chunk_terms(text: &str, language: Option<Language>) -> (Vec<(Vec<u8>, u32)>, u32) {
     let mut all: Vec<Vec<u8>> = Vec::new();
-    tokenizer.each_term(text, |t| all.push(t.to_vec()));
+    each_term(text, language, |t| all.push(t.to_vec()));
     let length = u32::try_from(all.len()).unwrap_or(u32::MAX);
     all.sort_unstable();
     let mut counted: Vec<(Vec<u8>, u32)> = Vec::new();
@@ -144,23 +148,38 @@ pub fn chunk_terms(text: &str, tokenizer: &Tokenizer<'_>) -> (Vec<(Vec<u8>, u32)
     (counted, length)
 }
 
-thread_local! {
-    /// An in-memory SQLite connection per thread, only for its FTS5 tokenizer (callers without a
-    /// database connection of their own: the PostgreSQL index).
-    static TOKENIZER_HOST: RefCell<Option<Connection>> = const { RefCell::new(None) };
-}
+/// A set of chunk languages (`None` included) as bits: what an index keeps per source to know
+/// which languages a question must be folded for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LanguageSet(pub u64);
 
-/// Runs `f` with a tokenizer of this thread's in-memory SQLite connection (opened on first use).
-pub fn with_tokenizer<R>(f: impl FnOnce(&Tokenizer<'_>) -> R) -> rusqlite::Result<R> {
-    TOKENIZER_HOST.with(|host| {
-        let mut host = host.borrow_mut();
-        if host.is_none() {
-            *host = Some(Connection::open_in_memory()?);
+impl LanguageSet {
+    fn bit(language: Option<Language>) -> u64 {
+        match language {
+            None => 1,
+            Some(l) => 2 << Language::ALL.iter().position(|&x| x == l).unwrap_or(62),
         }
-        let conn = host.as_ref().expect("opened above");
-        let tokenizer = Tokenizer::new(conn)?;
-        Ok(f(&tokenizer))
-    })
+    }
+
+    pub fn insert(&mut self, language: Option<Language>) {
+        self.0 |= Self::bit(language);
+    }
+
+    pub fn union(self, other: LanguageSet) -> LanguageSet {
+        LanguageSet(self.0 | other.0)
+    }
+
+    /// The languages in the set, no language first; an empty set reads as English (a question
+    /// asked of no knowledge still gets its usual terms).
+    pub fn languages(self) -> Vec<Option<Language>> {
+        if self.0 == 0 {
+            return vec![Some(Language::English)];
+        }
+        std::iter::once(None)
+            .chain(Language::ALL.iter().map(|&l| Some(l)))
+            .filter(|&l| self.0 & Self::bit(l) != 0)
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -182,14 +201,28 @@ mod tests {
     }
 
     #[test]
-    fn a_chunk_is_counted_by_term_and_the_thread_tokenizer_matches_fts5() {
-        let (terms, length) = with_tokenizer(|t| chunk_terms("Refunds refund the REFUND; café", t)).unwrap();
+    fn a_chunk_is_counted_by_term_and_a_question_folded_for_each_language() {
+        let (terms, length) = chunk_terms("Refunds refund the REFUND; café", Some(Language::English));
         assert_eq!(length, 5);
         let shown: Vec<(String, u32)> = terms.into_iter().map(|(t, n)| (String::from_utf8(t).unwrap(), n)).collect();
         assert_eq!(shown, [("cafe".to_owned(), 1), ("refund".to_owned(), 3), ("the".to_owned(), 1)]);
         let words = query_words("Refunds and cafés?");
-        let terms = with_tokenizer(|t| query_terms(&words, t)).unwrap();
-        assert_eq!(terms, [b"refund".to_vec(), b"cafe".to_vec()]);
+        assert_eq!(query_terms(&words, &[Some(Language::English)]), [b"refund".to_vec(), b"cafe".to_vec()]);
+        let both = query_terms(&words, &[None, Some(Language::English)]);
+        assert_eq!(both, [b"refunds".to_vec(), b"refund".to_vec(), b"cafes".to_vec(), b"cafe".to_vec()]);
+    }
+
+    #[test]
+    fn a_language_set_lists_its_languages() {
+        let mut set = LanguageSet::default();
+        assert_eq!(set.languages(), [Some(Language::English)], "empty: English");
+        set.insert(Some(Language::Japanese));
+        set.insert(None);
+        set.insert(Some(Language::French));
+        assert_eq!(set.languages(), [None, Some(Language::French), Some(Language::Japanese)]);
+        let mut other = LanguageSet::default();
+        other.insert(Some(Language::English));
+        assert_eq!(set.union(other).languages().len(), 4);
     }
 
     #[test]

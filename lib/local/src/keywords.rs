@@ -3,16 +3,18 @@
 //! source stale; the next search re-reads that source alone and folds it into the index (the
 //! other sources' postings are kept, re-numbered, not re-read).
 //!
-//! The ranking is FTS5's `bm25()` (k1 1.2, b 0.75, IDF floored at 1e-6) over FTS5's own terms
-//! (`lore_keywords::Tokenizer`), computed over the owner's chunks: the same numbers SQLite gives for an index that
-//! holds that owner alone. An SQLite FTS5 table scored every match with a B-tree read per row and
+//! The ranking is FTS5's `bm25()` (k1 1.2, b 0.75, IDF floored at 1e-6) over the terms of
+//! `lore_keywords::each_term` (each chunk folded by its own language), computed over the owner's
+//! chunks: the same numbers SQLite gives for an FTS5 index of those terms that holds that owner
+//! alone. An SQLite FTS5 table scored every match with a B-tree read per row and
 //! could not stop early (96 ms p99 at 100k chunks); its statistics also spanned every workspace,
 //! so one tenant's texts moved another's scores. Here a query reads the postings of its terms and
 //! nothing else.
 
 use lore_domain::id::SourceId;
+use lore_domain::language::Language;
 use lore_domain::source::SourceOwner;
-use lore_keywords::{Bm25, Tokenizer};
+use lore_keywords::{Bm25, LanguageSet};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{self, AtomicU64};
 use std::sync::{Arc, Mutex};
@@ -25,6 +27,8 @@ pub(crate) struct OwnerKeywords {
     lengths: Vec<u32>,
     source_of: Vec<u32>,
     sources: Vec<SourceId>,
+    /// Per source (as `sources`): the languages of its chunks, which a question is folded for.
+    languages: Vec<LanguageSet>,
     total_terms: u64,
     /// Per term, `(chunk, count)` by ascending chunk. A cold build hashes every term occurrence
     /// of every chunk; aHash (keyed at random per map, as std's SipHash is) does that faster.
@@ -32,22 +36,22 @@ pub(crate) struct OwnerKeywords {
 }
 
 impl OwnerKeywords {
-    /// This index with the sources in `changed` replaced by their `(rowid, text)` rows as `read`
+    /// This index with the sources in `changed` replaced by their `(rowid, text, language)` rows as `read`
     /// returns them (none: the source is gone), read one source at a time so that no more than
     /// one source's texts are held at once. Kept chunks are re-numbered; only the changed texts
     /// are cut into terms.
     pub(crate) fn updated<E>(
         &self,
         changed: &[SourceId],
-        mut read: impl FnMut(&SourceId) -> Result<Vec<(i64, String)>, E>,
-        tokenizer: &Tokenizer<'_>,
+        mut read: impl FnMut(&SourceId) -> Result<Vec<(i64, String, Option<Language>)>, E>,
     ) -> Result<Self, E> {
         let replaced: HashSet<&SourceId> = changed.iter().collect();
         let mut next = OwnerKeywords::default();
         let mut source_index: Vec<Option<u32>> = Vec::with_capacity(self.sources.len());
-        for s in &self.sources {
+        for (s, &languages) in self.sources.iter().zip(&self.languages) {
             source_index.push((!replaced.contains(s)).then(|| {
                 next.sources.push(s.clone());
+                next.languages.push(languages);
                 (next.sources.len() - 1) as u32
             }));
         }
@@ -81,14 +85,16 @@ impl OwnerKeywords {
             }
             next.sources.push(source.clone());
             let source_no = (next.sources.len() - 1) as u32;
-            for (rowid, content) in &rows {
+            let mut languages = LanguageSet::default();
+            for (rowid, content, language) in &rows {
+                languages.insert(*language);
                 let doc = next.rowids.len() as u32;
                 // Each occurrence goes straight to its term's postings: the chunk's own entry is
                 // the last one of the list when the term came up before in this chunk (sorting the
                 // chunk's terms to count them was a third of a cold build).
                 let postings = &mut next.postings;
                 let mut length = 0u32;
-                tokenizer.each_term(content, |term| {
+                lore_keywords::each_term(content, *language, |term| {
                     length = length.saturating_add(1);
                     match postings.get_mut(term) {
                         Some(list) => match list.last_mut() {
@@ -105,11 +111,21 @@ impl OwnerKeywords {
                 next.source_of.push(source_no);
                 next.total_terms += u64::from(length);
             }
+            next.languages.push(languages);
         }
         // Lists grown by doubling hold up to twice their length.
         next.postings.values_mut().for_each(Vec::shrink_to_fit);
         next.postings.shrink_to_fit();
         Ok(next)
+    }
+
+    /// The languages of the chunks of `allowed` sources: what a question is folded for.
+    pub(crate) fn languages(&self, allowed: &HashSet<&SourceId>) -> LanguageSet {
+        self.sources
+            .iter()
+            .zip(&self.languages)
+            .filter(|(s, _)| allowed.contains(s))
+            .fold(LanguageSet::default(), |all, (_, &l)| all.union(l))
     }
 
     fn postings(&self, term: &[u8]) -> &[(u32, u32)] {
@@ -118,8 +134,15 @@ impl OwnerKeywords {
 
     /// BM25's best `k` chunks of the `allowed` sources for `terms`, `(rowid, relevance)` best
     /// first, ties by rowid. Statistics (chunk count, average length, chunks per term) cover
-    /// every chunk of the owner.
-    pub(crate) fn top_k(&self, allowed: &HashSet<&SourceId>, terms: &[Vec<u8>], k: usize) -> Vec<(i64, f32)> {
+    /// every chunk of the owner. `rows`, when given, are the only chunks (by rowid) that may be
+    /// returned (the search `language` filter).
+    pub(crate) fn top_k(
+        &self,
+        allowed: &HashSet<&SourceId>,
+        rows_allowed: Option<&HashSet<i64>>,
+        terms: &[Vec<u8>],
+        k: usize,
+    ) -> Vec<(i64, f32)> {
         let rows = self.rowids.len();
         if terms.is_empty() || k == 0 || rows == 0 {
             return Vec::new();
@@ -133,7 +156,7 @@ impl OwnerKeywords {
             let idf = bm25.idf(list.len() as u64);
             for &(doc, count) in list {
                 let d = doc as usize;
-                if !in_scope[self.source_of[d] as usize] {
+                if !in_scope[self.source_of[d] as usize] || rows_allowed.is_some_and(|r| !r.contains(&self.rowids[d])) {
                     continue;
                 }
                 if scores[d] == 0.0 {
@@ -212,28 +235,23 @@ impl KeywordCache {
 pub(crate) mod tests {
     use super::*;
     use lore_domain::id::ChatbotId;
-    use rusqlite::Connection;
 
-    fn rows(list: &[(i64, &str)]) -> Vec<(i64, String)> {
-        list.iter().map(|(r, s)| (*r, s.to_string())).collect()
+    pub(crate) type Rows = Vec<(i64, String, Option<Language>)>;
+
+    fn rows(list: &[(i64, &str)]) -> Rows {
+        list.iter().map(|(r, s)| (*r, s.to_string(), Some(Language::English))).collect()
     }
 
     /// `index` with `changes` applied.
-    pub(crate) fn update(
-        index: &OwnerKeywords,
-        changes: &[(SourceId, Vec<(i64, String)>)],
-        t: &Tokenizer<'_>,
-    ) -> OwnerKeywords {
+    pub(crate) fn update(index: &OwnerKeywords, changes: &[(SourceId, Rows)]) -> OwnerKeywords {
         let ids: Vec<SourceId> = changes.iter().map(|c| c.0.clone()).collect();
         let read =
             |s: &SourceId| Ok::<_, ()>(changes.iter().find(|c| &c.0 == s).map(|c| c.1.clone()).unwrap_or_default());
-        index.updated(&ids, read, t).unwrap()
+        index.updated(&ids, read).unwrap()
     }
 
     #[test]
     fn an_index_counts_terms_per_chunk_and_replaces_a_source_alone() {
-        let conn = Connection::open_in_memory().unwrap();
-        let t = Tokenizer::new(&conn).unwrap();
         let (a, b) = (SourceId::generate(), SourceId::generate());
         let index = update(
             &OwnerKeywords::default(),
@@ -241,13 +259,12 @@ pub(crate) mod tests {
                 (a.clone(), rows(&[(7, "Refunds refund the REFUND"), (9, "no match here")])),
                 (b.clone(), rows(&[(3, "refund")])),
             ],
-            &t,
         );
         assert_eq!(index.postings(b"refund"), &[(0, 3), (2, 1)]);
         assert_eq!(index.postings(b"match"), &[(1, 1)]);
         assert!(index.postings(b"refunds").is_empty(), "stored stemmed");
         assert_eq!((index.lengths.as_slice(), index.total_terms), ([4, 3, 1].as_slice(), 8));
-        let next = update(&index, &[(a.clone(), rows(&[(11, "match")])), (b.clone(), Vec::new())], &t);
+        let next = update(&index, &[(a.clone(), rows(&[(11, "match")])), (b.clone(), Vec::new())]);
         assert_eq!(next.rowids, [11], "source b is gone, source a holds its new chunk");
         assert!(next.postings(b"refund").is_empty());
         assert_eq!(next.postings(b"match"), &[(0, 1)]);
@@ -256,8 +273,6 @@ pub(crate) mod tests {
 
     #[test]
     fn scores_rank_rarer_terms_first_and_skip_sources_out_of_scope() {
-        let conn = Connection::open_in_memory().unwrap();
-        let t = Tokenizer::new(&conn).unwrap();
         let (a, b) = (SourceId::generate(), SourceId::generate());
         let index = update(
             &OwnerKeywords::default(),
@@ -265,16 +280,15 @@ pub(crate) mod tests {
                 (a.clone(), rows(&[(1, "refund policy"), (2, "shipping policy")])),
                 (b.clone(), rows(&[(3, "refund refund"), (4, "policy")])),
             ],
-            &t,
         );
         let terms = vec![b"refund".to_vec()];
         let both: HashSet<&SourceId> = [&a, &b].into_iter().collect();
-        let top = index.top_k(&both, &terms, 10);
+        let top = index.top_k(&both, None, &terms, 10);
         assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), [3, 1], "two mentions in a short chunk first");
         assert!(top.iter().all(|t| t.1 > 0.0));
         let only_a: HashSet<&SourceId> = [&a].into_iter().collect();
-        assert_eq!(index.top_k(&only_a, &terms, 10).iter().map(|t| t.0).collect::<Vec<_>>(), [1]);
-        assert!(index.top_k(&both, &[b"absent".to_vec()], 10).is_empty());
+        assert_eq!(index.top_k(&only_a, None, &terms, 10).iter().map(|t| t.0).collect::<Vec<_>>(), [1]);
+        assert!(index.top_k(&both, None, &[b"absent".to_vec()], 10).is_empty());
     }
 
     #[test]
@@ -282,12 +296,9 @@ pub(crate) mod tests {
         let cache = KeywordCache::default();
         let owner = SourceOwner::Chatbot(ChatbotId::generate());
         let (a, b) = (SourceId::generate(), SourceId::generate());
-        let conn = Connection::open_in_memory().unwrap();
-        let t = Tokenizer::new(&conn).unwrap();
         let index = Arc::new(update(
             &OwnerKeywords::default(),
             &[(a.clone(), rows(&[(1, "x")])), (b.clone(), rows(&[(2, "y")]))],
-            &t,
         ));
         let before = cache.snapshot(&owner);
         assert!(before.cached.is_none());

@@ -12,9 +12,10 @@ use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::language::Language;
 use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
-use lore_keywords::{Tokenizer, query_terms, query_words};
+use lore_keywords::{query_terms, query_words};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -35,7 +36,8 @@ impl VectorIndex for SqliteStore {
             let mut st = tx
                 .prepare_cached(
                     "INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, url,
-                         model, embedding, token_signs) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                         model, embedding, token_signs, language)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )
                 .map_err(unavailable)?;
             for c in &chunks {
@@ -51,6 +53,7 @@ impl VectorIndex for SqliteStore {
                     model,
                     encode_vector(&c.embedding.vector),
                     c.embedding.token_signs.as_ref().map(TokenSigns::as_bytes),
+                    c.language.map(Language::code),
                 ])
                 .map_err(unavailable)?;
             }
@@ -110,6 +113,11 @@ impl VectorIndex for SqliteStore {
             return Ok(Vec::new());
         }
         let (scope, model, query) = (scope.clone(), model.to_owned(), query.to_vec());
+        if let Some(language) = scope.language {
+            return self
+                .read(move |c| semantic_in_language(c, &scope, &model, &query, language, k, with_token_signs))
+                .await;
+        }
         let cache = self.vectors.clone();
         self.read(move |c| {
             let vectors = match cache.get(&scope.owner, &model) {
@@ -147,14 +155,18 @@ impl VectorIndex for SqliteStore {
         let scope = scope.clone();
         let cache = self.keywords.clone();
         self.read(move |c| {
-            let tokenizer = Tokenizer::new(c).map_err(unavailable)?;
-            let terms = query_terms(&words, &tokenizer);
+            let index = owner_keywords(c, &cache, &scope).map_err(unavailable)?;
+            let allowed: HashSet<&SourceId> = scope.source_ids.iter().collect();
+            let languages = match scope.language {
+                Some(l) => vec![Some(l)],
+                None => index.languages(&allowed).languages(),
+            };
+            let terms = query_terms(&words, &languages);
             if terms.is_empty() {
                 return Ok(Vec::new());
             }
-            let index = owner_keywords(c, &cache, &scope, &tokenizer).map_err(unavailable)?;
-            let allowed: HashSet<&SourceId> = scope.source_ids.iter().collect();
-            let top = index.top_k(&allowed, &terms, k);
+            let rows = scope.language.map(|l| rows_in_language(c, &scope, l)).transpose()?;
+            let top = index.top_k(&allowed, rows.as_ref(), &terms, k);
             hits_by_rowid(c, &top, None)
         })
         .await
@@ -197,6 +209,22 @@ impl VectorIndex for SqliteStore {
                 }
             }
             Ok(out)
+        })
+        .await
+    }
+
+    async fn source_languages(&self, source: &SourceId) -> StoreResult<Vec<Language>> {
+        let source = source.clone();
+        self.read(move |c| {
+            let mut st = c
+                .prepare_cached(
+                    "SELECT language FROM chunks WHERE source_id = ?1 AND language IS NOT NULL
+                     GROUP BY language ORDER BY COUNT(*) DESC, language",
+                )
+                .map_err(unavailable)?;
+            let rows = st.query_map([source.as_str()], |r| r.get::<_, String>(0)).map_err(unavailable)?;
+            let codes = rows.collect::<rusqlite::Result<Vec<_>>>().map_err(unavailable)?;
+            Ok(codes.iter().filter_map(|c| Language::from_code(c)).collect())
         })
         .await
     }
@@ -248,7 +276,7 @@ impl VectorIndex for SqliteStore {
                 if let Some(text) = &change.text {
                     tx.execute(
                         "UPDATE chunks SET content = ?3, content_hash = ?4, model = ?5, embedding = ?6,
-                             token_signs = ?7, edited = 1 WHERE id = ?1 AND source_id = ?2",
+                             token_signs = ?7, language = ?8, edited = 1 WHERE id = ?1 AND source_id = ?2",
                         params![
                             id,
                             source.as_str(),
@@ -257,6 +285,7 @@ impl VectorIndex for SqliteStore {
                             text.model,
                             encode_vector(&text.embedding.vector),
                             text.embedding.token_signs.as_ref().map(TokenSigns::as_bytes),
+                            text.language.map(Language::code),
                         ],
                     )
                     .map_err(unavailable)?;
@@ -311,7 +340,7 @@ impl VectorIndex for SqliteStore {
 }
 
 /// The columns [`stored_chunk`] reads.
-const STORED_COLUMNS: &str = "id, source_id, position, content, url, enabled, edited";
+const STORED_COLUMNS: &str = "id, source_id, position, content, url, enabled, edited, language";
 
 /// A row of [`STORED_COLUMNS`]; `None` for an unparseable source id.
 fn stored_chunk(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<StoredChunk>> {
@@ -324,6 +353,7 @@ fn stored_chunk(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<StoredChunk>> 
         url: r.get(4)?,
         enabled: r.get(5)?,
         edited: r.get(6)?,
+        language: r.get::<_, Option<String>>(7)?.as_deref().and_then(Language::from_code),
     }))
 }
 
@@ -343,19 +373,14 @@ impl SqliteStore {
 
 /// The owner's keyword index: from the cache, with the sources written since read again (every
 /// source of the owner when nothing is cached), and cached again if no write came in meanwhile.
-fn owner_keywords(
-    c: &Connection,
-    cache: &KeywordCache,
-    scope: &SearchScope,
-    tokenizer: &Tokenizer<'_>,
-) -> rusqlite::Result<Arc<OwnerKeywords>> {
+fn owner_keywords(c: &Connection, cache: &KeywordCache, scope: &SearchScope) -> rusqlite::Result<Arc<OwnerKeywords>> {
     let snapshot = cache.snapshot(&scope.owner);
     if let Some((index, stale)) = &snapshot.cached
         && stale.is_empty()
     {
         return Ok(index.clone());
     }
-    mapped(c, || read_owner_keywords(c, cache, scope, tokenizer, snapshot))
+    mapped(c, || read_owner_keywords(c, cache, scope, snapshot))
 }
 
 /// [`owner_keywords`] when the cache lacks the owner or some of its sources.
@@ -363,7 +388,6 @@ fn read_owner_keywords(
     c: &Connection,
     cache: &KeywordCache,
     scope: &SearchScope,
-    tokenizer: &Tokenizer<'_>,
     snapshot: keywords::Snapshot,
 ) -> rusqlite::Result<Arc<OwnerKeywords>> {
     let (owner, workspace) = (scope.owner.as_str(), scope.workspace_id.as_str());
@@ -383,16 +407,74 @@ fn read_owner_keywords(
     // The unary `+` keeps SQLite on the source's index: planned on `chunks_by_chatbot` instead,
     // each source read every chunk of the owner (44 s for 1,000 sources of 100 chunks).
     let mut st = c.prepare_cached(
-        "SELECT rowid, content FROM chunks
+        "SELECT rowid, content, language FROM chunks
          WHERE source_id = ?1 AND +chatbot_id = ?2 AND +workspace_id = ?3 AND enabled",
     )?;
     let read = |source: &SourceId| {
-        st.query_map(params![source.as_str(), owner, workspace], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<(i64, String)>>>()
+        st.query_map(params![source.as_str(), owner, workspace], |r| {
+            let language = r.get::<_, Option<String>>(2)?.as_deref().and_then(Language::from_code);
+            Ok((r.get(0)?, r.get(1)?, language))
+        })?
+        .collect::<rusqlite::Result<Vec<(i64, String, Option<Language>)>>>()
     };
-    let index = Arc::new(index.updated(&to_read, read, tokenizer)?);
+    let index = Arc::new(index.updated(&to_read, read)?);
     cache.put(&scope.owner, &index, snapshot.epoch);
     Ok(index)
+}
+
+/// The rowids of the owner's enabled chunks in `language` (the search `language` filter).
+fn rows_in_language(c: &Connection, scope: &SearchScope, language: Language) -> StoreResult<HashSet<i64>> {
+    let mut st = c
+        .prepare_cached(
+            "SELECT rowid FROM chunks WHERE chatbot_id = ?1 AND workspace_id = ?2 AND language = ?3 AND enabled",
+        )
+        .map_err(unavailable)?;
+    let rows = st
+        .query_map([scope.owner.as_str(), scope.workspace_id.as_str(), language.code()], |r| r.get::<_, i64>(0))
+        .map_err(unavailable)?;
+    rows.collect::<rusqlite::Result<HashSet<_>>>().map_err(unavailable)
+}
+
+/// Semantic search among the owner's chunks in one language: an exact scan of those chunks'
+/// vectors, read for this search alone (the cached matrices hold every language; a filtered
+/// search is rare and reads a part of them).
+fn semantic_in_language(
+    c: &Connection,
+    scope: &SearchScope,
+    model: &str,
+    query: &[f32],
+    language: Language,
+    k: usize,
+    with_token_signs: bool,
+) -> StoreResult<Vec<ChunkHit>> {
+    let allowed: HashSet<&str> = scope.source_ids.iter().map(SourceId::as_str).collect();
+    let mut st = c
+        .prepare_cached(
+            "SELECT rowid, source_id, embedding FROM chunks
+             WHERE chatbot_id = ?1 AND workspace_id = ?2 AND model = ?3 AND language = ?4 AND enabled",
+        )
+        .map_err(unavailable)?;
+    let rows = st
+        .query_map([scope.owner.as_str(), scope.workspace_id.as_str(), model, language.code()], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Vec<u8>>(2)?))
+        })
+        .map_err(unavailable)?;
+    let mut scored: Vec<(f64, i64)> = Vec::new();
+    for row in rows {
+        let (rowid, source, bytes) = row.map_err(unavailable)?;
+        if !allowed.contains(source.as_str()) {
+            continue;
+        }
+        let v = crate::vectors::decode_vector(&bytes);
+        if v.len() != query.len() {
+            continue;
+        }
+        let dot: f32 = v.iter().zip(query).map(|(a, b)| a * b).sum();
+        scored.push((f64::from(dot), rowid));
+    }
+    let top: Vec<(i64, f32)> =
+        lore_keywords::best_k(scored, k).into_iter().map(|(score, rowid)| (rowid, score as f32)).collect();
+    hits_by_rowid(c, &top, with_token_signs.then_some(query.len()))
 }
 
 /// Token signs as stored for a chunk of `dims`-dimensional vectors; `None` when absent or not
@@ -409,8 +491,10 @@ fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) 
     // `enabled` again: the indexes leave disabled chunks out already, this keeps it so whatever
     // they hold.
     let sql = match signs_dims {
-        Some(_) => "SELECT id, source_id, content, position, url, token_signs FROM chunks WHERE rowid = ?1 AND enabled",
-        None => "SELECT id, source_id, content, position, url, NULL FROM chunks WHERE rowid = ?1 AND enabled",
+        Some(_) => {
+            "SELECT id, source_id, content, position, url, token_signs, language FROM chunks WHERE rowid = ?1 AND enabled"
+        }
+        None => "SELECT id, source_id, content, position, url, NULL, language FROM chunks WHERE rowid = ?1 AND enabled",
     };
     let mut st = c.prepare_cached(sql).map_err(unavailable)?;
     let mut hits = Vec::with_capacity(top.len());
@@ -423,12 +507,14 @@ fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) 
                 r.get::<_, u32>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, Option<Vec<u8>>>(5)?,
+                r.get::<_, Option<String>>(6)?,
             ))
         });
-        let Ok((chunk_id, source, content, position, url, signs)) = hit else { continue };
+        let Ok((chunk_id, source, content, position, url, signs, language)) = hit else { continue };
+        let language = language.as_deref().and_then(Language::from_code);
         let Some(source_id) = SourceId::parse(&source) else { continue };
         let token_signs = signs_dims.and_then(|dims| token_signs(signs, dims));
-        hits.push(ChunkHit { chunk_id, source_id, content, position, url, score, token_signs });
+        hits.push(ChunkHit { chunk_id, source_id, content, position, url, language, score, token_signs });
     }
     Ok(hits)
 }
@@ -437,13 +523,16 @@ fn hits_by_rowid(c: &Connection, top: &[(i64, f32)], signs_dims: Option<usize>) 
 mod tests {
     use crate::keywords::{self, OwnerKeywords};
     use lore_domain::id::SourceId;
-    use lore_keywords::{Tokenizer, query_terms, query_words};
+    use lore_domain::language::Language;
+    use lore_keywords::{query_terms, query_words};
     use rusqlite::Connection;
     use std::collections::HashSet;
 
     /// The in-memory BM25 gives what SQLite's FTS5 `bm25()` gives over an index of the same
-    /// chunks: the same top 10, in the same order, with the same scores, for every question of
-    /// the retrieval benchmark over its ~1,000 passages, split into several sources.
+    /// terms: the same top 10, in the same order, with the same scores, for every question of
+    /// the retrieval benchmark over its ~1,000 passages, split into several sources. FTS5 is
+    /// given each passage as our terms (`each_term`) separated by spaces, which its `unicode61`
+    /// tokenizer takes as they are: what is compared is the ranking arithmetic.
     #[test]
     fn keyword_ranking_is_fts5_bm25_over_the_owners_chunks() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/retrieval");
@@ -455,54 +544,52 @@ mod tests {
         let passages: Vec<String> = read("corpus.jsonl").lines().map(|l| field(l, "text")).collect();
         let questions: Vec<String> = read("queries.jsonl").lines().map(|l| field(l, "query")).collect();
         assert!(passages.len() > 900 && questions.len() == 90);
+        let en = Some(Language::English);
+        let terms_of = |text: &str| {
+            let mut out = Vec::new();
+            lore_keywords::each_term(text, en, |t| out.push(String::from_utf8_lossy(t).into_owned()));
+            out.join(" ")
+        };
 
         let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2');")
+        conn.execute_batch("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61 remove_diacritics 0');")
             .unwrap();
-        let tokenizer = Tokenizer::new(&conn).unwrap();
         let sources: Vec<SourceId> = (0..7).map(|_| SourceId::generate()).collect();
-        let mut rows: Vec<Vec<(i64, String)>> = vec![Vec::new(); sources.len()];
+        let mut rows: Vec<keywords::tests::Rows> = vec![Vec::new(); sources.len()];
         for (i, p) in passages.iter().enumerate() {
             let rowid = i as i64 + 1;
-            conn.execute("INSERT INTO t (rowid, x) VALUES (?1, ?2)", rusqlite::params![rowid, p]).unwrap();
-            rows[i % sources.len()].push((rowid, p.clone()));
+            conn.execute("INSERT INTO t (rowid, x) VALUES (?1, ?2)", rusqlite::params![rowid, terms_of(p)]).unwrap();
+            rows[i % sources.len()].push((rowid, p.clone(), en));
         }
         // Built in two steps, so that the renumbering of kept chunks is covered too.
         let (first, second): (Vec<_>, Vec<_>) =
             sources.iter().cloned().zip(rows).enumerate().partition(|(i, _)| i % 2 == 0);
         let first: Vec<_> = first.into_iter().map(|(_, c)| c).collect();
         let second: Vec<_> = second.into_iter().map(|(_, c)| c).collect();
-        let update = |index: &OwnerKeywords, changes: &[(SourceId, Vec<(i64, String)>)]| {
-            keywords::tests::update(index, changes, &tokenizer)
+        let update = |index: &OwnerKeywords, changes: &[(SourceId, keywords::tests::Rows)]| {
+            keywords::tests::update(index, changes)
         };
         let half = update(&OwnerKeywords::default(), &first);
         let mut stale = first.clone();
         stale[0].1.clear();
         let index = update(&update(&update(&half, &stale), &second), &first[..1]);
         let every: HashSet<&SourceId> = sources.iter().collect();
+        assert_eq!(index.languages(&every).languages(), [en]);
 
         let mut fts =
             conn.prepare("SELECT rowid, -bm25(t) FROM t WHERE t MATCH ?1 ORDER BY bm25(t), rowid LIMIT 10").unwrap();
         for q in &questions {
             let words = query_words(q);
-            let terms = query_terms(&words, &tokenizer);
+            let terms = query_terms(&words, &[en]);
             // FTS5 scores each phrase of the expression: one per distinct term, as ours does.
-            let mut seen = Vec::new();
-            let mut phrases = Vec::new();
-            for w in &words {
-                let t = query_terms(std::slice::from_ref(w), &tokenizer);
-                if !t.is_empty() && !seen.contains(&t) {
-                    seen.push(t);
-                    phrases.push(format!("\"{w}\""));
-                }
-            }
+            let phrases: Vec<String> = terms.iter().map(|t| format!("\"{}\"", String::from_utf8_lossy(t))).collect();
             let expected: Vec<(i64, f32)> = fts
                 .query_map([phrases.join(" OR ")], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32)))
                 .unwrap()
                 .collect::<Result<_, _>>()
                 .unwrap();
             assert!(!expected.is_empty(), "{q}");
-            assert_eq!(index.top_k(&every, &terms, 10), expected, "{q}");
+            assert_eq!(index.top_k(&every, None, &terms, 10), expected, "{q}");
         }
     }
 }

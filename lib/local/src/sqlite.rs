@@ -37,6 +37,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0018_source_metadata.sql"),
     include_str!("../migrations/0019_chunk_edits.sql"),
     include_str!("../migrations/0020_source_label_index.sql"),
+    include_str!("../migrations/0021_chunk_language.sql"),
 ];
 
 /// A pool of one writer and a few readers over one database file.
@@ -187,6 +188,23 @@ fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
     }
 }
 
+/// The schema version that added `chunks.language` (`0021_chunk_language.sql`).
+const CHUNK_LANGUAGE_VERSION: usize = 21;
+
+/// Detects the language of every chunk written before chunks kept one, one row at a time.
+fn detect_chunk_languages(tx: &Connection) -> rusqlite::Result<()> {
+    let mut read = tx.prepare("SELECT rowid, content FROM chunks")?;
+    let mut write = tx.prepare("UPDATE chunks SET language = ?2 WHERE rowid = ?1")?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let (rowid, content): (i64, String) = (row.get(0)?, row.get(1)?);
+        if let Some(language) = lore_domain::language::Language::detect(&content) {
+            write.execute(rusqlite::params![rowid, language.code()])?;
+        }
+    }
+    Ok(())
+}
+
 fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     // Up to date (every start but the first after an upgrade): nothing to lock or check.
     let version: usize = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -205,6 +223,9 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
             tx.execute_batch(sql)?;
+            if i + 1 == CHUNK_LANGUAGE_VERSION {
+                detect_chunk_languages(&tx)?;
+            }
             tx.pragma_update(None, "user_version", i + 1)?;
         }
         let broken: Option<String> = tx.query_row("PRAGMA foreign_key_check", [], |r| r.get(0)).optional()?;

@@ -10,7 +10,8 @@
 //! The rows read grow with the chunks that hold the question's terms, not with every match's text,
 //! which is what made `ts_rank_cd` cost a second at 100k chunks (docs/benchmarks.md).
 
-use lore_keywords::{Bm25, Tokenizer};
+use lore_domain::language::Language;
+use lore_keywords::{Bm25, LanguageSet};
 use std::collections::{BTreeMap, HashMap};
 
 /// Chunk positions per segment: a segment is the chunks of one source whose positions share
@@ -30,26 +31,26 @@ pub(crate) struct Segment {
     pub span: i32,
     pub chunks: i32,
     pub terms: i64,
+    /// The languages of its chunks.
+    pub languages: LanguageSet,
     /// Per term (sorted): the chunks holding it, and their packed postings.
     pub postings: BTreeMap<Vec<u8>, (i32, Vec<u8>)>,
 }
 
-/// The segments of a source's enabled chunks, given as `(position, text)`.
-pub(crate) fn segments<'a>(
-    chunks: impl IntoIterator<Item = (u32, &'a str)>,
-    tokenizer: &Tokenizer<'_>,
-) -> Vec<Segment> {
-    let mut sorted: Vec<(u32, &str)> = chunks.into_iter().collect();
+/// The segments of a source's enabled chunks, given as `(position, text, language)`.
+pub(crate) fn segments<'a>(chunks: impl IntoIterator<Item = (u32, &'a str, Option<Language>)>) -> Vec<Segment> {
+    let mut sorted: Vec<(u32, &str, Option<Language>)> = chunks.into_iter().collect();
     sorted.sort_by_key(|c| c.0);
     // Ingest numbers a source's chunks 0..n, so positions are unique; should two share one, the
     // first is indexed (a hit is fetched by its position).
     sorted.dedup_by_key(|c| c.0);
     let mut out: BTreeMap<u32, Segment> = BTreeMap::new();
-    for (position, text) in sorted {
+    for (position, text, language) in sorted {
         let block = position / SEGMENT_SPAN;
         let offset = position % SEGMENT_SPAN;
         let segment = out.entry(block).or_insert_with(|| Segment { block: block as i32, ..Segment::default() });
-        let (terms, length) = lore_keywords::chunk_terms(text, tokenizer);
+        let (terms, length) = lore_keywords::chunk_terms(text, language);
+        segment.languages.insert(language);
         segment.span = offset as i32 + 1;
         segment.chunks += 1;
         segment.terms += i64::from(length);
@@ -120,6 +121,7 @@ pub(crate) fn top_k(
     rows: &[Vec<(i64, Vec<u8>)>],
     segments: &[Allowed],
     index: &HashMap<i64, usize>,
+    only: Option<&std::collections::HashSet<(usize, u32)>>,
     k: usize,
 ) -> Vec<(usize, u32, f64)> {
     let slots = segments.last().map_or(0, |s| s.base + s.span);
@@ -146,7 +148,10 @@ pub(crate) fn top_k(
         let seg = &segments[segments.partition_point(|s| s.base <= slot).saturating_sub(1)];
         (seg.source, seg.block * SEGMENT_SPAN + (slot - seg.base) as u32)
     };
-    let candidates = touched.into_iter().map(|slot| (scores[slot], place(slot)));
+    let candidates = touched
+        .into_iter()
+        .map(|slot| (scores[slot], place(slot)))
+        .filter(|(_, at)| only.is_none_or(|o| o.contains(at)));
     lore_keywords::best_k(candidates, k)
         .into_iter()
         .map(|(score, (source, position))| (source, position, score))
@@ -159,11 +164,13 @@ mod tests {
 
     #[test]
     fn postings_round_trip_and_segments_split_by_position() {
-        let chunks = [(3u32, "refund refund policy"), (300, "refund"), (0, "shipping")];
-        let segs = lore_keywords::with_tokenizer(|t| segments(chunks, t)).unwrap();
+        let en = Some(Language::English);
+        let chunks = [(3u32, "refund refund policy", en), (300, "refund", en), (0, "shipping", None)];
+        let segs = segments(chunks);
         assert_eq!(segs.len(), 2);
         assert_eq!((segs[0].block, segs[0].span, segs[0].chunks, segs[0].terms), (0, 4, 2, 4));
         assert_eq!((segs[1].block, segs[1].span, segs[1].chunks, segs[1].terms), (1, 45, 1, 1));
+        assert_eq!(segs[0].languages.languages(), [None, en], "the languages of its chunks");
         let (df, packed) = &segs[0].postings[b"refund".as_slice()];
         assert_eq!((*df, postings(packed).collect::<Vec<_>>()), (1, vec![(3, 2, 3)]));
         let (_, packed) = &segs[1].postings[b"refund".as_slice()];

@@ -88,6 +88,9 @@ impl VectorIndex for LazyPgIndex {
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
         self.open().await?.count_source_chunks(source).await
     }
+    async fn source_languages(&self, source: &SourceId) -> StoreResult<Vec<lore_domain::language::Language>> {
+        self.open().await?.source_languages(source).await
+    }
     async fn sources_with_other_models(&self, model: &str) -> StoreResult<Vec<(WorkspaceId, SourceId)>> {
         self.open().await?.sources_with_other_models(model).await
     }

@@ -65,9 +65,10 @@ use keywords::{Allowed, SEGMENT_SPAN, Segment};
 use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::language::Language;
 use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
-use lore_keywords::Bm25;
+use lore_keywords::{Bm25, LanguageSet};
 use pgvector::Vector;
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
@@ -82,6 +83,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("003_inline_vectors.sql", include_str!("../../../infra/sql/003_inline_vectors.sql")),
     ("004_chunk_edits.sql", include_str!("../../../infra/sql/004_chunk_edits.sql")),
     ("005_keywords.sql", include_str!("../../../infra/sql/005_keywords.sql")),
+    ("006_languages.sql", include_str!("../../../infra/sql/006_languages.sql")),
 ];
 
 /// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
@@ -249,16 +251,32 @@ impl PgIndex {
                 if listed.is_some() {
                     let rows = tx
                         .query(
-                            "SELECT chatbot_id, workspace_id, position, content FROM chunks
+                            "SELECT chatbot_id, workspace_id, position, content, language, id FROM chunks
                              WHERE source_id = $1 AND enabled",
                             &[source],
                         )
                         .await
                         .map_err(pg)?;
-                    let segments = lore_keywords::with_tokenizer(|t| {
-                        keywords::segments(rows.iter().map(|r| (r.get::<_, i32>(2).max(0) as u32, r.get(3))), t)
-                    })
-                    .map_err(tokenizer)?;
+                    // Chunks written before chunks kept a language get theirs now.
+                    let mut languages = Vec::with_capacity(rows.len());
+                    for r in &rows {
+                        let stored = r.get::<_, Option<&str>>(4).and_then(Language::from_code);
+                        let language = stored.or_else(|| Language::detect(r.get(3)));
+                        if stored.is_none()
+                            && let Some(l) = language
+                        {
+                            tx.execute(
+                                "UPDATE chunks SET language = $2 WHERE id = $1",
+                                &[&r.get::<_, &str>(5), &l.code()],
+                            )
+                            .await
+                            .map_err(pg)?;
+                        }
+                        languages.push(language);
+                    }
+                    let segments = keywords::segments(
+                        rows.iter().zip(&languages).map(|(r, &l)| (r.get::<_, i32>(2).max(0) as u32, r.get(3), l)),
+                    );
                     let place = rows.first().map(|r| (r.get::<_, &str>(0), r.get::<_, &str>(1)));
                     write_keywords(&tx, source, None, place, &segments).await?;
                     built += 1;
@@ -346,7 +364,7 @@ impl Drop for Conn<'_> {
     }
 }
 
-const HIT_COLUMNS: &str = "id, source_id, content, position, url";
+const HIT_COLUMNS: &str = "id, source_id, content, position, url, language";
 
 /// A hit from a row of `HIT_COLUMNS` and its score; `None` for an unparseable source id.
 fn hit(row: &Row, score: f32) -> Option<ChunkHit> {
@@ -357,6 +375,7 @@ fn hit(row: &Row, score: f32) -> Option<ChunkHit> {
         content: row.get(2),
         position: row.get::<_, i32>(3) as u32,
         url: row.get(4),
+        language: row.get::<_, Option<&str>>(5).and_then(Language::from_code),
         score,
         token_signs: None,
     })
@@ -386,7 +405,9 @@ impl VectorIndex for PgIndex {
 
         // Kilobytes a hit, read only for late interaction.
         let signs = if with_token_signs { "token_signs" } else { "NULL::bytea" };
-        let indexed = INDEXED_DIMENSIONS.contains(&query.len());
+        // A language filter is searched exactly: HNSW under a selective filter can stop short of k.
+        let indexed = INDEXED_DIMENSIONS.contains(&query.len()) && scope.language.is_none();
+        let language = scope.language.map(Language::code);
         let approximate = indexed && {
             // The enabled chunks of the scope, from the keyword segments' counts (one index-only
             // read per 256 positions): counting the chunk rows themselves read every candidate's
@@ -457,17 +478,17 @@ impl VectorIndex for PgIndex {
             let sql = format!(
                 "SELECT {HIT_COLUMNS}, (embedding <#> $5) AS distance, {signs} AS token_signs FROM chunks
                  WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
-                   AND vector_dims(embedding) = $6 AND enabled
+                   AND vector_dims(embedding) = $6 AND enabled AND ($8::text IS NULL OR language = $8)
                  ORDER BY distance, id
                  LIMIT $7"
             );
-            tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &dims, &limit]).await.map_err(pg)?
+            tx.query(&sql, &[&bot, &model, &ws, &sources, &q, &dims, &limit, &language]).await.map_err(pg)?
         };
         tx.commit().await.map_err(pg)?;
         let dims = query.len();
         let with_signs = |r: &Row| {
-            let token_signs = r.get::<_, Option<Vec<u8>>>(6).and_then(|b| TokenSigns::from_bytes(b, dims));
-            Some(ChunkHit { token_signs, ..hit(r, -(r.get::<_, f64>(5)) as f32)? })
+            let token_signs = r.get::<_, Option<Vec<u8>>>(7).and_then(|b| TokenSigns::from_bytes(b, dims));
+            Some(ChunkHit { token_signs, ..hit(r, -(r.get::<_, f64>(6)) as f32)? })
         };
         Ok(rows.iter().filter_map(with_signs).collect())
     }
@@ -475,14 +496,6 @@ impl VectorIndex for PgIndex {
     async fn keyword_search(&self, scope: &SearchScope, query: &str, k: usize) -> StoreResult<Vec<ChunkHit>> {
         let words = lore_keywords::query_words(query);
         if words.is_empty() || scope.source_ids.is_empty() || k == 0 {
-            return Ok(Vec::new());
-        }
-        let terms: Vec<Vec<u8>> = lore_keywords::with_tokenizer(|t| lore_keywords::query_terms(&words, t))
-            .map_err(tokenizer)?
-            .into_iter()
-            .map(keywords::stored_term)
-            .collect();
-        if terms.is_empty() {
             return Ok(Vec::new());
         }
         let (owner, ws) = (scope.owner.as_str(), scope.workspace_id.as_str());
@@ -497,7 +510,7 @@ impl VectorIndex for PgIndex {
             .map_err(pg)?;
         let segments = tx
             .query(
-                "SELECT id, source_id, block, span, chunks, terms FROM keyword_segments
+                "SELECT id, source_id, block, span, chunks, terms, languages FROM keyword_segments
                  WHERE owner_id = $1 AND workspace_id = $2",
                 &[&owner, &ws],
             )
@@ -511,12 +524,14 @@ impl VectorIndex for PgIndex {
         let (mut chunks, mut total_terms, mut slots) = (0u64, 0u64, 0usize);
         let mut allowed: Vec<Allowed> = Vec::new();
         let mut allowed_index: HashMap<i64, usize> = HashMap::new();
+        let mut languages = LanguageSet::default();
         for row in &segments {
             chunks += row.get::<_, i32>(4).max(0) as u64;
             total_terms += row.get::<_, i64>(5).max(0) as u64;
             if let Some(&source) = source_index.get(row.get::<_, &str>(1)) {
                 let span = row.get::<_, i32>(3).clamp(0, SEGMENT_SPAN as i32) as usize;
                 let block = row.get::<_, i32>(2).max(0) as u32;
+                languages = languages.union(LanguageSet(row.get::<_, i64>(6) as u64));
                 allowed_index.insert(row.get(0), allowed.len());
                 allowed.push(Allowed { base: slots, span, source, block });
                 slots += span;
@@ -525,6 +540,38 @@ impl VectorIndex for PgIndex {
         if allowed.is_empty() || chunks == 0 {
             return Ok(Vec::new());
         }
+        // The question folded for every language of the scope's chunks (or the filter's alone).
+        let folds = match scope.language {
+            Some(l) => vec![Some(l)],
+            None => languages.languages(),
+        };
+        let terms: Vec<Vec<u8>> =
+            lore_keywords::query_terms(&words, &folds).into_iter().map(keywords::stored_term).collect();
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        // The language filter: the places of the scope's chunks in that language.
+        let only: Option<std::collections::HashSet<(usize, u32)>> = match scope.language {
+            None => None,
+            Some(l) => {
+                let rows = tx
+                    .query(
+                        "SELECT source_id, position FROM chunks
+                         WHERE chatbot_id = $1 AND workspace_id = $2 AND language = $3 AND enabled",
+                        &[&owner, &ws, &l.code()],
+                    )
+                    .await
+                    .map_err(pg)?;
+                Some(
+                    rows.iter()
+                        .filter_map(|r| {
+                            let source = *source_index.get(r.get::<_, &str>(0))?;
+                            Some((source, r.get::<_, i32>(1).max(0) as u32))
+                        })
+                        .collect(),
+                )
+            }
+        };
         // Every row of the terms, whichever segment: n is the owner's, the scoring skips
         // segments outside the scope. One range of the primary key per term, postings included.
         let rows = tx
@@ -546,7 +593,8 @@ impl VectorIndex for PgIndex {
                 }
             }
         }
-        let top = keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, &allowed_index, k);
+        let top =
+            keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, &allowed_index, only.as_ref(), k);
         if top.is_empty() {
             return Ok(Vec::new());
         }
@@ -574,10 +622,7 @@ impl VectorIndex for PgIndex {
 
     async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
         // Cut into terms before the transaction, which then only writes.
-        let segments = lore_keywords::with_tokenizer(|t| {
-            keywords::segments(chunks.iter().map(|c| (c.position, c.content.as_str())), t)
-        })
-        .map_err(tokenizer)?;
+        let segments = keywords::segments(chunks.iter().map(|c| (c.position, c.content.as_str(), c.language)));
         let mut conn = self.pool.get().await?;
         let tx = conn.transaction().await.map_err(pg)?;
         lock_source(&tx, source.as_str()).await?;
@@ -585,16 +630,17 @@ impl VectorIndex for PgIndex {
         let insert = tx
             .prepare(
                 "INSERT INTO chunks (id, workspace_id, chatbot_id, source_id, position, content, content_hash, url,
-                     model, embedding, token_signs)
-                 SELECT id, ws, bot, src, pos, content, hash, url, $9, emb::vector, signs
+                     model, embedding, token_signs, language)
+                 SELECT id, ws, bot, src, pos, content, hash, url, $9, emb::vector, signs, lang
                  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::text[], $7::text[],
-                             $8::text[], $10::text[], $11::bytea[])
-                      AS t(id, ws, bot, src, pos, content, hash, url, emb, signs)
+                             $8::text[], $10::text[], $11::bytea[], $12::text[])
+                      AS t(id, ws, bot, src, pos, content, hash, url, emb, signs, lang)
                  ON CONFLICT (id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
                      chatbot_id = EXCLUDED.chatbot_id, source_id = EXCLUDED.source_id,
                      position = EXCLUDED.position, content = EXCLUDED.content,
                      content_hash = EXCLUDED.content_hash, url = EXCLUDED.url, model = EXCLUDED.model,
-                     embedding = EXCLUDED.embedding, token_signs = EXCLUDED.token_signs",
+                     embedding = EXCLUDED.embedding, token_signs = EXCLUDED.token_signs,
+                     language = EXCLUDED.language",
             )
             .await
             .map_err(pg)?;
@@ -610,9 +656,23 @@ impl VectorIndex for PgIndex {
             let embeddings: Vec<String> = batch.iter().map(|c| vector_text(&c.embedding.vector)).collect();
             let signs: Vec<Option<&[u8]>> =
                 batch.iter().map(|c| c.embedding.token_signs.as_ref().map(TokenSigns::as_bytes)).collect();
+            let languages: Vec<Option<&str>> = batch.iter().map(|c| c.language.map(Language::code)).collect();
             tx.execute(
                 &insert,
-                &[&ids, &wss, &owners, &srcs, &positions, &contents, &hashes, &urls, &model, &embeddings, &signs],
+                &[
+                    &ids,
+                    &wss,
+                    &owners,
+                    &srcs,
+                    &positions,
+                    &contents,
+                    &hashes,
+                    &urls,
+                    &model,
+                    &embeddings,
+                    &signs,
+                    &languages,
+                ],
             )
             .await
             .map_err(pg)?;
@@ -667,6 +727,19 @@ impl VectorIndex for PgIndex {
         Ok(rows.iter().map(embedding).collect())
     }
 
+    async fn source_languages(&self, source: &SourceId) -> StoreResult<Vec<Language>> {
+        let conn = self.pool.get().await?;
+        let rows = conn
+            .query(
+                "SELECT language FROM chunks WHERE source_id = $1 AND language IS NOT NULL
+                 GROUP BY language ORDER BY count(*) DESC, language",
+                &[&source.as_str()],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().filter_map(|r| Language::from_code(r.get(0))).collect())
+    }
+
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64> {
         let conn = self.pool.get().await?;
         let row = conn
@@ -711,9 +784,18 @@ impl VectorIndex for PgIndex {
             let signs = text.embedding.token_signs.as_ref().map(TokenSigns::as_bytes);
             tx.execute(
                 "UPDATE chunks SET content = $3, content_hash = $4, model = $5, embedding = $6, token_signs = $7,
-                     edited = true
+                     language = $8, edited = true
                  WHERE id = $1 AND source_id = $2",
-                &[&id, &src, &text.content, &text.content_hash, &text.model, &vector, &signs],
+                &[
+                    &id,
+                    &src,
+                    &text.content,
+                    &text.content_hash,
+                    &text.model,
+                    &vector,
+                    &signs,
+                    &text.language.map(Language::code),
+                ],
             )
             .await
             .map_err(pg)?;
@@ -732,16 +814,18 @@ impl VectorIndex for PgIndex {
             let first = block * SEGMENT_SPAN as i32;
             let held = tx
                 .query(
-                    "SELECT position, content FROM chunks
+                    "SELECT position, content, language FROM chunks
                      WHERE source_id = $1 AND position >= $2 AND position < $3 AND enabled",
                     &[&src, &first, &(first + SEGMENT_SPAN as i32)],
                 )
                 .await
                 .map_err(pg)?;
-            let held: Vec<(u32, &str)> = held.iter().map(|r| (r.get::<_, i32>(0).max(0) as u32, r.get(1))).collect();
-            let segments =
-                lore_keywords::with_tokenizer(|t| keywords::segments(held.iter().copied(), t)).map_err(tokenizer)?;
-            let place = (row.get::<_, &str>(7), row.get::<_, &str>(8));
+            let held = held.iter().map(|r| {
+                let language = r.get::<_, Option<&str>>(2).and_then(Language::from_code);
+                (r.get::<_, i32>(0).max(0) as u32, r.get(1), language)
+            });
+            let segments = keywords::segments(held);
+            let place = (row.get::<_, &str>(8), row.get::<_, &str>(9));
             write_keywords(&tx, src, Some(block), Some(place), &segments).await?;
         }
         tx.commit().await.map_err(pg)?;
@@ -775,7 +859,7 @@ impl VectorIndex for PgIndex {
 }
 
 /// The columns [`stored_chunk`] reads.
-const STORED_COLUMNS: &str = "id, source_id, position, content, url, enabled, edited";
+const STORED_COLUMNS: &str = "id, source_id, position, content, url, enabled, edited, language";
 
 /// A chunk from a row of [`STORED_COLUMNS`]; `None` for an unparseable source id.
 fn stored_chunk(row: &Row) -> Option<StoredChunk> {
@@ -788,6 +872,7 @@ fn stored_chunk(row: &Row) -> Option<StoredChunk> {
         url: row.get(4),
         enabled: row.get(5),
         edited: row.get(6),
+        language: row.get::<_, Option<&str>>(7).and_then(Language::from_code),
     })
 }
 
@@ -829,12 +914,14 @@ async fn write_keywords(
     let spans: Vec<i32> = segments.iter().map(|s| s.span).collect();
     let chunks: Vec<i32> = segments.iter().map(|s| s.chunks).collect();
     let terms: Vec<i64> = segments.iter().map(|s| s.terms).collect();
+    let languages: Vec<i64> = segments.iter().map(|s| s.languages.0 as i64).collect();
     let ids = tx
         .query(
-            "INSERT INTO keyword_segments (owner_id, workspace_id, source_id, block, span, chunks, terms)
-             SELECT $1, $2, $3, b, sp, c, t FROM unnest($4::int4[], $5::int4[], $6::int4[], $7::int8[]) AS x(b, sp, c, t)
+            "INSERT INTO keyword_segments (owner_id, workspace_id, source_id, block, span, chunks, terms, languages)
+             SELECT $1, $2, $3, b, sp, c, t, l
+             FROM unnest($4::int4[], $5::int4[], $6::int4[], $7::int8[], $8::int8[]) AS x(b, sp, c, t, l)
              RETURNING id, block",
-            &[&owner, &workspace, &source, &blocks, &spans, &chunks, &terms],
+            &[&owner, &workspace, &source, &blocks, &spans, &chunks, &terms, &languages],
         )
         .await
         .map_err(pg)?;
@@ -861,10 +948,6 @@ async fn write_keywords(
         tx.execute(&insert, &[&owner, &terms, &segs, &dfs, &packed]).await.map_err(pg)?;
     }
     Ok(())
-}
-
-fn tokenizer(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Unavailable(format!("keyword tokenizer: {e}"))
 }
 
 /// pgvector's text form, `[1,0.5,-1]`: `f32`'s `Display` is the shortest text that parses back to

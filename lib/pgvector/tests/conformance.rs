@@ -115,6 +115,7 @@ fn chunks(ws: &WorkspaceId, owner: &SourceOwner, src: &SourceId, gen_: u32, n: u
             content: format!("chunk {pos} of generation {gen_}"),
             content_hash: format!("h{gen_}-{pos}"),
             url: None,
+            language: Some(lore_domain::language::Language::English),
             embedding: ChunkEmbedding { vector: rng.unit(DIMS), token_signs: None },
         })
         .collect()
@@ -152,8 +153,12 @@ async fn selective_filters_stay_exact() {
     index.replace_source_chunks(&b2, "m", b2_chunks.clone()).await.unwrap();
     let all_b: Vec<Chunk> = b1_chunks.iter().chain(&b2_chunks).cloned().collect();
 
-    let scope_b =
-        SearchScope { workspace_id: ws.clone(), owner: bot_b.clone(), source_ids: vec![b1.clone(), b2.clone()] };
+    let scope_b = SearchScope {
+        workspace_id: ws.clone(),
+        owner: bot_b.clone(),
+        source_ids: vec![b1.clone(), b2.clone()],
+        language: None,
+    };
     for round in 0..10 {
         let query = rng.unit(DIMS);
         let got = index.semantic_search(&scope_b, "m", &query, 10, false).await.unwrap();
@@ -184,7 +189,8 @@ async fn selective_filters_stay_exact() {
     assert!(got.iter().all(|h| h.source_id == b1 || h.source_id == b2));
     assert!(got.windows(2).all(|w| w[0].score >= w[1].score), "best first");
     // Over the big chatbot, HNSW recall against brute force (reported; must be high).
-    let scope_a = SearchScope { workspace_id: ws.clone(), owner: bot_a.clone(), source_ids: big.clone() };
+    let scope_a =
+        SearchScope { workspace_id: ws.clone(), owner: bot_a.clone(), source_ids: big.clone(), language: None };
     let exact = index.semantic_search(&scope_a, "m", &query, 10, false).await.unwrap();
     let approx = hnsw.semantic_search(&scope_a, "m", &query, 10, false).await.unwrap();
     let overlap = approx.iter().filter(|h| exact.iter().any(|e| e.chunk_id == h.chunk_id)).count();
@@ -268,6 +274,7 @@ fn retrieval_corpus(
             content: field(line, "text"),
             content_hash: format!("h{i}"),
             url: None,
+            language: Some(lore_domain::language::Language::English),
             embedding: ChunkEmbedding { vector: rng.unit(DIMS), token_signs: None },
         });
     }
@@ -304,7 +311,8 @@ async fn rankings_are_the_embedded_indexs() {
         pg.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
         embedded.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
     }
-    let all = SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: sources.clone() };
+    let all =
+        SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: sources.clone(), language: None };
     let two = SearchScope { source_ids: vec![sources[1].clone(), sources[4].clone()], ..all.clone() };
     let compare = |label: &'static str| {
         let (pg, embedded, questions) = (&pg, &embedded, &questions);
@@ -352,6 +360,7 @@ async fn rankings_are_the_embedded_indexs() {
             content: "A rewritten passage about zeppelins and their hangars.".into(),
             content_hash: "edited".into(),
             model: "m".into(),
+            language: Some(lore_domain::language::Language::English),
             embedding: ChunkEmbedding { vector: Rng(5).unit(DIMS), token_signs: None },
         }),
         enabled: None,
@@ -386,7 +395,12 @@ async fn the_keyword_backlog_builds_sources_written_before() {
     for (s, chunks) in sources.iter().zip(&per_source).take(3) {
         pg.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
     }
-    let scope = SearchScope { workspace_id: ws.clone(), owner: owner.clone(), source_ids: sources[..3].to_vec() };
+    let scope = SearchScope {
+        workspace_id: ws.clone(),
+        owner: owner.clone(),
+        source_ids: sources[..3].to_vec(),
+        language: None,
+    };
     let question = "How do I pause my program for a few seconds?";
     let before = pg.keyword_search(&scope, question, 10).await.unwrap();
     assert!(!before.is_empty());
@@ -432,7 +446,7 @@ async fn a_model_with_few_chunks_is_searched_exactly_beside_many_of_another() {
     index.replace_source_chunks(&old, "old-model", chunks(&ws, &owner, &old, 1, 40, &mut rng)).await.unwrap();
     let fresh = chunks(&ws, &owner, &new, 1, 5, &mut rng);
     index.replace_source_chunks(&new, "new-model", fresh.clone()).await.unwrap();
-    let scope = SearchScope { workspace_id: ws, owner: owner.clone(), source_ids: vec![old, new] };
+    let scope = SearchScope { workspace_id: ws, owner: owner.clone(), source_ids: vec![old, new], language: None };
     let query = rng.unit(DIMS);
     let got = index.semantic_search(&scope, "new-model", &query, 10, false).await.unwrap();
     let want = brute_force(&fresh, &query, 10);

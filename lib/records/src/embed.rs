@@ -3,6 +3,7 @@
 use lore_domain::chatbot::Chatbot;
 use lore_domain::correction::{CorrectionThreshold, ReplySettings};
 use lore_domain::embed::{AllowedOrigins, EmbedSettings, IdentitySecret};
+use lore_domain::language::LanguageSetting;
 use lore_domain::metadata::Filter;
 use lore_domain::mind::{SuggestedQuestions, Theme, WelcomeMessage};
 use serde::{Deserialize, Serialize};
@@ -63,12 +64,19 @@ pub struct ReplyRecord {
     /// an update that removes it removes the stored one (DynamoDB removes null attributes).
     #[serde(default)]
     pub knowledge_filter: Option<Filter>,
+    /// `"auto"` or a language code; a document written before languages reads as `"auto"`.
+    #[serde(default = "default_language")]
+    pub language: String,
 }
 
 impl Default for ReplyRecord {
     fn default() -> Self {
         Self::of(&ReplySettings::default())
     }
+}
+
+fn default_language() -> String {
+    "auto".to_owned()
 }
 
 fn default_threshold() -> f64 {
@@ -81,6 +89,7 @@ impl ReplyRecord {
             correction_threshold: r.correction_threshold.value(),
             handoff_enabled: r.handoff_enabled,
             knowledge_filter: r.knowledge_filter.clone(),
+            language: r.language.as_str().to_owned(),
         }
     }
 
@@ -89,6 +98,8 @@ impl ReplyRecord {
             correction_threshold: CorrectionThreshold::from_stored(self.correction_threshold),
             handoff_enabled: self.handoff_enabled,
             knowledge_filter: self.knowledge_filter,
+            // A code no longer supported reads as `auto`, never as an error.
+            language: LanguageSetting::parse("language", &self.language).unwrap_or_default(),
         }
     }
 }

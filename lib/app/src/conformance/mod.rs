@@ -29,7 +29,7 @@ pub use conversations::{analytics, conversations};
 pub use files::{blob_streams, blobs};
 pub use forms::forms;
 pub use minds::{MindStores, mind_races, mind_sources, minds};
-pub use search::{chunk_edits, chunk_index, index_search};
+pub use search::{chunk_edits, chunk_index, chunk_languages, index_search};
 pub use slots::{slot_expiry, slot_race, slots};
 pub use sources::{processing_race, refresh_schedule, sources, uploads};
 pub use webhooks::{deliveries, delivery_claim_race, hook_secret_rotation, hooks, hooks_limit_race};
@@ -138,7 +138,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@family files, $make; blobs blob_streams);
     };
     ($make:ident => search) => {
-        $crate::conformance_tests!(@family search, $make; chunk_index index_search chunk_edits);
+        $crate::conformance_tests!(@family search, $make; chunk_index index_search chunk_edits chunk_languages);
     };
     ($make:ident => minds) => {
         $crate::conformance_tests!(@family minds, $make; minds mind_races mind_sources conversations analytics);

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkRewrite, SearchScope, StoredChunk};
+use lore_domain::language::Language;
 use lore_domain::late_interaction::{TokenSigns, TokenStates};
 use lore_domain::source::{KnowledgeSource, SourceOwner};
 
@@ -38,6 +39,7 @@ pub async fn chunk_index(p: &Stores, unique: &str) {
         content: text.into(),
         content_hash: format!("hash-{text}"),
         url: None,
+        language: None,
         embedding: embedding(&[pos as f32, 0.5, -1.0], pos == 1),
     };
     p.index.replace_source_chunks(&src.id, "m1", vec![mk(0, 1, "a"), mk(1, 1, "b")]).await.unwrap();
@@ -77,6 +79,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
         content: text.into(),
         content_hash: format!("{}-{pos}", s.id),
         url: (pos == 1).then(|| "https://example.com/p".to_owned()),
+        language: Some(Language::English),
         embedding: embedding(&v, true),
     };
     p.index
@@ -106,6 +109,7 @@ pub async fn index_search(p: &Stores, unique: &str) {
         workspace_id: ws.id.clone(),
         owner: SourceOwner::Chatbot(bot.id.clone()),
         source_ids: vec![a.id.clone(), b.id.clone()],
+        language: None,
     };
 
     let hits = p.index.semantic_search(&scope, "m", &QUERY, 10, true).await.unwrap();
@@ -180,6 +184,7 @@ pub async fn chunk_edits(p: &Stores, unique: &str) {
         content: text.into(),
         content_hash: format!("{}-{pos}", s.id),
         url: (pos == 2).then(|| "https://example.com/p".to_owned()),
+        language: Language::detect(text),
         embedding: embedding(&v, true),
     };
     let a_chunks = vec![
@@ -200,6 +205,7 @@ pub async fn chunk_edits(p: &Stores, unique: &str) {
         url: c.url.clone(),
         enabled: true,
         edited: false,
+        language: c.language,
     };
     assert_eq!(listed, vec![stored(&a_chunks[0]), stored(&a_chunks[1])], "in position order, enabled, unedited");
     assert_eq!(p.index.list_source_chunks(&a.id, 2, 2).await.unwrap(), vec![stored(&a_chunks[2])], "the next page");
@@ -212,6 +218,7 @@ pub async fn chunk_edits(p: &Stores, unique: &str) {
         workspace_id: ws.id.clone(),
         owner: SourceOwner::Chatbot(bot.id.clone()),
         source_ids: vec![a.id.clone(), b.id.clone()],
+        language: None,
     };
     let semantic = |query: [f32; 3]| {
         let (scope, index) = (scope.clone(), p.index.clone());
@@ -251,6 +258,7 @@ pub async fn chunk_edits(p: &Stores, unique: &str) {
             content: text.into(),
             content_hash: format!("hash-{text}"),
             model: model.into(),
+            language: Language::detect(text),
             embedding: embedding(&v, true),
         }),
         enabled: None,
@@ -286,4 +294,108 @@ pub async fn chunk_edits(p: &Stores, unique: &str) {
     assert_eq!(fresh, a_chunks.iter().map(stored).collect::<Vec<_>>());
     assert_eq!(keyword("tickets").await, vec![a1.clone()]);
     p.index.delete_owner_chunks(&SourceOwner::Chatbot(bot.id.clone())).await.unwrap();
+}
+
+/// Languages (docs/api.md §20): each chunk keeps its language; keyword search reads Chinese and
+/// Japanese by character pairs and folds each chunk by its own language's stemmer, a question by
+/// every language the owner's chunks are in; the `language` filter holds in both searches; a
+/// source lists its chunks' languages, most chunks first.
+pub async fn chunk_languages(p: &Stores, unique: &str) {
+    let (ws, bot) = chatbot_in_new_workspace(p, &format!("languages-{unique}")).await;
+    let (a, b) = (text_source(&bot, "a", 1), text_source(&bot, "b", 2));
+    for s in [&a, &b] {
+        p.sources.insert_source(s, &quota(u64::MAX)).await.unwrap();
+    }
+    let chunk = |s: &KnowledgeSource, pos: u32, text: &str, v: [f32; 3]| Chunk {
+        id: format!("{}:1:{pos}", s.id),
+        workspace_id: s.workspace_id.clone(),
+        owner: s.owner.clone(),
+        source_id: s.id.clone(),
+        position: pos,
+        content: text.into(),
+        content_hash: format!("{}-{pos}", s.id),
+        url: None,
+        language: Language::detect(text),
+        embedding: embedding(&v, false),
+    };
+    let texts = [
+        "Nous livrons rapidement nos bouilloires en France et en Belgique.",
+        "Les retours sont gratuits pendant trente jours après la livraison.",
+        "ケトルのご注文は東京都の倉庫から三営業日以内に発送されます。",
+        "OK",
+    ];
+    let a_chunks: Vec<Chunk> =
+        texts.iter().enumerate().map(|(i, t)| chunk(&a, i as u32, t, [1.0, i as f32, 0.0])).collect();
+    assert_eq!(
+        a_chunks.iter().map(|c| c.language).collect::<Vec<_>>(),
+        [Some(Language::French), Some(Language::French), Some(Language::Japanese), None]
+    );
+    p.index.replace_source_chunks(&a.id, "m", a_chunks.clone()).await.unwrap();
+    let english = chunk(&b, 0, "Refunds are paid back within fourteen days of the request.", [0.0, 0.0, 1.0]);
+    p.index.replace_source_chunks(&b.id, "m", vec![english.clone()]).await.unwrap();
+
+    assert_eq!(p.index.source_languages(&a.id).await.unwrap(), [Language::French, Language::Japanese]);
+    assert_eq!(p.index.source_languages(&b.id).await.unwrap(), [Language::English]);
+    assert!(p.index.source_languages(&SourceId::generate()).await.unwrap().is_empty());
+    let listed = p.index.list_source_chunks(&a.id, 0, 10).await.unwrap();
+    assert_eq!(
+        listed.iter().map(|c| c.language).collect::<Vec<_>>(),
+        a_chunks.iter().map(|c| c.language).collect::<Vec<_>>()
+    );
+
+    let scope = SearchScope {
+        workspace_id: ws.id.clone(),
+        owner: SourceOwner::Chatbot(bot.id.clone()),
+        source_ids: vec![a.id.clone(), b.id.clone()],
+        language: None,
+    };
+    let keyword = |query: &'static str, language: Option<Language>| {
+        let (scope, index, a) = (SearchScope { language, ..scope.clone() }, p.index.clone(), a.id.clone());
+        async move {
+            let hits = index.keyword_search(&scope, query, 10).await.unwrap();
+            hits.into_iter().map(|h| (h.position, h.source_id == a, h.language)).collect::<Vec<_>>()
+        }
+    };
+    // Two characters inside an unspaced Japanese sentence find it.
+    assert_eq!(keyword("東京", None).await, [(2, true, Some(Language::Japanese))]);
+    assert_eq!(keyword("倉庫から", None).await, [(2, true, Some(Language::Japanese))]);
+    // French words by their French stems, English ones by their English stems.
+    assert_eq!(keyword("rapide", None).await, [(0, true, Some(Language::French))]);
+    assert_eq!(keyword("retour", None).await, [(1, true, Some(Language::French))]);
+    assert_eq!(keyword("refund", None).await, [(0, false, Some(Language::English))]);
+    // The language filter.
+    assert!(keyword("refund", Some(Language::French)).await.is_empty());
+    assert_eq!(keyword("refund", Some(Language::English)).await.len(), 1);
+    let semantic = |language: Option<Language>| {
+        let (scope, index) = (SearchScope { language, ..scope.clone() }, p.index.clone());
+        async move {
+            let hits = index.semantic_search(&scope, "m", &embedding(&[0.0, 0.0, 1.0], false).vector, 10, false).await;
+            hits.unwrap().into_iter().map(|h| h.language).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(semantic(None).await.len(), 5);
+    assert_eq!(semantic(Some(Language::English)).await, [Some(Language::English)]);
+    assert_eq!(semantic(Some(Language::Japanese)).await, [Some(Language::Japanese)]);
+    assert!(semantic(Some(Language::German)).await.is_empty());
+
+    // A rewrite takes its new text's language.
+    let rewrite = ChunkChange {
+        text: Some(ChunkRewrite {
+            content: "Der Wasserkocher wird innerhalb von drei Werktagen geliefert.".into(),
+            content_hash: "hash-de".into(),
+            model: "m".into(),
+            language: Some(Language::German),
+            embedding: embedding(&[0.0, 1.0, 0.0], false),
+        }),
+        enabled: None,
+    };
+    let edited = p.index.update_chunk(&a.id, &a_chunks[3].id, &rewrite).await.unwrap().unwrap();
+    assert_eq!(edited.language, Some(Language::German));
+    assert_eq!(keyword("Wasserkocher", Some(Language::German)).await, [(3, true, Some(Language::German))]);
+    assert_eq!(semantic(Some(Language::German)).await, [Some(Language::German)]);
+    assert_eq!(
+        p.index.source_languages(&a.id).await.unwrap(),
+        [Language::French, Language::German, Language::Japanese],
+        "most chunks first, ties by code"
+    );
 }

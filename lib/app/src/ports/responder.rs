@@ -46,6 +46,8 @@ pub struct Prompt {
     /// that fit its budget).
     pub history: Vec<Turn>,
     pub question: String,
+    /// The language to answer in (docs/api.md §20): the owner's fixed one, else the question's.
+    pub language: lore_domain::language::Language,
 }
 
 /// A finished answer. Its text may hold `[n]` markers; the caller keeps those naming a passage.

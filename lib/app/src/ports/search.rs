@@ -3,6 +3,7 @@
 use super::{StoreError, StoreResult};
 use async_trait::async_trait;
 use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::language::Language;
 use lore_domain::late_interaction::TokenSigns;
 use lore_domain::source::SourceOwner;
 use std::collections::HashMap;
@@ -21,6 +22,8 @@ pub struct Chunk {
     pub content_hash: String,
     /// The page a crawled chunk came from.
     pub url: Option<String>,
+    /// The language it is written in (`None`: too short to tell, or unsupported).
+    pub language: Option<Language>,
     pub embedding: ChunkEmbedding,
 }
 
@@ -45,6 +48,7 @@ pub struct StoredChunk {
     pub enabled: bool,
     /// An owner wrote its text.
     pub edited: bool,
+    pub language: Option<Language>,
 }
 
 /// What [`VectorIndex::update_chunk`] changes: the text with its new embedding, whether the
@@ -62,6 +66,7 @@ pub struct ChunkRewrite {
     /// SHA-256 of the content, as [`Chunk::content_hash`].
     pub content_hash: String,
     pub model: String,
+    pub language: Option<Language>,
     pub embedding: ChunkEmbedding,
 }
 
@@ -72,6 +77,8 @@ pub struct SearchScope {
     pub owner: SourceOwner,
     /// Only chunks of these sources; an empty list matches nothing.
     pub source_ids: Vec<SourceId>,
+    /// Only chunks in this language (the search `language` filter).
+    pub language: Option<Language>,
 }
 
 /// A chunk found by a search, with its raw score (cosine similarity, or BM25 relevance where
@@ -83,6 +90,7 @@ pub struct ChunkHit {
     pub content: String,
     pub position: u32,
     pub url: Option<String>,
+    pub language: Option<Language>,
     pub score: f32,
     /// The chunk's token signs, from semantic search when stored (keyword search leaves them out).
     pub token_signs: Option<TokenSigns>,
@@ -113,6 +121,9 @@ pub trait VectorIndex: Send + Sync {
     async fn embeddings_by_hash(&self, source: &SourceId, model: &str) -> StoreResult<HashMap<String, ChunkEmbedding>>;
     /// Every chunk of the source, disabled ones included.
     async fn count_source_chunks(&self, source: &SourceId) -> StoreResult<u64>;
+    /// The languages of a source's chunks, most chunks first (ties by code); chunks of no
+    /// language are not counted.
+    async fn source_languages(&self, source: &SourceId) -> StoreResult<Vec<Language>>;
     /// The source's chunks in position order, `limit` of them after the first `offset`.
     async fn list_source_chunks(&self, source: &SourceId, offset: u64, limit: u32) -> StoreResult<Vec<StoredChunk>>;
     /// Changes the source's chunk `id` as `change` says, visibly to every search that starts after
@@ -165,6 +176,9 @@ impl VectorIndex for NoIndex {
         no_index()
     }
     async fn embeddings_by_hash(&self, _: &SourceId, _: &str) -> StoreResult<HashMap<String, ChunkEmbedding>> {
+        no_index()
+    }
+    async fn source_languages(&self, _: &SourceId) -> StoreResult<Vec<Language>> {
         no_index()
     }
     async fn count_source_chunks(&self, _: &SourceId) -> StoreResult<u64> {

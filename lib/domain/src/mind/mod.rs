@@ -180,6 +180,7 @@ pub struct RawMind {
     pub identity_verification: Field<bool>,
     pub correction_threshold: Field<f64>,
     pub handoff_enabled: Field<bool>,
+    pub language: Field<String>,
     pub knowledge_filter: Field<serde_json::Value>,
 }
 
@@ -345,6 +346,7 @@ impl MindPatch {
             crate::correction::RawReply {
                 correction_threshold: &raw.correction_threshold,
                 handoff_enabled: &raw.handoff_enabled,
+                language: &raw.language,
                 knowledge_filter: &raw.knowledge_filter,
             },
         );

@@ -193,6 +193,10 @@ pub struct UpdateMind {
     #[schema(value_type = Option<SearchFilter>, nullable)]
     #[serde(default)]
     pub knowledge_filter: Field<serde_json::Value>,
+    /// `"auto"` or a supported language code (`GET /api/v1/languages`).
+    #[schema(value_type = Option<String>, example = "fr")]
+    #[serde(default)]
+    pub language: Field<String>,
 }
 
 impl UpdateMind {
@@ -222,6 +226,7 @@ impl UpdateMind {
             correction_threshold: self.correction_threshold,
             handoff_enabled: self.handoff_enabled,
             knowledge_filter: self.knowledge_filter,
+            language: self.language,
         }
     }
 }

@@ -114,6 +114,10 @@ pub struct MindSettingsView {
     /// The metadata filter every answer's search applies (docs/api.md §7); null: all sources.
     #[schema(value_type = Option<SearchFilter>)]
     pub knowledge_filter: Option<Filter>,
+    /// `"auto"` (answers in each visitor's language, the page in the browser's) or the code of
+    /// one supported language (`GET /api/v1/languages`).
+    #[schema(example = "auto")]
+    pub language: String,
 }
 
 impl From<MindDetail> for MindDetailView {
@@ -149,6 +153,7 @@ impl From<MindDetail> for MindDetailView {
                 correction_threshold: m.reply.correction_threshold.value(),
                 handoff_enabled: m.reply.handoff_enabled,
                 knowledge_filter: m.reply.knowledge_filter.clone(),
+                language: m.reply.language.as_str().to_owned(),
             },
         }
     }

@@ -1,0 +1,191 @@
+//! Every visitor's language (docs/api.md §20) over HTTP, on either backend: the supported list,
+//! the `language` setting of chatbots and Minds, each chunk's detected language and a source's
+//! languages, keyword search that reads unspaced Chinese and Japanese and stems Russian, the
+//! search `language` filter, and extractive answers framed in the visitor's language (French,
+//! German, Japanese, Chinese, Arabic, Russian) or the owner's fixed one.
+
+use crate::support::{TestApp, expect_error, parts};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const TEXTS: [(&str, &str); 6] = [
+    (
+        "fr",
+        "La livraison en France prend trois jours ouvrés. Nous livrons nos bouilloires rapidement, \
+         et les retours sont gratuits pendant trente jours après la réception du colis.",
+    ),
+    (
+        "de",
+        "Der Versand nach Deutschland dauert drei Werktage. Unsere Wasserkocher werden sorgfältig \
+         verpackt, und Rücksendungen sind dreißig Tage lang kostenlos.",
+    ),
+    ("ja", "ケトルのご注文は東京都の倉庫から三営業日以内に発送されます。返品は到着後三十日以内であれば無料です。"),
+    ("zh", "水壶订单会在三个工作日内从上海仓库发货。收到包裹后三十天内可以免费退货。"),
+    ("ar", "يتم شحن الغلايات إلى جميع المدن خلال ثلاثة أيام عمل، ويمكن إرجاع المنتج مجانًا خلال ثلاثين يومًا من الاستلام."),
+    (
+        "ru",
+        "Доставка чайников по России занимает три рабочих дня. Возврат товара бесплатный в течение \
+         тридцати дней после получения посылки.",
+    ),
+];
+
+async fn ready_text(t: &TestApp, bot: &str, name: &str, content: &str) -> String {
+    let (status, body) =
+        t.post_source(&t.dev_key, bot, json!({"type": "text", "name": name, "content": content})).await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["source"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(t.process(bot, &id).await.0, 202);
+    assert_eq!(t.settle(bot, &id).await["status"], "ready");
+    id
+}
+
+async fn search(t: &TestApp, bot: &str, body: Value) -> (u16, Value) {
+    let res = t.req(Method::POST, &format!("/api/v1/chatbots/{bot}/knowledge/search"), &t.dev_key).json(&body);
+    parts(res.send().await.unwrap()).await
+}
+
+/// The names of the sources a keyword search finds, best first.
+async fn found(t: &TestApp, bot: &str, query: &str, language: Option<&str>) -> Vec<(String, Value)> {
+    let mut body = json!({"query": query, "mode": "keyword", "topK": 10});
+    if let Some(l) = language {
+        body["language"] = json!(l);
+    }
+    let (status, out) = search(t, bot, body).await;
+    assert_eq!(status, 200, "{out}");
+    out["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["sourceName"].as_str().unwrap().to_owned(), r["language"].clone()))
+        .collect()
+}
+
+/// The assistant's answer to a first message.
+async fn answer(t: &TestApp, bot: &str, message: &str) -> String {
+    let path = format!("/api/v1/chatbots/{bot}/conversations");
+    let res = t.req(Method::POST, &path, &t.dev_key).json(&json!({"message": message})).send().await.unwrap();
+    let (status, created) = parts(res).await;
+    assert_eq!(status, 201, "{created}");
+    created["messages"][1]["content"].as_str().unwrap().to_owned()
+}
+
+async fn patch_bot(t: &TestApp, bot: &str, body: Value) -> reqwest::Response {
+    t.req(Method::PATCH, &format!("/api/v1/chatbots/{bot}"), &t.dev_key).json(&body).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_supported_languages_are_listed_to_any_key() {
+    let t = TestApp::spawn().await;
+    let ws = t.workspace("langs", Default::default()).await;
+    let key = t.key(&ws, "forms:write").await;
+    let (status, body) = parts(t.req(Method::GET, "/api/v1/languages", &key).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{body}");
+    let languages = body["languages"].as_array().unwrap();
+    assert!(languages.len() >= 28, "{body}");
+    let codes: Vec<&str> = languages.iter().map(|l| l["code"].as_str().unwrap()).collect();
+    for code in ["en", "fr", "de", "es", "it", "pt", "nl", "ja", "zh", "ar", "he", "fa", "ru", "uk", "ko", "hu"] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+    assert!(languages.iter().any(|l| l["code"] == "fr" && l["name"] == "Français"));
+    let anonymous = t.client.get(t.url("/api/v1/languages")).send().await.unwrap();
+    assert_eq!(anonymous.status(), 401);
+}
+
+#[tokio::test]
+async fn chatbots_and_minds_keep_a_language_setting_validated_against_the_list() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    let (status, detail) =
+        parts(t.req(Method::GET, &format!("/api/v1/chatbots/{bot}"), &t.dev_key).send().await.unwrap()).await;
+    assert_eq!((status, detail["chatbot"]["language"].as_str()), (200, Some("auto")), "{detail}");
+    let (status, patched) = parts(patch_bot(&t, &bot, json!({"language": "fr"})).await).await;
+    assert_eq!((status, patched["chatbot"]["language"].as_str()), (200, Some("fr")), "{patched}");
+    for bad in [json!("xx"), json!("FR"), json!("fr-FR"), json!(null), json!(3)] {
+        let res = patch_bot(&t, &bot, json!({ "language": bad })).await;
+        let body = expect_error(res, 400, "validation_error").await;
+        assert!(body["error"]["details"]["fields"]["language"].is_string(), "{bad}: {body}");
+    }
+    let (_, after) =
+        parts(t.req(Method::GET, &format!("/api/v1/chatbots/{bot}"), &t.dev_key).send().await.unwrap()).await;
+    assert_eq!(after["chatbot"]["language"], "fr", "refused changes change nothing");
+
+    let res = t.req(Method::POST, "/api/v1/minds", &t.dev_key).json(&json!({"name": "Polyglot"})).send();
+    let (status, mind) = parts(res.await.unwrap()).await;
+    assert_eq!(status, 201, "{mind}");
+    let id = mind["mind"]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/minds/{id}");
+    let res = t.req(Method::PATCH, &path, &t.dev_key).json(&json!({"language": "de"})).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let (_, detail) = parts(t.req(Method::GET, &path, &t.dev_key).send().await.unwrap()).await;
+    assert_eq!(detail["mind"]["language"], "de", "{detail}");
+    let res = t.req(Method::PATCH, &path, &t.dev_key).json(&json!({"language": "klingon"})).send().await.unwrap();
+    expect_error(res, 400, "validation_error").await;
+}
+
+#[tokio::test]
+async fn chunks_carry_their_language_and_keyword_search_reads_every_script() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    let mut ids = Vec::new();
+    for (code, text) in TEXTS {
+        ids.push((code, ready_text(&t, &bot, code, text).await));
+    }
+    for (code, id) in &ids {
+        let detail = t.source(&bot, id).await;
+        assert_eq!(detail["languages"], json!([code]), "{detail}");
+        let path = format!("/api/v1/chatbots/{bot}/sources/{id}/chunks");
+        let (status, listed) = parts(t.req(Method::GET, &path, &t.dev_key).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{listed}");
+        assert!(listed["chunks"].as_array().unwrap().iter().all(|c| c["language"] == *code), "{listed}");
+    }
+    // Two characters inside unspaced Japanese and Chinese sentences.
+    let ja = found(&t, &bot, "東京", None).await;
+    assert_eq!(ja, [("ja".to_owned(), json!("ja"))]);
+    assert_eq!(found(&t, &bot, "上海", None).await, [("zh".to_owned(), json!("zh"))]);
+    assert_eq!(found(&t, &bot, "免费退货", None).await[0].0, "zh");
+    // Russian and German words found in another form of the same word.
+    assert_eq!(found(&t, &bot, "доставки", None).await[0].0, "ru");
+    assert_eq!(found(&t, &bot, "Rücksendung", None).await[0].0, "de");
+    assert_eq!(found(&t, &bot, "bouilloire", None).await[0].0, "fr");
+    assert_eq!(found(&t, &bot, "الغلاية", None).await.first().map(|f| f.0.as_str()), Some("ar"));
+
+    // The language filter, in every mode.
+    for mode in ["keyword", "semantic", "hybrid"] {
+        let (status, out) = search(&t, &bot, json!({"query": "trois jours", "mode": mode, "language": "fr"})).await;
+        assert_eq!(status, 200, "{out}");
+        let results = out["results"].as_array().unwrap();
+        assert!(!results.is_empty(), "{mode}: {out}");
+        assert!(results.iter().all(|r| r["language"] == "fr"), "{mode}: {out}");
+    }
+    assert!(found(&t, &bot, "東京", Some("zh")).await.is_empty(), "filtered out");
+    let (status, out) = search(&t, &bot, json!({"query": "x", "language": "xx"})).await;
+    assert_eq!((status, out["error"]["code"].as_str()), (400, Some("validation_error")), "{out}");
+}
+
+#[tokio::test]
+async fn extractive_answers_come_in_the_visitor_s_language_or_the_owner_s_fixed_one() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    for (code, text) in TEXTS {
+        ready_text(&t, &bot, code, text).await;
+    }
+    let cases = [
+        ("Combien de temps prend la livraison en France ?", ["D'après ce que je sais", "Je n'ai encore rien"]),
+        ("Wie lange dauert der Versand nach Deutschland?", ["Soweit ich weiß", "Dazu habe ich noch nichts"]),
+        ("東京都の倉庫から発送されますか？", ["私の知る限りでは", "その件については"]),
+        ("水壶从上海仓库发货吗？", ["据我所知", "我的知识库中"]),
+        ("كم يستغرق شحن الغلايات؟", ["بحسب ما أعرف", "لا يوجد في معرفتي"]),
+        ("Сколько занимает доставка чайников?", ["Вот что я знаю", "В моих знаниях"]),
+    ];
+    for (question, openings) in cases {
+        let text = answer(&t, &bot, question).await;
+        assert!(openings.iter().any(|o| text.starts_with(o)), "{question} -> {text}");
+    }
+    // Quotes stay verbatim: the French framing quotes the French passage.
+    let text = answer(&t, &bot, "Les retours sont-ils gratuits pendant trente jours ?").await;
+    assert!(text.starts_with("D'après ce que je sais") && text.contains("trente jours"), "{text}");
+
+    assert_eq!(patch_bot(&t, &bot, json!({"language": "de"})).await.status(), 200);
+    let text = answer(&t, &bot, "How long does shipping to France take?").await;
+    assert!(text.starts_with("Soweit ich weiß") || text.starts_with("Dazu habe ich"), "fixed language: {text}");
+}
