@@ -179,9 +179,14 @@ class Lore:
 
 
 class Browser:
-    def __init__(self):
+    def __init__(self, languages=None):
+        """`languages`: the browser's preferred languages ("fr-CA,fr"), as a visitor sets them:
+        its Accept-Language and navigator.languages (default: the browser's own)."""
         self.profile = tempfile.mkdtemp(prefix="lore-chromium-")
         options = webdriver.ChromeOptions()
+        if languages:
+            options.add_argument(f"--lang={languages.split(',')[0]}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": languages})
         options.binary_location = os.environ.get("LORE_CHROMIUM", "/usr/bin/chromium")
         for flag in [
             "--headless=new",
