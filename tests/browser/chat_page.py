@@ -698,8 +698,10 @@ def test_hostile_mind(lore, b):
     check(b.find("#log li.welcome").text == fields["welcomeMessage"], b.find("#log li.welcome").text)
     check([x.text for x in b.all("#questions button")] == fields["suggestedQuestions"], "questions as text")
     check([x.text for x in b.all(".tags li")] == fields["expertiseAreas"], "expertise as text")
+    # (The page's texts are a JSON data block, #lore-texts: never run, not counted.)
     counts = b.js(
-        "return ['script', 'img', 'iframe', 'svg'].map(function (t) { return document.getElementsByTagName(t).length; })"
+        "return ['script:not(#lore-texts[type=\"application/json\"])', 'img', 'iframe', 'svg']"
+        ".map(function (t) { return document.querySelectorAll(t).length; })"
     )
     check(counts == [1, 0, 0, 0], f"only the page's own script and no injected elements: {counts}")
     links = b.js("return Array.from(document.links).map(function (a) { return a.protocol; })")
@@ -713,7 +715,9 @@ def test_hostile_mind(lore, b):
     answer.find_element(By.CSS_SELECTOR, "sup a.marker").click()
     cited = answer.find_element(By.CSS_SELECTOR, "details.sources li .name").text
     check(cited == '[1] <img src=x onerror="window.__xss=17">Policy', cited)
-    counts = b.js("return ['script', 'img', 'iframe', 'svg'].map(function (t) { return document.getElementsByTagName(t).length; })")
+    # (The page's texts are a JSON data block, #lore-texts: never run, not counted.)
+    counts = b.js("return ['script:not(#lore-texts[type=\"application/json\"])', 'img', 'iframe', 'svg']"
+                  ".map(function (t) { return document.querySelectorAll(t).length; })")
     check(counts == [1, 0, 0, 0], f"the answer added no elements of its own: {counts}")
     check(b.js("return window.__xss === undefined"), "no injected code ran: window.__xss = %r" % b.js("return window.__xss"))
     b.assert_clean("the hostile Mind")

@@ -208,9 +208,13 @@ def test_arabic_page(lore, url):
             var answer = box(document.querySelector('#log li.msg.assistant:not(.welcome)'));
             return { send: box(document.getElementById('send')), box: box(document.getElementById('message')),
                      log: log, user: user, answer: answer,
-                     align: getComputedStyle(document.getElementById('gate-title')).textAlign,
+                     boxDirection: getComputedStyle(document.getElementById('message')).direction,
+                     userCorners: [getComputedStyle(document.querySelector('#log li.msg.user .bubble')).borderBottomLeftRadius,
+                                   getComputedStyle(document.querySelector('#log li.msg.user .bubble')).borderBottomRightRadius],
                      direction: getComputedStyle(document.getElementById('chat')).direction };""")
         check(geometry["direction"] == "rtl", geometry)
+        check(geometry["boxDirection"] == "rtl", f"the empty box writes right to left: {geometry}")
+        check(geometry["userCorners"] == ["4px", "16px"], f"the visitor's bubble points to its side: {geometry}")
         check(geometry["send"][1] <= geometry["box"][0] + 1, f"the send button left of the box: {geometry}")
         check(abs(geometry["user"][0] - geometry["log"][0]) < 2, f"the visitor's message on the left: {geometry}")
         check(abs(geometry["answer"][1] - geometry["log"][1]) < 2, f"the answer on the right: {geometry}")

@@ -897,10 +897,24 @@
   }
   input.addEventListener("input", updateCounter);
 
+  // A field reads in the direction of what is typed; empty, in the page's (its placeholder too).
+  function ownDirection(field) {
+    function follow() {
+      if (field.value) field.dir = "auto";
+      else field.removeAttribute("dir");
+    }
+    field.addEventListener("input", follow);
+    return follow;
+  }
+  var inputDirection = ownDirection(input);
+  ownDirection(document.getElementById("gate-email"));
+  ownDirection(document.getElementById("gate-name"));
+
   function sendTyped() {
     if (submit(input.value)) {
       input.value = "";
       updateCounter();
+      inputDirection();
     }
   }
 

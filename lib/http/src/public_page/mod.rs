@@ -382,7 +382,7 @@ fn paragraphs(text: &str) -> String {
     let normalised = text.replace("\r\n", "\n");
     for p in normalised.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
         let lines: Vec<String> = p.lines().map(escape).collect();
-        let _ = write!(out, "<p>{}</p>", lines.join("<br>"));
+        let _ = write!(out, "<p dir=\"auto\">{}</p>", lines.join("<br>"));
     }
     out
 }
@@ -565,9 +565,9 @@ fn header(h: &mut String, published: &Published, name: &str) {
             let _ = writeln!(h, "<div class=\"avatar initial\" aria-hidden=\"true\">{}</div>", escape(&initial));
         }
     }
-    let _ = writeln!(h, "<h1>{name}</h1>");
+    let _ = writeln!(h, "<h1 dir=\"auto\">{name}</h1>");
     if let Some(headline) = published.mind().and_then(|m| m.headline.as_ref()) {
-        let _ = writeln!(h, "<p class=\"headline\">{}</p>", escape(headline.as_str()));
+        let _ = writeln!(h, "<p class=\"headline\" dir=\"auto\">{}</p>", escape(headline.as_str()));
     }
     h.push_str("</header>\n");
 }
@@ -623,15 +623,15 @@ fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>,
          <p id=\"gate-title\" data-i18n=\"gate.intro\">{gate_intro}</p>\n\
          <div class=\"field\"><label for=\"gate-email\" data-i18n=\"gate.email\">{gate_email}</label>\
          <input id=\"gate-email\" type=\"email\" autocomplete=\"email\" maxlength=\"254\" required \
-         aria-describedby=\"gate-error\" dir=\"auto\"></div>\n\
+         aria-describedby=\"gate-error\"></div>\n\
          <div class=\"field\"><label for=\"gate-name\" data-i18n=\"gate.name\">{gate_name}</label>\
-         <input id=\"gate-name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\" dir=\"auto\"></div>\n\
+         <input id=\"gate-name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\"></div>\n\
          <button id=\"gate-start\" class=\"send\" type=\"submit\" data-i18n=\"gate.start\">{gate_start}</button>\n\
          <p id=\"gate-error\" class=\"status error\" role=\"alert\"></p>\n\
          </form>\n\
          <form id=\"composer\" class=\"composer\" hidden>\n\
          <label for=\"message\" class=\"visually-hidden\" data-i18n=\"composer.label\">{message_label}</label>\
-         <textarea id=\"message\" rows=\"1\" maxlength=\"4000\" dir=\"auto\" placeholder=\"{placeholder}\" \
+         <textarea id=\"message\" rows=\"1\" maxlength=\"4000\" placeholder=\"{placeholder}\" \
          data-i18n-placeholder=\"composer.placeholder\"></textarea>\
          <button id=\"send\" class=\"send\" type=\"submit\" data-i18n=\"composer.send\">{send}</button>\n\
          </form>\n\
@@ -670,7 +670,7 @@ fn about(h: &mut String, mind: &Mind, texts: &i18n::Catalogue) {
             escape(texts.text("expertise"))
         );
         for area in areas {
-            let _ = writeln!(h, "<li>{}</li>", escape(area));
+            let _ = writeln!(h, "<li dir=\"auto\">{}</li>", escape(area));
         }
         h.push_str("</ul>\n</section>\n");
     }
@@ -724,7 +724,7 @@ mod tests {
             ..Default::default()
         });
         let html = render(&Published::Mind(Box::new(m)), "n0nce", false, None, "en");
-        assert!(html.contains("<h1>&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
+        assert!(html.contains("<h1 dir=\"auto\">&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert_eq!(html.matches("<script").count(), 2, "only the page's own script and its texts");
         assert_eq!(html.matches("<script type=\"application/json\" id=\"lore-texts\">").count(), 1);
@@ -732,7 +732,7 @@ mod tests {
         assert!(html.contains(
             "<button type=\"button\" class=\"question\" dir=\"auto\">&lt;img src=x onerror=alert(1)&gt;</button>"
         ));
-        assert!(html.contains("<p>&lt;b&gt;bold&lt;/b&gt;<br>line</p>"));
+        assert!(html.contains("<p dir=\"auto\">&lt;b&gt;bold&lt;/b&gt;<br>line</p>"));
         assert!(html.contains("Hi &#39;there&#39;"));
         assert!(html.contains("src=\"https://cdn.example.com/a.png?x=1&amp;y=2\""));
         assert!(html.contains("<style nonce=\"n0nce\">"));
@@ -765,10 +765,10 @@ mod tests {
         });
         let published = Published::Mind(Box::new(m));
         let full = render(&published, "n", false, None, "en");
-        assert!(full.contains("<h1>") && full.contains("A bio") && full.contains("<footer"));
+        assert!(full.contains("<h1") && full.contains("A bio") && full.contains("<footer"));
         let embedded = render(&published, "n", true, None, "en");
         assert!(embedded.contains("<body class=\"embed\">"));
-        assert!(!embedded.contains("<h1>") && !embedded.contains("A bio") && !embedded.contains("<footer"));
+        assert!(!embedded.contains("<h1") && !embedded.contains("A bio") && !embedded.contains("<footer"));
         assert!(embedded.contains("id=\"chat\"") && embedded.contains("data-kind=\"m\""));
         assert!(embedded.contains("data-endpoint=\"\""), "the page's own origin");
         let streamed = render(&published, "n", true, Some("https://fn.lambda-url.example"), "en");
