@@ -206,11 +206,11 @@ def test_arabic_page(lore, url):
             var log = box(document.getElementById('log'));
             var user = box(document.querySelector('#log li.msg.user'));
             var answer = box(document.querySelector('#log li.msg.assistant:not(.welcome)'));
+            var mine = getComputedStyle(document.querySelector('#log li.msg.user .bubble'));
             return { send: box(document.getElementById('send')), box: box(document.getElementById('message')),
                      log: log, user: user, answer: answer,
                      boxDirection: getComputedStyle(document.getElementById('message')).direction,
-                     userCorners: [getComputedStyle(document.querySelector('#log li.msg.user .bubble')).borderBottomLeftRadius,
-                                   getComputedStyle(document.querySelector('#log li.msg.user .bubble')).borderBottomRightRadius],
+                     userCorners: [mine.borderBottomLeftRadius, mine.borderBottomRightRadius],
                      direction: getComputedStyle(document.getElementById('chat')).direction };""")
         check(geometry["direction"] == "rtl", geometry)
         check(geometry["boxDirection"] == "rtl", f"the empty box writes right to left: {geometry}")

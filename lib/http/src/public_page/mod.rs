@@ -565,9 +565,9 @@ fn header(h: &mut String, published: &Published, name: &str) {
             let _ = writeln!(h, "<div class=\"avatar initial\" aria-hidden=\"true\">{}</div>", escape(&initial));
         }
     }
-    let _ = writeln!(h, "<h1 dir=\"auto\">{name}</h1>");
+    let _ = writeln!(h, "<h1>{name}</h1>");
     if let Some(headline) = published.mind().and_then(|m| m.headline.as_ref()) {
-        let _ = writeln!(h, "<p class=\"headline\" dir=\"auto\">{}</p>", escape(headline.as_str()));
+        let _ = writeln!(h, "<p class=\"headline\">{}</p>", escape(headline.as_str()));
     }
     h.push_str("</header>\n");
 }
@@ -724,7 +724,7 @@ mod tests {
             ..Default::default()
         });
         let html = render(&Published::Mind(Box::new(m)), "n0nce", false, None, "en");
-        assert!(html.contains("<h1 dir=\"auto\">&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
+        assert!(html.contains("<h1>&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert_eq!(html.matches("<script").count(), 2, "only the page's own script and its texts");
         assert_eq!(html.matches("<script type=\"application/json\" id=\"lore-texts\">").count(), 1);
