@@ -7,8 +7,9 @@
 #   bash scripts/browser-test.sh
 #
 # What it checks is in tests/browser/chat_page.py (the page), tests/browser/widget.py (the
-# widget on host pages of other origins) and tests/browser/console.py (the owners' console); all
-# run, and the script fails when any fails.
+# widget on host pages of other origins), tests/browser/languages.py (the page and the widget in
+# the visitor's language, right to left for Arabic) and tests/browser/console.py (the owners'
+# console); all run, and the script fails when any fails.
 # Screenshots (desktop and phone width) are written to target/browser/ in the repository (the CI
 # artifacts), or to $LORE_SCREENSHOTS.
 #
@@ -61,7 +62,7 @@ mkdir -p "$LORE_SCREENSHOTS"
 
 export PYTHONDONTWRITEBYTECODE=1 # the tests import each other: no __pycache__ left in the tree
 failed=0
-for test in chat_page widget console; do
+for test in chat_page widget languages console; do
   echo "browser-test: $test" >&2
   if ! "$VENV/bin/python" "tests/browser/$test.py"; then
     echo "browser-test: $test FAILED" >&2

@@ -1145,6 +1145,60 @@ async fn an_unknown_page_is_a_friendly_html_page_for_browsers_and_an_envelope_fo
 }
 
 #[tokio::test]
+async fn the_widget_reads_the_owners_language_and_colour_and_the_page_the_visitors_language() {
+    // docs/api.md §20, for both owners.
+    let t = TestApp::spawn().await;
+    for kind in ["m", "c"] {
+        let o = published(&t, kind, "Polyglot", false, json!({"theme": {"primaryColor": "#0A7C3E"}})).await;
+        let res = t
+            .client
+            .get(t.url(&o.public("/widget.json")))
+            .header("origin", "https://any.example")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{kind}");
+        let h = res.headers().clone();
+        assert_eq!(header(&h, "cache-control"), Some("public, max-age=300"), "{kind}");
+        assert_eq!(header(&h, "access-control-allow-origin"), Some("*"), "{kind}: public data, any origin");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body, json!({"language": "auto", "color": "#0a7c3e"}), "{kind}");
+
+        // The page: Accept-Language by preference, ?lang= before it, <html lang> and dir.
+        let page = |lang: Option<&'static str>, accept: &'static str| {
+            let path = match lang {
+                Some(l) => o.public(&format!("?embed=1&lang={l}")),
+                None => o.public(""),
+            };
+            t.client.get(t.url(&path)).header("accept-language", accept).send()
+        };
+        let res = page(None, "sv, fr-CA;q=0.9, en;q=0.5").await.unwrap();
+        assert!(header_list(res.headers(), "vary").iter().any(|v| v.eq_ignore_ascii_case("accept-language")), "{kind}");
+        let html = res.text().await.unwrap();
+        assert!(html.contains("<html lang=\"fr\">") && html.contains(">Envoyer</button>"), "{kind}: {html}");
+        let html = page(Some("ar"), "fr").await.unwrap().text().await.unwrap();
+        assert!(html.contains("<html lang=\"ar\" dir=\"rtl\">") && html.contains(">إرسال</button>"), "{kind}");
+        let html = page(Some("xx"), "").await.unwrap().text().await.unwrap();
+        assert!(html.contains("<html lang=\"en\">") && html.contains(">Send</button>"), "{kind}");
+
+        // Unpublished: 404, still readable by the widget's origin.
+        let (status, _) = publish(&t, &t.dev_key, &o, Some(json!({"isPublished": false}))).await;
+        assert_eq!(status, 200);
+        let res = t.client.get(t.url(&o.public("/widget.json"))).send().await.unwrap();
+        assert_eq!(header(res.headers(), "access-control-allow-origin"), Some("*"));
+        expect_error(res, 404, "not_found").await;
+    }
+    // A catalogue.
+    let res = t.client.get(t.url("/i18n/ja.json")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(res.headers(), "access-control-allow-origin"), Some("*"));
+    let texts: Value = res.json().await.unwrap();
+    assert_eq!(texts["composer.send"], "送信");
+    expect_error(t.client.get(t.url("/i18n/xx.json")).send().await.unwrap(), 404, "not_found").await;
+    t.stop().await;
+}
+
+#[tokio::test]
 async fn the_openapi_document_lists_the_embedding_routes_with_their_scopes() {
     let t = TestApp::spawn().await;
     let doc: Value = t.client.get(t.url("/api/v1/openapi.json")).send().await.unwrap().json().await.unwrap();
@@ -1158,8 +1212,12 @@ async fn the_openapi_document_lists_the_embedding_routes_with_their_scopes() {
         assert_eq!(op["security"][0]["bearer"], json!([scope]), "POST {path}");
     }
     // The pages and the script are for browsers, not API operations.
-    for path in ["/c/{slug}", "/widget.js"] {
+    for path in ["/c/{slug}", "/widget.js", "/i18n/{file}"] {
         assert!(doc["paths"][path].is_null(), "{path}");
+    }
+    // The widget's settings are JSON for any client.
+    for path in ["/m/{slug}/widget.json", "/c/{slug}/widget.json"] {
+        assert!(doc["paths"][path]["get"].is_object(), "{path}");
     }
     t.stop().await;
 }

@@ -600,13 +600,13 @@ async fn the_public_page_shows_the_mind_escaped_and_themed() {
         "<title>Eve &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</title>",
         "<h1>Eve &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</h1>",
         "<p class=\"headline\">Tests &amp; &quot;quotes&quot;</p>",
-        "<p>First line<br>second line</p><p>&lt;b&gt;Not bold&lt;/b&gt;</p>",
+        "<p dir=\"auto\">First line<br>second line</p><p dir=\"auto\">&lt;b&gt;Not bold&lt;/b&gt;</p>",
         "src=\"https://cdn.example.com/eve.png?size=2&amp;x=1\"",
         "Welcome, &lt;friend&gt;!",
-        "<button type=\"button\" class=\"question\">What&#39;s &lt;new&gt;?</button>",
-        "<button type=\"button\" class=\"question\">How &amp; why?</button>",
-        "<li>Security</li>",
-        "<a href=\"https://eve.example/?a=1&amp;b=2\" rel=\"me noopener noreferrer\">Website</a>",
+        "<button type=\"button\" class=\"question\" dir=\"auto\">What&#39;s &lt;new&gt;?</button>",
+        "<button type=\"button\" class=\"question\" dir=\"auto\">How &amp; why?</button>",
+        "<li dir=\"auto\">Security</li>",
+        "<a href=\"https://eve.example/?a=1&amp;b=2\" rel=\"me noopener noreferrer\" data-i18n=\"website\">Website</a>",
         "--bg: #fdf6e3; --fg: #111827; --accent: #0a7c3e;",
         "--font: \"Georgia\", serif,",
         "data-show-sources=\"true\" data-voice=\"false\" data-email-gate=\"false\"",
@@ -621,8 +621,11 @@ async fn the_public_page_shows_the_mind_escaped_and_themed() {
     assert!(csp.contains(&format!("style-src 'nonce-{nonce}';")), "{csp}");
     assert!(html.contains(&format!("<style nonce=\"{nonce}\">")), "the one style sheet carries the CSP nonce");
     // The one script is the page's own, under the nonce; the Mind's text never opens another.
-    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    // The other is the page's fixed texts, a JSON data block that never runs (docs/api.md §20).
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    assert_eq!(html.matches("<script nonce=").count(), 1, "{html}");
     assert!(html.contains(&format!("<script nonce=\"{nonce}\">")));
+    assert!(html.contains("<script type=\"application/json\" id=\"lore-texts\">{"));
     assert_eq!(headers.get("x-content-type-options").unwrap(), "nosniff");
     assert!(headers.contains_key("x-request-id"));
 

@@ -179,9 +179,14 @@ class Lore:
 
 
 class Browser:
-    def __init__(self):
+    def __init__(self, languages=None):
+        """`languages`: the browser's preferred languages ("fr-CA,fr"), as a visitor sets them:
+        its Accept-Language and navigator.languages (default: the browser's own)."""
         self.profile = tempfile.mkdtemp(prefix="lore-chromium-")
         options = webdriver.ChromeOptions()
+        if languages:
+            options.add_argument(f"--lang={languages.split(',')[0]}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": languages})
         options.binary_location = os.environ.get("LORE_CHROMIUM", "/usr/bin/chromium")
         for flag in [
             "--headless=new",
@@ -693,8 +698,10 @@ def test_hostile_mind(lore, b):
     check(b.find("#log li.welcome").text == fields["welcomeMessage"], b.find("#log li.welcome").text)
     check([x.text for x in b.all("#questions button")] == fields["suggestedQuestions"], "questions as text")
     check([x.text for x in b.all(".tags li")] == fields["expertiseAreas"], "expertise as text")
+    # (The page's texts are a JSON data block, #lore-texts: never run, not counted.)
     counts = b.js(
-        "return ['script', 'img', 'iframe', 'svg'].map(function (t) { return document.getElementsByTagName(t).length; })"
+        "return ['script:not(#lore-texts[type=\"application/json\"])', 'img', 'iframe', 'svg']"
+        ".map(function (t) { return document.querySelectorAll(t).length; })"
     )
     check(counts == [1, 0, 0, 0], f"only the page's own script and no injected elements: {counts}")
     links = b.js("return Array.from(document.links).map(function (a) { return a.protocol; })")
@@ -708,7 +715,9 @@ def test_hostile_mind(lore, b):
     answer.find_element(By.CSS_SELECTOR, "sup a.marker").click()
     cited = answer.find_element(By.CSS_SELECTOR, "details.sources li .name").text
     check(cited == '[1] <img src=x onerror="window.__xss=17">Policy', cited)
-    counts = b.js("return ['script', 'img', 'iframe', 'svg'].map(function (t) { return document.getElementsByTagName(t).length; })")
+    # (The page's texts are a JSON data block, #lore-texts: never run, not counted.)
+    counts = b.js("return ['script:not(#lore-texts[type=\"application/json\"])', 'img', 'iframe', 'svg']"
+                  ".map(function (t) { return document.querySelectorAll(t).length; })")
     check(counts == [1, 0, 0, 0], f"the answer added no elements of its own: {counts}")
     check(b.js("return window.__xss === undefined"), "no injected code ran: window.__xss = %r" % b.js("return window.__xss"))
     b.assert_clean("the hostile Mind")

@@ -2,7 +2,8 @@
 //! may call `/{m|c}/{slug}/conversations…` from its own script. Exactly those origins are
 //! answered (`Access-Control-Allow-Origin` = the request's `Origin`, `Vary: Origin`), preflight
 //! included; a request from any other origin gets no CORS header, and no other route answers
-//! CORS at all. The origin of `LORE_PUBLIC_BASE_URL` is allowed too: on AWS the service's own
+//! CORS this way (the public data of `/{m|c}/{slug}/widget.json` and `/i18n/{code}.json` is
+//! open to every origin: `Access-Control-Allow-Origin: *`, set by their handlers). The origin of `LORE_PUBLIC_BASE_URL` is allowed too: on AWS the service's own
 //! pages (served through API Gateway) send their streamed answers to the streaming function's
 //! URL, another origin.
 

@@ -7,6 +7,10 @@
 // Everything the server sends is inserted as text (textContent, text nodes, elements made with
 // createElement), never as HTML, and only http(s) links are made: a Mind's fields, its sources
 // and the model's answers are untrusted.
+// Fixed texts come from the catalogue inlined in #lore-texts (docs/api.md §20): the page is
+// rendered in one language; when the owner's is "auto" and no ?lang= names one, the visitor's
+// first supported navigator.languages decides, and its catalogue is fetched and shown if it is
+// another (elements carry their keys: data-i18n, data-i18n-label, data-i18n-placeholder).
 (function () {
   "use strict";
   var root = document.getElementById("chat");
@@ -16,6 +20,109 @@
     unsupported.hidden = false;
     return;
   }
+  // ---- Fixed texts in the visitor's language. ----
+  var html = document.documentElement;
+  var lang = html.lang || "en";
+  var texts = {};
+  try {
+    texts = JSON.parse(document.getElementById("lore-texts").textContent) || {};
+  } catch (e) {
+    /* no catalogue: the keys are shown, the page's own texts stay */
+  }
+  var chatName = root.getAttribute("data-name") || "";
+  var languages = (root.getAttribute("data-languages") || "en").split(" ");
+  var RTL = { ar: true, fa: true, he: true };
+
+  // The supported language a tag names: "fr-CA" and "FR" are "fr"; "auto" and others none.
+  function supportedLanguage(tag) {
+    tag = String(tag || "").toLowerCase();
+    var primary = tag.split(/[-_]/)[0];
+    return languages.indexOf(primary) >= 0 ? primary : null;
+  }
+
+  // The owner's fixed language, else ?lang= (the widget's data-language), else the browser's.
+  function wantedLanguage() {
+    var owner = supportedLanguage(root.getAttribute("data-language"));
+    if (owner) return owner;
+    var asked = /[?&]lang=([^&#]*)/.exec(location.search);
+    if (asked && supportedLanguage(decodeURIComponent(asked[1]))) return supportedLanguage(decodeURIComponent(asked[1]));
+    var list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (var i = 0; i < list.length; i++) {
+      var found = supportedLanguage(list[i]);
+      if (found) return found;
+    }
+    return "en";
+  }
+
+  function has(key) {
+    return Object.prototype.hasOwnProperty.call(texts, key);
+  }
+
+  // The text of `key`, with {name} and the given values in place.
+  function t(key, values) {
+    var text = has(key) ? String(texts[key]) : key;
+    return text.replace(/\{(\w+)\}/g, function (all, k) {
+      if (values && Object.prototype.hasOwnProperty.call(values, k)) return values[k];
+      return k === "name" ? chatName : all;
+    });
+  }
+
+  function number(n) {
+    try {
+      return new Intl.NumberFormat(lang).format(n);
+    } catch (e) {
+      return thousands(n);
+    }
+  }
+
+  // A counted text: the form of `key` the language uses for n ("sources.one", "sources.few"…).
+  function plural(key, n, values) {
+    var form = "other";
+    try {
+      form = new Intl.PluralRules(lang).select(n);
+    } catch (e) {
+      /* no plural rules: the general form */
+    }
+    var k = has(key + "." + form) ? key + "." + form : key + ".other";
+    values = values || {};
+    values.n = number(n);
+    return t(k, values);
+  }
+
+  function translate() {
+    var i;
+    var found = document.querySelectorAll("[data-i18n]");
+    for (i = 0; i < found.length; i++) found[i].textContent = t(found[i].getAttribute("data-i18n"));
+    found = document.querySelectorAll("[data-i18n-label]");
+    for (i = 0; i < found.length; i++) found[i].setAttribute("aria-label", t(found[i].getAttribute("data-i18n-label")));
+    found = document.querySelectorAll("[data-i18n-placeholder]");
+    for (i = 0; i < found.length; i++) found[i].placeholder = t(found[i].getAttribute("data-i18n-placeholder"));
+  }
+
+  // Another language than the page's: its catalogue, next to the page (under a stage prefix too).
+  // Resolves once shown, or at once when nothing is to change; a failure keeps the page's texts.
+  var languageShown = (function () {
+    var wanted = wantedLanguage();
+    if (wanted === lang) return null;
+    var here = location.pathname.replace(/\/[mc]\/[^\/]+\/?$/, "");
+    return fetch(here + "/i18n/" + wanted + ".json", { headers: { Accept: "application/json" } })
+      .then(function (res) {
+        if (!res.ok) throw new Error("no catalogue");
+        return res.json();
+      })
+      .then(function (catalogue) {
+        texts = catalogue;
+        lang = wanted;
+        html.lang = wanted;
+        if (RTL[wanted]) html.dir = "rtl";
+        else html.removeAttribute("dir");
+        translate();
+      })
+      .catch(function () {
+        /* the page's language stays */
+      });
+  })();
+
   var LIMIT = 4000;
   var COUNT_FROM = 3500;
   var showSources = root.getAttribute("data-show-sources") === "true";
@@ -143,11 +250,14 @@
     return typeof window.ReadableStream === "function" && typeof window.TextDecoder === "function";
   }
 
-  function setStatus(text, isError, retry) {
+  // kind: "passing" (a failure the next question clears) or "speech" (a spoken answer's).
+  var statusKind = null;
+  function setStatus(text, isError, retry, kind) {
     status.textContent = text || "";
     status.className = isError ? "status error" : "status";
+    statusKind = text ? kind || null : null;
     if (retry) {
-      var b = el("button", "retry", "Try again");
+      var b = el("button", "retry", t("retry"));
       b.type = "button";
       b.addEventListener("click", function () {
         setStatus("");
@@ -204,6 +314,7 @@
   function addMessage(role, text) {
     var li = el("li", "msg " + role);
     var bubble = el("div", "bubble", text);
+    bubble.dir = "auto"; // a message reads in its own direction, whatever the page's
     li.appendChild(bubble);
     log.appendChild(li);
     reveal(li);
@@ -245,7 +356,7 @@
           var sup = el("sup");
           var marker = el("a", "marker", "[" + m[6] + "]");
           marker.href = "#" + ctx.key + "-" + m[6];
-          marker.setAttribute("aria-label", "Source " + m[6]);
+          marker.setAttribute("aria-label", t("source.label", { n: m[6] }));
           sup.appendChild(marker);
           parent.appendChild(sup);
         } else {
@@ -350,7 +461,7 @@
   function renderSources(tools, citations, key) {
     if (!showSources || !citations.length) return null;
     var details = el("details", "sources");
-    details.appendChild(el("summary", null, citations.length === 1 ? "1 source" : citations.length + " sources"));
+    details.appendChild(el("summary", null, plural("sources", citations.length)));
     var list = el("ol");
     for (var i = 0; i < citations.length; i++) {
       var c = citations[i];
@@ -359,7 +470,7 @@
       item.appendChild(el("span", "name", "[" + c.index + "] " + (c.sourceName || "")));
       if (httpUrl(c.url)) {
         item.appendChild(document.createTextNode(" "));
-        var a = el("a", null, "page");
+        var a = el("a", null, t("source.page"));
         a.href = c.url;
         a.rel = "noopener noreferrer nofollow";
         a.target = "_blank";
@@ -375,15 +486,15 @@
 
   function addSpeaker(tools, messageId) {
     if (!voice || !messageId) return;
-    var b = el("button", "speak", "Listen");
+    var b = el("button", "speak", t("listen"));
     b.type = "button";
     b.setAttribute("aria-pressed", "false");
-    b.setAttribute("aria-label", "Listen to this answer");
+    b.setAttribute("aria-label", t("listen.label"));
     var audio = null;
     var current = conversation;
     function playing(on) {
       b.setAttribute("aria-pressed", on ? "true" : "false");
-      b.textContent = on ? "Pause" : "Listen";
+      b.textContent = on ? t("pause") : t("listen");
     }
     function speak() {
       if (audio && !audio.paused) {
@@ -421,16 +532,16 @@
           return a.play();
         })
         .then(function () {
-          if (/could not be played/.test(status.textContent)) setStatus("");
+          if (statusKind === "speech") setStatus("");
         })
         .catch(function (err) {
           var final = err && err.final;
           if (!final) b.disabled = false;
-          var message = err && err.fromServer && final ? err.message : "This answer could not be played.";
+          var message = err && err.fromServer && final ? err.message : t("listen.failed");
           setStatus(message, true, final ? null : function () {
             speak();
             b.focus();
-          });
+          }, "speech");
         });
     }
     b.addEventListener("click", speak);
@@ -470,8 +581,9 @@
   // A message written by a person of the owner's team (hand-off).
   function addAgent(text) {
     var li = el("li", "msg agent");
-    li.appendChild(el("span", "who", "A person"));
+    li.appendChild(el("span", "who", t("agent")));
     var bubble = el("div", "bubble", text);
+    bubble.dir = "auto";
     li.appendChild(bubble);
     log.appendChild(li);
     return li;
@@ -480,6 +592,7 @@
   function addWelcome(text) {
     var li = el("li", "msg assistant welcome");
     var bubble = el("div", "bubble");
+    bubble.dir = "auto";
     paragraphs(bubble, text);
     li.appendChild(bubble);
     log.appendChild(li);
@@ -495,25 +608,36 @@
       });
   }
 
+  // The server's messages are English: the visitor reads the page's own text for each code
+  // (and, in English, the server's message for a code the page does not know).
+  var MESSAGES = {
+    conversation_full: "error.conversation_full",
+    generation_failed: "error.generation_failed",
+    identity_invalid: "error.identity_invalid",
+    email_required: "error.email_required",
+    voice_disabled: "error.voice_disabled",
+    cut_off: "error.cut_off",
+  };
+  // Failures the next question clears from the status line.
+  var PASSING = { rate_limited: true, generation_failed: true, identity_invalid: true, cut_off: true };
+
   function apiError(error, statusCode, retryAfter) {
     error = error || {};
-    var message = error.message || "Something went wrong (" + statusCode + ").";
+    var message =
+      lang === "en" && error.message ? error.message : t("error.generic", { status: number(statusCode) });
     if (error.code === "rate_limited") {
       var seconds = parseInt(retryAfter || (error.details && error.details.retryAfter) || "", 10);
-      message = "Too many messages for now." + (seconds > 0 ? " Try again in " + seconds + " s." : "");
-    } else if (error.code === "conversation_full") {
-      message = "This conversation is full: your next message starts a new one.";
-    } else if (error.code === "generation_failed") {
-      message = "The answer could not be written.";
-    } else if (error.code === "identity_invalid") {
-      message = "This chat could not confirm who you are. Reload the page to try again.";
+      message = seconds > 0 ? plural("error.rate_limited_for", seconds) : t("error.rate_limited");
+    } else if (MESSAGES[error.code]) {
+      message = t(MESSAGES[error.code]);
     } else if (statusCode === 404) {
-      message = "This chat is not available any more.";
+      message = t("error.not_found");
     }
     var err = new Error(message);
     err.code = error.code;
     err.status = statusCode;
     err.fromServer = true;
+    err.passing = !!PASSING[error.code];
     return err;
   }
 
@@ -597,7 +721,7 @@
       if (frame && window.cancelAnimationFrame) window.cancelAnimationFrame(frame);
       frame = 0;
       if (failed) throw apiError(failed, 502, null);
-      if (!done) throw apiError({ message: "The answer was cut off." }, 0, null);
+      if (!done) throw apiError({ code: "cut_off" }, 0, null);
       finishAnswer(answer, done);
     });
   }
@@ -661,7 +785,7 @@
     item.mine.li.classList.toggle("pending", on);
     var note = item.mine.li.querySelector(".note");
     if (on && !note) {
-      item.mine.li.appendChild(el("span", "note", "Waiting to be sent"));
+      item.mine.li.appendChild(el("span", "note", t("waiting")));
     } else if (!on && note) {
       note.remove();
     }
@@ -676,10 +800,10 @@
     text = (text || "").trim();
     if (!text) return false;
     if (text.length > LIMIT) {
-      setStatus("A message can be at most 4,000 characters.", true);
+      setStatus(t("too_long", { limit: number(LIMIT) }), true);
       return false;
     }
-    if (/could not|failed|cut off|Too many/.test(status.textContent)) setStatus("");
+    if (statusKind) setStatus("");
     questions.hidden = true;
     following = true;
     var item = { text: text, mine: addMessage("user", text) };
@@ -741,7 +865,8 @@
           }
           queue = [];
         }
-        setStatus(err.fromServer ? err.message : "The connection failed.", true, retry);
+        setStatus(err.fromServer ? err.message : t("error.connection"), true, retry,
+          !err.fromServer || err.passing ? "passing" : null);
       });
   }
 
@@ -760,22 +885,36 @@
   function updateCounter() {
     var n = input.value.length;
     counter.hidden = n < COUNT_FROM;
-    counter.textContent = thousands(n) + " / " + thousands(LIMIT);
+    counter.textContent = number(n) + " / " + number(LIMIT);
     counter.classList.toggle("full", n >= LIMIT);
     // Announced once at each step, not at every key.
     var step = n >= LIMIT ? 3 : n >= LIMIT - 100 ? 2 : n >= COUNT_FROM ? 1 : 0;
     if (step > announced) {
       announcer.textContent =
-        step === 3 ? "Character limit reached: 4,000." : thousands(LIMIT - n) + " characters left.";
+        step === 3 ? t("limit_reached", { limit: number(LIMIT) }) : plural("chars_left", LIMIT - n);
     }
     announced = step;
   }
   input.addEventListener("input", updateCounter);
 
+  // A field reads in the direction of what is typed; empty, in the page's (its placeholder too).
+  function ownDirection(field) {
+    function follow() {
+      if (field.value) field.dir = "auto";
+      else field.removeAttribute("dir");
+    }
+    field.addEventListener("input", follow);
+    return follow;
+  }
+  var inputDirection = ownDirection(input);
+  ownDirection(document.getElementById("gate-email"));
+  ownDirection(document.getElementById("gate-name"));
+
   function sendTyped() {
     if (submit(input.value)) {
       input.value = "";
       updateCounter();
+      inputDirection();
     }
   }
 
@@ -804,7 +943,8 @@
   }
 
   // ---- "New conversation". ----
-  var restart = el("button", "restart", "New conversation");
+  var restart = el("button", "restart", t("restart"));
+  restart.setAttribute("data-i18n", "restart");
   restart.type = "button";
   restart.id = "restart";
   restart.hidden = true;
@@ -832,7 +972,8 @@
   });
 
   // ---- "Talk to a person" (hand-off): the owner's team answers in this conversation. ----
-  var person = el("button", "restart handoff", "Talk to a person");
+  var person = el("button", "restart handoff", t("handoff"));
+  person.setAttribute("data-i18n", "handoff");
   person.type = "button";
   person.id = "handoff";
   person.hidden = true;
@@ -858,12 +999,12 @@
         if (mine !== epoch) return;
         handedOff = !!(body && body.conversation && body.conversation.status === "handoff");
         person.hidden = handedOff;
-        setStatus(handedOff ? "A person will answer here. You can keep writing." : "");
+        setStatus(handedOff ? t("handoff.started") : "");
         if (handedOff) watch();
       })
       .catch(function (err) {
         if (mine !== epoch) return;
-        setStatus(err && err.fromServer ? err.message : "The connection failed.", true);
+        setStatus(err && err.fromServer ? err.message : t("error.connection"), true, null, "passing");
       })
       .then(function () {
         person.disabled = false;
@@ -965,7 +1106,7 @@
     e.preventDefault();
     var address = email.value.trim();
     if (!address || !email.checkValidity()) {
-      gateError.textContent = "Please enter a valid e-mail address.";
+      gateError.textContent = t("email.invalid");
       email.setAttribute("aria-invalid", "true");
       email.focus();
       return;
@@ -984,7 +1125,7 @@
       })
       .catch(function (err) {
         visitor = null;
-        gateError.textContent = err.fromServer ? err.message : "The connection failed.";
+        gateError.textContent = err.fromServer ? err.message : t("error.connection");
       })
       .then(function () {
         start.disabled = false;
@@ -1025,7 +1166,7 @@
 
   function restore(saved) {
     restoring = true;
-    setStatus("Loading your conversation…");
+    setStatus(t("loading"));
     var id = saved.conversationId;
     var token = saved.visitorToken;
     return fetch(base + "/" + enc(id), {
@@ -1061,9 +1202,9 @@
         restoring = false;
         // Kept: the conversation may load next time; a new one can be started meanwhile.
         restart.hidden = false;
-        setStatus(err && err.fromServer ? err.message : "The conversation could not be loaded.", true, function () {
+        setStatus(err && err.fromServer ? err.message : t("error.load"), true, function () {
           restore(saved);
-        });
+        }, "passing");
       });
   }
 
@@ -1083,6 +1224,14 @@
     forget();
     saved = null;
   }
-  if (saved) restore(saved);
-  else begin();
+  function go() {
+    if (saved) restore(saved);
+    else begin();
+  }
+  // The chat shows once its texts are in the visitor's language (or after 3 s without them).
+  if (languageShown) {
+    Promise.race([languageShown, new Promise(function (done) { window.setTimeout(done, 3000); })]).then(go);
+  } else {
+    go();
+  }
 })();

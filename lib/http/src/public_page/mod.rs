@@ -10,14 +10,20 @@
 //! the script talks only to the page's own origin (the visitor routes of docs/api.md §17).
 //! Every value is HTML-escaped; theme values reach the style sheet only as validated hex colours
 //! and font names ([`lore_domain::mind::HexColor`], [`lore_domain::mind::FontFamily`]).
+//!
+//! Fixed texts come from the catalogues of [`i18n`] (docs/api.md §20): the page is rendered in
+//! the owner's language when it is fixed, else in the one `?lang=` names (the widget's
+//! `data-language`), else in the visitor's first supported `Accept-Language`, else English; the
+//! script then follows `navigator.languages` when the owner's language is `auto` and no `?lang=`
+//! names one.
 
 use crate::error::ApiError;
 use crate::public_chat::Client;
 use crate::state::ApiState;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{
-    ACCEPT, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY, RETRY_AFTER,
-    X_CONTENT_TYPE_OPTIONS,
+    ACCEPT, ACCEPT_LANGUAGE, ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG,
+    IF_NONE_MATCH, REFERRER_POLICY, RETRY_AFTER, VARY, X_CONTENT_TYPE_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header::HeaderName};
 use axum::response::{IntoResponse, Response};
@@ -26,24 +32,48 @@ use lore_domain::embed::{PublicKind, Published};
 use lore_domain::mind::{FontFamily, HexColor, Mind, ThemeMode};
 use std::fmt::Write;
 
-/// The Minds' pages, the embedding script and the icon. Not part of the API document: HTML
-/// and script for people and browsers, not API operations.
+pub mod i18n;
+
+/// The Minds' pages, the embedding script, the icon and the catalogues of fixed texts (not part
+/// of the API document: HTML and script for people and browsers, not API operations), and the
+/// widget's settings of a Mind (documented: JSON for any client).
 pub(crate) fn mind_routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
     router
         .undocumented("/m/{slug}", get(mind_page))
+        .routes(crate::api_router::api_routes!(mind_widget_settings))
         .undocumented("/widget.js", get(widget))
         .undocumented("/favicon.svg", get(favicon))
+        .undocumented("/i18n/{file}", get(texts))
 }
 
-/// The chatbots' pages.
+/// The chatbots' pages and widget settings.
 pub(crate) fn chatbot_routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
-    router.undocumented("/c/{slug}", get(chatbot_page))
+    router.undocumented("/c/{slug}", get(chatbot_page)).routes(crate::api_router::api_routes!(chatbot_widget_settings))
 }
 
-/// `?embed=1`: the page inside the widget's frame, without its profile.
+/// The owner's interface language: `auto` (the visitor's browser decides) or an ISO 639-1 code.
+/// Every use of the owner's language goes through here.
+fn page_language(published: &Published) -> &'static str {
+    let _ = published; // (until the setting exists: then it is read from here)
+    "auto" // main: published.reply().language.as_str()
+}
+
+/// `?embed=1`: the page inside the widget's frame, without its profile. `?lang=fr`: the page's
+/// fixed texts in that language unless the owner fixed one (the widget's `data-language`, or a
+/// link shared in one language).
 #[derive(Debug, Default, serde::Deserialize)]
 struct PageQuery {
     embed: Option<String>,
+    lang: Option<String>,
+}
+
+/// The language the server renders fixed texts in: the owner's when fixed and supported, else
+/// the one asked for, else the visitor's first supported `Accept-Language`, else English.
+fn render_language(owner: &str, asked: Option<&str>, headers: &HeaderMap) -> &'static str {
+    i18n::supported(owner)
+        .or_else(|| asked.and_then(i18n::supported))
+        .or_else(|| headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).and_then(i18n::from_accept_language))
+        .unwrap_or(i18n::DEFAULT)
 }
 
 async fn mind_page(
@@ -74,26 +104,31 @@ async fn page(
     Client(client): Client,
     headers: HeaderMap,
 ) -> Response {
-    let embed = query.is_ok_and(|q| matches!(q.embed.as_deref(), Some("1" | "true")));
+    let query = query.map(|Query(q)| q).unwrap_or_default();
+    let embed = matches!(query.embed.as_deref(), Some("1" | "true"));
+    let asked = query.lang.as_deref();
     let found = async {
         s.app.admit_page_read(client).await?;
         Ok::<_, ApiError>(s.app.published(kind, &slug).await?)
     };
     let published = match found.await {
         Ok(p) => p,
-        Err(e) if wants_html(&headers) => return error_page(e.into_response()),
+        Err(e) if wants_html(&headers) => {
+            return error_page(e.into_response(), render_language("auto", asked, &headers));
+        }
         Err(e) => return e.into_response(),
     };
     let nonce = nonce();
     let stream = s.app.config().stream_url.as_ref().map(|o| o.as_str());
-    let html = render(&published, &nonce, embed, stream);
+    let lang = render_language(page_language(&published), asked, &headers);
+    let html = render(&published, &nonce, embed, stream, lang);
     let csp = format!(
         "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'{}; \
          img-src http: https:; media-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors {}",
         stream.map(|o| format!(" {o}")).unwrap_or_default(),
         published.embed().allowed_origins.frame_ancestors()
     );
-    let headers: [(HeaderName, HeaderValue); 5] = [
+    let headers: [(HeaderName, HeaderValue); 6] = [
         (CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
         (
             CONTENT_SECURITY_POLICY,
@@ -103,6 +138,8 @@ async fn page(
         (REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
         // Unpublishing takes effect at once: caches must ask again.
         (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        // The fixed texts follow the visitor's languages.
+        (VARY, HeaderValue::from_static("Accept-Language")),
     ];
     (headers, html).into_response()
 }
@@ -114,33 +151,12 @@ fn wants_html(headers: &HeaderMap) -> bool {
     accept.contains("text/html") && !accept.trim_start().starts_with("application/json")
 }
 
-/// A page for people in place of the JSON envelope of `api`: the same status, `Retry-After`
-/// kept.
-fn error_page(api: Response) -> Response {
+/// A page for people in place of the JSON envelope of `api`, in `lang`: the same status,
+/// `Retry-After` kept.
+fn error_page(api: Response, lang: &'static str) -> Response {
     let status = api.status();
-    let (title, text) = match status {
-        StatusCode::NOT_FOUND => (
-            "Chat not found",
-            "There is no chat at this address. It may have been unpublished or renamed; check the link you followed.",
-        ),
-        StatusCode::TOO_MANY_REQUESTS => {
-            ("Too many requests", "This address asked for pages too often. Wait a minute, then reload the page.")
-        }
-        _ => ("Something went wrong", "The chat could not be shown just now. Please try again in a moment."),
-    };
     let nonce = nonce();
-    let html = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
-         <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n\
-         <style nonce=\"{nonce}\">body {{ font-family: system-ui, sans-serif; margin: 0; min-height: 100vh; display: flex; \
-         align-items: center; justify-content: center; background: #f9fafb; color: #111827; }} \
-         main {{ max-width: 28rem; padding: 2rem 1.5rem; text-align: center; }} h1 {{ font-size: 1.5rem; }} \
-         @media (prefers-color-scheme: dark) {{ body {{ background: #0f172a; color: #f9fafb; }} }}</style>\n\
-         </head>\n<body>\n<main>\n<h1>{title}</h1>\n<p>{text}</p>\n<p><small>Error {code}</small></p>\n</main>\n\
-         </body>\n</html>\n",
-        code = status.as_u16()
-    );
+    let html = error_html(status, lang, &nonce);
     let mut res = (status, html).into_response();
     let h = res.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -153,28 +169,150 @@ fn error_page(api: Response) -> Response {
     );
     h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(VARY, HeaderValue::from_static("Accept-Language"));
     if let Some(retry) = api.headers().get(RETRY_AFTER) {
         h.insert(RETRY_AFTER, retry.clone());
     }
     res
 }
 
-/// The embedding script (docs/api.md §18), the same bytes for every site: cached by browsers
-/// and CDNs for an hour, then revalidated by its ETag.
-const WIDGET: &str = include_str!("widget.js");
+/// The error page's HTML for `status`, in `lang`.
+fn error_html(status: StatusCode, lang: &'static str, nonce: &str) -> String {
+    let texts = i18n::catalogue(lang).or_else(|| i18n::catalogue(i18n::DEFAULT)).expect("the default catalogue");
+    let page = match status {
+        StatusCode::NOT_FOUND => "page.not_found",
+        StatusCode::TOO_MANY_REQUESTS => "page.busy",
+        _ => "page.error",
+    };
+    let title = escape(texts.text(&format!("{page}.title")));
+    let text = escape(texts.text(&format!("{page}.text")));
+    let code = escape(&texts.with("page.error.code", "code", &status.as_u16().to_string()));
+    let dir = if i18n::is_rtl(texts.code) { " dir=\"rtl\"" } else { "" };
+    format!(
+        "<!doctype html>\n<html lang=\"{lang}\"{dir}>\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
+         <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n\
+         <style nonce=\"{nonce}\">body {{ font-family: system-ui, sans-serif; margin: 0; min-height: 100vh; display: flex; \
+         align-items: center; justify-content: center; background: #f9fafb; color: #111827; }} \
+         main {{ max-width: 28rem; padding: 2rem 1.5rem; text-align: center; }} h1 {{ font-size: 1.5rem; }} \
+         @media (prefers-color-scheme: dark) {{ body {{ background: #0f172a; color: #f9fafb; }} }}</style>\n\
+         </head>\n<body>\n<main>\n<h1>{title}</h1>\n<p>{text}</p>\n<p><small>{code}</small></p>\n</main>\n\
+         </body>\n</html>\n",
+        lang = texts.code,
+    )
+}
 
-fn widget_etag() -> &'static str {
-    static ETAG_VALUE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    // FNV-1a of the bytes: a validator, not a security measure.
-    ETAG_VALUE.get_or_init(|| {
-        let hash =
-            WIDGET.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-        format!("\"w-{hash:016x}\"")
+/// The embedding script (docs/api.md §18), the same bytes for every site: cached by browsers
+/// and CDNs for an hour, then revalidated by its ETag. The launcher's texts of every language
+/// are put in its place for them when the script is first served.
+const WIDGET: &str = include_str!("widget.js");
+const WIDGET_TEXTS: &str = "/*LORE_I18N*/{}";
+
+/// FNV-1a of the bytes: a validator, not a security measure.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// The script as served, and its ETag.
+fn widget_script() -> &'static (String, String) {
+    static SCRIPT: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        let body = WIDGET.replacen(WIDGET_TEXTS, &i18n::widget_texts(), 1);
+        let etag = format!("\"w-{:016x}\"", fnv(body.as_bytes()));
+        (body, etag)
     })
 }
 
 async fn widget(State(s): State<ApiState>, Client(client): Client, headers: HeaderMap) -> Response {
-    static_asset(&s, client, &headers, "text/javascript; charset=utf-8", WIDGET, widget_etag()).await
+    let (body, etag) = widget_script();
+    static_asset(&s, client, &headers, "text/javascript; charset=utf-8", body, etag).await
+}
+
+/// `GET /i18n/{code}.json`: one language's catalogue (the page's script asks for it when the
+/// visitor's browser prefers another language than the page was rendered in). Public data,
+/// readable from any origin.
+async fn texts(
+    State(s): State<ApiState>,
+    Path(file): Path<String>,
+    Client(client): Client,
+    headers: HeaderMap,
+) -> Response {
+    let Some(catalogue) = file.strip_suffix(".json").and_then(i18n::catalogue) else {
+        return ApiError::App(lore_app::AppError::NotFound("language")).into_response();
+    };
+    let etag = format!("\"t-{}-{:016x}\"", catalogue.code, fnv(catalogue.json.as_bytes()));
+    let mut res = static_asset(&s, client, &headers, "application/json", catalogue.json, &etag).await;
+    res.headers_mut().insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    res
+}
+
+/// What the widget needs before it draws its launcher (docs/api.md §20).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub(crate) struct WidgetSettings {
+    /// The owner's interface language: `auto` (the visitor's browser decides) or an ISO 639-1 code.
+    #[schema(example = "auto")]
+    language: String,
+    /// The launcher's colour: the theme's `primaryColor`, else the default `#4f46e5`.
+    #[schema(example = "#4f46e5")]
+    color: String,
+}
+
+/// The widget's settings of a published Mind: its interface language and theme colour, for the
+/// launcher on a host page (no key; any origin; cached 5 minutes).
+#[utoipa::path(get, path = "/m/{slug}/widget.json", tag = "public chat", security(()),
+    params(("slug" = String, Path, description = "The published Mind's public address")),
+    responses(
+        (status = 200, body = WidgetSettings,
+            headers(("Cache-Control" = String, description = "`public, max-age=300`"),
+                ("Access-Control-Allow-Origin" = String, description = "`*`"))),
+        (status = 404, description = "`not_found`: no published Mind at this address", body = crate::error::ErrorBody),
+        (status = 429, description = "`rate_limited`; `Retry-After`", body = crate::error::ErrorBody),
+    ))]
+async fn mind_widget_settings(state: State<ApiState>, slug: Path<String>, client: Client) -> Response {
+    widget_settings(PublicKind::Mind, state, slug, client).await
+}
+
+/// The widget's settings of a published chatbot: its interface language and theme colour, for
+/// the launcher on a host page (no key; any origin; cached 5 minutes).
+#[utoipa::path(get, path = "/c/{slug}/widget.json", tag = "public chat", security(()),
+    params(("slug" = String, Path, description = "The published chatbot's public address")),
+    responses(
+        (status = 200, body = WidgetSettings,
+            headers(("Cache-Control" = String, description = "`public, max-age=300`"),
+                ("Access-Control-Allow-Origin" = String, description = "`*`"))),
+        (status = 404, description = "`not_found`: no published chatbot at this address", body = crate::error::ErrorBody),
+        (status = 429, description = "`rate_limited`; `Retry-After`", body = crate::error::ErrorBody),
+    ))]
+async fn chatbot_widget_settings(state: State<ApiState>, slug: Path<String>, client: Client) -> Response {
+    widget_settings(PublicKind::Chatbot, state, slug, client).await
+}
+
+async fn widget_settings(
+    kind: PublicKind,
+    State(s): State<ApiState>,
+    Path(slug): Path<String>,
+    Client(client): Client,
+) -> Response {
+    let found = async {
+        s.app.admit_page_read(client).await?;
+        Ok::<_, ApiError>(s.app.published(kind, &slug).await?)
+    };
+    let mut res = match found.await {
+        Ok(published) => {
+            let settings =
+                WidgetSettings { language: page_language(&published).to_owned(), color: palette(&published).accent };
+            let mut res = axum::Json(settings).into_response();
+            let h = res.headers_mut();
+            // A few minutes: a changed colour or language reaches host pages soon enough, and a
+            // page view costs no request.
+            h.insert(CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"));
+            h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+            res
+        }
+        Err(e) => e.into_response(),
+    };
+    res.headers_mut().insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    res
 }
 
 /// The pages' icon: a speech bubble.
@@ -244,7 +382,7 @@ fn paragraphs(text: &str) -> String {
     let normalised = text.replace("\r\n", "\n");
     for p in normalised.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
         let lines: Vec<String> = p.lines().map(escape).collect();
-        let _ = write!(out, "<p>{}</p>", lines.join("<br>"));
+        let _ = write!(out, "<p dir=\"auto\">{}</p>", lines.join("<br>"));
     }
     out
 }
@@ -345,20 +483,26 @@ const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("chat.js");
 
 /// The page's HTML. `nonce` authorises its one style sheet and its one script under the page's
-/// CSP. Settings reach the script as `data-` attributes (booleans only); text is in the HTML,
-/// escaped, and the script reads it as text. `embed`: only the chat, for the widget's frame.
-/// `stream`: the origin the visitor routes are called at, when not the page's own.
-pub fn render(published: &Published, nonce: &str, embed: bool, stream: Option<&str>) -> String {
+/// CSP. Settings reach the script as `data-` attributes; text is in the HTML, escaped, and the
+/// script reads it as text. `embed`: only the chat, for the widget's frame. `stream`: the origin
+/// the visitor routes are called at, when not the page's own. `lang`: the supported language of
+/// the fixed texts ([`i18n`]); its catalogue is inlined as a JSON data block for the script, and
+/// every fixed text carries its key (`data-i18n`, `data-i18n-label`, `data-i18n-placeholder`)
+/// so that the script can show another language.
+pub fn render(published: &Published, nonce: &str, embed: bool, stream: Option<&str>, lang: &'static str) -> String {
+    let texts = i18n::catalogue(lang).or_else(|| i18n::catalogue(i18n::DEFAULT)).expect("the default catalogue");
     let p = palette(published);
     let name = escape(published.name());
     let mind = published.mind();
     let mut h = String::with_capacity(24 * 1024);
     let _ = write!(
         h,
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"{lang}\"{dir}>\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"color-scheme\" content=\"{scheme}\">\n<title>{name}</title>\n\
          <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n",
+        lang = texts.code,
+        dir = if i18n::is_rtl(texts.code) { " dir=\"rtl\"" } else { "" },
         scheme = p.scheme
     );
     if let Some(headline) = mind.and_then(|m| m.headline.as_ref()) {
@@ -388,18 +532,23 @@ pub fn render(published: &Published, nonce: &str, embed: bool, stream: Option<&s
     if !embed {
         header(&mut h, published, &name);
     }
-    chat(&mut h, published, &name, stream);
+    chat(&mut h, published, &name, stream, texts);
     if let (false, Some(m)) = (embed, mind) {
-        about(&mut h, m);
+        about(&mut h, m, texts);
     }
     h.push_str("</div>\n");
     if !embed {
-        h.push_str("<footer>Powered by Lore</footer>\n");
+        let _ = writeln!(h, "<footer data-i18n=\"powered\">{}</footer>", escape(texts.text("powered")));
     }
-    let _ = write!(h, "<script nonce=\"{nonce}\">\n{SCRIPT}</script>\n</body>\n</html>\n");
+    // The catalogue holds no `<` (checked by i18n's tests): it cannot end the data block.
+    let _ = write!(
+        h,
+        "<script type=\"application/json\" id=\"lore-texts\">{json}</script>\n\
+         <script nonce=\"{nonce}\">\n{SCRIPT}</script>\n</body>\n</html>\n",
+        json = texts.json.trim()
+    );
     h
 }
-
 /// The avatar (a Mind's picture, else the name's initial), the name and a Mind's headline.
 fn header(h: &mut String, published: &Published, name: &str) {
     h.push_str("<header>\n");
@@ -426,86 +575,120 @@ fn header(h: &mut String, published: &Published, name: &str) {
 /// The conversation: the welcome message, suggested questions, the e-mail gate and the message
 /// box. The gate and the box start hidden; the script shows the one that applies, so without
 /// script the page is the Mind's profile and a notice.
-fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>) {
+fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>, texts: &i18n::Catalogue) {
     let (kind, slug) = (published.kind().prefix(), escape(published.slug().as_str()));
     // Empty: the script calls the visitor routes next to the page, wherever it is served.
     let endpoint = stream.map(|origin| format!("{}/{kind}/{slug}", escape(origin))).unwrap_or_default();
+    // A text with the name in it: the name is escaped, the text is ours (escaped too).
+    let named = |key: &str| escape(texts.text(key)).replace("{name}", name);
+    let plain = |key: &str| escape(texts.text(key));
     let _ = writeln!(
         h,
-        "<main id=\"chat\" class=\"chat\" aria-label=\"Chat with {name}\" data-show-sources=\"{}\" data-voice=\"{}\" \
-         data-email-gate=\"{}\" data-handoff=\"{}\" data-kind=\"{kind}\" data-slug=\"{slug}\" \
-         data-endpoint=\"{endpoint}\">",
+        "<main id=\"chat\" class=\"chat\" aria-label=\"{label}\" data-i18n-label=\"chat.label\" data-name=\"{name}\" \
+         data-show-sources=\"{}\" data-voice=\"{}\" data-email-gate=\"{}\" data-handoff=\"{}\" data-kind=\"{kind}\" \
+         data-slug=\"{slug}\" data-endpoint=\"{endpoint}\" data-language=\"{language}\" data-languages=\"{languages}\">",
         published.show_sources(),
         published.voice_enabled(),
         published.collect_email_before_chat(),
         published.reply().handoff_enabled,
+        label = named("chat.label"),
+        language = escape(page_language(published)),
+        languages = i18n::codes(),
     );
-    h.push_str("<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"Conversation\">\n");
+    let _ = writeln!(
+        h,
+        "<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"{}\" data-i18n-label=\"log.label\">",
+        plain("log.label")
+    );
     if let Some(welcome) = published.welcome_message() {
         let _ = writeln!(
             h,
-            "<li class=\"msg assistant welcome\"><div class=\"bubble\">{}</div></li>",
+            "<li class=\"msg assistant welcome\"><div class=\"bubble\" dir=\"auto\">{}</div></li>",
             paragraphs(welcome.as_str())
         );
     }
-    h.push_str(
-        "</ol>\n<div id=\"questions\" class=\"questions\" role=\"group\" aria-label=\"Suggested questions\" hidden>\n",
+    let _ = writeln!(
+        h,
+        "</ol>\n<div id=\"questions\" class=\"questions\" role=\"group\" aria-label=\"{}\" \
+         data-i18n-label=\"questions.label\" hidden>",
+        plain("questions.label")
     );
     for q in published.suggested_questions().as_slice() {
-        let _ = writeln!(h, "<button type=\"button\" class=\"question\">{}</button>", escape(q));
+        let _ = writeln!(h, "<button type=\"button\" class=\"question\" dir=\"auto\">{}</button>", escape(q));
     }
     let _ = write!(
         h,
         "</div>\n\
          <form id=\"gate\" class=\"gate\" novalidate hidden aria-labelledby=\"gate-title\">\n\
-         <p id=\"gate-title\">Please tell {name} your e-mail address to start the conversation.</p>\n\
-         <div class=\"field\"><label for=\"gate-email\">E-mail</label>\
+         <p id=\"gate-title\" data-i18n=\"gate.intro\">{gate_intro}</p>\n\
+         <div class=\"field\"><label for=\"gate-email\" data-i18n=\"gate.email\">{gate_email}</label>\
          <input id=\"gate-email\" type=\"email\" autocomplete=\"email\" maxlength=\"254\" required \
          aria-describedby=\"gate-error\"></div>\n\
-         <div class=\"field\"><label for=\"gate-name\">Name (optional)</label>\
+         <div class=\"field\"><label for=\"gate-name\" data-i18n=\"gate.name\">{gate_name}</label>\
          <input id=\"gate-name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\"></div>\n\
-         <button id=\"gate-start\" class=\"send\" type=\"submit\">Start chatting</button>\n\
+         <button id=\"gate-start\" class=\"send\" type=\"submit\" data-i18n=\"gate.start\">{gate_start}</button>\n\
          <p id=\"gate-error\" class=\"status error\" role=\"alert\"></p>\n\
          </form>\n\
          <form id=\"composer\" class=\"composer\" hidden>\n\
-         <label for=\"message\" class=\"visually-hidden\">Your message</label>\
-         <textarea id=\"message\" rows=\"1\" maxlength=\"4000\" placeholder=\"Ask {name} something\"></textarea>\
-         <button id=\"send\" class=\"send\" type=\"submit\">Send</button>\n\
+         <label for=\"message\" class=\"visually-hidden\" data-i18n=\"composer.label\">{message_label}</label>\
+         <textarea id=\"message\" rows=\"1\" maxlength=\"4000\" placeholder=\"{placeholder}\" \
+         data-i18n-placeholder=\"composer.placeholder\"></textarea>\
+         <button id=\"send\" class=\"send\" type=\"submit\" data-i18n=\"composer.send\">{send}</button>\n\
          </form>\n\
          <p id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></p>\n\
-         <p id=\"unsupported\" class=\"notice\" hidden>This browser cannot chat here; a current browser can.</p>\n\
-         <noscript><p class=\"notice\">Chatting with {name} needs JavaScript.</p></noscript>\n\
-         </main>\n"
+         <p id=\"unsupported\" class=\"notice\" data-i18n=\"unsupported\" hidden>{unsupported}</p>\n\
+         <noscript><p class=\"notice\">{noscript}</p></noscript>\n\
+         </main>\n",
+        gate_intro = named("gate.intro"),
+        gate_email = plain("gate.email"),
+        gate_name = plain("gate.name"),
+        gate_start = plain("gate.start"),
+        message_label = plain("composer.label"),
+        placeholder = named("composer.placeholder"),
+        send = plain("composer.send"),
+        unsupported = plain("unsupported"),
+        noscript = named("noscript"),
     );
 }
 
 /// Bio, expertise and links, below the conversation.
-fn about(h: &mut String, mind: &Mind) {
+fn about(h: &mut String, mind: &Mind, texts: &i18n::Catalogue) {
     if let Some(bio) = &mind.bio {
         let _ = writeln!(
             h,
-            "<section aria-labelledby=\"about\">\n<h2 id=\"about\">About</h2>\n{}\n</section>",
+            "<section aria-labelledby=\"about\">\n<h2 id=\"about\" data-i18n=\"about\">{}</h2>\n{}\n</section>",
+            escape(texts.text("about")),
             paragraphs(bio.as_str())
         );
     }
     let areas = mind.expertise_areas.as_slice();
     if !areas.is_empty() {
-        h.push_str(
-            "<section aria-labelledby=\"expertise\">\n<h2 id=\"expertise\">Expertise</h2>\n<ul class=\"tags\">\n",
+        let _ = writeln!(
+            h,
+            "<section aria-labelledby=\"expertise\">\n<h2 id=\"expertise\" data-i18n=\"expertise\">{}</h2>\n\
+             <ul class=\"tags\">",
+            escape(texts.text("expertise"))
         );
         for area in areas {
-            let _ = writeln!(h, "<li>{}</li>", escape(area));
+            let _ = writeln!(h, "<li dir=\"auto\">{}</li>", escape(area));
         }
         h.push_str("</ul>\n</section>\n");
     }
     let links = mind.social_links.entries();
     if !links.is_empty() {
-        h.push_str("<nav aria-label=\"Links\">\n<ul class=\"links\">\n");
+        let _ = writeln!(
+            h,
+            "<nav aria-label=\"{}\" data-i18n-label=\"links\">\n<ul class=\"links\">",
+            escape(texts.text("links"))
+        );
         for (key, url) in links {
             let label = SOCIAL_LABELS.iter().find(|(k, _)| *k == key).map_or(key, |(_, l)| *l);
+            // "Website" is a word; the others are names.
+            let (label, i18n) =
+                if key == "website" { (texts.text("website"), " data-i18n=\"website\"") } else { (label, "") };
             let _ = writeln!(
                 h,
-                "<li><a href=\"{}\" rel=\"me noopener noreferrer\">{}</a></li>",
+                "<li><a href=\"{}\" rel=\"me noopener noreferrer\"{i18n}>{}</a></li>",
                 escape(url.as_str()),
                 escape(label)
             );
@@ -540,15 +723,16 @@ mod tests {
             avatar_url: Field::Value("https://cdn.example.com/a.png?x=1&y=2".into()),
             ..Default::default()
         });
-        let html = render(&Published::Mind(Box::new(m)), "n0nce", false, None);
+        let html = render(&Published::Mind(Box::new(m)), "n0nce", false, None, "en");
         assert!(html.contains("<h1>&lt;Ada &amp; &quot;Co&quot;&gt;</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert_eq!(html.matches("<script").count(), 1, "only the page's own script");
+        assert_eq!(html.matches("<script").count(), 2, "only the page's own script and its texts");
+        assert_eq!(html.matches("<script type=\"application/json\" id=\"lore-texts\">").count(), 1);
         assert!(html.contains("<script nonce=\"n0nce\">"));
-        assert!(
-            html.contains("<button type=\"button\" class=\"question\">&lt;img src=x onerror=alert(1)&gt;</button>")
-        );
-        assert!(html.contains("<p>&lt;b&gt;bold&lt;/b&gt;<br>line</p>"));
+        assert!(html.contains(
+            "<button type=\"button\" class=\"question\" dir=\"auto\">&lt;img src=x onerror=alert(1)&gt;</button>"
+        ));
+        assert!(html.contains("<p dir=\"auto\">&lt;b&gt;bold&lt;/b&gt;<br>line</p>"));
         assert!(html.contains("Hi &#39;there&#39;"));
         assert!(html.contains("src=\"https://cdn.example.com/a.png?x=1&amp;y=2\""));
         assert!(html.contains("<style nonce=\"n0nce\">"));
@@ -562,12 +746,12 @@ mod tests {
                 .map(|(k, v)| (k.to_owned(), Some(v.to_owned())))
                 .collect();
         let m = mind(RawMind { theme: Field::Value(theme), ..Default::default() });
-        let html = render(&Published::Mind(Box::new(m)), "n", false, None);
+        let html = render(&Published::Mind(Box::new(m)), "n", false, None, "en");
         assert!(html.contains("--bg: #102030; --fg: #f9fafb; --accent: #ff0000;"), "{html}");
         assert!(html.contains("--font: \"Inter\", serif, system-ui"));
         assert!(html.contains("content=\"dark\""), "a dark background gets a dark colour scheme");
         let light = mind(RawMind::default());
-        let html = render(&Published::Mind(Box::new(light)), "n", false, None);
+        let html = render(&Published::Mind(Box::new(light)), "n", false, None, "en");
         assert!(html.contains("--bg: #ffffff; --fg: #111827;"));
         assert!(html.contains("prefers-color-scheme: dark"));
     }
@@ -580,14 +764,93 @@ mod tests {
             ..Default::default()
         });
         let published = Published::Mind(Box::new(m));
-        let full = render(&published, "n", false, None);
-        assert!(full.contains("<h1>") && full.contains("A bio") && full.contains("<footer>"));
-        let embedded = render(&published, "n", true, None);
+        let full = render(&published, "n", false, None, "en");
+        assert!(full.contains("<h1") && full.contains("A bio") && full.contains("<footer"));
+        let embedded = render(&published, "n", true, None, "en");
         assert!(embedded.contains("<body class=\"embed\">"));
-        assert!(!embedded.contains("<h1>") && !embedded.contains("A bio") && !embedded.contains("<footer>"));
+        assert!(!embedded.contains("<h1") && !embedded.contains("A bio") && !embedded.contains("<footer"));
         assert!(embedded.contains("id=\"chat\"") && embedded.contains("data-kind=\"m\""));
         assert!(embedded.contains("data-endpoint=\"\""), "the page's own origin");
-        let streamed = render(&published, "n", true, Some("https://fn.lambda-url.example"));
+        let streamed = render(&published, "n", true, Some("https://fn.lambda-url.example"), "en");
         assert!(streamed.contains("data-endpoint=\"https://fn.lambda-url.example/m/ada\""), "{streamed}");
+    }
+
+    #[test]
+    fn fixed_texts_are_rendered_in_the_page_language_with_their_keys() {
+        let m = mind(RawMind {
+            bio: Field::Value("A bio".into()),
+            expertise_areas: Field::Value(vec!["Maths".into()]),
+            ..Default::default()
+        });
+        let published = Published::Mind(Box::new(m));
+        let en = render(&published, "n", false, None, "en");
+        assert!(en.contains("<html lang=\"en\">"), "{en}");
+        assert!(en.contains("placeholder=\"Ask &lt;Ada &amp; &quot;Co&quot;&gt; something\""), "{en}");
+        assert!(en.contains("data-i18n=\"composer.send\">Send</button>"));
+        assert!(en.contains("data-language=\"auto\""), "the owner's language reaches the script");
+        assert!(en.contains("data-languages=\"ar de en es fa fr he it ja nl pt zh\""));
+        assert!(en.contains("data-name=\"&lt;Ada &amp; &quot;Co&quot;&gt;\""));
+
+        let fr = render(&published, "n", false, None, "fr");
+        assert!(fr.contains("<html lang=\"fr\">"), "{fr}");
+        assert!(fr.contains("placeholder=\"Posez une question à &lt;Ada &amp; &quot;Co&quot;&gt;\""), "{fr}");
+        assert!(fr.contains("data-i18n=\"composer.send\">Envoyer</button>"));
+        assert!(
+            fr.contains("aria-label=\"Discuter avec &lt;Ada &amp; &quot;Co&quot;&gt;\" data-i18n-label=\"chat.label\"")
+        );
+        assert!(fr.contains("data-i18n=\"gate.start\">Commencer</button>"));
+        assert!(fr.contains("data-i18n=\"about\">À propos</h2>"));
+        assert!(fr.contains("data-i18n=\"expertise\">Domaines d’expertise</h2>"));
+        assert!(fr.contains("<footer data-i18n=\"powered\">Propulsé par Lore</footer>"));
+        assert!(fr.contains("<noscript><p class=\"notice\">Pour discuter avec &lt;Ada"));
+        assert!(!fr.contains(">Send<") && !fr.contains("Start chatting"), "no English left");
+        // The script gets the same catalogue, parsed as data.
+        let start = fr.find("<script type=\"application/json\" id=\"lore-texts\">").unwrap();
+        let block = &fr[start..];
+        let json = &block[block.find('>').unwrap() + 1..block.find("</script>").unwrap()];
+        let parsed: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(parsed["composer.send"], "Envoyer");
+
+        let ar = render(&published, "n", true, None, "ar");
+        assert!(ar.contains("<html lang=\"ar\" dir=\"rtl\">"), "right to left");
+        assert!(ar.contains(">إرسال</button>"));
+        for rtl in ["he", "fa"] {
+            assert!(render(&published, "n", true, None, rtl).contains(&format!("<html lang=\"{rtl}\" dir=\"rtl\">")));
+        }
+    }
+
+    #[test]
+    fn the_owner_language_then_the_asked_one_then_accept_language() {
+        let accept = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(ACCEPT_LANGUAGE, HeaderValue::from_str(v).unwrap());
+            h
+        };
+        assert_eq!(render_language("de", Some("fr"), &accept("ja")), "de", "the owner's fixed language wins");
+        assert_eq!(render_language("auto", Some("fr"), &accept("ja")), "fr", "then ?lang=");
+        assert_eq!(render_language("auto", Some("xx"), &accept("sv, ja-JP;q=0.8, en;q=0.5")), "ja");
+        assert_eq!(render_language("sv", None, &accept("pt-BR")), "pt", "an owner's language without texts");
+        assert_eq!(render_language("auto", None, &HeaderMap::new()), "en");
+        assert_eq!(render_language("auto", Some("FR-ca"), &HeaderMap::new()), "fr");
+    }
+
+    #[test]
+    fn error_pages_follow_the_visitor_language() {
+        let fr = error_html(StatusCode::NOT_FOUND, "fr", "n");
+        assert!(fr.contains("<html lang=\"fr\">") && fr.contains("<h1>Discussion introuvable</h1>"), "{fr}");
+        assert!(fr.contains("<small>Erreur 404</small>"));
+        let ar = error_html(StatusCode::TOO_MANY_REQUESTS, "ar", "n");
+        assert!(ar.contains("<html lang=\"ar\" dir=\"rtl\">") && ar.contains("خطأ 429"), "{ar}");
+        let en = error_html(StatusCode::INTERNAL_SERVER_ERROR, "en", "n");
+        assert!(en.contains("<h1>Something went wrong</h1>") && en.contains("<small>Error 500</small>"));
+    }
+
+    #[test]
+    fn the_widget_script_carries_the_launcher_texts() {
+        let (body, etag) = widget_script();
+        assert!(!body.contains(WIDGET_TEXTS), "the texts are in place");
+        assert!(body.contains("\"Ouvrir la discussion\"") && body.contains("\"فتح الدردشة\""));
+        assert!(etag.starts_with("\"w-"));
+        assert!(WIDGET.contains(WIDGET_TEXTS), "widget.js keeps the marker");
     }
 }
