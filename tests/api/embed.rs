@@ -1181,6 +1181,14 @@ async fn the_widget_reads_the_owners_language_and_colour_and_the_page_the_visito
         let html = page(Some("xx"), "").await.unwrap().text().await.unwrap();
         assert!(html.contains("<html lang=\"en\">") && html.contains(">Send</button>"), "{kind}");
 
+        // The owner's fixed language wins over the visitor's and the widget's.
+        let (status, body) = patch(&t, &o, json!({"language": "ar"})).await;
+        assert_eq!(status, 200, "{body}");
+        let html = page(Some("fr"), "de").await.unwrap().text().await.unwrap();
+        assert!(html.contains("<html lang=\"ar\" dir=\"rtl\">") && html.contains(">إرسال</button>"), "{kind}");
+        let body: Value = t.client.get(t.url(&o.public("/widget.json"))).send().await.unwrap().json().await.unwrap();
+        assert_eq!(body, json!({"language": "ar", "color": "#0a7c3e"}), "{kind}");
+
         // Unpublished: 404, still readable by the widget's origin.
         let (status, _) = publish(&t, &t.dev_key, &o, Some(json!({"isPublished": false}))).await;
         assert_eq!(status, 200);

@@ -54,8 +54,7 @@ pub(crate) fn chatbot_routes(router: crate::api_router::ApiRouter) -> crate::api
 /// The owner's interface language: `auto` (the visitor's browser decides) or an ISO 639-1 code.
 /// Every use of the owner's language goes through here.
 fn page_language(published: &Published) -> &'static str {
-    let _ = published; // (until the setting exists: then it is read from here)
-    "auto" // main: published.reply().language.as_str()
+    published.reply().language.as_str()
 }
 
 /// `?embed=1`: the page inside the widget's frame, without its profile. `?lang=fr`: the page's
