@@ -97,6 +97,26 @@ function marked(text, query) {
   return text.split(re).map((part, i) => (i % 2 ? el("mark", {}, part) : part));
 }
 
+// ---- Languages (docs/api.md §20) ------------------------------------------------------------
+
+let languageList = null; // a promise of GET /api/v1/languages' list, fetched once a session
+function languages() {
+  languageList ||= api("GET", "/api/v1/languages").then(
+    (d) => d.languages,
+    (e) => {
+      languageList = null; // asked again next time
+      throw e;
+    },
+  );
+  return languageList;
+}
+
+/** A language's name as its speakers write it ("fr" → Français), marked with its `lang`; the
+ * code itself when `list` does not know it. */
+const languageName = (code, list) => el("span", { lang: code }, (list.find((l) => l.code === code) || { name: code }).name);
+
+const AUTO_LANGUAGE = "Automatic (each visitor's language)";
+
 // ---- API ------------------------------------------------------------------------------------
 
 class ApiError extends Error {
@@ -546,12 +566,20 @@ function settingsSection(kind, owner) {
     handoff: tick(owner.handoffEnabled),
     identity: tick(owner.identityVerification),
     threshold: input({ type: "number", min: 0.5, max: 1, step: 0.01 }, owner.correctionThreshold),
+    // Automatic and the current language until the list arrives.
+    language: el("select", {}, el("option", { value: "auto" }, AUTO_LANGUAGE), owner.language && owner.language !== "auto" ? el("option", { value: owner.language, selected: true }, owner.language) : null),
     voice: mind ? tick(owner.voiceEnabled) : null,
     voiceId: mind ? input({ type: "text", maxlength: 100 }, owner.voiceId || "") : null,
     voiceSpeed: mind ? input({ type: "number", min: 0.25, max: 4, step: 0.05 }, owner.voiceSpeed) : null,
     filter: input({ tag: "textarea", rows: 2, class: "code", placeholder: '{"type": "eq", "key": "lang", "value": "en"}' }, owner.knowledgeFilter ? JSON.stringify(owner.knowledgeFilter) : ""),
     origins: input({ tag: "textarea", rows: 2, placeholder: "https://www.example.com" }, (owner.allowedOrigins || []).join("\n")),
   };
+  attempt(languages).then((list) => {
+    if (!list) return;
+    const current = c.language.value;
+    fill(c.language, el("option", { value: "auto" }, AUTO_LANGUAGE), list.map((l) => el("option", { value: l.code, lang: l.code }, l.name)));
+    c.language.value = list.some((l) => l.code === current) ? current : "auto";
+  });
   // The theme is sent only once the owner touches it: an untouched theme stays "the default".
   let themeTouched = false;
   for (const t of [c.primary, c.background, c.font, c.mode]) t.addEventListener("input", () => (themeTouched = true));
@@ -572,6 +600,7 @@ function settingsSection(kind, owner) {
     el("div", { class: "row" }, field("Main colour", c.primary), field("Background", c.background), field("Colours", c.mode)),
     field("Font", c.font, "Font names separated by commas"),
     el("h3", {}, "Answers and visitors"),
+    field("Language", c.language, "Answers and the public page use this language; Automatic follows each visitor."),
     option(c.showSources, "Show visitors the passages answers cite"),
     option(c.collectEmail, "Ask for an e-mail address before the chat"),
     option(c.handoff, "Offer “talk to a person”"),
@@ -606,6 +635,7 @@ function settingsSection(kind, owner) {
       correctionThreshold: Number(c.threshold.value),
       knowledgeFilter: filter,
       allowedOrigins: lines(c.origins),
+      language: c.language.value,
     };
     if (themeTouched) body.theme = { primaryColor: c.primary.value, backgroundColor: c.background.value, fontFamily: c.font.value.trim() || null, mode: c.mode.value };
     if (mind) {
@@ -946,9 +976,10 @@ function parseMetadata(text) {
   return out;
 }
 
-/** The source's name, address and metadata, the metadata editable. */
-function metadataForm(path, s) {
-  const area = el("textarea", { rows: 3, class: "code", placeholder: "product = kettle\nlanguage = en" });
+/** The source's name, address, languages (`langs`: their names, as nodes) and metadata, the
+ * metadata editable. */
+function metadataForm(path, s, langs) {
+  const area = el("textarea", { rows: 3, class: "code", placeholder: "product = kettle\naudience = customers" });
   area.value = metadataLines(s.metadata);
   const every = el("input", { type: "number", min: 1, max: 8760, placeholder: "only when asked" });
   if (s.refreshIntervalHours) every.value = s.refreshIntervalHours;
@@ -957,6 +988,7 @@ function metadataForm(path, s) {
     { class: "card", "aria-label": "Metadata" },
     el("h2", {}, s.name),
     s.url ? el("p", { class: "meta" }, s.url) : null,
+    langs.length ? el("p", { class: "languages" }, langs.length > 1 ? "Languages: " : "Language: ", langs.map((name, i) => [i ? ", " : "", name])) : null,
     field("Metadata", area, "One key = value a line (up to 16); numbers and true/false are kept as such. Search and answers can filter on them."),
     s.type === "url" ? field("Refresh every (hours)", every, s.nextRefreshAt ? `Next refresh ${when(s.nextRefreshAt)}` : "Empty: only when you ask") : null,
     el("button", { type: "submit", class: "primary" }, "Save"),
@@ -982,8 +1014,8 @@ async function chunksView(kind, id, sourceId) {
   const list = el("ol", { class: "chunks" });
   const metadata = el("div", {});
   main.append(metadata, el("h2", {}, "Chunks"), el("p", {}, "What search reads of this source. Disable a chunk to keep it out of search and answers; edit its text to correct it (it is embedded again)."), list);
-  const source = await attempt(() => api("GET", `${k.sources(id)}/${sourceId}`));
-  if (source) fill(metadata, metadataForm(`${k.sources(id)}/${sourceId}`, source.source));
+  const [source, known] = await Promise.all([attempt(() => api("GET", `${k.sources(id)}/${sourceId}`)), languages().catch(() => [])]);
+  if (source) fill(metadata, metadataForm(`${k.sources(id)}/${sourceId}`, source.source, (source.source.languages || []).map((code) => languageName(code, known))));
   const data = await attempt(() => api("GET", `${k.chunks(id, sourceId)}?limit=100`));
   if (!data) return;
   for (const c of data.chunks) {
@@ -1003,7 +1035,7 @@ async function chunksView(kind, id, sourceId) {
       el(
         "li",
         { class: "card" },
-        el("div", { class: "meta" }, `Chunk ${c.position + 1} · ${c.tokens} tokens`, c.headingPath.length ? ` · ${c.headingPath.join(" › ")}` : "", c.edited ? " · edited" : ""),
+        el("div", { class: "meta" }, `Chunk ${c.position + 1} · ${c.tokens} tokens`, c.language ? [" · ", languageName(c.language, known)] : "", c.headingPath.length ? ` · ${c.headingPath.join(" › ")}` : "", c.edited ? " · edited" : ""),
         field(`Text of chunk ${c.position + 1}`, text),
         el("div", { class: "row" }, el("label", {}, enabled, " In search"), save),
       ),
