@@ -10,7 +10,8 @@ just to check what the console did, and for a visitor's hand-off request):
   chunk is disabled in the chunk view (the API then says so); the chatbot is published and the
   widget snippet names it; a visitor chats on the public page in a second browser, and the owner
   reads the transcript, rates and corrects the answer, replies to a hand-off, sees it all in
-  analytics; webhooks are subscribed, tested and redelivered; at phone width and in dark mode the
+  analytics; the chatbot is set to French in its settings and a French text's page and chunk
+  say "Français"; webhooks are subscribed, tested and redelivered; at phone width and in dark mode the
   pages still work; signing out forgets the key, a key the server no longer accepts signs the tab
   out; on the workspace page usage is shown against limits, a key is made with two scopes (its
   secret shown once) and revoked, and revoking the key the console signed in with signs it out.
@@ -30,12 +31,15 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stub_model  # noqa: E402
 from chat_page import WATCH, Browser, Lore, answered, check, wait_for  # noqa: E402
 
 POLICY = "# Returns\n\nRefunds are paid within fourteen days of the return. Shipping costs are not refunded.\n"
+HOURS_FR = ("Le magasin ouvre à neuf heures du matin et ferme à six heures du soir, du lundi au samedi. Le dimanche, "
+            "nous sommes fermés, mais vous pouvez toujours nous écrire et nous vous répondrons dès le lundi matin.")
 PRICES = "Item,Price,Stock\nKettle,25.00,12\nToaster,40.00,3\n"
 # A Word document with a footnote ("A tachyon walks into a bar."), from mammoth's test data.
 DOCX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib", "extract", "tests", "fixtures",
@@ -468,6 +472,55 @@ def main():
         b.find("header nav a[href='#/chatbots']").click()
         wait_for("the chatbot list again", lambda: text(b, "main h1") == "Chatbots")
         wait_for("the chatbot in the list", lambda: b.all("main table a"))[0].click()
+        wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
+
+        # Languages: the chatbot set to French with the other settings; a French text's page
+        # names its language, and so does each of its chunks.
+        settings = "form[aria-label='Settings']"
+        language = labelled(b, settings, "Language")
+        wait_for("the languages", lambda: b.js("return arguments[0].options.length", language) > 20)
+        options = b.js("return Array.from(arguments[0].options).map(o => o.innerText)", language)
+        check(options[0] == "Automatic (each visitor's language)" and "Français" in options and "日本語" in options, options)
+        check(language.get_attribute("value") == "auto", "a new chatbot follows each visitor")
+        Select(language).select_by_visible_text("Français")
+        b.find(f"{settings} button[type=submit]").click()
+        wait_for("the language saved", lambda: "Settings saved" in text(b, "#status"))
+        saved = lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]
+        check(saved["language"] == "fr" and saved["name"] == "Support bot", saved)
+        b.driver.refresh()
+        wait_for("the settings again", lambda: text(b, "main h1") == "Support bot" and b.all(settings))
+        language = labelled(b, settings, "Language")
+        wait_for("French selected", lambda: b.js("return arguments[0].value === 'fr' && arguments[0].selectedOptions[0].innerText",
+                                                 language) == "Français")
+        check(language.get_attribute("aria-describedby"), "the hint describes the language")
+        b.driver.set_window_size(1280, 800)
+        b.js("arguments[0].closest('.field').scrollIntoView()", language)
+        b.screenshot("console-language.png")
+        b.driver.set_window_size(390, 844)
+        b.js("arguments[0].closest('.field').scrollIntoView()", language)
+        b.screenshot("console-language-phone.png")
+        b.driver.set_window_size(1280, 800)
+        accessible(b, "the language setting")
+        text_form = b.driver.find_element(By.XPATH, "//form[h3='Add text']")
+        text_form.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("Horaires")
+        text_form.find_element(By.CSS_SELECTOR, "textarea").send_keys(HOURS_FR)
+        text_form.find_element(By.CSS_SELECTOR, "button").click()
+        rows_ready(b, ["Horaires"])
+        hours = [s for s in lore.api("GET", f"/api/v1/chatbots/{bot_id}/sources")["sources"] if s["name"] == "Horaires"]
+        check(len(hours) == 1, hours)
+        detail = lore.api("GET", f"/api/v1/chatbots/{bot_id}/sources/{hours[0]['id']}")["source"]
+        check(detail["languages"] == ["fr"], detail)
+        b.find(f"tr[data-source='{hours[0]['id']}'] a").click()
+        wait_for("the source's language", lambda: text(b, "p.languages") == "Language: Français")
+        check(b.js("return document.querySelector('p.languages [lang]').lang") == "fr", "the name is marked as French")
+        check("· Français" in text(b, "ol.chunks .meta"), text(b, "ol.chunks .meta"))
+        b.screenshot("console-source-language.png")
+        b.driver.set_window_size(390, 844)
+        b.screenshot("console-source-language-phone.png")
+        accessible(b, "a French source")
+        b.driver.set_window_size(1280, 900)
+        no_console_errors(b, "languages")
+        b.driver.back()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
         link = wait_for("the conversation", lambda: b.all("section[aria-labelledby=conv-h] a"))[0]
         link.click()
