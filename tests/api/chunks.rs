@@ -188,8 +188,8 @@ async fn an_edited_chunk_is_found_by_its_new_words_and_not_its_old_ones() {
     assert_eq!(
         edited,
         json!({"id": id, "position": 0, "text": text, "tokens": tokens, "headingPath": [], "enabled": true,
-               "edited": true, "url": null}),
-        "trimmed, re-counted, marked edited"
+               "edited": true, "url": null, "language": null}),
+        "trimmed, re-counted, marked edited (too short to tell its language)"
     );
     assert_eq!(all_chunks(&t, &path).await, vec![edited.clone()], "listed as answered");
     for mode in MODES {

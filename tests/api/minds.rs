@@ -114,7 +114,7 @@ async fn create_read_list_update_delete_with_defaults() {
             "expertiseAreas": ["Mathematics", "Engines"], "showSources": true, "collectEmailBeforeChat": false,
             "temperature": 0.7, "theme": null, "socialLinks": null, "voiceEnabled": false, "voiceId": "alloy",
             "voiceSpeed": 1.0, "allowedOrigins": [], "identityVerification": false, "correctionThreshold": 0.9,
-            "handoffEnabled": false, "knowledgeFilter": null
+            "handoffEnabled": false, "knowledgeFilter": null, "language": "auto"
         }),
         "the created Mind's detail, with the contract's defaults"
     );

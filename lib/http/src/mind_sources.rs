@@ -108,8 +108,14 @@ fn new_mind_source(body: CreateMindSource) -> Result<NewSource, DomainError> {
     NewSource::parse(SourceVocabulary::Mind, input)
 }
 
-fn envelope(s: KnowledgeSource) -> Json<MindSourceEnvelope> {
-    Json(MindSourceEnvelope { status: Status::Success, source: MindSourceView::new(s, true) })
+/// A source's detail, with the languages of its chunks (docs/api.md §20): every answer about
+/// one source has the same shape.
+async fn envelope(app: &lore_app::App, s: KnowledgeSource) -> Result<Json<MindSourceEnvelope>, ApiError> {
+    // A source without chunks (just created, or emptied) has no languages: no index read.
+    let languages = if s.chunk_count == 0 { Vec::new() } else { app.source_languages(&s.id).await? };
+    let mut detail = MindSourceEnvelope { status: Status::Success, source: MindSourceView::new(s, true) };
+    detail.source.record.languages = Some(languages.iter().map(|l| l.code()).collect());
+    Ok(Json(detail))
 }
 
 /// List a Mind's knowledge sources, newest first, optionally by `status`.
@@ -162,7 +168,7 @@ async fn create_mind_source(
     JsonBody(body): JsonBody<CreateMindSource>,
 ) -> Result<(StatusCode, Json<MindSourceEnvelope>), ApiError> {
     let source = s.app.create_mind_source(&auth.principal, &mind, new_mind_source(body)?).await?;
-    Ok((StatusCode::CREATED, envelope(source)))
+    Ok((StatusCode::CREATED, envelope(&s.app, source).await?))
 }
 
 /// Read a source with its status and progress. While it is `processing` or `transcribing` the
@@ -181,10 +187,7 @@ async fn get_mind_source(
 ) -> Result<Response, ApiError> {
     let source = s.app.get_mind_source(&auth.principal, &mind, &id).await?;
     let running = source.status.is_running();
-    let languages = s.app.source_languages(&source.id).await?;
-    let mut detail = envelope(source);
-    detail.source.record.languages = Some(languages.iter().map(|l| l.code()).collect());
-    let mut response = detail.into_response();
+    let mut response = envelope(&s.app, source).await?.into_response();
     if running {
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(POLL_AFTER_SECS));
     }
@@ -209,7 +212,7 @@ async fn update_mind_source(
     PathIds(mind, id): PathIds<MindId, SourceId>,
     JsonBody(body): JsonBody<UpdateSource>,
 ) -> Result<Json<MindSourceEnvelope>, ApiError> {
-    Ok(envelope(s.app.update_mind_source(&auth.principal, &mind, &id, body.change()?).await?))
+    Ok(envelope(&s.app, s.app.update_mind_source(&auth.principal, &mind, &id, body.change()?).await?).await?)
 }
 
 /// Delete a source with its chunks and its file; 409 while it is processing or transcribing.
@@ -244,7 +247,7 @@ async fn reprocess_mind_source(
     PathIds(mind, id): PathIds<MindId, SourceId>,
 ) -> Result<(StatusCode, Json<MindSourceEnvelope>), ApiError> {
     let source = s.app.reprocess_mind_source(&auth.principal, &mind, &id).await?;
-    Ok((StatusCode::ACCEPTED, envelope(source)))
+    Ok((StatusCode::ACCEPTED, envelope(&s.app, source).await?))
 }
 
 /// Search a Mind's ready knowledge sources (as the chatbot search; `types` in the Mind

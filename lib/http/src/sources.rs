@@ -192,8 +192,14 @@ pub struct SourceEnvelope {
     pub source: SourceView,
 }
 
-fn envelope(s: KnowledgeSource) -> Json<SourceEnvelope> {
-    Json(SourceEnvelope { status: Status::Success, source: SourceView::new(s, true) })
+/// A source's detail, with the languages of its chunks (docs/api.md §20): every answer about
+/// one source has the same shape.
+async fn envelope(app: &lore_app::App, s: KnowledgeSource) -> Result<Json<SourceEnvelope>, ApiError> {
+    // A source without chunks (just created, or emptied) has no languages: no index read.
+    let languages = if s.chunk_count == 0 { Vec::new() } else { app.source_languages(&s.id).await? };
+    let mut detail = SourceEnvelope { status: Status::Success, source: SourceView::new(s, true) };
+    detail.source.record.languages = Some(languages.iter().map(|l| l.code()).collect());
+    Ok(Json(detail))
 }
 
 /// Create a source. JSON for `text` (`content`) and `url` (`url`, `crawlDepth`) sources and for
@@ -433,7 +439,7 @@ async fn create_source(
         JsonOrUpload::Json(body) => new_source(body)?,
     };
     let source = s.app.create_source(&auth.principal, &chatbot, new).await?;
-    Ok((StatusCode::CREATED, envelope(source)))
+    Ok((StatusCode::CREATED, envelope(&s.app, source).await?))
 }
 
 /// The multipart form of an upload.
@@ -456,10 +462,7 @@ async fn get_source(
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
 ) -> Result<Json<SourceEnvelope>, ApiError> {
     let source = s.app.get_source(&auth.principal, &chatbot, &id).await?;
-    let languages = s.app.source_languages(&source.id).await?;
-    let mut detail = envelope(source);
-    detail.source.record.languages = Some(languages.iter().map(|l| l.code()).collect());
-    Ok(detail)
+    envelope(&s.app, source).await
 }
 
 /// Change a text source (other types: `invalid_operation`); 409 while processing.
@@ -475,7 +478,7 @@ async fn update_source(
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
     JsonBody(body): JsonBody<UpdateSource>,
 ) -> Result<Json<SourceEnvelope>, ApiError> {
-    Ok(envelope(s.app.update_source(&auth.principal, &chatbot, &id, body.change()?).await?))
+    Ok(envelope(&s.app, s.app.update_source(&auth.principal, &chatbot, &id, body.change()?).await?).await?)
 }
 
 /// Delete a source with all its chunks (and its file); 409 while processing.
@@ -503,7 +506,7 @@ async fn process_source(
     State(s): State<ApiState>,
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
 ) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
-    Ok((StatusCode::ACCEPTED, envelope(s.app.process_source(&auth.principal, &chatbot, &id).await?)))
+    Ok((StatusCode::ACCEPTED, envelope(&s.app, s.app.process_source(&auth.principal, &chatbot, &id).await?).await?))
 }
 
 /// Re-crawl a url source and re-embed what changed; 202 at once.
@@ -518,7 +521,7 @@ async fn refresh_source(
     State(s): State<ApiState>,
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
 ) -> Result<(StatusCode, Json<SourceEnvelope>), ApiError> {
-    Ok((StatusCode::ACCEPTED, envelope(s.app.refresh_source(&auth.principal, &chatbot, &id).await?)))
+    Ok((StatusCode::ACCEPTED, envelope(&s.app, s.app.refresh_source(&auth.principal, &chatbot, &id).await?).await?))
 }
 
 /// Statistics of a chatbot's knowledge base.

@@ -377,6 +377,7 @@ mod tests {
             "correctionThreshold",
             "handoffEnabled",
             "knowledgeFilter",
+            "language",
         ];
         let positions: Vec<usize> = order.iter().map(|k| json.find(&format!("\"{k}\":")).unwrap()).collect();
         assert!(positions.is_sorted(), "keys out of order: {json}");
