@@ -174,7 +174,6 @@ pub struct WorkspaceEnvelope {
     pub usage: WorkspaceUsageView,
 }
 
-/// The caller's workspace, its limits and what it uses of them. Any valid key may read it.
 /// One supported language (docs/api.md §20).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LanguageView {
@@ -203,6 +202,7 @@ async fn list_languages(_auth: Authed<AnyScope>) -> Json<LanguageList> {
     Json(LanguageList { status: Status::Success, languages })
 }
 
+/// The caller's workspace, its limits and what it uses of them. Any valid key may read it.
 #[utoipa::path(get, path = "/api/v1/workspace", tag = "workspace",
     security(("bearer" = [])),
     responses((status = 200, description = "The workspace", body = WorkspaceEnvelope),))]
