@@ -592,6 +592,7 @@ impl Writer<'_> {
                 let rows = (content.len() / 9).clamp(1, 128);
                 let signs: Vec<u8> = (0..rows * crate::search::DIMS / 8).map(|_| rng.next_u64() as u8).collect();
                 Chunk {
+                    language: None,
                     id: format!("{source}:{}:{position}", run.generation),
                     workspace_id: self.ws.id.clone(),
                     owner: SourceOwner::Chatbot(self.chatbot.clone()),

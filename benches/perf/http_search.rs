@@ -164,6 +164,7 @@ async fn measure(
                 let signs: Vec<u8> = (0..rows * crate::search::DIMS / 8).map(|_| rng.next_u64() as u8).collect();
                 let token_signs = TokenSigns::from_bytes(signs, crate::search::DIMS);
                 Chunk {
+                    language: None,
                     id: format!("{source}:{}:{position}", run.generation),
                     workspace_id: ws.id.clone(),
                     owner: SourceOwner::Chatbot(chatbot.clone()),

@@ -108,6 +108,7 @@ pub fn run(o: &Options) -> Result<Section> {
         let mut source_ids: Vec<SourceId> = (0..n.div_ceil(CHUNKS_PER_SOURCE)).map(|_| SourceId::generate()).collect();
         source_ids.sort_by(|a, b| a.as_str().cmp(b.as_str()));
         let scope = SearchScope {
+            language: None,
             workspace_id: WorkspaceId::generate(),
             owner: SourceOwner::Chatbot(ChatbotId::generate()),
             source_ids,
@@ -431,6 +432,7 @@ async fn measure(
                 let id = format!("{source}:1:{position}");
                 ids.push(id.clone());
                 Chunk {
+                    language: None,
                     id,
                     workspace_id: scope.workspace_id.clone(),
                     owner: scope.owner.clone(),

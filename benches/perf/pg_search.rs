@@ -125,6 +125,7 @@ async fn measure(
     let mut source_ids: Vec<SourceId> = (0..n.div_ceil(CHUNKS_PER_SOURCE)).map(|_| SourceId::generate()).collect();
     source_ids.sort_by(|a, b| a.as_str().cmp(b.as_str()));
     let scope = SearchScope {
+        language: None,
         workspace_id: WorkspaceId::generate(),
         owner: SourceOwner::Chatbot(ChatbotId::generate()),
         source_ids,

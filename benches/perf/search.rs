@@ -240,7 +240,7 @@ async fn measure(n: usize, passages: &[(String, String)], queries: &[String]) ->
     let row_of = written.row_of();
     let matrix = &written.matrix;
 
-    let scope = SearchScope { workspace_id: ws.id.clone(), owner, source_ids: source_ids.clone() };
+    let scope = SearchScope { workspace_id: ws.id.clone(), owner, source_ids: source_ids.clone(), language: None };
     let query_vectors: Vec<Vec<f32>> =
         written.questions(&mut rng, SEMANTIC_QUERIES + 1).into_iter().map(|(_, v)| v).collect();
 
@@ -370,6 +370,7 @@ impl BenchChunks {
                 let id = format!("{source}:1:{position}");
                 self.ids.push(id.clone());
                 Chunk {
+                    language: None,
                     id,
                     workspace_id: ws.clone(),
                     owner: owner.clone(),

@@ -585,6 +585,7 @@ impl Rescorer {
             .iter()
             .zip(&sem.scores)
             .map(|(c, score)| lore_app::ports::ChunkHit {
+                language: None,
                 chunk_id: c.clone(),
                 source_id: lore_domain::id::SourceId::generate(),
                 content: String::new(),

@@ -212,7 +212,7 @@ async fn update_mind_source(
     PathIds(mind, id): PathIds<MindId, SourceId>,
     JsonBody(body): JsonBody<UpdateSource>,
 ) -> Result<Json<MindSourceEnvelope>, ApiError> {
-    Ok(envelope(&s.app, s.app.update_mind_source(&auth.principal, &mind, &id, body.change()?).await?).await?)
+    envelope(&s.app, s.app.update_mind_source(&auth.principal, &mind, &id, body.change()?).await?).await
 }
 
 /// Delete a source with its chunks and its file; 409 while it is processing or transcribing.

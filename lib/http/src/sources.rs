@@ -478,7 +478,7 @@ async fn update_source(
     PathIds(chatbot, id): PathIds<ChatbotId, SourceId>,
     JsonBody(body): JsonBody<UpdateSource>,
 ) -> Result<Json<SourceEnvelope>, ApiError> {
-    Ok(envelope(&s.app, s.app.update_source(&auth.principal, &chatbot, &id, body.change()?).await?).await?)
+    envelope(&s.app, s.app.update_source(&auth.principal, &chatbot, &id, body.change()?).await?).await
 }
 
 /// Delete a source with all its chunks (and its file); 409 while processing.
