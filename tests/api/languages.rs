@@ -189,3 +189,60 @@ async fn extractive_answers_come_in_the_visitor_s_language_or_the_owner_s_fixed_
     let text = answer(&t, &bot, "How long does shipping to France take?").await;
     assert!(text.starts_with("Soweit ich weiß") || text.starts_with("Dazu habe ich"), "fixed language: {text}");
 }
+
+/// multilingual-e5-small from `LORE_E5_DIR` (default `~/.cache/lore/models/multilingual-e5-small-q4`,
+/// put there by scripts/fetch-e5.sh, which the test command runs); `None` only when
+/// `LORE_SKIP_MODEL_TESTS=1` and it is missing.
+fn e5() -> Option<lore_embed::E5Embedder> {
+    let skip = std::env::var("LORE_SKIP_MODEL_TESTS").is_ok_and(|v| v == "1");
+    let dir = lore_embed::e5::e5_dir_from_lookup(|name| std::env::var(name).ok());
+    match dir.map(|d| lore_embed::E5Embedder::lazy(&d)) {
+        Some(Ok(model)) => Some(model),
+        _ if skip => None,
+        other => panic!("the e5 search test needs the model (bash scripts/fetch-e5.sh): {:?}", other.map(|r| r.err())),
+    }
+}
+
+/// With `LORE_EMBEDDER=e5` (here the same embedder, served for real), the knowledge is in one
+/// language and the questions in others: semantic search compares them by meaning, so each
+/// question finds its passage although no word is shared, and hybrid search keeps it first.
+#[tokio::test]
+async fn with_e5_questions_in_other_languages_find_english_passages() {
+    let Some(model) = e5() else { return };
+    let t = TestApp::spawn_with(lore::compose::Overrides {
+        embedder: Some(std::sync::Arc::new(model)),
+        ..Default::default()
+    })
+    .await;
+    let bot = t.chatbot().await;
+    let passages = [
+        ("shipping", "Delivery takes three business days. Every order leaves our warehouse within 24 hours."),
+        ("returns", "You can send an item back within thirty days of receiving it and we refund the full price."),
+        ("warranty", "Every kettle comes with a two-year warranty covering defects of the heating element."),
+        ("payment", "We accept credit cards, PayPal and bank transfers; you are charged when the order ships."),
+    ];
+    for (name, text) in passages {
+        ready_text(&t, &bot, name, text).await;
+    }
+    let questions = [
+        ("fr", "Combien de temps faut-il pour recevoir ma commande ?", "shipping"),
+        ("de", "Kann ich mit PayPal bezahlen?", "payment"),
+        ("ja", "商品を返品して返金してもらえますか？", "returns"),
+        ("zh", "电水壶的保修期是多久？", "warranty"),
+        ("ru", "Сколько дней идёт доставка?", "shipping"),
+        ("ar", "هل يمكنني إرجاع المنتج واسترداد المال؟", "returns"),
+    ];
+    for (lang, question, expected) in questions {
+        for mode in ["semantic", "hybrid"] {
+            let (status, out) = search(&t, &bot, json!({"query": question, "mode": mode, "topK": 4})).await;
+            assert_eq!(status, 200, "{out}");
+            let names: Vec<&str> =
+                out["results"].as_array().unwrap().iter().map(|r| r["sourceName"].as_str().unwrap()).collect();
+            assert_eq!(names.first(), Some(&expected), "{lang} {mode}: {question} → {names:?}");
+        }
+    }
+    // The chunks were embedded as passages of this model, and say their own language.
+    let (status, out) = search(&t, &bot, json!({"query": "warranty kettle", "mode": "keyword", "topK": 1})).await;
+    assert_eq!((status, out["results"][0]["language"].as_str()), (200, Some("en")), "{out}");
+    t.stop().await;
+}

@@ -537,7 +537,7 @@ impl App {
             let embedded = if states {
                 self.ports.shared.embedder.embed_with_token_states(&texts).await.map_err(failed)?.into_iter().next()
             } else {
-                let vector = self.ports.shared.embedder.embed(&texts).await.map_err(failed)?.into_iter().next();
+                let vector = self.ports.shared.embedder.embed_queries(&texts).await.map_err(failed)?.into_iter().next();
                 vector.map(|vector| Embedding { vector, token_states: None })
             };
             Ok(embedded.unwrap_or(Embedding { vector: Vec::new(), token_states: None }))

@@ -177,6 +177,7 @@ const PROVIDER_VARS: &[&str] = {
         embed::ENV_HOME,
         embed::ENV_EMBEDDER,
         embed::ENV_MODEL_DIR,
+        lore_embed::e5::ENV_E5_DIR,
         embed::ENV_MODEL,
         embed::ENV_DIMENSIONS,
         transcribe::ENV_TRANSCRIBER,

@@ -63,7 +63,7 @@ fn main() -> Result<(), Error> {
             let mut text = String::new();
             for sentence in sentences.iter().cycle().skip(i * 7 % sentences.len()) {
                 let next = if text.is_empty() { sentence.to_string() } else { format!("{text} {sentence}") };
-                if model.tokenize(&format!("passage: {next}")).len() > PASSAGE_TOKENS && !text.is_empty() {
+                if model.tokenize(&format!("passage: {next}")).unwrap().len() > PASSAGE_TOKENS && !text.is_empty() {
                     break;
                 }
                 text = next;
@@ -74,7 +74,7 @@ fn main() -> Result<(), Error> {
     // Questions of the fixture (~20 tokens with `query:`), and shorter search terms (~10).
     let queries: Vec<String> = sentences.iter().filter(|s| s.len() < 120).map(|s| s.to_string()).collect();
     let short: Vec<String> = SHORT_QUERIES.iter().map(|s| s.to_string()).collect();
-    let tokens: usize = passages.iter().map(|p| model.tokenize(&format!("passage: {p}")).len()).sum();
+    let tokens: usize = passages.iter().map(|p| model.tokenize(&format!("passage: {p}")).unwrap().len()).sum();
     if let Some(path) = texts_out {
         let texts = serde_json::json!({ "passages": passages, "queries": queries, "short_queries": short });
         std::fs::write(&path, serde_json::to_string(&texts)?)?;
@@ -82,7 +82,7 @@ fn main() -> Result<(), Error> {
     }
 
     let refs: Vec<&str> = passages.iter().map(String::as_str).collect();
-    model.embed_passages(&refs[..8]);
+    model.embed_passages(&refs[..8]).unwrap();
     if !queries_only {
         passages_per_second(&model, &refs, tokens);
     }
@@ -93,7 +93,7 @@ fn main() -> Result<(), Error> {
 
 fn passages_per_second(model: &E5Embedder, refs: &[&str], tokens: usize) {
     let (started, cpu) = (Instant::now(), cpu_seconds());
-    let vectors = model.embed_passages(refs);
+    let vectors = model.embed_passages(refs).unwrap();
     let (elapsed, cpu) = (started.elapsed(), cpu_seconds() - cpu);
     assert_eq!(vectors.len(), PASSAGES);
     println!(
@@ -110,7 +110,7 @@ fn queries_latency(model: &E5Embedder, queries: &[String]) {
         .map(|i| {
             let query = queries[i % queries.len()].as_str();
             let started = Instant::now();
-            model.embed_queries(&[query]);
+            model.embed_queries(&[query]).unwrap();
             started.elapsed()
         })
         .collect();
@@ -118,7 +118,7 @@ fn queries_latency(model: &E5Embedder, queries: &[String]) {
     times.sort();
     println!(
         "queries: {} tokens on average, p50 {:.2?}, p90 {:.2?} ({:.1} CPU ms a query)",
-        queries.iter().map(|q| model.tokenize(&format!("query: {q}")).len()).sum::<usize>() / queries.len(),
+        queries.iter().map(|q| model.tokenize(&format!("query: {q}")).unwrap().len()).sum::<usize>() / queries.len(),
         times[QUERY_RUNS / 2],
         times[QUERY_RUNS * 9 / 10],
         cpu * 1e3

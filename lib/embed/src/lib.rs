@@ -17,7 +17,6 @@
 
 pub mod batch;
 pub mod config;
-#[cfg(feature = "e5")]
 pub mod e5;
 mod error;
 pub mod local;
@@ -27,8 +26,9 @@ pub mod rerank;
 
 pub use batch::BatchLimits;
 pub use config::{ConfigError, EmbedderConfig, model_dir_from_lookup};
+pub use e5::{E5_DIMENSIONS, E5_MODEL_ID};
 #[cfg(feature = "e5")]
-pub use e5::{E5_DIMENSIONS, E5_MODEL_ID, E5Embedder, E5Error};
+pub use e5::{E5Embedder, E5Error};
 pub use local::{LOCAL_DIMENSIONS, LOCAL_MODEL_ID, LocalEmbedder};
 pub use lore_app::ports::{EmbedError, Embedder};
 pub use minilm::{MINILM_DIMENSIONS, MINILM_MAX_TOKENS, MINILM_MODEL_ID};

@@ -79,7 +79,7 @@ fn token_ids_are_those_of_the_c_tokenizer() {
     for r in &references {
         for (prefix, (ids, _, _)) in PREFIXES.iter().zip(&r.sides) {
             total += 1;
-            let ours = model.tokenize(&format!("{prefix}{}", r.text));
+            let ours = model.tokenize(&format!("{prefix}{}", r.text)).unwrap();
             if &ours == ids {
                 matched += 1;
             } else {
@@ -101,7 +101,7 @@ fn vectors_match_the_c_engine() {
     assert!(references.iter().filter(|r| r.sides[1].1 > 128).count() >= 4, "long texts");
     let texts: Vec<&str> = references.iter().map(|r| r.text.as_str()).collect();
     // Each side in one call: the batches mix texts of every length.
-    let sides = [model.embed_queries(&texts), model.embed_passages(&texts)];
+    let sides = [model.embed_queries(&texts).unwrap(), model.embed_passages(&texts).unwrap()];
     let (mut min, mut sum, mut count) = (f64::INFINITY, 0.0, 0);
     for (i, r) in references.iter().enumerate() {
         for (side, (prefix, (_, tokens, reference))) in PREFIXES.iter().zip(&r.sides).enumerate() {
@@ -124,10 +124,10 @@ fn a_batch_gives_the_vectors_of_single_inputs() {
     let Some(model) = model() else { return };
     let references = fixture();
     let texts: Vec<&str> = references.iter().map(|r| r.text.as_str()).collect();
-    let batch = model.embed_passages(&texts);
+    let batch = model.embed_passages(&texts).unwrap();
     let mut worst = 1f64;
     for (i, text) in texts.iter().enumerate().step_by(5) {
-        let single = model.embed_passages(&[text]).remove(0);
+        let single = model.embed_passages(&[text]).unwrap().remove(0);
         let similarity = cosine(&single, &batch[i]);
         assert!(similarity > 0.99999, "batch vs single for {text:?}: {similarity}");
         worst = worst.min(similarity);
@@ -139,21 +139,21 @@ fn a_batch_gives_the_vectors_of_single_inputs() {
 fn queries_and_passages_differ_by_their_prefix() {
     let Some(model) = model() else { return };
     let text = "how long does delivery take";
-    let query = model.embed_queries(&[text]).remove(0);
-    let passage = model.embed_passages(&[text]).remove(0);
+    let query = model.embed_queries(&[text]).unwrap().remove(0);
+    let passage = model.embed_passages(&[text]).unwrap().remove(0);
     let similarity = cosine(&query, &passage);
     assert!(similarity < 0.9999 && similarity > 0.8, "the prefix changes the vector a little: {similarity}");
-    assert!(model.embed_queries(&[]).is_empty() && model.embed_passages(&[]).is_empty());
+    assert!(model.embed_queries(&[]).unwrap().is_empty() && model.embed_passages(&[]).unwrap().is_empty());
 }
 
 #[test]
 fn tokenize_cuts_to_the_first_window() {
     let Some(model) = model() else { return };
     let long = "The invoice lists every charge of the month. ".repeat(100);
-    let ids = model.tokenize(&long);
+    let ids = model.tokenize(&long).unwrap();
     assert_eq!(ids.len(), E5_MAX_TOKENS);
     assert_eq!((ids[0], ids[E5_MAX_TOKENS - 1]), (0, 2), "<s> … </s>");
-    assert_eq!(model.tokenize(""), vec![0, 6, 2], "<s> ▁ </s>");
+    assert_eq!(model.tokenize("").unwrap(), vec![0, 6, 2], "<s> ▁ </s>");
 }
 
 #[tokio::test]
@@ -164,24 +164,28 @@ async fn the_port_embeds_passages_within_its_window() {
     assert!(model.embed(&[]).await.unwrap().is_empty());
     let texts = ["Wie lange dauert die Lieferung?".to_string(), "配送にはどのくらいかかりますか？".to_string()];
     let vectors = model.embed(&texts).await.unwrap();
-    assert_eq!(vectors, model.embed_passages(&[&texts[0], &texts[1]]));
+    assert_eq!(vectors, model.embed_passages(&[&texts[0], &texts[1]]).unwrap());
+    // Search's questions go through the query side.
+    let questions = Embedder::embed_queries(model, &texts).await.unwrap();
+    assert_eq!(questions, E5Embedder::embed_queries(model, &[&texts[0], &texts[1]]).unwrap());
+    assert_ne!(questions, vectors);
 
     let window = model.token_window().expect("e5 reports its window");
-    let prefix = model.tokenize("passage:").len() - 2;
+    let prefix = model.tokenize("passage:").unwrap().len() - 2;
     assert_eq!(window.max_tokens, E5_MAX_TOKENS - 2 - prefix);
     let sentence = "The invoice lists every charge of the month.";
     let count = window.counter.count_tokens(sentence);
-    assert_eq!(count + 2, model.tokenize(sentence).len(), "pieces without <s> </s>");
+    assert_eq!(count + 2, model.tokenize(sentence).unwrap().len(), "pieces without <s> </s>");
     let chunker = lore_app::chunking::Chunker::for_embedder(lore_app::chunking::ChunkSettings::default(), Some(window));
     let long = format!("{sentence} ").repeat(150);
     for chunk in chunker.chunk(&format!("# Billing\n\n{long}\n\n## Refunds\n\n{long}"), true) {
-        let ids = model.tokenize(&format!("passage: {chunk}"));
+        let ids = model.tokenize(&format!("passage: {chunk}")).unwrap();
         assert!(ids.len() < E5_MAX_TOKENS, "the model reads each chunk in one window: {}", ids.len());
     }
 }
 
-#[test]
-fn damaged_files_are_errors() {
+#[tokio::test]
+async fn damaged_files_are_errors() {
     let Some(model) = model() else { return };
     let bytes = std::fs::read(model.path()).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -200,4 +204,11 @@ fn damaged_files_are_errors() {
     std::fs::write(&path, &other).unwrap();
     let err = E5Embedder::load(dir.path()).unwrap_err().to_string();
     assert!(err.contains("sha256"), "{err}");
+    // Read lazily (as `lore serve` does), the same file is the first embedding's error, and a
+    // permanent one: retrying would read the same bytes.
+    let lazy = E5Embedder::lazy(dir.path()).expect("the file is there");
+    let err = lazy.embed(&["Hallo".to_string()]).await.unwrap_err();
+    assert!(matches!(err, lore_embed::EmbedError::Permanent(ref m) if m.contains("sha256")), "{err}");
+    let missing = tempfile::tempdir().unwrap();
+    assert!(matches!(E5Embedder::lazy(missing.path()), Err(E5Error::Missing { .. })));
 }

@@ -288,6 +288,13 @@ pub trait Embedder: Send + Sync {
     fn dimensions(&self) -> usize;
     /// One unit-length vector per input, in order. Splits into provider-sized batches itself.
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    /// One unit-length vector per question, in order, to compare with [`Embedder::embed`]'s
+    /// vectors. A model trained for asymmetric retrieval reads questions otherwise than the texts
+    /// it searches (e5's `query: ` and `passage: ` prefixes); the others embed both alike (the
+    /// default).
+    async fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed(texts).await
+    }
     /// Whether [`Embedder::embed_with_token_states`] gives token states: then chunks are stored
     /// with their token signs and search rescores its semantic candidates by late interaction
     /// (`search.rs`). `false` unless overridden.

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use lore_app::ports::{EmbedError, Embedder, TokenCounter, TokenWindow};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tokio::sync::Semaphore;
 
 #[derive(Debug, thiserror::Error)]
@@ -26,10 +26,15 @@ pub enum E5Error {
 }
 
 /// The multilingual-e5-small (4-bit) embedder (see the module documentation). Cheap to clone.
+///
+/// [`E5Embedder::lazy`] only checks that the file is there: the model (~150 MB) is read the first
+/// time a text is embedded or counted, so that a `lore serve` nobody asks anything of stays small.
+/// [`E5Embedder::load`] reads it at once.
 #[derive(Clone)]
 pub struct E5Embedder {
-    inner: Arc<Inner>,
-    /// One [`Embedder`] call computes at a time.
+    path: PathBuf,
+    model: Arc<OnceLock<Arc<Inner>>>,
+    /// One [`Embedder`] call computes at a time; the first one loads the model.
     gate: Arc<Semaphore>,
 }
 
@@ -37,31 +42,108 @@ struct Inner {
     tokenizer: Tokenizer,
     encoder: Encoder,
     pool: rayon::ThreadPool,
-    path: PathBuf,
-    /// Pieces of `passage:` before a text's own (its space starts the text's first piece).
-    prefix_tokens: usize,
 }
 
 impl std::fmt::Debug for E5Embedder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("E5Embedder").field("path", &self.inner.path).finish_non_exhaustive()
+        f.debug_struct("E5Embedder").field("path", &self.path).finish_non_exhaustive()
     }
 }
 
 const QUERY: &str = "query: ";
 const PASSAGE: &str = "passage: ";
+/// Pieces of `passage:` before a text's own (its space starts the text's first piece): `▁passage`
+/// and `:` in the model's vocabulary (checked at load).
+const PASSAGE_PREFIX_TOKENS: usize = 2;
 
 impl E5Embedder {
-    /// Loads the model from `path`: the file itself, or the directory holding [`E5_FILE_NAME`].
-    /// Blocking, ~0.3 s. A missing, truncated or damaged file, or another file than
-    /// [`E5_WEIGHTS_SHA256`], is an error.
-    pub fn load(path: &Path) -> Result<E5Embedder, E5Error> {
+    /// The embedder of the model at `path` (the file itself, or the directory holding
+    /// [`E5_FILE_NAME`]), read the first time it is used. A missing file is an error now; a
+    /// damaged one is the first embedding's error (as with [`E5Embedder::load`]).
+    pub fn lazy(path: &Path) -> Result<E5Embedder, E5Error> {
         let path = if path.is_dir() { path.join(E5_FILE_NAME) } else { path.to_path_buf() };
         if !path.is_file() {
             return Err(E5Error::Missing { path });
         }
-        let invalid = |message: String| E5Error::Invalid { path: path.clone(), message };
-        let file = std::fs::File::open(&path).map_err(|e| invalid(e.to_string()))?;
+        Ok(E5Embedder { path, model: Arc::default(), gate: Arc::new(Semaphore::new(1)) })
+    }
+
+    /// Loads the model from `path` now: the file itself, or the directory holding
+    /// [`E5_FILE_NAME`]. Blocking, ~0.3 s. A missing, truncated or damaged file, or another file
+    /// than [`E5_WEIGHTS_SHA256`], is an error.
+    pub fn load(path: &Path) -> Result<E5Embedder, E5Error> {
+        let embedder = Self::lazy(path)?;
+        embedder.model()?;
+        Ok(embedder)
+    }
+
+    /// The model, read from the file on first use. Two first callers at once may both read it;
+    /// one copy is kept.
+    fn model(&self) -> Result<Arc<Inner>, E5Error> {
+        if let Some(inner) = self.model.get() {
+            return Ok(Arc::clone(inner));
+        }
+        let inner = Arc::new(Inner::read(&self.path)?);
+        Ok(Arc::clone(self.model.get_or_init(|| inner)))
+    }
+
+    /// The file the model is read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// One unit vector per text, each embedded as `query: {text}`: questions and search terms.
+    pub fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, E5Error> {
+        Ok(self.model()?.embed(texts, QUERY))
+    }
+
+    /// One unit vector per text, each embedded as `passage: {text}`: the texts searched.
+    pub fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, E5Error> {
+        Ok(self.model()?.embed(texts, PASSAGE))
+    }
+
+    /// The ids the model reads for `text` as given (no prefix added): `<s>`, its pieces, `</s>`,
+    /// at most [`E5_MAX_TOKENS`] in all (a longer text's first window).
+    pub fn tokenize(&self, text: &str) -> Result<Vec<u32>, E5Error> {
+        let model = self.model()?;
+        let t = &model.tokenizer;
+        let content = t.content_ids(text);
+        let window = model.encoder.max_positions() - 2;
+        let mut ids = Vec::with_capacity(content.len().min(window) + 2);
+        ids.push(t.bos());
+        ids.extend_from_slice(&content[..content.len().min(window)]);
+        ids.push(t.eos());
+        Ok(ids)
+    }
+
+    /// `texts` embedded with `prefix` off the async threads, one call at a time.
+    async fn run(&self, texts: &[String], prefix: &'static str) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let permit = Arc::clone(&self.gate)
+            .acquire_owned()
+            .await
+            .map_err(|e| EmbedError::Permanent(format!("multilingual-e5-small is shut down: {e}")))?;
+        let this = self.clone();
+        let texts = texts.to_vec();
+        tokio::task::spawn_blocking(move || {
+            // Held until the work is done, even when the caller stops waiting.
+            let _permit = permit;
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            // A damaged file stays damaged: retrying would not help.
+            Ok(this.model().map_err(|e| EmbedError::Permanent(e.to_string()))?.embed(&texts, prefix))
+        })
+        .await
+        .map_err(|e| EmbedError::Permanent(format!("multilingual-e5-small embedding task failed: {e}")))?
+    }
+}
+
+impl Inner {
+    /// Reads and checks the model file (module documentation, "File").
+    fn read(path: &Path) -> Result<Inner, E5Error> {
+        let invalid = |message: String| E5Error::Invalid { path: path.to_path_buf(), message };
+        let file = std::fs::File::open(path).map_err(|e| invalid(e.to_string()))?;
         let size = file.metadata().map_err(|e| invalid(e.to_string()))?.len();
         let (vocabulary, weights) =
             weights::read(std::io::BufReader::with_capacity(1 << 16, file), size).map_err(&invalid)?;
@@ -74,7 +156,7 @@ impl E5Embedder {
         }
         // Hashed after parsing (the pages are cached by then), as a stream.
         let mut hasher = Sha256::new();
-        std::fs::File::open(&path)
+        std::fs::File::open(path)
             .and_then(|mut f| std::io::copy(&mut f, &mut hasher))
             .map_err(|e| invalid(e.to_string()))?;
         let hex = lore_domain::text::hex(&hasher.finalize());
@@ -85,48 +167,20 @@ impl E5Embedder {
             )));
         }
         let tokenizer = Tokenizer::new(vocabulary);
-        let prefix_tokens = tokenizer.content_ids(PASSAGE.trim_end()).len();
+        let prefix = tokenizer.content_ids(PASSAGE.trim_end()).len();
+        if prefix != PASSAGE_PREFIX_TOKENS {
+            return Err(invalid(format!("`passage:` is {prefix} pieces, expected {PASSAGE_PREFIX_TOKENS}")));
+        }
         // As many threads as rayon would start: RAYON_NUM_THREADS, else the CPUs this process may
         // run on.
         let pool = rayon::ThreadPoolBuilder::new()
             .thread_name(|i| format!("e5-{i}"))
             .build()
             .map_err(|e| E5Error::Threads(e.to_string()))?;
-        tracing::debug!(path = %path.display(), threads = pool.current_num_threads(), "multilingual-e5-small loaded");
-        let inner = Inner { tokenizer, encoder: Encoder::new(weights), pool, path, prefix_tokens };
-        Ok(E5Embedder { inner: Arc::new(inner), gate: Arc::new(Semaphore::new(1)) })
+        tracing::info!(path = %path.display(), threads = pool.current_num_threads(), "multilingual-e5-small loaded");
+        Ok(Inner { tokenizer, encoder: Encoder::new(weights), pool })
     }
 
-    /// The file the model was loaded from.
-    pub fn path(&self) -> &Path {
-        &self.inner.path
-    }
-
-    /// One unit vector per text, each embedded as `query: {text}`: questions and search terms.
-    pub fn embed_queries(&self, texts: &[&str]) -> Vec<Vec<f32>> {
-        self.inner.embed(texts, QUERY)
-    }
-
-    /// One unit vector per text, each embedded as `passage: {text}`: the texts searched.
-    pub fn embed_passages(&self, texts: &[&str]) -> Vec<Vec<f32>> {
-        self.inner.embed(texts, PASSAGE)
-    }
-
-    /// The ids the model reads for `text` as given (no prefix added): `<s>`, its pieces, `</s>`,
-    /// at most [`E5_MAX_TOKENS`] in all (a longer text's first window).
-    pub fn tokenize(&self, text: &str) -> Vec<u32> {
-        let t = &self.inner.tokenizer;
-        let content = t.content_ids(text);
-        let window = self.inner.encoder.max_positions() - 2;
-        let mut ids = Vec::with_capacity(content.len().min(window) + 2);
-        ids.push(t.bos());
-        ids.extend_from_slice(&content[..content.len().min(window)]);
-        ids.push(t.eos());
-        ids
-    }
-}
-
-impl Inner {
     /// `prefix` + each text through the network, window by window (module documentation), on the
     /// embedder's threads.
     fn embed(&self, texts: &[&str], prefix: &str) -> Vec<Vec<f32>> {
@@ -190,19 +244,22 @@ fn plan(lengths: &[usize]) -> Vec<std::ops::Range<usize>> {
     batches
 }
 
-/// Counts a text's pieces (no prefix, no `<s>` `</s>`), for sizing chunks to the window.
-struct TokenCount(Arc<Inner>);
+/// Counts a text's pieces (no prefix, no `<s>` `</s>`), for sizing chunks to the window. Counting
+/// reads the model if nobody has yet (chunking comes just before embedding); if it cannot be read,
+/// a text counts one piece per character (the embedding that follows fails with the reason).
+struct TokenCount(E5Embedder);
 
 impl TokenCounter for TokenCount {
     fn count_tokens(&self, text: &str) -> usize {
-        self.0.tokenizer.content_ids(text).len()
+        match self.0.model() {
+            Ok(model) => model.tokenizer.content_ids(text).len(),
+            Err(_) => text.chars().count(),
+        }
     }
 }
 
-/// The port embeds every text as a passage: [`Embedder`] has no separate call for queries, and
-/// search embeds its questions through the same [`Embedder::embed`]. A query path (`query: `) needs
-/// a method on the port; until then questions are embedded as passages too, which e5 handles (it
-/// is how its model card says to embed symmetric tasks' texts) at some cost in retrieval quality.
+/// Search embeds its questions with [`Embedder::embed_queries`] (`query: `), everything else with
+/// [`Embedder::embed`] (`passage: `), as the model was trained.
 #[async_trait]
 impl Embedder for E5Embedder {
     fn model_id(&self) -> &str {
@@ -216,28 +273,16 @@ impl Embedder for E5Embedder {
     /// One window: 512 tokens less `<s>`, `</s>` and the `passage:` prefix. Longer texts are read
     /// whole, window by window, but a chunk within one window is embedded as one context.
     fn token_window(&self) -> Option<TokenWindow> {
-        let max_tokens = self.inner.encoder.max_positions() - 2 - self.inner.prefix_tokens;
-        Some(TokenWindow { counter: Arc::new(TokenCount(self.inner.clone())), max_tokens })
+        let max_tokens = E5_MAX_TOKENS - 2 - PASSAGE_PREFIX_TOKENS;
+        Some(TokenWindow { counter: Arc::new(TokenCount(self.clone())), max_tokens })
     }
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        if texts.is_empty() {
-            return Ok(Vec::new());
-        }
-        let permit = Arc::clone(&self.gate)
-            .acquire_owned()
-            .await
-            .map_err(|e| EmbedError::Permanent(format!("multilingual-e5-small is shut down: {e}")))?;
-        let inner = Arc::clone(&self.inner);
-        let texts = texts.to_vec();
-        tokio::task::spawn_blocking(move || {
-            // Held until the work is done, even when the caller stops waiting.
-            let _permit = permit;
-            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            inner.embed(&texts, PASSAGE)
-        })
-        .await
-        .map_err(|e| EmbedError::Permanent(format!("multilingual-e5-small embedding task failed: {e}")))
+        self.run(texts, PASSAGE).await
+    }
+
+    async fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.run(texts, QUERY).await
     }
 }
 

@@ -50,16 +50,22 @@
 
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "e5")]
 mod embedder;
+#[cfg(feature = "e5")]
 mod encoder;
 // The MiniLM encoder's element-wise kernels (GELU, layer norm, softmax), compiled again here so
 // that the `e5` feature does not need `minilm`; with both, clippy sees the file twice.
+#[cfg(feature = "e5")]
 #[allow(clippy::duplicate_mod)]
 #[path = "../minilm/kernels.rs"]
 mod kernels;
+#[cfg(feature = "e5")]
 mod tokenizer;
+#[cfg(feature = "e5")]
 mod weights;
 
+#[cfg(feature = "e5")]
 pub use embedder::{E5Embedder, E5Error};
 
 /// Model id of [`E5Embedder`] vectors.
