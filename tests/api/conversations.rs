@@ -316,7 +316,8 @@ async fn scopes_tenants_and_every_refusal_of_the_contract() {
 /// A local OpenAI-compatible chat server: answers every request with `answer` as streamed SSE
 /// chunks (split into words), after failing the first `fail` requests with `fail_status`; it
 /// records every request body. With `gate`, it sends the first chunk and then waits for a permit
-/// before the rest.
+/// before the rest. A request that is not streamed (a question's translation, §20) is answered
+/// with `translation` as one `chat.completion`, and recorded apart.
 #[derive(Clone)]
 pub(crate) struct ModelStub {
     base_url: String,
@@ -328,12 +329,25 @@ struct StubState {
     fail: Mutex<(u32, u16)>,
     requests: Mutex<Vec<Value>>,
     gate: Mutex<Option<Arc<Semaphore>>>,
+    translation: Mutex<String>,
+    translations: Mutex<Vec<Value>>,
 }
 
 impl ModelStub {
     pub(crate) async fn start(answer: &str) -> Self {
         async fn complete(State(s): State<Arc<StubState>>, body: axum::body::Bytes) -> Response {
             let request: Value = serde_json::from_slice(&body).unwrap();
+            if request["stream"] == false {
+                // The published shape: a model, a system and a user message.
+                let roles: Vec<&str> =
+                    request["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+                assert_eq!((request["model"].as_str().is_some(), roles), (true, vec!["system", "user"]), "{request}");
+                s.translations.lock().unwrap().push(request);
+                let content = s.translation.lock().unwrap().clone();
+                let reply = json!({"id": "t", "object": "chat.completion", "created": 1, "model": "stub-model",
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]});
+                return axum::Json(reply).into_response();
+            }
             assert_eq!(request["stream"], true, "answers are streamed");
             s.requests.lock().unwrap().push(request);
             {
@@ -373,6 +387,8 @@ impl ModelStub {
             fail: Mutex::new((0, 500)),
             requests: Mutex::default(),
             gate: Mutex::default(),
+            translation: Mutex::new("{}".to_owned()),
+            translations: Mutex::default(),
         });
         let app = Router::new().route("/v1/chat/completions", post(complete)).with_state(state.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -385,8 +401,18 @@ impl ModelStub {
         *self.state.fail.lock().unwrap() = (n, status);
     }
 
-    fn requests(&self) -> Vec<Value> {
+    pub(crate) fn requests(&self) -> Vec<Value> {
         self.state.requests.lock().unwrap().clone()
+    }
+
+    /// What the stub replies to a translation request from now on.
+    pub(crate) fn translate_as(&self, reply: &str) {
+        *self.state.translation.lock().unwrap() = reply.to_owned();
+    }
+
+    /// The translation requests received.
+    pub(crate) fn translations(&self) -> Vec<Value> {
+        self.state.translations.lock().unwrap().clone()
     }
 
     fn responder(&self) -> Arc<dyn lore_app::ports::Responder> {

@@ -246,3 +246,70 @@ async fn with_e5_questions_in_other_languages_find_english_passages() {
     assert_eq!((status, out["results"][0]["language"].as_str()), (200, Some("en")), "{out}");
     t.stop().await;
 }
+
+/// With a chat model configured, a question asked in one language of knowledge written in another
+/// is also translated by the model into the passages' language and searched again: the French
+/// passage about refunds is found for an English question that shares no word with it, and the
+/// model is given it first. The translation request asks for the passages' language by name
+/// and code; with no translation (the model's reply holds none) the first search stands.
+#[tokio::test]
+async fn with_a_model_questions_are_also_searched_in_the_knowledge_s_language() {
+    let stub = crate::conversations::ModelStub::start("Vous pouvez être remboursé [1].").await;
+    let t = crate::conversations::spawn_with_model(&stub).await;
+    let bot = t.chatbot().await;
+    let texts = [
+        (
+            "remboursement",
+            "Remboursement : vous êtes remboursé sous trente jours après le retour du colis, sans frais.",
+        ),
+        ("livraison", "Livraison : les colis partent de notre entrepôt de Lyon et arrivent en trois jours ouvrés."),
+        ("garantie", "Garantie : chaque bouilloire est garantie deux ans contre les défauts de la résistance."),
+        ("paiement", "Paiement : nous acceptons les cartes bancaires et les virements, débités à l'expédition."),
+        ("horaires", "Horaires : le service client répond du lundi au vendredi, de neuf heures à dix-huit heures."),
+        ("compte", "Compte : vous pouvez changer votre adresse et votre mot de passe depuis la page de profil."),
+    ];
+    for (name, text) in texts {
+        ready_text(&t, &bot, name, text).await;
+    }
+    let ask = |question: &'static str| {
+        let t = &t;
+        let bot = bot.clone();
+        async move {
+            let path = format!("/api/v1/chatbots/{bot}/conversations");
+            let (status, created) =
+                parts(t.req(Method::POST, &path, &t.dev_key).json(&json!({"message": question})).send().await.unwrap())
+                    .await;
+            assert_eq!(status, 201, "{created}");
+            let answer = created["messages"].as_array().unwrap().last().unwrap().clone();
+            answer["citations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["sourceName"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    let question = "How do I get a refund?";
+
+    // The model translates nothing: the search of the English words stands.
+    let before = ask(question).await;
+    assert_eq!(stub.translations().len(), 1, "asked once, into the passages' language");
+    assert_ne!(before.first().map(String::as_str), Some("remboursement"), "no shared word: {before:?}");
+
+    stub.translate_as("```json\n{\"fr\": \"Comment être remboursé ?\"}\n```");
+    let after = ask(question).await;
+    assert_eq!(after.first().map(String::as_str), Some("remboursement"), "{after:?}");
+    let request = &stub.translations()[1];
+    let system = request["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("Français (fr)") && !system.contains("(en)"), "{system}");
+    assert_eq!(request["messages"][1]["content"], question);
+    // The answer's prompt has the refund passage as [1].
+    let prompt = stub.requests().last().unwrap()["messages"][0]["content"].as_str().unwrap().to_owned();
+    let first = prompt.find("[1]").expect("numbered passages");
+    assert!(prompt[first..].starts_with("[1]") && prompt[first..].contains("vous êtes remboursé"), "{prompt}");
+
+    // A question in the knowledge's own language is not translated.
+    let _ = ask("Comment être remboursé ?").await;
+    assert_eq!(stub.translations().len(), 2);
+    t.stop().await;
+}

@@ -598,7 +598,7 @@ impl App {
             filter,
             language: None,
         };
-        let results = self.search_in(ws, owner, req).await?;
+        let results = self.search_across_languages(ws, owner, req).await?;
         let _quotes = tracing::debug_span!("turn.quotes").entered();
         Ok(results
             .hits

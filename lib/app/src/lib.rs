@@ -1,6 +1,7 @@
 //! Lore use cases and the ports they need. Names no database, framework or cloud: adapters
 //! implement the ports, entry points compose them.
 
+mod across_languages;
 pub mod admin;
 pub mod analytics;
 pub mod auth;

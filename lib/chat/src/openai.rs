@@ -6,6 +6,10 @@
 //! been handed on, a failure ends the answer with [`GenerationError`]: repeating it would repeat
 //! text the client has already seen. Every request is bounded by `request_timeout` in total and
 //! by `idle_timeout` between two pieces of the stream.
+//!
+//! [`Responder::translate_question`] is one request of its own, not streamed and not retried,
+//! bounded by [`TRANSLATION_TIMEOUT`] (or `request_timeout` when shorter): it only widens a search,
+//! and the search goes on without it when it fails.
 
 use crate::prompt::{PromptBudget, build};
 use async_openai::Client;
@@ -18,11 +22,16 @@ use async_trait::async_trait;
 use futures::StreamExt;
 use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink};
 use lore_domain::conversation::{GeneratedBy, Role};
+use lore_domain::language::Language;
 use lore_openai::{Failure, Retries};
 use std::time::Duration;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+/// The longest a question's translation may take.
+pub const TRANSLATION_TIMEOUT: Duration = Duration::from_secs(10);
+/// Tokens a translation may take, per language.
+const TRANSLATION_TOKENS_PER_LANGUAGE: u32 = 200;
 
 /// Settings of [`OpenAiResponder`].
 #[derive(Clone, PartialEq, Eq)]
@@ -155,6 +164,50 @@ impl OpenAiResponder {
     }
 }
 
+/// The request that asks for `question` in each of `languages` as one JSON object.
+fn translation_request(model: &str, question: &str, languages: &[Language]) -> CreateChatCompletionRequest {
+    let names: Vec<String> = languages.iter().map(|l| format!("{} ({})", l.name(), l.code())).collect();
+    let example: Vec<String> = languages.iter().map(|l| format!("\"{}\": \"…\"", l.code())).collect();
+    let system = format!(
+        "You translate a question that a visitor asked a support assistant, so that it can be searched for in \
+         documents written in other languages. Translate the user's message into each of these languages: {}. \
+         Keep names, product names, commands, code, file names and numbers exactly as they are. Reply with only a \
+         JSON object whose keys are the language codes and whose values are the translations: {{{}}}.",
+        names.join(", "),
+        example.join(", ")
+    );
+    CreateChatCompletionRequest {
+        model: model.to_owned(),
+        messages: vec![
+            ChatCompletionRequestSystemMessage::from(system).into(),
+            ChatCompletionRequestUserMessage::from(question).into(),
+        ],
+        temperature: Some(0.0),
+        max_completion_tokens: Some(TRANSLATION_TOKENS_PER_LANGUAGE * languages.len() as u32),
+        stream: Some(false),
+        ..Default::default()
+    }
+}
+
+/// The translations in a model's reply: the JSON object in it (a model may wrap it in prose or a
+/// code fence), the non-empty string of each language asked for, in the order asked. A
+/// translation longer than four times the question and 200 characters is not one.
+fn parse_translations(reply: &str, question: &str, languages: &[Language]) -> Vec<(Language, String)> {
+    let (Some(start), Some(end)) = (reply.find('{'), reply.rfind('}')) else { return Vec::new() };
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str(reply.get(start..=end).unwrap_or_default()) else {
+        return Vec::new();
+    };
+    let longest = question.chars().count() * 4 + 200;
+    languages
+        .iter()
+        .filter_map(|l| {
+            let text = map.get(l.code())?.as_str()?.trim();
+            (!text.is_empty() && text.chars().count() <= longest && text != question.trim())
+                .then(|| (*l, text.to_owned()))
+        })
+        .collect()
+}
+
 #[async_trait]
 impl Responder for OpenAiResponder {
     fn describe(&self) -> String {
@@ -187,5 +240,64 @@ impl Responder for OpenAiResponder {
                 Attempt::Before(Failure::Permanent(m) | Failure::TooLarge(m)) => return Err(GenerationError(m)),
             }
         }
+    }
+
+    async fn translate_question(
+        &self,
+        question: &str,
+        languages: &[Language],
+    ) -> Result<Vec<(Language, String)>, GenerationError> {
+        if languages.is_empty() {
+            return Ok(Vec::new());
+        }
+        let request = translation_request(&self.config.model, question, languages);
+        let limit = TRANSLATION_TIMEOUT.min(self.config.request_timeout);
+        let response = tokio::time::timeout(limit, self.client.chat().create(request))
+            .await
+            .map_err(|_| GenerationError(format!("no translation within {} s", limit.as_secs())))?
+            .map_err(|e| match lore_openai::classify(e) {
+                Failure::Permanent(m) | Failure::TooLarge(m) | Failure::Transient { message: m, .. } => {
+                    GenerationError(m)
+                }
+            })?;
+        let reply: String = response.choices.into_iter().filter_map(|c| c.message.content).collect();
+        Ok(parse_translations(&reply, question, languages))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn translations_are_read_from_the_json_object_in_the_reply() {
+        let (fr, de, ja) = (Language::French, Language::German, Language::Japanese);
+        let reply = "Here you are:\n```json\n{\"fr\": \" Comment obtenir un remboursement ? \", \"de\": \"Wie bekomme ich eine Rückerstattung?\", \"es\": \"¿…?\"}\n```";
+        let got = parse_translations(reply, "How do I get a refund?", &[de, fr, ja]);
+        assert_eq!(
+            got,
+            vec![
+                (de, "Wie bekomme ich eine Rückerstattung?".to_owned()),
+                (fr, "Comment obtenir un remboursement ?".to_owned())
+            ],
+            "in the order asked, trimmed, only the languages asked for and present"
+        );
+        for bad in ["no json", "{\"fr\": 3}", "{\"fr\": \"\"}", "[\"fr\"]", "{\"fr\": \"How do I get a refund?\"}"] {
+            assert!(parse_translations(bad, "How do I get a refund?", &[fr]).is_empty(), "{bad}");
+        }
+        let long = format!("{{\"fr\": \"{}\"}}", "x".repeat(300));
+        assert!(parse_translations(&long, "Refund?", &[fr]).is_empty(), "a runaway reply is no translation");
+    }
+
+    #[test]
+    fn the_request_names_each_language_and_the_reply_shape() {
+        let r = translation_request("m", "How do I get a refund?", &[Language::French, Language::Japanese]);
+        assert_eq!((r.stream, r.max_completion_tokens, r.temperature), (Some(false), Some(400), Some(0.0)));
+        let system = serde_json::to_value(&r.messages[0]).unwrap()["content"].as_str().unwrap().to_owned();
+        assert!(
+            system.contains("Français (fr), 日本語 (ja)") && system.contains(r#"{"fr": "…", "ja": "…"}"#),
+            "{system}"
+        );
+        assert_eq!(serde_json::to_value(&r.messages[1]).unwrap()["content"], "How do I get a refund?");
     }
 }

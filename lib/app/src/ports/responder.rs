@@ -81,4 +81,15 @@ pub trait Responder: Send + Sync {
     /// Answers `prompt`, handing each piece of text to `delta` as it is made; returns the whole
     /// text. A failure after retries is a [`GenerationError`].
     async fn respond(&self, prompt: &Prompt, delta: &dyn TextSink) -> Result<Generated, GenerationError>;
+
+    /// `question` written in each of `languages`, for searching knowledge written in them
+    /// (docs/api.md §20): the languages it could translate into, in the order asked. Only a
+    /// language model can; the default (quoting answers) translates nothing.
+    async fn translate_question(
+        &self,
+        _question: &str,
+        _languages: &[lore_domain::language::Language],
+    ) -> Result<Vec<(lore_domain::language::Language, String)>, GenerationError> {
+        Ok(Vec::new())
+    }
 }
