@@ -905,6 +905,12 @@ async fn idle_memory(bins: &Bins, work: &Path) -> Result<Vec<IdleRow>> {
         variants.push(("`lore serve`, default embedder (no MiniLM files: lexical)".into(), vec![]));
     }
     variants.push(("`lore serve`, `LORE_EMBEDDER=local` (lexical)".into(), vec![("LORE_EMBEDDER", "local")]));
+    if e5_present() {
+        variants.push((
+            "`lore serve`, `LORE_EMBEDDER=e5` (multilingual-e5-small found; read on the first embedding)".into(),
+            vec![("LORE_EMBEDDER", "e5")],
+        ));
+    }
     for (n, (label, env)) in variants.into_iter().enumerate() {
         let dir = work.join(format!("idle-{n}"));
         let serve = Serve::start(bins, &dir, &env, None).await?;
@@ -927,6 +933,12 @@ async fn idle_memory(bins: &Bins, work: &Path) -> Result<Vec<IdleRow>> {
     rows.push(IdleRow { label: "axum hello world (baseline)".into(), mem: Mem::of(hello.id())? });
     stop(&mut hello, Duration::from_secs(5));
     Ok(rows)
+}
+
+/// Whether `scripts/fetch-e5.sh` has put multilingual-e5-small where `lore serve` looks for it.
+fn e5_present() -> bool {
+    lore_embed::e5::e5_dir_from_lookup(|name| std::env::var(name).ok())
+        .is_some_and(|d| d.join(lore_embed::e5::E5_FILE_NAME).is_file())
 }
 
 fn minilm_present() -> bool {
@@ -964,6 +976,12 @@ async fn pdf_memory(bins: &Bins, work: &Path) -> Result<PdfReport> {
         "`lore serve`, `LORE_EMBEDDER=local`: upload + create + process".into(),
         vec![("LORE_EMBEDDER", "local")],
     )];
+    if e5_present() {
+        variants.push((
+            "`lore serve`, `LORE_EMBEDDER=e5` (multilingual-e5-small): upload + create + process".into(),
+            vec![("LORE_EMBEDDER", "e5")],
+        ));
+    }
     if minilm_present() {
         variants.push(("`lore serve`, default embedder (MiniLM): upload + create + process".into(), vec![]));
     }

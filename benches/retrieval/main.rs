@@ -7,7 +7,8 @@
 //! ```
 //!
 //! For each embedder (`local`: the lexical hashing `LocalEmbedder`; `minilm`: all-MiniLM-L6-v2,
-//! skipped when its files are missing) it starts the real server in process (`lore::serve::start`
+//! skipped when its files are missing; `e5`: multilingual-e5-small, likewise, with its variants
+//! `e5-sym` and `e5-w254`) it starts the real server in process (`lore::serve::start`
 //! on 127.0.0.1:0, fresh data dir), creates a chatbot, creates one text source per passage of
 //! `benches/retrieval/corpus.jsonl` (name = passage id) and processes it, waits until every
 //! source is ready, then sends every query of `benches/retrieval/queries.jsonl` in each mode
@@ -410,8 +411,55 @@ impl lore_embed::Embedder for CharChunked {
     }
 }
 
+/// multilingual-e5-small as an experiment varies it (`--embedders e5-sym,e5-w254`): questions
+/// embedded as passages (`passage: ` on both sides, as the model card says for symmetric tasks),
+/// or chunks cut to a smaller window of its tokens (254: the size MiniLM reads).
+struct E5Variant {
+    model: lore_embed::E5Embedder,
+    symmetric: bool,
+    window: Option<usize>,
+}
+
+#[async_trait::async_trait]
+impl lore_embed::Embedder for E5Variant {
+    fn model_id(&self) -> &str {
+        self.model.model_id()
+    }
+    fn dimensions(&self) -> usize {
+        self.model.dimensions()
+    }
+    fn token_window(&self) -> Option<lore_app::ports::TokenWindow> {
+        let served = self.model.token_window()?;
+        Some(lore_app::ports::TokenWindow { max_tokens: self.window.unwrap_or(served.max_tokens), ..served })
+    }
+    async fn embed(&self, texts: &[String]) -> std::result::Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        self.model.embed(texts).await
+    }
+    async fn embed_queries(&self, texts: &[String]) -> std::result::Result<Vec<Vec<f32>>, lore_app::ports::EmbedError> {
+        let model = &self.model;
+        if self.symmetric { model.embed(texts).await } else { lore_embed::Embedder::embed_queries(model, texts).await }
+    }
+}
+
+fn load_e5() -> Result<Option<lore_embed::E5Embedder>> {
+    let dir = lore_embed::e5::e5_dir_from_lookup(|name| std::env::var(name).ok()).ok_or("set LORE_E5_DIR or HOME")?;
+    match lore_embed::E5Embedder::load(&dir) {
+        Ok(model) => Ok(Some(model)),
+        Err(lore_embed::E5Error::Missing { .. }) => {
+            eprintln!("retrieval: e5 skipped: the model is not in {} (run bash scripts/fetch-e5.sh)", dir.display());
+            Ok(None)
+        }
+        Err(e) => Err(e.to_string().into()),
+    }
+}
+
 fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {
     match name {
+        "e5" => Ok(load_e5()?.map(|m| Arc::new(m) as Arc<dyn lore_embed::Embedder>)),
+        "e5-sym" | "e5-w254" => Ok(load_e5()?.map(|model| {
+            let variant = E5Variant { model, symmetric: name == "e5-sym", window: (name == "e5-w254").then_some(254) };
+            Arc::new(variant) as Arc<dyn lore_embed::Embedder>
+        })),
         "local" => Ok(Some(Arc::new(lore_embed::LocalEmbedder::new()))),
         "minilm-chars" => Ok(load_embedder("minilm")?.map(|_| {
             let dir = minilm_dir();
@@ -429,7 +477,7 @@ fn load_embedder(name: &str) -> Result<Option<Arc<dyn lore_embed::Embedder>>> {
             }
             Ok(Some(Arc::new(lore_embed::MiniLmEmbedder::load(&dir)?)))
         }
-        other => Err(format!("unknown embedder {other:?} (local, minilm, minilm-chars)").into()),
+        other => Err(format!("unknown embedder {other:?} (local, minilm, minilm-chars, e5, e5-sym, e5-w254)").into()),
     }
 }
 

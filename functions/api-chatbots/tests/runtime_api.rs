@@ -155,11 +155,30 @@ const SAMPLE_TEXT: &str = "Customers may return any unused product within 30 day
 #[tokio::test]
 async fn binary_embeds_with_minilm_from_the_layer() {
     let layer = minilm_layer::build();
+    embeds_from_the_layer(&layer, ("minilm", "LORE_MODEL_DIR"), None).await;
+}
+
+/// `Embedder=e5`: the same with multilingual-e5-small from the E5Layer, asked in French of English
+/// knowledge (the search event's question, translated).
+#[tokio::test]
+async fn binary_embeds_with_e5_from_the_layer() {
+    let layer = minilm_layer::build_e5();
+    let question = Some("Combien de temps ai-je pour renvoyer un article ?");
+    embeds_from_the_layer(&layer, ("e5", "LORE_E5_DIR"), question).await;
+}
+
+/// Two sources ingested and a question asked through the function with `LORE_EMBEDDER=embedder`
+/// and the layer's directory in `variable`; `question` replaces the search event's.
+async fn embeds_from_the_layer(
+    layer: &minilm_layer::Layer,
+    (embedder, variable): (&str, &str),
+    question: Option<&str>,
+) {
     let tenant = Tenant::new().await;
     let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
     let data_dir = tenant.dir.path().to_str().expect("a UTF-8 temp dir");
     let model_dir = layer.model_dir.to_str().expect("a UTF-8 temp dir");
-    let env = [("LORE_DATA_DIR", data_dir), ("LORE_EMBEDDER", "minilm"), ("LORE_MODEL_DIR", model_dir)];
+    let env = [("LORE_DATA_DIR", data_dir), ("LORE_EMBEDDER", embedder), (variable, model_dir)];
     let mut function = Function::spawn(&runtime, PROGRAM, FUNCTION_NAME, &env);
     let ev = |name: &str| Event::load(name).with_key(&tenant.key);
 
@@ -197,7 +216,10 @@ async fn binary_embeds_with_minilm_from_the_layer() {
         }
     }
 
-    let search = ev("search-knowledge.json").with_chatbot_id(&bot);
+    let mut search = ev("search-knowledge.json").with_chatbot_id(&bot);
+    if let Some(q) = question {
+        search = search.with("How long do I have to send something back?", q);
+    }
     let found = function.http(&mut runtime, "inv-5-search", &search).await;
     assert_eq!(found.status, 200, "{:?}", found.raw);
     let results = found.body["results"].as_array().expect("results");

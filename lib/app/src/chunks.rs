@@ -54,7 +54,7 @@ impl App {
             return Err(processing_in_progress());
         }
         let text = match edit.text() {
-            Some(text) => Some(self.rewrite(text).await?),
+            Some(text) => Some(self.rewrite(source, text).await?),
             None => None,
         };
         let change = ChunkChange { text, enabled: edit.enabled() };
@@ -64,8 +64,9 @@ impl App {
         }
     }
 
-    /// `text` with its embedding, made as a processing run makes a chunk's (`ingest.rs`).
-    async fn rewrite(&self, text: &ChunkText) -> Result<ChunkRewrite, AppError> {
+    /// `text` with its embedding, made as a processing run makes a chunk's (`ingest.rs`): a text
+    /// too short to tell its language takes the language most of the source's chunks are in.
+    async fn rewrite(&self, source: &SourceId, text: &ChunkText) -> Result<ChunkRewrite, AppError> {
         let content = text.as_str().to_owned();
         let embedded = self
             .ports
@@ -79,9 +80,13 @@ impl App {
         };
         // Only the signs are kept of the token states, as for every chunk.
         let embedding = ChunkEmbedding { vector: e.vector, token_signs: e.token_states.map(|t| t.signs()) };
+        let language = match lore_domain::language::Language::detect(&content) {
+            Some(l) => Some(l),
+            None => self.ports.storage.index.source_languages(source).await?.first().copied(),
+        };
         Ok(ChunkRewrite {
             content_hash: chunk_hash(&content),
-            language: lore_domain::language::Language::detect(&content),
+            language,
             content,
             model: self.index_model().to_owned(),
             embedding,

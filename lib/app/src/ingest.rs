@@ -427,10 +427,12 @@ impl App {
         }
 
         self.progress(s, "indexing", 0, pieces.len() as u64).await?;
+        let languages = Language::detect_parts(pieces.iter().map(|(content, _)| content.as_str()));
         let chunks: Vec<Chunk> = pieces
             .into_iter()
+            .zip(languages)
             .enumerate()
-            .map(|(i, (content, url))| Chunk {
+            .map(|(i, ((content, url), language))| Chunk {
                 id: format!("{}:{}:{}", s.id, s.generation, i),
                 workspace_id: s.workspace_id.clone(),
                 owner: s.owner.clone(),
@@ -441,7 +443,7 @@ impl App {
                     .cloned()
                     .unwrap_or(ChunkEmbedding { vector: Vec::new(), token_signs: None }),
                 content_hash: hashes[i].clone(),
-                language: Language::detect(&content),
+                language,
                 content,
                 url,
             })

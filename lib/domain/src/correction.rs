@@ -132,10 +132,10 @@ impl ReplyPatch {
 
 impl crate::embed::Published {
     /// The owner's reply settings (docs/api.md §19).
-    pub fn reply(&self) -> ReplySettings {
+    pub fn reply(&self) -> &ReplySettings {
         match self {
-            Self::Mind(m) => m.reply.clone(),
-            Self::Chatbot(c) => c.reply.clone(),
+            Self::Mind(m) => &m.reply,
+            Self::Chatbot(c) => &c.reply,
         }
     }
 }

@@ -81,6 +81,26 @@ languages! {
 }
 
 impl Language {
+    /// The language of each part of one document (the chunks of a source, in order): its own
+    /// ([`Language::detect`]), else — a part too short, or too full of code or names, to tell —
+    /// the language most of the document's told parts are in (ties: the first in the document).
+    /// A code listing in an English manual is English: its words are then folded as English,
+    /// like the questions about it. `None` only when no part can be told.
+    pub fn detect_parts<'a>(parts: impl IntoIterator<Item = &'a str>) -> Vec<Option<Language>> {
+        let detected: Vec<Option<Language>> = parts.into_iter().map(Language::detect).collect();
+        let mut counts: Vec<(Language, usize)> = Vec::new();
+        for l in detected.iter().flatten() {
+            match counts.iter_mut().find(|(c, _)| c == l) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((*l, 1)),
+            }
+        }
+        // Stable: equal counts keep the first seen first.
+        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        let majority = counts.first().map(|(l, _)| *l);
+        detected.into_iter().map(|l| l.or(majority)).collect()
+    }
+
     /// The language `text` is written in, or `None` when it has under [`MIN_DETECT_LETTERS`]
     /// letters or is in none of the supported languages.
     ///
@@ -347,6 +367,27 @@ fn by_function_words(text: &str) -> Option<Language> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_part_too_short_to_tell_takes_its_document_s_language() {
+        let en = "We walked along the river until the evening, and then we went back home for dinner.";
+        let en2 = "The weather was lovely yesterday, so the children played in the garden all afternoon.";
+        let fr = "Nous avons marché le long de la rivière jusqu'au soir, puis nous sommes rentrés dîner.";
+        let code = "cargo build --release";
+        assert_eq!(Language::detect(code), None);
+        use Language::{English, French};
+        assert_eq!(
+            Language::detect_parts([en, code, fr, en2]),
+            vec![Some(English), Some(English), Some(French), Some(English)]
+        );
+        assert_eq!(
+            Language::detect_parts([fr, code, en]),
+            vec![Some(French), Some(French), Some(English)],
+            "a tie: the first told"
+        );
+        assert_eq!(Language::detect_parts([code, "ok"]), vec![None, None]);
+        assert!(Language::detect_parts([]).is_empty());
+    }
 
     #[test]
     fn every_language_has_its_answer_sentences() {

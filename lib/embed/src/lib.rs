@@ -16,6 +16,8 @@
 //! content gets a fixed unit vector, with MiniLM the model's vector of `[CLS] [SEP]`.
 
 pub mod batch;
+#[cfg(any(feature = "minilm", feature = "e5"))]
+mod bert;
 pub mod config;
 pub mod e5;
 mod error;

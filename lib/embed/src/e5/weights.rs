@@ -19,6 +19,7 @@
 //!    weights stored in 18 bytes: an f16 scale `d`, then 16 bytes whose low nibbles are weights
 //!    0–15 and high nibbles weights 16–31, each `(nibble − 8) · d`.
 
+use crate::bert::{Dense, Encoder, Layer, Norm, Shape};
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 
@@ -61,33 +62,9 @@ pub(super) struct Vocabulary {
     pub(super) replacements: Vec<char>,
 }
 
-/// A dense layer, dequantised. `weight` is the transpose of PyTorch's: `inputs × outputs`,
-/// row-major, the layout `gemm` multiplies by without repacking the weights on every call (which
-/// doubled the time of a short query).
-pub(super) struct Dense {
-    pub(super) weight: Vec<f32>,
-    pub(super) bias: Vec<f32>,
-    pub(super) inputs: usize,
-    pub(super) outputs: usize,
-}
-
-pub(super) struct Norm {
-    pub(super) gamma: Vec<f32>,
-    pub(super) beta: Vec<f32>,
-}
-
-/// One transformer layer; query, key and value as one dense layer three times as wide.
-pub(super) struct Layer {
-    pub(super) query_key_value: Dense,
-    pub(super) attention_output: Dense,
-    pub(super) attention_norm: Norm,
-    pub(super) intermediate: Dense,
-    pub(super) output: Dense,
-    pub(super) output_norm: Norm,
-}
-
 /// The weights. The word embeddings stay 4-bit (54 MB instead of 384 MB as f32; one row is
-/// dequantised per token); the layers' matrices are dequantised once, for the f32 matrix kernels.
+/// dequantised per token); the layers' matrices are dequantised once, for the f32 matrix kernels
+/// of the shared encoder.
 pub(super) struct Weights {
     pub(super) config: Config,
     /// `vocab` rows of `hidden / 32` Q4_0 blocks.
@@ -95,8 +72,7 @@ pub(super) struct Weights {
     pub(super) positions: Vec<f32>,
     /// Row 0 of the token type embeddings (every token is of type 0).
     pub(super) token_type: Vec<f32>,
-    pub(super) embedding_norm: Norm,
-    pub(super) layers: Vec<Layer>,
+    pub(super) encoder: Encoder,
 }
 
 /// Where one tensor lies in the file.
@@ -249,24 +225,25 @@ fn read_weights<R: Read + Seek>(
     let mut layers = Vec::with_capacity(config.layers);
     for l in 0..config.layers {
         let [q, k, v] = ["q", "k", "v"].map(|name| t.dense(&format!("l{l}.{name}"), h, h));
-        let (q, k, v) = (q?, k?, v?);
-        // Stacked as PyTorch's `outputs × inputs`, then transposed as the others.
-        let query_key_value = Dense {
-            weight: [q.weight, k.weight, v.weight].concat(),
-            bias: [q.bias, k.bias, v.bias].concat(),
-            inputs: h,
-            outputs: 3 * h,
-        };
+        let dense =
+            |(weight, bias): (Vec<f32>, Vec<f32>), inputs, outputs| Dense::from_pytorch(&weight, bias, inputs, outputs);
         layers.push(Layer {
-            query_key_value: query_key_value.transposed(),
-            attention_output: t.dense(&format!("l{l}.ao"), h, h)?.transposed(),
+            query_key_value: Dense::stacked([q?, k?, v?], h),
+            attention_output: dense(t.dense(&format!("l{l}.ao"), h, h)?, h, h),
             attention_norm: t.norm(&format!("l{l}.aln"), h)?,
-            intermediate: t.dense(&format!("l{l}.fi"), h, ff)?.transposed(),
-            output: t.dense(&format!("l{l}.fo"), ff, h)?.transposed(),
+            intermediate: dense(t.dense(&format!("l{l}.fi"), h, ff)?, h, ff),
+            output: dense(t.dense(&format!("l{l}.fo"), ff, h)?, ff, h),
             output_norm: t.norm(&format!("l{l}.oln"), h)?,
         });
     }
-    Ok(Weights { config, words, positions, token_type, embedding_norm, layers })
+    let shape = Shape {
+        hidden: h,
+        heads: config.heads,
+        intermediate: ff,
+        max_positions: config.max_positions,
+        eps: config.eps,
+    };
+    Ok(Weights { config, words, positions, token_type, encoder: Encoder::new(shape, embedding_norm, layers) })
 }
 
 /// Directory dtypes.
@@ -298,40 +275,15 @@ impl<R: Read + Seek> Tensors<'_, R> {
         Ok(self.raw(name, F32, count)?.chunks_exact(4).map(|b| f32::from_le_bytes(le4(b))).collect())
     }
 
-    /// `{name}.w` (Q4_0, `outputs × inputs`, dequantised, not yet transposed) and `{name}.b`.
-    fn dense(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, String> {
+    /// `{name}.w` (Q4_0, PyTorch's `outputs × inputs`, dequantised) and `{name}.b`.
+    fn dense(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<(Vec<f32>, Vec<f32>), String> {
         let weight = dequantise(&self.raw(&format!("{name}.w"), Q4, inputs * outputs)?);
-        Ok(Dense { weight, bias: self.floats(&format!("{name}.b"), outputs)?, inputs, outputs })
+        Ok((weight, self.floats(&format!("{name}.b"), outputs)?))
     }
 
     fn norm(&mut self, name: &str, width: usize) -> Result<Norm, String> {
         Ok(Norm { gamma: self.floats(&format!("{name}.w"), width)?, beta: self.floats(&format!("{name}.b"), width)? })
     }
-}
-
-impl Dense {
-    /// From PyTorch's `outputs × inputs` to the `inputs × outputs` kept.
-    fn transposed(self) -> Dense {
-        Dense { weight: transpose(&self.weight, self.inputs), ..self }
-    }
-}
-
-/// The transpose of `matrix`, row-major with rows of `width` values; by tiles, so that reads and
-/// writes both stay within a few cache lines (a plain double loop took ~0.15 s for the model).
-fn transpose(matrix: &[f32], width: usize) -> Vec<f32> {
-    const TILE: usize = 16;
-    let rows = matrix.len() / width;
-    let mut out = vec![0f32; matrix.len()];
-    for r0 in (0..rows).step_by(TILE) {
-        for c0 in (0..width).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(rows) {
-                for c in c0..(c0 + TILE).min(width) {
-                    out[c * rows + r] = matrix[r * width + c];
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The f32 values of Q4_0 blocks, in order.
@@ -537,14 +489,13 @@ mod tests {
         let c = weights.config;
         assert_eq!((c.hidden, c.layers, c.heads, c.intermediate, c.vocab, c.max_positions), (32, 1, 2, 64, 6, 4));
         assert_eq!(weights.token_type.len(), 32, "row 0 only");
-        let layer = &weights.layers[0];
+        let layer = &weights.encoder.layers()[0];
         assert_eq!((layer.query_key_value.outputs, layer.query_key_value.weight.len()), (96, 96 * 32));
         assert_eq!((layer.output.inputs, layer.output.outputs, layer.output.weight.len()), (64, 32, 64 * 32));
         // Block 0 of the first matrix: nibble j is j (low) and 2j mod 16 (high), minus 8, scale 1;
         // the first row of W is the first column of the stored Wᵀ (96 outputs wide).
         let q = &layer.query_key_value.weight;
         assert_eq!((q[0], q[96], q[15 * 96], q[16 * 96], q[17 * 96]), (-8.0, -7.0, 7.0, -8.0, -6.0));
-        assert_eq!(transpose(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 3), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
     }
 
     #[test]

@@ -1,23 +1,12 @@
-//! The BERT encoder of all-MiniLM-L6-v2, computed directly on f32 buffers: matrix products by the
-//! `gemm` crate (the kernels candle itself calls), every element-wise step fused into one pass
-//! (`kernels.rs`), and no padding at all.
-//!
-//! Why not candle's BERT (used until 2026-11-27): it computed the same products, but each
-//! element-wise step (bias, GELU by scalar `erf`, masking, softmax in four passes, residual adds)
-//! was a separate operator over a freshly allocated tensor, and together they took ~70 % of the
-//! time (docs/benchmarks.md, "Ingest embedding"). A batch was also padded to its longest input.
-//!
-//! Padding is not needed because no token attends to another input's tokens: the dense layers
-//! run on all the batch's tokens at once (one row per token), and attention runs per input and
-//! head over that input's own tokens only. A padded token in candle's batch was masked out of
-//! every real token's attention, so the vectors are those of candle's forward pass, up to float
-//! rounding (tests/minilm.rs holds them to sentence-transformers' reference vectors).
+//! all-MiniLM-L6-v2's token embeddings and pooling around the shared BERT encoder
+//! (`bert/mod.rs`), from the weights of its safetensors file. The vectors are those of
+//! sentence-transformers up to float rounding (tests/minilm.rs holds them to its reference
+//! vectors).
 
 use super::VectorWithTokenStates;
-use super::kernels::Kernels;
 use super::weights::FileTensors;
-use gemm::{Parallelism, gemm};
-use rayon::prelude::*;
+pub(super) use crate::bert::Scratch;
+use crate::bert::{self, Dense, Layer, Norm, Shape};
 
 /// The shape of the network, from the model's `config.json`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,62 +50,21 @@ impl Config {
         }
         Ok(config)
     }
-
-    fn head_size(&self) -> usize {
-        self.hidden_size / self.heads
-    }
 }
 
-/// A dense layer as PyTorch stores it: `weight` is `outputs × inputs`, row-major.
-struct Dense {
-    weight: Vec<f32>,
-    bias: Vec<f32>,
-    inputs: usize,
-    outputs: usize,
-}
-
-/// A layer normalisation's scale and shift.
-struct Norm {
-    gamma: Vec<f32>,
-    beta: Vec<f32>,
-}
-
-/// One transformer layer. Query, key and value are one dense layer of three times the width,
-/// so that one matrix product computes all three.
-struct Layer {
-    query_key_value: Dense,
-    attention_output: Dense,
-    attention_norm: Norm,
-    intermediate: Dense,
-    output: Dense,
-    output_norm: Norm,
-}
-
-/// The network's weights, and the kernels for this processor.
+/// The token embeddings, and the network after them.
 pub(super) struct Encoder {
     config: Config,
     word_embeddings: Vec<f32>,
     position_embeddings: Vec<f32>,
     token_type_embeddings: Vec<f32>,
-    embedding_norm: Norm,
-    layers: Vec<Layer>,
-    kernels: Kernels,
+    network: bert::Encoder,
 }
 
 /// One input: its token ids and token type ids (the same length).
 pub(super) struct Input<'a> {
     pub(super) ids: &'a [u32],
     pub(super) type_ids: &'a [u32],
-}
-
-/// The buffers of a batch, kept from one batch to the next: every batch of an embedding call
-/// reuses the same memory instead of asking the kernel for fresh pages.
-#[derive(Default)]
-pub(super) struct Scratch {
-    hidden: Vec<f32>,
-    query_key_value: Vec<f32>,
-    context: Vec<f32>,
-    intermediate: Vec<f32>,
 }
 
 impl Encoder {
@@ -136,28 +84,21 @@ impl Encoder {
                 beta: read(&named("bias", "beta"), &[width])?,
             })
         };
+        // PyTorch's `outputs × inputs` weights, with their biases.
+        let raw = |name: &str, inputs: usize, outputs: usize| -> Result<(Vec<f32>, Vec<f32>), String> {
+            Ok((read(&format!("{name}.weight"), &[outputs, inputs])?, read(&format!("{name}.bias"), &[outputs])?))
+        };
         let dense = |name: &str, inputs: usize, outputs: usize| -> Result<Dense, String> {
-            Ok(Dense {
-                weight: read(&format!("{name}.weight"), &[outputs, inputs])?,
-                bias: read(&format!("{name}.bias"), &[outputs])?,
-                inputs,
-                outputs,
-            })
+            let (weight, bias) = raw(name, inputs, outputs)?;
+            Ok(Dense::from_pytorch(&weight, bias, inputs, outputs))
         };
         let (h, i) = (config.hidden_size, config.intermediate_size);
         let layers = (0..config.layers)
             .map(|n| {
                 let at = |part: &str| format!("encoder.layer.{n}.{part}");
-                let [q, k, v] = ["query", "key", "value"].map(|p| dense(&at(&format!("attention.self.{p}")), h, h));
-                let (q, k, v) = (q?, k?, v?);
-                let query_key_value = Dense {
-                    weight: [q.weight, k.weight, v.weight].concat(),
-                    bias: [q.bias, k.bias, v.bias].concat(),
-                    inputs: h,
-                    outputs: 3 * h,
-                };
+                let [q, k, v] = ["query", "key", "value"].map(|p| raw(&at(&format!("attention.self.{p}")), h, h));
                 Ok(Layer {
-                    query_key_value,
+                    query_key_value: Dense::stacked([q?, k?, v?], h),
                     attention_output: dense(&at("attention.output.dense"), h, h)?,
                     attention_norm: norm(&at("attention.output.LayerNorm"), h)?,
                     intermediate: dense(&at("intermediate.dense"), h, i)?,
@@ -166,14 +107,19 @@ impl Encoder {
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
+        let shape = Shape {
+            hidden: h,
+            heads: config.heads,
+            intermediate: i,
+            max_positions: config.max_positions,
+            eps: config.layer_norm_eps,
+        };
         Ok(Self {
             word_embeddings: read("embeddings.word_embeddings.weight", &[config.vocab_size, h])?,
             position_embeddings: read("embeddings.position_embeddings.weight", &[config.max_positions, h])?,
             token_type_embeddings: read("embeddings.token_type_embeddings.weight", &[config.token_types, h])?,
-            embedding_norm: norm("embeddings.LayerNorm", h)?,
-            layers,
+            network: bert::Encoder::new(shape, norm("embeddings.LayerNorm", h)?, layers),
             config,
-            kernels: Kernels::for_this_cpu(),
         })
     }
 
@@ -212,203 +158,39 @@ impl Encoder {
     }
 
     /// Runs the network over `inputs` and turns each input's final hidden states (its rows) into
-    /// its output with `f`.
+    /// its output with `f`. An id or type the model does not have is an error.
     fn read_out<T>(
         &self,
         inputs: &[Input<'_>],
         scratch: &mut Scratch,
         f: impl Fn(&[f32]) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
-        let starts = self.forward(inputs, scratch)?;
-        let h = self.config.hidden_size;
-        inputs
-            .iter()
-            .zip(&starts)
-            .map(|(input, &start)| f(&scratch.hidden[start * h..(start + input.ids.len()) * h]))
-            .collect()
-    }
-
-    /// Runs the network over `inputs` (unpadded, one after another in `scratch.hidden`) and
-    /// returns where each input's rows start.
-    fn forward(&self, inputs: &[Input<'_>], scratch: &mut Scratch) -> Result<Vec<usize>, String> {
         let c = &self.config;
-        let h = c.hidden_size;
-        let mut starts = Vec::with_capacity(inputs.len());
-        let mut tokens = 0;
         for input in inputs {
-            if input.ids.is_empty() || input.ids.len() > c.max_positions || input.type_ids.len() != input.ids.len() {
-                return Err(format!(
-                    "an input of {} tokens (the model reads 1 to {})",
-                    input.ids.len(),
-                    c.max_positions
-                ));
+            if input.type_ids.len() != input.ids.len() {
+                return Err(format!("{} token ids with {} types", input.ids.len(), input.type_ids.len()));
             }
-            starts.push(tokens);
-            tokens += input.ids.len();
-        }
-        let Scratch { hidden, query_key_value, context, intermediate } = scratch;
-        let widths = [h, 3 * h, h, c.intermediate_size];
-        for (buffer, width) in
-            [&mut *hidden, &mut *query_key_value, &mut *context, &mut *intermediate].into_iter().zip(widths)
-        {
-            buffer.clear();
-            buffer.resize(tokens * width, 0.0);
-        }
-
-        // Embeddings: word + position + token type, then layer norm.
-        for (input, &start) in inputs.iter().zip(&starts) {
-            for (position, (&id, &type_id)) in input.ids.iter().zip(input.type_ids).enumerate() {
-                let (id, type_id) = (id as usize, type_id as usize);
-                if id >= c.vocab_size || type_id >= c.token_types {
+            for (&id, &type_id) in input.ids.iter().zip(input.type_ids) {
+                if id as usize >= c.vocab_size || type_id as usize >= c.token_types {
                     return Err(format!("token id {id} or type {type_id} is not in the model's vocabulary"));
                 }
-                let row = &mut hidden[(start + position) * h..][..h];
-                let word = &self.word_embeddings[id * h..][..h];
-                let place = &self.position_embeddings[position * h..][..h];
-                let kind = &self.token_type_embeddings[type_id * h..][..h];
-                for (((x, w), p), t) in row.iter_mut().zip(word).zip(place).zip(kind) {
-                    *x = w + t + p;
-                }
             }
         }
-        let zeros = vec![0.0; h];
-        self.norm_rows(hidden, &zeros, &self.embedding_norm);
-
-        for layer in &self.layers {
-            // hidden → query, key and value of every token; attention per input and head.
-            for row in query_key_value.chunks_exact_mut(3 * h) {
-                row.copy_from_slice(&layer.query_key_value.bias);
+        let h = c.hidden_size;
+        let lengths: Vec<usize> = inputs.iter().map(|input| input.ids.len()).collect();
+        // Word + position + token type.
+        let embed = |n: usize, position: usize, row: &mut [f32]| {
+            let input = &inputs[n];
+            let (id, type_id) = (input.ids[position] as usize, input.type_ids[position] as usize);
+            let word = &self.word_embeddings[id * h..][..h];
+            let place = &self.position_embeddings[position * h..][..h];
+            let kind = &self.token_type_embeddings[type_id * h..][..h];
+            for (((x, w), p), t) in row.iter_mut().zip(word).zip(place).zip(kind) {
+                *x = w + t + p;
             }
-            layer.query_key_value.multiply(hidden, tokens, query_key_value, true);
-            self.attend(query_key_value, context, inputs, &starts);
-            // Residual: hidden += context · Wᵀ, then hidden = norm(hidden + bias).
-            layer.attention_output.multiply(context, tokens, hidden, true);
-            self.norm_rows(hidden, &layer.attention_output.bias, &layer.attention_norm);
-            // Feed-forward: GELU(hidden · W₁ᵀ + b₁) · W₂ᵀ, added to hidden, then the norm.
-            layer.intermediate.multiply(hidden, tokens, intermediate, false);
-            for_each_part(intermediate, c.intermediate_size, |part| {
-                (self.kernels.bias_gelu)(part, &layer.intermediate.bias)
-            });
-            layer.output.multiply(intermediate, tokens, hidden, true);
-            self.norm_rows(hidden, &layer.output.bias, &layer.output_norm);
-        }
-
-        Ok(starts)
-    }
-
-    /// `rows = norm(rows + bias)`, the rows split across the pool.
-    fn norm_rows(&self, rows: &mut [f32], bias: &[f32], norm: &Norm) {
-        let eps = self.config.layer_norm_eps;
-        for_each_part(rows, self.config.hidden_size, |part| {
-            (self.kernels.bias_layer_norm)(part, bias, &norm.gamma, &norm.beta, eps)
-        });
-    }
-
-    /// Scaled dot-product attention of each input over its own tokens, one task per input and
-    /// head: `context = softmax(Q·Kᵀ / √d) · V`, written into that head's columns of `context`.
-    fn attend(&self, query_key_value: &[f32], context: &mut [f32], inputs: &[Input<'_>], starts: &[usize]) {
-        let c = &self.config;
-        let (h, d) = (c.hidden_size, c.head_size());
-        let stride = 3 * h;
-        let scale = 1.0 / (d as f32).sqrt();
-        let out = SharedMut(context.as_mut_ptr());
-        let out = &out;
-        (0..inputs.len() * c.heads).into_par_iter().for_each_init(Vec::new, |scores: &mut Vec<f32>, task| {
-            let (n, head) = (task / c.heads, task % c.heads);
-            let (start, len) = (starts[n], inputs[n].ids.len());
-            scores.clear();
-            scores.resize(len * len, 0.0);
-            let rows = &query_key_value[start * stride..(start + len) * stride];
-            let (query, key, value) = (&rows[head * d..], &rows[h + head * d..], &rows[2 * h + head * d..]);
-            // SAFETY: every pointer stays inside its slice: the query, key and value of token j
-            // (j < len) are `d` values at j · stride within `rows`, which holds len · stride values
-            // from each head's offset (< 3h ≤ stride) on; `scores` holds len × len. The task
-            // writes only its own head's `d` columns of its own input's `len` rows of `context`
-            // (rows start..start + len of `h` values), which no other task touches, and
-            // `context` outlives the parallel loop.
-            unsafe {
-                // scores = scale · Q · Kᵀ (len × len)
-                gemm(
-                    len,
-                    len,
-                    d,
-                    scores.as_mut_ptr(),
-                    1,
-                    len as isize,
-                    false,
-                    query.as_ptr(),
-                    1,
-                    stride as isize,
-                    key.as_ptr(),
-                    stride as isize,
-                    1,
-                    1.0,
-                    scale,
-                    false,
-                    false,
-                    false,
-                    Parallelism::None,
-                );
-                (self.kernels.softmax)(scores, len);
-                // context rows of this input, this head's columns = scores · V (len × d)
-                gemm(
-                    len,
-                    d,
-                    len,
-                    out.0.add(start * h + head * d),
-                    1,
-                    h as isize,
-                    false,
-                    scores.as_ptr(),
-                    1,
-                    len as isize,
-                    value.as_ptr(),
-                    1,
-                    stride as isize,
-                    1.0,
-                    1.0,
-                    false,
-                    false,
-                    false,
-                    Parallelism::None,
-                );
-            }
-        });
-    }
-}
-
-impl Dense {
-    /// `out = (accumulate ? out : 0) + x · weightᵀ` for `rows` rows of `x`.
-    fn multiply(&self, x: &[f32], rows: usize, out: &mut [f32], accumulate: bool) {
-        assert!(x.len() >= rows * self.inputs && out.len() >= rows * self.outputs, "buffers sized for the batch");
-        let threads = rayon::current_num_threads();
-        let parallelism = if threads > 1 { Parallelism::Rayon(threads) } else { Parallelism::None };
-        // SAFETY: the assertion above: `x` holds rows × inputs values (row-major), `out` rows ×
-        // outputs, and `weight` outputs × inputs (read as its transpose: inputs × outputs with a
-        // row stride of 1 and a column stride of `inputs`).
-        unsafe {
-            gemm(
-                rows,
-                self.outputs,
-                self.inputs,
-                out.as_mut_ptr(),
-                1,
-                self.outputs as isize,
-                accumulate,
-                x.as_ptr(),
-                1,
-                self.inputs as isize,
-                self.weight.as_ptr(),
-                self.inputs as isize,
-                1,
-                1.0,
-                1.0,
-                false,
-                false,
-                false,
-                parallelism,
-            );
-        }
+        };
+        let starts = self.network.forward(&lengths, scratch, embed)?;
+        lengths.iter().zip(&starts).map(|(&len, &start)| f(self.network.rows(scratch, start, len))).collect()
     }
 }
 
@@ -422,18 +204,6 @@ fn unit(v: &mut [f32]) -> Result<(), String> {
     Ok(())
 }
 
-/// `f` over `rows` (of `width` values each) cut into one run of whole rows per thread of the
-/// current pool.
-fn for_each_part(rows: &mut [f32], width: usize, f: impl Fn(&mut [f32]) + Sync + Send) {
-    let per_thread = (rows.len() / width).div_ceil(rayon::current_num_threads()).max(1);
-    rows.par_chunks_mut(per_thread * width).for_each(f);
-}
-
-/// A pointer that parallel tasks write through, each to its own region (see [`Encoder::attend`]).
-struct SharedMut(*mut f32);
-// SAFETY: only used by `Encoder::attend`, whose tasks write disjoint regions.
-unsafe impl Sync for SharedMut {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,7 +216,7 @@ mod tests {
             "layer_norm_eps": 1e-12, "hidden_act": "gelu"
         });
         let config = Config::parse(&json).unwrap();
-        assert_eq!((config.hidden_size, config.heads, config.head_size(), config.layers), (384, 12, 32, 6));
+        assert_eq!((config.hidden_size, config.heads, config.layers), (384, 12, 6));
         let with = |key: &str, value: serde_json::Value| {
             let mut changed = json.clone();
             changed[key] = value;

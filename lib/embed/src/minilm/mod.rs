@@ -52,12 +52,10 @@
 
 use std::path::{Path, PathBuf};
 
-// The model itself (encoder, gemm, tokenizer) is built only with the `minilm` feature: binaries
+// The model itself (encoder, tokenizer; the shared BERT network of `bert/`) is built only with the `minilm` feature: binaries
 // that never embed with it (the forms, integrations and dispatcher functions) do not link it.
 #[cfg(feature = "minilm")]
 mod encoder;
-#[cfg(feature = "minilm")]
-mod kernels;
 #[cfg(feature = "minilm")]
 mod model;
 #[cfg(feature = "minilm")]
