@@ -135,7 +135,23 @@ impl Language {
         // An unreliable guess (short or mixed text) is no language: a chunk folded by the wrong
         // stemmer is found less well than one not stemmed at all.
         let detector = whatlang::Detector::with_allowlist(Language::whatlang_list());
-        detector.detect(text).filter(|i| i.is_reliable()).and_then(|i| Language::from_whatlang(i.lang()))
+        let guess = detector.detect(text).filter(|i| i.is_reliable()).and_then(|i| Language::from_whatlang(i.lang()));
+        // Trigrams are unsure of technical text (names, commands, code, Latin loanwords) and now
+        // and then sure of the wrong language; the little words of the seven languages that
+        // have a list decide when they clearly name one: at least three, twice any other's.
+        let counts = function_word_counts(text, 2);
+        let mut ranked = counts.clone();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        let of = |l: Language| counts.iter().find(|(x, _)| *x == l).map_or(0, |(_, n)| *n);
+        let clear = match ranked.as_slice() {
+            [(words, n), (_, second), ..] if *n >= 3 && *n >= 2 * (*second).max(1) => Some((*words, *n)),
+            _ => None,
+        };
+        match (guess, clear) {
+            (Some(g), Some((words, n))) if words != g && n >= 2 * of(g).max(1) => Some(words),
+            (Some(g), _) => Some(g),
+            (None, clear) => clear.map(|(words, _)| words),
+        }
     }
 }
 
@@ -344,18 +360,30 @@ const FUNCTION_WORDS: &[(Language, &[&str])] = &[
 ];
 
 /// The language whose function words a short text has most of, when one has more than any other.
+/// How many of each language's [`FUNCTION_WORDS`] of at least `min_chars` characters `text`
+/// holds, in the list's order. A chunk's words of one letter are not counted (code is full of
+/// `a`, `e`, `i`, `y`); a short question's are ("Quanto custa o envio?").
+fn function_word_counts(text: &str, min_chars: usize) -> Vec<(Language, usize)> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= min_chars)
+        .map(str::to_lowercase)
+        .collect();
+    FUNCTION_WORDS
+        .iter()
+        .map(|(language, list)| (*language, words.iter().filter(|w| list.contains(&w.as_str())).count()))
+        .collect()
+}
+
 fn by_function_words(text: &str) -> Option<Language> {
-    let words: Vec<String> =
-        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     let mut best: Option<(Language, usize)> = None;
     let mut tie = false;
-    for (language, list) in FUNCTION_WORDS {
-        let n = words.iter().filter(|w| list.contains(&w.as_str())).count();
+    for (language, n) in function_word_counts(text, 1) {
         match best {
             Some((_, b)) if n == b => tie = true,
             Some((_, b)) if n < b => {}
             _ if n > 0 => {
-                best = Some((*language, n));
+                best = Some((language, n));
                 tie = false;
             }
             _ => {}
@@ -367,6 +395,15 @@ fn by_function_words(text: &str) -> Option<Language> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn technical_english_is_told_by_its_little_words() {
+        // whatlang alone is unsure (no language).
+        let text = "Cargo downloads your package's dependencies and compiles your packages.";
+        assert_eq!(Language::detect(text), Some(Language::English));
+        let french = "Cargo télécharge les dépendances de votre paquet et compile vos paquets pour vous.";
+        assert_eq!(Language::detect(french), Some(Language::French));
+    }
 
     #[test]
     fn a_part_too_short_to_tell_takes_its_document_s_language() {
