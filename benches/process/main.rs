@@ -935,7 +935,7 @@ async fn idle_memory(bins: &Bins, work: &Path) -> Result<Vec<IdleRow>> {
     Ok(rows)
 }
 
-/// Whether `scripts/fetch-e5.sh` has put multilingual-e5-small where `lore serve` looks for it.
+/// Whether `scripts/fetch-model.sh e5` has put multilingual-e5-small where `lore serve` looks for it.
 fn e5_present() -> bool {
     lore_embed::e5::e5_dir_from_lookup(|name| std::env::var(name).ok())
         .is_some_and(|d| d.join(lore_embed::e5::E5_FILE_NAME).is_file())

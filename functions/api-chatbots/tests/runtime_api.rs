@@ -155,7 +155,7 @@ const SAMPLE_TEXT: &str = "Customers may return any unused product within 30 day
 #[tokio::test]
 async fn binary_embeds_with_minilm_from_the_layer() {
     let layer = minilm_layer::build();
-    embeds_from_the_layer(&layer, ("minilm", "LORE_MODEL_DIR"), None).await;
+    embeds_from_the_layer(&layer, ("minilm", "LORE_MODEL_DIR"), None, 0.3).await;
 }
 
 /// `Embedder=e5`: the same with multilingual-e5-small from the E5Layer, asked in French of English
@@ -164,15 +164,18 @@ async fn binary_embeds_with_minilm_from_the_layer() {
 async fn binary_embeds_with_e5_from_the_layer() {
     let layer = minilm_layer::build_e5();
     let question = Some("Combien de temps ai-je pour renvoyer un article ?");
-    embeds_from_the_layer(&layer, ("e5", "LORE_E5_DIR"), question).await;
+    // e5's cosines of unrelated texts are high (~0.7): only the ranking tells here.
+    embeds_from_the_layer(&layer, ("e5", "LORE_E5_DIR"), question, 0.0).await;
 }
 
 /// Two sources ingested and a question asked through the function with `LORE_EMBEDDER=embedder`
-/// and the layer's directory in `variable`; `question` replaces the search event's.
+/// and the layer's directory in `variable`; `question` replaces the search event's. The right
+/// source must come first, above `min_best`.
 async fn embeds_from_the_layer(
     layer: &minilm_layer::Layer,
     (embedder, variable): (&str, &str),
     question: Option<&str>,
+    min_best: f64,
 ) {
     let tenant = Tenant::new().await;
     let mut runtime = RuntimeApi::start(FUNCTION_NAME).await;
@@ -225,7 +228,7 @@ async fn embeds_from_the_layer(
     let results = found.body["results"].as_array().expect("results");
     assert_eq!(results[0]["sourceId"], sources[0].as_str(), "the returns policy answers the question: {results:?}");
     let (best, other) = (results[0]["score"].as_f64().unwrap(), results.get(1).and_then(|r| r["score"].as_f64()));
-    assert!(best > 0.3, "a semantic match, not a lexical one: {results:?}");
+    assert!(best > min_best, "a semantic match, not a lexical one: {results:?}");
     assert!(other.is_none_or(|o| o < best), "{results:?}");
 }
 
