@@ -102,7 +102,11 @@ for corpus in $corpora; do
   dump="$CARGO_TARGET_DIR/retrieval-rankings-$corpus.jsonl"
   args=(--corpus "$passages" --queries "$questions" --anchor "$anchor" --dump "$dump" "${section[@]}")
   if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
-    args+=(--write "$root/docs/benchmarks.md")
+    # The multilingual runs' blocks have a page of their own (benchmarks.md keeps their summary).
+    case "$corpus" in
+      debian-faq-*) args+=(--write "$root/docs/multilingual-retrieval.md") ;;
+      *) args+=(--write "$root/docs/benchmarks.md") ;;
+    esac
   fi
   export LORE_BENCH_COMMAND="bash scripts/bench-retrieval.sh${*:+ $*}"
   cargo bench --profile perf --bench retrieval -- "${args[@]}" "$@"

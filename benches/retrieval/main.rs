@@ -446,7 +446,10 @@ fn load_e5() -> Result<Option<lore_embed::E5Embedder>> {
     match lore_embed::E5Embedder::load(&dir) {
         Ok(model) => Ok(Some(model)),
         Err(lore_embed::E5Error::Missing { .. }) => {
-            eprintln!("retrieval: e5 skipped: the model is not in {} (run bash scripts/fetch-model.sh e5)", dir.display());
+            eprintln!(
+                "retrieval: e5 skipped: the model is not in {} (run bash scripts/fetch-model.sh e5)",
+                dir.display()
+            );
             Ok(None)
         }
         Err(e) => Err(e.to_string().into()),

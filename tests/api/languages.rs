@@ -199,7 +199,9 @@ fn e5() -> Option<lore_embed::E5Embedder> {
     match dir.map(|d| lore_embed::E5Embedder::lazy(&d)) {
         Some(Ok(model)) => Some(model),
         _ if skip => None,
-        other => panic!("the e5 search test needs the model (bash scripts/fetch-model.sh e5): {:?}", other.map(|r| r.err())),
+        other => {
+            panic!("the e5 search test needs the model (bash scripts/fetch-model.sh e5): {:?}", other.map(|r| r.err()))
+        }
     }
 }
 

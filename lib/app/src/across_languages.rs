@@ -53,7 +53,11 @@ impl App {
         });
         let mut runs = vec![first.hits];
         for results in futures::future::join_all(searches).await {
-            runs.push(results?.hits);
+            // The first search stands: a translation's search that fails only narrows the answer.
+            match results {
+                Ok(r) => runs.push(r.hits),
+                Err(e) => tracing::warn!(error = %e, "searching a translation of the question failed"),
+            }
         }
         Ok(SearchResults { hits: merge_best(runs, req.top_k), took_ms: started.elapsed().as_secs_f64() * 1000.0 })
     }
@@ -70,7 +74,7 @@ fn other_languages(question: Language, hits: &[SearchHit]) -> Vec<Language> {
         }
     }
     // Stable: equal counts keep the order first seen.
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     counts.into_iter().take(MAX_TRANSLATIONS).map(|(l, _)| l).collect()
 }
 

@@ -36,7 +36,8 @@ impl App {
         self.get_owned_source(p, owner, source).await?;
         let total = self.ports.storage.index.count_source_chunks(source).await?;
         let chunks = self.ports.storage.index.list_source_chunks(source, page.offset(), page.limit()).await?;
-        Ok(Page { items: chunks.into_iter().map(|c| self.chunk_detail(c)).collect(), total, request: page })
+        let items = self.chunk_details(chunks).await?;
+        Ok(Page { items, total, request: page })
     }
 
     /// Applies `edit` to chunk `id` of `owner`'s source `source`. Not while a run holds the source
@@ -59,7 +60,7 @@ impl App {
         };
         let change = ChunkChange { text, enabled: edit.enabled() };
         match self.ports.storage.index.update_chunk(source, id, &change).await? {
-            Some(chunk) => Ok(self.chunk_detail(chunk)),
+            Some(chunk) => Ok(self.chunk_details(vec![chunk]).await?.remove(0)),
             None => Err(AppError::NotFound("chunk")),
         }
     }
@@ -91,6 +92,15 @@ impl App {
             model: self.index_model().to_owned(),
             embedding,
         })
+    }
+
+    /// Each chunk with its token count, counted off the async threads (a model's tokenizer may
+    /// be read from disk by the first count).
+    async fn chunk_details(&self, chunks: Vec<StoredChunk>) -> Result<Vec<ChunkDetail>, AppError> {
+        let app = self.clone();
+        tokio::task::spawn_blocking(move || chunks.into_iter().map(|c| app.chunk_detail(c)).collect())
+            .await
+            .map_err(|e| AppError::Storage(format!("counting the chunks' tokens failed: {e}")))
     }
 
     fn chunk_detail(&self, chunk: StoredChunk) -> ChunkDetail {

@@ -242,8 +242,9 @@ impl App {
     /// The first step of a turn: checks the message and the room left, stores the user's
     /// message and retrieves the passages. Sending again the content of an unanswered last
     /// message (after `generation_failed`) answers that message instead of storing it twice.
-    /// A question the owner corrected before is answered with the correction (no retrieval,
-    /// no model); in a handed-off conversation the message is stored and nobody answers.
+    /// A question the owner corrected before is answered with the correction (its passages are
+    /// looked for alongside, but no model writes the answer); in a handed-off conversation the
+    /// message is stored and nobody answers.
     ///
     /// Its stages are DEBUG spans (`turn.*`, and `search.*` in the search), which the
     /// conversations row of the perf bench times (benches/perf/chat.rs); disabled at the default

@@ -57,7 +57,10 @@
 //! `best_secondary` is the secondary ranking's best score for this query. The primary ranking is
 //! the semantic one, unless the embedder only measures shared words
 //! ([`Embedder::lexical_only`](crate::ports::Embedder::lexical_only), the built-in hashing
-//! embedder): then BM25 is the better lexical ranker and leads. When the semantic ranking was
+//! embedder), or the question is in another script than Latin and in a language the model was not
+//! trained on ([`Embedder::reads`](crate::ports::Embedder::reads): all-MiniLM-L6-v2 reads English
+//! only, and ranks a Japanese question's passages far below BM25, while French or German still
+//! share many of its word pieces): then BM25 is the better ranker and leads. When the semantic ranking was
 //! rescored by late interaction, α is [`PRIMARY_WEIGHT_LATE_INTERACTION`] (0.97): rescored scores
 //! lie closer together than cosines, so the same keyword bonus would reorder far more (chosen by
 //! the same rule on the same tuning halves, docs/benchmarks.md "Fusion").
@@ -276,16 +279,17 @@ pub fn rescore_late_interaction(hits: &mut [ChunkHit], question: &TokenStates) -
     true
 }
 
-/// Hybrid: fuses the semantic and keyword rankings, the semantic one leading unless the embedder
-/// is `lexical_only` (module documentation). Both carry their mode's scores; `rescored`: the
-/// semantic ones are late interaction's.
+/// Hybrid: fuses the semantic and keyword rankings, the semantic one leading unless
+/// `keyword_leads` (a lexical embedder, or a question the model cannot read: module
+/// documentation). Both carry their mode's scores; `rescored`: the semantic ones are late
+/// interaction's.
 pub fn fuse_hybrid(
     semantic: Vec<ChunkHit>,
     keyword: Vec<ChunkHit>,
-    lexical_only: bool,
+    keyword_leads: bool,
     rescored: bool,
 ) -> Vec<ChunkHit> {
-    let mut fused = match (lexical_only, rescored) {
+    let mut fused = match (keyword_leads, rescored) {
         (true, _) => fuse(keyword, semantic, PRIMARY_WEIGHT),
         (false, false) => fuse(semantic, keyword, PRIMARY_WEIGHT),
         (false, true) => fuse(semantic, keyword, PRIMARY_WEIGHT_LATE_INTERACTION),
@@ -685,8 +689,14 @@ impl App {
             SearchMode::Semantic => semantic,
             SearchMode::Keyword => keyword,
             SearchMode::Hybrid => {
+                let embedder = &self.ports.shared.embedder;
+                // Only other scripts than Latin: a question's Latin-script language is often
+                // unsure, and an English model still reads much of French or German.
+                let unread = lore_domain::language::Language::detect_question(&req.query)
+                    .is_some_and(|l| !l.latin_script() && !embedder.reads(l));
+                let keyword_leads = embedder.lexical_only() || unread;
                 let fused = tracing::debug_span!("search.fuse")
-                    .in_scope(|| fuse_hybrid(semantic, keyword, self.ports.shared.embedder.lexical_only(), rescored));
+                    .in_scope(|| fuse_hybrid(semantic, keyword, keyword_leads, rescored));
                 self.rerank(&req.query, fused, req.top_k).instrument(tracing::debug_span!("search.rerank")).await
             }
         };

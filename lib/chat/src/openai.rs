@@ -30,8 +30,11 @@ pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
 /// The longest a question's translation may take.
 pub const TRANSLATION_TIMEOUT: Duration = Duration::from_secs(10);
-/// Tokens a translation may take, per language.
+/// Tokens a translation may take, per language, at least; a longer question gets two per
+/// character of it (Chinese or Japanese take about one token a character), at most
+/// [`MAX_TRANSLATION_TOKENS_PER_LANGUAGE`].
 const TRANSLATION_TOKENS_PER_LANGUAGE: u32 = 200;
+const MAX_TRANSLATION_TOKENS_PER_LANGUAGE: u32 = 4_000;
 
 /// Settings of [`OpenAiResponder`].
 #[derive(Clone, PartialEq, Eq)]
@@ -183,10 +186,15 @@ fn translation_request(model: &str, question: &str, languages: &[Language]) -> C
             ChatCompletionRequestUserMessage::from(question).into(),
         ],
         temperature: Some(0.0),
-        max_completion_tokens: Some(TRANSLATION_TOKENS_PER_LANGUAGE * languages.len() as u32),
+        max_completion_tokens: Some(per_language_tokens(question) * languages.len() as u32),
         stream: Some(false),
         ..Default::default()
     }
+}
+
+fn per_language_tokens(question: &str) -> u32 {
+    let chars = u32::try_from(question.chars().count()).unwrap_or(u32::MAX);
+    chars.saturating_mul(2).clamp(TRANSLATION_TOKENS_PER_LANGUAGE, MAX_TRANSLATION_TOKENS_PER_LANGUAGE)
 }
 
 /// The translations in a model's reply: the JSON object in it (a model may wrap it in prose or a
@@ -260,8 +268,14 @@ impl Responder for OpenAiResponder {
                     GenerationError(m)
                 }
             })?;
+        let cut =
+            response.choices.iter().any(|c| c.finish_reason == Some(async_openai::types::chat::FinishReason::Length));
         let reply: String = response.choices.into_iter().filter_map(|c| c.message.content).collect();
-        Ok(parse_translations(&reply, question, languages))
+        let translations = parse_translations(&reply, question, languages);
+        if cut && translations.len() < languages.len() {
+            tracing::warn!(languages = languages.len(), "the model's translation was cut off at its token limit");
+        }
+        Ok(translations)
     }
 }
 
@@ -293,6 +307,10 @@ mod tests {
     fn the_request_names_each_language_and_the_reply_shape() {
         let r = translation_request("m", "How do I get a refund?", &[Language::French, Language::Japanese]);
         assert_eq!((r.stream, r.max_completion_tokens, r.temperature), (Some(false), Some(400), Some(0.0)));
+        let long = "x".repeat(1_000);
+        assert_eq!(translation_request("m", &long, &[Language::French]).max_completion_tokens, Some(2_000));
+        let longest = "x".repeat(100_000);
+        assert_eq!(translation_request("m", &longest, &[Language::French]).max_completion_tokens, Some(4_000));
         let system = serde_json::to_value(&r.messages[0]).unwrap()["content"].as_str().unwrap().to_owned();
         assert!(
             system.contains("Français (fr), 日本語 (ja)") && system.contains(r#"{"fr": "…", "ja": "…"}"#),

@@ -81,6 +81,13 @@ languages! {
 }
 
 impl Language {
+    /// Whether the language is written in the Latin alphabet (an English model's word pieces
+    /// cover much of it: names, cognates, numbers).
+    pub fn latin_script(self) -> bool {
+        use Language::*;
+        !matches!(self, Russian | Ukrainian | Arabic | Hebrew | Persian | Hindi | Japanese | Korean | Chinese | Greek)
+    }
+
     /// The language of each part of one document (the chunks of a source, in order): its own
     /// ([`Language::detect`]), else — a part too short, or too full of code or names, to tell —
     /// the language most of the document's told parts are in (ties: the first in the document).
@@ -96,7 +103,7 @@ impl Language {
             }
         }
         // Stable: equal counts keep the first seen first.
-        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
         let majority = counts.first().map(|(l, _)| *l);
         detected.into_iter().map(|l| l.or(majority)).collect()
     }
@@ -141,14 +148,23 @@ impl Language {
         // have a list decide when they clearly name one: at least three, twice any other's.
         let counts = function_word_counts(text, 2);
         let mut ranked = counts.clone();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        ranked.sort_by_key(|c| std::cmp::Reverse(c.1));
         let of = |l: Language| counts.iter().find(|(x, _)| *x == l).map_or(0, |(_, n)| *n);
         let clear = match ranked.as_slice() {
             [(words, n), (_, second), ..] if *n >= 3 && *n >= 2 * (*second).max(1) => Some((*words, *n)),
             _ => None,
         };
+        // A guess of a language without a list is overruled only by English, and only with four
+        // different English words: the other languages write some listed words too (Polish "to"
+        // and "do", Danish "de" and "er", Indonesian "di").
+        let listed = |l: Language| FUNCTION_WORDS.iter().any(|(x, _)| *x == l);
+        let overrules = |g: Language, words: Language, n: usize| {
+            words != g
+                && n >= 2 * of(g).max(1)
+                && (listed(g) || (words == Language::English && distinct_english_words(text) >= 4))
+        };
         match (guess, clear) {
-            (Some(g), Some((words, n))) if words != g && n >= 2 * of(g).max(1) => Some(words),
+            (Some(g), Some((words, n))) if overrules(g, words, n) => Some(words),
             (Some(g), _) => Some(g),
             (None, clear) => clear.map(|(words, _)| words),
         }
@@ -359,7 +375,6 @@ const FUNCTION_WORDS: &[(Language, &[&str])] = &[
     ),
 ];
 
-/// The language whose function words a short text has most of, when one has more than any other.
 /// How many of each language's [`FUNCTION_WORDS`] of at least `min_chars` characters `text`
 /// holds, in the list's order. A chunk's words of one letter are not counted (code is full of
 /// `a`, `e`, `i`, `y`); a short question's are ("Quanto custa o envio?").
@@ -375,6 +390,20 @@ fn function_word_counts(text: &str, min_chars: usize) -> Vec<(Language, usize)> 
         .collect()
 }
 
+/// How many different English [`FUNCTION_WORDS`] of two letters or more `text` holds.
+fn distinct_english_words(text: &str) -> usize {
+    let Some((_, list)) = FUNCTION_WORDS.iter().find(|(l, _)| *l == Language::English) else { return 0 };
+    let mut seen: Vec<String> = Vec::new();
+    for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 2) {
+        let w = w.to_lowercase();
+        if list.contains(&w.as_str()) && !seen.contains(&w) {
+            seen.push(w);
+        }
+    }
+    seen.len()
+}
+
+/// The language whose function words a short text has most of, when one has more than any other.
 fn by_function_words(text: &str) -> Option<Language> {
     let mut best: Option<(Language, usize)> = None;
     let mut tie = false;
@@ -395,6 +424,22 @@ fn by_function_words(text: &str) -> Option<Language> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scripts() {
+        assert!(
+            Language::English.latin_script() && Language::Polish.latin_script() && Language::Turkish.latin_script()
+        );
+        assert!(
+            !Language::Japanese.latin_script() && !Language::Russian.latin_script() && !Language::Arabic.latin_script()
+        );
+    }
+
+    #[test]
+    fn the_little_words_never_overrule_a_language_without_a_list() {
+        let polish = "Do sklepu idziemy jutro rano, to jest bardzo ważne, bo to ostatni dzień promocji w tym miesiącu.";
+        assert_eq!(Language::detect(polish), Some(Language::Polish));
+    }
 
     #[test]
     fn technical_english_is_told_by_its_little_words() {

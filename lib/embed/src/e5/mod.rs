@@ -29,7 +29,7 @@
 //! # File
 //!
 //! [`E5Embedder::load`] reads [`E5_FILE_NAME`] (71.6 MB), put in `~/.cache/lore/models/
-//! multilingual-e5-small-q4` (or `LORE_E5_DIR`) by `bash scripts/fetch-e5.sh`. Its header and every
+//! multilingual-e5-small-q4` (or `LORE_E5_DIR`) by `bash scripts/fetch-model.sh e5`. Its header and every
 //! size are checked as it is read (a damaged file is an error), then its sha256
 //! ([`E5_WEIGHTS_SHA256`]): the model id names these weights.
 //!

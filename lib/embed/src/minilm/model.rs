@@ -307,6 +307,11 @@ impl Embedder for MiniLmEmbedder {
         true
     }
 
+    /// all-MiniLM-L6-v2 was trained on English only (its vocabulary is English word pieces).
+    fn reads(&self, language: lore_domain::language::Language) -> bool {
+        language == lore_domain::language::Language::English
+    }
+
     async fn embed_with_token_states(&self, texts: &[String]) -> Result<Vec<Embedding>, EmbedError> {
         self.queued(texts, |inner, texts| {
             let out = inner.run(texts, Encoder::embed_with_token_states)?;
