@@ -66,16 +66,8 @@ impl App {
 /// The languages of `hits` other than `question`'s, most passages first (ties in the order first
 /// seen), at most [`MAX_TRANSLATIONS`].
 fn other_languages(question: Language, hits: &[SearchHit]) -> Vec<Language> {
-    let mut counts: Vec<(Language, usize)> = Vec::new();
-    for language in hits.iter().filter_map(|h| h.language).filter(|l| *l != question) {
-        match counts.iter_mut().find(|(l, _)| *l == language) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((language, 1)),
-        }
-    }
-    // Stable: equal counts keep the order first seen.
-    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
-    counts.into_iter().take(MAX_TRANSLATIONS).map(|(l, _)| l).collect()
+    let others = hits.iter().filter_map(|h| h.language).filter(|l| *l != question);
+    Language::by_frequency(others).into_iter().take(MAX_TRANSLATIONS).collect()
 }
 
 /// One ranking from several of the same knowledge: each passage once, at its best score

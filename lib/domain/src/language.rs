@@ -95,17 +95,23 @@ impl Language {
     /// like the questions about it. `None` only when no part can be told.
     pub fn detect_parts<'a>(parts: impl IntoIterator<Item = &'a str>) -> Vec<Option<Language>> {
         let detected: Vec<Option<Language>> = parts.into_iter().map(Language::detect).collect();
+        let majority = Language::by_frequency(detected.iter().flatten().copied()).first().copied();
+        detected.into_iter().map(|l| l.or(majority)).collect()
+    }
+
+    /// The distinct languages of `languages`, the most frequent first (ties: the first seen
+    /// first).
+    pub fn by_frequency(languages: impl IntoIterator<Item = Language>) -> Vec<Language> {
         let mut counts: Vec<(Language, usize)> = Vec::new();
-        for l in detected.iter().flatten() {
-            match counts.iter_mut().find(|(c, _)| c == l) {
+        for l in languages {
+            match counts.iter_mut().find(|(c, _)| *c == l) {
                 Some((_, n)) => *n += 1,
-                None => counts.push((*l, 1)),
+                None => counts.push((l, 1)),
             }
         }
         // Stable: equal counts keep the first seen first.
         counts.sort_by_key(|c| std::cmp::Reverse(c.1));
-        let majority = counts.first().map(|(l, _)| *l);
-        detected.into_iter().map(|l| l.or(majority)).collect()
+        counts.into_iter().map(|(l, _)| l).collect()
     }
 
     /// The language `text` is written in, or `None` when it has under [`MIN_DETECT_LETTERS`]
