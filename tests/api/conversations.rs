@@ -331,6 +331,7 @@ struct StubState {
     gate: Mutex<Option<Arc<Semaphore>>>,
     translation: Mutex<String>,
     translations: Mutex<Vec<Value>>,
+    translation_stalls: Mutex<bool>,
 }
 
 impl ModelStub {
@@ -343,6 +344,10 @@ impl ModelStub {
                     request["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
                 assert_eq!((request["model"].as_str().is_some(), roles), (true, vec!["system", "user"]), "{request}");
                 s.translations.lock().unwrap().push(request);
+                if *s.translation_stalls.lock().unwrap() {
+                    // A model that never answers: the caller's own bound must end the wait.
+                    std::future::pending::<()>().await;
+                }
                 let content = s.translation.lock().unwrap().clone();
                 let reply = json!({"id": "t", "object": "chat.completion", "created": 1, "model": "stub-model",
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]});
@@ -389,6 +394,7 @@ impl ModelStub {
             gate: Mutex::default(),
             translation: Mutex::new("{}".to_owned()),
             translations: Mutex::default(),
+            translation_stalls: Mutex::default(),
         });
         let app = Router::new().route("/v1/chat/completions", post(complete)).with_state(state.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -410,6 +416,11 @@ impl ModelStub {
         *self.state.translation.lock().unwrap() = reply.to_owned();
     }
 
+    /// From now on, translation requests are received and never answered.
+    pub(crate) fn stall_translations(&self) {
+        *self.state.translation_stalls.lock().unwrap() = true;
+    }
+
     /// The translation requests received.
     pub(crate) fn translations(&self) -> Vec<Value> {
         self.state.translations.lock().unwrap().clone()
@@ -420,7 +431,7 @@ impl ModelStub {
     }
 
     /// The responder with some of its settings changed (timeouts, say).
-    fn responder_with(
+    pub(crate) fn responder_with(
         &self,
         change: impl FnOnce(&mut lore_chat::OpenAiResponderConfig),
     ) -> Arc<dyn lore_app::ports::Responder> {

@@ -314,3 +314,27 @@ async fn with_a_model_questions_are_also_searched_in_the_knowledge_s_language() 
     assert_eq!(stub.translations().len(), 2);
     t.stop().await;
 }
+
+/// A model that never answers the translation request: the turn waits no longer than the
+/// translation's bound (here the responder's 1 s request budget, below the 10 s default) and is
+/// answered from the question as written.
+#[tokio::test]
+async fn a_translation_that_never_comes_does_not_hold_the_answer() {
+    let stub = crate::conversations::ModelStub::start("Voilà [1].").await;
+    stub.stall_translations();
+    let responder = stub.responder_with(|c| c.request_timeout = std::time::Duration::from_secs(1));
+    let t = TestApp::spawn_with(lore::compose::Overrides { responder: Some(responder), ..Default::default() }).await;
+    let bot = t.chatbot().await;
+    let text = "Remboursement : vous êtes remboursé sous trente jours après le retour du colis, sans frais.";
+    ready_text(&t, &bot, "remboursement", text).await;
+    let started = std::time::Instant::now();
+    let path = format!("/api/v1/chatbots/{bot}/conversations");
+    let res = t.req(Method::POST, &path, &t.dev_key).json(&json!({"message": "How do I get a refund?"})).send();
+    let (status, created) = parts(res.await.unwrap()).await;
+    assert_eq!(status, 201, "{created}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+    assert_eq!(stub.translations().len(), 1, "the translation was asked for");
+    let answer = created["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(answer["content"], "Voilà [1].", "{answer}");
+    t.stop().await;
+}
