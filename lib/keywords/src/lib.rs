@@ -3,8 +3,9 @@
 //! in tables). Both cut text into terms with the same Rust tokenizer ([`each_term`]: Unicode word
 //! boundaries, character pairs for Chinese and Japanese, the Snowball stemmer of the chunk's
 //! language), take the same words of a question ([`query_words`], [`query_terms`], folded for
-//! every language the knowledge holds) and score with the same BM25 arithmetic ([`Bm25`]), so one
-//! knowledge base ranks alike — to the bit, given the same statistics — on either backend.
+//! every language the knowledge holds, each chunk counting only its own language's folding) and
+//! score with the same BM25 arithmetic ([`Bm25`]), so one knowledge base ranks alike — to the
+//! bit, given the same statistics — on either backend.
 
 mod tokens;
 
@@ -115,21 +116,75 @@ pub fn query_words(query: &str) -> Vec<String> {
     words
 }
 
+/// A term of a question, and the chunk languages whose folding of a question word gives it: a
+/// chunk counts the term only when written in one of them. An English question folded for French
+/// as well ("tests" -> "test" by French rules too) must not match a French chunk's "test" by the
+/// English folding, nor an unstemmed code listing's "test" by either: each chunk is scored by the
+/// question as its own language folds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryTerm {
+    pub term: Vec<u8>,
+    pub languages: LanguageSet,
+    /// The piece of the question it folds (a word, or one character pair of a Chinese or
+    /// Japanese run): the terms of one piece share their rarity ([`shared_df`]).
+    pub piece: u32,
+}
+
+impl QueryTerm {
+    /// Whether a chunk whose language is at `position` ([`LanguageSet::position`]) counts it.
+    pub fn counts_in(&self, position: u8) -> bool {
+        self.languages.0 & (1u64 << (position & 63)) != 0
+    }
+}
+
 /// The query's distinct terms, in order, from its words: each word folded as a chunk of each of
 /// `languages` would have it (`None`: a chunk of no detected language), since a question is
 /// often too short to tell its language and may be asked of knowledge in several.
-pub fn query_terms(words: &[String], languages: &[Option<Language>]) -> Vec<Vec<u8>> {
-    let mut terms: Vec<Vec<u8>> = Vec::new();
-    for w in words {
+pub fn query_terms(words: &[String], languages: &[Option<Language>]) -> Vec<QueryTerm> {
+    let mut terms: Vec<QueryTerm> = Vec::new();
+    let mut pieces: Vec<(usize, usize)> = Vec::new();
+    for (w, word) in words.iter().enumerate() {
         for &language in languages {
-            each_term(w, language, |t| {
-                if !terms.iter().any(|have| have == t) {
-                    terms.push(t.to_vec());
+            let mut k = 0usize;
+            each_term(word, language, |t| {
+                let piece = match pieces.iter().position(|&p| p == (w, k)) {
+                    Some(i) => i,
+                    None => {
+                        pieces.push((w, k));
+                        pieces.len() - 1
+                    }
+                } as u32;
+                k += 1;
+                match terms.iter_mut().find(|have| have.term == t) {
+                    Some(have) => have.languages.insert(language),
+                    None => {
+                        let mut languages = LanguageSet::default();
+                        languages.insert(language);
+                        terms.push(QueryTerm { term: t.to_vec(), languages, piece });
+                    }
                 }
             });
         }
     }
     terms
+}
+
+/// The number of chunks each term of a question is weighed by, given each term's piece
+/// ([`QueryTerm::piece`]) and the owner's chunks holding it: the most of any term of its piece
+/// (at most `rows`). A word is as rare whichever language folds it; counted per term instead, the
+/// unstemmed "dependencies" of a few code listings would outweigh the English "depend" of every
+/// page that explains it. The most, not the sum: the sum counts a chunk holding two folds twice,
+/// and measured lower (docs/decisions.md, "Keyword search in every language").
+pub fn shared_df(pieces_and_df: &[(u32, u64)], rows: u64) -> Vec<u64> {
+    let mut per_piece: Vec<u64> = Vec::new();
+    for &(piece, n) in pieces_and_df {
+        let p = piece as usize;
+        if per_piece.len() <= p {
+            per_piece.resize(p + 1, 0);
+        }
+        per_piece[p] = per_piece[p].max(n);
+    }
+    pieces_and_df.iter().map(|&(piece, _)| per_piece[piece as usize].min(rows)).collect()
 }
 
 /// A chunk's distinct terms with their counts (sorted by term), and its length in terms.
@@ -154,11 +209,16 @@ pub fn chunk_terms(text: &str, language: Option<Language>) -> (Vec<(Vec<u8>, u32
 pub struct LanguageSet(pub u64);
 
 impl LanguageSet {
-    fn bit(language: Option<Language>) -> u64 {
+    /// A chunk language as one small number (its bit in a set): what an index keeps per chunk.
+    pub fn position(language: Option<Language>) -> u8 {
         match language {
-            None => 1,
-            Some(l) => 2 << Language::ALL.iter().position(|&x| x == l).unwrap_or(62),
+            None => 0,
+            Some(l) => Language::ALL.iter().position(|&x| x == l).map_or(63, |i| (i + 1).min(63) as u8),
         }
+    }
+
+    fn bit(language: Option<Language>) -> u64 {
+        1u64 << Self::position(language)
     }
 
     pub fn insert(&mut self, language: Option<Language>) {
@@ -207,9 +267,45 @@ mod tests {
         let shown: Vec<(String, u32)> = terms.into_iter().map(|(t, n)| (String::from_utf8(t).unwrap(), n)).collect();
         assert_eq!(shown, [("cafe".to_owned(), 1), ("refund".to_owned(), 3), ("the".to_owned(), 1)]);
         let words = query_words("Refunds and cafés?");
-        assert_eq!(query_terms(&words, &[Some(Language::English)]), [b"refund".to_vec(), b"cafe".to_vec()]);
-        let both = query_terms(&words, &[None, Some(Language::English)]);
-        assert_eq!(both, [b"refunds".to_vec(), b"refund".to_vec(), b"cafes".to_vec(), b"cafe".to_vec()]);
+        let shown = |terms: Vec<QueryTerm>| {
+            terms.into_iter().map(|t| (String::from_utf8(t.term).unwrap(), t.languages.languages())).collect::<Vec<_>>()
+        };
+        let en = Some(Language::English);
+        assert_eq!(shown(query_terms(&words, &[en])), [("refund".to_owned(), vec![en]), ("cafe".to_owned(), vec![en])]);
+        let both = query_terms(&words, &[None, en]);
+        assert_eq!(
+            shown(both),
+            [
+                ("refunds".to_owned(), vec![None]),
+                ("refund".to_owned(), vec![en]),
+                ("cafes".to_owned(), vec![None]),
+                ("cafe".to_owned(), vec![en])
+            ],
+            "each term with the languages whose folding gives it"
+        );
+        let fr = Some(Language::French);
+        let tests = query_terms(&query_words("tests"), &[None, en, fr]);
+        assert_eq!(shown(tests.clone()), [("tests".to_owned(), vec![None]), ("test".to_owned(), vec![en, fr])]);
+        let (none, english, french) =
+            (LanguageSet::position(None), LanguageSet::position(en), LanguageSet::position(fr));
+        assert!(tests[0].counts_in(none) && !tests[0].counts_in(english));
+        assert!(tests[1].counts_in(english) && tests[1].counts_in(french) && !tests[1].counts_in(none));
+        assert!(!tests[1].counts_in(LanguageSet::position(Some(Language::German))));
+    }
+
+    #[test]
+    fn the_folds_of_one_word_share_its_rarity() {
+        let en = Some(Language::English);
+        let terms = query_terms(&query_words("dependencies build"), &[None, en]);
+        let pieces: Vec<(String, u32)> =
+            terms.iter().map(|t| (String::from_utf8(t.term.clone()).unwrap(), t.piece)).collect();
+        assert_eq!(pieces, [("dependencies".to_owned(), 0), ("depend".to_owned(), 0), ("build".to_owned(), 1)]);
+        let with_df = |df: [u64; 3]| terms.iter().zip(df).map(|(t, n)| (t.piece, n)).collect::<Vec<_>>();
+        assert_eq!(shared_df(&with_df([2, 40, 7]), 100), [40, 40, 7], "the common fold's count for both");
+        assert_eq!(shared_df(&with_df([80, 40, 7]), 100), [80, 80, 7]);
+        assert_eq!(shared_df(&with_df([80, 40, 7]), 50), [50, 50, 7], "never more than the chunks");
+        let cjk = query_terms(&query_words("東京都"), &[None, Some(Language::Japanese)]);
+        assert_eq!(cjk.iter().map(|t| t.piece).collect::<Vec<_>>(), [0, 1], "each character pair its own piece");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use lore_domain::id::SourceId;
 use lore_domain::language::Language;
 use lore_domain::source::SourceOwner;
-use lore_keywords::{Bm25, LanguageSet};
+use lore_keywords::{Bm25, LanguageSet, QueryTerm};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{self, AtomicU64};
 use std::sync::{Arc, Mutex};
@@ -25,6 +25,8 @@ pub(crate) struct OwnerKeywords {
     /// Chunk i is row `rowids[i]` of source `sources[source_of[i]]`, `lengths[i]` terms long.
     rowids: Vec<i64>,
     lengths: Vec<u32>,
+    /// Chunk i's language ([`LanguageSet::position`]): which of a question's terms it counts.
+    language_of: Vec<u8>,
     source_of: Vec<u32>,
     sources: Vec<SourceId>,
     /// Per source (as `sources`): the languages of its chunks, which a question is folded for.
@@ -62,6 +64,7 @@ impl OwnerKeywords {
                 renumber[old] = next.rowids.len() as u32;
                 next.rowids.push(self.rowids[old]);
                 next.lengths.push(self.lengths[old]);
+                next.language_of.push(self.language_of[old]);
                 next.source_of.push(new_source);
                 next.total_terms += u64::from(self.lengths[old]);
             }
@@ -108,6 +111,7 @@ impl OwnerKeywords {
                 });
                 next.rowids.push(*rowid);
                 next.lengths.push(length);
+                next.language_of.push(LanguageSet::position(*language));
                 next.source_of.push(source_no);
                 next.total_terms += u64::from(length);
             }
@@ -135,12 +139,13 @@ impl OwnerKeywords {
     /// BM25's best `k` chunks of the `allowed` sources for `terms`, `(rowid, relevance)` best
     /// first, ties by rowid. Statistics (chunk count, average length, chunks per term) cover
     /// every chunk of the owner. `rows`, when given, are the only chunks (by rowid) that may be
-    /// returned (the search `language` filter).
+    /// returned (the search `language` filter). A chunk counts only the terms its own language's
+    /// folding gives ([`QueryTerm`]); the folds of one word weigh alike (`shared_df`).
     pub(crate) fn top_k(
         &self,
         allowed: &HashSet<&SourceId>,
         rows_allowed: Option<&HashSet<i64>>,
-        terms: &[Vec<u8>],
+        terms: &[QueryTerm],
         k: usize,
     ) -> Vec<(i64, f32)> {
         let rows = self.rowids.len();
@@ -151,12 +156,16 @@ impl OwnerKeywords {
         let in_scope: Vec<bool> = self.sources.iter().map(|s| allowed.contains(s)).collect();
         let mut scores = vec![0.0f64; rows];
         let mut touched: Vec<u32> = Vec::new();
-        for term in terms {
-            let list = self.postings(term);
-            let idf = bm25.idf(list.len() as u64);
+        let df: Vec<(u32, u64)> = terms.iter().map(|t| (t.piece, self.postings(&t.term).len() as u64)).collect();
+        for (term, df) in terms.iter().zip(lore_keywords::shared_df(&df, rows as u64)) {
+            let list = self.postings(&term.term);
+            let idf = bm25.idf(df);
             for &(doc, count) in list {
                 let d = doc as usize;
-                if !in_scope[self.source_of[d] as usize] || rows_allowed.is_some_and(|r| !r.contains(&self.rowids[d])) {
+                if !in_scope[self.source_of[d] as usize]
+                    || !term.counts_in(self.language_of[d])
+                    || rows_allowed.is_some_and(|r| !r.contains(&self.rowids[d]))
+                {
                     continue;
                 }
                 if scores[d] == 0.0 {
@@ -281,14 +290,51 @@ pub(crate) mod tests {
                 (b.clone(), rows(&[(3, "refund refund"), (4, "policy")])),
             ],
         );
-        let terms = vec![b"refund".to_vec()];
+        let terms = lore_keywords::query_terms(&["refund".to_owned()], &[Some(Language::English)]);
         let both: HashSet<&SourceId> = [&a, &b].into_iter().collect();
         let top = index.top_k(&both, None, &terms, 10);
         assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), [3, 1], "two mentions in a short chunk first");
         assert!(top.iter().all(|t| t.1 > 0.0));
         let only_a: HashSet<&SourceId> = [&a].into_iter().collect();
         assert_eq!(index.top_k(&only_a, None, &terms, 10).iter().map(|t| t.0).collect::<Vec<_>>(), [1]);
-        assert!(index.top_k(&both, None, &[b"absent".to_vec()], 10).is_empty());
+        let absent = lore_keywords::query_terms(&["absent".to_owned()], &[Some(Language::English)]);
+        assert!(index.top_k(&both, None, &absent, 10).is_empty());
+    }
+
+    #[test]
+    fn a_chunk_counts_only_the_terms_its_own_language_folds_the_question_into() {
+        let (en, fr) = (Some(Language::English), Some(Language::French));
+        let source = SourceId::generate();
+        // "tests" folds to "test" for English and French, stays "tests" for a chunk of no language.
+        let index = update(
+            &OwnerKeywords::default(),
+            &[(
+                source.clone(),
+                vec![
+                    (1, "the test suite".to_owned(), en),
+                    (2, "une suite de test".to_owned(), fr),
+                    (3, "test test tests".to_owned(), None),
+                ],
+            )],
+        );
+        let all: HashSet<&SourceId> = [&source].into_iter().collect();
+        let words = ["tests".to_owned()];
+        let english_only = lore_keywords::query_terms(&words, &[en]);
+        let ranked = |terms| index.top_k(&all, None, terms, 10).iter().map(|t| t.0).collect::<Vec<_>>();
+        assert_eq!(ranked(&english_only), [1], "the French chunk's 'test' is not the English folding's");
+        let every = lore_keywords::query_terms(&words, &[None, en, fr]);
+        let mut got = ranked(&every);
+        got.sort_unstable();
+        assert_eq!(got, [1, 2, 3]);
+        let with_every = index.top_k(&all, None, &every, 10);
+        let score_of = |row| with_every.iter().find(|t| t.0 == row).map(|t| t.1).unwrap();
+        assert_eq!(
+            score_of(3),
+            score_of(1),
+            "the unstemmed chunk counts its one 'tests' (as the English chunk its one 'test', as rare), \
+             not its two 'test' by the English folding as well"
+        );
+        assert!(score_of(2) < score_of(1), "a longer chunk with one mention");
     }
 
     #[test]

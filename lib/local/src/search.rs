@@ -582,7 +582,8 @@ mod tests {
             let words = query_words(q);
             let terms = query_terms(&words, &[en]);
             // FTS5 scores each phrase of the expression: one per distinct term, as ours does.
-            let phrases: Vec<String> = terms.iter().map(|t| format!("\"{}\"", String::from_utf8_lossy(t))).collect();
+            let phrases: Vec<String> =
+                terms.iter().map(|t| format!("\"{}\"", String::from_utf8_lossy(&t.term))).collect();
             let expected: Vec<(i64, f32)> = fts
                 .query_map([phrases.join(" OR ")], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32)))
                 .unwrap()

@@ -11,7 +11,7 @@
 //! which is what made `ts_rank_cd` cost a second at 100k chunks (docs/benchmarks.md).
 
 use lore_domain::language::Language;
-use lore_keywords::{Bm25, LanguageSet};
+use lore_keywords::{Bm25, LanguageSet, QueryTerm};
 use std::collections::{BTreeMap, HashMap};
 
 /// Chunk positions per segment: a segment is the chunks of one source whose positions share
@@ -33,6 +33,8 @@ pub(crate) struct Segment {
     pub terms: i64,
     /// The languages of its chunks.
     pub languages: LanguageSet,
+    /// Per position offset, that chunk's language ([`LanguageSet::position`]).
+    pub chunk_languages: Vec<u8>,
     /// Per term (sorted): the chunks holding it, and their packed postings.
     pub postings: BTreeMap<Vec<u8>, (i32, Vec<u8>)>,
 }
@@ -51,6 +53,8 @@ pub(crate) fn segments<'a>(chunks: impl IntoIterator<Item = (u32, &'a str, Optio
         let segment = out.entry(block).or_insert_with(|| Segment { block: block as i32, ..Segment::default() });
         let (terms, length) = lore_keywords::chunk_terms(text, language);
         segment.languages.insert(language);
+        segment.chunk_languages.resize(offset as usize + 1, 0);
+        segment.chunk_languages[offset as usize] = LanguageSet::position(language);
         segment.span = offset as i32 + 1;
         segment.chunks += 1;
         segment.terms += i64::from(length);
@@ -109,16 +113,26 @@ pub(crate) struct Allowed {
     pub span: usize,
     pub source: usize,
     pub block: u32,
+    /// Per offset, the chunk's language; empty for a segment written before chunks had one
+    /// there (its chunks count every term until the keyword backlog writes it again).
+    pub chunk_languages: Vec<u8>,
 }
 
-/// Scores the postings of `terms` (in the question's order, each with the chunks holding it
-/// across the owner) and keeps the best `k` as `(source index, position, score)`, best first,
+/// One term of a question as a search reads it: which chunks count it, how many chunks of the
+/// owner hold it (`df`), and its `(segment id, packed postings)` rows in allowed segments.
+pub(crate) struct TermPostings {
+    pub term: QueryTerm,
+    pub df: u64,
+    pub rows: Vec<(i64, Vec<u8>)>,
+}
+
+/// Scores the postings of `terms` (in the question's order; a chunk counts only its own
+/// language's terms) and keeps the best `k` as `(source index, position, score)`, best first,
 /// ties by source then position. `segments` are the allowed ones by ascending `base`, `index`
-/// finds one by its id, `rows[t]` holds term t's `(segment id, packed postings)`.
+/// finds one by its id.
 pub(crate) fn top_k(
     bm25: &Bm25,
-    df: &[u64],
-    rows: &[Vec<(i64, Vec<u8>)>],
+    terms: &[TermPostings],
     segments: &[Allowed],
     index: &HashMap<i64, usize>,
     only: Option<&std::collections::HashSet<(usize, u32)>>,
@@ -127,12 +141,13 @@ pub(crate) fn top_k(
     let slots = segments.last().map_or(0, |s| s.base + s.span);
     let mut scores = vec![0.0f64; slots];
     let mut touched: Vec<usize> = Vec::new();
-    for (t, term_rows) in rows.iter().enumerate() {
-        let idf = bm25.idf(df[t]);
-        for (segment, packed) in term_rows {
+    for term in terms {
+        let idf = bm25.idf(term.df);
+        for (segment, packed) in &term.rows {
             let Some(seg) = index.get(segment).map(|&i| &segments[i]) else { continue };
             for (offset, count, length) in postings(packed) {
-                if offset as usize >= seg.span {
+                let own_language = seg.chunk_languages.get(offset as usize).is_none_or(|&p| term.term.counts_in(p));
+                if offset as usize >= seg.span || !own_language {
                     continue;
                 }
                 let slot = seg.base + offset as usize;
@@ -171,6 +186,8 @@ mod tests {
         assert_eq!((segs[0].block, segs[0].span, segs[0].chunks, segs[0].terms), (0, 4, 2, 4));
         assert_eq!((segs[1].block, segs[1].span, segs[1].chunks, segs[1].terms), (1, 45, 1, 1));
         assert_eq!(segs[0].languages.languages(), [None, en], "the languages of its chunks");
+        let english = LanguageSet::position(en);
+        assert_eq!(segs[0].chunk_languages, [0, 0, 0, english], "each chunk's, by offset");
         let (df, packed) = &segs[0].postings[b"refund".as_slice()];
         assert_eq!((*df, postings(packed).collect::<Vec<_>>()), (1, vec![(3, 2, 3)]));
         let (_, packed) = &segs[1].postings[b"refund".as_slice()];

@@ -61,7 +61,7 @@ mod lazy;
 pub use lazy::{LazyPgIndex, UrlSource};
 
 use async_trait::async_trait;
-use keywords::{Allowed, SEGMENT_SPAN, Segment};
+use keywords::{Allowed, SEGMENT_SPAN, Segment, TermPostings};
 use lore_app::ports::{Chunk, ChunkChange, ChunkEmbedding, ChunkHit, SearchScope, StoredChunk, VectorIndex};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::{SourceId, WorkspaceId};
@@ -84,6 +84,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("004_chunk_edits.sql", include_str!("../../../infra/sql/004_chunk_edits.sql")),
     ("005_keywords.sql", include_str!("../../../infra/sql/005_keywords.sql")),
     ("006_languages.sql", include_str!("../../../infra/sql/006_languages.sql")),
+    ("007_chunk_languages.sql", include_str!("../../../infra/sql/007_chunk_languages.sql")),
 ];
 
 /// Dimensions that have an HNSW index (see `infra/sql/001_chunks.sql`).
@@ -517,7 +518,7 @@ impl VectorIndex for PgIndex {
             .map_err(pg)?;
         let segments = tx
             .query(
-                "SELECT id, source_id, block, span, chunks, terms, languages FROM keyword_segments
+                "SELECT id, source_id, block, span, chunks, terms, languages, chunk_languages FROM keyword_segments
                  WHERE owner_id = $1 AND workspace_id = $2",
                 &[&owner, &ws],
             )
@@ -540,7 +541,8 @@ impl VectorIndex for PgIndex {
                 let block = row.get::<_, i32>(2).max(0) as u32;
                 languages = languages.union(LanguageSet(row.get::<_, i64>(6) as u64));
                 allowed_index.insert(row.get(0), allowed.len());
-                allowed.push(Allowed { base: slots, span, source, block });
+                let chunk_languages = row.get::<_, Vec<u8>>(7);
+                allowed.push(Allowed { base: slots, span, source, block, chunk_languages });
                 slots += span;
             }
         }
@@ -552,8 +554,11 @@ impl VectorIndex for PgIndex {
             Some(l) => vec![Some(l)],
             None => languages.languages(),
         };
-        let terms: Vec<Vec<u8>> =
-            lore_keywords::query_terms(&words, &folds).into_iter().map(keywords::stored_term).collect();
+        let terms: Vec<lore_keywords::QueryTerm> = lore_keywords::query_terms(&words, &folds)
+            .into_iter()
+            .map(|t| lore_keywords::QueryTerm { term: keywords::stored_term(t.term), ..t })
+            .collect();
+        let term_bytes: Vec<Vec<u8>> = terms.iter().map(|t| t.term.clone()).collect();
         if terms.is_empty() {
             return Ok(Vec::new());
         }
@@ -584,24 +589,28 @@ impl VectorIndex for PgIndex {
         let rows = tx
             .query(
                 "SELECT term, segment_id, df, postings FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2)",
-                &[&owner, &terms],
+                &[&owner, &term_bytes],
             )
             .await
             .map_err(pg)?;
-        let term_index: HashMap<&[u8], usize> = terms.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
-        let mut df = vec![0u64; terms.len()];
-        let mut by_term: Vec<Vec<(i64, Vec<u8>)>> = vec![Vec::new(); terms.len()];
+        let term_index: HashMap<&[u8], usize> = term_bytes.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
+        let mut terms: Vec<TermPostings> =
+            terms.into_iter().map(|term| TermPostings { term, df: 0, rows: Vec::new() }).collect();
         for row in &rows {
             if let Some(&t) = term_index.get(row.get::<_, &[u8]>(0)) {
-                df[t] += row.get::<_, i32>(2).max(0) as u64;
+                terms[t].df += row.get::<_, i32>(2).max(0) as u64;
                 let segment: i64 = row.get(1);
                 if allowed_index.contains_key(&segment) {
-                    by_term[t].push((segment, row.get(3)));
+                    terms[t].rows.push((segment, row.get(3)));
                 }
             }
         }
-        let top =
-            keywords::top_k(&Bm25::new(chunks, total_terms), &df, &by_term, &allowed, &allowed_index, only.as_ref(), k);
+        // The folds of one question word weigh alike (lore_keywords::shared_df).
+        let df: Vec<(u32, u64)> = terms.iter().map(|t| (t.term.piece, t.df)).collect();
+        for (term, shared) in terms.iter_mut().zip(lore_keywords::shared_df(&df, chunks)) {
+            term.df = shared;
+        }
+        let top = keywords::top_k(&Bm25::new(chunks, total_terms), &terms, &allowed, &allowed_index, only.as_ref(), k);
         if top.is_empty() {
             return Ok(Vec::new());
         }
@@ -922,13 +931,16 @@ async fn write_keywords(
     let chunks: Vec<i32> = segments.iter().map(|s| s.chunks).collect();
     let terms: Vec<i64> = segments.iter().map(|s| s.terms).collect();
     let languages: Vec<i64> = segments.iter().map(|s| s.languages.0 as i64).collect();
+    let chunk_languages: Vec<&[u8]> = segments.iter().map(|s| s.chunk_languages.as_slice()).collect();
     let ids = tx
         .query(
-            "INSERT INTO keyword_segments (owner_id, workspace_id, source_id, block, span, chunks, terms, languages)
-             SELECT $1, $2, $3, b, sp, c, t, l
-             FROM unnest($4::int4[], $5::int4[], $6::int4[], $7::int8[], $8::int8[]) AS x(b, sp, c, t, l)
+            "INSERT INTO keyword_segments
+                 (owner_id, workspace_id, source_id, block, span, chunks, terms, languages, chunk_languages)
+             SELECT $1, $2, $3, b, sp, c, t, l, cl
+             FROM unnest($4::int4[], $5::int4[], $6::int4[], $7::int8[], $8::int8[], $9::bytea[])
+                 AS x(b, sp, c, t, l, cl)
              RETURNING id, block",
-            &[&owner, &workspace, &source, &blocks, &spans, &chunks, &terms, &languages],
+            &[&owner, &workspace, &source, &blocks, &spans, &chunks, &terms, &languages, &chunk_languages],
         )
         .await
         .map_err(pg)?;

@@ -248,7 +248,7 @@ async fn replace_is_atomic_for_readers() {
 }
 
 /// The retrieval benchmark's passages as chunks of seven sources of one owner (with seeded random
-/// 384-dimensional unit vectors), and its 90 questions.
+/// 384-dimensional unit vectors, in three chunk languages), and its 90 questions.
 fn retrieval_corpus(
     ws: &WorkspaceId,
     owner: &SourceOwner,
@@ -274,7 +274,13 @@ fn retrieval_corpus(
             content: field(line, "text"),
             content_hash: format!("h{i}"),
             url: None,
-            language: Some(lore_domain::language::Language::English),
+            // Three languages, so that questions are folded three ways and each chunk counts
+            // only its own language's terms (the passages are English: the rule is what is compared).
+            language: match i % 6 {
+                0 => None,
+                1 => Some(lore_domain::language::Language::French),
+                _ => Some(lore_domain::language::Language::English),
+            },
             embedding: ChunkEmbedding { vector: rng.unit(DIMS), token_signs: None },
         });
     }
@@ -391,7 +397,15 @@ async fn the_keyword_backlog_builds_sources_written_before() {
     let pg = index().await;
     let ws = WorkspaceId::generate();
     let owner = SourceOwner::Mind(MindId::generate());
-    let (sources, per_source, _) = retrieval_corpus(&ws, &owner, (0..7).map(|_| SourceId::generate()).collect());
+    let (sources, mut per_source, _) = retrieval_corpus(&ws, &owner, (0..7).map(|_| SourceId::generate()).collect());
+    // The build detects the language of a chunk stored without one (as ingest does, among its
+    // source's chunks): give each that one here, so that the build changes no chunk's language.
+    for chunks in &mut per_source {
+        let detected = lore_domain::language::Language::detect_parts(chunks.iter().map(|c| c.content.as_str()));
+        for (chunk, language) in chunks.iter_mut().zip(detected) {
+            chunk.language = chunk.language.or(language);
+        }
+    }
     for (s, chunks) in sources.iter().zip(&per_source).take(3) {
         pg.replace_source_chunks(s, "m", chunks.clone()).await.unwrap();
     }
