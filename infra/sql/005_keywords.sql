@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS keyword_postings (
 CREATE INDEX IF NOT EXISTS keyword_postings_segment ON keyword_postings (segment_id);
 
 -- Sources whose chunks were written before this migration: they have no segments yet, and
--- keyword search does not find them until `lore migrate --backend aws` (README, "Deploying to AWS") has
+-- keyword search does not find them until `lore migrate --backend aws` (docs/deploying-aws.md, "Upgrading a stack") has
 -- built theirs. Any write of a source takes it off the list.
 CREATE TABLE IF NOT EXISTS keyword_backlog (source_id text PRIMARY KEY);
 INSERT INTO keyword_backlog (source_id) SELECT DISTINCT source_id FROM chunks ON CONFLICT DO NOTHING;

@@ -52,8 +52,9 @@ pub enum Command {
     /// Bring the storage schema up to date. On `--backend aws`: apply the pgvector migrations,
     /// build the keyword postings of chunks written before them (resumable; prints how many
     /// sources it built) and move the text of text sources stored inline on their DynamoDB items
-    /// to items of their own (resumable). Run once after deploying a release that says so (README, "Deploying to AWS"). The
-    /// embedded backend migrates itself when `lore serve` opens it.
+    /// to items of their own (resumable). Run once after deploying a release that says so
+    /// (docs/deploying-aws.md, "Upgrading a stack"). The embedded backend migrates itself when
+    /// `lore serve` opens it.
     Migrate,
 }
 
@@ -218,16 +219,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 eprintln!("the embedded backend at {} is up to date", data_dir.display());
                 println!("0");
             } else {
-                let index = compose::open_index(&settings).await?;
-                eprintln!("pgvector schema up to date; building the keyword postings of older sources…");
-                let built = index.build_keyword_backlog().await?;
-                eprintln!("built the keyword postings of {built} source(s)");
-                // Text sources written before their text had an item of its own.
-                let sdk = lore_aws::load_sdk_config().await;
-                let backend = lore_aws::AwsBackend::connect_with(&sdk, settings.aws.clone()).await?;
-                let moved = backend.dynamo.move_inline_texts().await?;
-                eprintln!("moved the text of {moved} text source(s) to its own item");
-                println!("{built}");
+                println!("{}", migrate_aws(&settings).await?);
             }
         }
         Command::Workspaces(cmd) => {
@@ -291,4 +283,25 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `lore migrate --backend aws`: the pgvector schema, the keyword postings of sources on the
+/// backlog, and the text sources written before their text had an item of its own. Returns how
+/// many sources' postings it built.
+#[cfg(feature = "aws")]
+async fn migrate_aws(settings: &Settings) -> anyhow::Result<u64> {
+    let index = compose::open_index(settings).await?;
+    eprintln!("pgvector schema up to date; building the keyword postings of older sources…");
+    let built = index.build_keyword_backlog().await?;
+    eprintln!("built the keyword postings of {built} source(s)");
+    let sdk = lore_aws::load_sdk_config().await;
+    let backend = lore_aws::AwsBackend::connect_with(&sdk, settings.aws.clone()).await?;
+    let moved = backend.dynamo.move_inline_texts().await?;
+    eprintln!("moved the text of {moved} text source(s) to its own item");
+    Ok(built)
+}
+
+#[cfg(not(feature = "aws"))]
+async fn migrate_aws(_: &Settings) -> anyhow::Result<u64> {
+    anyhow::bail!(compose::AWS_NOT_BUILT)
 }

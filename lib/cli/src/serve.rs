@@ -27,6 +27,7 @@ pub struct Running {
     /// The embedded store (event outbox), when the backend is local.
     pub store: Option<std::sync::Arc<lore_local::SqliteStore>>,
     /// The AWS adapters, when the backend is aws.
+    #[cfg(feature = "aws")]
     pub aws: Option<lore_aws::AwsBackend>,
     _workers: Option<crate::workers::Workers>,
     _dispatcher: Option<crate::workers::Workers>,
@@ -112,18 +113,25 @@ pub async fn start_with(settings: Settings, config: ServeConfig) -> anyhow::Resu
             .await?;
     let app = composition.app.clone();
     let new_dev_key = bootstrap_dev_key(&app, &config.data_dir).await?;
-    let mut workers = composition.jobs.take().map(|jobs| crate::workers::spawn(app.clone(), jobs));
+    let workers = composition.jobs.take().map(|jobs| crate::workers::spawn(app.clone(), jobs));
     let dispatcher = composition.dispatch.clone().map(|signal| crate::workers::spawn_dispatcher(app.clone(), signal));
-    let mut events = None;
-    if let Some(aws) = &composition.aws {
+    #[cfg(feature = "aws")]
+    let (workers, events) = match &composition.aws {
         // What the Lambda event sources do on AWS: consume the ingest and deliveries queues.
-        let ingest = lore_aws::SqsPoller::new(aws.sqs.client().clone(), aws.sqs.queue_url());
-        workers = Some(crate::workers::spawn_sqs(app.clone(), ingest));
-        let url = aws.deliveries_queue_url().await.map_err(|e| anyhow::anyhow!("deliveries queue: {e}"))?;
-        let deliveries = lore_aws::SqsPoller::new(aws.sqs.client().clone(), url);
-        let signal = composition.dispatch.clone().unwrap_or_default();
-        events = Some(crate::workers::spawn_event_consumer(app.clone(), deliveries, signal));
-    }
+        Some(aws) => {
+            let ingest = lore_aws::SqsPoller::new(aws.sqs.client().clone(), aws.sqs.queue_url());
+            let url = aws.deliveries_queue_url().await.map_err(|e| anyhow::anyhow!("deliveries queue: {e}"))?;
+            let deliveries = lore_aws::SqsPoller::new(aws.sqs.client().clone(), url);
+            let signal = composition.dispatch.clone().unwrap_or_default();
+            (
+                Some(crate::workers::spawn_sqs(app.clone(), ingest)),
+                Some(crate::workers::spawn_event_consumer(app.clone(), deliveries, signal)),
+            )
+        }
+        None => (workers, None),
+    };
+    #[cfg(not(feature = "aws"))]
+    let events: Option<crate::workers::Workers> = None;
     let router = lore_http::router(app.clone(), &RouteGroup::ALL);
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -145,6 +153,7 @@ pub async fn start_with(settings: Settings, config: ServeConfig) -> anyhow::Resu
         addr,
         app,
         store: composition.store,
+        #[cfg(feature = "aws")]
         aws: composition.aws,
         _workers: workers,
         _dispatcher: dispatcher,

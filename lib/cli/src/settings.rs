@@ -1,6 +1,6 @@
 //! Every setting of a Lore process, read from the environment once, at start
 //! ([`Settings::from_env`]); nothing else in the service reads `LORE_*` variables. The variables
-//! and their defaults are listed in the README ("Configuration") and docs/limits.md.
+//! and their defaults are listed in docs/configuration.md and docs/limits.md.
 //!
 //! The model providers' settings (`LORE_EMBEDDER`, `OPENAI_*`, `LORE_TRANSCRIBER`, …) are kept as
 //! read and turned into their configurations when the ports are built: on AWS the OpenAI key may
@@ -53,12 +53,14 @@ pub struct Settings {
     /// `LORE_ALLOW_PRIVATE_NETWORK`, `LORE_ALLOWED_PORTS`: what outbound requests may reach.
     pub net: lore_crawl::NetPolicy,
     /// Resource names of the AWS backend (`LORE_DYNAMODB_TABLE`, `LORE_S3_BUCKET`, …).
+    #[cfg(feature = "aws")]
     pub aws: lore_aws::AwsSettings,
     /// `LORE_DATABASE_URL`: the pgvector database of the AWS backend.
     pub database_url: Option<String>,
     /// `LORE_DATABASE_SECRET_ARN`: the secret holding that URL, when it is not given directly.
     pub database_secret_arn: Option<String>,
     /// `LORE_PG_*`: the pgvector index's tuning (HNSW `ef_search`, exact-scan limit, connections).
+    #[cfg(feature = "aws")]
     pub pg_index: lore_pgvector::PgIndexOptions,
     /// `LORE_OPENAI_KEY_SECRET_ARN`: the secret holding the OpenAI key, when `OPENAI_API_KEY`
     /// is not set (AWS backend).
@@ -130,9 +132,11 @@ impl Settings {
             app,
             extract_isolation,
             net: lore_crawl::NetPolicy::from_vars(get),
+            #[cfg(feature = "aws")]
             aws: lore_aws::AwsSettings::from_lookup(get),
             database_url: get("LORE_DATABASE_URL"),
             database_secret_arn: get("LORE_DATABASE_SECRET_ARN"),
+            #[cfg(feature = "aws")]
             pg_index: lore_pgvector::PgIndexOptions::from_lookup(get).map_err(anyhow::Error::msg)?,
             openai_key_secret_arn: get("LORE_OPENAI_KEY_SECRET_ARN"),
             reranker: lore_embed::RerankerConfig::from_lookup(get).map_err(anyhow::Error::msg)?,
@@ -208,7 +212,7 @@ fn parse<T: std::str::FromStr>(get: &impl Fn(&str) -> Option<String>, name: &str
     }
 }
 
-/// The use cases' settings (README "Configuration", docs/limits.md).
+/// The use cases' settings (docs/configuration.md, docs/limits.md).
 fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig> {
     let mut c = AppConfig::default();
     c.crawl_max_pages = parse(get, "LORE_CRAWL_MAX_PAGES", c.crawl_max_pages)?.clamp(1, 10_000);

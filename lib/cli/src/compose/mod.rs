@@ -2,17 +2,20 @@
 //! (`local`, `aws`) returns its storage ports, `shared` builds the ports every backend shares,
 //! and [`open_with`] assembles them into `lore_app::Ports` — the one place that does.
 
+#[cfg(feature = "aws")]
 mod aws;
+#[cfg(feature = "aws")]
 pub(crate) use aws::open_index;
 mod local;
 mod parts;
 mod shared;
 
 pub use crate::settings::Backend;
-pub use parts::{AwsOverrides, Overrides, SharedPorts, StoragePorts, Uses};
+#[cfg(feature = "aws")]
+pub use parts::AwsOverrides;
+pub use parts::{Overrides, SharedPorts, StoragePorts, Uses};
 
 use crate::settings::Settings;
-use lore_app::ports::OcrEngine;
 use lore_app::{App, AppConfig, Ports};
 use lore_local::{LocalSignal, SqliteStore};
 use std::path::{Path, PathBuf};
@@ -28,8 +31,13 @@ pub struct Composition {
     /// Raised on every published event: whoever runs the in-process dispatcher waits on it.
     pub dispatch: Option<LocalSignal>,
     /// The AWS adapters, when the backend is `aws`: `lore serve` consumes their queues.
+    #[cfg(feature = "aws")]
     pub aws: Option<lore_aws::AwsBackend>,
 }
+
+/// What a build without the `aws` feature says when asked for the AWS backend.
+pub const AWS_NOT_BUILT: &str = "this lore was built without the AWS backend: build it with \
+    `cargo build --release --features aws --bin lore` (the Lambda functions always have it)";
 
 /// For the `main` of every binary built on this composition, first thing: when this process was
 /// started as a document-parser child, parses one document and exits.
@@ -49,10 +57,13 @@ pub async fn open_with(
 ) -> anyhow::Result<Composition> {
     match settings.backend {
         Backend::Local => embedded_with(settings, data_dir, public_base, overrides, uses),
+        #[cfg(not(feature = "aws"))]
+        Backend::Aws => anyhow::bail!(AWS_NOT_BUILT),
+        #[cfg(feature = "aws")]
         Backend::Aws => {
             let ocr_wants_key = matches!(
                 settings.app.extract_limits.ocr.map(|o| o.engine),
-                Some(OcrEngine::OpenAi { api_key: None, .. })
+                Some(lore_app::ports::OcrEngine::OpenAi { api_key: None, .. })
             );
             let needs_key = overrides.embedder.is_none()
                 || overrides.transcriber.is_none()
@@ -81,7 +92,14 @@ fn embedded_with(
     let local = local::storage(settings, data_dir, public_base, &signal)?;
     let shared = shared::shared(settings, overrides, uses, None, None)?;
     let app = assemble(settings, overrides, local.ports, shared, &signal, None);
-    Ok(Composition { app, jobs: Some(local.jobs), store: Some(local.store), dispatch: Some(signal), aws: None })
+    Ok(Composition {
+        app,
+        jobs: Some(local.jobs),
+        store: Some(local.store),
+        dispatch: Some(signal),
+        #[cfg(feature = "aws")]
+        aws: None,
+    })
 }
 
 /// The one place the ports come together. `signal` wakes an in-process dispatcher at once when

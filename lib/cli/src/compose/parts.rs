@@ -49,6 +49,7 @@ pub struct Overrides {
     /// `LORE_PUBLIC_CHAT_PER_MIND_PER_MINUTE`.
     pub public_chat_per_mind_per_minute: Option<u32>,
     /// The AWS endpoint, resources and database of the aws backend, instead of the environment's.
+    #[cfg(feature = "aws")]
     pub aws: Option<AwsOverrides>,
     /// The binary document parsers run in (`LORE_EXTRACT_ISOLATION=process`) instead of this
     /// process's own: in-process test servers, whose own binary is the test harness.
@@ -58,6 +59,7 @@ pub struct Overrides {
 }
 
 /// What tests (and embedders of the library) choose instead of the environment on AWS.
+#[cfg(feature = "aws")]
 #[derive(Clone)]
 pub struct AwsOverrides {
     /// The SDK configuration (endpoint, region, credentials).
@@ -67,6 +69,7 @@ pub struct AwsOverrides {
     pub database_url: Option<String>,
 }
 
+#[cfg(feature = "aws")]
 impl AwsOverrides {
     /// A fresh stack named `<prefix>-<unique id>` on the AWS-compatible service at `endpoint`
     /// (moto), with the pgvector database at `database_url`: what tests and benches run the AWS
