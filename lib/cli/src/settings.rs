@@ -131,7 +131,7 @@ impl Settings {
             addr,
             app,
             extract_isolation,
-            net: lore_crawl::NetPolicy::from_vars(get),
+            net: lore_crawl::NetPolicy::from_vars(get).map_err(anyhow::Error::msg)?,
             #[cfg(feature = "aws")]
             aws: lore_aws::AwsSettings::from_lookup(get),
             database_url: get("LORE_DATABASE_URL"),
@@ -457,6 +457,8 @@ mod tests {
             ("LORE_OCR", "abbyy"),
             ("LORE_RERANK_BASE_URL", "api.cohere.com"),
             ("LORE_RERANK_CANDIDATES", "ten"),
+            ("LORE_ALLOWED_PORTS", "http"),
+            ("LORE_ALLOW_PRIVATE_NETWORK", "maybe"),
         ] {
             let err = settings(&[(name, value)]).unwrap_err().to_string();
             assert!(err.contains(name), "{err}");

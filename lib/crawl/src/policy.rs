@@ -62,18 +62,20 @@ impl NetPolicy {
         Self { allow_private: true, ..Self::strict() }
     }
 
-    /// Reads `LORE_ALLOW_PRIVATE_NETWORK` and `LORE_ALLOWED_PORTS` through `var`. An unparsable port
-    /// list is logged and the default ports are kept.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
+    /// Reads `LORE_ALLOW_PRIVATE_NETWORK` and `LORE_ALLOWED_PORTS` through `var` (unset or blank:
+    /// the strict rules). A value that does not parse is an error naming the variable, as every
+    /// other setting's: a typo must not quietly leave a policy other than the one meant.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
         let mut policy = Self::strict();
-        policy.allow_private = var(ALLOW_PRIVATE_ENV).is_some_and(|v| parse_bool(&v));
-        if let Some(ports) = var(ALLOWED_PORTS_ENV).filter(|v| !v.trim().is_empty()) {
-            match parse_ports(&ports) {
-                Ok(ports) => policy.allowed_ports = ports,
-                Err(e) => tracing::warn!(%e, "ignoring {ALLOWED_PORTS_ENV}; using the default ports"),
-            }
+        if let Some(v) = var(ALLOW_PRIVATE_ENV).filter(|v| !v.trim().is_empty()) {
+            policy.allow_private = parse_bool(&v)
+                .ok_or_else(|| format!("{ALLOW_PRIVATE_ENV}={v:?} must be true or false (1/0, yes/no, on/off)"))?;
         }
-        policy
+        if let Some(ports) = var(ALLOWED_PORTS_ENV).filter(|v| !v.trim().is_empty()) {
+            policy.allowed_ports = parse_ports(&ports)
+                .map_err(|e| format!("{ALLOWED_PORTS_ENV}={ports:?}: {e} (expected e.g. 80,443,8000-8999)"))?;
+        }
+        Ok(policy)
     }
 
     /// Adds an exception to the address rule.
@@ -374,8 +376,12 @@ impl fmt::Display for Cidr {
 
 // ------------------------------------------------------------------------------------------ env parsing
 
-fn parse_bool(value: &str) -> bool {
-    matches!(value.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
+fn parse_bool(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
 }
 
 /// Parses `80,443,8000-8999`.
@@ -573,20 +579,26 @@ mod tests {
 
     #[test]
     fn policy_from_vars() {
-        let none = NetPolicy::from_vars(|_| None);
+        let none = NetPolicy::from_vars(|_| None).unwrap();
         assert_eq!(none, NetPolicy::strict());
+        let with = |name: &'static str, value: &str| {
+            let value = value.to_string();
+            NetPolicy::from_vars(move |k| (k == name).then(|| value.clone()))
+        };
         for yes in ["true", "TRUE", "1", "yes", "on", " true "] {
-            let p = NetPolicy::from_vars(|k| (k == ALLOW_PRIVATE_ENV).then(|| yes.to_string()));
-            assert!(p.allow_private, "{yes}");
+            assert!(with(ALLOW_PRIVATE_ENV, yes).unwrap().allow_private, "{yes}");
         }
-        for no in ["false", "0", "", "nope"] {
-            let p = NetPolicy::from_vars(|k| (k == ALLOW_PRIVATE_ENV).then(|| no.to_string()));
-            assert!(!p.allow_private, "{no}");
+        for no in ["false", "0", "", "off", " "] {
+            assert!(!with(ALLOW_PRIVATE_ENV, no).unwrap().allow_private, "{no}");
         }
-        let p = NetPolicy::from_vars(|k| (k == ALLOWED_PORTS_ENV).then(|| "443,3000-3010".to_string()));
+        let e = with(ALLOW_PRIVATE_ENV, "nope").unwrap_err();
+        assert!(e.starts_with("LORE_ALLOW_PRIVATE_NETWORK=\"nope\""), "{e}");
+        let p = with(ALLOWED_PORTS_ENV, "443,3000-3010").unwrap();
         assert_eq!(p.allowed_ports, vec![443..=443, 3000..=3010]);
-        let p = NetPolicy::from_vars(|k| (k == ALLOWED_PORTS_ENV).then(|| "garbage".to_string()));
-        assert_eq!(p.allowed_ports, default_ports());
+        for bad in ["garbage", "80,x", "0", "9000-8000", ",,"] {
+            let e = with(ALLOWED_PORTS_ENV, bad).unwrap_err();
+            assert!(e.starts_with("LORE_ALLOWED_PORTS="), "{bad}: {e}");
+        }
     }
 
     fn url(s: &str) -> Url {

@@ -126,7 +126,8 @@ async fn allow_private_lifts_address_and_port_rules_but_not_the_scheme_rule() {
 
 #[tokio::test]
 async fn allow_private_from_env_vars() {
-    let policy = NetPolicy::from_vars(|name| (name == "LORE_ALLOW_PRIVATE_NETWORK").then(|| "true".to_string()));
+    let policy =
+        NetPolicy::from_vars(|name| (name == "LORE_ALLOW_PRIVATE_NETWORK").then(|| "true".to_string())).unwrap();
     assert!(policy.allow_private);
     let guard = Guard::with_resolver(policy, Arc::new(StaticResolver::new()));
     assert!(guard.check("http://10.0.0.1:9999/").await.is_ok());
