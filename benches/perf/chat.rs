@@ -10,7 +10,7 @@
 //!   sources (prose of the retrieval corpus, ~96,000 characters each) processed by the real
 //!   pipeline.
 //! - *embedded, MiniLM*: the embedded backend with all-MiniLM-L6-v2 embedding each question (the
-//!   issue's budget: first `citations` p50 ≤ 30 ms).
+//!   budget: first `citations` p50 ≤ 30 ms, docs/benchmarks.md).
 //! - *AWS, MiniLM*: the AWS composition (`--backend aws`) in process on the test moto server
 //!   (`LORE_BENCH_MOTO_URL`) and PostgreSQL + pgvector (`LORE_BENCH_DATABASE_URL`), both started
 //!   by `scripts/bench-perf.sh` (budget: p50 ≤ 80 ms).

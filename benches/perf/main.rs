@@ -21,7 +21,7 @@
 //! - `pg-real` (`pg_real.rs`): the same index at 100k chunks of real text (documentation passages
 //!   of `scripts/build-scale-corpus.py` embedded with all-MiniLM-L6-v2, vectors cached) and 200
 //!   embedded questions: semantic latency and recall@10 per `ef_search`, keyword and hybrid
-//!   latency, against the issue-42 targets.
+//!   latency, against the pgvector budgets of docs/benchmarks.md.
 //! - `http-search` (`http_search.rs`): hybrid search through `lore serve`'s HTTP API at 10k chunks
 //!   with all-MiniLM-L6-v2 embedding each query, against the model's own time per query.
 //! - `webhooks` (`webhooks.rs`): the dispatcher of `lore serve` delivering to a local receiver,

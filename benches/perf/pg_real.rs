@@ -3,7 +3,7 @@
 //! `scripts/bench-perf.sh` starts it) with 100k chunks of one chatbot made of documentation
 //! passages embedded with all-MiniLM-L6-v2, searched with 200 questions embedded by the same
 //! model: semantic (HNSW, per `ef_search`, with its recall@10 against an exact scan), keyword and
-//! hybrid latency. The issue-42 targets at 100k: keyword and hybrid p99 ≤ 50 ms, semantic p99 ≤
+//! hybrid latency. The budgets at 100k (docs/benchmarks.md): keyword and hybrid p99 ≤ 50 ms, semantic p99 ≤
 //! 30 ms, recall@10 ≥ 0.95 — at the default `ef_search` (`LORE_PG_EF_SEARCH`).
 //!
 //! The corpus and questions are `scripts/build-scale-corpus.py`'s (`$HOME/.cache/lore/bench/
