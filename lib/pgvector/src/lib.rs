@@ -516,7 +516,7 @@ impl VectorIndex for PgIndex {
             .start()
             .await
             .map_err(pg)?;
-        let segments = tx
+        let rows = tx
             .query(
                 "SELECT id, source_id, block, span, chunks, terms, languages, chunk_languages FROM keyword_segments
                  WHERE owner_id = $1 AND workspace_id = $2",
@@ -529,111 +529,37 @@ impl VectorIndex for PgIndex {
         by_id.sort_unstable();
         by_id.dedup();
         let source_index: HashMap<&str, usize> = by_id.iter().enumerate().map(|(i, s)| (*s, i)).collect();
-        let (mut chunks, mut total_terms, mut slots) = (0u64, 0u64, 0usize);
-        let mut allowed: Vec<Allowed> = Vec::new();
-        let mut allowed_index: HashMap<i64, usize> = HashMap::new();
-        let mut languages = LanguageSet::default();
-        for row in &segments {
-            chunks += row.get::<_, i32>(4).max(0) as u64;
-            total_terms += row.get::<_, i64>(5).max(0) as u64;
-            if let Some(&source) = source_index.get(row.get::<_, &str>(1)) {
-                let span = row.get::<_, i32>(3).clamp(0, SEGMENT_SPAN as i32) as usize;
-                let block = row.get::<_, i32>(2).max(0) as u32;
-                languages = languages.union(LanguageSet(row.get::<_, i64>(6) as u64));
-                allowed_index.insert(row.get(0), allowed.len());
-                let chunk_languages = row.get::<_, Vec<u8>>(7);
-                allowed.push(Allowed { base: slots, span, source, block, chunk_languages });
-                slots += span;
-            }
-        }
-        if allowed.is_empty() || chunks == 0 {
+        let segments = ScopeSegments::of(&rows, &source_index);
+        if segments.allowed.is_empty() || segments.chunks == 0 {
             return Ok(Vec::new());
         }
         // The question folded for every language of the scope's chunks (or the filter's alone).
         let folds = match scope.language {
             Some(l) => vec![Some(l)],
-            None => languages.languages(),
+            None => segments.languages.languages(),
         };
         let terms: Vec<lore_keywords::QueryTerm> = lore_keywords::query_terms(&words, &folds)
             .into_iter()
             .map(|t| lore_keywords::QueryTerm { term: keywords::stored_term(t.term), ..t })
             .collect();
-        let term_bytes: Vec<Vec<u8>> = terms.iter().map(|t| t.term.clone()).collect();
         if terms.is_empty() {
             return Ok(Vec::new());
         }
-        // The language filter: the places of the scope's chunks in that language.
-        let only: Option<std::collections::HashSet<(usize, u32)>> = match scope.language {
+        let only = match scope.language {
             None => None,
-            Some(l) => {
-                let rows = tx
-                    .query(
-                        "SELECT source_id, position FROM chunks
-                         WHERE chatbot_id = $1 AND workspace_id = $2 AND language = $3 AND enabled",
-                        &[&owner, &ws, &l.code()],
-                    )
-                    .await
-                    .map_err(pg)?;
-                Some(
-                    rows.iter()
-                        .filter_map(|r| {
-                            let source = *source_index.get(r.get::<_, &str>(0))?;
-                            Some((source, r.get::<_, i32>(1).max(0) as u32))
-                        })
-                        .collect(),
-                )
-            }
+            Some(l) => Some(places_in_language(&tx, scope, l, &source_index).await?),
         };
-        // Every row of the terms, whichever segment: n is the owner's, the scoring skips
-        // segments outside the scope. One range of the primary key per term, postings included.
-        let rows = tx
-            .query(
-                "SELECT term, segment_id, df, postings FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2)",
-                &[&owner, &term_bytes],
-            )
-            .await
-            .map_err(pg)?;
-        let term_index: HashMap<&[u8], usize> = term_bytes.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
-        let mut terms: Vec<TermPostings> =
-            terms.into_iter().map(|term| TermPostings { term, df: 0, rows: Vec::new() }).collect();
-        for row in &rows {
-            if let Some(&t) = term_index.get(row.get::<_, &[u8]>(0)) {
-                terms[t].df += row.get::<_, i32>(2).max(0) as u64;
-                let segment: i64 = row.get(1);
-                if allowed_index.contains_key(&segment) {
-                    terms[t].rows.push((segment, row.get(3)));
-                }
-            }
-        }
-        // The folds of one question word weigh alike (lore_keywords::shared_df).
-        let df: Vec<(u32, u64)> = terms.iter().map(|t| (t.term.piece, t.df)).collect();
-        for (term, shared) in terms.iter_mut().zip(lore_keywords::shared_df(&df, chunks)) {
-            term.df = shared;
-        }
-        let top = keywords::top_k(&Bm25::new(chunks, total_terms), &terms, &allowed, &allowed_index, only.as_ref(), k);
+        let terms = term_postings(&tx, owner, terms, &segments).await?;
+        let bm25 = Bm25::new(segments.chunks, segments.total_terms);
+        let top = keywords::top_k(&bm25, &terms, &segments.allowed, &segments.index, only.as_ref(), k);
         if top.is_empty() {
             return Ok(Vec::new());
         }
-        let srcs: Vec<&str> = top.iter().map(|(s, _, _)| by_id[*s]).collect();
-        let positions: Vec<i32> = top.iter().map(|(_, p, _)| *p as i32).collect();
-        // `enabled` again: the postings leave disabled chunks out already, this keeps it so
-        // whatever they hold.
-        let sql = format!(
-            "SELECT {HIT_COLUMNS} FROM chunks JOIN unnest($1::text[], $2::int4[]) AS wanted(src, pos)
-               ON source_id = wanted.src AND position = wanted.pos
-             WHERE chatbot_id = $3 AND workspace_id = $4 AND enabled"
-        );
-        let found = tx.query(&sql, &[&srcs, &positions, &owner, &ws]).await.map_err(pg)?;
+        let places: Vec<(&str, u32, f64)> =
+            top.iter().map(|&(s, position, score)| (by_id[s], position, score)).collect();
+        let hits = hits_at(&tx, scope, &places).await?;
         tx.commit().await.map_err(pg)?;
-        let by_place: HashMap<(String, i32), &Row> =
-            found.iter().map(|r| ((r.get::<_, String>(1), r.get::<_, i32>(3)), r)).collect();
-        Ok(top
-            .iter()
-            .filter_map(|&(s, position, score)| {
-                let row = by_place.get(&(by_id[s].to_owned(), position as i32))?;
-                hit(row, score as f32)
-            })
-            .collect())
+        Ok(hits)
     }
 
     async fn replace_source_chunks(&self, source: &SourceId, model: &str, chunks: Vec<Chunk>) -> StoreResult<()> {
@@ -890,6 +816,133 @@ fn stored_chunk(row: &Row) -> Option<StoredChunk> {
         edited: row.get(6),
         language: row.get::<_, Option<&str>>(7).and_then(Language::from_code),
     })
+}
+
+/// The keyword segments of an owner as a search reads them: the owner's statistics (every
+/// segment), and the segments of the scope's sources with their places in the score array.
+struct ScopeSegments {
+    chunks: u64,
+    total_terms: u64,
+    /// The scope's segments by ascending base, and each one's place in it by segment id.
+    allowed: Vec<Allowed>,
+    index: HashMap<i64, usize>,
+    /// The languages of the scope's chunks: what the question is folded for.
+    languages: LanguageSet,
+}
+
+impl ScopeSegments {
+    /// From the rows `id, source_id, block, span, chunks, terms, languages, chunk_languages` of
+    /// `keyword_segments`; `sources` numbers the scope's sources.
+    fn of(rows: &[Row], sources: &HashMap<&str, usize>) -> Self {
+        let mut out = ScopeSegments {
+            chunks: 0,
+            total_terms: 0,
+            allowed: Vec::new(),
+            index: HashMap::new(),
+            languages: LanguageSet::default(),
+        };
+        let mut slots = 0usize;
+        for row in rows {
+            out.chunks += row.get::<_, i32>(4).max(0) as u64;
+            out.total_terms += row.get::<_, i64>(5).max(0) as u64;
+            if let Some(&source) = sources.get(row.get::<_, &str>(1)) {
+                let span = row.get::<_, i32>(3).clamp(0, SEGMENT_SPAN as i32) as usize;
+                let block = row.get::<_, i32>(2).max(0) as u32;
+                out.languages = out.languages.union(LanguageSet(row.get::<_, i64>(6) as u64));
+                out.index.insert(row.get(0), out.allowed.len());
+                let chunk_languages = row.get::<_, Vec<u8>>(7);
+                out.allowed.push(Allowed { base: slots, span, source, block, chunk_languages });
+                slots += span;
+            }
+        }
+        out
+    }
+}
+
+/// The search `language` filter: the places `(source number, position)` of the scope's enabled
+/// chunks in `language`.
+async fn places_in_language(
+    tx: &Transaction<'_>,
+    scope: &SearchScope,
+    language: Language,
+    sources: &HashMap<&str, usize>,
+) -> StoreResult<std::collections::HashSet<(usize, u32)>> {
+    let rows = tx
+        .query(
+            "SELECT source_id, position FROM chunks
+             WHERE chatbot_id = $1 AND workspace_id = $2 AND language = $3 AND enabled",
+            &[&scope.owner.as_str(), &scope.workspace_id.as_str(), &language.code()],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let source = *sources.get(r.get::<_, &str>(0))?;
+            Some((source, r.get::<_, i32>(1).max(0) as u32))
+        })
+        .collect())
+}
+
+/// The postings of `terms` in the scope's segments, each term with the number of the owner's
+/// chunks it is weighed by (shared by the folds of one question word: `shared_df`).
+async fn term_postings(
+    tx: &Transaction<'_>,
+    owner: &str,
+    terms: Vec<lore_keywords::QueryTerm>,
+    segments: &ScopeSegments,
+) -> StoreResult<Vec<TermPostings>> {
+    // Every row of the terms, whichever segment: n is the owner's, the scoring skips segments
+    // outside the scope. One range of the primary key per term, postings included.
+    let term_bytes: Vec<Vec<u8>> = terms.iter().map(|t| t.term.clone()).collect();
+    let rows = tx
+        .query(
+            "SELECT term, segment_id, df, postings FROM keyword_postings WHERE owner_id = $1 AND term = ANY($2)",
+            &[&owner, &term_bytes],
+        )
+        .await
+        .map_err(pg)?;
+    let term_index: HashMap<&[u8], usize> = term_bytes.iter().enumerate().map(|(i, t)| (t.as_slice(), i)).collect();
+    let mut terms: Vec<TermPostings> =
+        terms.into_iter().map(|term| TermPostings { term, df: 0, rows: Vec::new() }).collect();
+    for row in &rows {
+        if let Some(&t) = term_index.get(row.get::<_, &[u8]>(0)) {
+            terms[t].df += row.get::<_, i32>(2).max(0) as u64;
+            let segment: i64 = row.get(1);
+            if segments.index.contains_key(&segment) {
+                terms[t].rows.push((segment, row.get(3)));
+            }
+        }
+    }
+    let df: Vec<(u32, u64)> = terms.iter().map(|t| (t.term.piece, t.df)).collect();
+    for (term, shared) in terms.iter_mut().zip(lore_keywords::shared_df(&df, segments.chunks)) {
+        term.df = shared;
+    }
+    Ok(terms)
+}
+
+/// The chunks at `places` (`source id, position, score`), as hits in that order.
+async fn hits_at(tx: &Transaction<'_>, scope: &SearchScope, places: &[(&str, u32, f64)]) -> StoreResult<Vec<ChunkHit>> {
+    let srcs: Vec<&str> = places.iter().map(|p| p.0).collect();
+    let positions: Vec<i32> = places.iter().map(|p| p.1 as i32).collect();
+    // `enabled` again: the postings leave disabled chunks out already, this keeps it so whatever
+    // they hold.
+    let sql = format!(
+        "SELECT {HIT_COLUMNS} FROM chunks JOIN unnest($1::text[], $2::int4[]) AS wanted(src, pos)
+           ON source_id = wanted.src AND position = wanted.pos
+         WHERE chatbot_id = $3 AND workspace_id = $4 AND enabled"
+    );
+    let (owner, ws) = (scope.owner.as_str(), scope.workspace_id.as_str());
+    let found = tx.query(&sql, &[&srcs, &positions, &owner, &ws]).await.map_err(pg)?;
+    let by_place: HashMap<(String, i32), &Row> =
+        found.iter().map(|r| ((r.get::<_, String>(1), r.get::<_, i32>(3)), r)).collect();
+    Ok(places
+        .iter()
+        .filter_map(|&(source, position, score)| {
+            let row = by_place.get(&(source.to_owned(), position as i32))?;
+            hit(row, score as f32)
+        })
+        .collect())
 }
 
 /// Serialises writers of one source until the transaction ends.
