@@ -165,121 +165,125 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let mut settings = settings;
     settings.backend = backend;
     match cli.command {
-        Command::Serve { addr } => {
-            let addr = addr.or(settings.addr).unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 3000)));
-            let config = ServeConfig { addr, data_dir: data_dir.clone(), backend, overrides: Overrides::default() };
-            let running = serve::start_with(settings, config).await?;
-            println!("Lore is listening on http://{}", running.addr);
-            println!("Conversations are answered by: {}", running.app.responder_description());
-            println!("Spoken answers by: {}", running.app.speech_description());
-            println!("Hybrid search re-ranked by: {}", running.app.reranker_description());
-            match &running.new_dev_key {
-                Some(key) => {
-                    println!("Created workspace 'default' and a dev API key with every scope:");
-                    println!("  {key}");
-                    println!("(saved to {}; it is not shown again)", dev_key_path(&data_dir).display());
-                }
-                None => println!("Dev API key: see {}", dev_key_path(&data_dir).display()),
+        Command::Serve { addr } => serve(settings, data_dir, addr).await,
+        Command::Openapi => {
+            println!("{:#}", lore_http::openapi(&lore_http::RouteGroup::ALL));
+            Ok(())
+        }
+        Command::Reembed => reembed(&settings, &data_dir).await,
+        Command::Migrate => migrate(&settings, &data_dir).await,
+        Command::Workspaces(cmd) => workspaces(cmd, admin_app(&settings, &data_dir).await?).await,
+        Command::Keys(cmd) => keys(cmd, admin_app(&settings, &data_dir).await?).await,
+    }
+}
+
+/// `lore serve`: starts, says where and how to sign in, serves until told to stop.
+async fn serve(settings: Settings, data_dir: PathBuf, addr: Option<SocketAddr>) -> anyhow::Result<()> {
+    let addr = addr.or(settings.addr).unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 3000)));
+    let backend = settings.backend;
+    let config = ServeConfig { addr, data_dir: data_dir.clone(), backend, overrides: Overrides::default() };
+    let running = serve::start_with(settings, config).await?;
+    println!("Lore is listening on http://{}", running.addr);
+    println!("Conversations are answered by: {}", running.app.responder_description());
+    println!("Spoken answers by: {}", running.app.speech_description());
+    println!("Hybrid search re-ranked by: {}", running.app.reranker_description());
+    match &running.new_dev_key {
+        Some(key) => {
+            println!("Created workspace 'default' and a dev API key with every scope:");
+            println!("  {key}");
+            println!("(saved to {}; it is not shown again)", dev_key_path(&data_dir).display());
+        }
+        None => println!("Dev API key: see {}", dev_key_path(&data_dir).display()),
+    }
+    println!(
+        "Try: curl -H \"Authorization: Bearer $(cat {})\" http://{}/api/v1/chatbots",
+        dev_key_path(&data_dir).display(),
+        running.addr
+    );
+    println!("Console: http://{}/console (sign in with the key)", running.addr);
+    running.wait_for_signal().await?;
+    Ok(())
+}
+
+/// `lore reembed`: queues the sources embedded by another model than the current one.
+async fn reembed(settings: &Settings, data_dir: &std::path::Path) -> anyhow::Result<()> {
+    if settings.backend == Backend::Local {
+        // Its job queue lives in the server's process: a run queued here would wait for the
+        // lease to expire. The server re-embeds at start instead.
+        anyhow::bail!("on the embedded backend `lore serve` re-embeds at start; `lore reembed` is for --backend aws");
+    }
+    let public_base = settings.public_base_or("http://127.0.0.1:3000");
+    let app = compose::open_with(settings, data_dir, &public_base, &Overrides::default(), Uses::Everything).await?.app;
+    let queued = app.reembed_other_models().await?;
+    eprintln!("queued {queued} source(s) for re-embedding with {}", app.index_model());
+    println!("{queued}");
+    Ok(())
+}
+
+/// `lore migrate`: the embedded backend migrates by opening; AWS has its own steps.
+async fn migrate(settings: &Settings, data_dir: &std::path::Path) -> anyhow::Result<()> {
+    if settings.backend == Backend::Local {
+        compose::open_with(settings, data_dir, "http://127.0.0.1:3000", &Overrides::default(), Uses::RecordsOnly)
+            .await?;
+        eprintln!("the embedded backend at {} is up to date", data_dir.display());
+        println!("0");
+    } else {
+        println!("{}", migrate_aws(settings).await?);
+    }
+    Ok(())
+}
+
+/// `lore workspaces …`.
+async fn workspaces(cmd: WorkspaceCommand, app: lore_app::App) -> anyhow::Result<()> {
+    match cmd {
+        WorkspaceCommand::Create { name, limits } => {
+            let ws = app.create_workspace(WorkspaceName::parse(&name)?, limits.into()).await?;
+            eprintln!("created {}", describe(&ws));
+            println!("{}", ws.id);
+        }
+        WorkspaceCommand::Update { workspace, name, limits } => {
+            let name = name.as_deref().map(WorkspaceName::parse).transpose()?;
+            let ws = app.update_workspace(&workspace, name, limits.into()).await?;
+            eprintln!("updated {}", describe(&ws));
+            println!("{}", ws.id);
+        }
+        WorkspaceCommand::List => {
+            for ws in app.list_workspaces().await? {
+                println!("{}", describe(&ws));
             }
-            println!(
-                "Try: curl -H \"Authorization: Bearer $(cat {})\" http://{}/api/v1/chatbots",
-                dev_key_path(&data_dir).display(),
-                running.addr
+        }
+    }
+    Ok(())
+}
+
+/// `lore keys …`: a key's secret is printed once, at creation.
+async fn keys(cmd: KeyCommand, app: lore_app::App) -> anyhow::Result<()> {
+    match cmd {
+        KeyCommand::Create { workspace, scopes, name } => {
+            let scopes = ScopeSet::parse(&scopes)?;
+            let name = name.as_deref().map(KeyName::parse).transpose()?;
+            let issued = app.create_key(&workspace, scopes, name).await?;
+            eprintln!(
+                "created key {} in {} with scopes {} (shown once; only its hash is stored)",
+                issued.key.id,
+                issued.key.workspace_id,
+                scopes.to_csv()
             );
-            println!("Console: http://{}/console (sign in with the key)", running.addr);
-            running.wait_for_signal().await?;
+            println!("{}", issued.secret.expose());
         }
-        Command::Openapi => println!("{:#}", lore_http::openapi(&lore_http::RouteGroup::ALL)),
-        Command::Reembed => {
-            if backend == Backend::Local {
-                // Its job queue lives in the server's process: a run queued here would wait for
-                // the lease to expire. The server re-embeds at start instead.
-                anyhow::bail!(
-                    "on the embedded backend `lore serve` re-embeds at start; `lore reembed` is for --backend aws"
-                );
-            }
-            let public_base = settings.public_base_or("http://127.0.0.1:3000");
-            let app = compose::open_with(&settings, &data_dir, &public_base, &Overrides::default(), Uses::Everything)
-                .await?
-                .app;
-            let queued = app.reembed_other_models().await?;
-            eprintln!("queued {queued} source(s) for re-embedding with {}", app.index_model());
-            println!("{queued}");
-        }
-        Command::Migrate => {
-            if backend == Backend::Local {
-                compose::open_with(
-                    &settings,
-                    &data_dir,
-                    "http://127.0.0.1:3000",
-                    &Overrides::default(),
-                    Uses::RecordsOnly,
-                )
-                .await?;
-                eprintln!("the embedded backend at {} is up to date", data_dir.display());
-                println!("0");
-            } else {
-                println!("{}", migrate_aws(&settings).await?);
+        KeyCommand::List { workspace } => {
+            for k in app.list_keys(workspace.as_deref()).await? {
+                let state = match k.revoked_at {
+                    Some(at) => format!("revoked {at}"),
+                    None => "active".to_owned(),
+                };
+                let (name, scopes) = (k.name.as_str(), k.scopes.to_csv());
+                println!("{}  {}  {name}  {scopes}  {}  {state}", k.id, k.workspace_id, k.created_at);
             }
         }
-        Command::Workspaces(cmd) => {
-            let app = admin_app(&settings, &data_dir).await?;
-            match cmd {
-                WorkspaceCommand::Create { name, limits } => {
-                    let ws = app.create_workspace(WorkspaceName::parse(&name)?, limits.into()).await?;
-                    eprintln!("created {}", describe(&ws));
-                    println!("{}", ws.id);
-                }
-                WorkspaceCommand::Update { workspace, name, limits } => {
-                    let name = name.as_deref().map(WorkspaceName::parse).transpose()?;
-                    let ws = app.update_workspace(&workspace, name, limits.into()).await?;
-                    eprintln!("updated {}", describe(&ws));
-                    println!("{}", ws.id);
-                }
-                WorkspaceCommand::List => {
-                    for ws in app.list_workspaces().await? {
-                        println!("{}", describe(&ws));
-                    }
-                }
-            }
-        }
-        Command::Keys(cmd) => {
-            let app = admin_app(&settings, &data_dir).await?;
-            match cmd {
-                KeyCommand::Create { workspace, scopes, name } => {
-                    let scopes = ScopeSet::parse(&scopes)?;
-                    let name = name.as_deref().map(KeyName::parse).transpose()?;
-                    let issued = app.create_key(&workspace, scopes, name).await?;
-                    eprintln!(
-                        "created key {} in {} with scopes {} (shown once; only its hash is stored)",
-                        issued.key.id,
-                        issued.key.workspace_id,
-                        scopes.to_csv()
-                    );
-                    println!("{}", issued.secret.expose());
-                }
-                KeyCommand::List { workspace } => {
-                    for k in app.list_keys(workspace.as_deref()).await? {
-                        let state = match k.revoked_at {
-                            Some(at) => format!("revoked {at}"),
-                            None => "active".to_owned(),
-                        };
-                        println!(
-                            "{}  {}  {}  {}  {}  {}",
-                            k.id,
-                            k.workspace_id,
-                            k.name.as_str(),
-                            k.scopes.to_csv(),
-                            k.created_at,
-                            state
-                        );
-                    }
-                }
-                KeyCommand::Revoke { id } => {
-                    app.revoke_key(&id).await?;
-                    eprintln!("revoked {id}");
-                }
-            }
+        KeyCommand::Revoke { id } => {
+            app.revoke_key(&id).await?;
+            eprintln!("revoked {id}");
         }
     }
     Ok(())
