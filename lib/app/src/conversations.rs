@@ -92,6 +92,103 @@ impl PendingTurn {
     }
 }
 
+/// What a turn answers from: the passages found (each citation with its chunk's text), or the
+/// owner's correction of the question.
+type Material = Result<Vec<(Citation, String)>, lore_domain::correction::Correction>;
+
+/// The question of a turn: the unanswered last message when `content` repeats it (a retry after
+/// `generation_failed`: answered, not stored twice, and taken off `history`), else a new message.
+/// True when new. Refused when the conversation has no room for it and its answer.
+fn turn_question(
+    history: &mut Vec<Message>,
+    conversation: &Conversation,
+    content: MessageContent,
+) -> Result<(Message, bool), AppError> {
+    let retry = history.last().filter(|m| m.role == Role::User && m.content == content.as_str()).cloned();
+    match retry {
+        Some(unanswered) => {
+            history.pop();
+            if conversation.message_count + 1 > MAX_MESSAGES {
+                return Err(conversation_full());
+            }
+            Ok((unanswered, false))
+        }
+        None => {
+            // Room for the message and its answer.
+            if conversation.message_count + 2 > MAX_MESSAGES {
+                return Err(conversation_full());
+            }
+            Ok((Message::user(conversation.id.clone(), content, Timestamp::now()), true))
+        }
+    }
+}
+
+/// A turn whose question is stored and whose answer slot is held, before its material decides
+/// how it is answered.
+struct HeldTurn {
+    conversation: Conversation,
+    question: Message,
+    persona: Persona,
+    language: Language,
+    slot: Slot,
+}
+
+impl HeldTurn {
+    /// Answered with the owner's correction: no passages, and no model writes it.
+    fn corrected(self, correction: lore_domain::correction::Correction) -> PendingTurn {
+        let prompt = Prompt {
+            persona: self.persona,
+            passages: Vec::new(),
+            history: Vec::new(),
+            question: self.question.content.clone(),
+            language: self.language,
+        };
+        PendingTurn {
+            conversation: self.conversation,
+            question: self.question,
+            citations: Vec::new(),
+            prompt,
+            reply: Reply::Correction(correction.content),
+            _slot: Some(self.slot),
+        }
+    }
+
+    /// Answered from `found` with the last [`HISTORY_MESSAGES`] of `history`. The model reads
+    /// the whole chunk; the citation keeps its most relevant sentences.
+    fn answered(self, found: Vec<(Citation, String)>, history: &[Message]) -> PendingTurn {
+        let _prompt = tracing::debug_span!("turn.prompt").entered();
+        let question = self.question;
+        let passages = found
+            .iter()
+            .map(|(c, chunk)| Passage {
+                index: c.index,
+                source_name: c.source_name.clone(),
+                content: chunk.clone(),
+                quote: c.quote.clone(),
+                on_topic: shares_terms(chunk, &question.content),
+            })
+            .collect();
+        let citations = found.into_iter().map(|(c, _)| c).collect();
+        let recent = history.iter().rev().take(HISTORY_MESSAGES).rev();
+        let history = recent.map(|m| Turn { role: m.role, content: m.content.clone() }).collect();
+        let prompt = Prompt {
+            persona: self.persona,
+            passages,
+            history,
+            question: question.content.clone(),
+            language: self.language,
+        };
+        PendingTurn {
+            conversation: self.conversation,
+            question,
+            citations,
+            prompt,
+            reply: Reply::Generate,
+            _slot: Some(self.slot),
+        }
+    }
+}
+
 pub(crate) fn conversation_full() -> AppError {
     AppError::Rejected(DomainError::new(
         ErrorCode::ConversationFull,
@@ -280,23 +377,7 @@ impl App {
         // answers of a person during a hand-off): a short question then reads the whole
         // conversation for it, as it always did.
         let more = history.len() == HISTORY_READ as usize;
-        let retry = history.last().filter(|m| m.role == Role::User && m.content == content.as_str()).cloned();
-        let (question, new) = match retry {
-            Some(unanswered) => {
-                history.pop();
-                if conversation.message_count + 1 > MAX_MESSAGES {
-                    return Err(conversation_full());
-                }
-                (unanswered, false)
-            }
-            None => {
-                // Room for the message and its answer.
-                if conversation.message_count + 2 > MAX_MESSAGES {
-                    return Err(conversation_full());
-                }
-                (Message::user(id.clone(), content, Timestamp::now()), true)
-            }
-        };
+        let (question, new) = turn_question(&mut history, &conversation, content)?;
         // Three lines of work run at once, none needing another's result (on DynamoDB each
         // step is a round trip, so the turn waits for the longest line, not for their sum):
         // the answer slot, then the question stored (only once the slot is had, so a busy
@@ -313,38 +394,7 @@ impl App {
                 .await?;
             Ok::<_, AppError>((slot, Some(stored)))
         };
-        let correction = self
-            .correction_for(ws, owner, reply.correction_threshold, &question.content)
-            .instrument(tracing::debug_span!("turn.corrections"));
-        let passages = async {
-            let query = if more && needs_previous(&question.content, &history) {
-                let all = self.ports.storage.conversations.list_messages(ws, id).await?;
-                // The messages before the question (the question itself may be stored by now).
-                let earlier: Vec<Message> = all.into_iter().filter(|m| m.id < question.id).collect();
-                retrieval_query(&question.content, &earlier)
-            } else {
-                retrieval_query(&question.content, &history)
-            };
-            self.retrieve(ws, owner, &query, &question.content, reply.knowledge_filter)
-                .instrument(tracing::debug_span!("turn.retrieve"))
-                .await
-        };
-        // A correction, when there is one, is the material (the passages are dropped, a failed
-        // retrieval included); it is not kept waiting for the retrieval.
-        let material = async {
-            type Material = Result<Vec<(Citation, String)>, lore_domain::correction::Correction>;
-            let (correction, passages) = (std::pin::pin!(correction), std::pin::pin!(passages));
-            match futures::future::select(correction, passages).await {
-                Either::Left((correction, passages)) => match correction? {
-                    Some(c) => Ok::<Material, AppError>(Err(c)),
-                    None => Ok(Ok(passages.await?)),
-                },
-                Either::Right((found, correction)) => match correction.await? {
-                    Some(c) => Ok(Err(c)),
-                    None => Ok(Ok(found?)),
-                },
-            }
-        };
+        let material = self.turn_material(&conversation, &reply, &question, &history, more);
         // A refused slot (429) or a failed store answers at once; a failed retrieval waits for
         // the store, so the question is stored or not, never cut off half-way.
         let ((slot, stored), material) =
@@ -358,44 +408,51 @@ impl App {
             Some(Append::NotFound) => return Err(AppError::NotFound("conversation")),
             None => {}
         }
-        let found = match material? {
-            Ok(found) => found,
-            Err(c) => {
-                let prompt = Prompt {
-                    persona,
-                    passages: Vec::new(),
-                    history: Vec::new(),
-                    question: question.content.clone(),
-                    language,
-                };
-                let reply = Reply::Correction(c.content);
-                return Ok(PendingTurn {
-                    conversation,
-                    question,
-                    citations: Vec::new(),
-                    prompt,
-                    reply,
-                    _slot: Some(slot),
-                });
-            }
+        let turn = HeldTurn { conversation, question, persona, language, slot };
+        Ok(match material? {
+            Ok(found) => turn.answered(found, &history),
+            Err(c) => turn.corrected(c),
+        })
+    }
+
+    /// What a turn answers from: a correction of the question when there is one (the passages
+    /// are then dropped, a failed retrieval included, and not waited for), else the passages.
+    async fn turn_material(
+        &self,
+        conversation: &Conversation,
+        reply: &ReplySettings,
+        question: &Message,
+        history: &[Message],
+        more: bool,
+    ) -> Result<Material, AppError> {
+        let (ws, owner, id) = (&conversation.workspace_id, &conversation.owner, &conversation.id);
+        let correction = self
+            .correction_for(ws, owner, reply.correction_threshold, &question.content)
+            .instrument(tracing::debug_span!("turn.corrections"));
+        let passages = async {
+            let query = if more && needs_previous(&question.content, history) {
+                let all = self.ports.storage.conversations.list_messages(ws, id).await?;
+                // The messages before the question (the question itself may be stored by now).
+                let earlier: Vec<Message> = all.into_iter().filter(|m| m.id < question.id).collect();
+                retrieval_query(&question.content, &earlier)
+            } else {
+                retrieval_query(&question.content, history)
+            };
+            self.retrieve(ws, owner, &query, &question.content, reply.knowledge_filter.clone())
+                .instrument(tracing::debug_span!("turn.retrieve"))
+                .await
         };
-        let _prompt = tracing::debug_span!("turn.prompt").entered();
-        // The model reads the whole chunk; the citation keeps its most relevant sentences.
-        let passages = found
-            .iter()
-            .map(|(c, chunk)| Passage {
-                index: c.index,
-                source_name: c.source_name.clone(),
-                content: chunk.clone(),
-                quote: c.quote.clone(),
-                on_topic: shares_terms(chunk, &question.content),
-            })
-            .collect();
-        let citations = found.into_iter().map(|(c, _)| c).collect();
-        let recent = history.iter().rev().take(HISTORY_MESSAGES).rev();
-        let history = recent.map(|m| Turn { role: m.role, content: m.content.clone() }).collect();
-        let prompt = Prompt { persona, passages, history, question: question.content.clone(), language };
-        Ok(PendingTurn { conversation, question, citations, prompt, reply: Reply::Generate, _slot: Some(slot) })
+        let (correction, passages) = (std::pin::pin!(correction), std::pin::pin!(passages));
+        match futures::future::select(correction, passages).await {
+            Either::Left((correction, passages)) => match correction? {
+                Some(c) => Ok(Err(c)),
+                None => Ok(Ok(passages.await?)),
+            },
+            Either::Right((found, correction)) => match correction.await? {
+                Some(c) => Ok(Err(c)),
+                None => Ok(Ok(found?)),
+            },
+        }
     }
 
     /// A turn of a handed-off conversation: the message is stored (the conversation's room
