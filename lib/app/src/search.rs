@@ -637,53 +637,10 @@ impl App {
         };
         // The two rankings of hybrid search are fetched at once: the keyword search overlaps the
         // question's embedding and the semantic search (on PostgreSQL each is a query of its own).
-        let semantic = async {
-            let Some(q) = embedding else {
-                return Ok((Vec::new(), false));
-            };
-            // Only hybrid rescores: the semantic mode stays the cosine of sentence vectors, with
-            // the scores its users set `minScore` by, and neither makes nor reads token states.
-            let model = self.index_model();
-            let late = req.mode == SearchMode::Hybrid && q.token_states.is_some();
-            let fetch = if late { depth.max(self.config.rescore_candidates) } else { depth };
-            let mut hits = self
-                .ports
-                .storage
-                .index
-                .semantic_search(&scope, model, &q.vector, fetch, late)
-                .instrument(tracing::debug_span!("search.semantic"))
-                .await?;
-            for h in &mut hits {
-                h.score = h.score.clamp(0.0, 1.0);
-            }
-            let mut rescored = false;
-            if late {
-                // CPU work (up to 50 chunks of 128 rows, against up to 254 question tokens):
-                // kept off the async threads.
-                let span = tracing::debug_span!("search.rescore");
-                (hits, rescored) = tokio::task::spawn_blocking(move || match &q.token_states {
-                    Some(question) => {
-                        let _rescoring = span.entered();
-                        let rescored = rescore_late_interaction(&mut hits, question);
-                        (hits, rescored)
-                    }
-                    None => (hits, false),
-                })
-                .await
-                .map_err(|e| AppError::Storage(format!("rescoring failed: {e}")))?;
-            }
-            hits.truncate(depth);
-            Ok::<_, AppError>((hits, rescored))
-        };
-        let keyword = async {
-            if req.mode == SearchMode::Semantic || scope.source_ids.is_empty() {
-                return Ok(Vec::new());
-            }
-            let mut hits = self.ports.storage.index.keyword_search(&scope, &req.query, depth).await?;
-            score_keyword_hits(&req.query, &mut hits);
-            Ok::<_, AppError>(hits)
-        }
-        .instrument(tracing::debug_span!("search.keyword"));
+        let semantic = self.semantic_ranking(&scope, embedding, req.mode, depth);
+        let keyword = self
+            .keyword_ranking(&scope, &req.query, req.mode, depth)
+            .instrument(tracing::debug_span!("search.keyword"));
         let ((semantic, rescored), keyword) = futures::try_join!(semantic, keyword)?;
         let ranked = match req.mode {
             SearchMode::Semantic => semantic,
@@ -720,6 +677,70 @@ impl App {
             .take(req.top_k)
             .collect();
         Ok(SearchResults { hits, took_ms: started.elapsed().as_secs_f64() * 1000.0 })
+    }
+
+    /// The semantic ranking's best `depth` (none without a question vector), and whether hybrid's
+    /// late-interaction rescoring reordered them. Only hybrid rescores: the semantic mode stays
+    /// the cosine of sentence vectors, with the scores its users set `minScore` by, and neither
+    /// makes nor reads token states.
+    async fn semantic_ranking(
+        &self,
+        scope: &SearchScope,
+        embedding: Option<Arc<Embedding>>,
+        mode: SearchMode,
+        depth: usize,
+    ) -> Result<(Vec<ChunkHit>, bool), AppError> {
+        let Some(q) = embedding else {
+            return Ok((Vec::new(), false));
+        };
+        let model = self.index_model();
+        let late = mode == SearchMode::Hybrid && q.token_states.is_some();
+        let fetch = if late { depth.max(self.config.rescore_candidates) } else { depth };
+        let mut hits = self
+            .ports
+            .storage
+            .index
+            .semantic_search(scope, model, &q.vector, fetch, late)
+            .instrument(tracing::debug_span!("search.semantic"))
+            .await?;
+        for h in &mut hits {
+            h.score = h.score.clamp(0.0, 1.0);
+        }
+        let mut rescored = false;
+        if late {
+            // CPU work (up to 50 chunks of 128 rows, against up to 254 question tokens): kept
+            // off the async threads.
+            let span = tracing::debug_span!("search.rescore");
+            (hits, rescored) = tokio::task::spawn_blocking(move || match &q.token_states {
+                Some(question) => {
+                    let _rescoring = span.entered();
+                    let rescored = rescore_late_interaction(&mut hits, question);
+                    (hits, rescored)
+                }
+                None => (hits, false),
+            })
+            .await
+            .map_err(|e| AppError::Storage(format!("rescoring failed: {e}")))?;
+        }
+        hits.truncate(depth);
+        Ok((hits, rescored))
+    }
+
+    /// The keyword ranking's best `depth` (none for the semantic mode or an empty scope), with
+    /// the scores keyword search shows.
+    async fn keyword_ranking(
+        &self,
+        scope: &SearchScope,
+        query: &str,
+        mode: SearchMode,
+        depth: usize,
+    ) -> Result<Vec<ChunkHit>, AppError> {
+        if mode == SearchMode::Semantic || scope.source_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut hits = self.ports.storage.index.keyword_search(scope, query, depth).await?;
+        score_keyword_hits(query, &mut hits);
+        Ok(hits)
     }
 }
 
