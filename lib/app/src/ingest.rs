@@ -365,66 +365,9 @@ impl App {
             return Ok((ready(kept, content_hash), pages));
         }
 
-        self.progress(s, "chunking", 0, docs.len() as u64).await?;
-        let chunker = self.chunker();
-        let mut pieces: Vec<(String, Option<String>)> = Vec::new();
-        for d in docs {
-            let markdown = d.markdown;
-            let text = d.text;
-            // Splitting is CPU work: keep it off the async threads.
-            let chunker = chunker.clone();
-            let chunks = tokio::task::spawn_blocking(move || chunker.chunk(&text, markdown))
-                .await
-                .map_err(|e| RunFailure::Failed(format!("chunking failed: {e}")))?;
-            pieces.extend(chunks.into_iter().map(|c| (c, d.url.clone())));
-        }
-        if pages_crawled.is_some() {
-            // One copy of each chunk per crawl, on its most specific page.
-            let keep = one_copy_across_pages(&pieces);
-            let mut kept = keep.into_iter();
-            pieces.retain(|_| kept.next().unwrap_or(true));
-        }
-        if pieces.is_empty() {
-            return Err(RunFailure::Failed("the source has no text to index".into()));
-        }
-
-        // Identical chunks keep their embeddings: a refresh of content changed in places embeds
-        // only the chunks that changed.
-        let known = self.ports.storage.index.embeddings_by_hash(&s.id, model).await?;
+        let pieces = self.chunk_documents(s, docs, pages_crawled.is_some()).await?;
         let hashes: Vec<String> = pieces.iter().map(|(c, _)| chunk_hash(c)).collect();
-        let mut embeddings: HashMap<String, ChunkEmbedding> = HashMap::new();
-        let missing: Vec<usize> = (0..pieces.len())
-            .filter(|&i| match known.get(&hashes[i]) {
-                Some(e) => {
-                    embeddings.insert(hashes[i].clone(), e.clone());
-                    false
-                }
-                None => true,
-            })
-            .collect();
-        let todo = first_of_each_hash(missing, &hashes);
-        let total = todo.len() as u64;
-        self.progress(s, "embedding", 0, total).await?;
-        for (n, batch) in todo.chunks(EMBED_BATCH).enumerate() {
-            let inputs: Vec<String> = batch.iter().map(|&i| pieces[i].0.clone()).collect();
-            let embedded = self
-                .ports
-                .shared
-                .embedder
-                .embed_with_token_states(&inputs)
-                .await
-                .map_err(|e| RunFailure::Failed(e.to_string()))?;
-            if embedded.len() != inputs.len() {
-                return Err(RunFailure::Failed("the embedding provider returned the wrong number of vectors".into()));
-            }
-            for (&i, e) in batch.iter().zip(embedded) {
-                // Only the signs are kept of the token states (1/32 of their size).
-                let token_signs = e.token_states.map(|t| t.signs());
-                embeddings.insert(hashes[i].clone(), ChunkEmbedding { vector: e.vector, token_signs });
-            }
-            let done = ((n + 1) * EMBED_BATCH).min(todo.len()) as u64;
-            self.progress(s, "embedding", done, total).await?;
-        }
+        let embeddings = self.embed_pieces(s, model, &pieces, &hashes).await?;
 
         self.progress(s, "indexing", 0, pieces.len() as u64).await?;
         let languages = Language::detect_parts(pieces.iter().map(|(content, _)| content.as_str()));
@@ -455,6 +398,85 @@ impl App {
         });
         self.ports.storage.index.replace_source_chunks(&s.id, model, chunks).await?;
         Ok((ready(chunk_count, content_hash), pages))
+    }
+
+    /// The chunks of `docs` with the page each comes from; with `crawled`, one copy of each
+    /// chunk per crawl, on its most specific page. No chunk at all is the run's failure.
+    async fn chunk_documents(
+        &self,
+        s: &KnowledgeSource,
+        docs: Vec<Document>,
+        crawled: bool,
+    ) -> Result<Vec<(String, Option<String>)>, RunFailure> {
+        self.progress(s, "chunking", 0, docs.len() as u64).await?;
+        let chunker = self.chunker();
+        let mut pieces: Vec<(String, Option<String>)> = Vec::new();
+        for d in docs {
+            let markdown = d.markdown;
+            let text = d.text;
+            // Splitting is CPU work: keep it off the async threads.
+            let chunker = chunker.clone();
+            let chunks = tokio::task::spawn_blocking(move || chunker.chunk(&text, markdown))
+                .await
+                .map_err(|e| RunFailure::Failed(format!("chunking failed: {e}")))?;
+            pieces.extend(chunks.into_iter().map(|c| (c, d.url.clone())));
+        }
+        if crawled {
+            let keep = one_copy_across_pages(&pieces);
+            let mut kept = keep.into_iter();
+            pieces.retain(|_| kept.next().unwrap_or(true));
+        }
+        if pieces.is_empty() {
+            return Err(RunFailure::Failed("the source has no text to index".into()));
+        }
+        Ok(pieces)
+    }
+
+    /// The embedding of each of `pieces` by its hash (`hashes`, in order). Identical chunks keep
+    /// their embeddings: a refresh of content changed in places embeds only the chunks that
+    /// changed, and a chunk repeated in the source is embedded once.
+    async fn embed_pieces(
+        &self,
+        s: &KnowledgeSource,
+        model: &str,
+        pieces: &[(String, Option<String>)],
+        hashes: &[String],
+    ) -> Result<HashMap<String, ChunkEmbedding>, RunFailure> {
+        let known = self.ports.storage.index.embeddings_by_hash(&s.id, model).await?;
+        let mut embeddings: HashMap<String, ChunkEmbedding> = HashMap::new();
+        let missing: Vec<usize> = (0..pieces.len())
+            .filter(|&i| match known.get(&hashes[i]) {
+                Some(e) => {
+                    embeddings.insert(hashes[i].clone(), e.clone());
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        let todo = first_of_each_hash(missing, hashes);
+        let total = todo.len() as u64;
+        self.progress(s, "embedding", 0, total).await?;
+        for (n, batch) in todo.chunks(EMBED_BATCH).enumerate() {
+            let inputs: Vec<String> = batch.iter().map(|&i| pieces[i].0.clone()).collect();
+            let embedded = self
+                .ports
+                .shared
+                .embedder
+                .embed_with_token_states(&inputs)
+                .await
+                .map_err(|e| RunFailure::Failed(e.to_string()))?;
+            if embedded.len() != inputs.len() {
+                return Err(RunFailure::Failed("the embedding provider returned the wrong number of vectors".into()));
+            }
+            for (&i, e) in batch.iter().zip(embedded) {
+                // Only the signs are kept of the token states (1/32 of their size).
+                let token_signs = e.token_states.map(|t| t.signs());
+                embeddings.insert(hashes[i].clone(), ChunkEmbedding { vector: e.vector, token_signs });
+            }
+            let done = ((n + 1) * EMBED_BATCH).min(todo.len()) as u64;
+            self.progress(s, "embedding", done, total).await?;
+        }
+        Ok(embeddings)
     }
 
     /// Chunks sized for the embedder in use (`chunking.rs`).
