@@ -500,32 +500,31 @@ impl Crawler for WebCrawler {
         };
         // Final URLs of stored pages.
         let mut stored: HashSet<String> = HashSet::from([url_key(&first.final_url)]);
-        let mut pages = Vec::new();
-
         let facts = page_facts(&first, 1, depth).await;
         frontier.enqueue_links(facts.links, 1);
-        // Of each page in `pages`: its final URL key, canonical URL key and `noindex`.
-        let first_key = url_key(&first.final_url);
-        let mut kept: Vec<Kept> =
-            vec![Kept { key: first_key.clone(), canonical: facts.canonical.as_ref().map(url_key), noindex: false }];
-        // The final URL key each fetched URL key led to.
-        let mut led_to: HashMap<String, String> =
-            HashMap::from([(url_key(&start), first_key.clone()), (first_key.clone(), first_key)]);
         if depth >= 2 && is_html(first.content_type.as_deref(), &first.body) {
             frontier.queue.push_back(Task::Sitemaps);
         }
         let home = first.final_url.clone();
-        pages.push(CrawledPage {
-            url: first.final_url.to_string(),
-            content_type: first.content_type,
-            body: first.body,
-        });
-        on_page(pages.len());
+        let first_key = url_key(&first.final_url);
+        let mut collected = Collected {
+            kept: vec![Kept {
+                key: first_key.clone(),
+                canonical: facts.canonical.as_ref().map(url_key),
+                noindex: false,
+            }],
+            led_to: HashMap::from([(url_key(&start), first_key.clone()), (first_key.clone(), first_key)]),
+            pages: vec![CrawledPage {
+                url: first.final_url.to_string(),
+                content_type: first.content_type,
+                body: first.body,
+            }],
+            max_pages,
+        };
+        on_page(collected.pages.len());
 
         while let Some(task) = frontier.queue.pop_front() {
-            // A full crawl goes on while a `noindex` page holds a place an indexable page may take.
-            let full = pages.len() >= max_pages && !kept[1..].iter().any(|k| k.noindex);
-            if full || budget.spent() {
+            if collected.full() || budget.spent() {
                 break;
             }
             let (url, level) = match task {
@@ -551,7 +550,7 @@ impl Crawler for WebCrawler {
             };
             if !stored.insert(url_key(&page.final_url)) {
                 tracing::debug!(%url, final_url = %page.final_url, "crawl: skipping page already fetched");
-                led_to.entry(url_key(&url)).or_insert_with(|| url_key(&page.final_url));
+                collected.led_to.entry(url_key(&url)).or_insert_with(|| url_key(&page.final_url));
                 continue;
             }
             frontier.known.insert(url_key(&page.final_url));
@@ -563,31 +562,61 @@ impl Crawler for WebCrawler {
             frontier.enqueue_links(facts.links, level);
             let key = url_key(&page.final_url);
             for from in [url_key(&url), key.clone()] {
-                led_to.entry(from).or_insert_with(|| key.clone());
+                collected.led_to.entry(from).or_insert_with(|| key.clone());
             }
-            if pages.len() >= max_pages {
-                // Full: an indexable page takes the place of the last `noindex` one.
-                let last_noindex = (1..kept.len()).rev().find(|&i| kept[i].noindex);
-                match last_noindex {
-                    Some(i) if !facts.noindex => {
-                        tracing::debug!(url = %pages[i].url, "crawl: a noindex page gives its place to another page");
-                        pages.remove(i);
-                        kept.remove(i);
-                    }
-                    _ => {
-                        tracing::debug!(%url, "crawl: no place for another noindex page");
-                        continue;
-                    }
+            let kept = Kept { key, canonical: facts.canonical.as_ref().map(url_key), noindex: facts.noindex };
+            let page =
+                CrawledPage { url: page.final_url.to_string(), content_type: page.content_type, body: page.body };
+            if collected.keep(page, kept) {
+                on_page(collected.pages.len());
+            }
+        }
+        Ok(collected.without_canonical_duplicates(on_page))
+    }
+}
+
+/// The pages a crawl keeps, in order, with what decides which of them stay.
+struct Collected {
+    pages: Vec<CrawledPage>,
+    /// Of each page in `pages`: its final URL key, canonical URL key and `noindex`.
+    kept: Vec<Kept>,
+    /// The final URL key each fetched URL key led to.
+    led_to: HashMap<String, String>,
+    max_pages: usize,
+}
+
+impl Collected {
+    /// Whether the crawl may stop: it has its pages, and no `noindex` page holds a place an
+    /// indexable page may take.
+    fn full(&self) -> bool {
+        self.pages.len() >= self.max_pages && !self.kept[1..].iter().any(|k| k.noindex)
+    }
+
+    /// Keeps `page`; when the crawl has its pages, an indexable page takes the place of the last
+    /// `noindex` one, and a `noindex` page is not kept. Whether it was kept.
+    fn keep(&mut self, page: CrawledPage, kept: Kept) -> bool {
+        if self.pages.len() >= self.max_pages {
+            let last_noindex = (1..self.kept.len()).rev().find(|&i| self.kept[i].noindex);
+            match last_noindex {
+                Some(i) if !kept.noindex => {
+                    tracing::debug!(url = %self.pages[i].url, "crawl: a noindex page gives its place to another page");
+                    self.pages.remove(i);
+                    self.kept.remove(i);
+                }
+                _ => {
+                    tracing::debug!(url = %page.url, "crawl: no place for another noindex page");
+                    return false;
                 }
             }
-            kept.push(Kept { key, canonical: facts.canonical.as_ref().map(url_key), noindex: facts.noindex });
-            pages.push(CrawledPage {
-                url: page.final_url.to_string(),
-                content_type: page.content_type,
-                body: page.body,
-            });
-            on_page(pages.len());
         }
+        self.kept.push(kept);
+        self.pages.push(page);
+        true
+    }
+
+    /// The pages without those whose canonical URL is another kept page.
+    fn without_canonical_duplicates(self, on_page: &(dyn Fn(usize) + Send + Sync)) -> Vec<CrawledPage> {
+        let Collected { mut pages, kept, led_to, .. } = self;
         let index: HashMap<&str, usize> = kept.iter().enumerate().map(|(i, k)| (k.key.as_str(), i)).collect();
         let led_to: HashMap<String, usize> =
             led_to.into_iter().filter_map(|(from, to)| Some((from, *index.get(to.as_str())?))).collect();
@@ -605,7 +634,7 @@ impl Crawler for WebCrawler {
             });
             on_page(pages.len());
         }
-        Ok(pages)
+        pages
     }
 }
 
