@@ -11,7 +11,7 @@ use lore_domain::Timestamp;
 use lore_domain::document::DocumentKind;
 use lore_domain::event::{Event, EventType};
 use lore_domain::language::Language;
-use lore_domain::source::{KnowledgeSource, PageChanges, Progress, SourceSpec, SourceStatus};
+use lore_domain::source::{KnowledgeSource, PageChanges, Progress, SourceSpec, SourceStatus, StoredAudio};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
 
@@ -214,32 +214,10 @@ impl App {
         if current { Ok(()) } else { Err(RunFailure::Failed("superseded by a newer run".into())) }
     }
 
+    /// The source's text as documents (a crawl's one per page), and how many pages a crawl read.
     async fn documents(&self, s: &KnowledgeSource) -> Result<(Vec<Document>, Option<u32>), RunFailure> {
         match &s.spec {
-            SourceSpec::Podcast(a) => {
-                self.running_status(s, SourceStatus::Transcribing, Progress::new("transcribing", 0, 1)).await?;
-                let bytes = self
-                    .ports
-                    .storage
-                    .blobs
-                    .get(&a.blob_key)
-                    .await?
-                    .ok_or_else(|| RunFailure::Failed("the uploaded audio is no longer stored".into()))?;
-                let clip = AudioClip { bytes, format: a.format, file_name: a.file_name.clone() };
-                // Progress per piece of a split file.
-                let (tx, rx) = tokio::sync::watch::channel((0, 1));
-                let on_piece = move |done: usize, total: usize| {
-                    let _ = tx.send((done as u64, total as u64));
-                };
-                let transcription = self.ports.shared.transcriber.transcribe(clip, &on_piece);
-                let transcript = self.reporting(s, "transcribing", transcription, rx).await?;
-                let transcript = transcript.map_err(|e| RunFailure::Failed(e.to_string()))?;
-                if transcript.text.trim().is_empty() {
-                    return Err(RunFailure::Failed("the transcript is empty: no speech was recognised".into()));
-                }
-                self.running_status(s, SourceStatus::Processing, Progress::new("chunking", 0, 1)).await?;
-                Ok((vec![Document { text: transcript.text, markdown: false, url: None }], None))
-            }
+            SourceSpec::Podcast(a) => Ok((vec![self.transcript(s, a).await?], None)),
             SourceSpec::Text { content } => {
                 Ok((vec![Document { text: content.clone(), markdown: true, url: None }], None))
             }
@@ -262,62 +240,99 @@ impl App {
                 Ok((vec![Document { text: extracted.text, markdown: f.kind.is_markdown_like(), url: None }], None))
             }
             SourceSpec::Url { url, crawl_depth, .. } => {
-                self.progress(s, "crawling", 0, self.config.crawl_max_pages as u64).await?;
-                let request = CrawlRequest {
-                    url: url.clone(),
-                    depth: crawl_depth.get(),
-                    max_pages: self.config.crawl_max_pages,
-                    max_page_bytes: self.config.crawl_max_page_bytes,
-                    page_timeout: self.config.crawl_page_timeout,
-                };
-                let max_pages = self.config.crawl_max_pages as u64;
-                let (tx, rx) = tokio::sync::watch::channel((0, max_pages));
-                let on_page = move |n: usize| {
-                    let _ = tx.send((n as u64, max_pages));
-                };
-                let crawl = self.ports.shared.crawler.crawl(request, &on_page);
-                let pages = self.reporting(s, "crawling", crawl, rx).await?;
-                let pages = pages.map_err(|e| match e {
-                    CrawlError::Blocked(m) => RunFailure::Failed(format!("URL blocked: {m}")),
-                    e => RunFailure::Failed(e.to_string()),
-                })?;
-                let crawled = pages.len() as u32;
-                let room = self.crawl_room(s).await?;
-                let mut docs: Vec<Document> = Vec::new();
-                let mut text_bytes: u64 = 0;
-                for (i, page) in pages.into_iter().enumerate() {
-                    if text_bytes > room.free {
-                        return Err(RunFailure::Failed(room.exceeded(text_bytes)));
-                    }
-                    self.progress(s, "extracting", i as u64, crawled as u64).await?;
-                    let kind = page_kind(page.content_type.as_deref(), &page.url);
-                    match self.ports.shared.extractor.extract(page.body, kind, self.config.extract_limits).await {
-                        Ok(e) if !e.text.trim().is_empty() => {
-                            text_bytes += e.text.len() as u64;
-                            docs.push(Document { text: e.text, markdown: kind.is_markdown_like(), url: Some(page.url) })
-                        }
-                        Ok(_) => {}
-                        // One unreadable page does not spoil the site.
-                        Err(err) if i > 0 => tracing::debug!(url = %page.url, error = %err, "page skipped"),
-                        Err(err) => return Err(extract_failure(err)),
-                    }
-                }
-                if text_bytes > room.free {
-                    return Err(RunFailure::Failed(room.exceeded(text_bytes)));
-                }
-                // Each repeated passage is kept on the most specific page only (`repeated.rs`).
-                let mut texts: Vec<String> = docs.iter_mut().map(|d| std::mem::take(&mut d.text)).collect();
-                crate::repeated::keep_one_copy(&mut texts);
-                for (d, text) in docs.iter_mut().zip(texts) {
-                    d.text = text;
-                }
-                docs.retain(|d| !d.text.trim().is_empty());
-                if docs.is_empty() {
-                    return Err(RunFailure::Failed("no readable text was found at the URL".into()));
-                }
+                let (docs, crawled) = self.crawled_documents(s, url, crawl_depth.get()).await?;
                 Ok((docs, Some(crawled)))
             }
         }
+    }
+
+    /// An audio source's transcript, with progress per piece of a split file.
+    async fn transcript(&self, s: &KnowledgeSource, a: &StoredAudio) -> Result<Document, RunFailure> {
+        self.running_status(s, SourceStatus::Transcribing, Progress::new("transcribing", 0, 1)).await?;
+        let bytes = self
+            .ports
+            .storage
+            .blobs
+            .get(&a.blob_key)
+            .await?
+            .ok_or_else(|| RunFailure::Failed("the uploaded audio is no longer stored".into()))?;
+        let clip = AudioClip { bytes, format: a.format, file_name: a.file_name.clone() };
+        let (tx, rx) = tokio::sync::watch::channel((0, 1));
+        let on_piece = move |done: usize, total: usize| {
+            let _ = tx.send((done as u64, total as u64));
+        };
+        let transcription = self.ports.shared.transcriber.transcribe(clip, &on_piece);
+        let transcript = self.reporting(s, "transcribing", transcription, rx).await?;
+        let transcript = transcript.map_err(|e| RunFailure::Failed(e.to_string()))?;
+        if transcript.text.trim().is_empty() {
+            return Err(RunFailure::Failed("the transcript is empty: no speech was recognised".into()));
+        }
+        self.running_status(s, SourceStatus::Processing, Progress::new("chunking", 0, 1)).await?;
+        Ok(Document { text: transcript.text, markdown: false, url: None })
+    }
+
+    /// The readable pages of a crawl from `url`, within the workspace's quota, each repeated
+    /// passage kept on the most specific page only; and how many pages the crawl read.
+    async fn crawled_documents(
+        &self,
+        s: &KnowledgeSource,
+        url: &str,
+        depth: u8,
+    ) -> Result<(Vec<Document>, u32), RunFailure> {
+        self.progress(s, "crawling", 0, self.config.crawl_max_pages as u64).await?;
+        let request = CrawlRequest {
+            url: url.to_owned(),
+            depth,
+            max_pages: self.config.crawl_max_pages,
+            max_page_bytes: self.config.crawl_max_page_bytes,
+            page_timeout: self.config.crawl_page_timeout,
+        };
+        let max_pages = self.config.crawl_max_pages as u64;
+        let (tx, rx) = tokio::sync::watch::channel((0, max_pages));
+        let on_page = move |n: usize| {
+            let _ = tx.send((n as u64, max_pages));
+        };
+        let crawl = self.ports.shared.crawler.crawl(request, &on_page);
+        let pages = self.reporting(s, "crawling", crawl, rx).await?;
+        let pages = pages.map_err(|e| match e {
+            CrawlError::Blocked(m) => RunFailure::Failed(format!("URL blocked: {m}")),
+            e => RunFailure::Failed(e.to_string()),
+        })?;
+        let crawled = pages.len() as u32;
+        let room = self.crawl_room(s).await?;
+        let mut docs: Vec<Document> = Vec::new();
+        let mut text_bytes: u64 = 0;
+        for (i, page) in pages.into_iter().enumerate() {
+            if text_bytes > room.free {
+                return Err(RunFailure::Failed(room.exceeded(text_bytes)));
+            }
+            self.progress(s, "extracting", i as u64, crawled as u64).await?;
+            let kind = page_kind(page.content_type.as_deref(), &page.url);
+            match self.ports.shared.extractor.extract(page.body, kind, self.config.extract_limits).await {
+                Ok(e) if !e.text.trim().is_empty() => {
+                    text_bytes += e.text.len() as u64;
+                    docs.push(Document { text: e.text, markdown: kind.is_markdown_like(), url: Some(page.url) })
+                }
+                Ok(_) => {}
+                // One unreadable page does not spoil the site.
+                Err(err) if i > 0 => tracing::debug!(url = %page.url, error = %err, "page skipped"),
+                Err(err) => return Err(extract_failure(err)),
+            }
+        }
+        if text_bytes > room.free {
+            return Err(RunFailure::Failed(room.exceeded(text_bytes)));
+        }
+        // Each repeated passage is kept on the most specific page only (`repeated.rs`).
+        let mut texts: Vec<String> = docs.iter_mut().map(|d| std::mem::take(&mut d.text)).collect();
+        crate::repeated::keep_one_copy(&mut texts);
+        for (d, text) in docs.iter_mut().zip(texts) {
+            d.text = text;
+        }
+        docs.retain(|d| !d.text.trim().is_empty());
+        if docs.is_empty() {
+            return Err(RunFailure::Failed("no readable text was found at the URL".into()));
+        }
+        Ok((docs, crawled))
     }
 
     /// The room a crawl's text has in the workspace's quota: what is free plus what this source
