@@ -143,6 +143,61 @@ pub struct PgIndex {
 }
 
 impl PgIndex {
+    /// Whether a semantic search of `scope` must use HNSW: the scope has more enabled chunks of
+    /// `model` than the exact scan's limit.
+    async fn beyond_exact_limit(
+        &self,
+        tx: &Transaction<'_>,
+        scope: &SearchScope,
+        model: &str,
+        sources: &[&str],
+    ) -> StoreResult<bool> {
+        let (bot, ws) = (scope.owner.as_str(), scope.workspace_id.as_str());
+        // The enabled chunks of the scope, from the keyword segments' counts (one index-only read
+        // per 256 positions): counting the chunk rows themselves read every candidate's 2 KB row,
+        // 22 ms of a 36 ms search at 100k chunks (docs/benchmarks.md). Sources not yet built from
+        // the keyword backlog count 0, which can only choose the exact scan.
+        let row = tx
+            .query_one(
+                "SELECT coalesce(sum(chunks), 0)::int8 FROM keyword_segments
+                 WHERE owner_id = $1 AND workspace_id = $2 AND source_id = ANY($3)",
+                &[&bot, &ws, &sources],
+            )
+            .await
+            .map_err(pg)?;
+        let limit = self.options.exact_limit as i64;
+        if row.get::<_, i64>(0) <= limit {
+            return Ok(false);
+        }
+        // The segments count every model's chunks. While a re-embedding is under way, few of them
+        // may be this model's, and HNSW under so selective a filter can stop short of k: then
+        // count this model's rows, bounded, as the exact scan would read them. Two btree probes
+        // tell whether the owner has chunks of another model at all.
+        let mixed = tx
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM chunks WHERE chatbot_id = $1 AND model < $2)
+                     OR EXISTS (SELECT 1 FROM chunks WHERE chatbot_id = $1 AND model > $2)",
+                &[&bot, &model],
+            )
+            .await
+            .map_err(pg)?
+            .get::<_, bool>(0);
+        if !mixed {
+            return Ok(true);
+        }
+        let row = tx
+            .query_one(
+                "SELECT count(*) FROM (SELECT 1 FROM chunks
+                   WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
+                     AND enabled
+                   LIMIT $5) candidates",
+                &[&bot, &model, &ws, &sources, &(limit + 1)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(row.get::<_, i64>(0) > limit)
+    }
+
     /// Connects to `url` (`postgres://user:pass@host:port/db`; production reads it from
     /// `LORE_DATABASE_URL`), checking that the server answers. Does not migrate.
     pub async fn connect(url: &str) -> StoreResult<PgIndex> {
@@ -416,49 +471,7 @@ impl VectorIndex for PgIndex {
         // A language filter is searched exactly: HNSW under a selective filter can stop short of k.
         let indexed = INDEXED_DIMENSIONS.contains(&query.len()) && scope.language.is_none();
         let language = scope.language.map(Language::code);
-        let approximate = indexed && {
-            // The enabled chunks of the scope, from the keyword segments' counts (one index-only
-            // read per 256 positions): counting the chunk rows themselves read every candidate's
-            // 2 KB row, 22 ms of a 36 ms search at 100k chunks (docs/benchmarks.md). Sources not
-            // yet built from the keyword backlog count 0, which can only choose the exact scan.
-            let row = tx
-                .query_one(
-                    "SELECT coalesce(sum(chunks), 0)::int8 FROM keyword_segments
-                     WHERE owner_id = $1 AND workspace_id = $2 AND source_id = ANY($3)",
-                    &[&bot, &ws, &sources],
-                )
-                .await
-                .map_err(pg)?;
-            let limit = self.options.exact_limit as i64;
-            // The segments count every model's chunks. While a re-embedding is under way, few
-            // of them may be this model's, and HNSW under so selective a filter can stop short
-            // of k: then count this model's rows, bounded, as the exact scan would read them.
-            // Two btree probes tell whether the owner has chunks of another model at all.
-            row.get::<_, i64>(0) > limit && {
-                let mixed = tx
-                    .query_one(
-                        "SELECT EXISTS (SELECT 1 FROM chunks WHERE chatbot_id = $1 AND model < $2)
-                             OR EXISTS (SELECT 1 FROM chunks WHERE chatbot_id = $1 AND model > $2)",
-                        &[&bot, &model],
-                    )
-                    .await
-                    .map_err(pg)?
-                    .get::<_, bool>(0);
-                !mixed || {
-                    let row = tx
-                        .query_one(
-                            "SELECT count(*) FROM (SELECT 1 FROM chunks
-                               WHERE chatbot_id = $1 AND model = $2 AND workspace_id = $3 AND source_id = ANY($4)
-                                 AND enabled
-                               LIMIT $5) candidates",
-                            &[&bot, &model, &ws, &sources, &(limit + 1)],
-                        )
-                        .await
-                        .map_err(pg)?;
-                    row.get::<_, i64>(0) > limit
-                }
-            }
-        };
+        let approximate = indexed && self.beyond_exact_limit(&tx, scope, model, &sources).await?;
 
         let rows = if approximate {
             let ef = self.options.ef_search.max(k).clamp(1, 1000);
