@@ -181,6 +181,160 @@ impl DepthScanner {
     }
 }
 
+/// What one byte says of a part before it is scanned: not XML (stop reading), nothing to scan
+/// (a byte-order mark, leading white space, UTF-16's zero bytes), or a byte of XML.
+enum Sniff {
+    NotXml,
+    Skip,
+    Scan,
+}
+
+impl DepthScanner {
+    /// Decides, from its first bytes, whether the part is XML (UTF-8 or UTF-16) at all.
+    fn sniff(&mut self, b: u8) -> Sniff {
+        match self.content {
+            Content::NotXml => Sniff::NotXml,
+            // A byte-order mark half-read: only `FF FE` / `FE FF` make UTF-16 (a JPEG starts
+            // `FF D8`, and is no XML).
+            Content::Undecided if self.bom_half.is_some() => {
+                let first = self.bom_half.take().unwrap_or_default();
+                if matches!((first, b), (0xff, 0xfe) | (0xfe, 0xff)) {
+                    self.content = Content::Xml16;
+                    return Sniff::Skip;
+                }
+                if self.xml_by_name {
+                    self.content = Content::Xml;
+                    return Sniff::Skip;
+                }
+                self.content = Content::NotXml;
+                Sniff::NotXml
+            }
+            Content::Undecided => match b {
+                0xef | 0xbb | 0xbf | 0x00 => Sniff::Skip,
+                0xff | 0xfe => {
+                    self.bom_half = Some(b);
+                    Sniff::Skip
+                }
+                b if b.is_ascii_whitespace() => Sniff::Skip,
+                b'<' => {
+                    self.content = Content::Xml;
+                    Sniff::Scan
+                }
+                _ if self.xml_by_name => {
+                    self.content = Content::Xml;
+                    Sniff::Skip
+                }
+                _ => {
+                    self.content = Content::NotXml;
+                    Sniff::NotXml
+                }
+            },
+            Content::Xml16 if b == 0 => Sniff::Skip,
+            Content::Xml | Content::Xml16 => Sniff::Scan,
+        }
+    }
+
+    /// The scanner's state after byte `b` of XML, counting the depth, paragraphs and open tags
+    /// it is bounded by.
+    fn next_state(&mut self, b: u8) -> std::io::Result<ScanState> {
+        Ok(match self.state {
+            ScanState::Text if b == b'<' => ScanState::TagStart,
+            ScanState::Text => ScanState::Text,
+            ScanState::TagStart => match b {
+                b'/' => {
+                    self.name.clear();
+                    ScanState::CloseTag
+                }
+                b'!' => ScanState::Bang,
+                b'?' => ScanState::Instruction { question: false },
+                _ => {
+                    self.depth += 1;
+                    if self.depth > self.max_depth {
+                        self.too_deep = true;
+                        return Err(std::io::Error::other("XML nested too deeply"));
+                    }
+                    self.name.clear();
+                    self.name_byte(b);
+                    self.naming = true;
+                    ScanState::OpenTag { slash: false, quote: None }
+                }
+            },
+            ScanState::OpenTag { slash, quote: Some(q) } => {
+                ScanState::OpenTag { slash, quote: if b == q { None } else { Some(q) } }
+            }
+            ScanState::OpenTag { .. } if self.naming && !(b.is_ascii_whitespace() || b == b'/' || b == b'>') => {
+                self.name_byte(b);
+                self.state
+            }
+            ScanState::OpenTag { slash, quote: None } => match b {
+                _ if self.naming => {
+                    self.naming = false;
+                    if self.name == b"p" || self.name.ends_with(b":p") {
+                        self.paragraphs += 1;
+                        if self.paragraphs > self.max_paragraphs {
+                            return Err(std::io::Error::other("too many paragraphs"));
+                        }
+                    }
+                    self.open.push(std::mem::take(&mut self.name));
+                    match b {
+                        b'/' => ScanState::OpenTag { slash: true, quote: None },
+                        b'>' => ScanState::Text,
+                        _ => ScanState::OpenTag { slash: false, quote: None },
+                    }
+                }
+                b'"' | b'\'' => ScanState::OpenTag { slash: false, quote: Some(b) },
+                b'/' => ScanState::OpenTag { slash: true, quote: None },
+                b'>' => {
+                    if slash {
+                        self.depth = self.depth.saturating_sub(1);
+                        self.open.pop();
+                    }
+                    ScanState::Text
+                }
+                b if b.is_ascii_whitespace() => ScanState::OpenTag { slash, quote: None },
+                _ => ScanState::OpenTag { slash: false, quote: None },
+            },
+            ScanState::CloseTag if b == b'>' => {
+                self.depth = self.depth.saturating_sub(1);
+                let name = self.name.trim_ascii_end();
+                if self.open.pop().is_none_or(|open| open != name) {
+                    self.mismatched = true;
+                }
+                ScanState::Text
+            }
+            ScanState::CloseTag => {
+                self.name_byte(b);
+                ScanState::CloseTag
+            }
+            ScanState::Bang if b == b'-' => ScanState::BangDash,
+            ScanState::BangDash if b == b'-' => ScanState::Comment { dashes: 0 },
+            ScanState::Bang if b == b'[' => ScanState::CData { brackets: 0 },
+            ScanState::Bang | ScanState::BangDash if b == b'>' => ScanState::Text,
+            ScanState::Bang | ScanState::BangDash if b == b'<' => ScanState::Declaration { open: 1 },
+            ScanState::Bang | ScanState::BangDash => ScanState::Declaration { open: 0 },
+            ScanState::Comment { dashes } => match b {
+                b'-' => ScanState::Comment { dashes: dashes.saturating_add(1) },
+                b'>' if dashes >= 2 => ScanState::Text,
+                _ => ScanState::Comment { dashes: 0 },
+            },
+            ScanState::CData { brackets } => match b {
+                b']' => ScanState::CData { brackets: brackets.saturating_add(1) },
+                b'>' if brackets >= 2 => ScanState::Text,
+                _ => ScanState::CData { brackets: 0 },
+            },
+            ScanState::Declaration { open } => match b {
+                b'<' => ScanState::Declaration { open: open.saturating_add(1) },
+                b'>' if open == 0 => ScanState::Text,
+                b'>' => ScanState::Declaration { open: open - 1 },
+                _ => ScanState::Declaration { open },
+            },
+            ScanState::Instruction { .. } if b == b'?' => ScanState::Instruction { question: true },
+            ScanState::Instruction { question: true } if b == b'>' => ScanState::Text,
+            ScanState::Instruction { .. } => ScanState::Instruction { question: false },
+        })
+    }
+}
+
 impl std::io::Write for DepthScanner {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
         let mut at = 0;
@@ -201,138 +355,12 @@ impl std::io::Write for DepthScanner {
             }
             let b = data[at];
             at += 1;
-            match self.content {
-                Content::NotXml => return Ok(data.len()),
-                // A byte-order mark half-read: only `FF FE` / `FE FF` make UTF-16 (a JPEG starts
-                // `FF D8`, and is no XML).
-                Content::Undecided if self.bom_half.is_some() => {
-                    let first = self.bom_half.take().unwrap_or_default();
-                    if matches!((first, b), (0xff, 0xfe) | (0xfe, 0xff)) {
-                        self.content = Content::Xml16;
-                        continue;
-                    }
-                    if self.xml_by_name {
-                        self.content = Content::Xml;
-                        continue;
-                    }
-                    self.content = Content::NotXml;
-                    return Ok(data.len());
-                }
-                Content::Undecided => match b {
-                    0xef | 0xbb | 0xbf | 0x00 => continue,
-                    0xff | 0xfe => {
-                        self.bom_half = Some(b);
-                        continue;
-                    }
-                    b if b.is_ascii_whitespace() => continue,
-                    b'<' => self.content = Content::Xml,
-                    _ if self.xml_by_name => {
-                        self.content = Content::Xml;
-                        continue;
-                    }
-                    _ => {
-                        self.content = Content::NotXml;
-                        return Ok(data.len());
-                    }
-                },
-                Content::Xml16 if b == 0 => continue,
-                Content::Xml | Content::Xml16 => {}
+            match self.sniff(b) {
+                Sniff::NotXml => return Ok(data.len()),
+                Sniff::Skip => continue,
+                Sniff::Scan => {}
             }
-            self.state = match self.state {
-                ScanState::Text if b == b'<' => ScanState::TagStart,
-                ScanState::Text => ScanState::Text,
-                ScanState::TagStart => match b {
-                    b'/' => {
-                        self.name.clear();
-                        ScanState::CloseTag
-                    }
-                    b'!' => ScanState::Bang,
-                    b'?' => ScanState::Instruction { question: false },
-                    _ => {
-                        self.depth += 1;
-                        if self.depth > self.max_depth {
-                            self.too_deep = true;
-                            return Err(std::io::Error::other("XML nested too deeply"));
-                        }
-                        self.name.clear();
-                        self.name_byte(b);
-                        self.naming = true;
-                        ScanState::OpenTag { slash: false, quote: None }
-                    }
-                },
-                ScanState::OpenTag { slash, quote: Some(q) } => {
-                    ScanState::OpenTag { slash, quote: if b == q { None } else { Some(q) } }
-                }
-                ScanState::OpenTag { .. } if self.naming && !(b.is_ascii_whitespace() || b == b'/' || b == b'>') => {
-                    self.name_byte(b);
-                    self.state
-                }
-                ScanState::OpenTag { slash, quote: None } => match b {
-                    _ if self.naming => {
-                        self.naming = false;
-                        if self.name == b"p" || self.name.ends_with(b":p") {
-                            self.paragraphs += 1;
-                            if self.paragraphs > self.max_paragraphs {
-                                return Err(std::io::Error::other("too many paragraphs"));
-                            }
-                        }
-                        self.open.push(std::mem::take(&mut self.name));
-                        match b {
-                            b'/' => ScanState::OpenTag { slash: true, quote: None },
-                            b'>' => ScanState::Text,
-                            _ => ScanState::OpenTag { slash: false, quote: None },
-                        }
-                    }
-                    b'"' | b'\'' => ScanState::OpenTag { slash: false, quote: Some(b) },
-                    b'/' => ScanState::OpenTag { slash: true, quote: None },
-                    b'>' => {
-                        if slash {
-                            self.depth = self.depth.saturating_sub(1);
-                            self.open.pop();
-                        }
-                        ScanState::Text
-                    }
-                    b if b.is_ascii_whitespace() => ScanState::OpenTag { slash, quote: None },
-                    _ => ScanState::OpenTag { slash: false, quote: None },
-                },
-                ScanState::CloseTag if b == b'>' => {
-                    self.depth = self.depth.saturating_sub(1);
-                    let name = self.name.trim_ascii_end();
-                    if self.open.pop().is_none_or(|open| open != name) {
-                        self.mismatched = true;
-                    }
-                    ScanState::Text
-                }
-                ScanState::CloseTag => {
-                    self.name_byte(b);
-                    ScanState::CloseTag
-                }
-                ScanState::Bang if b == b'-' => ScanState::BangDash,
-                ScanState::BangDash if b == b'-' => ScanState::Comment { dashes: 0 },
-                ScanState::Bang if b == b'[' => ScanState::CData { brackets: 0 },
-                ScanState::Bang | ScanState::BangDash if b == b'>' => ScanState::Text,
-                ScanState::Bang | ScanState::BangDash if b == b'<' => ScanState::Declaration { open: 1 },
-                ScanState::Bang | ScanState::BangDash => ScanState::Declaration { open: 0 },
-                ScanState::Comment { dashes } => match b {
-                    b'-' => ScanState::Comment { dashes: dashes.saturating_add(1) },
-                    b'>' if dashes >= 2 => ScanState::Text,
-                    _ => ScanState::Comment { dashes: 0 },
-                },
-                ScanState::CData { brackets } => match b {
-                    b']' => ScanState::CData { brackets: brackets.saturating_add(1) },
-                    b'>' if brackets >= 2 => ScanState::Text,
-                    _ => ScanState::CData { brackets: 0 },
-                },
-                ScanState::Declaration { open } => match b {
-                    b'<' => ScanState::Declaration { open: open.saturating_add(1) },
-                    b'>' if open == 0 => ScanState::Text,
-                    b'>' => ScanState::Declaration { open: open - 1 },
-                    _ => ScanState::Declaration { open },
-                },
-                ScanState::Instruction { .. } if b == b'?' => ScanState::Instruction { question: true },
-                ScanState::Instruction { question: true } if b == b'>' => ScanState::Text,
-                ScanState::Instruction { .. } => ScanState::Instruction { question: false },
-            };
+            self.state = self.next_state(b)?;
         }
         Ok(data.len())
     }
