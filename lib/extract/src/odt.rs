@@ -56,11 +56,13 @@ enum Frame {
 }
 
 fn render(xml: &str, max_output_bytes: usize) -> Result<(String, Option<String>), ExtractError> {
-    let mut blocks = Blocks::new(max_output_bytes);
-    let mut notes: Vec<String> = Vec::new();
-    let mut title = None;
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut lists = 0usize;
+    let mut out = Rendering {
+        blocks: Blocks::new(max_output_bytes),
+        notes: Vec::new(),
+        title: None,
+        stack: Vec::new(),
+        lists: 0,
+    };
     let mut skipping = 0usize;
     let mut in_body = false;
     let mut nodes = Nodes::new(xml, "content.xml");
@@ -86,107 +88,132 @@ fn render(xml: &str, max_output_bytes: usize) -> Result<(String, Option<String>)
                     skipping = 1;
                     continue;
                 }
-                let repeat = |attribute: &str| {
-                    tag.attr(attribute).and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(1).clamp(1, MAX_REPEAT)
-                };
-                match name {
-                    "h" => {
-                        let level = tag.attr("outline-level").and_then(|l| l.trim().parse().ok()).unwrap_or(1);
-                        stack.push(Frame::Paragraph {
-                            heading: Some(level),
-                            list_item: false,
-                            title: false,
-                            text: String::new(),
-                        });
-                    }
-                    "p" => {
-                        let title = tag.attr("style-name") == Some("Title");
-                        stack.push(Frame::Paragraph {
-                            heading: title.then_some(1),
-                            list_item: lists > 0,
-                            title,
-                            text: String::new(),
-                        });
-                    }
-                    "list" => lists += 1,
-                    "s" => push_text(&mut stack, &" ".repeat(repeat("c").min(MAX_SPACES))),
-                    "tab" => push_text(&mut stack, "\t"),
-                    "line-break" => push_text(&mut stack, "\n"),
-                    "table" => stack.push(Frame::Table(Vec::new())),
-                    "table-row" => stack.push(Frame::Row(Vec::new(), repeat("number-rows-repeated"))),
-                    "table-cell" | "covered-table-cell" => {
-                        stack.push(Frame::Cell(Vec::new(), repeat("number-columns-repeated")));
-                    }
-                    "note-body" => stack.push(Frame::Note(Vec::new())),
-                    _ => {}
-                }
+                out.open(&tag);
             }
-            Node::Text(text) => push_text(&mut stack, &text),
-            Node::Close(name) => match name.as_str() {
-                "body" => in_body = false,
-                "list" => lists = lists.saturating_sub(1),
-                "h" | "p" => {
-                    let Some(Frame::Paragraph { heading, list_item, title: is_title, text }) =
-                        pop(&mut stack, |f| matches!(f, Frame::Paragraph { .. }))
-                    else {
-                        continue;
-                    };
-                    if is_title && title.is_none() {
-                        title = Some(crate::text::single_line(&text)).filter(|t| !t.is_empty());
-                    }
-                    match stack.last_mut() {
-                        Some(Frame::Cell(parts, _) | Frame::Note(parts)) => parts.push(text),
-                        // A paragraph in a table outside any cell, or a stray one: its own block.
-                        _ => match heading {
-                            Some(level) => blocks.heading(level, &text)?,
-                            None if list_item => blocks.list_item(&text)?,
-                            None => blocks.paragraph(&text)?,
-                        },
-                    }
-                }
-                "table-cell" | "covered-table-cell" => {
-                    if let Some(Frame::Cell(parts, repeat)) = pop(&mut stack, |f| matches!(f, Frame::Cell(..)))
-                        && let Some(Frame::Row(cells, _)) = stack.last_mut()
-                    {
-                        let text = parts.join("\n");
-                        // Empty cells repeated at a row's end are formatting only.
-                        let times = if text.trim().is_empty() { repeat.min(16) } else { repeat };
-                        cells.extend(std::iter::repeat_n(text, times));
-                    }
-                }
-                "table-row" => {
-                    if let Some(Frame::Row(cells, repeat)) = pop(&mut stack, |f| matches!(f, Frame::Row(..)))
-                        && let Some(Frame::Table(rows)) = stack.last_mut()
-                    {
-                        let times = if cells.iter().all(|c| c.trim().is_empty()) { 1 } else { repeat };
-                        rows.extend(std::iter::repeat_n(cells, times));
-                    }
-                }
-                "table" => {
-                    let Some(Frame::Table(rows)) = pop(&mut stack, |f| matches!(f, Frame::Table(_))) else {
-                        continue;
-                    };
-                    match stack.last_mut() {
-                        // A table inside a cell or a note is flattened into it, row by row.
-                        Some(Frame::Cell(parts, _) | Frame::Note(parts)) => {
-                            parts.extend(rows.iter().map(|row| row.join(" ")));
-                        }
-                        _ => blocks.table(&rows)?,
-                    }
-                }
-                "note-body" => {
-                    if let Some(Frame::Note(paragraphs)) = pop(&mut stack, |f| matches!(f, Frame::Note(_))) {
-                        notes.push(paragraphs.join("\n"));
-                    }
-                }
-                _ => {}
-            },
+            Node::Text(text) => push_text(&mut out.stack, &text),
+            Node::Close(name) if name == "body" => in_body = false,
+            Node::Close(name) => out.close(&name)?,
         }
     }
-    for note in &notes {
-        blocks.paragraph(note)?;
+    for note in &out.notes {
+        out.blocks.paragraph(note)?;
     }
-    Ok((blocks.finish(), title))
+    Ok((out.blocks.finish(), out.title))
+}
+
+/// The document's body as it is read: the blocks written so far, the notes (written after it),
+/// its title, the open frames and how deep in lists the reader is.
+struct Rendering {
+    blocks: Blocks,
+    notes: Vec<String>,
+    title: Option<String>,
+    stack: Vec<Frame>,
+    lists: usize,
+}
+
+impl Rendering {
+    /// An element of the body opens.
+    fn open(&mut self, tag: &crate::xml::Tag) {
+        let repeat = |attribute: &str| {
+            tag.attr(attribute).and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(1).clamp(1, MAX_REPEAT)
+        };
+        let stack = &mut self.stack;
+        match tag.name.as_str() {
+            "h" => {
+                let level = tag.attr("outline-level").and_then(|l| l.trim().parse().ok()).unwrap_or(1);
+                stack.push(Frame::Paragraph {
+                    heading: Some(level),
+                    list_item: false,
+                    title: false,
+                    text: String::new(),
+                });
+            }
+            "p" => {
+                let title = tag.attr("style-name") == Some("Title");
+                stack.push(Frame::Paragraph {
+                    heading: title.then_some(1),
+                    list_item: self.lists > 0,
+                    title,
+                    text: String::new(),
+                });
+            }
+            "list" => self.lists += 1,
+            "s" => push_text(stack, &" ".repeat(repeat("c").min(MAX_SPACES))),
+            "tab" => push_text(stack, "\t"),
+            "line-break" => push_text(stack, "\n"),
+            "table" => stack.push(Frame::Table(Vec::new())),
+            "table-row" => stack.push(Frame::Row(Vec::new(), repeat("number-rows-repeated"))),
+            "table-cell" | "covered-table-cell" => {
+                stack.push(Frame::Cell(Vec::new(), repeat("number-columns-repeated")));
+            }
+            "note-body" => stack.push(Frame::Note(Vec::new())),
+            _ => {}
+        }
+    }
+
+    /// An element of the body closes: a paragraph, cell, row, table or note is done.
+    fn close(&mut self, name: &str) -> Result<(), ExtractError> {
+        let stack = &mut self.stack;
+        match name {
+            "list" => self.lists = self.lists.saturating_sub(1),
+            "h" | "p" => {
+                let Some(Frame::Paragraph { heading, list_item, title: is_title, text }) =
+                    pop(stack, |f| matches!(f, Frame::Paragraph { .. }))
+                else {
+                    return Ok(());
+                };
+                if is_title && self.title.is_none() {
+                    self.title = Some(crate::text::single_line(&text)).filter(|t| !t.is_empty());
+                }
+                match stack.last_mut() {
+                    Some(Frame::Cell(parts, _) | Frame::Note(parts)) => parts.push(text),
+                    // A paragraph in a table outside any cell, or a stray one: its own block.
+                    _ => match heading {
+                        Some(level) => self.blocks.heading(level, &text)?,
+                        None if list_item => self.blocks.list_item(&text)?,
+                        None => self.blocks.paragraph(&text)?,
+                    },
+                }
+            }
+            "table-cell" | "covered-table-cell" => {
+                if let Some(Frame::Cell(parts, repeat)) = pop(stack, |f| matches!(f, Frame::Cell(..)))
+                    && let Some(Frame::Row(cells, _)) = stack.last_mut()
+                {
+                    let text = parts.join("\n");
+                    // Empty cells repeated at a row's end are formatting only.
+                    let times = if text.trim().is_empty() { repeat.min(16) } else { repeat };
+                    cells.extend(std::iter::repeat_n(text, times));
+                }
+            }
+            "table-row" => {
+                if let Some(Frame::Row(cells, repeat)) = pop(stack, |f| matches!(f, Frame::Row(..)))
+                    && let Some(Frame::Table(rows)) = stack.last_mut()
+                {
+                    let times = if cells.iter().all(|c| c.trim().is_empty()) { 1 } else { repeat };
+                    rows.extend(std::iter::repeat_n(cells, times));
+                }
+            }
+            "table" => {
+                let Some(Frame::Table(rows)) = pop(stack, |f| matches!(f, Frame::Table(_))) else {
+                    return Ok(());
+                };
+                match stack.last_mut() {
+                    // A table inside a cell or a note is flattened into it, row by row.
+                    Some(Frame::Cell(parts, _) | Frame::Note(parts)) => {
+                        parts.extend(rows.iter().map(|row| row.join(" ")));
+                    }
+                    _ => self.blocks.table(&rows)?,
+                }
+            }
+            "note-body" => {
+                if let Some(Frame::Note(paragraphs)) = pop(stack, |f| matches!(f, Frame::Note(_))) {
+                    self.notes.push(paragraphs.join("\n"));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// Text into the innermost open paragraph (text elsewhere — between cells, in a table — is
