@@ -312,83 +312,9 @@ pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'sta
             }
             Ok(Picture::Jpeg(image.content.clone()))
         }
-        [f] if f == b"CCITTFaxDecode" => {
-            let int = |key: &[u8]| params.and_then(|p| p.get(key).ok()).and_then(|v| v.as_i64().ok());
-            let columns = int(b"Columns").and_then(|c| u64::try_from(c).ok()).filter(|&c| c > 0).unwrap_or(width);
-            let rows = int(b"Rows").and_then(|r| u64::try_from(r).ok()).filter(|&r| r > 0).unwrap_or(height);
-            if columns.saturating_mul(rows) > MAX_PIXELS {
-                return Err("more pixels than the limit");
-            }
-            let (columns, rows) =
-                (u32::try_from(columns).map_err(|_| "too wide")?, u32::try_from(rows).map_err(|_| "too tall")?);
-            let black_is_1 = params.and_then(|p| p.get(b"BlackIs1").ok()).and_then(|v| v.as_bool().ok());
-            Ok(Picture::Fax {
-                data: image.content.clone(),
-                columns,
-                rows,
-                k: int(b"K").unwrap_or(0),
-                black_is_1: black_is_1.unwrap_or(false),
-            })
-        }
+        [f] if f == b"CCITTFaxDecode" => fax(image, params, width, height),
         [] | [_] if filters.first().is_none_or(|f| f == b"FlateDecode") => {
-            let bits = dict.get(b"BitsPerComponent").ok().and_then(|b| b.as_i64().ok()).unwrap_or(8);
-            let space = space(dict.get(b"ColorSpace").ok()).ok_or("a colour space not read")?;
-            let (components, bits) = match (&space, bits) {
-                (Space::Gray, 8 | 1) | (Space::Rgb, 8) | (Space::Cmyk, 8) => (space.components(), bits as u64),
-                (Space::Indexed { .. }, 1 | 2 | 4 | 8) => (1, bits as u64),
-                _ => return Err("a pixel format not read"),
-            };
-            let row = (width * components * bits).div_ceil(8);
-            let size = row * height;
-            // What is stored, and what a palette or CMYK image becomes (one or three bytes a pixel).
-            let converted = match &space {
-                Space::Indexed { base, .. } => width * height * base.shown_components(),
-                Space::Cmyk => width * height * 3,
-                _ => 0,
-            };
-            *decoded = decoded.saturating_add(size).saturating_add(converted);
-            if *decoded > MAX_DECODED_BYTES {
-                return Err("over the document's decoded image budget");
-            }
-            let predictor = params.and_then(|p| p.get(b"Predictor").ok()).and_then(|p| p.as_i64().ok()).unwrap_or(1);
-            let stored = if predictor >= 10 { (row + 1) * height } else { size };
-            if (2..10).contains(&predictor) {
-                return Err("a TIFF predictor");
-            }
-            let data = match filters.first() {
-                None => {
-                    image.content.get(..usize::try_from(stored).map_err(|_| "too large")?).ok_or("short data")?.to_vec()
-                }
-                Some(_) => inflate(&image.content, stored).ok_or("damaged or short data")?,
-            };
-            let row = usize::try_from(row).map_err(|_| "too large")?;
-            let mut pixels = if predictor >= 10 {
-                let per_pixel = usize::try_from((components * bits).div_ceil(8)).unwrap_or(1);
-                unpredict_png(&data, row, per_pixel, usize::try_from(height).map_err(|_| "too large")?)
-                    .ok_or("damaged predictor data")?
-            } else {
-                data
-            };
-            let inverted = matches!(
-                dict.get(b"Decode").ok().and_then(|d| d.as_array().ok()).map(Vec::as_slice),
-                Some([a, ..]) if a.as_float().ok().or_else(|| a.as_i64().ok().map(|v| v as f32)) == Some(1.0)
-            );
-            // An inverted palette would swap indices, not colours: not met in scans, not read.
-            if inverted && !matches!(space, Space::Indexed { .. }) {
-                pixels.iter_mut().for_each(|b| *b = !*b);
-            }
-            let (width, height) =
-                (u32::try_from(width).map_err(|_| "too wide")?, u32::try_from(height).map_err(|_| "too tall")?);
-            let (format, data) = match space {
-                Space::Gray if bits == 1 => (PixelFormat::Gray1, pixels),
-                Space::Gray => (PixelFormat::Gray8, pixels),
-                Space::Rgb => (PixelFormat::Rgb8, pixels),
-                Space::Cmyk => (PixelFormat::Rgb8, pixels.chunks_exact(4).flat_map(cmyk_to_rgb).collect()),
-                Space::Indexed { base, hival, lookup } => {
-                    depalette(&pixels, width, height, bits as u8, &base, hival, &lookup).ok_or("a short palette")?
-                }
-            };
-            Ok(Picture::Raster(Raster { width, height, format, data }))
+            raster(image, params, !filters.is_empty(), width, height, decoded)
         }
         [f] if f == b"JPXDecode" => jpeg2000(&image.content, decoded),
         [f] if f == b"JBIG2Decode" => {
@@ -401,6 +327,96 @@ pub(crate) fn decode(image: &Stream, decoded: &mut u64) -> Result<Picture, &'sta
         }
         _ => Err("an encoding not read (a filter chain)"),
     }
+}
+
+/// A CCITT fax image (group 3 or 4), its size from its parameters or the image's.
+fn fax(image: &Stream, params: Option<&Dictionary>, width: u64, height: u64) -> Result<Picture, &'static str> {
+    let int = |key: &[u8]| params.and_then(|p| p.get(key).ok()).and_then(|v| v.as_i64().ok());
+    let columns = int(b"Columns").and_then(|c| u64::try_from(c).ok()).filter(|&c| c > 0).unwrap_or(width);
+    let rows = int(b"Rows").and_then(|r| u64::try_from(r).ok()).filter(|&r| r > 0).unwrap_or(height);
+    if columns.saturating_mul(rows) > MAX_PIXELS {
+        return Err("more pixels than the limit");
+    }
+    let (columns, rows) =
+        (u32::try_from(columns).map_err(|_| "too wide")?, u32::try_from(rows).map_err(|_| "too tall")?);
+    let black_is_1 = params.and_then(|p| p.get(b"BlackIs1").ok()).and_then(|v| v.as_bool().ok());
+    Ok(Picture::Fax {
+        data: image.content.clone(),
+        columns,
+        rows,
+        k: int(b"K").unwrap_or(0),
+        black_is_1: black_is_1.unwrap_or(false),
+    })
+}
+
+/// An image stored as pixels (`compressed`: by Flate), in grey, RGB, CMYK or a palette, with or
+/// without a PNG predictor, as grey or RGB pixels. `decoded` counts the document's decoded bytes.
+fn raster(
+    image: &Stream,
+    params: Option<&Dictionary>,
+    compressed: bool,
+    width: u64,
+    height: u64,
+    decoded: &mut u64,
+) -> Result<Picture, &'static str> {
+    let dict = &image.dict;
+    let bits = dict.get(b"BitsPerComponent").ok().and_then(|b| b.as_i64().ok()).unwrap_or(8);
+    let space = space(dict.get(b"ColorSpace").ok()).ok_or("a colour space not read")?;
+    let (components, bits) = match (&space, bits) {
+        (Space::Gray, 8 | 1) | (Space::Rgb, 8) | (Space::Cmyk, 8) => (space.components(), bits as u64),
+        (Space::Indexed { .. }, 1 | 2 | 4 | 8) => (1, bits as u64),
+        _ => return Err("a pixel format not read"),
+    };
+    let row = (width * components * bits).div_ceil(8);
+    let size = row * height;
+    // What is stored, and what a palette or CMYK image becomes (one or three bytes a pixel).
+    let converted = match &space {
+        Space::Indexed { base, .. } => width * height * base.shown_components(),
+        Space::Cmyk => width * height * 3,
+        _ => 0,
+    };
+    *decoded = decoded.saturating_add(size).saturating_add(converted);
+    if *decoded > MAX_DECODED_BYTES {
+        return Err("over the document's decoded image budget");
+    }
+    let predictor = params.and_then(|p| p.get(b"Predictor").ok()).and_then(|p| p.as_i64().ok()).unwrap_or(1);
+    let stored = if predictor >= 10 { (row + 1) * height } else { size };
+    if (2..10).contains(&predictor) {
+        return Err("a TIFF predictor");
+    }
+    let data = if compressed {
+        inflate(&image.content, stored).ok_or("damaged or short data")?
+    } else {
+        image.content.get(..usize::try_from(stored).map_err(|_| "too large")?).ok_or("short data")?.to_vec()
+    };
+    let row = usize::try_from(row).map_err(|_| "too large")?;
+    let mut pixels = if predictor >= 10 {
+        let per_pixel = usize::try_from((components * bits).div_ceil(8)).unwrap_or(1);
+        unpredict_png(&data, row, per_pixel, usize::try_from(height).map_err(|_| "too large")?)
+            .ok_or("damaged predictor data")?
+    } else {
+        data
+    };
+    let inverted = matches!(
+        dict.get(b"Decode").ok().and_then(|d| d.as_array().ok()).map(Vec::as_slice),
+        Some([a, ..]) if a.as_float().ok().or_else(|| a.as_i64().ok().map(|v| v as f32)) == Some(1.0)
+    );
+    // An inverted palette would swap indices, not colours: not met in scans, not read.
+    if inverted && !matches!(space, Space::Indexed { .. }) {
+        pixels.iter_mut().for_each(|b| *b = !*b);
+    }
+    let (width, height) =
+        (u32::try_from(width).map_err(|_| "too wide")?, u32::try_from(height).map_err(|_| "too tall")?);
+    let (format, data) = match space {
+        Space::Gray if bits == 1 => (PixelFormat::Gray1, pixels),
+        Space::Gray => (PixelFormat::Gray8, pixels),
+        Space::Rgb => (PixelFormat::Rgb8, pixels),
+        Space::Cmyk => (PixelFormat::Rgb8, pixels.chunks_exact(4).flat_map(cmyk_to_rgb).collect()),
+        Space::Indexed { base, hival, lookup } => {
+            depalette(&pixels, width, height, bits as u8, &base, hival, &lookup).ok_or("a short palette")?
+        }
+    };
+    Ok(Picture::Raster(Raster { width, height, format, data }))
 }
 
 /// A JPEG 2000 image (`JPXDecode`: a JP2 file or a bare codestream) decoded to grey or RGB
