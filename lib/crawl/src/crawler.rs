@@ -506,21 +506,7 @@ impl Crawler for WebCrawler {
             frontier.queue.push_back(Task::Sitemaps);
         }
         let home = first.final_url.clone();
-        let first_key = url_key(&first.final_url);
-        let mut collected = Collected {
-            kept: vec![Kept {
-                key: first_key.clone(),
-                canonical: facts.canonical.as_ref().map(url_key),
-                noindex: false,
-            }],
-            led_to: HashMap::from([(url_key(&start), first_key.clone()), (first_key.clone(), first_key)]),
-            pages: vec![CrawledPage {
-                url: first.final_url.to_string(),
-                content_type: first.content_type,
-                body: first.body,
-            }],
-            max_pages,
-        };
+        let mut collected = Collected::start(&start, first, facts.canonical.as_ref().map(url_key), max_pages);
         on_page(collected.pages.len());
 
         while let Some(task) = frontier.queue.pop_front() {
@@ -586,6 +572,21 @@ struct Collected {
 }
 
 impl Collected {
+    /// The start page, fetched from `start`, kept first whatever it says (`noindex` included).
+    fn start(start: &Url, first: FetchedResponse, canonical: Option<String>, max_pages: usize) -> Self {
+        let key = url_key(&first.final_url);
+        Collected {
+            kept: vec![Kept { key: key.clone(), canonical, noindex: false }],
+            led_to: HashMap::from([(url_key(start), key.clone()), (key.clone(), key)]),
+            pages: vec![CrawledPage {
+                url: first.final_url.to_string(),
+                content_type: first.content_type,
+                body: first.body,
+            }],
+            max_pages,
+        }
+    }
+
     /// Whether the crawl may stop: it has its pages, and no `noindex` page holds a place an
     /// indexable page may take.
     fn full(&self) -> bool {
