@@ -223,13 +223,7 @@ impl App {
             }
             SourceSpec::File(f) => {
                 self.progress(s, "extracting", 0, 1).await?;
-                let bytes = self
-                    .ports
-                    .storage
-                    .blobs
-                    .get(&f.blob_key)
-                    .await?
-                    .ok_or_else(|| RunFailure::Failed("the uploaded file is no longer stored".into()))?;
+                let bytes = self.upload(&f.blob_key, "file").await?;
                 let extracted = self
                     .ports
                     .shared
@@ -246,16 +240,16 @@ impl App {
         }
     }
 
+    /// The bytes of an uploaded `what` (file, audio) a source was made from.
+    async fn upload(&self, key: &str, what: &str) -> Result<Vec<u8>, RunFailure> {
+        let stored = self.ports.storage.blobs.get(key).await?;
+        stored.ok_or_else(|| RunFailure::Failed(format!("the uploaded {what} is no longer stored")))
+    }
+
     /// An audio source's transcript, with progress per piece of a split file.
     async fn transcript(&self, s: &KnowledgeSource, a: &StoredAudio) -> Result<Document, RunFailure> {
         self.running_status(s, SourceStatus::Transcribing, Progress::new("transcribing", 0, 1)).await?;
-        let bytes = self
-            .ports
-            .storage
-            .blobs
-            .get(&a.blob_key)
-            .await?
-            .ok_or_else(|| RunFailure::Failed("the uploaded audio is no longer stored".into()))?;
+        let bytes = self.upload(&a.blob_key, "audio").await?;
         let clip = AudioClip { bytes, format: a.format, file_name: a.file_name.clone() };
         let (tx, rx) = tokio::sync::watch::channel((0, 1));
         let on_piece = move |done: usize, total: usize| {
