@@ -53,7 +53,8 @@ fi
 export LORE_AXE_JS="$AXE_DIR/package/axe.min.js"
 
 if [ -z "${LORE_BIN:-}" ]; then
-  cargo build -q --locked --bin lore
+  # --workspace: the features of the test build (the functions turn on `aws`), so it is reused.
+  cargo build -q --locked --workspace --bin lore
   LORE_BIN="$TARGET_DIR/debug/lore"
 fi
 export LORE_BIN

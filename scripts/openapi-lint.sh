@@ -21,7 +21,8 @@ if [ "$(node -p "try { require('$PREFIX/node_modules/@redocly/cli/package.json')
   npm install --silent --no-audit --no-fund --prefix "$PREFIX" "@redocly/cli@$REDOCLY_VERSION" >&2
 fi
 if [ -z "${LORE_BIN:-}" ]; then
-  cargo build -q --locked --bin lore
+  # --workspace: the features of the test build (the functions turn on `aws`), so it is reused.
+  cargo build -q --locked --workspace --bin lore
   LORE_BIN="$TARGET_DIR/debug/lore"
 fi
 mkdir -p target

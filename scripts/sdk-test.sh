@@ -34,7 +34,8 @@ if [ "$(cat "$NODE_PREFIX/.installed" 2>/dev/null)" != "${NODE_PACKAGES[*]}" ]; 
   echo "${NODE_PACKAGES[*]}" > "$NODE_PREFIX/.installed"
 fi
 if [ -z "${LORE_BIN:-}" ]; then
-  cargo build -q --locked --bin lore
+  # --workspace: the features of the test build (the functions turn on `aws`), so it is reused.
+  cargo build -q --locked --workspace --bin lore
   LORE_BIN="$TARGET_DIR/debug/lore"
 fi
 

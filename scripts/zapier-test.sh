@@ -15,7 +15,8 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 
 (cd integrations/zapier && npm ci --silent --no-audit --no-fund >/dev/null)
 if [ -z "${LORE_BIN:-}" ]; then
-  cargo build -q --locked --bin lore
+  # --workspace: the features of the test build (the functions turn on `aws`), so it is reused.
+  cargo build -q --locked --workspace --bin lore
   LORE_BIN="$TARGET_DIR/debug/lore"
 fi
 
