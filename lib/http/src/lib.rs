@@ -365,4 +365,21 @@ mod tests {
         }
         assert!(seen.len() > 50, "{} schemas", seen.len());
     }
+
+    /// The document is kept in the repository (docs/openapi.json), so that a change to it is a
+    /// change a reviewer sees, and refactors prove they left it alone. After a deliberate change:
+    /// `LORE_WRITE_OPENAPI=1 cargo test -p lore-http the_served_document`.
+    #[test]
+    fn the_served_document_is_the_one_in_docs() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json");
+        let served = serde_json::to_string_pretty(&openapi(&RouteGroup::ALL)).unwrap() + "\n";
+        if std::env::var_os("LORE_WRITE_OPENAPI").is_some() {
+            std::fs::write(path, &served).unwrap();
+        }
+        let kept = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            kept == served,
+            "docs/openapi.json differs from the served document: rerun with LORE_WRITE_OPENAPI=1 if the change is meant"
+        );
+    }
 }
