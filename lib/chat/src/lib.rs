@@ -8,8 +8,8 @@ mod openai;
 mod prompt;
 pub mod speech;
 
-pub use config::responder_from_lookup;
+pub use config::ResponderSettings;
 pub use extractive::ExtractiveResponder;
 pub use openai::{OpenAiResponder, OpenAiResponderConfig};
 pub use prompt::{PromptBudget, estimate_tokens};
-pub use speech::{OpenAiSpeech, synthesizer_from_lookup};
+pub use speech::{OpenAiSpeech, SpeechSettings};

@@ -11,6 +11,9 @@
 //! - `LORE_SPEECH_MODEL` (default `tts-1`); the key is `OPENAI_API_KEY`.
 //! - `LORE_SPEECH_MAX_BYTES` (default 16 MiB): the longest audio taken from the server.
 //! - `LORE_SPEECH_TIMEOUT_SECS` (default 60): one deadline over every attempt and wait.
+//!
+//! [`SpeechSettings::from_lookup`] parses them once, at start; the key may still come from a
+//! secret ([`SpeechSettings::with_api_key_if_missing`]) before [`SpeechSettings::config`] decides.
 
 use async_trait::async_trait;
 use lore_app::ports::{NoSynthesizer, SpeechError, Synthesizer};
@@ -129,57 +132,103 @@ impl Synthesizer for OpenAiSpeech {
     }
 }
 
-/// The speech settings the environment asks for; `None`: no speech model.
-pub fn config_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<SpeechConfig>, String> {
-    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-    let number = |name: &str, default: u64, range: std::ops::RangeInclusive<u64>| -> Result<u64, String> {
-        match get(name) {
-            None => Ok(default),
-            Some(v) => match v.parse::<u64>() {
-                Ok(n) if range.contains(&n) => Ok(n),
-                _ => Err(format!("{name}={v:?} must be an integer from {} to {}", range.start(), range.end())),
-            },
-        }
-    };
-    let (own_url, key) = (get(ENV_SPEECH_BASE_URL), get(crate::config::ENV_API_KEY));
-    let wanted = match get(ENV_SPEECH).map(|v| v.to_ascii_lowercase()).as_deref() {
-        Some("none") => false,
-        Some("openai") => true,
-        None => own_url.is_some() || key.is_some(),
-        Some(other) => return Err(format!("{ENV_SPEECH}={other:?} must be 'openai' or 'none'")),
-    };
-    if !wanted {
-        return Ok(None);
-    }
-    // The documented order: speech's own server, the chat model's, the OpenAI clients' own.
-    let base_url = [ENV_SPEECH_BASE_URL, crate::config::ENV_BASE_URL, ENV_OPENAI_BASE_URL]
-        .into_iter()
-        .find_map(|name| get(name).map(|url| (name, url)));
-    if let Some((name, url)) = &base_url
-        && !(url.starts_with("http://") || url.starts_with("https://"))
-    {
-        return Err(format!("{name}={url:?} is not an http(s) URL"));
-    }
-    if base_url.is_none() && key.is_none() {
-        return Err(format!(
-            "{ENV_SPEECH}=openai needs OPENAI_API_KEY, or {ENV_SPEECH_BASE_URL} (or {}, {ENV_OPENAI_BASE_URL}) for another server",
-            crate::config::ENV_BASE_URL
-        ));
-    }
-    let base_url = base_url.map_or_else(|| crate::openai::DEFAULT_BASE_URL.to_owned(), |(_, url)| url);
-    let model = get(ENV_SPEECH_MODEL).unwrap_or_else(|| DEFAULT_SPEECH_MODEL.to_owned());
-    let mut config = SpeechConfig::new(&base_url, key, &model);
-    config.max_bytes = number(ENV_SPEECH_MAX_BYTES, DEFAULT_SPEECH_MAX_BYTES as u64, 1024..=1 << 30)? as usize;
-    config.timeout = Duration::from_secs(number(ENV_SPEECH_TIMEOUT, DEFAULT_SPEECH_TIMEOUT.as_secs(), 1..=600)?);
-    Ok(Some(config))
+/// The speech model's variables, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpeechSettings {
+    /// `LORE_SPEECH`: `Some(true)` for `openai`, `Some(false)` for `none`; `None`: on when
+    /// `LORE_SPEECH_BASE_URL` or a key is set.
+    pub on: Option<bool>,
+    /// Whether `LORE_SPEECH_BASE_URL` is set.
+    pub own_server: bool,
+    /// Whether a server is set (that one, `LORE_LLM_BASE_URL` or `OPENAI_BASE_URL`): it may take
+    /// no key.
+    pub server: bool,
+    /// The model's settings, every variable applied.
+    pub model: SpeechConfig,
 }
 
-/// The synthesizer the environment asks for.
-pub fn synthesizer_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Arc<dyn Synthesizer>, String> {
-    Ok(match config_from_lookup(lookup)? {
-        Some(config) => Arc::new(OpenAiSpeech::with_config(config)?),
-        None => Arc::new(NoSynthesizer),
-    })
+impl Default for SpeechSettings {
+    /// No variable set: no speech model.
+    fn default() -> Self {
+        let model = SpeechConfig::new(crate::openai::DEFAULT_BASE_URL, None, DEFAULT_SPEECH_MODEL);
+        Self { on: None, own_server: false, server: false, model }
+    }
+}
+
+impl SpeechSettings {
+    /// Parses the variables of the module documentation, read through `lookup` (which gives each
+    /// value trimmed, and none for an empty one).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let number = |name: &str, default: u64, range: std::ops::RangeInclusive<u64>| -> Result<u64, String> {
+            match lookup(name) {
+                None => Ok(default),
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) if range.contains(&n) => Ok(n),
+                    _ => Err(format!("{name}={v:?} must be an integer from {} to {}", range.start(), range.end())),
+                },
+            }
+        };
+        let on = match lookup(ENV_SPEECH).map(|v| v.to_ascii_lowercase()).as_deref() {
+            Some("none") => Some(false),
+            Some("openai") => Some(true),
+            None => None,
+            Some(other) => return Err(format!("{ENV_SPEECH}={other:?} must be 'openai' or 'none'")),
+        };
+        // The documented order: speech's own server, the chat model's, the OpenAI clients' own.
+        let base_url = [ENV_SPEECH_BASE_URL, crate::config::ENV_BASE_URL, ENV_OPENAI_BASE_URL]
+            .into_iter()
+            .find_map(|name| lookup(name).map(|url| (name, url)));
+        if let Some((name, url)) = &base_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err(format!("{name}={url:?} is not an http(s) URL"));
+        }
+        let own_server = lookup(ENV_SPEECH_BASE_URL).is_some();
+        let server = base_url.is_some();
+        let base_url = base_url.map_or_else(|| crate::openai::DEFAULT_BASE_URL.to_owned(), |(_, url)| url);
+        let model = lookup(ENV_SPEECH_MODEL).unwrap_or_else(|| DEFAULT_SPEECH_MODEL.to_owned());
+        let mut model = SpeechConfig::new(&base_url, lookup(crate::config::ENV_API_KEY), &model);
+        model.max_bytes = number(ENV_SPEECH_MAX_BYTES, DEFAULT_SPEECH_MAX_BYTES as u64, 1024..=1 << 30)? as usize;
+        model.timeout = Duration::from_secs(number(ENV_SPEECH_TIMEOUT, DEFAULT_SPEECH_TIMEOUT.as_secs(), 1..=600)?);
+        Ok(Self { on, own_server, server, model })
+    }
+
+    /// With `key` (read from a secret store) as the key when `OPENAI_API_KEY` gave none.
+    pub fn with_api_key_if_missing(mut self, key: Option<&str>) -> Self {
+        if self.model.api_key.is_none() {
+            self.model.api_key = key.map(str::to_owned);
+        }
+        self
+    }
+
+    /// The speech model these settings ask for; `None`: none. An error when one is asked for
+    /// without a key for OpenAI's API.
+    pub fn config(&self) -> Result<Option<SpeechConfig>, String> {
+        let has_key = self.model.api_key.is_some();
+        if !self.on.unwrap_or(self.own_server || has_key) {
+            return Ok(None);
+        }
+        if !self.server && !has_key {
+            return Err(format!(
+                "{ENV_SPEECH}=openai needs OPENAI_API_KEY, or {ENV_SPEECH_BASE_URL} (or {}, {ENV_OPENAI_BASE_URL}) for another server",
+                crate::config::ENV_BASE_URL
+            ));
+        }
+        Ok(Some(self.model.clone()))
+    }
+
+    /// The synthesizer these settings ask for.
+    pub fn build(&self) -> Result<Arc<dyn Synthesizer>, String> {
+        Ok(match self.config()? {
+            Some(config) => Arc::new(OpenAiSpeech::with_config(config)?),
+            None => Arc::new(NoSynthesizer),
+        })
+    }
+}
+
+/// The speech settings the variables read through `lookup` ask for; `None`: no speech model.
+pub fn config_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<SpeechConfig>, String> {
+    SpeechSettings::from_lookup(lookup)?.config()
 }
 
 #[cfg(test)]
@@ -205,8 +254,6 @@ mod tests {
         assert_eq!(base_url(&[key, llm, openai]), "http://127.0.0.1:2/v1");
         assert_eq!(base_url(&[key, openai]), "http://127.0.0.1:3/v1");
         assert_eq!(base_url(&[key]), "https://api.openai.com/v1");
-        // A blank variable is unset.
-        assert_eq!(base_url(&[key, ("LORE_SPEECH_BASE_URL", " "), llm]), "http://127.0.0.1:2/v1");
         // A fallback server serves a keyless speech model asked for by name.
         let keyless = config(&[("LORE_SPEECH", "openai"), openai]).unwrap().unwrap();
         assert_eq!((keyless.base_url.as_str(), keyless.api_key), ("http://127.0.0.1:3/v1", None));

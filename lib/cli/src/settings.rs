@@ -2,14 +2,20 @@
 //! ([`Settings::from_env`]); nothing else in the service reads `LORE_*` variables. The variables
 //! and their defaults are listed in docs/configuration.md and docs/limits.md.
 //!
-//! The model providers' settings (`LORE_EMBEDDER`, `OPENAI_*`, `LORE_TRANSCRIBER`, …) are kept as
-//! read and turned into their configurations when the ports are built: on AWS the OpenAI key may
-//! come from Secrets Manager, which only the backend can ask.
+//! One rule for every value ([`value`]): it is trimmed, and an empty one counts as unset. Every
+//! reader — here, and the crates' `from_lookup` functions — gets the variables through that rule
+//! and parses them to their types here; a wrong value stops start-up with an error naming its
+//! variable. The model providers' settings (`LORE_EMBEDDER`, `OPENAI_*`, `LORE_TRANSCRIBER`, …) are
+//! parsed here too ([`Providers`]); only their keys may still come later: on AWS from Secrets
+//! Manager, which only the backend can ask ([`Providers::with_keys`]).
 
 use lore_app::AppConfig;
 use lore_app::chunking::{ChunkSettings, DEFAULT_CHUNK_TOKENS, DEFAULT_OVERLAP_PERCENT};
 use lore_app::ports::{ExtractLimits, OcrEngine, OcrSettings};
+use lore_chat::{ResponderSettings, SpeechSettings};
 use lore_domain::delivery::RetrySchedule;
+use lore_embed::{EmbedderSettings, RerankerConfig};
+use lore_transcribe::TranscriberSettings;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -65,13 +71,59 @@ pub struct Settings {
     /// `LORE_OPENAI_KEY_SECRET_ARN`: the secret holding the OpenAI key, when `OPENAI_API_KEY`
     /// is not set (AWS backend).
     pub openai_key_secret_arn: Option<String>,
-    /// `LORE_RERANK_*`: the re-ranking model of hybrid search, when one is configured.
-    pub reranker: Option<lore_embed::RerankerConfig>,
     /// `LORE_RERANK_API_KEY_SECRET_ARN`: the secret holding the re-ranker's key, when
     /// `LORE_RERANK_API_KEY` is not set (AWS backend).
     pub rerank_key_secret_arn: Option<String>,
-    /// The model providers' variables as read (see the module documentation).
-    providers: HashMap<String, String>,
+    /// The model providers (text recognition's are in `app.extract_limits.ocr`).
+    pub providers: Providers,
+}
+
+/// The model providers' settings, parsed at start; keys a backend reads from its secret store
+/// come in later, through [`Self::with_keys`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Providers {
+    /// `LORE_EMBEDDER`, `LORE_MODEL_DIR`, `LORE_E5_DIR`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`,
+    /// `LORE_EMBEDDING_*`.
+    pub embedder: EmbedderSettings,
+    /// `LORE_RESPONDER`, `LORE_LLM_*`, `OPENAI_API_KEY`.
+    pub responder: ResponderSettings,
+    /// `LORE_SPEECH*`, with `LORE_LLM_BASE_URL`, `OPENAI_BASE_URL` and `OPENAI_API_KEY`.
+    pub speech: SpeechSettings,
+    /// `LORE_TRANSCRIBER`, `LORE_TRANSCRIPTION_*`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`.
+    pub transcriber: TranscriberSettings,
+    /// `LORE_RERANK_*`: the re-ranking model of hybrid search, when one is configured.
+    pub reranker: Option<RerankerConfig>,
+    /// Whether `OPENAI_API_KEY` is set.
+    openai_key: bool,
+}
+
+impl Providers {
+    /// Parses the providers' variables, read through `get` (see [`value`]).
+    fn from_lookup(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
+        Ok(Self {
+            embedder: EmbedderSettings::from_lookup(&get).map_err(anyhow::Error::msg)?,
+            responder: ResponderSettings::from_lookup(&get).map_err(anyhow::Error::msg)?,
+            speech: SpeechSettings::from_lookup(&get).map_err(anyhow::Error::msg)?,
+            transcriber: TranscriberSettings::from_lookup(&get).map_err(anyhow::Error::msg)?,
+            reranker: RerankerConfig::from_lookup(&get).map_err(anyhow::Error::msg)?,
+            openai_key: get(lore_embed::config::ENV_API_KEY).is_some(),
+        })
+    }
+
+    /// With the keys a backend read from its secret store where the variables gave none:
+    /// `openai_key` (`LORE_OPENAI_KEY_SECRET_ARN`'s) for the embedder, the responder, the speech
+    /// model and the transcriber, `rerank_key` (`LORE_RERANK_API_KEY_SECRET_ARN`'s) for the
+    /// re-ranker.
+    pub fn with_keys(self, openai_key: Option<&str>, rerank_key: Option<&str>) -> Self {
+        Self {
+            embedder: self.embedder.with_api_key_if_missing(openai_key),
+            responder: self.responder.with_api_key_if_missing(openai_key),
+            speech: self.speech.with_api_key_if_missing(openai_key),
+            transcriber: self.transcriber.with_api_key_if_missing(openai_key),
+            reranker: self.reranker.map(|r| r.with_api_key_if_missing(rerank_key)),
+            openai_key: self.openai_key,
+        }
+    }
 }
 
 impl std::fmt::Debug for Settings {
@@ -91,11 +143,9 @@ impl Settings {
         Self::from_vars(std::env::vars())
     }
 
-    /// Reads the given variables (the environment, or a list in tests). Empty values count as
-    /// unset.
+    /// Reads the given variables (the environment, or a list in tests) through [`value`].
     pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> anyhow::Result<Self> {
-        let vars: HashMap<String, String> =
-            vars.into_iter().map(|(k, v)| (k, v.trim().to_owned())).filter(|(_, v)| !v.is_empty()).collect();
+        let vars: HashMap<String, String> = vars.into_iter().filter_map(|(k, v)| Some((k, value(&v)?))).collect();
         let get = |name: &str| vars.get(name).cloned();
         let backend = match get("LORE_BACKEND").as_deref() {
             None | Some("local") => Backend::Local,
@@ -113,18 +163,13 @@ impl Settings {
         };
         let mut app = app_config(&get)?;
         app.public_base_url = get("LORE_PUBLIC_BASE_URL").map(|u| u.trim_end_matches('/').to_owned());
-        app.stream_url = match get("LORE_STREAM_URL").map(|u| u.trim().trim_end_matches('/').to_owned()) {
+        app.stream_url = match get("LORE_STREAM_URL").map(|u| u.trim_end_matches('/').to_owned()) {
             None => None,
             Some(u) if u.is_empty() => None,
             Some(u) => Some(lore_domain::embed::Origin::parse("LORE_STREAM_URL", &u).map_err(|e| {
                 anyhow::anyhow!("LORE_STREAM_URL={u:?} must be an https origin (scheme://host[:port]): {}", e.message)
             })?),
         };
-        let providers = vars
-            .iter()
-            .filter(|(k, _)| PROVIDER_VARS.contains(&k.as_str()) || k.starts_with("OPENAI_"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
         Ok(Self {
             backend,
             data_dir: get("LORE_DATA_DIR").map(PathBuf::from),
@@ -139,30 +184,19 @@ impl Settings {
             #[cfg(feature = "aws")]
             pg_index: lore_pgvector::PgIndexOptions::from_lookup(get).map_err(anyhow::Error::msg)?,
             openai_key_secret_arn: get("LORE_OPENAI_KEY_SECRET_ARN"),
-            reranker: lore_embed::RerankerConfig::from_lookup(get).map_err(anyhow::Error::msg)?,
             rerank_key_secret_arn: get("LORE_RERANK_API_KEY_SECRET_ARN"),
-            providers,
+            providers: Providers::from_lookup(get)?,
         })
-    }
-
-    /// The model providers' variables, with `openai_key` (from a secret) as `OPENAI_API_KEY`
-    /// when that is not set: the embedder and the transcriber read the same key.
-    pub fn provider_lookup<'a>(&'a self, openai_key: Option<&'a str>) -> impl Fn(&str) -> Option<String> + 'a {
-        move |name| match self.providers.get(name) {
-            Some(v) => Some(v.clone()),
-            None if name == lore_embed::config::ENV_API_KEY => openai_key.map(str::to_owned),
-            None => None,
-        }
     }
 
     /// Whether a re-ranker is configured without its key (which may then come from a secret).
     pub fn reranker_needs_key(&self) -> bool {
-        self.reranker.as_ref().is_some_and(|r| r.api_key.is_none())
+        self.providers.reranker.as_ref().is_some_and(|r| r.api_key.is_none())
     }
 
     /// Whether `OPENAI_API_KEY` is set directly.
     pub fn has_openai_key(&self) -> bool {
-        self.providers.contains_key(lore_embed::config::ENV_API_KEY)
+        self.providers.openai_key
     }
 
     /// The public base URL, else `fallback` (this server's own address).
@@ -171,39 +205,11 @@ impl Settings {
     }
 }
 
-/// Variables of the model providers besides `OPENAI_*` (lore-embed and lore-transcribe read
-/// them through [`Settings::provider_lookup`]).
-const PROVIDER_VARS: &[&str] = {
-    use lore_chat::config as chat;
-    use lore_embed::config as embed;
-    use lore_transcribe::config as transcribe;
-    &[
-        embed::ENV_HOME,
-        embed::ENV_EMBEDDER,
-        embed::ENV_MODEL_DIR,
-        lore_embed::e5::ENV_E5_DIR,
-        embed::ENV_MODEL,
-        embed::ENV_DIMENSIONS,
-        transcribe::ENV_TRANSCRIBER,
-        transcribe::ENV_TRANSCRIPTION_API_KEY,
-        transcribe::ENV_TRANSCRIPTION_BASE_URL,
-        transcribe::ENV_MODEL,
-        transcribe::ENV_MAX_REQUEST_BYTES,
-        chat::ENV_RESPONDER,
-        chat::ENV_BASE_URL,
-        chat::ENV_MODEL,
-        chat::ENV_TIMEOUT,
-        chat::ENV_IDLE_TIMEOUT,
-        chat::ENV_MAX_RETRIES,
-        chat::ENV_PROMPT_TOKENS,
-        chat::ENV_MAX_ANSWER_TOKENS,
-        lore_chat::speech::ENV_SPEECH,
-        lore_chat::speech::ENV_SPEECH_BASE_URL,
-        lore_chat::speech::ENV_SPEECH_MODEL,
-        lore_chat::speech::ENV_SPEECH_MAX_BYTES,
-        lore_chat::speech::ENV_SPEECH_TIMEOUT,
-    ]
-};
+/// The one rule every variable is read by: trimmed, and unset when empty.
+pub fn value(raw: &str) -> Option<String> {
+    let trimmed = raw.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
+}
 
 fn parse<T: std::str::FromStr>(get: &impl Fn(&str) -> Option<String>, name: &str, default: T) -> anyhow::Result<T> {
     match get(name) {
@@ -297,9 +303,8 @@ fn extract_limits(get: &impl Fn(&str) -> Option<String>, limits: &mut ExtractLim
 /// [`OcrSettings::with_api_key_if_missing`]) start-up stops. Read once per process; the strings
 /// are leaked to keep the limits `Copy`.
 fn ocr_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<OcrSettings>> {
-    let mode = get("LORE_OCR").unwrap_or_default();
-    let openai = match mode.trim() {
-        "" | "none" => return Ok(None),
+    let openai = match get("LORE_OCR").as_deref().unwrap_or("none") {
+        "none" => return Ok(None),
         "tesseract" => false,
         "openai" => true,
         other => anyhow::bail!("LORE_OCR must be none, tesseract or openai, not {other:?}"),
@@ -322,7 +327,7 @@ fn tesseract(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<OcrEngine>
     let OcrEngine::Tesseract { program, languages } = OcrSettings::TESSERACT.engine else {
         unreachable!("the default engine is Tesseract")
     };
-    let languages = get("LORE_OCR_LANGUAGES").map_or_else(|| languages.to_owned(), |v| v.trim().to_owned());
+    let languages = get("LORE_OCR_LANGUAGES").unwrap_or_else(|| languages.to_owned());
     anyhow::ensure!(
         !languages.is_empty()
             && languages.len() <= 200
@@ -331,7 +336,7 @@ fn tesseract(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<OcrEngine>
             }),
         "LORE_OCR_LANGUAGES must be Tesseract language codes joined with + (eng, eng+deu), not {languages:?}"
     );
-    let program = get("LORE_TESSERACT_BIN").map_or_else(|| program.to_owned(), |v| v.trim().to_owned());
+    let program = get("LORE_TESSERACT_BIN").unwrap_or_else(|| program.to_owned());
     anyhow::ensure!(
         !program.is_empty() && program.len() <= 4096 && !program.contains('\0'),
         "LORE_TESSERACT_BIN must be a program name or path"
@@ -346,7 +351,7 @@ fn vision_model(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<OcrEngi
     // The documented order: recognition's own server, the chat model's, the OpenAI clients' own.
     let base_url = ["LORE_OCR_BASE_URL", lore_chat::config::ENV_BASE_URL, lore_embed::config::ENV_BASE_URL]
         .into_iter()
-        .find_map(|name| get(name).map(|url| (name, url.trim().trim_end_matches('/').to_owned())));
+        .find_map(|name| get(name).map(|url| (name, url.trim_end_matches('/').to_owned())));
     if let Some((name, url)) = &base_url {
         anyhow::ensure!(
             (url.starts_with("http://") || url.starts_with("https://")) && url.len() <= 2048,
@@ -429,12 +434,12 @@ mod tests {
         assert_eq!(s.app.query_cache_bytes, 0);
         assert_eq!(s.app.rescore_candidates, 120);
         assert_eq!(s.app.rerank_candidates, 30);
-        let reranker = s.reranker.as_ref().unwrap();
+        let reranker = s.providers.reranker.as_ref().unwrap();
         assert_eq!(
             (reranker.base_url.as_str(), reranker.model.as_deref()),
             ("https://api.cohere.com/v2", Some("rerank-v3.5"))
         );
-        assert!(settings(&[]).unwrap().reranker.is_none(), "re-ranking is off by default");
+        assert!(settings(&[]).unwrap().providers.reranker.is_none(), "re-ranking is off by default");
         assert_eq!(settings(&[("LORE_RERANK_CANDIDATES", "500")]).unwrap().app.rerank_candidates, 100, "bounded");
         assert_eq!(s.app.slot_lease, Duration::from_secs(45));
         assert_eq!(
@@ -542,7 +547,7 @@ mod tests {
     fn the_speech_model_reads_its_variables_and_falls_back_to_the_shared_base_urls() {
         let speech = |vars: &[(&str, &str)]| {
             let s = settings(vars).unwrap();
-            lore_chat::speech::config_from_lookup(s.provider_lookup(None)).unwrap().expect("speech is on")
+            s.providers.speech.config().unwrap().expect("speech is on")
         };
         let on = [("LORE_SPEECH", "openai"), ("LORE_SPEECH_MAX_BYTES", "2000000"), ("LORE_SPEECH_TIMEOUT_SECS", "15")];
         let c = speech(&[on.as_slice(), &[("OPENAI_BASE_URL", "http://127.0.0.1:3/v1")]].concat());
@@ -556,11 +561,166 @@ mod tests {
 
     #[test]
     fn a_secret_key_stands_in_for_an_unset_openai_key() {
-        let s = settings(&[("LORE_EMBEDDER", "openai")]).unwrap();
-        let lookup = s.provider_lookup(Some("sk-secret"));
-        assert_eq!(lookup("OPENAI_API_KEY").as_deref(), Some("sk-secret"));
-        assert_eq!(lookup("LORE_EMBEDDER").as_deref(), Some("openai"));
-        let direct = settings(&[("OPENAI_API_KEY", "sk-env")]).unwrap();
-        assert_eq!(direct.provider_lookup(Some("sk-secret"))("OPENAI_API_KEY").as_deref(), Some("sk-env"));
+        let arn = ("LORE_OPENAI_KEY_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:1:secret:k");
+        let s = settings(&[("LORE_EMBEDDER", "openai"), ("LORE_TRANSCRIBER", "openai"), arn]).unwrap();
+        assert!(!s.has_openai_key());
+        // Parsed at start without a key; OpenAI's API cannot be used before the secret is read.
+        assert!(matches!(&s.providers.embedder, EmbedderSettings::OpenAi(o) if o.api_key.is_none()));
+        assert_eq!(s.providers.clone().embedder.config(), Err(lore_embed::ConfigError::MissingApiKey));
+        assert_eq!(s.providers.responder.config(), Ok(None), "no key: the extractive responder");
+        // The composition fills in the secret's key: every OpenAI client gets it.
+        let keyed = s.providers.clone().with_keys(Some("sk-secret"), None);
+        let lore_embed::EmbedderConfig::OpenAi(embedder) = keyed.embedder.config().unwrap() else {
+            panic!("not the openai embedder")
+        };
+        assert_eq!(embedder.api_key, "sk-secret");
+        let responder = keyed.responder.config().unwrap().expect("a key turns the language model on");
+        assert_eq!(responder.api_key.as_deref(), Some("sk-secret"));
+        assert_eq!(keyed.transcriber.config().unwrap().unwrap().api_key.as_deref(), Some("sk-secret"));
+        assert_eq!(keyed.speech.config().unwrap().unwrap().api_key.as_deref(), Some("sk-secret"));
+        // A key set directly wins over the secret's.
+        let direct = settings(&[("OPENAI_API_KEY", "sk-env"), arn]).unwrap();
+        assert!(direct.has_openai_key());
+        let direct = direct.providers.with_keys(Some("sk-secret"), None);
+        assert_eq!(direct.responder.config().unwrap().unwrap().api_key.as_deref(), Some("sk-env"));
+        // The re-ranker's own secret.
+        let rerank = settings(&[("LORE_RERANK_BASE_URL", "https://api.cohere.com/v2")]).unwrap();
+        assert!(rerank.reranker_needs_key());
+        let keyed = rerank.providers.with_keys(Some("sk-secret"), Some("rk-secret")).reranker.unwrap();
+        assert_eq!(keyed.api_key.as_deref(), Some("rk-secret"));
+    }
+
+    #[test]
+    fn a_wrong_provider_value_stops_start_up_naming_the_variable() {
+        // Whether or not the provider is the one in use: every variable is parsed at start.
+        for (name, value) in [
+            ("LORE_LLM_TIMEOUT_SECS", "abc"),
+            ("LORE_LLM_PROMPT_TOKENS", "10"),
+            ("LORE_LLM_BASE_URL", "localhost:8080"),
+            ("LORE_RESPONDER", "gpt"),
+            ("LORE_EMBEDDER", "bogus"),
+            ("LORE_EMBEDDING_DIMENSIONS", "many"),
+            ("OPENAI_BASE_URL", "api.example.com"),
+            ("LORE_TRANSCRIBER", "whisper.cpp"),
+            ("LORE_TRANSCRIPTION_BASE_URL", "ftp://x"),
+            ("LORE_TRANSCRIPTION_MAX_REQUEST_BYTES", "24MB"),
+            ("LORE_SPEECH", "maybe"),
+            ("LORE_SPEECH_TIMEOUT_SECS", "0"),
+            ("LORE_SPEECH_MAX_BYTES", "lots"),
+            ("LORE_RERANK_TIMEOUT_MS", "2s"),
+        ] {
+            let err = settings(&[(name, value)]).map(|_| ()).unwrap_err().to_string();
+            assert!(err.contains(name), "{name}={value}: {err}");
+        }
+        let e = settings(&[("LORE_EMBEDDER", "openai"), ("LORE_EMBEDDING_MODEL", "nomic-embed-text")]).unwrap_err();
+        assert!(e.to_string().contains("LORE_EMBEDDING_DIMENSIONS"), "{e}");
+    }
+
+    /// What a process runs with, for comparing two readings (each reading names its instance).
+    fn fingerprint(s: &Settings) -> String {
+        let app = AppConfig { instance_id: String::new(), ..s.app.clone() };
+        #[cfg(feature = "aws")]
+        let aws = format!("{:?} {:?}", s.aws, s.pg_index);
+        #[cfg(not(feature = "aws"))]
+        let aws = "";
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {aws}",
+            s.backend,
+            s.data_dir,
+            s.addr,
+            app,
+            s.extract_isolation,
+            s.net,
+            s.database_url,
+            s.database_secret_arn,
+            s.openai_key_secret_arn,
+            s.rerank_key_secret_arn,
+            s.providers,
+        )
+    }
+
+    #[test]
+    fn a_blank_value_is_unset_and_values_are_trimmed_for_every_reader() {
+        let defaults = fingerprint(&settings(&[]).unwrap());
+        for name in [
+            "LORE_BACKEND",
+            "LORE_DATA_DIR",
+            "LORE_ADDR",
+            "LORE_PUBLIC_BASE_URL",
+            "LORE_STREAM_URL",
+            "LORE_EXTRACT_ISOLATION",
+            "LORE_INGEST_WORKERS",
+            "LORE_WEBHOOK_RETRY_SCHEDULE",
+            "LORE_WEBHOOK_TIMEOUT_SECS",
+            "LORE_EXTRACT_MEMORY_MB",
+            "LORE_ALLOWED_PORTS",
+            "LORE_ALLOW_PRIVATE_NETWORK",
+            "LORE_DYNAMODB_TABLE",
+            "LORE_INGEST_QUEUE_URL",
+            "LORE_PG_EF_SEARCH",
+            "LORE_DATABASE_URL",
+            "LORE_OPENAI_KEY_SECRET_ARN",
+            "LORE_OCR",
+            "LORE_OCR_LANGUAGES",
+            "LORE_OCR_MAX_PAGES",
+            "HOME",
+            "LORE_EMBEDDER",
+            "LORE_MODEL_DIR",
+            "LORE_E5_DIR",
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+            "LORE_EMBEDDING_MODEL",
+            "LORE_EMBEDDING_DIMENSIONS",
+            "LORE_RESPONDER",
+            "LORE_LLM_BASE_URL",
+            "LORE_LLM_MODEL",
+            "LORE_LLM_TIMEOUT_SECS",
+            "LORE_SPEECH",
+            "LORE_SPEECH_BASE_URL",
+            "LORE_SPEECH_MAX_BYTES",
+            "LORE_TRANSCRIBER",
+            "LORE_TRANSCRIPTION_API_KEY",
+            "LORE_TRANSCRIPTION_BASE_URL",
+            "LORE_TRANSCRIPTION_MAX_REQUEST_BYTES",
+            "LORE_RERANK_BASE_URL",
+            "LORE_RERANK_API_KEY",
+            "LORE_RERANK_TIMEOUT_MS",
+        ] {
+            let blank = settings(&[(name, " \t ")]).unwrap_or_else(|e| panic!("{name} blank: {e}"));
+            assert_eq!(fingerprint(&blank), defaults, "a blank {name} is unset");
+        }
+        // Blank among set ones: a blank key turns nothing on, a blank own server falls back.
+        let s = settings(&[("LORE_EMBEDDER", "openai"), ("OPENAI_API_KEY", "  ")]).unwrap();
+        assert_eq!(s.providers.embedder.config(), Err(lore_embed::ConfigError::MissingApiKey));
+        let s = settings(&[
+            ("OPENAI_API_KEY", "sk"),
+            ("LORE_SPEECH_BASE_URL", " "),
+            ("LORE_LLM_BASE_URL", "http://127.0.0.1:2/v1"),
+        ])
+        .unwrap();
+        assert_eq!(s.providers.speech.config().unwrap().unwrap().base_url, "http://127.0.0.1:2/v1");
+        // Every value is trimmed before it is parsed.
+        let s = settings(&[
+            ("LORE_EMBEDDER", " OpenAI\n"),
+            ("OPENAI_API_KEY", " sk-1 "),
+            ("LORE_LLM_TIMEOUT_SECS", " 25 "),
+            ("LORE_TRANSCRIPTION_MAX_REQUEST_BYTES", "\t1000000 "),
+            ("LORE_RERANK_BASE_URL", " http://127.0.0.1:9/v1 "),
+            ("LORE_OCR", " tesseract "),
+            ("LORE_OCR_LANGUAGES", " eng+deu "),
+        ])
+        .unwrap();
+        let lore_embed::EmbedderConfig::OpenAi(embedder) = s.providers.embedder.config().unwrap() else {
+            panic!("not the openai embedder")
+        };
+        assert_eq!(embedder.api_key, "sk-1");
+        let responder = s.providers.responder.config().unwrap().unwrap();
+        assert_eq!(responder.request_timeout, Duration::from_secs(25));
+        assert_eq!(s.providers.transcriber.config().unwrap().unwrap().max_request_bytes, 1_000_000);
+        assert_eq!(s.providers.reranker.unwrap().base_url, "http://127.0.0.1:9/v1");
+        assert!(matches!(
+            s.app.extract_limits.ocr.map(|o| o.engine),
+            Some(OcrEngine::Tesseract { languages: "eng+deu", .. })
+        ));
     }
 }

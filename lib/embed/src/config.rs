@@ -12,8 +12,10 @@
 //!
 //! `LORE_EMBEDDING_DIMENSIONS` is required for a model whose size is not known. For a
 //! `text-embedding-3-*` model it is also sent as the request's `dimensions` parameter (shortened
-//! embeddings); for other models it only declares the size the server returns. Empty values count as
-//! unset.
+//! embeddings); for other models it only declares the size the server returns.
+//! [`EmbedderSettings::from_lookup`] parses them once, at start, from a lookup that gives each value
+//! trimmed and none for an empty one (lore's settings reader); [`EmbedderSettings::config`] then
+//! looks for the model files and wants the `openai` key.
 //!
 //! Without `LORE_EMBEDDER`, [`MiniLmEmbedder`] (`all-minilm-l6-v2`, semantic) is used when
 //! `bash scripts/fetch-model.sh` has put its files in the model directory; otherwise the built-in
@@ -52,6 +54,143 @@ pub const ENV_MODEL_DIR: &str = "LORE_MODEL_DIR";
 /// Read (through the lookup) for the default [`ENV_MODEL_DIR`].
 pub const ENV_HOME: &str = "HOME";
 
+/// The embedder's variables, parsed: which embedder `LORE_EMBEDDER` names, with its settings.
+/// Nothing is looked at on disk yet, and the `openai` key may still come from elsewhere
+/// ([`Self::with_api_key_if_missing`], a secret on AWS): [`Self::config`] does both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedderSettings {
+    /// No `LORE_EMBEDDER`: MiniLM when its files are in `model_dir`, else the built-in embedder.
+    Default { model_dir: Option<PathBuf> },
+    /// `LORE_EMBEDDER=local`.
+    Local,
+    /// `LORE_EMBEDDER=minilm`, its files in `model_dir`.
+    MiniLm { model_dir: Option<PathBuf> },
+    /// `LORE_EMBEDDER=e5`, its file in `dir`.
+    E5 { dir: Option<PathBuf> },
+    /// `LORE_EMBEDDER=openai`.
+    OpenAi(OpenAiSettings),
+}
+
+/// The settings of `LORE_EMBEDDER=openai`. Its `Debug` leaves out the key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OpenAiSettings {
+    /// `OPENAI_API_KEY`; required by the time [`EmbedderSettings::config`] runs.
+    pub api_key: Option<String>,
+    pub base_url: String,
+    pub model: String,
+    pub dimensions: usize,
+    pub request_dimensions: Option<u32>,
+}
+
+impl std::fmt::Debug for OpenAiSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiSettings")
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("dimensions", &self.dimensions)
+            .field("request_dimensions", &self.request_dimensions)
+            .finish()
+    }
+}
+
+impl Default for EmbedderSettings {
+    /// No variable set: the built-in embedder (no `HOME`, so no model directory).
+    fn default() -> Self {
+        Self::Default { model_dir: None }
+    }
+}
+
+impl EmbedderSettings {
+    /// Parses the variables of the module documentation, read through `lookup` (which gives each
+    /// value trimmed, and none for an empty one). `OPENAI_BASE_URL` and
+    /// `LORE_EMBEDDING_DIMENSIONS` are checked whichever embedder runs; the model directories
+    /// come from `LORE_MODEL_DIR`, `LORE_E5_DIR` or `HOME`.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let base_url = lookup(ENV_BASE_URL).unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ConfigError::InvalidBaseUrl(base_url));
+        }
+        let explicit = match lookup(ENV_DIMENSIONS) {
+            Some(raw) => match raw.parse::<u32>() {
+                Ok(n) if n > 0 => Some(n),
+                _ => return Err(ConfigError::InvalidDimensions(raw)),
+            },
+            None => None,
+        };
+        let Some(kind) = lookup(ENV_EMBEDDER).map(|k| k.to_ascii_lowercase()) else {
+            return Ok(Self::Default { model_dir: model_dir_from_lookup(&lookup) });
+        };
+        match kind.as_str() {
+            "local" => Ok(Self::Local),
+            "minilm" => Ok(Self::MiniLm { model_dir: model_dir_from_lookup(&lookup) }),
+            "e5" => Ok(Self::E5 { dir: e5_dir_from_lookup(&lookup) }),
+            "openai" => {
+                let model = lookup(ENV_MODEL).unwrap_or_else(|| DEFAULT_MODEL.to_owned());
+                let dimensions = match (explicit, known_dimensions(&model)) {
+                    (Some(n), _) => n as usize,
+                    (None, Some(native)) => native,
+                    (None, None) => return Err(ConfigError::UnknownDimensions(model)),
+                };
+                let request_dimensions = explicit.filter(|_| supports_dimensions_parameter(&model));
+                Ok(Self::OpenAi(OpenAiSettings {
+                    api_key: lookup(ENV_API_KEY),
+                    base_url,
+                    model,
+                    dimensions,
+                    request_dimensions,
+                }))
+            }
+            _ => Err(ConfigError::UnknownEmbedder(kind)),
+        }
+    }
+
+    /// With `key` (read from a secret store) as the `openai` key when `OPENAI_API_KEY` gave none.
+    pub fn with_api_key_if_missing(mut self, key: Option<&str>) -> Self {
+        if let Self::OpenAi(openai) = &mut self
+            && openai.api_key.is_none()
+        {
+            openai.api_key = key.map(str::to_owned);
+        }
+        self
+    }
+
+    /// The embedder to build: whether the model files are in place is checked here, on the file
+    /// system, and the `openai` key must be known by now.
+    pub fn config(self) -> Result<EmbedderConfig, ConfigError> {
+        match self {
+            Self::Default { model_dir } => Ok(EmbedderConfig::default_for(model_dir)),
+            Self::Local => Ok(EmbedderConfig::Local),
+            Self::MiniLm { model_dir } => {
+                let model_dir = model_dir.ok_or(ConfigError::NoModelDir)?;
+                let missing = missing_model_files(&model_dir);
+                if !missing.is_empty() {
+                    let dir = model_dir.display().to_string();
+                    return Err(ConfigError::ModelMissing { dir, missing: missing.join(", ") });
+                }
+                Ok(EmbedderConfig::MiniLm { model_dir })
+            }
+            Self::E5 { dir } => {
+                let dir = dir.ok_or(ConfigError::NoE5Dir)?;
+                if !dir.join(E5_FILE_NAME).is_file() {
+                    return Err(ConfigError::E5Missing { path: dir.join(E5_FILE_NAME).display().to_string() });
+                }
+                Ok(EmbedderConfig::E5 { dir })
+            }
+            Self::OpenAi(OpenAiSettings { api_key, base_url, model, dimensions, request_dimensions }) => {
+                let api_key = api_key.ok_or(ConfigError::MissingApiKey)?;
+                Ok(EmbedderConfig::OpenAi(OpenAiEmbedderConfig {
+                    base_url,
+                    model,
+                    dimensions,
+                    request_dimensions,
+                    ..OpenAiEmbedderConfig::new(api_key)
+                }))
+            }
+        }
+    }
+}
+
 /// Which embedder to run, with its settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EmbedderConfig {
@@ -67,64 +206,9 @@ pub enum EmbedderConfig {
 }
 
 impl EmbedderConfig {
-    /// Reads the variables of the module documentation through `lookup` (the composition's
-    /// settings, or a map in tests).
-    /// The model directory comes from `LORE_MODEL_DIR` or `HOME` through `lookup` too; whether the
-    /// model files are in it is checked on the file system.
+    /// [`EmbedderSettings::from_lookup`], then [`EmbedderSettings::config`].
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let model_dir = model_dir_from_lookup(&lookup);
-        let Some(kind) = get(ENV_EMBEDDER).map(|k| k.to_ascii_lowercase()) else {
-            return Ok(Self::default_for(model_dir));
-        };
-        match kind.as_str() {
-            "local" => Ok(Self::Local),
-            "minilm" => {
-                let model_dir = model_dir.ok_or(ConfigError::NoModelDir)?;
-                let missing = missing_model_files(&model_dir);
-                if !missing.is_empty() {
-                    let dir = model_dir.display().to_string();
-                    return Err(ConfigError::ModelMissing { dir, missing: missing.join(", ") });
-                }
-                Ok(Self::MiniLm { model_dir })
-            }
-            "e5" => {
-                let dir = e5_dir_from_lookup(&lookup).ok_or(ConfigError::NoE5Dir)?;
-                if !dir.join(E5_FILE_NAME).is_file() {
-                    return Err(ConfigError::E5Missing { path: dir.join(E5_FILE_NAME).display().to_string() });
-                }
-                Ok(Self::E5 { dir })
-            }
-            "openai" => {
-                let api_key = get(ENV_API_KEY).ok_or(ConfigError::MissingApiKey)?;
-                let base_url = get(ENV_BASE_URL).unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
-                if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-                    return Err(ConfigError::InvalidBaseUrl(base_url));
-                }
-                let model = get(ENV_MODEL).unwrap_or_else(|| DEFAULT_MODEL.to_owned());
-                let explicit = match get(ENV_DIMENSIONS) {
-                    Some(raw) => match raw.parse::<u32>() {
-                        Ok(n) if n > 0 => Some(n),
-                        _ => return Err(ConfigError::InvalidDimensions(raw)),
-                    },
-                    None => None,
-                };
-                let dimensions = match (explicit, known_dimensions(&model)) {
-                    (Some(n), _) => n as usize,
-                    (None, Some(native)) => native,
-                    (None, None) => return Err(ConfigError::UnknownDimensions(model)),
-                };
-                let request_dimensions = explicit.filter(|_| supports_dimensions_parameter(&model));
-                Ok(Self::OpenAi(OpenAiEmbedderConfig {
-                    base_url,
-                    model,
-                    dimensions,
-                    request_dimensions,
-                    ..OpenAiEmbedderConfig::new(api_key)
-                }))
-            }
-            _ => Err(ConfigError::UnknownEmbedder(kind)),
-        }
+        EmbedderSettings::from_lookup(lookup)?.config()
     }
 
     /// No `LORE_EMBEDDER`: MiniLM when its files are present, else the built-in embedder (warned).
@@ -178,10 +262,11 @@ impl EmbedderConfig {
 }
 
 /// The MiniLM model directory: `LORE_MODEL_DIR`, else `$HOME/.cache/lore/models/all-MiniLM-L6-v2`,
-/// else (neither set) `None`. Empty values count as unset.
+/// else (neither set) `None`.
 pub fn model_dir_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-    get(ENV_MODEL_DIR).map(PathBuf::from).or_else(|| get(ENV_HOME).map(|home| default_model_dir(Path::new(&home))))
+    lookup(ENV_MODEL_DIR)
+        .map(PathBuf::from)
+        .or_else(|| lookup(ENV_HOME).map(|home| default_model_dir(Path::new(&home))))
 }
 
 #[cfg(test)]
@@ -219,9 +304,9 @@ mod tests {
     fn local_is_the_default_without_the_model_files() {
         let empty = tempfile::tempdir().unwrap();
         assert_eq!(config(&[]), Ok(EmbedderConfig::Local)); // no LORE_MODEL_DIR, no HOME
-        assert_eq!(config(&[("LORE_EMBEDDER", ""), ("LORE_MODEL_DIR", path(&empty))]), Ok(EmbedderConfig::Local));
+        assert_eq!(config(&[("LORE_MODEL_DIR", path(&empty))]), Ok(EmbedderConfig::Local));
         assert_eq!(config(&[("HOME", path(&empty))]), Ok(EmbedderConfig::Local));
-        assert_eq!(config(&[("LORE_EMBEDDER", " Local ")]), Ok(EmbedderConfig::Local));
+        assert_eq!(config(&[("LORE_EMBEDDER", "Local")]), Ok(EmbedderConfig::Local));
         let embedder = config(&[]).unwrap().build().unwrap();
         assert_eq!(embedder.model_id(), "lore-local-hash-v1");
         assert_eq!(embedder.dimensions(), 384);
@@ -287,7 +372,7 @@ mod tests {
         assert!(err.to_string().contains("bash scripts/fetch-model.sh e5"), "{err}");
         assert_eq!(config(&[("LORE_EMBEDDER", "e5")]), Err(ConfigError::NoE5Dir));
         std::fs::write(dir.path().join("e5-small-q4.bin"), b"not a model").unwrap();
-        let chosen = config(&[("LORE_EMBEDDER", " E5 "), ("LORE_E5_DIR", path(&dir))]).unwrap();
+        let chosen = config(&[("LORE_EMBEDDER", "E5"), ("LORE_E5_DIR", path(&dir))]).unwrap();
         assert_eq!(chosen, EmbedderConfig::E5 { dir: dir.path().to_path_buf() });
         // Never the default, even with its file in place.
         let home = tempfile::tempdir().unwrap();
@@ -318,7 +403,6 @@ mod tests {
         let err = config(&[("LORE_EMBEDDER", "openai")]).unwrap_err();
         assert_eq!(err, ConfigError::MissingApiKey);
         assert!(err.to_string().contains("OPENAI_API_KEY"));
-        assert_eq!(config(&[("LORE_EMBEDDER", "openai"), ("OPENAI_API_KEY", "  ")]), Err(ConfigError::MissingApiKey));
     }
 
     #[test]

@@ -11,8 +11,8 @@
 //! - [`HttpReranker`]: an optional re-ranking model behind a `/rerank` API (Cohere's shape), for
 //!   hybrid search's best candidates ([`RerankerConfig::from_lookup`]).
 //!
-//! [`EmbedderConfig::from_lookup`] picks one from `LORE_EMBEDDER` and `LORE_MODEL_DIR` (as the
-//! composition read them). Every vector returned has unit length; with `local` and `openai` a text without
+//! [`EmbedderSettings::from_lookup`] parses `LORE_EMBEDDER`, `LORE_MODEL_DIR` and the rest (as the
+//! settings read them, at start); [`EmbedderSettings::config`] picks one. Every vector returned has unit length; with `local` and `openai` a text without
 //! content gets a fixed unit vector, with MiniLM the model's vector of `[CLS] [SEP]`.
 
 pub mod batch;
@@ -27,7 +27,7 @@ pub mod openai;
 pub mod rerank;
 
 pub use batch::BatchLimits;
-pub use config::{ConfigError, EmbedderConfig, model_dir_from_lookup};
+pub use config::{ConfigError, EmbedderConfig, EmbedderSettings, model_dir_from_lookup};
 pub use e5::{E5_DIMENSIONS, E5_MODEL_ID};
 #[cfg(feature = "e5")]
 pub use e5::{E5Embedder, E5Error};

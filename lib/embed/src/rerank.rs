@@ -60,27 +60,35 @@ impl std::fmt::Debug for RerankerConfig {
 }
 
 impl RerankerConfig {
-    /// The variables of the module documentation through `lookup`; `None` without
-    /// `LORE_RERANK_BASE_URL` (re-ranking off). Empty values count as unset.
+    /// The variables of the module documentation through `lookup` (which gives each value
+    /// trimmed, and none for an empty one); `None` without `LORE_RERANK_BASE_URL` (re-ranking
+    /// off). Every value is checked either way.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<Self>, ConfigError> {
-        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let Some(base_url) = get(ENV_RERANK_BASE_URL) else { return Ok(None) };
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(ConfigError::InvalidSetting { name: ENV_RERANK_BASE_URL, value: base_url });
-        }
-        let timeout = match get(ENV_RERANK_TIMEOUT_MS) {
+        let timeout = match lookup(ENV_RERANK_TIMEOUT_MS) {
             None => DEFAULT_RERANK_TIMEOUT,
             Some(raw) => match raw.parse::<u64>() {
                 Ok(ms) if (1..=60_000).contains(&ms) => Duration::from_millis(ms),
                 _ => return Err(ConfigError::InvalidSetting { name: ENV_RERANK_TIMEOUT_MS, value: raw }),
             },
         };
+        let Some(base_url) = lookup(ENV_RERANK_BASE_URL) else { return Ok(None) };
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ConfigError::InvalidSetting { name: ENV_RERANK_BASE_URL, value: base_url });
+        }
         Ok(Some(Self {
             base_url: base_url.trim_end_matches('/').to_owned(),
-            api_key: get(ENV_RERANK_API_KEY),
-            model: get(ENV_RERANK_MODEL),
+            api_key: lookup(ENV_RERANK_API_KEY),
+            model: lookup(ENV_RERANK_MODEL),
             timeout,
         }))
+    }
+
+    /// With `key` (read from a secret store) as the key when `LORE_RERANK_API_KEY` gave none.
+    pub fn with_api_key_if_missing(mut self, key: Option<&str>) -> Self {
+        if self.api_key.is_none() {
+            self.api_key = key.map(str::to_owned);
+        }
+        self
     }
 
     pub fn build(self) -> Result<HttpReranker, ConfigError> {
@@ -183,7 +191,6 @@ mod tests {
     #[test]
     fn off_unless_a_base_url_is_set_and_every_value_is_checked() {
         assert_eq!(config(&[]).unwrap(), None);
-        assert_eq!(config(&[(ENV_RERANK_BASE_URL, "  ")]).unwrap(), None, "empty counts as unset");
         let c = config(&[(ENV_RERANK_BASE_URL, "http://127.0.0.1:9/v1/"), (ENV_RERANK_API_KEY, "sk-secret")])
             .unwrap()
             .unwrap();

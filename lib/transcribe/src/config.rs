@@ -10,7 +10,10 @@
 //! | `LORE_TRANSCRIPTION_MODEL` | model name | `whisper-1` |
 //! | `LORE_TRANSCRIPTION_MAX_REQUEST_BYTES` | largest file sent in one request; larger files are split | `24000000` (OpenAI accepts 25 MB) |
 //!
-//! Empty values count as unset. A key is required only for OpenAI's own API: a server reached
+//! [`TranscriberSettings::from_lookup`] parses them once, at start, from a lookup that gives each
+//! value trimmed and none for an empty one (lore's settings reader); the key may still come from a
+//! secret ([`TranscriberSettings::with_api_key_if_missing`]) before [`TranscriberSettings::config`]
+//! decides. A key is required only for OpenAI's own API: a server reached
 //! through `LORE_TRANSCRIPTION_BASE_URL` (or `OPENAI_BASE_URL` with `LORE_TRANSCRIBER=openai`) may
 //! be keyless, and then no `Authorization` header is sent. `OPENAI_BASE_URL` alone does not turn
 //! transcription on: it often points at an embeddings-only server.
@@ -48,59 +51,111 @@ pub enum ConfigError {
     Build(#[from] BuildError),
 }
 
-/// The transcriber settings the environment asks for; `None` when transcription is off.
+/// The transcriber's variables, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TranscriberSettings {
+    /// `LORE_TRANSCRIBER`: `Some(true)` for `openai`, `Some(false)` for `none`; `None`: on when a
+    /// key or `LORE_TRANSCRIPTION_BASE_URL` is set.
+    pub on: Option<bool>,
+    /// Whether `LORE_TRANSCRIPTION_BASE_URL` is set.
+    pub own_server: bool,
+    /// The transcriber's settings, every variable applied; its key is
+    /// `LORE_TRANSCRIPTION_API_KEY`, else `OPENAI_API_KEY`.
+    pub model: OpenAiTranscriberConfig,
+}
+
+impl Default for TranscriberSettings {
+    /// No variable set: no transcriber.
+    fn default() -> Self {
+        Self { on: None, own_server: false, model: OpenAiTranscriberConfig::new(None) }
+    }
+}
+
+impl TranscriberSettings {
+    /// Parses the variables of the module documentation, read through `lookup` (which gives each
+    /// value trimmed, and none for an empty one).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let on = match lookup(ENV_TRANSCRIBER).map(|k| k.to_ascii_lowercase()).as_deref() {
+            None => None,
+            Some("openai") => Some(true),
+            Some("none" | "off" | "disabled") => Some(false),
+            Some(other) => return Err(ConfigError::UnknownTranscriber(other.to_owned())),
+        };
+        let own_base_url = lookup(ENV_TRANSCRIPTION_BASE_URL);
+        let own_server = own_base_url.is_some();
+        let (name, base_url) = match (own_base_url, lookup(ENV_BASE_URL)) {
+            (Some(url), _) => (ENV_TRANSCRIPTION_BASE_URL, url),
+            (None, Some(url)) => (ENV_BASE_URL, url),
+            (None, None) => (ENV_BASE_URL, DEFAULT_BASE_URL.to_owned()),
+        };
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ConfigError::InvalidBaseUrl { name, value: base_url });
+        }
+        let api_key = lookup(ENV_TRANSCRIPTION_API_KEY).or_else(|| lookup(ENV_API_KEY));
+        let mut model = OpenAiTranscriberConfig { base_url, ..OpenAiTranscriberConfig::new(api_key) };
+        if let Some(name) = lookup(ENV_MODEL) {
+            model.model = name;
+        }
+        if let Some(raw) = lookup(ENV_MAX_REQUEST_BYTES) {
+            model.max_request_bytes = match raw.parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => return Err(ConfigError::InvalidMaxRequestBytes(raw)),
+            };
+        }
+        Ok(Self { on, own_server, model })
+    }
+
+    /// With `key` (read from a secret store) as the key when neither `LORE_TRANSCRIPTION_API_KEY`
+    /// nor `OPENAI_API_KEY` gave one.
+    pub fn with_api_key_if_missing(mut self, key: Option<&str>) -> Self {
+        if self.model.api_key.is_none() {
+            self.model.api_key = key.map(str::to_owned);
+        }
+        self
+    }
+
+    /// The transcriber these settings ask for; `None` when transcription is off. An error when
+    /// OpenAI's own API would be asked without a key.
+    pub fn config(&self) -> Result<Option<OpenAiTranscriberConfig>, ConfigError> {
+        let has_key = self.model.api_key.is_some();
+        if !self.on.unwrap_or(has_key || self.own_server) {
+            return Ok(None);
+        }
+        if !has_key && self.model.base_url.trim_end_matches('/') == DEFAULT_BASE_URL {
+            return Err(ConfigError::MissingApiKey);
+        }
+        Ok(Some(self.model.clone()))
+    }
+
+    /// The transcriber these settings ask for, or `None` when transcription is not configured
+    /// (podcast sources then fail with a reason saying what to set).
+    pub fn build(&self) -> Result<Option<Arc<dyn Transcriber>>, ConfigError> {
+        match self.config()? {
+            Some(config) => {
+                tracing::info!(base_url = %config.base_url, model = %config.model, "transcription enabled");
+                Ok(Some(Arc::new(OpenAiTranscriber::new(config)?)))
+            }
+            None => {
+                tracing::info!("no transcriber configured: podcast sources will fail until OPENAI_API_KEY is set");
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The transcriber settings the variables read through `lookup` ask for; `None` when
+/// transcription is off.
 pub fn config_from_lookup(
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<OpenAiTranscriberConfig>, ConfigError> {
-    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-    let api_key = get(ENV_TRANSCRIPTION_API_KEY).or_else(|| get(ENV_API_KEY));
-    let own_base_url = get(ENV_TRANSCRIPTION_BASE_URL);
-    match get(ENV_TRANSCRIBER).map(|k| k.to_ascii_lowercase()).as_deref() {
-        None if api_key.is_none() && own_base_url.is_none() => return Ok(None),
-        None | Some("openai") => {}
-        Some("none" | "off" | "disabled") => return Ok(None),
-        Some(other) => return Err(ConfigError::UnknownTranscriber(other.to_owned())),
-    }
-    let (name, base_url) = match (own_base_url, get(ENV_BASE_URL)) {
-        (Some(url), _) => (ENV_TRANSCRIPTION_BASE_URL, url),
-        (None, Some(url)) => (ENV_BASE_URL, url),
-        (None, None) => (ENV_BASE_URL, DEFAULT_BASE_URL.to_owned()),
-    };
-    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(ConfigError::InvalidBaseUrl { name, value: base_url });
-    }
-    if api_key.is_none() && base_url.trim_end_matches('/') == DEFAULT_BASE_URL {
-        return Err(ConfigError::MissingApiKey);
-    }
-    let mut config = OpenAiTranscriberConfig { base_url, ..OpenAiTranscriberConfig::new(api_key) };
-    if let Some(model) = get(ENV_MODEL) {
-        config.model = model;
-    }
-    if let Some(raw) = get(ENV_MAX_REQUEST_BYTES) {
-        config.max_request_bytes = match raw.parse::<usize>() {
-            Ok(n) if n > 0 => n,
-            _ => return Err(ConfigError::InvalidMaxRequestBytes(raw)),
-        };
-    }
-    Ok(Some(config))
+    TranscriberSettings::from_lookup(lookup)?.config()
 }
 
-/// The transcriber the variables read through `lookup` ask for, or `None` when transcription is
-/// not configured (podcast sources then fail with a reason saying what to set). An error for
-/// settings that are present but wrong.
+/// The transcriber the variables read through `lookup` ask for ([`TranscriberSettings::build`]).
 pub fn transcriber_from_lookup(
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<Arc<dyn Transcriber>>, ConfigError> {
-    match config_from_lookup(lookup)? {
-        Some(config) => {
-            tracing::info!(base_url = %config.base_url, model = %config.model, "transcription enabled");
-            Ok(Some(Arc::new(OpenAiTranscriber::new(config)?)))
-        }
-        None => {
-            tracing::info!("no transcriber configured: podcast sources will fail until OPENAI_API_KEY is set");
-            Ok(None)
-        }
-    }
+    TranscriberSettings::from_lookup(lookup)?.build()
 }
 
 #[cfg(test)]
@@ -120,7 +175,6 @@ mod tests {
     #[test]
     fn nothing_configured_means_no_transcriber() {
         assert_eq!(config(&[]), Ok(None));
-        assert_eq!(config(&[("OPENAI_API_KEY", "  ")]), Ok(None));
         // A base URL for embeddings alone does not turn transcription on.
         assert_eq!(config(&[("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")]), Ok(None));
         assert_eq!(config(&[("OPENAI_API_KEY", "sk-1"), ("LORE_TRANSCRIBER", "none")]), Ok(None));

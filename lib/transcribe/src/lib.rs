@@ -14,6 +14,6 @@ pub mod config;
 pub mod openai;
 pub mod split;
 
-pub use config::{ConfigError, config_from_lookup, transcriber_from_lookup};
+pub use config::{ConfigError, TranscriberSettings, config_from_lookup, transcriber_from_lookup};
 pub use lore_app::ports::{AudioClip, NoTranscriber, TranscribeError, Transcriber, Transcript};
 pub use openai::{BuildError, OpenAiTranscriber, OpenAiTranscriberConfig};

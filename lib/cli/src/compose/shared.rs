@@ -7,8 +7,9 @@ use crate::settings::{ExtractIsolation, Settings};
 use lore_app::ports::{NoTranscriber, Reranker, Transcriber};
 use std::sync::Arc;
 
-/// `openai_key`, `rerank_key`: keys a backend read from its secret store, used when
-/// `OPENAI_API_KEY` and `LORE_RERANK_API_KEY` are not set.
+/// The model providers are the settings' ([`crate::settings::Providers`]), parsed at start, with
+/// `openai_key`, `rerank_key` (keys a backend read from its secret store) where `OPENAI_API_KEY`
+/// and `LORE_RERANK_API_KEY` are not set; the caller's overrides win.
 pub(super) fn shared(
     settings: &Settings,
     overrides: &Overrides,
@@ -20,22 +21,39 @@ pub(super) fn shared(
         if overrides.allow_private_network { lore_crawl::NetPolicy::allow_private() } else { settings.net.clone() };
     let (embedder, transcriber, responder, speech, reranker) = match uses {
         Uses::Everything => {
-            let lookup = settings.provider_lookup(openai_key);
+            let providers = settings.providers.clone().with_keys(openai_key, rerank_key);
             let embedder = match &overrides.embedder {
                 Some(e) => e.clone(),
-                None => lore_embed::EmbedderConfig::from_lookup(&lookup)
-                    .and_then(|c| c.build())
-                    .map_err(|e| anyhow::anyhow!("embedder: {e}"))?,
+                None => {
+                    providers.embedder.config().and_then(|c| c.build()).map_err(|e| anyhow::anyhow!("embedder: {e}"))?
+                }
             };
             let responder = match &overrides.responder {
                 Some(r) => r.clone(),
-                None => lore_chat::responder_from_lookup(&lookup).map_err(|e| anyhow::anyhow!("responder: {e}"))?,
+                None => providers.responder.build().map_err(|e| anyhow::anyhow!("responder: {e}"))?,
             };
             let speech = match &overrides.speech {
                 Some(s) => s.clone(),
-                None => lore_chat::synthesizer_from_lookup(&lookup).map_err(|e| anyhow::anyhow!("speech: {e}"))?,
+                None => providers.speech.build().map_err(|e| anyhow::anyhow!("speech: {e}"))?,
             };
-            (embedder, transcriber(overrides, &lookup)?, responder, speech, reranker(settings, overrides, rerank_key)?)
+            let transcriber = match &overrides.transcriber {
+                Some(t) => t.clone(),
+                None => match providers.transcriber.build().map_err(|e| anyhow::anyhow!("transcriber: {e}"))? {
+                    Some(t) => t,
+                    None => Arc::new(NoTranscriber),
+                },
+            };
+            let reranker = match &overrides.reranker {
+                Some(r) => Some(r.clone()),
+                None => match providers.reranker {
+                    Some(config) => {
+                        let built = config.build().map_err(|e| anyhow::anyhow!("re-ranker: {e}"))?;
+                        Some(Arc::new(built) as Arc<dyn Reranker>)
+                    }
+                    None => None,
+                },
+            };
+            (embedder, transcriber, responder, speech, reranker)
         }
         // Never called by these functions; the built-in embedder needs no secret or model files.
         Uses::RecordsOnly => (
@@ -56,38 +74,6 @@ pub(super) fn shared(
         responder,
         speech,
         reranker,
-    })
-}
-
-/// Hybrid search's re-ranker: the override, else the one `LORE_RERANK_*` configure, else none.
-fn reranker(
-    settings: &Settings,
-    overrides: &Overrides,
-    secret_key: Option<&str>,
-) -> anyhow::Result<Option<Arc<dyn Reranker>>> {
-    if let Some(r) = &overrides.reranker {
-        return Ok(Some(r.clone()));
-    }
-    let Some(mut config) = settings.reranker.clone() else { return Ok(None) };
-    if config.api_key.is_none() {
-        config.api_key = secret_key.map(str::to_owned);
-    }
-    let built = config.build().map_err(|e| anyhow::anyhow!("re-ranker: {e}"))?;
-    Ok(Some(Arc::new(built)))
-}
-
-/// The transcriber of podcast sources: the override, else what the provider variables ask for,
-/// else none (podcast sources then fail saying what to set).
-fn transcriber(
-    overrides: &Overrides,
-    lookup: &impl Fn(&str) -> Option<String>,
-) -> anyhow::Result<Arc<dyn Transcriber>> {
-    if let Some(t) = &overrides.transcriber {
-        return Ok(t.clone());
-    }
-    Ok(match lore_transcribe::transcriber_from_lookup(lookup).map_err(|e| anyhow::anyhow!("transcriber: {e}"))? {
-        Some(t) => t,
-        None => Arc::new(NoTranscriber),
     })
 }
 

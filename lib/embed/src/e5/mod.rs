@@ -86,8 +86,7 @@ pub fn default_e5_dir(home: &Path) -> PathBuf {
 
 /// The model directory: `LORE_E5_DIR`, else [`default_e5_dir`] of `HOME`.
 pub fn e5_dir_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-    get(ENV_E5_DIR).map(PathBuf::from).or_else(|| get("HOME").map(|home| default_e5_dir(Path::new(&home))))
+    lookup(ENV_E5_DIR).map(PathBuf::from).or_else(|| lookup("HOME").map(|home| default_e5_dir(Path::new(&home))))
 }
 
 #[cfg(test)]
@@ -101,7 +100,7 @@ mod tests {
         };
         assert_eq!(e5_dir_from_lookup(vars(&[("LORE_E5_DIR", "/m"), ("HOME", "/h")])), Some(PathBuf::from("/m")));
         assert_eq!(
-            e5_dir_from_lookup(vars(&[("LORE_E5_DIR", " "), ("HOME", "/h")])),
+            e5_dir_from_lookup(vars(&[("HOME", "/h")])),
             Some(PathBuf::from("/h/.cache/lore/models/multilingual-e5-small-q4"))
         );
         assert_eq!(e5_dir_from_lookup(vars(&[])), None);
