@@ -28,8 +28,8 @@ use lore_domain::slug::Slug;
 use lore_domain::source::{CrawlDepth, SourceType, TextContent, source_name};
 use lore_domain::time::Timestamp;
 use lore_http::bodies::{
-    CreateChatbot, CreateForm, CreateMind, CreateSource, SearchBody, SubmitResponse, SubscribeBody, UpdateChatbot,
-    UpdateChunk, UpdateMind,
+    AssistantUpdate, ChatbotUpdate, CreateChatbot, CreateForm, CreateMind, CreateSource, MindUpdate, SearchBody,
+    SubmitResponse, SubscribeBody, UpdateChunk,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -60,6 +60,11 @@ fn body<T: DeserializeOwned>(v: &Value) -> Option<T> {
     T::deserialize(v).ok()
 }
 
+/// A Mind's update as the route reads it: its own members and the shared settings.
+fn mind_update(v: &Value) -> Option<lore_domain::mind::RawMind> {
+    Some(body::<MindUpdate>(v)?.into_raw(body::<AssistantUpdate>(v)?))
+}
+
 fn bodies(v: &Value) {
     if let Some(b) = body::<CreateForm>(v) {
         form(v, b);
@@ -75,14 +80,15 @@ fn bodies(v: &Value) {
                 }
             };
             let mut mind = Mind::create(WorkspaceId::generate(), new, slug, Timestamp::from_millis(0));
-            if let Some(patch) = body::<UpdateMind>(v).and_then(|p| MindPatch::parse(&p.into_raw()).ok()) {
+            if let Some(patch) = mind_update(v).and_then(|p| MindPatch::parse(&p).ok()) {
                 patch.apply(&mut mind);
-                let _ = (mind.theme.entries(), mind.social_links.entries(), mind.theme.is_empty());
+                let theme = &mind.settings.theme;
+                let _ = (theme.entries(), mind.social_links.entries(), theme.is_empty());
             }
         }
     }
-    if let Some(b) = body::<UpdateMind>(v) {
-        let _ = MindPatch::parse(&b.into_raw()).map(|p| p.is_empty());
+    if let Some(raw) = mind_update(v) {
+        let _ = MindPatch::parse(&raw).map(|p| p.is_empty());
     }
     if let Some(b) = body::<SearchBody>(v) {
         let _ = SearchRequest::parse(b.input());
@@ -101,8 +107,8 @@ fn bodies(v: &Value) {
     if let Some(b) = body::<CreateChatbot>(v) {
         let _ = NewChatbot::parse(b.name.as_deref(), b.slug.as_deref(), b.descriptor.as_deref());
     }
-    if let Some(b) = body::<UpdateChatbot>(v) {
-        let _ = ChatbotPatch::parse(&b.into_raw()).map(|p| p.is_empty());
+    if let (Some(own), Some(settings)) = (body::<ChatbotUpdate>(v), body::<AssistantUpdate>(v)) {
+        let _ = ChatbotPatch::parse(&own.into_raw(settings)).map(|p| p.is_empty());
     }
     if let Some(b) = body::<SubscribeBody>(v)
         && let Ok(filter) = HookFilter::parse(b.event.as_deref())

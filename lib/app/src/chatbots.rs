@@ -79,7 +79,7 @@ impl App {
     /// A new identity secret for the chatbot, replacing the one before (docs/api.md §18).
     pub async fn new_chatbot_identity_secret(&self, p: &Principal, id: &ChatbotId) -> Result<IdentitySecret, AppError> {
         let secret = IdentitySecret::generate();
-        self.change_chatbot(p, id, |c| c.embed.identity_secret = Some(secret.clone())).await?;
+        self.change_chatbot(p, id, |c| c.settings.embed.identity_secret = Some(secret.clone())).await?;
         Ok(secret)
     }
 

@@ -220,13 +220,13 @@ impl App {
                     expertise_areas: m.expertise_areas.as_slice().to_vec(),
                     temperature: Some(m.temperature.value()),
                 };
-                Ok((persona, m.welcome_message.as_ref().map(|w| w.as_str().to_owned()), m.reply))
+                Ok((persona, m.settings.welcome_message.as_ref().map(|w| w.as_str().to_owned()), m.settings.reply))
             }
             SourceOwner::Chatbot(id) => {
                 let c = self.ports.storage.chatbots.get_chatbot(ws, id).await?.ok_or(AppError::NotFound("chatbot"))?;
                 let instructions = (!c.descriptor.trim().is_empty()).then(|| c.descriptor.clone());
                 let persona = Persona { name: c.name.as_str().to_owned(), instructions, ..Persona::default() };
-                Ok((persona, c.welcome_message.as_ref().map(|w| w.as_str().to_owned()), c.reply))
+                Ok((persona, c.settings.welcome_message.as_ref().map(|w| w.as_str().to_owned()), c.settings.reply))
             }
         }
     }

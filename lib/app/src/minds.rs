@@ -200,7 +200,7 @@ impl App {
         id: &MindId,
     ) -> Result<lore_domain::embed::IdentitySecret, AppError> {
         let secret = lore_domain::embed::IdentitySecret::generate();
-        self.change_mind(p, id, |m| m.embed.identity_secret = Some(secret.clone())).await?;
+        self.change_mind(p, id, |m| m.settings.embed.identity_secret = Some(secret.clone())).await?;
         Ok(secret)
     }
 

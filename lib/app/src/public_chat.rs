@@ -108,8 +108,8 @@ impl App {
         client: Option<IpAddr>,
     ) -> Result<PublicStart, AppError> {
         let published = self.published(kind, slug).await?;
-        let user_id = claim.verify(published.embed()).map_err(|()| identity_invalid())?;
-        if published.collect_email_before_chat() && visitor.as_ref().is_none_or(|v| v.email.is_none()) {
+        let user_id = claim.verify(&published.settings().embed).map_err(|()| identity_invalid())?;
+        if published.settings().collect_email_before_chat && visitor.as_ref().is_none_or(|v| v.email.is_none()) {
             return Err(email_required(kind));
         }
         self.admit_public(&published, client).await?;
@@ -118,7 +118,7 @@ impl App {
             (Some(v), Some(u)) => Some(Visitor { user_id: Some(u), ..v }),
             (None, Some(u)) => Some(Visitor { email: None, name: None, user_id: Some(u) }),
         };
-        let lead = published.collect_email_before_chat();
+        let lead = published.settings().collect_email_before_chat;
         let token = VisitorToken::generate();
         let transcript = self
             .open_conversation(

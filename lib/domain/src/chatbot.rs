@@ -1,10 +1,9 @@
 //! Chatbots (docs/api.md §5): name ≤ 100, slug unique per workspace, free-text descriptor; and
 //! (§18) the public settings they share with Minds, under the same names and rules.
 
-use crate::embed::{EmbedPatch, EmbedSettings};
+use crate::assistant::{AssistantPatch, AssistantSettings, RawAssistantPatch};
 use crate::error::{DomainError, Validator};
 use crate::id::{ChatbotId, WorkspaceId};
-use crate::mind::{Field, ObjectChange, SuggestedQuestions, Theme, ThemePatch, WelcomeMessage};
 use crate::slug::Slug;
 use crate::text;
 use crate::time::Timestamp;
@@ -40,14 +39,8 @@ pub struct Chatbot {
     /// Empty when the caller gave none; the interface types it as a string, never null.
     pub descriptor: String,
     pub is_published: bool,
-    pub welcome_message: Option<WelcomeMessage>,
-    pub suggested_questions: SuggestedQuestions,
-    pub show_sources: bool,
-    pub collect_email_before_chat: bool,
-    pub theme: Theme,
-    pub embed: EmbedSettings,
-    /// Corrections' threshold and the hand-off control (§19).
-    pub reply: crate::correction::ReplySettings,
+    /// What visitors meet, as a Mind has it (§18–20).
+    pub settings: AssistantSettings,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     /// Bumped by every write of the settings: a write based on an older read is refused, so
@@ -68,13 +61,7 @@ impl Chatbot {
             slug,
             descriptor: new.descriptor,
             is_published: false,
-            welcome_message: None,
-            suggested_questions: SuggestedQuestions::default(),
-            show_sources: true,
-            collect_email_before_chat: false,
-            theme: Theme::default(),
-            embed: EmbedSettings::default(),
-            reply: crate::correction::ReplySettings::default(),
+            settings: AssistantSettings::default(),
             created_at: now,
             updated_at: now,
             revision: 0,
@@ -134,87 +121,28 @@ pub struct RawChatbotPatch {
     pub name: Option<String>,
     pub slug: Option<String>,
     pub descriptor: Option<String>,
-    pub welcome_message: Field<String>,
-    pub suggested_questions: Field<Vec<String>>,
-    pub show_sources: Field<bool>,
-    pub collect_email_before_chat: Field<bool>,
-    pub theme: Field<std::collections::BTreeMap<String, Option<String>>>,
-    pub allowed_origins: Field<Vec<String>>,
-    pub identity_verification: Field<bool>,
-    pub correction_threshold: Field<f64>,
-    pub handoff_enabled: Field<bool>,
-    pub language: Field<String>,
-    pub knowledge_filter: Field<serde_json::Value>,
+    pub settings: RawAssistantPatch,
 }
 
-/// A partial update; `None` keeps the current value (`Some(None)` clears the welcome message).
+/// A partial update; `None` keeps the current value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChatbotPatch {
     pub name: Option<ChatbotName>,
     pub slug: Option<Slug>,
     pub descriptor: Option<String>,
-    pub welcome_message: Option<Option<WelcomeMessage>>,
-    pub suggested_questions: Option<SuggestedQuestions>,
-    pub show_sources: Option<bool>,
-    pub collect_email_before_chat: Option<bool>,
-    pub theme: Option<ObjectChange<ThemePatch>>,
-    pub embed: EmbedPatch,
-    pub reply: crate::correction::ReplyPatch,
+    pub settings: AssistantPatch,
 }
 
 impl ChatbotPatch {
-    /// Validates every member that was sent, reporting every refused field at once. The public
-    /// settings follow the rules of the Mind settings of the same names.
+    /// Validates every member that was sent, reporting every refused field at once.
     pub fn parse(raw: &RawChatbotPatch) -> Result<Self, DomainError> {
         let mut v = Validator::new();
         let name = raw.name.as_deref().and_then(|n| v.check(ChatbotName::parse(n)));
         let slug = raw.slug.as_deref().and_then(|s| v.check(Slug::parse("slug", s)));
         let descriptor = raw.descriptor.as_deref().and_then(|d| v.check(parse_descriptor(d)));
-        let welcome_message = match &raw.welcome_message {
-            Field::Absent => None,
-            Field::Null => Some(None),
-            Field::Value(s) => v.check(WelcomeMessage::parse_optional(s)),
-        };
-        let suggested_questions = match &raw.suggested_questions {
-            Field::Absent => None,
-            Field::Null => v.check(Err(DomainError::field(SuggestedQuestions::FIELD, "must not be null"))),
-            Field::Value(q) => v.check(SuggestedQuestions::parse(q)),
-        };
-        let flag = |v: &mut Validator, name: &str, f: &Field<bool>| match f {
-            Field::Absent => None,
-            Field::Null => v.check(Err(DomainError::field(name, "must be true or false"))),
-            Field::Value(b) => Some(*b),
-        };
-        let show_sources = flag(&mut v, "showSources", &raw.show_sources);
-        let collect_email_before_chat = flag(&mut v, "collectEmailBeforeChat", &raw.collect_email_before_chat);
-        let theme = match &raw.theme {
-            Field::Absent => None,
-            Field::Null => Some(ObjectChange::Clear),
-            Field::Value(map) => v.check(ThemePatch::parse(map)).map(ObjectChange::Merge),
-        };
-        let embed = EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification);
-        let reply = crate::correction::ReplyPatch::parse(
-            &mut v,
-            crate::correction::RawReply {
-                correction_threshold: &raw.correction_threshold,
-                handoff_enabled: &raw.handoff_enabled,
-                language: &raw.language,
-                knowledge_filter: &raw.knowledge_filter,
-            },
-        );
+        let settings = AssistantPatch::parse(&mut v, &raw.settings);
         v.finish()?;
-        Ok(Self {
-            name,
-            slug,
-            descriptor,
-            welcome_message,
-            suggested_questions,
-            show_sources,
-            collect_email_before_chat,
-            theme,
-            embed,
-            reply,
-        })
+        Ok(Self { name, slug, descriptor, settings })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -223,25 +151,16 @@ impl ChatbotPatch {
 
     /// Applies the change; identity, timestamps and counts are untouched.
     pub fn apply(&self, c: &mut Chatbot) {
-        fn set<T: Clone>(slot: &mut T, v: &Option<T>) {
-            if let Some(v) = v {
-                *slot = v.clone();
-            }
+        if let Some(n) = &self.name {
+            c.name = n.clone();
         }
-        set(&mut c.name, &self.name);
-        set(&mut c.slug, &self.slug);
-        set(&mut c.descriptor, &self.descriptor);
-        set(&mut c.welcome_message, &self.welcome_message);
-        set(&mut c.suggested_questions, &self.suggested_questions);
-        set(&mut c.show_sources, &self.show_sources);
-        set(&mut c.collect_email_before_chat, &self.collect_email_before_chat);
-        match &self.theme {
-            None => {}
-            Some(ObjectChange::Clear) => c.theme = Theme::default(),
-            Some(ObjectChange::Merge(p)) => c.theme.apply(p),
+        if let Some(s) = &self.slug {
+            c.slug = s.clone();
         }
-        self.embed.apply(&mut c.embed);
-        self.reply.apply(&mut c.reply);
+        if let Some(d) = &self.descriptor {
+            c.descriptor = d.clone();
+        }
+        self.settings.apply(&mut c.settings);
     }
 }
 
@@ -249,6 +168,7 @@ impl ChatbotPatch {
 mod tests {
     use super::*;
     use crate::error::ErrorCode;
+    use crate::mind::Field;
 
     #[test]
     fn new_chatbot_rules() {
@@ -264,36 +184,18 @@ mod tests {
     }
 
     #[test]
-    fn public_settings_follow_the_mind_rules() {
-        let raw = |f: fn(&mut RawChatbotPatch)| {
-            let mut r = RawChatbotPatch::default();
-            f(&mut r);
-            ChatbotPatch::parse(&r)
-        };
-        let five = raw(|r| r.suggested_questions = Field::Value(vec!["q".into(); 5])).unwrap_err();
-        assert!(five.fields.contains_key("suggestedQuestions"));
-        let colour = raw(|r| {
-            r.theme = Field::Value([("primaryColor".to_owned(), Some("red".to_owned()))].into_iter().collect())
-        })
-        .unwrap_err();
-        assert!(colour.fields.contains_key("theme.primaryColor"));
-        let origins = raw(|r| r.allowed_origins = Field::Value(vec!["http://example.com".into()])).unwrap_err();
-        assert!(origins.fields.contains_key("allowedOrigins"));
+    fn a_patch_reads_the_shared_settings_with_its_own() {
+        let mut raw = RawChatbotPatch { name: Some(String::new()), ..Default::default() };
+        raw.settings.allowed_origins = Field::Value(vec!["http://example.com".into()]);
+        let e = ChatbotPatch::parse(&raw).unwrap_err();
+        assert!(e.fields.contains_key("name") && e.fields.contains_key("allowedOrigins"));
         let new = NewChatbot::parse(Some("Bot"), None, None).unwrap();
         let mut c = Chatbot::create(WorkspaceId::generate(), new, Slug::parse("s", "bot").unwrap(), Timestamp::now());
-        assert!(c.show_sources && !c.is_published && c.embed.allowed_origins.is_empty());
-        let p = raw(|r| {
-            r.welcome_message = Field::Value("Hello".into());
-            r.collect_email_before_chat = Field::Value(true);
-            r.allowed_origins = Field::Value(vec!["https://shop.example".into()]);
-            r.identity_verification = Field::Value(true);
-        })
-        .unwrap();
-        p.apply(&mut c);
-        assert_eq!(c.welcome_message.as_ref().map(|w| w.as_str()), Some("Hello"));
-        assert!(c.collect_email_before_chat && c.embed.identity_verification);
-        assert!(c.embed.allowed_origins.allows("https://shop.example"));
-        raw(|r| r.welcome_message = Field::Null).unwrap().apply(&mut c);
-        assert_eq!(c.welcome_message, None);
+        assert!(c.settings.show_sources && !c.is_published && c.settings.embed.allowed_origins.is_empty());
+        let mut raw = RawChatbotPatch { descriptor: Some(" Answers billing questions ".into()), ..Default::default() };
+        raw.settings.collect_email_before_chat = Field::Value(true);
+        ChatbotPatch::parse(&raw).unwrap().apply(&mut c);
+        assert_eq!(c.descriptor, "Answers billing questions");
+        assert!(c.settings.collect_email_before_chat && c.name.as_str() == "Bot");
     }
 }

@@ -130,16 +130,6 @@ impl ReplyPatch {
     }
 }
 
-impl crate::embed::Published {
-    /// The owner's reply settings (docs/api.md §19).
-    pub fn reply(&self) -> &ReplySettings {
-        match self {
-            Self::Mind(m) => &m.reply,
-            Self::Chatbot(c) => &c.reply,
-        }
-    }
-}
-
 /// A question as corrections compare it: lower case, runs of whitespace as one space, trimmed.
 pub fn fold(question: &str) -> String {
     question.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>().join(" ")

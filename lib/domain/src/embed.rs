@@ -8,7 +8,8 @@
 use crate::chatbot::Chatbot;
 use crate::error::{DomainError, Validator};
 use crate::id::WorkspaceId;
-use crate::mind::{Field, Mind, SuggestedQuestions, Theme, WelcomeMessage};
+use crate::assistant::AssistantSettings;
+use crate::mind::{Field, Mind};
 use crate::slug::Slug;
 use crate::source::SourceOwner;
 use crate::text;
@@ -336,45 +337,11 @@ impl Published {
         }
     }
 
-    pub fn welcome_message(&self) -> Option<&WelcomeMessage> {
+    /// What visitors meet, the same for both kinds.
+    pub fn settings(&self) -> &AssistantSettings {
         match self {
-            Self::Mind(m) => m.welcome_message.as_ref(),
-            Self::Chatbot(c) => c.welcome_message.as_ref(),
-        }
-    }
-
-    pub fn suggested_questions(&self) -> &SuggestedQuestions {
-        match self {
-            Self::Mind(m) => &m.suggested_questions,
-            Self::Chatbot(c) => &c.suggested_questions,
-        }
-    }
-
-    pub fn show_sources(&self) -> bool {
-        match self {
-            Self::Mind(m) => m.show_sources,
-            Self::Chatbot(c) => c.show_sources,
-        }
-    }
-
-    pub fn collect_email_before_chat(&self) -> bool {
-        match self {
-            Self::Mind(m) => m.collect_email_before_chat,
-            Self::Chatbot(c) => c.collect_email_before_chat,
-        }
-    }
-
-    pub fn theme(&self) -> &Theme {
-        match self {
-            Self::Mind(m) => &m.theme,
-            Self::Chatbot(c) => &c.theme,
-        }
-    }
-
-    pub fn embed(&self) -> &EmbedSettings {
-        match self {
-            Self::Mind(m) => &m.embed,
-            Self::Chatbot(c) => &c.embed,
+            Self::Mind(m) => &m.settings,
+            Self::Chatbot(c) => &c.settings,
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod analytics;
 pub mod api_key;
+pub mod assistant;
 pub mod audio;
 pub mod chatbot;
 pub mod chunk;

@@ -6,7 +6,7 @@ use crate::conversations::{ConversationView, MessageView, Presentation, message_
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ConversationsRead, PathId};
 use crate::state::ApiState;
-use crate::views::{Status, flattened_schema};
+use crate::views::{Status, flattened_doc};
 use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
@@ -20,8 +20,7 @@ use lore_domain::analytics::{Analytics, Counts, Day, DayRange};
 use lore_domain::id::{ChatbotId, MindId};
 use lore_domain::source::SourceOwner;
 use serde::{Deserialize, Serialize};
-use utoipa::openapi::{RefOr, Schema};
-use utoipa::{IntoParams, PartialSchema, ToSchema};
+use utoipa::{IntoParams, ToSchema};
 
 /// The routes of Minds.
 pub fn mind_router() -> ApiRouter {
@@ -87,18 +86,7 @@ pub struct DayView {
     pub counts: CountsView,
 }
 
-impl PartialSchema for DayView {
-    fn schema() -> RefOr<Schema> {
-        flattened_schema("One UTC day's counts.", [DayDate::schema(), CountsView::schema()])
-    }
-}
-
-impl ToSchema for DayView {
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        DayDate::schemas(schemas);
-        CountsView::schemas(schemas);
-    }
-}
+flattened_doc!(DayView, Some("One UTC day's counts."), [DayDate, CountsView]);
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -192,21 +180,11 @@ pub struct ExportedMessages {
     pub messages: Vec<MessageView>,
 }
 
-impl PartialSchema for ExportedConversation {
-    fn schema() -> RefOr<Schema> {
-        flattened_schema(
-            "One line of a JSONL export: the conversation with its `messages`.",
-            [ConversationView::schema(), ExportedMessages::schema()],
-        )
-    }
-}
-
-impl ToSchema for ExportedConversation {
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        ConversationView::schemas(schemas);
-        ExportedMessages::schemas(schemas);
-    }
-}
+flattened_doc!(
+    ExportedConversation,
+    Some("One line of a JSONL export: the conversation with its `messages`."),
+    [ConversationView, ExportedMessages]
+);
 
 // ---- queries -----------------------------------------------------------------------------------
 

@@ -4,22 +4,18 @@
 
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBody, Pagination, PathId};
-use crate::minds::{
-    IdentitySecretEnvelope, PublishMind, ThemeInput, ThemeView, optional_json, origins, public_base, theme_view,
-};
-use crate::search::SearchFilter;
+use crate::assistant::{AssistantUpdate, AssistantView};
+use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBodies, JsonBody, Pagination, PathId};
+use crate::minds::{IdentitySecretEnvelope, PublishMind, optional_json, public_base};
 use crate::state::ApiState;
-use crate::views::{Deleted, PageParams, PaginationView, Status};
+use crate::views::{Deleted, PageParams, PaginationView, Status, flattened_doc};
 use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot, RawChatbotPatch};
 use lore_domain::id::ChatbotId;
-use lore_domain::metadata::Filter;
 use lore_domain::mind::Field;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
 pub fn router() -> ApiRouter {
@@ -30,9 +26,23 @@ pub fn router() -> ApiRouter {
         .routes(api_routes!(new_chatbot_identity_secret))
 }
 
+/// A chatbot: its own fields, then the settings it shares with Minds ([`AssistantView`]), one
+/// JSON object.
+#[derive(Debug, Serialize)]
+pub struct ChatbotView {
+    #[serde(flatten)]
+    pub chatbot: ChatbotOwnView,
+    #[serde(flatten)]
+    pub assistant: AssistantView,
+}
+
+flattened_doc!(ChatbotView, None, [ChatbotOwnView, AssistantView]);
+
+/// What only a chatbot has. Not a schema of the document: its properties are documented as
+/// [`ChatbotView`]'s.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ChatbotView {
+pub struct ChatbotOwnView {
     #[schema(example = "cb_01jq3z5v7b8c9d0e1f2g3h4j5k")]
     pub id: String,
     pub name: String,
@@ -50,58 +60,25 @@ pub struct ChatbotView {
     /// `<public base>/c/{slug}`: the public page (served while the chatbot is published).
     #[schema(example = "https://lore.example.com/c/support-bot")]
     pub public_url: String,
-    /// The first message of every conversation.
-    pub welcome_message: Option<String>,
-    pub suggested_questions: Vec<String>,
-    /// Visitors see the passages answers cite.
-    pub show_sources: bool,
-    /// Visitors give their e-mail address before chatting (`chatbot.lead.captured`).
-    pub collect_email_before_chat: bool,
-    pub theme: Option<ThemeView>,
-    /// Origins whose pages may embed the page and call its visitor routes.
-    #[schema(example = json!(["https://www.example.com"]))]
-    pub allowed_origins: Vec<String>,
-    /// Visitors must carry a user id signed with the identity secret.
-    pub identity_verification: bool,
-    /// A question at least this similar to a corrected one is answered with the correction.
-    #[schema(example = 0.9)]
-    pub correction_threshold: f64,
-    /// The page shows a "talk to a person" control.
-    pub handoff_enabled: bool,
-    /// The metadata filter every answer's search applies (docs/api.md §7); null: all sources.
-    #[schema(value_type = Option<SearchFilter>)]
-    pub knowledge_filter: Option<Filter>,
-    /// `"auto"` (answers in each visitor's language, the page in the browser's) or the code of
-    /// one supported language (`GET /api/v1/languages`).
-    #[schema(example = "auto")]
-    pub language: String,
 }
 
 impl ChatbotView {
     /// `base`: where the public pages are ([`public_base`]).
     pub(crate) fn of(c: Chatbot, base: &str) -> Self {
         Self {
-            public_url: format!("{base}/c/{}", c.slug),
-            id: c.id.to_string(),
-            name: c.name.as_str().to_owned(),
-            slug: c.slug.to_string(),
-            created_at: c.created_at.to_string(),
-            updated_at: c.updated_at.to_string(),
-            source_count: c.source_count,
-            conversation_count: c.conversation_count,
-            is_published: c.is_published,
-            welcome_message: c.welcome_message.as_ref().map(|w| w.as_str().to_owned()),
-            suggested_questions: c.suggested_questions.as_slice().to_vec(),
-            show_sources: c.show_sources,
-            collect_email_before_chat: c.collect_email_before_chat,
-            theme: theme_view(&c.theme),
-            allowed_origins: origins(&c.embed),
-            identity_verification: c.embed.identity_verification,
-            correction_threshold: c.reply.correction_threshold.value(),
-            handoff_enabled: c.reply.handoff_enabled,
-            language: c.reply.language.as_str().to_owned(),
-            knowledge_filter: c.reply.knowledge_filter,
-            descriptor: c.descriptor,
+            assistant: AssistantView::of(&c.settings),
+            chatbot: ChatbotOwnView {
+                public_url: format!("{base}/c/{}", c.slug),
+                id: c.id.to_string(),
+                name: c.name.as_str().to_owned(),
+                slug: c.slug.to_string(),
+                created_at: c.created_at.to_string(),
+                updated_at: c.updated_at.to_string(),
+                source_count: c.source_count,
+                conversation_count: c.conversation_count,
+                is_published: c.is_published,
+                descriptor: c.descriptor,
+            },
         }
     }
 }
@@ -139,76 +116,37 @@ pub struct CreateChatbot {
     pub descriptor: Option<String>,
 }
 
-/// Change any of name, slug, descriptor and the public settings (docs/api.md §18, the rules of
-/// the Mind settings of the same names); absent members keep their value. `null` clears
-/// `welcomeMessage`, `theme` and `allowedOrigins`; `theme` merges.
+/// The body of a chatbot's update, as documented: [`ChatbotUpdate`] and [`AssistantUpdate`].
+pub struct UpdateChatbot;
+
+flattened_doc!(
+    UpdateChatbot,
+    Some(
+        "Change any of name, slug, descriptor and the public settings (docs/api.md §18, the rules of\n\
+         the Mind settings of the same names); absent members keep their value. `null` clears\n\
+         `welcomeMessage`, `theme` and `allowedOrigins`; `theme` merges."
+    ),
+    [ChatbotUpdate, AssistantUpdate]
+);
+
+/// What only a chatbot has, of an update. Not a schema of the document: its properties are
+/// documented as [`UpdateChatbot`]'s.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct UpdateChatbot {
+pub struct ChatbotUpdate {
     #[schema(max_length = 100)]
     pub name: Option<String>,
     pub slug: Option<String>,
     pub descriptor: Option<String>,
-    #[schema(value_type = Option<String>, nullable, max_length = 2000)]
-    #[serde(default)]
-    pub welcome_message: Field<String>,
-    /// Up to 4 questions, each 1–300 characters.
-    #[schema(value_type = Option<Vec<String>>, max_items = 4)]
-    #[serde(default)]
-    pub suggested_questions: Field<Vec<String>>,
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub show_sources: Field<bool>,
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub collect_email_before_chat: Field<bool>,
-    #[schema(value_type = Option<ThemeInput>, nullable)]
-    #[serde(default)]
-    pub theme: Field<BTreeMap<String, Option<String>>>,
-    /// Up to 20 origins `scheme://host[:port]` (https; http only for localhost and 127.0.0.1).
-    #[schema(value_type = Option<Vec<String>>, max_items = 20, nullable, example = json!(["https://www.example.com"]))]
-    #[serde(default)]
-    pub allowed_origins: Field<Vec<String>>,
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub identity_verification: Field<bool>,
-    /// How similar a question must be to a corrected one (cosine of the embeddings, 0.5-1) to be
-    /// answered with the correction (docs/api.md §19).
-    #[schema(value_type = Option<f64>, minimum = 0.5, maximum = 1.0, example = 0.9)]
-    #[serde(default)]
-    pub correction_threshold: Field<f64>,
-    /// Show a "talk to a person" control on the page (the hand-off route works either way).
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub handoff_enabled: Field<bool>,
-    /// Answer only from sources whose metadata passes this filter (docs/api.md §7); `null`
-    /// removes it.
-    #[schema(value_type = Option<SearchFilter>, nullable)]
-    #[serde(default)]
-    pub knowledge_filter: Field<serde_json::Value>,
-    /// `"auto"` or a supported language code (`GET /api/v1/languages`).
-    #[schema(value_type = Option<String>, example = "fr")]
-    #[serde(default)]
-    pub language: Field<String>,
 }
 
-impl UpdateChatbot {
-    pub fn into_raw(self) -> RawChatbotPatch {
+impl ChatbotUpdate {
+    pub fn into_raw(self, settings: AssistantUpdate) -> RawChatbotPatch {
         RawChatbotPatch {
             name: self.name,
             slug: self.slug,
             descriptor: self.descriptor,
-            welcome_message: self.welcome_message,
-            suggested_questions: self.suggested_questions,
-            show_sources: self.show_sources,
-            collect_email_before_chat: self.collect_email_before_chat,
-            theme: self.theme,
-            allowed_origins: self.allowed_origins,
-            identity_verification: self.identity_verification,
-            correction_threshold: self.correction_threshold,
-            handoff_enabled: self.handoff_enabled,
-            knowledge_filter: self.knowledge_filter,
-            language: self.language,
+            settings: settings.into_raw(),
         }
     }
 }
@@ -288,9 +226,9 @@ async fn update_chatbot(
     State(s): State<ApiState>,
     headers: HeaderMap,
     PathId(id): PathId<ChatbotId>,
-    JsonBody(body): JsonBody<UpdateChatbot>,
+    JsonBodies(own, settings): JsonBodies<ChatbotUpdate, AssistantUpdate>,
 ) -> Result<Json<ChatbotEnvelope>, ApiError> {
-    let patch = ChatbotPatch::parse(&body.into_raw())?;
+    let patch = ChatbotPatch::parse(&own.into_raw(settings))?;
     Ok(Json(ChatbotEnvelope::of(s.app.update_chatbot(&auth.principal, &id, patch).await?, &s, &headers)))
 }
 

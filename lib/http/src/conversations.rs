@@ -221,7 +221,7 @@ impl Presentation {
 
     /// A published Mind's or chatbot's visitors.
     pub(crate) fn public(published: &lore_domain::embed::Published) -> Self {
-        Self { mind: published.mind().is_some(), sources: published.show_sources() }
+        Self { mind: published.mind().is_some(), sources: published.settings().show_sources }
     }
 }
 

@@ -78,47 +78,71 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let json_type = req
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .map(|m| {
-                let m = m.trim().to_ascii_lowercase();
-                m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
-            })
-            .unwrap_or(false);
-        if !json_type {
-            return Err(ApiError::InvalidJson("expected Content-Type: application/json".into()));
-        }
-        let limit = crate::JSON_BODY_LIMIT;
-        let bytes = Bytes::from_request(req, state).await.map_err(|rej| {
-            if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge { limit_bytes: limit }
-            } else if crate::body_timed_out(&rej) {
-                lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
-            } else {
-                ApiError::InvalidJson(rej.body_text())
-            }
-        })?;
-        let value: serde_json::Value =
-            serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
-        // Every JSON route takes an object: `[]`, `1` or `"x"` is not a body of this API
-        // (docs/api.md §2), answered like malformed JSON rather than as a field's fault.
-        if !value.is_object() {
-            return Err(ApiError::InvalidJson("the body must be a JSON object".into()));
-        }
-        serde_path_to_error::deserialize(value).map(JsonBody).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner().to_string();
-            let field = match inner.strip_prefix("missing field `").and_then(|s| s.split('`').next()) {
-                Some(missing) => missing.to_owned(),
-                None if path == "." => "body".to_owned(),
-                None => path,
-            };
-            DomainError::field(field, inner.split(" at line ").next().unwrap_or(&inner).to_owned()).into()
-        })
+        parse(json_object(req, state).await?).map(JsonBody)
     }
+}
+
+/// A JSON body read as two parts, each of which ignores the other's members: a chatbot's or a
+/// Mind's own members and the settings they share ([`crate::assistant::AssistantUpdate`]).
+/// Each part is its own struct rather than a `#[serde(flatten)]` member because a flattened
+/// member's type error would not say which field it was.
+pub struct JsonBodies<A, B>(pub A, pub B);
+
+impl<S: Send + Sync, A: DeserializeOwned, B: DeserializeOwned> FromRequest<S> for JsonBodies<A, B> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let object = json_object(req, state).await?;
+        Ok(Self(parse(object.clone())?, parse(object)?))
+    }
+}
+
+/// The body as a JSON object, with the rules of [`JsonBody`].
+async fn json_object<S: Send + Sync>(req: Request, state: &S) -> Result<serde_json::Value, ApiError> {
+    let json_type = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|m| {
+            let m = m.trim().to_ascii_lowercase();
+            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+        })
+        .unwrap_or(false);
+    if !json_type {
+        return Err(ApiError::InvalidJson("expected Content-Type: application/json".into()));
+    }
+    let limit = crate::JSON_BODY_LIMIT;
+    let bytes = Bytes::from_request(req, state).await.map_err(|rej| {
+        if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge { limit_bytes: limit }
+        } else if crate::body_timed_out(&rej) {
+            lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
+        } else {
+            ApiError::InvalidJson(rej.body_text())
+        }
+    })?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+    // Every JSON route takes an object: `[]`, `1` or `"x"` is not a body of this API
+    // (docs/api.md §2), answered like malformed JSON rather than as a field's fault.
+    if !value.is_object() {
+        return Err(ApiError::InvalidJson("the body must be a JSON object".into()));
+    }
+    Ok(value)
+}
+
+/// `value` as a `T`; a member of the wrong type is `validation_error` naming the member.
+fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        let field = match inner.strip_prefix("missing field `").and_then(|s| s.split('`').next()) {
+            Some(missing) => missing.to_owned(),
+            None if path == "." => "body".to_owned(),
+            None => path,
+        };
+        DomainError::field(field, inner.split(" at line ").next().unwrap_or(&inner).to_owned()).into()
+    })
 }
 
 /// `page` and `limit` of a list request (docs/api.md §4), plus the raw query for filters.

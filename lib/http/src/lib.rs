@@ -5,6 +5,7 @@
 
 mod analytics;
 mod api_router;
+mod assistant;
 mod chatbots;
 mod chunks;
 mod console;
@@ -32,11 +33,12 @@ pub use error::ApiError;
 /// The request bodies of the routes, as the routes read them: for clients written in Rust and
 /// for the fuzz targets, which parse inputs exactly the way the routes do.
 pub mod bodies {
-    pub use crate::chatbots::{CreateChatbot, UpdateChatbot};
+    pub use crate::assistant::AssistantUpdate;
+    pub use crate::chatbots::{ChatbotUpdate, CreateChatbot};
     pub use crate::chunks::UpdateChunk;
     pub use crate::conversations::{CreateConversation, SendMessage};
     pub use crate::forms::{CreateForm, FieldInput, SubmitResponse};
-    pub use crate::minds::{CreateMind, UpdateMind};
+    pub use crate::minds::{CreateMind, MindUpdate};
     pub use crate::search::SearchBody;
     pub use crate::sources::CreateSource;
     pub use crate::webhooks::SubscribeBody;

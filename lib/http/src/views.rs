@@ -63,7 +63,7 @@ pub struct PageParams {
 /// would document it as `allOf` the parts, which SDK generators turn into extra types.) Each part
 /// must be an inline object schema, as `ToSchema`'s derive makes for a struct with named fields.
 pub(crate) fn flattened_schema(
-    description: &str,
+    description: Option<&str>,
     parts: impl IntoIterator<Item = utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
 ) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
     use utoipa::openapi::RefOr;
@@ -76,6 +76,26 @@ pub(crate) fn flattened_schema(
         object.properties.extend(part.properties);
         object.required.extend(part.required);
     }
-    object.description = Some(description.to_owned());
+    object.description = description.map(str::to_owned);
     RefOr::T(Schema::Object(object))
 }
+
+/// Declares `$doc` a documentation type for an object made of the parts `$part`s, flattened in
+/// that order (see [`flattened_schema`]): its schema lists every part's properties as one
+/// object, with `$description`.
+macro_rules! flattened_doc {
+    ($doc:ty, $description:expr, [$($part:ty),+ $(,)?]) => {
+        impl utoipa::PartialSchema for $doc {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+                $crate::views::flattened_schema($description, [$(<$part as utoipa::PartialSchema>::schema()),+])
+            }
+        }
+
+        impl utoipa::ToSchema for $doc {
+            fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {
+                $(<$part as utoipa::ToSchema>::schemas(schemas);)+
+            }
+        }
+    };
+}
+pub(crate) use flattened_doc;

@@ -10,7 +10,7 @@ use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
-use lore_records::{ChatbotPublicRecord, from_json, to_json};
+use lore_records::{AssistantRecord, from_json, to_json};
 use rusqlite::{OptionalExtension, Row, params};
 
 const CHATBOT_COLS: &str = "id, workspace_id, name, slug, descriptor, created_at, updated_at, source_count, \
@@ -22,30 +22,22 @@ const CHATBOT_SLUG_TAKEN: &[(&str, &str)] =
     &[("chatbots.workspace_id, chatbots.slug", "slug"), ("chatbots.slug", "public_slug")];
 
 fn chatbot_from(r: &Row<'_>) -> rusqlite::Result<Chatbot> {
-    let mut c = Chatbot {
+    Ok(Chatbot {
         id: stored(ChatbotId::parse(&r.get::<_, String>(0)?), "chatbot id")?,
         workspace_id: stored(WorkspaceId::parse(&r.get::<_, String>(1)?), "workspace id")?,
         name: ChatbotName::from_stored(r.get(2)?),
         slug: Slug::from_stored(r.get(3)?),
         descriptor: r.get(4)?,
         is_published: r.get(9)?,
-        welcome_message: None,
-        suggested_questions: Default::default(),
-        show_sources: true,
-        collect_email_before_chat: false,
-        theme: Default::default(),
-        embed: Default::default(),
-        reply: Default::default(),
+        settings: from_json::<AssistantRecord>(&r.get::<_, String>(10)?, "chatbot settings")
+            .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))?
+            .into_settings(),
         created_at: Timestamp::from_millis(r.get(5)?),
         updated_at: Timestamp::from_millis(r.get(6)?),
         revision: r.get::<_, i64>(11)?.max(0) as u64,
         source_count: r.get::<_, i64>(7)? as u64,
         conversation_count: r.get::<_, i64>(8)? as u64,
-    };
-    from_json::<ChatbotPublicRecord>(&r.get::<_, String>(10)?, "chatbot settings")
-        .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))?
-        .apply_to(&mut c);
-    Ok(c)
+    })
 }
 
 #[async_trait]
@@ -68,7 +60,7 @@ impl ChatbotStore for SqliteStore {
                     c.source_count as i64,
                     c.conversation_count as i64,
                     c.is_published,
-                    to_json(&ChatbotPublicRecord::of(&c)),
+                    to_json(&AssistantRecord::of(&c.settings)),
                     c.revision as i64,
                 ],
             )
@@ -126,7 +118,7 @@ impl ChatbotStore for SqliteStore {
                         c.descriptor,
                         c.updated_at.millis(),
                         c.is_published,
-                        to_json(&ChatbotPublicRecord::of(&c)),
+                        to_json(&AssistantRecord::of(&c.settings)),
                         c.revision as i64,
                     ],
                 )

@@ -909,10 +909,10 @@ mod tests {
         assert_eq!((m.name.as_str(), m.slug.as_str(), m.revision), ("Ada", "ada", 3));
         assert_eq!(m.headline.as_ref().map(|h| h.as_str()), Some("Engineer"));
         assert_eq!(m.system_prompt.as_ref().map(|p| p.as_str()), Some("Be brief."));
-        assert_eq!(m.suggested_questions.as_slice(), ["Who are you?".to_owned()]);
-        assert!(m.is_published && !m.show_sources && m.collect_email_before_chat && m.voice_enabled);
+        assert_eq!(m.settings.suggested_questions.as_slice(), ["Who are you?".to_owned()]);
+        assert!(m.is_published && !m.settings.show_sources && m.settings.collect_email_before_chat && m.voice_enabled);
         assert_eq!((m.temperature.value(), m.voice_id.as_str(), m.voice_speed.value()), (0.4, "nova", 1.25));
-        assert_eq!(m.theme.entries(), vec![("mode", "dark".to_owned())]);
+        assert_eq!(m.settings.theme.entries(), vec![("mode", "dark".to_owned())]);
         assert_eq!((m.created_at.millis(), m.updated_at.millis()), (10, 20));
         assert_eq!((m.sources.ready, m.sources.pending), (1, 1));
         let SourceSpec::Podcast(a) = store.get_source(&ws, &podcast).await.unwrap().expect("podcast").spec else {

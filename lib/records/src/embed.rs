@@ -1,6 +1,6 @@
-//! The stored shapes of the public settings Minds and chatbots share (docs/api.md §17–18).
+//! The stored shape of the settings Minds and chatbots share (docs/api.md §17–20).
 
-use lore_domain::chatbot::Chatbot;
+use lore_domain::assistant::AssistantSettings;
 use lore_domain::correction::{CorrectionThreshold, ReplySettings};
 use lore_domain::embed::{AllowedOrigins, EmbedSettings, IdentitySecret};
 use lore_domain::language::LanguageSetting;
@@ -107,19 +107,19 @@ impl ReplyRecord {
 // Never NaN (written from a parsed threshold).
 impl Eq for ReplyRecord {}
 
-/// A chatbot's public settings. `isPublished` is kept by the backends beside it (their public
-/// address rule looks at it). A chatbot written before chatbots were published reads with the
-/// defaults of a new one.
+/// [`AssistantSettings`], the settings a chatbot and a Mind share: flattened into the settings
+/// document of either. A chatbot written before chatbots were published reads with the defaults
+/// of a new one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ChatbotPublicRecord {
+pub struct AssistantRecord {
     #[serde(default)]
     pub welcome_message: Option<String>,
     #[serde(default)]
     pub suggested_questions: Vec<String>,
     #[serde(default = "shown")]
     pub show_sources: bool,
-    /// `collectEmailBeforeChat`, under the name the Mind settings use.
+    /// `collectEmailBeforeChat`, stored under its first, shorter name.
     #[serde(default, rename = "collectEmail")]
     pub collect_email_before_chat: bool,
     #[serde(default)]
@@ -134,28 +134,29 @@ fn shown() -> bool {
     true
 }
 
-impl ChatbotPublicRecord {
-    pub fn of(c: &Chatbot) -> Self {
+impl AssistantRecord {
+    pub fn of(s: &AssistantSettings) -> Self {
         Self {
-            welcome_message: c.welcome_message.as_ref().map(|w| w.as_str().to_owned()),
-            suggested_questions: c.suggested_questions.as_slice().to_vec(),
-            show_sources: c.show_sources,
-            collect_email_before_chat: c.collect_email_before_chat,
-            theme: c.theme.entries().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-            embed: EmbedRecord::of(&c.embed),
-            reply: ReplyRecord::of(&c.reply),
+            welcome_message: s.welcome_message.as_ref().map(|w| w.as_str().to_owned()),
+            suggested_questions: s.suggested_questions.as_slice().to_vec(),
+            show_sources: s.show_sources,
+            collect_email_before_chat: s.collect_email_before_chat,
+            theme: s.theme.entries().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            embed: EmbedRecord::of(&s.embed),
+            reply: ReplyRecord::of(&s.reply),
         }
     }
 
-    /// Sets `c`'s public settings from this record.
-    pub fn apply_to(self, c: &mut Chatbot) {
-        c.welcome_message = self.welcome_message.map(WelcomeMessage::from_stored);
-        c.suggested_questions = SuggestedQuestions::from_stored(self.suggested_questions);
-        c.show_sources = self.show_sources;
-        c.collect_email_before_chat = self.collect_email_before_chat;
-        c.theme = Theme::from_entries(self.theme.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        c.embed = self.embed.into_settings();
-        c.reply = self.reply.into_settings();
+    pub fn into_settings(self) -> AssistantSettings {
+        AssistantSettings {
+            welcome_message: self.welcome_message.map(WelcomeMessage::from_stored),
+            suggested_questions: SuggestedQuestions::from_stored(self.suggested_questions),
+            show_sources: self.show_sources,
+            collect_email_before_chat: self.collect_email_before_chat,
+            theme: Theme::from_entries(self.theme.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+            embed: self.embed.into_settings(),
+            reply: self.reply.into_settings(),
+        }
     }
 }
 
@@ -165,21 +166,21 @@ mod tests {
     use crate::{from_json, to_json};
 
     #[test]
-    fn an_old_chatbot_reads_with_the_defaults_and_settings_round_trip() {
-        let old: ChatbotPublicRecord = from_json("{}", "chatbot").unwrap();
+    fn an_old_document_reads_with_the_defaults_and_settings_round_trip() {
+        let old: AssistantRecord = from_json("{}", "chatbot").unwrap();
         assert!(old.show_sources && !old.collect_email_before_chat && old.embed == EmbedRecord::default());
         let raw = r##"{"welcomeMessage":"Hi","suggestedQuestions":["Why?"],"showSources":false,"collectEmail":true,
             "theme":{"mode":"dark"},"allowedOrigins":["https://a.example"],"identityVerification":true,
             "identitySecret":"lore_ids_00"}"##;
-        let r: ChatbotPublicRecord = from_json(raw, "chatbot").unwrap();
+        let r: AssistantRecord = from_json(raw, "chatbot").unwrap();
         assert_eq!(r.embed.allowed_origins, ["https://a.example"]);
-        assert_eq!(from_json::<ChatbotPublicRecord>(&to_json(&r), "chatbot").unwrap(), r);
+        assert_eq!(from_json::<AssistantRecord>(&to_json(&r), "chatbot").unwrap(), r);
         assert!(!format!("{r:?}").contains("lore_ids_00"), "Debug never shows the secret");
         assert_eq!(r.reply.knowledge_filter, None);
         let filtered = r#"{"knowledgeFilter":{"type":"and","filters":[{"type":"eq","key":"lang","value":"en"}]}}"#;
-        let r: ChatbotPublicRecord = from_json(filtered, "chatbot").unwrap();
+        let r: AssistantRecord = from_json(filtered, "chatbot").unwrap();
         assert!(r.reply.knowledge_filter.is_some());
-        assert_eq!(from_json::<ChatbotPublicRecord>(&to_json(&r), "chatbot").unwrap(), r);
+        assert_eq!(from_json::<AssistantRecord>(&to_json(&r), "chatbot").unwrap(), r);
         assert!(to_json(&r).contains(r#""knowledgeFilter":{"type":"and""#));
     }
 }

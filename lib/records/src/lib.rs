@@ -23,7 +23,7 @@ pub use conversation::{
     MessageKeys, MessageRecord, VisitorRecord,
 };
 pub use delivery::AttemptRecord;
-pub use embed::{ChatbotPublicRecord, EmbedRecord, ReplyRecord};
+pub use embed::{AssistantRecord, EmbedRecord, ReplyRecord};
 pub use form::FormFieldRecord;
 pub use mind::{MindKeys, MindSettingsRecord};
 pub use source::{ProgressRecord, SourceSpecRecord};

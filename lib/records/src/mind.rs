@@ -4,8 +4,8 @@ use crate::RecordError;
 use lore_domain::Timestamp;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::{
-    Bio, ExpertiseAreas, Headline, Mind, MindName, MindSourceCounts, SocialLinks, SuggestedQuestions, SystemPrompt,
-    Temperature, Theme, VoiceId, VoiceSpeed, WebUrl, WelcomeMessage,
+    Bio, ExpertiseAreas, Headline, Mind, MindName, MindSourceCounts, SocialLinks, SystemPrompt, Temperature, VoiceId,
+    VoiceSpeed, WebUrl,
 };
 use lore_domain::slug::Slug;
 use serde::{Deserialize, Serialize};
@@ -26,27 +26,15 @@ pub struct MindSettingsRecord {
     #[serde(default)]
     pub system_prompt: Option<String>,
     #[serde(default)]
-    pub welcome_message: Option<String>,
-    #[serde(default)]
-    pub suggested_questions: Vec<String>,
-    #[serde(default)]
     pub expertise_areas: Vec<String>,
-    pub show_sources: bool,
-    /// `collectEmailBeforeChat` (stored under its first, shorter name).
-    #[serde(rename = "collectEmail")]
-    pub collect_email_before_chat: bool,
     pub temperature: f64,
-    #[serde(default)]
-    pub theme: BTreeMap<String, String>,
     #[serde(default)]
     pub social_links: BTreeMap<String, String>,
     pub voice_enabled: bool,
     pub voice_id: String,
     pub voice_speed: f64,
     #[serde(flatten)]
-    pub embed: crate::EmbedRecord,
-    #[serde(flatten)]
-    pub reply: crate::ReplyRecord,
+    pub settings: crate::AssistantRecord,
 }
 
 /// What the backends keep by hand next to the settings: keys, the values their indexes and
@@ -72,13 +60,8 @@ impl MindSettingsRecord {
             bio: m.bio.as_ref().map(|v| v.as_str().to_owned()),
             avatar_url: m.avatar_url.as_ref().map(|v| v.as_str().to_owned()),
             system_prompt: m.system_prompt.as_ref().map(|v| v.as_str().to_owned()),
-            welcome_message: m.welcome_message.as_ref().map(|v| v.as_str().to_owned()),
-            suggested_questions: m.suggested_questions.as_slice().to_vec(),
             expertise_areas: m.expertise_areas.as_slice().to_vec(),
-            show_sources: m.show_sources,
-            collect_email_before_chat: m.collect_email_before_chat,
             temperature: m.temperature.value(),
-            theme: m.theme.entries().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
             social_links: m
                 .social_links
                 .entries()
@@ -88,8 +71,7 @@ impl MindSettingsRecord {
             voice_enabled: m.voice_enabled,
             voice_id: m.voice_id.as_str().to_owned(),
             voice_speed: m.voice_speed.value(),
-            embed: crate::EmbedRecord::of(&m.embed),
-            reply: crate::ReplyRecord::of(&m.reply),
+            settings: crate::AssistantRecord::of(&m.settings),
         }
     }
 
@@ -103,20 +85,14 @@ impl MindSettingsRecord {
             bio: self.bio.map(Bio::from_stored),
             avatar_url: self.avatar_url.map(WebUrl::from_stored),
             system_prompt: self.system_prompt.map(SystemPrompt::from_stored),
-            welcome_message: self.welcome_message.map(WelcomeMessage::from_stored),
-            suggested_questions: SuggestedQuestions::from_stored(self.suggested_questions),
             expertise_areas: ExpertiseAreas::from_stored(self.expertise_areas),
             is_published: keys.is_published,
-            show_sources: self.show_sources,
-            collect_email_before_chat: self.collect_email_before_chat,
             temperature: Temperature::from_stored(self.temperature),
-            theme: Theme::from_entries(self.theme.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
             social_links: SocialLinks::from_entries(self.social_links.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
             voice_enabled: self.voice_enabled,
             voice_id: VoiceId::parse(&self.voice_id).map_err(|_| RecordError::of("voice id"))?,
             voice_speed: VoiceSpeed::from_stored(self.voice_speed),
-            embed: self.embed.into_settings(),
-            reply: self.reply.into_settings(),
+            settings: self.settings.into_settings(),
             created_at: keys.created_at,
             updated_at: keys.updated_at,
             revision: keys.revision,
@@ -155,7 +131,7 @@ mod tests {
         assert_eq!(mind.name.as_str(), "Ada");
         assert_eq!(mind.system_prompt.as_ref().map(|p| p.as_str()), Some("Be brief."));
         assert_eq!(mind.voice_id.as_str(), "nova");
-        assert_eq!(mind.theme.entries().len(), 2);
+        assert_eq!(mind.settings.theme.entries().len(), 2);
         assert!(mind.is_published);
         let record = MindSettingsRecord::of(&mind);
         let again = from_json::<MindSettingsRecord>(&to_json(&record), "mind settings").unwrap();

@@ -97,12 +97,12 @@ pub async fn published_chatbots(p: &Stores, unique: &str) {
     assert_eq!(s.find_published_chatbot(&address).await.unwrap(), None, "unpublished: no public address");
 
     a.is_published = true;
-    a.collect_email_before_chat = true;
-    a.show_sources = false;
-    a.welcome_message = Some(lore_domain::mind::WelcomeMessage::from_stored("Hello".into()));
-    a.embed.allowed_origins = AllowedOrigins::parse(&["https://shop.example".into()]).unwrap();
-    a.embed.identity_verification = true;
-    a.embed.identity_secret = Some(IdentitySecret::generate());
+    a.settings.collect_email_before_chat = true;
+    a.settings.show_sources = false;
+    a.settings.welcome_message = Some(lore_domain::mind::WelcomeMessage::from_stored("Hello".into()));
+    a.settings.embed.allowed_origins = AllowedOrigins::parse(&["https://shop.example".into()]).unwrap();
+    a.settings.embed.identity_verification = true;
+    a.settings.embed.identity_secret = Some(IdentitySecret::generate());
     a.updated_at = Timestamp::from_millis(1_700_000_000_100);
     a.revision += 1;
     assert_eq!(s.update_chatbot(&a).await.unwrap(), RevisedWrite::Done);

@@ -4,6 +4,7 @@ use super::*;
 use crate::ports::{CountLimit, Finish, Guarded, InsertLimits, Inserted, SourceFilter, SourceStore};
 use crate::ports::{MindInsert, MindStore, MindUsage, RevisedWrite};
 use crate::ports::{StoreError, WorkspaceStore};
+use lore_domain::assistant::RawAssistantPatch;
 use lore_domain::Timestamp;
 use lore_domain::audio::AudioFormat;
 use lore_domain::document::DocumentKind;
@@ -60,22 +61,25 @@ fn rich(ws: &WorkspaceId, slug: &str, created_ms: i64) -> Mind {
         bio: Field::Value("Bio\n\nwith paragraphs — ünïcödé".into()),
         avatar_url: Field::Value("https://cdn.example.com/a.png".into()),
         system_prompt: Field::Value("Be kind.".into()),
-        welcome_message: Field::Value("Hello!".into()),
-        suggested_questions: Field::Value(vec!["One?".into(), "Two?".into()]),
         expertise_areas: Field::Value(vec!["Rust".into()]),
-        show_sources: Field::Value(false),
-        collect_email_before_chat: Field::Value(true),
         temperature: Field::Value(1.3),
-        theme: Field::Value(map(&[
-            ("primaryColor", "#112233"),
-            ("backgroundColor", "#fff"),
-            ("fontFamily", "Inter, sans-serif"),
-            ("mode", "dark"),
-        ])),
         social_links: Field::Value(map(&[("twitter", "https://x.com/m"), ("website", "https://m.example")])),
         voice_enabled: Field::Value(true),
         voice_id: Field::Value("shimmer".into()),
         voice_speed: Field::Value(0.25),
+        settings: RawAssistantPatch {
+            welcome_message: Field::Value("Hello!".into()),
+            suggested_questions: Field::Value(vec!["One?".into(), "Two?".into()]),
+            show_sources: Field::Value(false),
+            collect_email_before_chat: Field::Value(true),
+            theme: Field::Value(map(&[
+                ("primaryColor", "#112233"),
+                ("backgroundColor", "#fff"),
+                ("fontFamily", "Inter, sans-serif"),
+                ("mode", "dark"),
+            ])),
+            ..Default::default()
+        },
         ..Default::default()
     };
     MindPatch::parse(&raw).unwrap().apply(&mut m);

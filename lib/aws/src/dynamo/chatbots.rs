@@ -2,7 +2,7 @@
 //! workspace's `chatbots` counter, written together. While a chatbot is published, a global
 //! guard `PUBCB#<slug>` names it: one published chatbot per public address `/c/{slug}`, across
 //! every workspace (as `PUBSLUG#` does for Minds). Its public settings are the attributes of
-//! `lore_records::ChatbotPublicRecord`; `isPublished` is its own attribute.
+//! `lore_records::AssistantRecord`; `isPublished` is its own attribute.
 
 use super::document;
 use super::keys::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
@@ -19,7 +19,7 @@ use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::slug::Slug;
-use lore_records::ChatbotPublicRecord;
+use lore_records::AssistantRecord;
 
 fn chatbots_of(ws: &WorkspaceId) -> String {
     format!("CBS#{ws}")
@@ -39,7 +39,7 @@ fn public_guard(c: &Chatbot) -> Item {
 /// The public settings, the publication and the names: what an update replaces. `None` is an
 /// unset setting (no attribute).
 fn settings(c: &Chatbot) -> Vec<(String, Option<AttributeValue>)> {
-    let mut attributes = document::fields(&ChatbotPublicRecord::of(c));
+    let mut attributes = document::fields(&AssistantRecord::of(&c.settings));
     attributes.extend([
         ("name".to_owned(), Some(s(c.name.as_str()))),
         ("slug".to_owned(), Some(s(c.slug.as_str()))),
@@ -74,28 +74,20 @@ pub(crate) fn published(item: &Item) -> bool {
 
 pub(crate) fn chatbot_from(item: &Item) -> StoreResult<Chatbot> {
     let ms = |k: &str| get_i(item, k).map(Timestamp::from_millis).ok_or_else(|| malformed(k));
-    let mut c = Chatbot {
+    Ok(Chatbot {
         id: ChatbotId::parse(req_s(item, "id")?).ok_or_else(|| malformed("chatbot id"))?,
         workspace_id: WorkspaceId::parse(req_s(item, "ws")?).ok_or_else(|| malformed("workspace id"))?,
         name: ChatbotName::from_stored(req_s(item, "name")?.to_owned()),
         slug: Slug::from_stored(req_s(item, "slug")?.to_owned()),
         descriptor: get_s(item, "descriptor").unwrap_or_default().to_owned(),
         is_published: published(item),
-        welcome_message: None,
-        suggested_questions: Default::default(),
-        show_sources: true,
-        collect_email_before_chat: false,
-        theme: Default::default(),
-        embed: Default::default(),
-        reply: Default::default(),
+        settings: document::read::<AssistantRecord>(item, "chatbot settings")?.into_settings(),
         created_at: ms("createdAt")?,
         updated_at: ms("updatedAt")?,
         revision: get_u(item, "rev"),
         source_count: get_u(item, "sourceCount"),
         conversation_count: get_u(item, "conversationCount"),
-    };
-    document::read::<ChatbotPublicRecord>(item, "chatbot settings")?.apply_to(&mut c);
-    Ok(c)
+    })
 }
 
 #[async_trait]

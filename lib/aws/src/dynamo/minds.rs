@@ -323,6 +323,7 @@ impl MindStore for DynamoStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lore_domain::assistant::RawAssistantPatch;
     use lore_domain::mind::{Field, MindPatch, NewMind, RawMind};
     use std::collections::BTreeMap;
 
@@ -341,10 +342,13 @@ mod tests {
         };
         let patch = RawMind {
             headline: Field::Value("Hi".into()),
-            suggested_questions: Field::Value(vec!["Why?".into()]),
             temperature: Field::Value(1.3),
             voice_speed: Field::Value(0.25),
-            theme: Field::Value(map(&[("mode", "dark"), ("primaryColor", "#abc")])),
+            settings: RawAssistantPatch {
+                suggested_questions: Field::Value(vec!["Why?".into()]),
+                theme: Field::Value(map(&[("mode", "dark"), ("primaryColor", "#abc")])),
+                ..Default::default()
+            },
             social_links: Field::Value(map(&[("website", "https://a.example")])),
             is_published: Field::Value(true),
             ..Default::default()
@@ -394,9 +398,9 @@ mod tests {
         let m = mind_from(&item).unwrap();
         assert_eq!((m.name.as_str(), m.slug.as_str(), m.revision, m.sources.ready), ("Ada", "ada", 3, 2));
         assert_eq!(m.headline.as_ref().map(|h| h.as_str()), Some("Engineer"));
-        assert!(m.bio.is_none() && m.is_published && !m.show_sources && m.collect_email_before_chat);
+        assert!(m.bio.is_none() && m.is_published && !m.settings.show_sources && m.settings.collect_email_before_chat);
         assert_eq!((m.temperature.value(), m.voice_id.as_str(), m.voice_speed.value()), (0.4, "nova", 1.25));
-        assert_eq!(m.theme.entries(), vec![("mode", "dark".to_owned())]);
+        assert_eq!(m.settings.theme.entries(), vec![("mode", "dark".to_owned())]);
         // Written again, it is the same item (the layout did not change).
         let again = mind_item(&m);
         for (k, v) in &item {

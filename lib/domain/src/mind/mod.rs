@@ -7,8 +7,8 @@
 //! `voiceSpeed` 0.25–4.0, `voiceId` one of six voices. Limits it leaves open are decided here
 //! and documented in `docs/minds.md`.
 
+use crate::assistant::{AssistantPatch, AssistantSettings, RawAssistantPatch};
 use crate::chatbot::SlugChoice;
-use crate::embed::{EmbedPatch, EmbedSettings};
 use crate::error::{DomainError, Validator};
 use crate::id::{MindId, WorkspaceId};
 use crate::slug::Slug;
@@ -88,22 +88,15 @@ pub struct Mind {
     pub bio: Option<Bio>,
     pub avatar_url: Option<WebUrl>,
     pub system_prompt: Option<SystemPrompt>,
-    pub welcome_message: Option<WelcomeMessage>,
-    pub suggested_questions: SuggestedQuestions,
     pub expertise_areas: ExpertiseAreas,
     pub is_published: bool,
-    pub show_sources: bool,
-    pub collect_email_before_chat: bool,
     pub temperature: Temperature,
-    pub theme: Theme,
     pub social_links: SocialLinks,
     pub voice_enabled: bool,
     pub voice_id: VoiceId,
     pub voice_speed: VoiceSpeed,
-    /// Where the page may be embedded and whether visitors' identities are verified (§18).
-    pub embed: EmbedSettings,
-    /// Corrections' threshold and the hand-off control (§19).
-    pub reply: crate::correction::ReplySettings,
+    /// What visitors meet, as a chatbot has it (§18–20).
+    pub settings: AssistantSettings,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     /// Bumped by every write of the settings: a write based on an older read is refused, so
@@ -127,20 +120,18 @@ impl Mind {
             bio: new.bio,
             avatar_url: new.avatar_url,
             system_prompt: new.system_prompt,
-            welcome_message: new.welcome_message,
-            suggested_questions: new.suggested_questions,
             expertise_areas: new.expertise_areas,
             is_published: false,
-            show_sources: true,
-            collect_email_before_chat: false,
             temperature: Temperature::default(),
-            theme: Theme::default(),
             social_links: SocialLinks::default(),
             voice_enabled: false,
             voice_id: VoiceId::default(),
             voice_speed: VoiceSpeed::default(),
-            embed: EmbedSettings::default(),
-            reply: crate::correction::ReplySettings::default(),
+            settings: AssistantSettings {
+                welcome_message: new.welcome_message,
+                suggested_questions: new.suggested_questions,
+                ..AssistantSettings::default()
+            },
             created_at: now,
             updated_at: now,
             revision: 0,
@@ -164,24 +155,15 @@ pub struct RawMind {
     pub bio: Field<String>,
     pub avatar_url: Field<String>,
     pub system_prompt: Field<String>,
-    pub welcome_message: Field<String>,
-    pub suggested_questions: Field<Vec<String>>,
     pub expertise_areas: Field<Vec<String>>,
     pub is_published: Field<bool>,
-    pub show_sources: Field<bool>,
-    pub collect_email_before_chat: Field<bool>,
     pub temperature: Field<f64>,
-    pub theme: Field<BTreeMap<String, Option<String>>>,
     pub social_links: Field<BTreeMap<String, Option<String>>>,
     pub voice_enabled: Field<bool>,
     pub voice_id: Field<String>,
     pub voice_speed: Field<f64>,
-    pub allowed_origins: Field<Vec<String>>,
-    pub identity_verification: Field<bool>,
-    pub correction_threshold: Field<f64>,
-    pub handoff_enabled: Field<bool>,
-    pub language: Field<String>,
-    pub knowledge_filter: Field<serde_json::Value>,
+    /// The settings chatbots share; create reads its welcome message and suggested questions.
+    pub settings: RawAssistantPatch,
 }
 
 /// A setting that has no "unset" state: `null` is refused, naming the field.
@@ -244,9 +226,11 @@ impl NewMind {
         let bio = nullable_text(&mut v, &raw.bio, Bio::parse_optional).flatten();
         let avatar_url = nullable_text(&mut v, &raw.avatar_url, optional_url("avatarUrl")).flatten();
         let system_prompt = nullable_text(&mut v, &raw.system_prompt, SystemPrompt::parse_optional).flatten();
-        let welcome_message = nullable_text(&mut v, &raw.welcome_message, WelcomeMessage::parse_optional).flatten();
-        let suggested_questions =
-            not_null(&mut v, SuggestedQuestions::FIELD, &raw.suggested_questions, |q| SuggestedQuestions::parse(q));
+        let welcome_message =
+            nullable_text(&mut v, &raw.settings.welcome_message, WelcomeMessage::parse_optional).flatten();
+        let suggested_questions = not_null(&mut v, SuggestedQuestions::FIELD, &raw.settings.suggested_questions, |q| {
+            SuggestedQuestions::parse(q)
+        });
         let expertise_areas =
             not_null(&mut v, ExpertiseAreas::FIELD, &raw.expertise_areas, |a| ExpertiseAreas::parse(a));
         v.finish()?;
@@ -279,31 +263,20 @@ pub struct MindPatch {
     pub bio: Option<Option<Bio>>,
     pub avatar_url: Option<Option<WebUrl>>,
     pub system_prompt: Option<Option<SystemPrompt>>,
-    pub welcome_message: Option<Option<WelcomeMessage>>,
-    pub suggested_questions: Option<SuggestedQuestions>,
     pub expertise_areas: Option<ExpertiseAreas>,
     pub is_published: Option<bool>,
-    pub show_sources: Option<bool>,
-    pub collect_email_before_chat: Option<bool>,
     pub temperature: Option<Temperature>,
-    pub theme: Option<ObjectChange<ThemePatch>>,
     pub social_links: Option<ObjectChange<SocialLinksPatch>>,
     pub voice_enabled: Option<bool>,
     pub voice_id: Option<VoiceId>,
     pub voice_speed: Option<VoiceSpeed>,
-    pub embed: EmbedPatch,
-    pub reply: crate::correction::ReplyPatch,
+    pub settings: AssistantPatch,
 }
 
 impl MindPatch {
     /// Validates every member that was sent, reporting every refused field at once.
     pub fn parse(raw: &RawMind) -> Result<Self, DomainError> {
         let mut v = Validator::new();
-        let theme = match &raw.theme {
-            Field::Absent => None,
-            Field::Null => Some(ObjectChange::Clear),
-            Field::Value(map) => v.check(ThemePatch::parse(map)).map(ObjectChange::Merge),
-        };
         let social_links = match &raw.social_links {
             Field::Absent => None,
             Field::Null => Some(ObjectChange::Clear),
@@ -316,41 +289,17 @@ impl MindPatch {
             bio: nullable_text(&mut v, &raw.bio, Bio::parse_optional),
             avatar_url: nullable_text(&mut v, &raw.avatar_url, optional_url("avatarUrl")),
             system_prompt: nullable_text(&mut v, &raw.system_prompt, SystemPrompt::parse_optional),
-            welcome_message: nullable_text(&mut v, &raw.welcome_message, WelcomeMessage::parse_optional),
-            suggested_questions: not_null(&mut v, SuggestedQuestions::FIELD, &raw.suggested_questions, |q| {
-                SuggestedQuestions::parse(q)
-            }),
             expertise_areas: not_null(&mut v, ExpertiseAreas::FIELD, &raw.expertise_areas, |a| {
                 ExpertiseAreas::parse(a)
             }),
-            is_published: not_null(&mut v, "isPublished", &raw.is_published, |b| Ok(*b)),
-            show_sources: not_null(&mut v, "showSources", &raw.show_sources, |b| Ok(*b)),
-            collect_email_before_chat: not_null(
-                &mut v,
-                "collectEmailBeforeChat",
-                &raw.collect_email_before_chat,
-                |b| Ok(*b),
-            ),
+            is_published: crate::assistant::flag(&mut v, "isPublished", &raw.is_published),
             temperature: not_null(&mut v, Temperature::FIELD, &raw.temperature, |t| Temperature::parse(*t)),
-            theme,
             social_links,
-            voice_enabled: not_null(&mut v, "voiceEnabled", &raw.voice_enabled, |b| Ok(*b)),
+            voice_enabled: crate::assistant::flag(&mut v, "voiceEnabled", &raw.voice_enabled),
             voice_id: not_null(&mut v, VoiceId::FIELD, &raw.voice_id, |s| VoiceId::parse(s)),
             voice_speed: not_null(&mut v, VoiceSpeed::FIELD, &raw.voice_speed, |s| VoiceSpeed::parse(*s)),
-            embed: EmbedPatch::default(),
-            reply: crate::correction::ReplyPatch::default(),
+            settings: AssistantPatch::parse(&mut v, &raw.settings),
         };
-        let embed = EmbedPatch::parse(&mut v, &raw.allowed_origins, &raw.identity_verification);
-        let reply = crate::correction::ReplyPatch::parse(
-            &mut v,
-            crate::correction::RawReply {
-                correction_threshold: &raw.correction_threshold,
-                handoff_enabled: &raw.handoff_enabled,
-                language: &raw.language,
-                knowledge_filter: &raw.knowledge_filter,
-            },
-        );
-        let patch = Self { embed, reply, ..patch };
         v.finish()?;
         Ok(patch)
     }
@@ -372,28 +321,18 @@ impl MindPatch {
         set(&mut mind.bio, &self.bio);
         set(&mut mind.avatar_url, &self.avatar_url);
         set(&mut mind.system_prompt, &self.system_prompt);
-        set(&mut mind.welcome_message, &self.welcome_message);
-        set(&mut mind.suggested_questions, &self.suggested_questions);
         set(&mut mind.expertise_areas, &self.expertise_areas);
         set(&mut mind.is_published, &self.is_published);
-        set(&mut mind.show_sources, &self.show_sources);
-        set(&mut mind.collect_email_before_chat, &self.collect_email_before_chat);
         set(&mut mind.temperature, &self.temperature);
         set(&mut mind.voice_enabled, &self.voice_enabled);
         set(&mut mind.voice_id, &self.voice_id);
         set(&mut mind.voice_speed, &self.voice_speed);
-        self.embed.apply(&mut mind.embed);
-        self.reply.apply(&mut mind.reply);
-        match &self.theme {
-            None => {}
-            Some(ObjectChange::Clear) => mind.theme = Theme::default(),
-            Some(ObjectChange::Merge(p)) => mind.theme.apply(p),
-        }
         match &self.social_links {
             None => {}
             Some(ObjectChange::Clear) => mind.social_links = SocialLinks::default(),
             Some(ObjectChange::Merge(p)) => mind.social_links.apply(p),
         }
+        self.settings.apply(&mut mind.settings);
     }
 }
 
@@ -424,8 +363,8 @@ mod tests {
         assert_eq!(m.temperature.value(), 0.7);
         assert_eq!(m.voice_id, VoiceId::Alloy);
         assert_eq!(m.voice_speed.value(), 1.0);
-        assert!(m.show_sources && !m.is_published && !m.voice_enabled && !m.collect_email_before_chat);
-        assert!(m.theme.is_empty() && m.social_links.is_empty());
+        assert!(m.settings.show_sources && !m.is_published && !m.voice_enabled && !m.settings.collect_email_before_chat);
+        assert!(m.settings.theme.is_empty() && m.social_links.is_empty());
         let named = NewMind::parse(&RawMind { name: Field::Value("日本".into()), ..raw() }).unwrap();
         assert_eq!(named.slug, SlugChoice::Generated(Slug::parse("s", "mind").unwrap()));
     }
@@ -436,13 +375,18 @@ mod tests {
         assert_eq!(refused_field(NewMind::parse(&RawMind { name: Field::Value("é".repeat(101)), ..raw() })), ["name"]);
         assert_eq!(refused_field(NewMind::parse(&RawMind::default())), ["name"]);
         assert_eq!(refused_field(NewMind::parse(&RawMind { name: Field::Null, ..raw() })), ["name"]);
-        let q = |n| RawMind { suggested_questions: Field::Value(strings(n, 10)), ..raw() };
+        let q = |n| {
+            let mut r = raw();
+            r.settings.suggested_questions = Field::Value(strings(n, 10));
+            r
+        };
         assert_eq!(NewMind::parse(&q(4)).unwrap().suggested_questions.as_slice().len(), 4);
         assert_eq!(refused_field(NewMind::parse(&q(5))), ["suggestedQuestions"]);
         let a = |n| RawMind { expertise_areas: Field::Value(strings(n, 10)), ..raw() };
         assert_eq!(NewMind::parse(&a(10)).unwrap().expertise_areas.as_slice().len(), 10);
         assert_eq!(refused_field(NewMind::parse(&a(11))), ["expertiseAreas"]);
-        let blank_item = RawMind { suggested_questions: Field::Value(vec!["ok".into(), " ".into()]), ..raw() };
+        let mut blank_item = raw();
+        blank_item.settings.suggested_questions = Field::Value(vec!["ok".into(), " ".into()]);
         assert_eq!(refused_field(NewMind::parse(&blank_item)), ["suggestedQuestions"]);
         let all_bad = RawMind {
             name: Field::Value(String::new()),
@@ -591,7 +535,13 @@ mod tests {
             (RawMind { is_published: Field::Null, ..Default::default() }, "isPublished"),
             (RawMind { voice_speed: Field::Value(4.5), ..Default::default() }, "voiceSpeed"),
             (RawMind { voice_id: Field::Value("robot".into()), ..Default::default() }, "voiceId"),
-            (RawMind { suggested_questions: Field::Null, ..Default::default() }, "suggestedQuestions"),
+            (
+                RawMind {
+                    settings: RawAssistantPatch { suggested_questions: Field::Null, ..Default::default() },
+                    ..Default::default()
+                },
+                "suggestedQuestions",
+            ),
         ] {
             assert_eq!(refused_field(MindPatch::parse(&raw)), [field]);
         }

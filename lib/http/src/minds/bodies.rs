@@ -2,35 +2,17 @@
 
 use crate::error::ApiError;
 use crate::extract::JsonBody;
+use crate::assistant::AssistantUpdate;
 use crate::minds::views::Voice;
-use crate::search::SearchFilter;
 use crate::state::ApiState;
+use crate::views::flattened_doc;
 use axum::body::Body;
 use axum::extract::{FromRequest, Request};
+use lore_domain::assistant::RawAssistantPatch;
 use lore_domain::mind::{Field, RawMind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
-
-/// Theme keys (update only). JSON merge-patch: a key set to `null` is removed, keys not sent
-/// keep their value; `theme: null` removes them all. Unknown keys are refused.
-#[derive(Debug, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)] // Documentation only: the body reads the keys as a map.
-pub struct ThemeInput {
-    /// Hex colour, `#rgb` or `#rrggbb`.
-    #[schema(example = "#4f46e5", nullable)]
-    primary_color: Option<String>,
-    /// Hex colour, `#rgb` or `#rrggbb`: the public page's background.
-    #[schema(example = "#ffffff", nullable)]
-    background_color: Option<String>,
-    /// Font family names of letters, digits, spaces, `-`, `_`, separated by commas (≤ 200 characters).
-    #[schema(example = "Inter, sans-serif", nullable, max_length = 200)]
-    font_family: Option<String>,
-    /// `light`, `dark` or `auto`.
-    #[schema(example = "light", nullable)]
-    mode: Option<String>,
-}
 
 /// Social links (update only), each an http(s) URL; merge-patch like `theme` (`null` or `""`
 /// removes one). Unknown keys are refused.
@@ -101,20 +83,35 @@ impl CreateMind {
             bio: self.bio,
             avatar_url: self.avatar_url,
             system_prompt: self.system_prompt,
-            welcome_message: self.welcome_message,
-            suggested_questions: self.suggested_questions,
             expertise_areas: self.expertise_areas,
+            settings: RawAssistantPatch {
+                welcome_message: self.welcome_message,
+                suggested_questions: self.suggested_questions,
+                ..Default::default()
+            },
             ..Default::default()
         }
     }
 }
 
-/// Change any subset of the settings; members not sent keep their value. `null` clears
-/// `headline`, `bio`, `avatarUrl`, `systemPrompt`, `welcomeMessage`, `theme` and `socialLinks`;
-/// for the other settings `null` is a `validation_error`. `theme` and `socialLinks` merge.
+/// The body of a Mind's update, as documented: [`MindUpdate`] and [`AssistantUpdate`].
+pub struct UpdateMind;
+
+flattened_doc!(
+    UpdateMind,
+    Some(
+        "Change any subset of the settings; members not sent keep their value. `null` clears\n\
+         `headline`, `bio`, `avatarUrl`, `systemPrompt`, `welcomeMessage`, `theme` and `socialLinks`;\n\
+         for the other settings `null` is a `validation_error`. `theme` and `socialLinks` merge."
+    ),
+    [MindUpdate, AssistantUpdate]
+);
+
+/// What only a Mind has, of an update. Not a schema of the document: its properties are
+/// documented as [`UpdateMind`]'s.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct UpdateMind {
+pub struct MindUpdate {
     #[schema(value_type = Option<String>, min_length = 1, max_length = 100)]
     #[serde(default)]
     pub name: Field<String>,
@@ -133,31 +130,15 @@ pub struct UpdateMind {
     #[schema(value_type = Option<String>, nullable, max_length = 20000)]
     #[serde(default)]
     pub system_prompt: Field<String>,
-    #[schema(value_type = Option<String>, nullable, max_length = 2000)]
-    #[serde(default)]
-    pub welcome_message: Field<String>,
-    #[schema(value_type = Option<Vec<String>>, max_items = 4)]
-    #[serde(default)]
-    pub suggested_questions: Field<Vec<String>>,
     #[schema(value_type = Option<Vec<String>>, max_items = 10)]
     #[serde(default)]
     pub expertise_areas: Field<Vec<String>>,
     #[schema(value_type = Option<bool>)]
     #[serde(default)]
     pub is_published: Field<bool>,
-    /// Show source citations in responses.
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub show_sources: Field<bool>,
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub collect_email_before_chat: Field<bool>,
     #[schema(value_type = Option<f64>, minimum = 0.0, maximum = 2.0, example = 0.7)]
     #[serde(default)]
     pub temperature: Field<f64>,
-    #[schema(value_type = Option<ThemeInput>, nullable)]
-    #[serde(default)]
-    pub theme: Field<BTreeMap<String, Option<String>>>,
     #[schema(value_type = Option<SocialLinksInput>, nullable)]
     #[serde(default)]
     pub social_links: Field<BTreeMap<String, Option<String>>>,
@@ -170,38 +151,11 @@ pub struct UpdateMind {
     #[schema(value_type = Option<f64>, minimum = 0.25, maximum = 4.0, example = 1.0)]
     #[serde(default)]
     pub voice_speed: Field<f64>,
-    /// Up to 20 origins `scheme://host[:port]` (https; http only for localhost and 127.0.0.1)
-    /// that may embed the page and call the visitor routes; `[]` or `null`: none.
-    #[schema(value_type = Option<Vec<String>>, max_items = 20, nullable, example = json!(["https://www.example.com"]))]
-    #[serde(default)]
-    pub allowed_origins: Field<Vec<String>>,
-    /// Require visitors to carry `visitor.userId` signed with the identity secret.
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub identity_verification: Field<bool>,
-    /// How similar a question must be to a corrected one (cosine of the embeddings, 0.5-1) to be
-    /// answered with the correction (docs/api.md §19).
-    #[schema(value_type = Option<f64>, minimum = 0.5, maximum = 1.0, example = 0.9)]
-    #[serde(default)]
-    pub correction_threshold: Field<f64>,
-    /// Show a "talk to a person" control on the page (the hand-off route works either way).
-    #[schema(value_type = Option<bool>)]
-    #[serde(default)]
-    pub handoff_enabled: Field<bool>,
-    /// Answer only from sources whose metadata passes this filter (docs/api.md §7); `null`
-    /// removes it.
-    #[schema(value_type = Option<SearchFilter>, nullable)]
-    #[serde(default)]
-    pub knowledge_filter: Field<serde_json::Value>,
-    /// `"auto"` or a supported language code (`GET /api/v1/languages`).
-    #[schema(value_type = Option<String>, example = "fr")]
-    #[serde(default)]
-    pub language: Field<String>,
 }
 
-impl UpdateMind {
+impl MindUpdate {
     /// The body as the domain's raw Mind, to parse into `MindPatch`.
-    pub fn into_raw(self) -> RawMind {
+    pub fn into_raw(self, settings: AssistantUpdate) -> RawMind {
         RawMind {
             name: self.name,
             slug: self.slug,
@@ -209,24 +163,14 @@ impl UpdateMind {
             bio: self.bio,
             avatar_url: self.avatar_url,
             system_prompt: self.system_prompt,
-            welcome_message: self.welcome_message,
-            suggested_questions: self.suggested_questions,
             expertise_areas: self.expertise_areas,
             is_published: self.is_published,
-            show_sources: self.show_sources,
-            collect_email_before_chat: self.collect_email_before_chat,
             temperature: self.temperature,
-            theme: self.theme,
             social_links: self.social_links,
             voice_enabled: self.voice_enabled,
             voice_id: self.voice_id,
             voice_speed: self.voice_speed,
-            allowed_origins: self.allowed_origins,
-            identity_verification: self.identity_verification,
-            correction_threshold: self.correction_threshold,
-            handoff_enabled: self.handoff_enabled,
-            knowledge_filter: self.knowledge_filter,
-            language: self.language,
+            settings: settings.into_raw(),
         }
     }
 }

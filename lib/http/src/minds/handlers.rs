@@ -2,8 +2,9 @@
 
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId};
-use crate::minds::bodies::{CreateMind, MindUploadForm, PublishMind, UpdateMind, optional_json};
+use crate::extract::{Authed, JsonBodies, JsonBody, MindsRead, MindsWrite, Pagination, PathId};
+use crate::assistant::AssistantUpdate;
+use crate::minds::bodies::{CreateMind, MindUpdate, MindUploadForm, PublishMind, UpdateMind, optional_json};
 use crate::minds::public_base;
 use crate::minds::views::{
     IdentitySecretEnvelope, MindEnvelope, MindItemView, MindList, PublishEnvelope, PublishedMindView,
@@ -101,9 +102,9 @@ async fn update_mind(
     auth: Authed<MindsWrite>,
     State(s): State<ApiState>,
     PathId(id): PathId<MindId>,
-    JsonBody(body): JsonBody<UpdateMind>,
+    JsonBodies(own, settings): JsonBodies<MindUpdate, AssistantUpdate>,
 ) -> Result<Json<MindEnvelope>, ApiError> {
-    let patch = MindPatch::parse(&body.into_raw())?;
+    let patch = MindPatch::parse(&own.into_raw(settings))?;
     Ok(Json(s.app.update_mind(&auth.principal, &id, patch).await?.into()))
 }
 

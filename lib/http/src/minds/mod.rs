@@ -8,10 +8,9 @@ mod handlers;
 mod views;
 
 pub(crate) use bodies::optional_json;
-pub use bodies::{CreateMind, PublishMind, ThemeInput, UpdateMind};
+pub use bodies::{CreateMind, MindUpdate, PublishMind};
 pub use handlers::router;
-pub use views::{IdentitySecretEnvelope, ThemeView};
-pub(crate) use views::{origins, theme_view};
+pub use views::IdentitySecretEnvelope;
 
 use crate::extract::ParseId;
 use axum::http::{HeaderMap, header};

@@ -1,13 +1,11 @@
 //! What the Mind routes answer.
 
-use crate::search::SearchFilter;
-use crate::views::{PaginationView, Status, flattened_schema};
+use crate::assistant::AssistantView;
+use crate::views::{PaginationView, Status, flattened_doc};
 use lore_app::minds::{MindDetail, MindsUsage};
-use lore_domain::metadata::Filter;
-use lore_domain::mind::{Mind, SocialLinks, Theme, VoiceId};
+use lore_domain::mind::{Mind, SocialLinks, VoiceId};
 use serde::Serialize;
-use utoipa::openapi::{RefOr, Schema};
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::ToSchema;
 
 /// A Mind in a list.
 #[derive(Debug, Serialize, ToSchema)]
@@ -56,26 +54,20 @@ pub struct MindDetailView {
     pub item: MindItemView,
     #[serde(flatten)]
     pub settings: MindSettingsView,
+    #[serde(flatten)]
+    pub assistant: AssistantView,
 }
 
-/// Documented as one object with the properties of both parts, as it is serialized (utoipa
-/// would describe the flattened parts as `allOf`, which SDK generators turn into extra types).
-impl PartialSchema for MindDetailView {
-    fn schema() -> RefOr<Schema> {
-        flattened_schema(
-            "A Mind with every setting: the list fields, `recentConversationCount`, `sourceLimit`,\n\
-             `sourceStats`, and the settings of create and update.",
-            [MindItemView::schema(), MindSettingsView::schema()],
-        )
-    }
-}
-
-impl ToSchema for MindDetailView {
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        MindItemView::schemas(schemas);
-        MindSettingsView::schemas(schemas);
-    }
-}
+// Documented as one object with the properties of every part, as it is serialized (utoipa
+// would describe the flattened parts as `allOf`, which SDK generators turn into extra types).
+flattened_doc!(
+    MindDetailView,
+    Some(
+        "A Mind with every setting: the list fields, `recentConversationCount`, `sourceLimit`,\n\
+         `sourceStats`, and the settings of create and update."
+    ),
+    [MindItemView, MindSettingsView, AssistantView]
+);
 
 /// What a Mind's detail adds to its list fields. Not a schema of the document: its properties
 /// are documented as [`MindDetailView`]'s.
@@ -88,36 +80,14 @@ pub struct MindSettingsView {
     pub source_limit: u32,
     pub source_stats: SourceStatsView,
     pub system_prompt: Option<String>,
-    pub welcome_message: Option<String>,
-    pub suggested_questions: Vec<String>,
     pub expertise_areas: Vec<String>,
-    pub show_sources: bool,
-    pub collect_email_before_chat: bool,
     #[schema(example = 0.7)]
     pub temperature: f64,
-    pub theme: Option<ThemeView>,
     pub social_links: Option<SocialLinksView>,
     pub voice_enabled: bool,
     pub voice_id: Voice,
     #[schema(example = 1.0)]
     pub voice_speed: f64,
-    /// Origins whose pages may embed the public page and call its visitor routes (docs/api.md §18).
-    #[schema(example = json!(["https://www.example.com"]))]
-    pub allowed_origins: Vec<String>,
-    /// Visitors must carry a user id signed with the identity secret.
-    pub identity_verification: bool,
-    /// A question at least this similar to a corrected one is answered with the correction.
-    #[schema(example = 0.9)]
-    pub correction_threshold: f64,
-    /// The page shows a "talk to a person" control.
-    pub handoff_enabled: bool,
-    /// The metadata filter every answer's search applies (docs/api.md §7); null: all sources.
-    #[schema(value_type = Option<SearchFilter>)]
-    pub knowledge_filter: Option<Filter>,
-    /// `"auto"` (answers in each visitor's language, the page in the browser's) or the code of
-    /// one supported language (`GET /api/v1/languages`).
-    #[schema(example = "auto")]
-    pub language: String,
 }
 
 impl From<MindDetail> for MindDetailView {
@@ -137,24 +107,14 @@ impl From<MindDetail> for MindDetailView {
                     failed: c.failed,
                 },
                 system_prompt: m.system_prompt.as_ref().map(|v| v.as_str().to_owned()),
-                welcome_message: m.welcome_message.as_ref().map(|v| v.as_str().to_owned()),
-                suggested_questions: m.suggested_questions.as_slice().to_vec(),
                 expertise_areas: m.expertise_areas.as_slice().to_vec(),
-                show_sources: m.show_sources,
-                collect_email_before_chat: m.collect_email_before_chat,
                 temperature: m.temperature.value(),
-                theme: theme_view(&m.theme),
                 social_links: social_view(&m.social_links),
                 voice_enabled: m.voice_enabled,
                 voice_id: m.voice_id.into(),
                 voice_speed: m.voice_speed.value(),
-                allowed_origins: origins(&m.embed),
-                identity_verification: m.embed.identity_verification,
-                correction_threshold: m.reply.correction_threshold.value(),
-                handoff_enabled: m.reply.handoff_enabled,
-                knowledge_filter: m.reply.knowledge_filter.clone(),
-                language: m.reply.language.as_str().to_owned(),
             },
+            assistant: AssistantView::of(&m.settings),
         }
     }
 }
@@ -167,34 +127,6 @@ pub struct SourceStatsView {
     pub pending: u64,
     pub processing: u64,
     pub failed: u64,
-}
-
-/// The public page's look; only the keys that are set are present.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ThemeView {
-    /// `#rgb` or `#rrggbb`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "#4f46e5")]
-    pub primary_color: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "#ffffff")]
-    pub background_color: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "Inter, sans-serif")]
-    pub font_family: Option<String>,
-    /// `light`, `dark` or `auto`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-}
-
-pub(crate) fn theme_view(t: &Theme) -> Option<ThemeView> {
-    (!t.is_empty()).then(|| ThemeView {
-        primary_color: t.primary_color.as_ref().map(|c| c.as_str().to_owned()),
-        background_color: t.background_color.as_ref().map(|c| c.as_str().to_owned()),
-        font_family: t.font_family.as_ref().map(|f| f.as_str().to_owned()),
-        mode: t.mode.map(|m| m.as_str().to_owned()),
-    })
 }
 
 /// The persona's links; only the keys that are set are present.
@@ -246,11 +178,6 @@ impl From<VoiceId> for Voice {
             VoiceId::Shimmer => Voice::Shimmer,
         }
     }
-}
-
-/// `allowedOrigins` as shown.
-pub(crate) fn origins(e: &lore_domain::embed::EmbedSettings) -> Vec<String> {
-    e.allowed_origins.as_slice().iter().map(|o| o.as_str().to_owned()).collect()
 }
 
 /// The workspace's Mind limits and what it uses of them.
@@ -344,7 +271,8 @@ mod tests {
         let json = serde_json::to_string(&detail).unwrap();
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         let keys: Vec<&str> = value.as_object().unwrap().keys().map(String::as_str).collect();
-        // The wire order, as before the parts were flattened: the list fields, then the rest.
+        // The wire order: the list fields, the Mind's own settings, then those it shares with
+        // chatbots.
         let order = [
             "id",
             "name",
@@ -361,17 +289,17 @@ mod tests {
             "sourceLimit",
             "sourceStats",
             "systemPrompt",
-            "welcomeMessage",
-            "suggestedQuestions",
             "expertiseAreas",
-            "showSources",
-            "collectEmailBeforeChat",
             "temperature",
-            "theme",
             "socialLinks",
             "voiceEnabled",
             "voiceId",
             "voiceSpeed",
+            "welcomeMessage",
+            "suggestedQuestions",
+            "showSources",
+            "collectEmailBeforeChat",
+            "theme",
             "allowedOrigins",
             "identityVerification",
             "correctionThreshold",
@@ -384,6 +312,8 @@ mod tests {
         assert_eq!(keys.len(), order.len(), "{json}");
         assert_eq!(value["recentConversationCount"], 3);
 
+        use utoipa::PartialSchema;
+        use utoipa::openapi::{RefOr, Schema};
         let RefOr::T(Schema::Object(schema)) = MindDetailView::schema() else { panic!("not an object schema") };
         let mut documented: Vec<&str> = schema.properties.keys().map(String::as_str).collect();
         let mut sent = keys.clone();

@@ -44,7 +44,7 @@ async fn allowed(s: &ApiState, kind: PublicKind, slug: &str, origin: &str) -> bo
         return true;
     }
     match s.app.published(kind, slug).await {
-        Ok(p) => p.embed().allowed_origins.allows(origin),
+        Ok(p) => p.settings().embed.allowed_origins.allows(origin),
         // Unknown, unpublished, or the store failed: no CORS (the route answers the error).
         Err(_) => false,
     }

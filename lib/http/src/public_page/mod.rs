@@ -54,7 +54,7 @@ pub(crate) fn chatbot_routes(router: crate::api_router::ApiRouter) -> crate::api
 /// The owner's interface language: `auto` (the visitor's browser decides) or an ISO 639-1 code.
 /// Every use of the owner's language goes through here.
 fn page_language(published: &Published) -> &'static str {
-    published.reply().language.as_str()
+    published.settings().reply.language.as_str()
 }
 
 /// `?embed=1`: the page inside the widget's frame, without its profile. `?lang=fr`: the page's
@@ -125,7 +125,7 @@ async fn page(
         "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'{}; \
          img-src http: https:; media-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors {}",
         stream.map(|o| format!(" {o}")).unwrap_or_default(),
-        published.embed().allowed_origins.frame_ancestors()
+        published.settings().embed.allowed_origins.frame_ancestors()
     );
     let headers: [(HeaderName, HeaderValue); 6] = [
         (CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
@@ -440,7 +440,7 @@ struct Palette {
 }
 
 fn palette(published: &Published) -> Palette {
-    let t = published.theme();
+    let t = &published.settings().theme;
     let accent = t.primary_color.clone().unwrap_or_else(|| HexColor::parse("c", "#4f46e5").expect("a valid colour"));
     let dark_default = matches!(t.mode, Some(ThemeMode::Dark));
     let background = t.background_color.clone().unwrap_or_else(|| {
@@ -516,7 +516,7 @@ pub fn render(published: &Published, nonce: &str, embed: bool, stream: Option<&s
         fg = p.text,
         accent = p.accent,
         on_accent = p.on_accent,
-        font = font_stack(published.theme().font_family.as_ref()),
+        font = font_stack(published.settings().theme.font_family.as_ref()),
         dark = if p.auto_dark {
             "@media (prefers-color-scheme: dark) { :root { --bg: #0f172a; --fg: #f9fafb; } }\n"
         } else {
@@ -586,10 +586,10 @@ fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>,
         "<main id=\"chat\" class=\"chat\" aria-label=\"{label}\" data-i18n-label=\"chat.label\" data-name=\"{name}\" \
          data-show-sources=\"{}\" data-voice=\"{}\" data-email-gate=\"{}\" data-handoff=\"{}\" data-kind=\"{kind}\" \
          data-slug=\"{slug}\" data-endpoint=\"{endpoint}\" data-language=\"{language}\" data-languages=\"{languages}\">",
-        published.show_sources(),
+        published.settings().show_sources,
         published.voice_enabled(),
-        published.collect_email_before_chat(),
-        published.reply().handoff_enabled,
+        published.settings().collect_email_before_chat,
+        published.settings().reply.handoff_enabled,
         label = named("chat.label"),
         language = escape(page_language(published)),
         languages = i18n::codes(),
@@ -599,7 +599,7 @@ fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>,
         "<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"{}\" data-i18n-label=\"log.label\">",
         plain("log.label")
     );
-    if let Some(welcome) = published.welcome_message() {
+    if let Some(welcome) = published.settings().welcome_message.as_ref() {
         let _ = writeln!(
             h,
             "<li class=\"msg assistant welcome\"><div class=\"bubble\" dir=\"auto\">{}</div></li>",
@@ -612,7 +612,7 @@ fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>,
          data-i18n-label=\"questions.label\" hidden>",
         plain("questions.label")
     );
-    for q in published.suggested_questions().as_slice() {
+    for q in published.settings().suggested_questions.as_slice() {
         let _ = writeln!(h, "<button type=\"button\" class=\"question\" dir=\"auto\">{}</button>", escape(q));
     }
     let _ = write!(
@@ -700,6 +700,7 @@ fn about(h: &mut String, mind: &Mind, texts: &i18n::Catalogue) {
 mod tests {
     use super::*;
     use lore_domain::Timestamp;
+    use lore_domain::assistant::RawAssistantPatch;
     use lore_domain::id::WorkspaceId;
     use lore_domain::mind::{Field, MindPatch, NewMind, RawMind};
     use lore_domain::slug::Slug;
@@ -717,9 +718,12 @@ mod tests {
         let m = mind(RawMind {
             headline: Field::Value("<script>alert(1)</script>".into()),
             bio: Field::Value("a\n\n<b>bold</b>\nline".into()),
-            welcome_message: Field::Value("Hi 'there'".into()),
-            suggested_questions: Field::Value(vec!["<img src=x onerror=alert(1)>".into()]),
             avatar_url: Field::Value("https://cdn.example.com/a.png?x=1&y=2".into()),
+            settings: RawAssistantPatch {
+                welcome_message: Field::Value("Hi 'there'".into()),
+                suggested_questions: Field::Value(vec!["<img src=x onerror=alert(1)>".into()]),
+                ..Default::default()
+            },
             ..Default::default()
         });
         let html = render(&Published::Mind(Box::new(m)), "n0nce", false, None, "en");
@@ -744,7 +748,10 @@ mod tests {
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), Some(v.to_owned())))
                 .collect();
-        let m = mind(RawMind { theme: Field::Value(theme), ..Default::default() });
+        let m = mind(RawMind {
+            settings: RawAssistantPatch { theme: Field::Value(theme), ..Default::default() },
+            ..Default::default()
+        });
         let html = render(&Published::Mind(Box::new(m)), "n", false, None, "en");
         assert!(html.contains("--bg: #102030; --fg: #f9fafb; --accent: #ff0000;"), "{html}");
         assert!(html.contains("--font: \"Inter\", serif, system-ui"));
