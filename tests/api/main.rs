@@ -24,6 +24,7 @@ mod minds;
 mod ocr;
 mod openapi;
 mod pagination;
+mod privacy;
 mod public_chat;
 mod quotes;
 mod rate_limit;

@@ -13,6 +13,7 @@ use crate::slots::Slot;
 use crate::{App, AppError};
 use futures::future::Either;
 use lore_domain::analytics::Tally;
+use lore_domain::assistant::AssistantSettings;
 use lore_domain::conversation::Channel;
 use lore_domain::conversation::{
     Citation, Conversation, ConversationStatus, GeneratedBy, MAX_MESSAGES, MAX_PASSAGES, MarkerFilter, Message,
@@ -204,12 +205,8 @@ fn generation_failed() -> AppError {
 }
 
 impl App {
-    /// The persona answering for `owner`, when the owner exists in the workspace.
-    async fn persona(
-        &self,
-        ws: &WorkspaceId,
-        owner: &SourceOwner,
-    ) -> Result<(Persona, Option<String>, ReplySettings), AppError> {
+    /// The persona answering for `owner` and its settings, when the owner exists in the workspace.
+    async fn persona(&self, ws: &WorkspaceId, owner: &SourceOwner) -> Result<(Persona, AssistantSettings), AppError> {
         match owner {
             SourceOwner::Mind(id) => {
                 let m = self.ports.storage.minds.get_mind(ws, id).await?.ok_or(AppError::NotFound("mind"))?;
@@ -220,15 +217,24 @@ impl App {
                     expertise_areas: m.expertise_areas.as_slice().to_vec(),
                     temperature: Some(m.temperature.value()),
                 };
-                Ok((persona, m.settings.welcome_message.as_ref().map(|w| w.as_str().to_owned()), m.settings.reply))
+                Ok((persona, m.settings))
             }
             SourceOwner::Chatbot(id) => {
                 let c = self.ports.storage.chatbots.get_chatbot(ws, id).await?.ok_or(AppError::NotFound("chatbot"))?;
                 let instructions = (!c.descriptor.trim().is_empty()).then(|| c.descriptor.clone());
                 let persona = Persona { name: c.name.as_str().to_owned(), instructions, ..Persona::default() };
-                Ok((persona, c.settings.welcome_message.as_ref().map(|w| w.as_str().to_owned()), c.settings.reply))
+                Ok((persona, c.settings))
             }
         }
+    }
+
+    /// The settings of `owner`, when it exists in the workspace.
+    pub(crate) async fn assistant_settings(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+    ) -> Result<AssistantSettings, AppError> {
+        Ok(self.persona(ws, owner).await?.1)
     }
 
     /// Starts a conversation: the welcome message first (when its owner has one), then, when the
@@ -252,7 +258,8 @@ impl App {
         token: Option<VisitorTokenHash>,
         lead: bool,
     ) -> Result<Transcript, AppError> {
-        let (_, welcome, _) = self.persona(ws, owner).await?;
+        let (_, settings) = self.persona(ws, owner).await?;
+        let welcome = settings.welcome_message.map(|w| w.as_str().to_owned());
         let now = Timestamp::now();
         let mut conversation = Conversation::start(ws.clone(), owner.clone(), channel, visitor, now);
         conversation.visitor_token = token;
@@ -365,7 +372,10 @@ impl App {
                 .recent_messages(ws, id, HISTORY_READ)
                 .instrument(tracing::debug_span!("turn.history")),
         );
-        let (persona, _, reply) = owner_read?;
+        let (persona, settings) = owner_read?;
+        let reply = settings.reply;
+        // Before the question is stored, searched, sent to a model or put in an event (§22).
+        let content = if settings.redact_personal_data { content.redacted() } else { content };
         // The answer's language (docs/api.md §20): the owner's fixed one, else the message's.
         let language = reply.language.answer_language(content.as_str());
         let mut conversation = conversation?;

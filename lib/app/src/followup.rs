@@ -53,7 +53,11 @@ impl App {
         message: &MessageId,
         feedback: Feedback,
     ) -> Result<Message, AppError> {
-        self.find_conversation(ws, owner, conversation).await?;
+        let (found, settings) =
+            tokio::join!(self.find_conversation(ws, owner, conversation), self.assistant_settings(ws, owner));
+        found?;
+        // A comment is visitor text like a message: redacted alike (§22).
+        let feedback = if settings?.redact_personal_data { feedback.redacted() } else { feedback };
         let messages = self.ports.storage.conversations.list_messages(ws, conversation).await?;
         let m = messages.into_iter().find(|m| &m.id == message).ok_or(AppError::NotFound("message"))?;
         if m.role != Role::Assistant {
@@ -108,7 +112,9 @@ impl App {
         id: &ConversationId,
         reason: Option<HandoffReason>,
     ) -> Result<Conversation, AppError> {
-        let before = self.find_conversation(ws, owner, id).await?;
+        let (before, settings) = tokio::join!(self.find_conversation(ws, owner, id), self.assistant_settings(ws, owner));
+        let before = before?;
+        let reason = if settings?.redact_personal_data { reason.map(HandoffReason::redacted) } else { reason };
         // Asking again while a person already has it is no new request: the store writes the
         // event only when the status changes.
         let event = Event::handoff_requested(&before, reason.as_ref());

@@ -20,6 +20,7 @@ pub mod keys;
 pub mod mind_sources;
 pub mod minds;
 pub mod ports;
+pub mod privacy;
 pub mod public_chat;
 pub mod repeated;
 pub mod search;

@@ -74,15 +74,27 @@ pub async fn dispatch_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
     response
 }
 
-/// The 1-minute schedule: the outbox, due retries, runs stuck past their lease, and the
-/// scheduled refreshes of url sources.
+/// The 1-minute schedule: the outbox, due retries, runs stuck past their lease, the scheduled
+/// refreshes of url sources, and every [`RETENTION_EVERY_MINUTES`] minutes the conversations
+/// past their owner's retention (docs/api.md §22).
 pub async fn scheduled(app: &App) -> Result<Value, lore_app::AppError> {
     let fanned = app.fan_out_pending(DISPATCH_LIMIT).await?;
     let delivered = app.dispatch_due(Timestamp::now(), DISPATCH_LIMIT).await?;
     let swept = app.sweep_stale_runs(false).await?;
     let refreshes = app.refresh_due_sources(Timestamp::now()).await?;
-    Ok(json!({ "fannedOut": fanned, "attempted": delivered, "sweptRuns": swept, "refreshesStarted": refreshes }))
+    let now = Timestamp::now();
+    let expired = if (now.millis() / 60_000) % RETENTION_EVERY_MINUTES == 0 {
+        app.expire_conversations(now).await?
+    } else {
+        0
+    };
+    Ok(json!({ "fannedOut": fanned, "attempted": delivered, "sweptRuns": swept, "refreshesStarted": refreshes,
+        "conversationsExpired": expired }))
 }
+
+/// How often the schedule deletes expired conversations: a walk of every workspace's owners is
+/// not worth doing every minute, and six times an hour keeps "within an hour" with missed runs.
+pub const RETENTION_EVERY_MINUTES: i64 = 10;
 
 /// The dispatcher's entry: an SQS batch (has `Records`) or the scheduled EventBridge event.
 pub async fn dispatcher(app: &App, event: Value) -> Result<Value, lore_app::AppError> {

@@ -83,6 +83,7 @@ pub use sqs::{WORKERS, spawn_event_consumer, spawn_sqs};
 fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut adopt = adopt_at_start;
+        let mut last_retention = None;
         loop {
             match app.sweep_stale_runs(adopt).await {
                 Ok(0) => {}
@@ -94,6 +95,12 @@ fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
                 Ok(n) => tracing::info!(sources = n, "started scheduled refreshes"),
                 Err(e) => tracing::error!(error = %e, "could not start scheduled refreshes"),
             }
+            if last_retention.is_none_or(|at: std::time::Instant| at.elapsed() >= RETENTION_EVERY) {
+                last_retention = Some(std::time::Instant::now());
+                if let Err(e) = app.expire_conversations(lore_domain::Timestamp::now()).await {
+                    tracing::error!(error = %e, "could not delete expired conversations");
+                }
+            }
             if adopt && let Err(e) = app.reembed_other_models().await {
                 tracing::error!(error = %e, "could not start re-embedding sources of another model");
             }
@@ -102,6 +109,10 @@ fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
         }
     })
 }
+
+/// How often conversations past their owner's retention are looked for (docs/api.md §22): well
+/// within the hour the contract allows.
+pub const RETENTION_EVERY: Duration = Duration::from_secs(600);
 
 /// How often the dispatcher looks for due deliveries without being woken: retries fire within
 /// this of their time.

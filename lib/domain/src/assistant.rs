@@ -26,6 +26,11 @@ pub struct AssistantSettings {
     pub embed: EmbedSettings,
     /// Corrections' threshold, the hand-off control, the knowledge filter, the language (§19–20).
     pub reply: ReplySettings,
+    /// How long a conversation is kept after its last message; `None`: kept (§22).
+    pub retention: Option<RetentionDays>,
+    /// E-mail addresses, card numbers, IBANs and phone numbers in messages are replaced before
+    /// anything keeps or sends them (§22, [`crate::privacy::redact`]).
+    pub redact_personal_data: bool,
 }
 
 /// A new assistant's: sources shown, no e-mail gate, no welcome message, no allowed origin.
@@ -39,7 +44,40 @@ impl Default for AssistantSettings {
             theme: Theme::default(),
             embed: EmbedSettings::default(),
             reply: ReplySettings::default(),
+            retention: None,
+            redact_personal_data: false,
         }
+    }
+}
+
+/// `retentionDays`: a whole number of days from 1 to 3,650.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RetentionDays(u16);
+
+impl RetentionDays {
+    pub const FIELD: &'static str = "retentionDays";
+    pub const MAX: u16 = 3_650;
+
+    pub fn parse(v: f64) -> Result<Self, DomainError> {
+        if v.fract() == 0.0 && (1.0..=f64::from(Self::MAX)).contains(&v) {
+            Ok(Self(v as u16))
+        } else {
+            Err(DomainError::field(Self::FIELD, format!("must be a whole number of days from 1 to {}", Self::MAX)))
+        }
+    }
+
+    /// A stored value; anything out of bounds reads as "kept" rather than deleting early.
+    pub fn from_stored(v: u64) -> Option<Self> {
+        u16::try_from(v).ok().filter(|d| (1..=Self::MAX).contains(d)).map(Self)
+    }
+
+    pub fn days(self) -> u16 {
+        self.0
+    }
+
+    /// The oldest last-message time a conversation may have at `now` and still be kept.
+    pub fn cutoff(self, now: crate::Timestamp) -> crate::Timestamp {
+        crate::Timestamp::from_millis(now.millis() - i64::from(self.0) * 86_400_000)
     }
 }
 
@@ -57,6 +95,8 @@ pub struct RawAssistantPatch {
     pub handoff_enabled: Field<bool>,
     pub language: Field<String>,
     pub knowledge_filter: Field<serde_json::Value>,
+    pub retention_days: Field<f64>,
+    pub redact_personal_data: Field<bool>,
 }
 
 /// A change to [`AssistantSettings`]: `None` keeps the current value; `Some(None)` clears the
@@ -70,6 +110,9 @@ pub struct AssistantPatch {
     pub theme: Option<ObjectChange<ThemePatch>>,
     pub embed: EmbedPatch,
     pub reply: ReplyPatch,
+    /// `Some(None)`: keep conversations.
+    pub retention: Option<Option<RetentionDays>>,
+    pub redact_personal_data: Option<bool>,
 }
 
 /// A yes/no setting: `null` is refused, naming the field.
@@ -100,7 +143,14 @@ impl AssistantPatch {
             Field::Null => Some(ObjectChange::Clear),
             Field::Value(map) => v.check(ThemePatch::parse(map)).map(ObjectChange::Merge),
         };
+        let retention = match &raw.retention_days {
+            Field::Absent => None,
+            Field::Null => Some(None),
+            Field::Value(d) => v.check(RetentionDays::parse(*d)).map(Some),
+        };
         Self {
+            retention,
+            redact_personal_data: flag(v, "redactPersonalData", &raw.redact_personal_data),
             welcome_message,
             suggested_questions,
             show_sources: flag(v, "showSources", &raw.show_sources),
@@ -143,6 +193,12 @@ impl AssistantPatch {
         }
         self.embed.apply(&mut s.embed);
         self.reply.apply(&mut s.reply);
+        if let Some(r) = self.retention {
+            s.retention = r;
+        }
+        if let Some(b) = self.redact_personal_data {
+            s.redact_personal_data = b;
+        }
     }
 }
 
@@ -166,12 +222,20 @@ mod tests {
             r.allowed_origins = Field::Value(vec!["http://example.com".into()]);
             r.show_sources = Field::Null;
             r.correction_threshold = Field::Value(0.2);
+            r.retention_days = Field::Value(0.5);
         })
         .unwrap_err();
         let fields: Vec<&str> = e.fields.keys().map(String::as_str).collect();
         assert_eq!(
             fields,
-            ["allowedOrigins", "correctionThreshold", "showSources", "suggestedQuestions", "theme.primaryColor"]
+            [
+                "allowedOrigins",
+                "correctionThreshold",
+                "retentionDays",
+                "showSources",
+                "suggestedQuestions",
+                "theme.primaryColor"
+            ]
         );
     }
 
@@ -195,5 +259,24 @@ mod tests {
         parse(|r| r.welcome_message = Field::Null).unwrap().apply(&mut s);
         assert_eq!(s.welcome_message, None);
         assert!(parse(|_| {}).unwrap().is_empty());
+    }
+
+    #[test]
+    fn retention_is_whole_days_within_ten_years_and_null_keeps() {
+        for ok in [1.0, 30.0, 3650.0] {
+            assert_eq!(RetentionDays::parse(ok).unwrap().days() as f64, ok);
+        }
+        for bad in [0.0, -1.0, 1.5, 3651.0, f64::NAN, f64::INFINITY] {
+            assert!(RetentionDays::parse(bad).is_err(), "{bad}");
+        }
+        let mut s = AssistantSettings::default();
+        parse(|r| r.retention_days = Field::Value(7.0)).unwrap().apply(&mut s);
+        let week = s.retention.unwrap();
+        let now = crate::Timestamp::from_millis(10 * 86_400_000);
+        assert_eq!(week.cutoff(now).millis(), 3 * 86_400_000);
+        parse(|r| r.retention_days = Field::Null).unwrap().apply(&mut s);
+        assert_eq!(s.retention, None);
+        assert_eq!(RetentionDays::from_stored(0), None);
+        assert_eq!(RetentionDays::from_stored(99_999), None);
     }
 }

@@ -66,6 +66,11 @@ impl HandoffReason {
         }
     }
 
+    /// With personal data replaced ([`crate::privacy::redact`]).
+    pub fn redacted(self) -> Self {
+        Self(crate::privacy::redact(&self.0).into_owned())
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -101,6 +106,12 @@ pub struct Feedback {
 }
 
 impl Feedback {
+    /// With personal data in the comment replaced ([`crate::privacy::redact`]).
+    pub fn redacted(self) -> Self {
+        let comment = self.comment.map(|c| crate::privacy::redact(&c).into_owned());
+        Self { comment, ..self }
+    }
+
     /// `rating` (`up` or `down`, required) and `comment` (optional, at most 1,000 characters;
     /// empty is none) of a feedback body, every refusal reported.
     pub fn parse(rating: Option<&str>, comment: Option<&str>, now: Timestamp) -> Result<Self, DomainError> {
@@ -441,6 +452,15 @@ impl MessageContent {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// With the personal data of [`crate::privacy::redact`] replaced (each label is no longer
+    /// than what it replaces, so the bounds still hold).
+    pub fn redacted(self) -> Self {
+        match crate::privacy::redact(&self.0) {
+            std::borrow::Cow::Borrowed(_) => self,
+            std::borrow::Cow::Owned(s) => Self(s),
+        }
     }
 }
 

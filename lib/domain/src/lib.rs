@@ -23,6 +23,7 @@ pub mod late_interaction;
 pub mod metadata;
 pub mod mind;
 pub mod pagination;
+pub mod privacy;
 pub mod scope;
 pub mod slug;
 pub mod source;

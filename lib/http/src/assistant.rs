@@ -42,6 +42,13 @@ pub struct AssistantView {
     /// one supported language (`GET /api/v1/languages`).
     #[schema(example = "auto")]
     pub language: String,
+    /// Conversations are deleted this many days after their last message; null: kept
+    /// (docs/api.md §22).
+    #[schema(example = 90)]
+    pub retention_days: Option<u16>,
+    /// E-mail addresses, card numbers, IBANs and phone numbers in messages are replaced by
+    /// `[email]`, `[card]`, `[iban]`, `[phone]` before they are stored or sent anywhere.
+    pub redact_personal_data: bool,
 }
 
 impl AssistantView {
@@ -58,6 +65,8 @@ impl AssistantView {
             handoff_enabled: s.reply.handoff_enabled,
             knowledge_filter: s.reply.knowledge_filter.clone(),
             language: s.reply.language.as_str().to_owned(),
+            retention_days: s.retention.map(|d| d.days()),
+            redact_personal_data: s.redact_personal_data,
         }
     }
 }
@@ -141,6 +150,16 @@ pub struct AssistantUpdate {
     #[schema(value_type = Option<String>, example = "fr")]
     #[serde(default)]
     pub language: Field<String>,
+    /// Delete conversations this many days (1-3,650) after their last message, with their
+    /// messages, ratings and visitor data; `null`: keep them (docs/api.md §22).
+    #[schema(value_type = Option<u16>, nullable, minimum = 1, maximum = 3650, example = 90)]
+    #[serde(default)]
+    pub retention_days: Field<f64>,
+    /// Replace e-mail addresses, card numbers, IBANs and phone numbers in messages before they are
+    /// stored, searched or sent to a model (the e-mail gate's address is kept).
+    #[schema(value_type = Option<bool>)]
+    #[serde(default)]
+    pub redact_personal_data: Field<bool>,
 }
 
 impl AssistantUpdate {
@@ -157,6 +176,8 @@ impl AssistantUpdate {
             handoff_enabled: self.handoff_enabled,
             knowledge_filter: self.knowledge_filter,
             language: self.language,
+            retention_days: self.retention_days,
+            redact_personal_data: self.redact_personal_data,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The stored shape of the settings Minds and chatbots share (docs/api.md §17–20).
 
-use lore_domain::assistant::AssistantSettings;
+use lore_domain::assistant::{AssistantSettings, RetentionDays};
 use lore_domain::correction::{CorrectionThreshold, ReplySettings};
 use lore_domain::embed::{AllowedOrigins, EmbedSettings, IdentitySecret};
 use lore_domain::language::LanguageSetting;
@@ -128,6 +128,11 @@ pub struct AssistantRecord {
     pub embed: EmbedRecord,
     #[serde(flatten)]
     pub reply: ReplyRecord,
+    /// `null` when conversations are kept (written as `null` so an update removes it).
+    #[serde(default)]
+    pub retention_days: Option<u64>,
+    #[serde(default)]
+    pub redact_personal_data: bool,
 }
 
 fn shown() -> bool {
@@ -144,6 +149,8 @@ impl AssistantRecord {
             theme: s.theme.entries().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
             embed: EmbedRecord::of(&s.embed),
             reply: ReplyRecord::of(&s.reply),
+            retention_days: s.retention.map(|d| u64::from(d.days())),
+            redact_personal_data: s.redact_personal_data,
         }
     }
 
@@ -156,6 +163,8 @@ impl AssistantRecord {
             theme: Theme::from_entries(self.theme.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
             embed: self.embed.into_settings(),
             reply: self.reply.into_settings(),
+            retention: self.retention_days.and_then(RetentionDays::from_stored),
+            redact_personal_data: self.redact_personal_data,
         }
     }
 }

@@ -306,6 +306,8 @@ mod tests {
             "handoffEnabled",
             "knowledgeFilter",
             "language",
+            "retentionDays",
+            "redactPersonalData",
         ];
         let positions: Vec<usize> = order.iter().map(|k| json.find(&format!("\"{k}\":")).unwrap()).collect();
         assert!(positions.is_sorted(), "keys out of order: {json}");
