@@ -456,7 +456,7 @@ async fn measure(
                     let index = lore_pgvector::PgIndex::connect(url).await.map_err(|e| format!("{e:?}"))?;
                     index.migrate().await.map_err(|e| format!("{e:?}"))?;
                     pg = Some(index.clone());
-                    (backend.sources.clone(), Arc::new(index))
+                    (backend.ports.sources.clone(), Arc::new(index))
                 }
                 (None, None) => return Err("the server has no store".into()),
             };

@@ -94,7 +94,7 @@ impl TestApp {
     /// The subscription store of whichever backend runs.
     pub fn hook_store(&self) -> std::sync::Arc<dyn lore_app::ports::HookStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
-            Some(aws) => aws.hooks.clone(),
+            Some(aws) => aws.ports.hooks.clone(),
             None => self.store().clone(),
         }
     }
@@ -102,7 +102,7 @@ impl TestApp {
     /// The key store of whichever backend runs.
     pub fn key_store(&self) -> std::sync::Arc<dyn lore_app::ports::KeyStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
-            Some(aws) => aws.keys.clone(),
+            Some(aws) => aws.ports.keys.clone(),
             None => self.store().clone(),
         }
     }
@@ -110,7 +110,7 @@ impl TestApp {
     /// The delivery store (and webhook outbox) of whichever backend runs.
     pub fn delivery_store(&self) -> std::sync::Arc<dyn lore_app::ports::DeliveryStore> {
         match &self.running.as_ref().and_then(|r| r.aws.as_ref()) {
-            Some(aws) => aws.deliveries.clone(),
+            Some(aws) => aws.ports.deliveries.clone(),
             None => self.store().clone(),
         }
     }

@@ -10,37 +10,22 @@ use aws_config::{BehaviorVersion, SdkConfig};
 use aws_sdk_dynamodb::types::{IndexStatus, TableStatus, TimeToLiveSpecification, TimeToLiveStatus};
 use aws_sdk_s3::types::{BucketLocationConstraint, CreateBucketConfiguration};
 use aws_sdk_sqs::types::QueueAttributeName;
-use lore_app::ports::FormStore;
-use lore_app::ports::MindStore;
-use lore_app::ports::{BlobStore, EventBus, JobQueue, SlotStore, SourceStore};
-use lore_app::ports::{ChatbotStore, KeyStore, KeyWindows, RateLimiter, StoreError, StoreResult, WorkspaceStore};
-use lore_app::ports::{DeliveryStore, HookStore};
+use lore_app::ports::{EventBus, NoIndex, StoreError, StoreResult, VectorIndex};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Every port the AWS adapters implement, over one set of resources. The vector index
-/// (pgvector) is not among them: it is composed beside these.
+/// Every port the AWS adapters implement, over one set of resources, and the adapters
+/// themselves.
 #[derive(Clone)]
 pub struct AwsBackend {
-    pub workspaces: Arc<dyn WorkspaceStore>,
-    pub keys: Arc<dyn KeyStore>,
-    pub chatbots: Arc<dyn ChatbotStore>,
-    pub rate_limiter: Arc<dyn RateLimiter>,
-    /// API keys with their request windows on their items (docs/rate-limiting.md).
-    pub key_windows: Arc<dyn KeyWindows>,
-    /// The per-workspace concurrency budgets, shared by every instance (docs/limits.md).
-    pub slots: Arc<dyn SlotStore>,
-    pub sources: Arc<dyn SourceStore>,
-    pub blobs: Arc<dyn BlobStore>,
-    pub jobs: Arc<dyn JobQueue>,
-    pub events: Arc<dyn EventBus>,
-    pub forms: Arc<dyn FormStore>,
-    pub hooks: Arc<dyn HookStore>,
-    pub deliveries: Arc<dyn DeliveryStore>,
-    pub minds: Arc<dyn MindStore>,
-    pub conversations: Arc<dyn lore_app::ports::ConversationStore>,
-    /// The webhook event outbox on the table (what `deliveries` fans out); `forms` writes
-    /// response events there itself, in the response's transaction.
+    /// The ports, as a composition takes them ([`Self::storage_ports`]). Their chunk index is
+    /// [`NoIndex`]: the vector index (pgvector) is not among these adapters but composed beside
+    /// them. `key_windows` is always there: API keys hold their request windows on their items
+    /// (docs/rate-limiting.md); `slots` are the per-workspace concurrency budgets, shared by
+    /// every instance (docs/limits.md).
+    pub ports: lore_app::StoragePorts,
+    /// The webhook event outbox on the table (what `ports.deliveries` fans out); `ports.forms`
+    /// writes response events there itself, in the response's transaction.
     pub outbox: Arc<dyn EventBus>,
     /// The concrete adapters, for what the ports do not cover (clients, names).
     pub dynamo: Arc<DynamoStore>,
@@ -84,25 +69,8 @@ pub async fn local_sdk_config(endpoint: &str) -> SdkConfig {
 impl AwsBackend {
     /// Its ports as a composition takes them, with `index` (pgvector, composed beside these) as
     /// the chunk index.
-    pub fn storage_ports(&self, index: Arc<dyn lore_app::ports::VectorIndex>) -> lore_app::StoragePorts {
-        lore_app::StoragePorts {
-            workspaces: self.workspaces.clone(),
-            keys: self.keys.clone(),
-            chatbots: self.chatbots.clone(),
-            rate_limiter: self.rate_limiter.clone(),
-            key_windows: Some(self.key_windows.clone()),
-            slots: self.slots.clone(),
-            sources: self.sources.clone(),
-            index,
-            blobs: self.blobs.clone(),
-            jobs: self.jobs.clone(),
-            events: self.events.clone(),
-            forms: self.forms.clone(),
-            hooks: self.hooks.clone(),
-            deliveries: self.deliveries.clone(),
-            minds: self.minds.clone(),
-            conversations: self.conversations.clone(),
-        }
+    pub fn storage_ports(&self, index: Arc<dyn VectorIndex>) -> lore_app::StoragePorts {
+        lore_app::StoragePorts { index, ..self.ports.clone() }
     }
 
     /// Connects with the SDK configuration of the environment.
@@ -129,14 +97,15 @@ impl AwsBackend {
             }
         });
         let eventbridge = Arc::new(EventBridgeBus::on_first_use(sdk, &settings.event_bus));
-        Ok(Self {
+        let ports = lore_app::StoragePorts {
             workspaces: dynamo.clone(),
             keys: dynamo.clone(),
             chatbots: dynamo.clone(),
             rate_limiter: dynamo.clone(),
-            key_windows: dynamo.clone(),
+            key_windows: Some(dynamo.clone()),
             slots: dynamo.clone(),
             sources: dynamo.clone(),
+            index: Arc::new(NoIndex),
             blobs: s3.clone(),
             jobs: sqs.clone(),
             events: eventbridge.clone(),
@@ -145,14 +114,8 @@ impl AwsBackend {
             deliveries: dynamo.clone(),
             minds: dynamo.clone(),
             conversations: dynamo.clone(),
-            outbox: dynamo.clone(),
-            dynamo,
-            s3,
-            sqs,
-            eventbridge,
-            sdk_config: sdk.clone(),
-            settings,
-        })
+        };
+        Ok(Self { ports, outbox: dynamo.clone(), dynamo, s3, sqs, eventbridge, sdk_config: sdk.clone(), settings })
     }
 }
 

@@ -27,7 +27,7 @@ lore_app::conformance_tests!(mind_stores => minds);
 /// The concurrency budgets' leases: a fresh table on moto.
 async fn slot_store(suite: &str) -> (std::sync::Arc<dyn lore_app::ports::SlotStore>, lore_aws::AwsBackend) {
     let backend = support::backend(&suite.replace('_', "-")).await;
-    (backend.slots.clone(), backend)
+    (backend.ports.slots.clone(), backend)
 }
 
 lore_app::conformance_tests!(slot_store => slots);

@@ -120,9 +120,9 @@ fn ready(chunks: u64) -> Finish {
 
 async fn setup(b: &AwsBackend, name: &str) -> (Workspace, Chatbot) {
     let ws = workspace(name);
-    b.workspaces.insert_workspace(&ws).await.unwrap();
+    b.ports.workspaces.insert_workspace(&ws).await.unwrap();
     let bot = chatbot(&ws.id, "bot");
-    b.chatbots.insert_chatbot(&bot).await.unwrap();
+    b.ports.chatbots.insert_chatbot(&bot).await.unwrap();
     (ws, bot)
 }
 
@@ -160,8 +160,8 @@ async fn all_sources(s: &dyn SourceStore, ws: &WorkspaceId, bot: &ChatbotId) -> 
 
 /// The counters (stats, list totals, sourceCount, workspace storage) equal what the items say.
 async fn assert_counters_match_items(b: &AwsBackend, ws: &WorkspaceId, bot: &ChatbotId, other_bytes: u64) {
-    let items = all_sources(b.sources.as_ref(), ws, bot).await;
-    let stats = b.sources.source_stats(ws, &owner(bot)).await.unwrap();
+    let items = all_sources(b.ports.sources.as_ref(), ws, bot).await;
+    let stats = b.ports.sources.source_stats(ws, &owner(bot)).await.unwrap();
     assert_eq!(stats.total_sources, items.len() as u64, "total sources");
     assert_eq!(stats.total_chunks, items.iter().map(|s| s.chunk_count).sum::<u64>(), "total chunks");
     let bytes: u64 = items.iter().map(|s| s.size_bytes).sum();
@@ -177,12 +177,12 @@ async fn assert_counters_match_items(b: &AwsBackend, ws: &WorkspaceId, bot: &Cha
         assert_eq!(stats.by_type.get(t.as_str()), Some(&n), "by type {t:?}");
         for st in SourceStatus::CHATBOT {
             let filter = SourceFilter { status: Some(st), source_type: Some(t) };
-            let page = b.sources.list_sources(ws, &owner(bot), filter, PageRequest::new(1, 100)).await.unwrap();
+            let page = b.ports.sources.list_sources(ws, &owner(bot), filter, PageRequest::new(1, 100)).await.unwrap();
             let expected = items.iter().filter(|s| s.source_type() == t && s.status == st).count() as u64;
             assert_eq!((page.total, page.items.len() as u64), (expected, expected), "filtered {st:?} {t:?}");
         }
     }
-    let bot_record = b.chatbots.get_chatbot(ws, bot).await.unwrap().unwrap();
+    let bot_record = b.ports.chatbots.get_chatbot(ws, bot).await.unwrap().unwrap();
     assert_eq!(bot_record.source_count, items.len() as u64, "the chatbot's sourceCount");
     assert_eq!(raw_counters(b, ws).await["storageBytes"] as u64, bytes + other_bytes, "the workspace's storage");
 }
@@ -194,7 +194,7 @@ async fn counters_stay_exact_under_concurrent_writes() {
     let sources: Vec<KnowledgeSource> = (0..30).map(|i| source(&bot, i)).collect();
     let mut tasks = Vec::new();
     for s in sources.clone() {
-        let store = b.sources.clone();
+        let store = b.ports.sources.clone();
         tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(u64::MAX)).await.unwrap() }));
     }
     for t in tasks {
@@ -205,7 +205,7 @@ async fn counters_stay_exact_under_concurrent_writes() {
     // At once: start 12 runs, delete 6 others, grow 6 more; then finish the runs (some twice).
     let mut tasks = Vec::new();
     for (i, s) in sources.iter().enumerate() {
-        let (store, ws, s) = (b.sources.clone(), ws.id.clone(), s.clone());
+        let (store, ws, s) = (b.ports.sources.clone(), ws.id.clone(), s.clone());
         tasks.push(tokio::spawn(async move {
             match i % 5 {
                 0..=1 => {
@@ -247,7 +247,7 @@ async fn counters_stay_exact_under_concurrent_writes() {
         t.await.unwrap();
     }
     assert_counters_match_items(&b, &ws.id, &bot.id, 0).await;
-    assert_eq!(all_sources(b.sources.as_ref(), &ws.id, &bot.id).await.len(), 24);
+    assert_eq!(all_sources(b.ports.sources.as_ref(), &ws.id, &bot.id).await.len(), 24);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 8)]
@@ -260,7 +260,7 @@ async fn the_quota_holds_under_concurrent_inserts() {
         s.spec = SourceSpec::Text { content: "q".repeat(30) };
         s.size_bytes = 30;
         s.created_at = Timestamp::from_millis(1_700_000_000_000 + i);
-        let store = b.sources.clone();
+        let store = b.ports.sources.clone();
         tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(100)).await.unwrap() }));
     }
     let mut outcomes = Vec::new();
@@ -281,8 +281,8 @@ async fn delete_and_begin_processing_race_exactly_one_wins() {
     let (ws, bot) = setup(&b, "delrace").await;
     for i in 0..12 {
         let s = source(&bot, i);
-        b.sources.insert_source(&s, &quota(u64::MAX)).await.unwrap();
-        let (s1, s2) = (b.sources.clone(), b.sources.clone());
+        b.ports.sources.insert_source(&s, &quota(u64::MAX)).await.unwrap();
+        let (s1, s2) = (b.ports.sources.clone(), b.ports.sources.clone());
         let (w1, w2, id1, id2) = (ws.id.clone(), ws.id.clone(), s.id.clone(), s.id.clone());
         let delete = tokio::spawn(async move { s1.delete_source(&w1, &id1, &SETTLED).await.unwrap() });
         let begin = tokio::spawn(async move {
@@ -291,11 +291,11 @@ async fn delete_and_begin_processing_race_exactly_one_wins() {
         let (deleted, begun) = (delete.await.unwrap(), begin.await.unwrap());
         match (&deleted, &begun) {
             (Guarded::Done(_), Guarded::NotFound) => {
-                assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None)
+                assert_eq!(b.ports.sources.get_source(&ws.id, &s.id).await.unwrap(), None)
             }
             (Guarded::WrongStatus(SourceStatus::Processing), Guarded::Done(run)) => {
                 assert_eq!(run.status, SourceStatus::Processing);
-                let stored = b.sources.get_source(&ws.id, &s.id).await.unwrap().unwrap();
+                let stored = b.ports.sources.get_source(&ws.id, &s.id).await.unwrap().unwrap();
                 assert_eq!((stored.status, stored.generation), (SourceStatus::Processing, 1));
             }
             other => panic!("round {i}: not exactly one winner: {other:?}"),
@@ -309,15 +309,15 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
     let b = support::backend("cbdel").await;
     let (ws, bot) = setup(&b, "cbdel").await;
     let keep = chatbot(&ws.id, "keep");
-    b.chatbots.insert_chatbot(&keep).await.unwrap();
+    b.ports.chatbots.insert_chatbot(&keep).await.unwrap();
     let kept = source(&keep, 0);
-    b.sources.insert_source(&kept, &quota(u64::MAX)).await.unwrap();
+    b.ports.sources.insert_source(&kept, &quota(u64::MAX)).await.unwrap();
 
     let sources: Vec<KnowledgeSource> = (0..120).map(|i| source(&bot, i)).collect();
     for chunk in sources.chunks(20) {
         let mut tasks = Vec::new();
         for s in chunk {
-            let (store, s) = (b.sources.clone(), s.clone());
+            let (store, s) = (b.ports.sources.clone(), s.clone());
             tasks.push(tokio::spawn(async move { store.insert_source(&s, &quota(u64::MAX)).await.unwrap() }));
         }
         for t in tasks {
@@ -325,9 +325,9 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
         }
     }
     for s in sources.iter().take(5) {
-        b.sources.begin_processing(&ws.id, &s.id, &lease("w", 1), Timestamp::now()).await.unwrap();
+        b.ports.sources.begin_processing(&ws.id, &s.id, &lease("w", 1), Timestamp::now()).await.unwrap();
     }
-    let mut blob_keys = b.sources.file_blob_keys(&ws.id, &owner(&bot.id)).await.unwrap();
+    let mut blob_keys = b.ports.sources.file_blob_keys(&ws.id, &owner(&bot.id)).await.unwrap();
     blob_keys.sort();
     let mut expected: Vec<String> = sources
         .iter()
@@ -338,20 +338,26 @@ async fn deleting_a_chatbot_deletes_its_sources_in_batches() {
         .collect();
     expected.sort();
     assert_eq!(blob_keys, expected, "file_blob_keys lists every file source's blob");
-    assert!(b.sources.file_blob_keys(&WorkspaceId::generate(), &owner(&bot.id)).await.unwrap().is_empty(), "scoped");
+    assert!(
+        b.ports.sources.file_blob_keys(&WorkspaceId::generate(), &owner(&bot.id)).await.unwrap().is_empty(),
+        "scoped"
+    );
 
-    assert!(b.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
+    assert!(b.ports.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
     for s in &sources {
-        assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
+        assert_eq!(b.ports.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
         assert!(raw_item(&b, format!("SRC#{}", s.id), "TEXT").await.is_none(), "text of {} left behind", s.id);
     }
-    let stale = b.sources.stale_runs(Timestamp::now(), None).await.unwrap();
+    let stale = b.ports.sources.stale_runs(Timestamp::now(), None).await.unwrap();
     assert!(stale.iter().all(|r| !sources.iter().any(|s| s.id == r.source_id)), "no run of a deleted chatbot");
     let counters = raw_counters(&b, &ws.id).await;
     assert_eq!((counters["chatbots"], counters["storageBytes"]), (1, kept.size_bytes as i64));
-    assert_eq!(b.chatbots.list_chatbots(&ws.id, PageRequest::default()).await.unwrap().total, 1);
-    b.chatbots.insert_chatbot(&chatbot(&ws.id, "bot")).await.expect("the slug is free again");
-    assert!(b.sources.get_source(&ws.id, &kept.id).await.unwrap().is_some(), "the other chatbot keeps its source");
+    assert_eq!(b.ports.chatbots.list_chatbots(&ws.id, PageRequest::default()).await.unwrap().total, 1);
+    b.ports.chatbots.insert_chatbot(&chatbot(&ws.id, "bot")).await.expect("the slug is free again");
+    assert!(
+        b.ports.sources.get_source(&ws.id, &kept.id).await.unwrap().is_some(),
+        "the other chatbot keeps its source"
+    );
 }
 
 /// Every search reads its owner's ready sources' labels: more than a `BatchGetItem` holds (100
@@ -365,7 +371,7 @@ async fn ready_labels_are_read_whole_across_batches() {
     for chunk in sources.chunks(24) {
         let mut tasks = Vec::new();
         for (i, s) in chunk.iter().enumerate() {
-            let (store, ws, s) = (b.sources.clone(), ws.id.clone(), s.clone());
+            let (store, ws, s) = (b.ports.sources.clone(), ws.id.clone(), s.clone());
             // One in twelve stays pending: not a label.
             let finish = i % 12 != 0;
             tasks.push(tokio::spawn(async move {
@@ -384,7 +390,7 @@ async fn ready_labels_are_read_whole_across_batches() {
             t.await.unwrap();
         }
     }
-    let labels = b.sources.ready_source_labels(&ws.id, &owner(&bot.id)).await.unwrap();
+    let labels = b.ports.sources.ready_source_labels(&ws.id, &owner(&bot.id)).await.unwrap();
     let mut expected: Vec<&SourceId> =
         sources.iter().enumerate().filter(|(i, _)| i % 24 % 12 != 0).map(|(_, s)| &s.id).collect();
     assert_eq!(labels.len(), 220, "every ready source, once");
@@ -399,7 +405,7 @@ async fn ready_labels_are_read_whole_across_batches() {
     let ready = SourceFilter { status: Some(SourceStatus::Ready), ..SourceFilter::default() };
     let mut listed = Vec::new();
     for page in 1..=3 {
-        let p = b.sources.list_sources(&ws.id, &owner(&bot.id), ready, PageRequest::new(page, 100)).await;
+        let p = b.ports.sources.list_sources(&ws.id, &owner(&bot.id), ready, PageRequest::new(page, 100)).await;
         listed.extend(p.unwrap().items.into_iter().map(|s| s.id));
     }
     assert_eq!(index_order, listed.iter().collect::<Vec<_>>(), "in the order the ready sources are listed");
@@ -448,16 +454,16 @@ async fn a_text_sources_text_has_its_own_item_and_inline_texts_are_moved() {
     let (ws, bot) = setup(&b, "texts").await;
     let (a, c, url) = (source(&bot, 0), source(&bot, 3), source(&bot, 1));
     for s in [&a, &c, &url] {
-        assert_eq!(b.sources.insert_source(s, &quota(u64::MAX)).await.unwrap(), Inserted::Done);
+        assert_eq!(b.ports.sources.insert_source(s, &quota(u64::MAX)).await.unwrap(), Inserted::Done);
     }
     let item = raw_item(&b, format!("SRC#{}", a.id), "SRC").await.unwrap();
     assert!(!item.contains_key("content"), "the source item holds no text");
     let text = raw_item(&b, format!("SRC#{}", a.id), "TEXT").await.unwrap();
     assert_eq!(text["content"].as_s().unwrap(), "t");
     assert!(raw_item(&b, format!("SRC#{}", url.id), "TEXT").await.is_none(), "only text sources have one");
-    assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "read with its text");
-    assert_eq!(b.sources.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "another workspace's");
-    let mut listed = all_sources(b.sources.as_ref(), &ws.id, &bot.id).await;
+    assert_eq!(b.ports.sources.get_source(&ws.id, &a.id).await.unwrap().as_ref(), Some(&a), "read with its text");
+    assert_eq!(b.ports.sources.get_source(&WorkspaceId::generate(), &a.id).await.unwrap(), None, "another workspace's");
+    let mut listed = all_sources(b.ports.sources.as_ref(), &ws.id, &bot.id).await;
     listed.sort_by(|x, y| x.name.cmp(&y.name));
     assert_eq!(listed, vec![a.clone(), url.clone(), c.clone()], "listed with their texts");
 
@@ -466,37 +472,42 @@ async fn a_text_sources_text_has_its_own_item_and_inline_texts_are_moved() {
     edited.spec = SourceSpec::Text { content: "Refunds take ten days.".into() };
     edited.size_bytes = 22;
     let settled = [SourceStatus::Pending, SourceStatus::Ready, SourceStatus::Error];
-    assert_eq!(b.sources.update_source(&edited, &settled, u64::MAX).await.unwrap(), Updated::Done);
-    assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec, edited.spec);
+    assert_eq!(b.ports.sources.update_source(&edited, &settled, u64::MAX).await.unwrap(), Updated::Done);
+    assert_eq!(b.ports.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec, edited.spec);
 
     // The shape written before: read as it is, moved by the next write of the source.
     store_text_inline(&b, &a.id).await;
     store_text_inline(&b, &c.id).await;
-    assert_eq!(b.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec, edited.spec, "inline still reads");
-    let listed = all_sources(b.sources.as_ref(), &ws.id, &bot.id).await;
+    assert_eq!(
+        b.ports.sources.get_source(&ws.id, &a.id).await.unwrap().unwrap().spec,
+        edited.spec,
+        "inline still reads"
+    );
+    let listed = all_sources(b.ports.sources.as_ref(), &ws.id, &bot.id).await;
     assert_eq!(listed.iter().find(|s| s.id == a.id).unwrap().spec, edited.spec, "and lists");
-    let running = b.sources.begin_processing(&ws.id, &a.id, &lease("w", later()), Timestamp::now()).await.unwrap();
+    let running =
+        b.ports.sources.begin_processing(&ws.id, &a.id, &lease("w", later()), Timestamp::now()).await.unwrap();
     assert!(matches!(running, Guarded::Done(ref s) if s.spec == edited.spec), "{running:?}");
     assert!(!raw_item(&b, format!("SRC#{}", a.id), "SRC").await.unwrap().contains_key("content"), "moved out");
     assert_eq!(
         raw_item(&b, format!("SRC#{}", a.id), "TEXT").await.unwrap()["content"].as_s().unwrap(),
         "Refunds take ten days."
     );
-    let done = b.sources.finish_processing(&a.id, 1, &ready(2), Timestamp::now()).await.unwrap().unwrap();
+    let done = b.ports.sources.finish_processing(&a.id, 1, &ready(2), Timestamp::now()).await.unwrap().unwrap();
     assert_eq!(done.spec, edited.spec, "a transition keeps the text");
 
     // `lore migrate` moves what is left, once.
     assert_eq!(b.dynamo.move_inline_texts().await.unwrap(), 1);
     assert_eq!(b.dynamo.move_inline_texts().await.unwrap(), 0, "nothing left to move");
     assert!(!raw_item(&b, format!("SRC#{}", c.id), "SRC").await.unwrap().contains_key("content"));
-    assert_eq!(b.sources.get_source(&ws.id, &c.id).await.unwrap().as_ref(), Some(&c));
-    let labels = b.sources.ready_source_labels(&ws.id, &owner(&bot.id)).await.unwrap();
+    assert_eq!(b.ports.sources.get_source(&ws.id, &c.id).await.unwrap().as_ref(), Some(&c));
+    let labels = b.ports.sources.ready_source_labels(&ws.id, &owner(&bot.id)).await.unwrap();
     assert_eq!(labels.iter().map(|l| (&l.id, l.name.as_str())).collect::<Vec<_>>(), vec![(&a.id, "s0")]);
 
     // Deleted with the source.
-    assert!(matches!(b.sources.delete_source(&ws.id, &c.id, &settled).await.unwrap(), Guarded::Done(_)));
+    assert!(matches!(b.ports.sources.delete_source(&ws.id, &c.id, &settled).await.unwrap(), Guarded::Done(_)));
     assert!(raw_item(&b, format!("SRC#{}", c.id), "TEXT").await.is_none(), "the text goes with its source");
-    assert!(b.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
+    assert!(b.ports.chatbots.delete_chatbot(&ws.id, &bot.id).await.unwrap());
     assert!(raw_item(&b, format!("SRC#{}", a.id), "TEXT").await.is_none(), "and with its chatbot");
 }
 
@@ -507,33 +518,33 @@ async fn stale_runs_come_from_the_sparse_lease_index() {
     let now = Timestamp::now().millis();
     let s: Vec<KnowledgeSource> = (0..4).map(|i| source(&bot, i)).collect();
     for x in &s {
-        b.sources.insert_source(x, &quota(u64::MAX)).await.unwrap();
+        b.ports.sources.insert_source(x, &quota(u64::MAX)).await.unwrap();
     }
     let begin = |i: usize, l: Lease| {
-        let (store, ws, id) = (b.sources.clone(), ws.id.clone(), s[i].id.clone());
+        let (store, ws, id) = (b.ports.sources.clone(), ws.id.clone(), s[i].id.clone());
         async move { store.begin_processing(&ws, &id, &l, Timestamp::now()).await.unwrap() }
     };
     begin(0, lease("me", now - 1_000)).await; // expired
     begin(1, lease("me", now + 600_000)).await; // mine, alive
     begin(2, lease("other", now + 600_000)).await; // someone else's, alive
     let Guarded::Done(run3) = begin(3, lease("me", now - 1_000)).await else { panic!() };
-    b.sources.finish_processing(&s[3].id, run3.generation, &ready(1), Timestamp::now()).await.unwrap().unwrap();
+    b.ports.sources.finish_processing(&s[3].id, run3.generation, &ready(1), Timestamp::now()).await.unwrap().unwrap();
 
     let ids = |runs: Vec<lore_app::ports::StaleRun>| {
         let mut v: Vec<SourceId> = runs.into_iter().map(|r| r.source_id).collect();
         v.sort();
         v
     };
-    let expired = b.sources.stale_runs(Timestamp::from_millis(now), None).await.unwrap();
+    let expired = b.ports.sources.stale_runs(Timestamp::from_millis(now), None).await.unwrap();
     assert_eq!(ids(expired), vec![s[0].id.clone()], "only expired leases");
     let mut foreign = vec![s[0].id.clone(), s[2].id.clone()];
     foreign.sort();
-    assert_eq!(ids(b.sources.stale_runs(Timestamp::from_millis(now), Some("me")).await.unwrap()), foreign);
+    assert_eq!(ids(b.ports.sources.stale_runs(Timestamp::from_millis(now), Some("me")).await.unwrap()), foreign);
 
-    assert!(b.sources.renew_lease(&s[0].id, 1, &lease("me", now + 600_000)).await.unwrap());
-    assert!(!b.sources.renew_lease(&s[0].id, 2, &lease("me", now + 600_000)).await.unwrap(), "wrong generation");
-    assert!(b.sources.stale_runs(Timestamp::from_millis(now), None).await.unwrap().is_empty());
-    let later_runs = b.sources.stale_runs(Timestamp::from_millis(now + 700_000), None).await.unwrap();
+    assert!(b.ports.sources.renew_lease(&s[0].id, 1, &lease("me", now + 600_000)).await.unwrap());
+    assert!(!b.ports.sources.renew_lease(&s[0].id, 2, &lease("me", now + 600_000)).await.unwrap(), "wrong generation");
+    assert!(b.ports.sources.stale_runs(Timestamp::from_millis(now), None).await.unwrap().is_empty());
+    let later_runs = b.ports.sources.stale_runs(Timestamp::from_millis(now + 700_000), None).await.unwrap();
     assert_eq!(later_runs.len(), 3, "every live run expires eventually: {later_runs:?}");
     assert_eq!(later_runs.iter().find(|r| r.source_id == s[0].id).unwrap().attempts, 2);
 
@@ -612,7 +623,8 @@ async fn counted_from_items(b: &AwsBackend, m: &Mind) -> MindSourceCounts {
     let owner = SourceOwner::Mind(m.id.clone());
     let mut c = MindSourceCounts::default();
     for page in 1.. {
-        let p = b.sources.list_sources(&m.workspace_id, &owner, SourceFilter::default(), PageRequest::new(page, 100));
+        let p =
+            b.ports.sources.list_sources(&m.workspace_id, &owner, SourceFilter::default(), PageRequest::new(page, 100));
         let p = p.await.unwrap();
         for s in &p.items {
             match s.status {
@@ -638,17 +650,17 @@ async fn counted_from_items(b: &AwsBackend, m: &Mind) -> MindSourceCounts {
 async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
     let b = support::backend("mindsrc").await;
     let ws = workspace("mindsrc");
-    b.workspaces.insert_workspace(&ws).await.unwrap();
+    b.ports.workspaces.insert_workspace(&ws).await.unwrap();
     let (big, small) = (mind(&ws.id, "big"), mind(&ws.id, "small"));
     for m in [&big, &small] {
-        assert_eq!(b.minds.insert_mind(m, 10).await.unwrap(), MindInsert::Inserted);
+        assert_eq!(b.ports.minds.insert_mind(m, 10).await.unwrap(), MindInsert::Inserted);
     }
     let limits = InsertLimits { storage_quota: u64::MAX, workspace_sources: 130, mind_sources: 1_000 };
     let sources: Vec<KnowledgeSource> = (0..120).map(|i| mind_source(&big, i)).collect();
     for chunk in sources.chunks(20) {
         let mut tasks = Vec::new();
         for s in chunk {
-            let (store, s) = (b.sources.clone(), s.clone());
+            let (store, s) = (b.ports.sources.clone(), s.clone());
             tasks.push(tokio::spawn(async move { store.insert_source(&s, &limits).await.unwrap() }));
         }
         for t in tasks {
@@ -658,7 +670,7 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
     // 20 racing inserts into the other Mind, 10 places left in the workspace.
     let mut tasks = Vec::new();
     for i in 0..20 {
-        let (store, s) = (b.sources.clone(), mind_source(&small, 1_000 + i));
+        let (store, s) = (b.ports.sources.clone(), mind_source(&small, 1_000 + i));
         tasks.push(tokio::spawn(async move { store.insert_source(&s, &limits).await.unwrap() }));
     }
     let mut won = 0;
@@ -670,12 +682,12 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
         }
     }
     assert_eq!(won, 10, "never over the workspace's sourcesLimit");
-    assert_eq!(b.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 2, sources: 130 });
+    assert_eq!(b.ports.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 2, sources: 130 });
 
     // At once: runs that transcribe, fail, finish, or are taken over while transcribing.
     let mut tasks = Vec::new();
     for (i, s) in sources.iter().enumerate().take(40) {
-        let (store, ws, s) = (b.sources.clone(), ws.id.clone(), s.clone());
+        let (store, ws, s) = (b.ports.sources.clone(), ws.id.clone(), s.clone());
         tasks.push(tokio::spawn(async move {
             let Guarded::Done(run) =
                 store.begin_processing(&ws, &s.id, &lease("w", later()), Timestamp::now()).await.unwrap()
@@ -707,30 +719,30 @@ async fn mind_sources_are_counted_limited_and_deleted_in_batches() {
     for t in tasks {
         t.await.unwrap();
     }
-    let stored = b.minds.get_mind(&ws.id, &big.id).await.unwrap().unwrap().sources;
+    let stored = b.ports.minds.get_mind(&ws.id, &big.id).await.unwrap().unwrap().sources;
     assert_eq!(stored, MindSourceCounts { pending: 80, processing: 10, transcribing: 10, ready: 10, failed: 10 });
     assert_eq!(stored, counted_from_items(&b, &big).await, "the Mind's counts are its items'");
-    let stats = b.sources.source_stats(&ws.id, &SourceOwner::Mind(big.id.clone())).await.unwrap();
+    let stats = b.ports.sources.source_stats(&ws.id, &SourceOwner::Mind(big.id.clone())).await.unwrap();
     assert_eq!((stats.total_sources, stats.total_chunks, stats.total_size_bytes), (120, 20, 1_200));
     assert_eq!(stats.by_type.get("podcast"), Some(&40));
 
     let mut expected: Vec<String> = sources.iter().filter_map(|s| s.spec.blob_key().map(str::to_owned)).collect();
     expected.sort();
-    let mut listed = b.sources.file_blob_keys(&ws.id, &SourceOwner::Mind(big.id.clone())).await.unwrap();
+    let mut listed = b.ports.sources.file_blob_keys(&ws.id, &SourceOwner::Mind(big.id.clone())).await.unwrap();
     listed.sort();
     assert_eq!(listed, expected, "documents and podcasts");
-    let mut removal = b.minds.delete_mind(&ws.id, &big.id).await.unwrap().expect("deleted");
+    let mut removal = b.ports.minds.delete_mind(&ws.id, &big.id).await.unwrap().expect("deleted");
     removal.file_keys.sort();
     assert_eq!(removal.file_keys, expected, "every blob of the deleted sources");
     for s in &sources {
-        assert_eq!(b.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
+        assert_eq!(b.ports.sources.get_source(&ws.id, &s.id).await.unwrap(), None, "source {} left behind", s.id);
         assert!(raw_item(&b, format!("SRC#{}", s.id), "TEXT").await.is_none(), "text of {} left behind", s.id);
     }
-    let stale = b.sources.stale_runs(Timestamp::from_millis(later() + 1), None).await.unwrap();
+    let stale = b.ports.sources.stale_runs(Timestamp::from_millis(later() + 1), None).await.unwrap();
     assert!(stale.iter().all(|r| !sources.iter().any(|s| s.id == r.source_id)), "no run of a deleted Mind");
-    assert_eq!(b.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 1, sources: 10 });
+    assert_eq!(b.ports.minds.mind_usage(&ws.id).await.unwrap(), MindUsage { minds: 1, sources: 10 });
     assert_eq!(raw_counters(&b, &ws.id).await["storageBytes"], 100, "the other Mind's bytes remain");
-    assert_eq!(b.minds.delete_mind(&ws.id, &big.id).await.unwrap(), None, "gone");
+    assert_eq!(b.ports.minds.delete_mind(&ws.id, &big.id).await.unwrap(), None, "gone");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 8)]
@@ -740,7 +752,7 @@ async fn the_rate_limit_is_exact_across_concurrent_requests() {
     let now = Timestamp::now();
     let mut tasks = Vec::new();
     for _ in 0..30 {
-        let (rl, key) = (b.rate_limiter.clone(), key.clone());
+        let (rl, key) = (b.ports.rate_limiter.clone(), key.clone());
         tasks.push(tokio::spawn(async move { rl.hit(&key, 10, now).await.unwrap() }));
     }
     let mut allowed = 0;
@@ -752,9 +764,9 @@ async fn the_rate_limit_is_exact_across_concurrent_requests() {
     }
     assert_eq!(allowed, 10, "the first 10 of a 10/min budget pass, shared by every caller");
     let next_window = Timestamp::from_millis(now.millis() + 60_000);
-    assert_eq!(b.rate_limiter.hit(&key, 10, next_window).await.unwrap(), RateDecision::Allowed, "a new window");
+    assert_eq!(b.ports.rate_limiter.hit(&key, 10, next_window).await.unwrap(), RateDecision::Allowed, "a new window");
     assert_eq!(
-        b.rate_limiter.hit(&key, 1, Timestamp::from_millis(now.millis() + 90_000)).await.unwrap(),
+        b.ports.rate_limiter.hit(&key, 1, Timestamp::from_millis(now.millis() + 90_000)).await.unwrap(),
         RateDecision::Limited { retry_after_secs: 30 }
     );
 }
@@ -779,7 +791,7 @@ async fn raw_key_item(b: &AwsBackend, hash: &KeyHash) -> Option<HashMap<String, 
 async fn a_key_holds_its_request_window_and_is_found_and_counted_in_one_update() {
     let b = support::backend("keywindows").await;
     let ws = workspace("keywindows");
-    b.workspaces.insert_workspace(&ws).await.unwrap();
+    b.ports.workspaces.insert_workspace(&ws).await.unwrap();
     let key = ApiKey {
         id: ApiKeyId::generate(),
         workspace_id: ws.id.clone(),
@@ -789,25 +801,26 @@ async fn a_key_holds_its_request_window_and_is_found_and_counted_in_one_update()
         created_at: Timestamp::from_millis(1_700_000_000_000),
         revoked_at: None,
     };
-    b.keys.insert_key(&key).await.unwrap();
+    b.ports.keys.insert_key(&key).await.unwrap();
     let t0 = Timestamp::now().millis();
+    let key_windows = b.ports.key_windows.clone().expect("DynamoDB keeps the keys' windows");
     let at = Timestamp::from_millis;
 
     // An unknown hash counts nothing and leaves no item behind.
     let stranger = ApiKeySecret::generate().hash();
-    assert_eq!(b.key_windows.count_request(&stranger, at(t0)).await.unwrap(), KeyCount::Unknown);
-    assert!(!b.key_windows.open_window(&stranger, at(t0), 10).await.unwrap(), "no window for no key");
+    assert_eq!(key_windows.count_request(&stranger, at(t0)).await.unwrap(), KeyCount::Unknown);
+    assert!(!key_windows.open_window(&stranger, at(t0), 10).await.unwrap(), "no window for no key");
     assert_eq!(raw_key_item(&b, &stranger).await, None, "an unknown key's request writes nothing");
 
     // A key that never had a window: nothing counted until one opens.
-    assert_eq!(b.key_windows.count_request(&key.hash, at(t0)).await.unwrap(), KeyCount::Closed { key: key.clone() });
-    assert!(b.key_windows.open_window(&key.hash, at(t0), 10).await.unwrap());
-    assert!(!b.key_windows.open_window(&key.hash, at(t0 + 5), 10).await.unwrap(), "one is open: count in it");
+    assert_eq!(key_windows.count_request(&key.hash, at(t0)).await.unwrap(), KeyCount::Closed { key: key.clone() });
+    assert!(key_windows.open_window(&key.hash, at(t0), 10).await.unwrap());
+    assert!(!key_windows.open_window(&key.hash, at(t0 + 5), 10).await.unwrap(), "one is open: count in it");
 
     // Concurrent requests each get their own count, with the limit the window opened with.
     let mut tasks = Vec::new();
     for _ in 0..29 {
-        let (kw, hash) = (b.key_windows.clone(), key.hash.clone());
+        let (kw, hash) = (key_windows.clone(), key.hash.clone());
         tasks.push(tokio::spawn(async move { kw.count_request(&hash, at(t0 + 10)).await.unwrap() }));
     }
     let mut counts = Vec::new();
@@ -830,11 +843,11 @@ async fn a_key_holds_its_request_window_and_is_found_and_counted_in_one_update()
 
     // The window ends 60 s after it opened; the next opens with the limit given then.
     assert_eq!(
-        b.key_windows.count_request(&key.hash, at(t0 + 60_000)).await.unwrap(),
+        key_windows.count_request(&key.hash, at(t0 + 60_000)).await.unwrap(),
         KeyCount::Closed { key: key.clone() }
     );
-    assert!(b.key_windows.open_window(&key.hash, at(t0 + 60_000), 3).await.unwrap());
-    let next = b.key_windows.count_request(&key.hash, at(t0 + 61_000)).await.unwrap();
+    assert!(key_windows.open_window(&key.hash, at(t0 + 60_000), 3).await.unwrap());
+    let next = key_windows.count_request(&key.hash, at(t0 + 61_000)).await.unwrap();
     assert_eq!(
         next,
         KeyCount::Counted {
@@ -846,10 +859,10 @@ async fn a_key_holds_its_request_window_and_is_found_and_counted_in_one_update()
 
     // The window's attributes are the item's own: the key reads back unchanged, and its
     // revocation shows in the next count.
-    assert_eq!(b.keys.find_key(&key.hash).await.unwrap(), Some(key.clone()));
-    assert_eq!(b.keys.list_keys(Some(&ws.id)).await.unwrap(), vec![key.clone()]);
-    assert!(b.keys.revoke_key(&key.id, at(t0 + 62_000)).await.unwrap());
-    match b.key_windows.count_request(&key.hash, at(t0 + 63_000)).await.unwrap() {
+    assert_eq!(b.ports.keys.find_key(&key.hash).await.unwrap(), Some(key.clone()));
+    assert_eq!(b.ports.keys.list_keys(Some(&ws.id)).await.unwrap(), vec![key.clone()]);
+    assert!(b.ports.keys.revoke_key(&key.id, at(t0 + 62_000)).await.unwrap());
+    match key_windows.count_request(&key.hash, at(t0 + 63_000)).await.unwrap() {
         KeyCount::Counted { key: k, window, .. } => {
             assert_eq!((k.revoked_at, window.count), (Some(at(t0 + 62_000)), 3));
         }
@@ -878,10 +891,10 @@ async fn lists_and_stats_agree_with_the_sqlite_adapter() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = Arc::new(lore_local::SqliteStore::open(&dir.path().join("lore.db")).unwrap());
     let aws = Records {
-        ws: b.workspaces.clone(),
-        sources: b.sources.clone(),
-        bots: b.chatbots.clone(),
-        keys: b.keys.clone(),
+        ws: b.ports.workspaces.clone(),
+        sources: b.ports.sources.clone(),
+        bots: b.ports.chatbots.clone(),
+        keys: b.ports.keys.clone(),
     };
     let sq = Records { ws: sqlite.clone(), sources: sqlite.clone(), bots: sqlite.clone(), keys: sqlite };
     let ws = workspace("differential");
@@ -995,14 +1008,14 @@ async fn bootstrap_is_idempotent_and_builds_the_documented_table() {
 async fn renaming_a_workspace_moves_its_name_guard() {
     let b = support::backend("rename").await;
     let mut ws = workspace("before");
-    b.workspaces.insert_workspace(&ws).await.unwrap();
+    b.ports.workspaces.insert_workspace(&ws).await.unwrap();
     ws.name = WorkspaceName::parse("after").unwrap();
     ws.limits.rate_limit_per_minute = 7;
-    b.workspaces.update_workspace(&ws).await.unwrap();
-    assert_eq!(b.workspaces.find_workspace_by_name("after").await.unwrap(), Some(ws.clone()));
-    assert_eq!(b.workspaces.find_workspace_by_name("before").await.unwrap(), None);
-    b.workspaces.insert_workspace(&workspace("before")).await.expect("the old name is free");
-    b.workspaces.update_workspace(&workspace("ghost")).await.expect("updating an absent workspace is a no-op");
-    assert_eq!(b.workspaces.find_workspace_by_name("ghost").await.unwrap(), None);
-    assert_eq!(b.workspaces.list_workspaces().await.unwrap().len(), 2);
+    b.ports.workspaces.update_workspace(&ws).await.unwrap();
+    assert_eq!(b.ports.workspaces.find_workspace_by_name("after").await.unwrap(), Some(ws.clone()));
+    assert_eq!(b.ports.workspaces.find_workspace_by_name("before").await.unwrap(), None);
+    b.ports.workspaces.insert_workspace(&workspace("before")).await.expect("the old name is free");
+    b.ports.workspaces.update_workspace(&workspace("ghost")).await.expect("updating an absent workspace is a no-op");
+    assert_eq!(b.ports.workspaces.find_workspace_by_name("ghost").await.unwrap(), None);
+    assert_eq!(b.ports.workspaces.list_workspaces().await.unwrap().len(), 2);
 }

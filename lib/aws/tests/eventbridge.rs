@@ -43,8 +43,8 @@ async fn events_reach_a_rule_target_with_their_envelope() {
     let ws = WorkspaceId::generate();
     let created = Event::new(EventType::SourceCreated, ws.clone(), json!({"sourceId": "src_1"}));
     let ready = Event::new(EventType::SourceReady, ws.clone(), json!({"sourceId": "src_1", "chunkCount": 4}));
-    b.events.publish(created).await.unwrap();
-    b.events.publish(ready.clone()).await.unwrap();
+    b.ports.events.publish(created).await.unwrap();
+    b.ports.events.publish(ready.clone()).await.unwrap();
 
     let mut bodies: Vec<Value> = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -16,7 +16,7 @@ async fn enqueued_jobs_arrive_as_parseable_messages() {
         .map(|g| IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: g })
         .collect();
     for j in &jobs {
-        b.jobs.enqueue(j.clone()).await.unwrap();
+        b.ports.jobs.enqueue(j.clone()).await.unwrap();
     }
     let mut received = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -57,16 +57,16 @@ pub async fn backend_with(settings: AwsSettings) -> AwsBackend {
 pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
     let sqlite = Arc::new(lore_local::SqliteStore::open(&index_dir.join("index.db")).expect("sqlite index"));
     Stores {
-        workspaces: b.workspaces.clone(),
-        keys: b.keys.clone(),
-        chatbots: b.chatbots.clone(),
-        rate_limiter: b.rate_limiter.clone(),
-        sources: b.sources.clone(),
+        workspaces: b.ports.workspaces.clone(),
+        keys: b.ports.keys.clone(),
+        chatbots: b.ports.chatbots.clone(),
+        rate_limiter: b.ports.rate_limiter.clone(),
+        sources: b.ports.sources.clone(),
         index: sqlite,
-        forms: b.forms.clone(),
-        hooks: b.hooks.clone(),
-        deliveries: b.deliveries.clone(),
-        blobs: b.blobs.clone(),
+        forms: b.ports.forms.clone(),
+        hooks: b.ports.hooks.clone(),
+        deliveries: b.ports.deliveries.clone(),
+        blobs: b.ports.blobs.clone(),
         events: b.outbox.clone(),
     }
 }
@@ -74,10 +74,10 @@ pub fn stores(b: &AwsBackend, index_dir: &std::path::Path) -> Stores {
 /// The Mind suites' view of the AWS ports.
 pub fn mind_stores(b: &AwsBackend) -> MindStores {
     MindStores {
-        workspaces: b.workspaces.clone(),
-        minds: b.minds.clone(),
-        sources: b.sources.clone(),
-        chatbots: b.chatbots.clone(),
-        conversations: b.conversations.clone(),
+        workspaces: b.ports.workspaces.clone(),
+        minds: b.ports.minds.clone(),
+        sources: b.ports.sources.clone(),
+        chatbots: b.ports.chatbots.clone(),
+        conversations: b.ports.conversations.clone(),
     }
 }
