@@ -5,9 +5,11 @@
 //! A self-contained, accessible chat page: the Mind's name, avatar and headline, the
 //! conversation (welcome message, suggested questions as buttons, the e-mail gate, streamed
 //! answers with their sources, a speaker button), then bio, expertise and links, in its theme's
-//! colours. No build step and no third-party origin: the style sheet (`page.css`) and the script
-//! (`chat.js`) are compiled into the binary and inlined, each under this response's CSP nonce;
-//! the script talks only to the page's own origin (the visitor routes of docs/api.md §17).
+//! colours. No build step and no third-party origin: the style sheet (`page.css`) is compiled
+//! into the binary and inlined under this response's CSP nonce; the chat is ES modules (`js/`,
+//! one per concern; docs/development.md, "Front end") compiled in and served next to the page
+//! (`…/{slug}/assets/`), loaded by the page's one script under the same nonce; the script talks
+//! only to the page's own origin (the visitor routes of docs/api.md §17).
 //! Every value is HTML-escaped; theme values reach the style sheet only as validated hex colours
 //! and font names ([`lore_domain::mind::HexColor`], [`lore_domain::mind::FontFamily`]).
 //!
@@ -17,6 +19,7 @@
 //! script then follows `navigator.languages` when the owner's language is `auto` and no `?lang=`
 //! names one.
 
+use crate::console::modules::{File, Files, JS};
 use crate::error::ApiError;
 use crate::public_chat::Client;
 use crate::state::ApiState;
@@ -40,6 +43,7 @@ pub mod i18n;
 pub(crate) fn mind_routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
     router
         .undocumented("/m/{slug}", get(mind_page))
+        .undocumented("/m/{slug}/assets/{file}", get(chat_module))
         .routes(crate::api_router::api_routes!(mind_widget_settings))
         .undocumented("/widget.js", get(widget))
         .undocumented("/favicon.svg", get(favicon))
@@ -48,7 +52,10 @@ pub(crate) fn mind_routes(router: crate::api_router::ApiRouter) -> crate::api_ro
 
 /// The chatbots' pages and widget settings.
 pub(crate) fn chatbot_routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
-    router.undocumented("/c/{slug}", get(chatbot_page)).routes(crate::api_router::api_routes!(chatbot_widget_settings))
+    router
+        .undocumented("/c/{slug}", get(chatbot_page))
+        .undocumented("/c/{slug}/assets/{file}", get(chat_module))
+        .routes(crate::api_router::api_routes!(chatbot_widget_settings))
 }
 
 /// The owner's interface language: `auto` (the visitor's browser decides) or an ISO 639-1 code.
@@ -478,11 +485,42 @@ const SOCIAL_LABELS: &[(&str, &str)] = &[
 
 /// The page's style sheet, after the theme's custom properties.
 const STYLE: &str = include_str!("page.css");
-/// The chat, inlined under the page's nonce (one response, nothing to version or cache apart).
-const SCRIPT: &str = include_str!("chat.js");
+/// The chat's modules (`js/`; `chat.js` starts the chat), the same for every page.
+static CHAT: Files = Files::new(&[
+    File { name: "chat.js", content_type: JS, body: include_str!("js/chat.js") },
+    File { name: "composer.js", content_type: JS, body: include_str!("js/composer.js") },
+    File { name: "handoff.js", content_type: JS, body: include_str!("js/handoff.js") },
+    File { name: "i18n.js", content_type: JS, body: include_str!("js/i18n.js") },
+    File { name: "language.js", content_type: JS, body: include_str!("js/language.js") },
+    File { name: "log.js", content_type: JS, body: include_str!("js/log.js") },
+    File { name: "markdown.js", content_type: JS, body: include_str!("js/markdown.js") },
+    File { name: "protocol.js", content_type: JS, body: include_str!("js/protocol.js") },
+    File { name: "render.js", content_type: JS, body: include_str!("js/render.js") },
+    File { name: "speaker.js", content_type: JS, body: include_str!("js/speaker.js") },
+    File { name: "state.js", content_type: JS, body: include_str!("js/state.js") },
+    File { name: "transport.js", content_type: JS, body: include_str!("js/transport.js") },
+]);
+
+/// `GET /m/{slug}/assets/{file}` and `/c/{slug}/assets/{file}`: a module of the chat. Under the
+/// page's own path (relative to it, wherever it is served), so that whatever serves a page
+/// serves its modules too; any slug, the same bytes. A read of the page budget, as every public
+/// route.
+async fn chat_module(
+    State(s): State<ApiState>,
+    Path((_slug, file)): Path<(String, String)>,
+    Client(client): Client,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(e) = s.app.admit_page_read(client).await {
+        return ApiError::from(e).into_response();
+    }
+    CHAT.respond(&file, &headers)
+}
 
 /// The page's HTML. `nonce` authorises its one style sheet and its one script under the page's
-/// CSP. Settings reach the script as `data-` attributes; text is in the HTML, escaped, and the
+/// CSP: the script imports the chat's modules (`./{slug}/assets/chat.js`, relative to the page),
+/// which carry the nonce on to their own imports, and each module is preloaded under the nonce.
+/// Settings reach the script as `data-` attributes; text is in the HTML, escaped, and the
 /// script reads it as text. `embed`: only the chat, for the widget's frame. `stream`: the origin
 /// the visitor routes are called at, when not the page's own. `lang`: the supported language of
 /// the fixed texts ([`i18n`]); its catalogue is inlined as a JSON data block for the script, and
@@ -540,11 +578,23 @@ pub fn render(published: &Published, nonce: &str, embed: bool, stream: Option<&s
         let _ = writeln!(h, "<footer data-i18n=\"powered\">{}</footer>", escape(texts.text("powered")));
     }
     // The catalogue holds no `<` (checked by i18n's tests): it cannot end the data block.
+    let _ = writeln!(h, "<script type=\"application/json\" id=\"lore-texts\">{}</script>", texts.json.trim());
+    // The modules, relative to the page (`/m/ada` → `/m/ada/assets/…`, under a stage prefix too);
+    // a slug is lower-case letters, digits and '-'. When they cannot load: the notice that this
+    // browser cannot chat here.
+    let slug = escape(published.slug().as_str());
+    for module in CHAT.modules() {
+        let _ = writeln!(
+            h,
+            "<link rel=\"modulepreload\" href=\"./{slug}/assets/{}\" nonce=\"{nonce}\">",
+            CHAT.versioned(module)
+        );
+    }
     let _ = write!(
         h,
-        "<script type=\"application/json\" id=\"lore-texts\">{json}</script>\n\
-         <script nonce=\"{nonce}\">\n{SCRIPT}</script>\n</body>\n</html>\n",
-        json = texts.json.trim()
+        "<script nonce=\"{nonce}\">\nimport(\"./{slug}/assets/{chat}\").catch(function () {{\n\
+         document.getElementById(\"unsupported\").hidden = false;\n}});\n</script>\n</body>\n</html>\n",
+        chat = CHAT.versioned("chat.js")
     );
     h
 }
@@ -760,6 +810,20 @@ mod tests {
         let html = render(&Published::Mind(Box::new(light)), "n", false, None, "en");
         assert!(html.contains("--bg: #ffffff; --fg: #111827;"));
         assert!(html.contains("prefers-color-scheme: dark"));
+    }
+
+    #[test]
+    fn the_page_loads_the_chat_modules_next_to_it_under_its_nonce() {
+        CHAT.check(concat!(env!("CARGO_MANIFEST_DIR"), "/src/public_page/js"));
+        let html = render(&Published::Mind(Box::new(mind(RawMind::default()))), "n0nce", false, None, "en");
+        let v = CHAT.version();
+        assert!(html.contains(&format!("<script nonce=\"n0nce\">\nimport(\"./ada/assets/chat.js?v={v}\")")), "{html}");
+        for module in CHAT.modules() {
+            let preload = format!("<link rel=\"modulepreload\" href=\"./ada/assets/{module}?v={v}\" nonce=\"n0nce\">");
+            assert!(html.contains(&preload), "{preload}");
+        }
+        let served = CHAT.respond("markdown.js", &HeaderMap::new());
+        assert_eq!(served.headers()[CONTENT_TYPE], "text/javascript; charset=utf-8");
     }
 
     #[test]

@@ -1,0 +1,108 @@
+// The public API with the signed-in key (`Authorization: Bearer`): JSON requests, uploads with
+// progress, downloads, and the list of languages. A 401 on a signed-in session signs out.
+
+import { state } from "./state.js";
+import { announce, el } from "./dom.js";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const e = (body && body.error) || {};
+    super(e.message || `The request failed (${status}).`);
+    this.status = status;
+    this.code = e.code || "error";
+  }
+}
+
+let refused = () => {};
+/** What to do when the API refuses the signed-in key (sign out, with a message). */
+export function onRefused(fn) {
+  refused = fn;
+}
+
+export async function api(method, path, body, key = state.session && state.session.key) {
+  const headers = { Authorization: `Bearer ${key}`, Accept: "application/json" };
+  const init = { method, headers };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => null);
+  if (res.status === 401 && state.session) {
+    refused("Your key was refused (revoked or expired): signed out.");
+    throw new ApiError(401, data);
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+/** A multipart upload with progress, through XMLHttpRequest (fetch reports no upload progress). */
+export function upload(path, form, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.setRequestHeader("Authorization", `Bearer ${state.session.key}`);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress(e.loaded / e.total));
+    xhr.addEventListener("load", () => {
+      let data = null;
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch (_) {
+        /* not JSON */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+      else reject(new ApiError(xhr.status, data));
+    });
+    xhr.addEventListener("error", () => reject(new ApiError(0, null)));
+    xhr.send(form);
+  });
+}
+
+/** Runs `action`, announcing its failure; returns its result or undefined. */
+export async function attempt(action) {
+  try {
+    return await action();
+  } catch (e) {
+    if (e.status !== 401) announce(e.message, "error");
+    return undefined;
+  }
+}
+
+/** Fetches `path` with the key and saves it as `name` (a link cannot carry the key). */
+export async function download(path, name) {
+  try {
+    const res = await fetch(path, { headers: { Authorization: `Bearer ${state.session.key}` } });
+    if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => null));
+    const url = URL.createObjectURL(await res.blob());
+    const a = el("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    announce(`Downloaded ${name}.`);
+  } catch (e) {
+    announce(e.message, "error");
+  }
+}
+
+// ---- Languages (docs/api.md §20) ------------------------------------------------------------
+
+let languageList = null; // a promise of GET /api/v1/languages' list, fetched once a session
+export function languages() {
+  languageList ||= api("GET", "/api/v1/languages").then(
+    (d) => d.languages,
+    (e) => {
+      languageList = null; // asked again next time
+      throw e;
+    },
+  );
+  return languageList;
+}
+
+/** A language's name as its speakers write it ("fr" → Français), marked with its `lang`; the
+ * code itself when `list` does not know it. */
+export const languageName = (code, list) => el("span", { lang: code }, (list.find((l) => l.code === code) || { name: code }).name);
+
+export const AUTO_LANGUAGE = "Automatic (each visitor's language)";

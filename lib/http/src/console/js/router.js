@@ -1,0 +1,24 @@
+// The console's addresses (#/…) and the views they name. Pure: no DOM, so that node's tests can
+// import it (tests/js/console_routes.test.mjs).
+//
+//   #/chatbots, #/minds                          the list
+//   #/chatbots/{id}, #/minds/{id}                one chatbot or Mind
+//   #/{kind}s/{id}/sources/{sourceId}            a source's chunks
+//   #/{kind}s/{id}/conversations/{id}            a conversation
+//   #/webhooks, #/webhooks/{hookId}              subscriptions, one subscription
+//   #/workspace                                  usage and keys
+
+/** The view `hash` names: {view, …its parameters}, or {view: "redirect", to} for an address
+ * that names none (the console goes there instead). */
+export function parseRoute(hash) {
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  if (parts[0] === "webhooks") return parts[1] ? { view: "hook", hookId: parts[1] } : { view: "webhooks" };
+  if (parts[0] === "workspace") return { view: "workspace" };
+  const kind = { chatbots: "chatbot", minds: "mind" }[parts[0]];
+  if (!kind) return { view: "redirect", to: "#/chatbots" };
+  if (parts.length === 1) return { view: "list", kind };
+  if (parts.length === 2) return { view: "owner", kind, id: parts[1] };
+  if (parts[2] === "sources" && parts[3]) return { view: "chunks", kind, id: parts[1], sourceId: parts[3] };
+  if (parts[2] === "conversations" && parts[3]) return { view: "transcript", kind, id: parts[1], conversationId: parts[3] };
+  return { view: "redirect", to: `#/${parts[0]}` };
+}

@@ -1,0 +1,30 @@
+// The console's state: who is signed in, and the polling of the view on screen. No DOM, so that
+// node's tests can import it (tests/js/console_state.test.mjs).
+
+/** `session`: {key, workspace, scopes} while signed in, else null. `timers`: the current view's
+ * polling, cleared when the view changes. */
+export const state = { session: null, timers: [] };
+
+/** Signs in with `key`, as `who` (the answer of GET …/auth/verify) says it is. */
+export function signIn(key, who) {
+  state.session = { key, workspace: who.workspace, scopes: who.key.scopes };
+  return state.session;
+}
+
+export function signOutOfState() {
+  state.session = null;
+}
+
+/** Whether the signed-in key has `scope`. */
+export const can = (scope) => !!state.session && state.session.scopes.includes(scope);
+
+/** Runs `fn` after `ms` unless the view changes first. */
+export function later(fn, ms) {
+  state.timers.push(setTimeout(fn, ms));
+}
+
+/** Stops the polling of the view that is left. */
+export function clearTimers() {
+  state.timers.forEach(clearTimeout);
+  state.timers = [];
+}
