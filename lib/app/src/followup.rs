@@ -112,7 +112,8 @@ impl App {
         id: &ConversationId,
         reason: Option<HandoffReason>,
     ) -> Result<Conversation, AppError> {
-        let (before, settings) = tokio::join!(self.find_conversation(ws, owner, id), self.assistant_settings(ws, owner));
+        let (before, settings) =
+            tokio::join!(self.find_conversation(ws, owner, id), self.assistant_settings(ws, owner));
         let before = before?;
         let reason = if settings?.redact_personal_data { reason.map(HandoffReason::redacted) } else { reason };
         // Asking again while a person already has it is no new request: the store writes the

@@ -53,7 +53,8 @@ impl App {
         for page in 1.. {
             let minds = storage.minds.list_minds(ws, PageRequest::new(page, 100)).await?;
             let done = minds.items.len() < 100;
-            owners.extend(minds.items.into_iter().filter_map(|m| Some((SourceOwner::Mind(m.id), m.settings.retention?))));
+            owners
+                .extend(minds.items.into_iter().filter_map(|m| Some((SourceOwner::Mind(m.id), m.settings.retention?))));
             if done {
                 break;
             }

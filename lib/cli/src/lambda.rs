@@ -83,11 +83,8 @@ pub async fn scheduled(app: &App) -> Result<Value, lore_app::AppError> {
     let swept = app.sweep_stale_runs(false).await?;
     let refreshes = app.refresh_due_sources(Timestamp::now()).await?;
     let now = Timestamp::now();
-    let expired = if (now.millis() / 60_000) % RETENTION_EVERY_MINUTES == 0 {
-        app.expire_conversations(now).await?
-    } else {
-        0
-    };
+    let expired =
+        if (now.millis() / 60_000) % RETENTION_EVERY_MINUTES == 0 { app.expire_conversations(now).await? } else { 0 };
     Ok(json!({ "fannedOut": fanned, "attempted": delivered, "sweptRuns": swept, "refreshesStarted": refreshes,
         "conversationsExpired": expired }))
 }

@@ -5,10 +5,10 @@
 //! Minds and chatbots carry the same [`EmbedSettings`]; [`Published`] is either of them as its
 //! visitors see it, so the public page and the visitor routes are written once for both.
 
+use crate::assistant::AssistantSettings;
 use crate::chatbot::Chatbot;
 use crate::error::{DomainError, Validator};
 use crate::id::WorkspaceId;
-use crate::assistant::AssistantSettings;
 use crate::mind::{Field, Mind};
 use crate::slug::Slug;
 use crate::source::SourceOwner;

@@ -25,9 +25,8 @@ static IBAN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}\b").expect("a valid pattern"));
 /// Digits with single spaces or dashes between them (card candidates), not right after a `+`
 /// (an international phone number) or a letter (a reference); group 1 is what precedes it.
-static CARD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(^|[^+0-9A-Za-z\-])([0-9](?:[ \-]?[0-9]){12,18})\b").expect("a valid pattern")
-});
+static CARD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(^|[^+0-9A-Za-z\-])([0-9](?:[ \-]?[0-9]){12,18})\b").expect("a valid pattern"));
 /// A run of digit groups joined by separators, optionally after `+` (phone candidates).
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:\+\s?)?(?:\([0-9]{1,5}\)\s?)?[0-9]+(?:[ .\-]?(?:\([0-9]{1,5}\)|[0-9]+))*").expect("a valid pattern")
@@ -69,8 +68,8 @@ fn digits(s: &str) -> Vec<u32> {
 /// 4-4-4-4-3, 4-6-5 and 4-6-4).
 fn is_card(s: &str) -> bool {
     let groups: Vec<usize> = s.split([' ', '-']).map(str::len).collect();
-    let shaped = groups.len() == 1
-        || [&[4, 4, 4, 4][..], &[4, 4, 4, 4, 3], &[4, 6, 5], &[4, 6, 4]].contains(&groups.as_slice());
+    let shaped =
+        groups.len() == 1 || [&[4, 4, 4, 4][..], &[4, 4, 4, 4, 3], &[4, 6, 5], &[4, 6, 4]].contains(&groups.as_slice());
     shaped && luhn_checks(s)
 }
 

@@ -3,8 +3,8 @@
 //! [`crate::public_chat`] and [`crate::public_page`], shared with Minds).
 
 use crate::api_router::{ApiRouter, api_routes};
-use crate::error::{ApiError, ErrorBody};
 use crate::assistant::{AssistantUpdate, AssistantView};
+use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBodies, JsonBody, Pagination, PathId};
 use crate::minds::{IdentitySecretEnvelope, PublishMind, optional_json, public_base};
 use crate::state::ApiState;
@@ -142,12 +142,7 @@ pub struct ChatbotUpdate {
 
 impl ChatbotUpdate {
     pub fn into_raw(self, settings: AssistantUpdate) -> RawChatbotPatch {
-        RawChatbotPatch {
-            name: self.name,
-            slug: self.slug,
-            descriptor: self.descriptor,
-            settings: settings.into_raw(),
-        }
+        RawChatbotPatch { name: self.name, slug: self.slug, descriptor: self.descriptor, settings: settings.into_raw() }
     }
 }
 

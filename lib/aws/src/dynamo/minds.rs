@@ -17,8 +17,8 @@ use super::document;
 use super::keys::{COUNTERS_SK, mind_sk, ws_pk};
 use super::sources::{MIND_SOURCES, count_in_status};
 use super::{
-    DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, get_u, key,
-    malformed, n, newest_first_key, req_s, s,
+    DynamoStore, Expr, GSI1, Item, MAX_ATTEMPTS, SettingsWrite, TxFailure, TxWrite, backoff, gave_up, get_i, get_s,
+    get_u, key, malformed, n, newest_first_key, req_s, s,
 };
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -258,18 +258,10 @@ impl MindStore for DynamoStore {
                     writes.push(put_new(public_guard(mind)));
                 }
             }
-            match self.transact(writes).await {
-                Ok(()) => return Ok(RevisedWrite::Done),
-                // Written meanwhile: read again (and answer `Stale` or `NotFound`).
-                Err(TxFailure::Condition(failed)) if failed.contains(&0) => backoff(attempt).await,
-                Err(TxFailure::Condition(failed)) if slug_taken.is_some_and(|i| failed.contains(&i)) => {
-                    return Err(StoreError::Conflict("slug"));
-                }
-                Err(TxFailure::Condition(failed)) if address_taken.is_some_and(|i| failed.contains(&i)) => {
-                    return Err(StoreError::Conflict("public_slug"));
-                }
-                Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
-                Err(TxFailure::Store(e)) => return Err(e),
+            if let Some(done) =
+                self.write_settings(SettingsWrite { writes, slug_taken, address_taken }, attempt).await?
+            {
+                return Ok(done);
             }
         }
         Err(gave_up("update_mind"))

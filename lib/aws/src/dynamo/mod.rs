@@ -27,7 +27,7 @@ use aws_sdk_dynamodb::types::{
     TransactWriteItem, Update,
 };
 use futures::StreamExt;
-use lore_app::ports::{StoreError, StoreResult};
+use lore_app::ports::{RevisedWrite, StoreError, StoreResult};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -194,6 +194,42 @@ pub(crate) async fn backoff(attempt: u32) {
 
 pub(crate) fn gave_up(what: &str) -> StoreError {
     StoreError::Unavailable(format!("dynamodb: {what} kept conflicting with concurrent writes"))
+}
+
+/// A settings write of a chatbot or a Mind: the item's update first (conditioned on the revision
+/// read), then the guards of a changed slug and public address.
+pub(crate) struct SettingsWrite {
+    pub writes: Vec<TxWrite>,
+    /// Position of the new workspace slug guard, when the slug changed.
+    pub slug_taken: Option<usize>,
+    /// Position of the new public address guard, when the address changed.
+    pub address_taken: Option<usize>,
+}
+
+impl DynamoStore {
+    /// Runs a [`SettingsWrite`]: `Some(Done)` when it landed, `None` when something was written
+    /// meanwhile (after a pause: read again, and answer `Stale` or `NotFound`), the taken slug or
+    /// address as `Conflict("slug")` or `Conflict("public_slug")`.
+    pub(crate) async fn write_settings(&self, w: SettingsWrite, attempt: u32) -> StoreResult<Option<RevisedWrite>> {
+        match self.transact(w.writes).await {
+            Ok(()) => Ok(Some(RevisedWrite::Done)),
+            Err(TxFailure::Condition(failed)) if failed.contains(&0) => {
+                backoff(attempt).await;
+                Ok(None)
+            }
+            Err(TxFailure::Condition(failed)) if w.slug_taken.is_some_and(|i| failed.contains(&i)) => {
+                Err(StoreError::Conflict("slug"))
+            }
+            Err(TxFailure::Condition(failed)) if w.address_taken.is_some_and(|i| failed.contains(&i)) => {
+                Err(StoreError::Conflict("public_slug"))
+            }
+            Err(TxFailure::Condition(_) | TxFailure::Conflict) => {
+                backoff(attempt).await;
+                Ok(None)
+            }
+            Err(TxFailure::Store(e)) => Err(e),
+        }
+    }
 }
 
 impl DynamoStore {

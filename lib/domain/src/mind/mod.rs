@@ -363,7 +363,9 @@ mod tests {
         assert_eq!(m.temperature.value(), 0.7);
         assert_eq!(m.voice_id, VoiceId::Alloy);
         assert_eq!(m.voice_speed.value(), 1.0);
-        assert!(m.settings.show_sources && !m.is_published && !m.voice_enabled && !m.settings.collect_email_before_chat);
+        assert!(
+            m.settings.show_sources && !m.is_published && !m.voice_enabled && !m.settings.collect_email_before_chat
+        );
         assert!(m.settings.theme.is_empty() && m.social_links.is_empty());
         let named = NewMind::parse(&RawMind { name: Field::Value("日本".into()), ..raw() }).unwrap();
         assert_eq!(named.slug, SlugChoice::Generated(Slug::parse("s", "mind").unwrap()));

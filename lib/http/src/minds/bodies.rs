@@ -1,8 +1,8 @@
 //! What the Mind routes read: the request bodies, documented in the OpenAPI document.
 
+use crate::assistant::AssistantUpdate;
 use crate::error::ApiError;
 use crate::extract::JsonBody;
-use crate::assistant::AssistantUpdate;
 use crate::minds::views::Voice;
 use crate::state::ApiState;
 use crate::views::flattened_doc;

@@ -1,9 +1,9 @@
 //! The Mind routes: what each does, its documentation, and the router of the group.
 
 use crate::api_router::{ApiRouter, api_routes};
+use crate::assistant::AssistantUpdate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBodies, JsonBody, MindsRead, MindsWrite, Pagination, PathId};
-use crate::assistant::AssistantUpdate;
 use crate::minds::bodies::{CreateMind, MindUpdate, MindUploadForm, PublishMind, UpdateMind, optional_json};
 use crate::minds::public_base;
 use crate::minds::views::{
