@@ -114,7 +114,8 @@ async fn create_read_list_update_delete_with_defaults() {
             "expertiseAreas": ["Mathematics", "Engines"], "showSources": true, "collectEmailBeforeChat": false,
             "temperature": 0.7, "theme": null, "socialLinks": null, "voiceEnabled": false, "voiceId": "alloy",
             "voiceSpeed": 1.0, "allowedOrigins": [], "identityVerification": false, "correctionThreshold": 0.9,
-            "handoffEnabled": false, "knowledgeFilter": null, "language": "auto"
+            "handoffEnabled": false, "knowledgeFilter": null, "language": "auto",
+            "retentionDays": null, "redactPersonalData": false
         }),
         "the created Mind's detail, with the contract's defaults"
     );
