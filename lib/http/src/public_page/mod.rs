@@ -503,17 +503,10 @@ static CHAT: Files = Files::new(&[
 
 /// `GET /m/{slug}/assets/{file}` and `/c/{slug}/assets/{file}`: a module of the chat. Under the
 /// page's own path (relative to it, wherever it is served), so that whatever serves a page
-/// serves its modules too; any slug, the same bytes. A read of the page budget, as every public
-/// route.
-async fn chat_module(
-    State(s): State<ApiState>,
-    Path((_slug, file)): Path<(String, String)>,
-    Client(client): Client,
-    headers: HeaderMap,
-) -> Response {
-    if let Err(e) = s.app.admit_page_read(client).await {
-        return ApiError::from(e).into_response();
-    }
+/// serves its modules too; any slug, the same bytes. Not metered (docs/rate-limiting.md): the
+/// page is, and a first visit would otherwise spend a dozen reads of the address's budget (on AWS
+/// a DynamoDB write each) on versioned files served from memory.
+async fn chat_module(Path((_slug, file)): Path<(String, String)>, headers: HeaderMap) -> Response {
     CHAT.respond(&file, &headers)
 }
 
