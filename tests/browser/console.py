@@ -483,10 +483,14 @@ def main():
         check(options[0] == "Automatic (each visitor's language)" and "Français" in options and "日本語" in options, options)
         check(language.get_attribute("value") == "auto", "a new chatbot follows each visitor")
         Select(language).select_by_visible_text("Français")
+        # Privacy (§22) in the same form: conversations kept 90 days, personal data hidden.
+        labelled(b, settings, "Delete conversations after (days)").send_keys("90")
+        b.driver.find_element(By.XPATH, "//label[contains(., 'Hide e-mail addresses')]").click()
         b.find(f"{settings} button[type=submit]").click()
         wait_for("the language saved", lambda: "Settings saved" in text(b, "#status"))
         saved = lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]
         check(saved["language"] == "fr" and saved["name"] == "Support bot", saved)
+        check(saved["retentionDays"] == 90 and saved["redactPersonalData"] is True, saved)
         b.driver.refresh()
         wait_for("the settings again", lambda: text(b, "main h1") == "Support bot" and b.all(settings))
         language = labelled(b, settings, "Language")

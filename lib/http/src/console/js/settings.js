@@ -42,6 +42,8 @@ export function settingsSection(kind, owner) {
     voiceSpeed: mind ? input({ type: "number", min: 0.25, max: 4, step: 0.05 }, owner.voiceSpeed) : null,
     filter: input({ tag: "textarea", rows: 2, class: "code", placeholder: '{"type": "eq", "key": "lang", "value": "en"}' }, owner.knowledgeFilter ? JSON.stringify(owner.knowledgeFilter) : ""),
     origins: input({ tag: "textarea", rows: 2, placeholder: "https://www.example.com" }, (owner.allowedOrigins || []).join("\n")),
+    retention: input({ type: "number", min: 1, max: 3650, step: 1, placeholder: "Keep" }, owner.retentionDays),
+    redact: tick(owner.redactPersonalData),
   };
   attempt(languages).then((list) => {
     if (!list) return;
@@ -77,6 +79,9 @@ export function settingsSection(kind, owner) {
     field("Correction match", c.threshold, "How close a question must be to a corrected one (0.5 to 1)"),
     field("Answer only from sources matching", c.filter, "A metadata filter as JSON; empty: every source"),
     mind ? [el("h3", {}, "Voice"), option(c.voice, "Spoken answers"), el("div", { class: "row" }, field("Voice", c.voiceId), field("Speed", c.voiceSpeed))] : null,
+    el("h3", {}, "Privacy"),
+    field("Delete conversations after (days)", c.retention, "1 to 3650 days after the last message; empty: keep them"),
+    option(c.redact, "Hide e-mail addresses, card numbers, IBANs and phone numbers in messages"),
     el("h3", {}, "Embedding"),
     field("Sites that may embed the chat", c.origins, "One origin a line, e.g. https://www.example.com"),
     el("button", { type: "submit", class: "primary" }, "Save settings"),
@@ -105,6 +110,8 @@ export function settingsSection(kind, owner) {
       knowledgeFilter: filter,
       allowedOrigins: nonEmptyLines(c.origins.value),
       language: c.language.value,
+      retentionDays: c.retention.value.trim() ? Number(c.retention.value) : null,
+      redactPersonalData: c.redact.checked,
     };
     if (themeTouched) body.theme = { primaryColor: c.primary.value, backgroundColor: c.background.value, fontFamily: c.font.value.trim() || null, mode: c.mode.value };
     if (mind) {
