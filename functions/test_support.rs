@@ -138,6 +138,23 @@ pub async fn invoke_raw(router: &Router, event: &Event) -> (StatusCode, HeaderMa
 }
 
 /// Runs `event` through `router` in-process and reads the JSON answer.
+/// Each of the `events` (file names under `events/`) is answered 401 `unauthorized` with
+/// `WWW-Authenticate: Bearer` with its sample key (well formed, never issued), with no
+/// `Authorization` header and with a key that is not one.
+#[allow(dead_code)] // Not every function's tests use it.
+pub async fn assert_every_event_needs_a_key(router: &Router, events: &[&str]) {
+    for name in events {
+        let unknown = invoke(router, &Event::load(name)).await;
+        let missing = invoke(router, &Event::load(name).without_authorization()).await;
+        let garbage = invoke(router, &Event::load(name).with_key("not-a-key")).await;
+        for (what, reply) in [("sample key", unknown), ("no header", missing), ("garbage key", garbage)] {
+            assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{name}, {what}: {reply:?}");
+            assert_eq!(reply.error_code(), "unauthorized", "{name}, {what}");
+            assert_eq!(reply.header("www-authenticate"), Some("Bearer"), "{name}, {what}");
+        }
+    }
+}
+
 pub async fn invoke(router: &Router, event: &Event) -> Reply {
     let res = router.clone().oneshot(event.to_request()).await.expect("the router is infallible");
     let (parts, body) = res.into_parts();

@@ -287,17 +287,7 @@ async fn mind_events_drive_a_mind_through_its_lifecycle() {
 #[tokio::test]
 async fn every_mind_api_event_is_refused_without_a_valid_key() {
     let tenant = Tenant::new().await;
-    let router = tenant.router(RouteGroup::Minds);
-    for name in API_EVENTS {
-        let unknown = invoke(&router, &Event::load(name)).await;
-        let missing = invoke(&router, &Event::load(name).without_authorization()).await;
-        let garbage = invoke(&router, &Event::load(name).with_key("not-a-key")).await;
-        for (what, reply) in [("sample key", unknown), ("no header", missing), ("garbage key", garbage)] {
-            assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{name}, {what}: {reply:?}");
-            assert_eq!(reply.error_code(), "unauthorized", "{name}, {what}");
-            assert_eq!(reply.header("www-authenticate"), Some("Bearer"), "{name}, {what}");
-        }
-    }
+    support::assert_every_event_needs_a_key(&tenant.router(RouteGroup::Minds), &API_EVENTS).await;
 }
 
 #[tokio::test]
