@@ -5,9 +5,8 @@
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, JsonBody, MindsRead, MindsWrite, Pagination, PathId, PathIds};
-use crate::search::MetadataValue;
 use crate::search::{SearchBody, SearchResponse, parse};
-use crate::sources::{SourceRecord, UpdateSource, batch_answer, batch_ids, batch_items, batch_sources};
+use crate::sources::{CreateSource, SourceRecord, UpdateSource, batch_answer, batch_ids, batch_items, batch_sources};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status};
 use axum::Json;
@@ -19,9 +18,10 @@ use lore_app::search::TypeNames;
 use lore_app::sources::NewSource;
 use lore_domain::DomainError;
 use lore_domain::id::{MindId, SourceId};
-use lore_domain::source::{KnowledgeSource, SourceInput, SourceStatus, SourceVocabulary};
+use lore_domain::source::{KnowledgeSource, SourceStatus, SourceVocabulary};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::openapi::{RefOr, Schema};
+use utoipa::{PartialSchema, ToSchema};
 
 /// Seconds a client should wait before polling a source that is still being processed.
 const POLL_AFTER_SECS: &str = "5";
@@ -67,45 +67,43 @@ pub struct MindSourceList {
     pub pagination: PaginationView,
 }
 
-/// Add a knowledge source to a Mind; processing starts at once.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CreateMindSource {
-    /// `text`, `url`, `document` or `podcast`.
-    #[serde(rename = "type")]
-    #[schema(required = true)]
-    pub source_type: Option<String>,
-    pub name: Option<String>,
-    /// Text sources: at most 100,000 characters.
-    pub content: Option<String>,
-    /// Url sources: the address to crawl.
-    pub url: Option<String>,
-    /// Url sources: 1 (the page itself) to 5; default 1.
-    pub crawl_depth: Option<i64>,
-    /// Url sources: crawl again on their own every this many hours (1 to 8,760); default none.
-    pub refresh_interval_hours: Option<i64>,
-    /// Document sources: the `fileUrl` of an uploaded PDF, DOCX, TXT or MD file (≤ 50 MB).
-    /// Podcast sources: the `fileUrl` of an uploaded MP3, WAV, M4A or OGG file. Uploads of this
-    /// workspace only.
-    pub file_url: Option<String>,
-    /// Tags to filter searches by (as on chatbot sources).
-    #[schema(value_type = Option<BTreeMap<String, MetadataValue>>)]
-    pub metadata: Option<serde_json::Value>,
+/// The body of `POST …/knowledge`, as documented: a chatbot source's body ([`CreateSource`]) in
+/// the Mind vocabulary (its types and files). The route reads a `CreateSource`.
+pub struct CreateMindSource;
+
+impl PartialSchema for CreateMindSource {
+    fn schema() -> RefOr<Schema> {
+        let RefOr::T(Schema::Object(mut body)) = CreateSource::schema() else {
+            unreachable!("a struct with named fields is an object schema")
+        };
+        body.description = Some("Add a knowledge source to a Mind; processing starts at once.".to_owned());
+        for (member, description) in [
+            ("type", "`text`, `url`, `document` or `podcast`."),
+            (
+                "fileUrl",
+                "Document sources: the `fileUrl` of an uploaded PDF, DOCX, TXT or MD file (≤ 50 MB).\n\
+                 Podcast sources: the `fileUrl` of an uploaded MP3, WAV, M4A or OGG file. Uploads of this\n\
+                 workspace only.",
+            ),
+            ("metadata", "Tags to filter searches by (as on chatbot sources)."),
+        ] {
+            if let Some(RefOr::T(Schema::Object(m))) = body.properties.get_mut(member) {
+                m.description = Some(description.to_owned());
+            }
+        }
+        RefOr::T(Schema::Object(body))
+    }
 }
 
-/// A create body's source.
-fn new_mind_source(body: CreateMindSource) -> Result<NewSource, DomainError> {
-    let input = SourceInput {
-        source_type: body.source_type.as_deref(),
-        name: body.name.as_deref(),
-        content: body.content.as_deref(),
-        url: body.url.as_deref(),
-        crawl_depth: body.crawl_depth,
-        refresh_interval_hours: body.refresh_interval_hours,
-        file_url: body.file_url.as_deref(),
-        metadata: body.metadata.as_ref(),
-    };
-    NewSource::parse(SourceVocabulary::Mind, input)
+impl ToSchema for CreateMindSource {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        CreateSource::schemas(schemas);
+    }
+}
+
+/// A create body's source, in the Mind vocabulary.
+fn new_mind_source(body: CreateSource) -> Result<NewSource, DomainError> {
+    NewSource::parse(SourceVocabulary::Mind, body.input())
 }
 
 /// A source's detail, with the languages of its chunks (docs/api.md §20): every answer about
@@ -165,7 +163,7 @@ async fn create_mind_source(
     auth: Authed<MindsWrite>,
     State(s): State<ApiState>,
     PathId(mind): PathId<MindId>,
-    JsonBody(body): JsonBody<CreateMindSource>,
+    JsonBody(body): JsonBody<CreateSource>,
 ) -> Result<(StatusCode, Json<MindSourceEnvelope>), ApiError> {
     let source = s.app.create_mind_source(&auth.principal, &mind, new_mind_source(body)?).await?;
     Ok((StatusCode::CREATED, envelope(&s.app, source).await?))

@@ -590,7 +590,7 @@ fn new_source(body: CreateSource) -> Result<NewSource, DomainError> {
 }
 
 impl CreateSource {
-    fn input(&self) -> SourceInput<'_> {
+    pub(crate) fn input(&self) -> SourceInput<'_> {
         SourceInput {
             source_type: self.source_type.as_deref(),
             name: self.name.as_deref(),
