@@ -215,7 +215,7 @@ impl Tenant {
 
     /// The router a function serves, over this data dir.
     pub fn router(&self, group: RouteGroup) -> Router {
-        lore_http::router(app!(self.dir.path()), &[group])
+        lore::lambda::api_router(app!(self.dir.path()), &[group])
     }
 
     /// The same with the address rule lifted (`LORE_ALLOW_PRIVATE_NETWORK=true`), so that hook
@@ -225,7 +225,7 @@ impl Tenant {
         let app = lore::compose::embedded(self.dir.path(), "http://localhost:3000", &overrides)
             .expect("the embedded composition opens")
             .app;
-        lore_http::router(app, &[group])
+        lore::lambda::api_router(app, &[group])
     }
 
     /// Fans out the outbox as the webhook dispatcher would (the functions run none); how many

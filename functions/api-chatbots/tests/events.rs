@@ -188,3 +188,26 @@ async fn conversation_events_hold_a_conversation_with_a_chatbot() {
         assert_eq!(reply.body["error"]["details"]["required"], scope);
     }
 }
+
+/// The function counts each client address's page reads (its events carry the address in
+/// `requestContext.http.sourceIp`): a published chatbot's page is a public route, metered like
+/// a Mind's.
+#[tokio::test]
+async fn public_page_reads_count_against_the_client_address() {
+    let tenant = Tenant::new().await;
+    let router = tenant.router(RouteGroup::Chatbots);
+    let page = Event::load("public-page.json");
+    for n in 1..=120 {
+        let (status, _, _) = support::invoke_raw(&router, &page).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "read {n}: nothing is published at /c/support-bot");
+    }
+    let (status, headers, body) = support::invoke_raw(&router, &page).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{}", String::from_utf8_lossy(&body));
+    assert!(headers.contains_key("retry-after"), "{headers:?}");
+    let other = page.with("203.0.113.10", "198.51.100.7");
+    assert_eq!(
+        support::invoke_raw(&router, &other).await.0,
+        StatusCode::NOT_FOUND,
+        "another address has its own budget"
+    );
+}

@@ -6,17 +6,9 @@
 //! The composition (`LORE_BACKEND`, `LORE_DATA_DIR`) is built once per execution environment,
 //! before the first invocation; sample events are under `events/api-forms/`.
 
+use lore::compose::Uses;
 use lore_http::RouteGroup;
 
 fn main() -> Result<(), lambda_http::Error> {
-    // A document-parser child of the ingest path parses and exits here, before any runtime.
-    lore::compose::serve_extraction_child_if_requested();
-    run()
-}
-
-#[tokio::main]
-async fn run() -> Result<(), lambda_http::Error> {
-    lore::telemetry::init();
-    let app = lore::compose::from_env(lore::compose::Uses::RecordsOnly).await?;
-    lambda_http::run(lore_http::router(app, &[RouteGroup::Forms])).await
+    lore::lambda::api_main(&[RouteGroup::Forms], Uses::RecordsOnly)
 }

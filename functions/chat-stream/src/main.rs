@@ -16,6 +16,6 @@ fn main() -> Result<(), lambda_http::Error> {
 async fn run() -> Result<(), lambda_http::Error> {
     lore::telemetry::init();
     let app = lore::compose::from_env(lore::compose::Uses::Everything).await?;
-    let router = lore::lambda::with_client_address(lore_http::router(app, &[RouteGroup::Chatbots, RouteGroup::Minds]));
+    let router = lore::lambda::api_router(app, &[RouteGroup::Chatbots, RouteGroup::Minds]);
     lambda_http::run_with_streaming_response(router).await
 }

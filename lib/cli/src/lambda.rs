@@ -104,6 +104,25 @@ pub async fn dispatcher(app: &App, event: Value) -> Result<Value, lore_app::AppE
     scheduled(app).await
 }
 
+/// An API function's `main`: a document-parser child parses and exits here, before any runtime;
+/// otherwise the composition is built once per execution environment and the router of `groups`
+/// (with each request's client address, [`api_router`]) serves API Gateway's events.
+pub fn api_main(groups: &[lore_http::RouteGroup], uses: crate::compose::Uses) -> Result<(), lambda_http::Error> {
+    crate::compose::serve_extraction_child_if_requested();
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(async {
+        crate::telemetry::init();
+        let app = crate::compose::from_env(uses).await?;
+        lambda_http::run(api_router(app, groups)).await
+    })
+}
+
+/// The router an API function serves: `groups`, with each request's client address taken from
+/// its event, so that the per-address budgets of the public routes (pages, visitor chat, the API
+/// document) count on every function that serves one.
+pub fn api_router(app: App, groups: &[lore_http::RouteGroup]) -> axum::Router {
+    with_client_address(lore_http::router(app, groups))
+}
+
 /// `router` with each request's client address taken from its Lambda event (API Gateway's or
 /// the function URL's `requestContext.http.sourceIp`), for public chat's per-address budget.
 /// Headers such as `X-Forwarded-For` are never read: a client could write them.
