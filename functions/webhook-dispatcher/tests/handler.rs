@@ -72,7 +72,7 @@ async fn an_event_from_the_queue_is_delivered_signed_and_the_schedule_runs() {
 
     let scheduled: Value = serde_json::from_str(&sample("schedule.json")).unwrap();
     let out = lore::lambda::dispatcher(&app, scheduled).await.unwrap();
-    for k in ["fannedOut", "attempted", "sweptRuns", "refreshesStarted"] {
+    for k in ["fannedOut", "attempted", "sweptRuns", "refreshesStarted", "conversationsExpired"] {
         assert!(out[k].is_u64(), "{out}");
     }
     assert!(received.try_recv().is_err(), "the delivered event is not sent twice");
