@@ -15,6 +15,9 @@ just to check what the console did, and for a visitor's hand-off request):
   pages still work; signing out forgets the key, a key the server no longer accepts signs the tab
   out; on the workspace page usage is shown against limits, a key is made with two scopes (its
   secret shown once) and revoked, and revoking the key the console signed in with signs it out.
+The chatbot's page is walked section by section (Knowledge, Search, Settings, Publish,
+Conversations, Analytics); confirmations are toasts in view; the Publish section says what keeps
+the widget off sites; a named visitor's 4,000-character word wraps at phone and desktop width.
 No CSP violation, unexpected dialog or console error on any page; axe-core finds no serious or
 critical violation. Screenshots go to $LORE_SCREENSHOTS.
 """
@@ -148,6 +151,33 @@ def text(b, css):
     return b.js("const e = document.querySelector(arguments[0]); return e ? e.innerText : ''", css)
 
 
+def section(b, name):
+    """Opens the section `name` of a chatbot's or Mind's page through its navigation, and waits
+    until it is drawn (the link is the current page, the section's heading is there)."""
+    wait_for(f"the section link {name!r}", lambda: b.js(
+        "for (const a of document.querySelectorAll('nav.tabs a')) {"
+        " if (a.innerText.trim() === arguments[0]) { a.click(); return true; } } return false;", name))
+    wait_for(f"the {name} section", lambda: b.js(
+        "const a = document.querySelector('nav.tabs a[aria-current=page]');"
+        " return !!a && a.innerText.trim() === arguments[0] && !!document.querySelector('main section h2')", name))
+
+
+def toast_in_view(b, words):
+    """The status toast says `words` and is wholly inside the window."""
+    return b.js("const p = document.querySelector('#status p.toast');"
+                " if (!p || !p.innerText.includes(arguments[0])) return false;"
+                " const r = p.getBoundingClientRect();"
+                " return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0", words)
+
+
+def not_wider(b, where):
+    """Nothing on the page is wider than the window."""
+    width, inner = b.js("return [document.documentElement.scrollWidth, innerWidth]")
+    wide = b.js("return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > innerWidth)"
+                ".slice(-5).map(e => e.tagName + '.' + e.className + ': ' + e.innerText.slice(0, 80))")
+    check(width <= inner, f"{where}: nothing wider than the window ({width} > {inner}): {wide}")
+
+
 def sign_in(b, key):
     field = wait_for("the key field", lambda: b.all("form.signin input[type=password]"))[0]
     field.clear()
@@ -268,7 +298,15 @@ def main():
         b.screenshot("console-sources.png")
         no_console_errors(b, "the sources")
 
+        # The page is in sections, each at its own address, with a navigation between them.
+        tabs = b.js("return Array.from(document.querySelectorAll('nav.tabs a')).map(a => [a.innerText.trim(), a.getAttribute('href')])")
+        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics"], tabs)
+        check(tabs[2][1] == f"#/chatbots/{bot_id}/settings", tabs)
+        check(text(b, "nav.tabs a[aria-current=page]") == "Knowledge", "the first section is the current one")
+
         # The search playground: the word marked, a score shown.
+        section(b, "Search")
+        check(b.js("return location.hash") == f"#/chatbots/{bot_id}/search", "the section's own address")
         search = b.find("form[role=search]")
         search.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("refunded shipping")
         search.find_element(By.CSS_SELECTOR, "select").send_keys("keyword")
@@ -298,8 +336,9 @@ def main():
                 raise AssertionError(f"{source} not first for {query!r}: {text(b, 'ol.results')[:1500]}")
 
         # The chunk view: disable the policy's chunk.
+        section(b, "Knowledge")
         policy_id = by_name["returns.md"]["id"]
-        b.find(f"tr[data-source='{policy_id}'] a").click()
+        wait_for("the source's link", lambda: b.all(f"tr[data-source='{policy_id}'] a"))[0].click()
         box = wait_for("the chunk list", lambda: b.all("ol.chunks input[type=checkbox]"))[0]
         check(box.is_selected(), "a chunk starts enabled")
         box.click()
@@ -318,6 +357,8 @@ def main():
         accessible(b, "the chunks")
         b.driver.back()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
+        wait_for("the tags in the list", lambda: "language: en" in text(b, f"tr[data-source='{policy_id}'] .tags"))
+        section(b, "Search")
         search = b.find("form[role=search]")
         box = search.find_element(By.CSS_SELECTOR, "input[type=search]")
         box.clear()
@@ -333,11 +374,11 @@ def main():
 
         names = wait_for("the filtered results", filtered)
         check(set(names) == {"returns.md"}, f"only the tagged source passes year ≥ 2025: {names}")
-        check("language: en" in text(b, f"tr[data-source='{policy_id}'] .tags"), "the tags are in the list")
 
         # The crawled site is refreshed every day from now on.
+        section(b, "Knowledge")
         site_id = crawled[0]["id"]
-        b.find(f"tr[data-source='{site_id}'] a").click()
+        wait_for("the source's link", lambda: b.all(f"tr[data-source='{site_id}'] a"))[0].click()
         every = wait_for("the refresh field", lambda: b.all("form[aria-label='Metadata'] input[type=number]"))[0]
         every.send_keys("24")
         b.find("form[aria-label='Metadata'] button[type=submit]").click()
@@ -347,15 +388,35 @@ def main():
         b.driver.back()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
 
-        # Publish; the snippet names the chatbot.
-        wait_for("the publish button", lambda: b.js(
-            "return Array.from(document.querySelectorAll('button')).some(x => x.innerText.trim() === 'Publish')"))
+        # Publish; the snippet names the chatbot; the widget is said to be blocked until a site
+        # is allowed, next to the snippet.
+        section(b, "Publish")
+        check("not published" in text(b, ".blockers") and "no site is allowed" in text(b, ".blockers"), text(b, ".blockers"))
+        b.js("window.scrollTo(0, document.body.scrollHeight)")
         press(b, "Publish")
         wait_for("the published address", lambda: "Published at" in text(b, "main"))
+        wait_for("the confirmation in view", lambda: toast_in_view(b, "Published"))
+        check("no site is allowed" in text(b, "#status"), f"the toast says what still blocks the widget: {text(b, '#status')}")
+        blockers = text(b, ".blockers")
+        check("no site is allowed" in blockers and "not published" not in blockers, blockers)
+        b.screenshot("console-publish-blocked.png")
+        b.driver.set_window_size(390, 844)
+        check("no site is allowed" in text(b, ".blockers"), "said at phone width too")
+        not_wider(b, "the Publish section at phone width")
+        b.screenshot("console-publish-blocked-phone.png")
+        b.driver.set_window_size(1280, 800)
         snippet = b.find("textarea.snippet").get_attribute("value")
         check(text(b, "main").count("Published at http") == 1, "the address is a link after the words")
         check('data-chatbot="support-bot"' in snippet and "/widget.js" in snippet, snippet)
         check(lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]["isPublished"], "published")
+        # The allowed sites, next to the snippet, saved through the chatbot's PATCH.
+        labelled(b, "form.sites", "Sites that may embed the chat").send_keys("https://shop.example")
+        press(b, "Save sites")
+        wait_for("the sites saved", lambda: toast_in_view(b, "Sites saved"))
+        check("works on https://shop.example" in text(b, ".blockers"), text(b, ".blockers"))
+        allowed = lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]["allowedOrigins"]
+        check(allowed == ["https://shop.example"], allowed)
+        accessible(b, "the Publish section")
         b.screenshot("console-chatbot.png")
 
         # A visitor chats on the public page, in a browser of their own.
@@ -371,8 +432,14 @@ def main():
         visitor.quit()
         visitor = None
         b.driver.refresh()
-        link = wait_for("the conversation", lambda: b.all("section[aria-labelledby=conv-h] a"))[0]
-        link.click()
+        section(b, "Conversations")
+        item = wait_for("the conversation", lambda: b.all("ul.convs li.conv"))[0]
+        check("Anonymous visitor" in item.text and "open" in item.text, item.text)
+        # The list carries no messages: the first question is read when asked for.
+        item.find_element(By.CSS_SELECTOR, "summary").click()
+        wait_for("the first question", lambda: "When are refunds paid?" in text(b, "ul.convs li.conv .question"))
+        accessible(b, "the conversations")
+        item.find_element(By.CSS_SELECTOR, "a").click()
         wait_for("the transcript", lambda: "When are refunds paid?" in text(b, "ol.transcript"))
         check(len(b.all("ol.transcript li.msg.assistant")) >= 1, "the answer is shown")
         no_console_errors(b, "the transcript")
@@ -386,6 +453,9 @@ def main():
         wait_for("the rating", lambda: "rated down" in text(b, "ol.transcript li.msg.assistant"))
         rated = [m for m in lore.api("GET", conv_path)["messages"] if m["role"] == "assistant"]
         check(rated[-1]["feedback"]["rating"] == "down", rated[-1])
+        # The answer as the visitor saw it: Markdown, its [n] markers linked to the passages.
+        if rated[-1]["citations"] and "[1]" in rated[-1]["content"]:
+            check(b.all("ol.transcript li.msg.assistant sup a.marker[href^='#cite-']"), "the citation markers are links")
         answer = b.find("ol.transcript li.msg.assistant")
         [x for x in answer.find_elements(By.CSS_SELECTOR, "button") if x.text == "Correct this answer"][0].click()
         fix = answer.find_element(By.CSS_SELECTOR, "form.correct textarea")
@@ -415,6 +485,11 @@ def main():
 
         # Analytics count what happened.
         b.driver.back()
+        wait_for("the conversations again", lambda: b.all("ul.convs li.conv"))
+        press(b, "Export CSV")
+        wait_for("the export", lambda: "Downloaded conversations-" in text(b, "#status"))
+        check("Refunds are paid within fourteen days." in text(b, "section[aria-labelledby=corr-h]"), "the correction listed")
+        section(b, "Analytics")
         wait_for("the analytics", lambda: b.all("section[aria-labelledby=analytics-h] .figure"))
         figures = b.js(
             "return Object.fromEntries(Array.from(document.querySelectorAll('.figure')).map("
@@ -422,11 +497,7 @@ def main():
         )
         check(figures["conversations"] == 1 and figures["rated down"] == 1, figures)
         check(len(b.all("svg.chart rect.bar")) == 30, "one bar a day for 30 days")
-        press(b, "Export CSV")
-        wait_for("the export", lambda: "Downloaded conversations-" in text(b, "#status"))
-        b.js("document.getElementById('analytics-h').scrollIntoView()")
         b.screenshot("console-analytics.png")
-        check("Refunds are paid within fourteen days." in text(b, "section[aria-labelledby=corr-h]"), "the correction listed")
 
         # A Mind: created, taught a text, searched, through the same views.
         b.find("header nav a[href='#/minds']").click()
@@ -439,12 +510,14 @@ def main():
         text_form.find_element(By.CSS_SELECTOR, "textarea").send_keys("The analytical engine weaves algebraic patterns.")
         text_form.find_element(By.CSS_SELECTOR, "button").click()
         rows_ready(b, ["Engines"])
+        section(b, "Search")
         search = b.find("form[role=search]")
         search.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("algebraic patterns")
         search.find_element(By.CSS_SELECTOR, "button").click()
         first = wait_for("a Mind result", lambda: b.all("ol.results li.card"))[0]
         check("Engines" in first.text, first.text)
         # Every setting, with the preview following the form before anything is saved.
+        section(b, "Settings")
         settings = "form[aria-label='Settings']"
         labelled(b, settings, "Headline").send_keys("Mathematician and writer")
         labelled(b, settings, "Suggested questions").send_keys("What did the engine weave?")
@@ -459,7 +532,7 @@ def main():
         temperature.clear()
         temperature.send_keys("0.3")
         b.find(f"{settings} button[type=submit]").click()
-        wait_for("the settings saved", lambda: "Settings saved" in text(b, "#status"))
+        wait_for("the settings saved, said in view", lambda: toast_in_view(b, "Settings saved"))
         mind_id = b.js("return location.hash.split('/')[2]")
         saved = lore.api("GET", f"/api/v1/minds/{mind_id}")["mind"]
         got = (saved["headline"], saved["suggestedQuestions"], saved["theme"]["primaryColor"], saved["voiceEnabled"],
@@ -476,6 +549,7 @@ def main():
 
         # Languages: the chatbot set to French with the other settings; a French text's page
         # names its language, and so does each of its chunks.
+        section(b, "Settings")
         settings = "form[aria-label='Settings']"
         language = labelled(b, settings, "Language")
         wait_for("the languages", lambda: b.js("return arguments[0].options.length", language) > 20)
@@ -505,6 +579,13 @@ def main():
         b.screenshot("console-language-phone.png")
         b.driver.set_window_size(1280, 800)
         accessible(b, "the language setting")
+        # At phone width, the confirmation of a save at the foot of the form is in view.
+        b.driver.set_window_size(390, 844)
+        b.find(f"{settings} button[type=submit]").click()
+        wait_for("the confirmation in view at phone width", lambda: toast_in_view(b, "Settings saved"))
+        b.screenshot("console-toast-phone.png")
+        b.driver.set_window_size(1280, 800)
+        section(b, "Knowledge")
         text_form = b.driver.find_element(By.XPATH, "//form[h3='Add text']")
         text_form.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("Horaires")
         text_form.find_element(By.CSS_SELECTOR, "textarea").send_keys(HOURS_FR)
@@ -514,7 +595,7 @@ def main():
         check(len(hours) == 1, hours)
         detail = lore.api("GET", f"/api/v1/chatbots/{bot_id}/sources/{hours[0]['id']}")["source"]
         check(detail["languages"] == ["fr"], detail)
-        b.find(f"tr[data-source='{hours[0]['id']}'] a").click()
+        wait_for("the source's link", lambda: b.all(f"tr[data-source='{hours[0]['id']}'] a"))[0].click()
         wait_for("the source's language", lambda: text(b, "p.languages") == "Language: Français")
         check(b.js("return document.querySelector('p.languages [lang]').lang") == "fr", "the name is marked as French")
         check("· Français" in text(b, "ol.chunks .meta"), text(b, "ol.chunks .meta"))
@@ -526,7 +607,8 @@ def main():
         no_console_errors(b, "languages")
         b.driver.back()
         wait_for("the chatbot's page again", lambda: text(b, "main h1") == "Support bot")
-        link = wait_for("the conversation", lambda: b.all("section[aria-labelledby=conv-h] a"))[0]
+        section(b, "Conversations")
+        link = wait_for("the conversation", lambda: b.all("ul.convs li.conv a"))[0]
         link.click()
         wait_for("the transcript again", lambda: "When are refunds paid?" in text(b, "ol.transcript"))
 
@@ -534,12 +616,47 @@ def main():
         b.driver.set_window_size(390, 844)
         b.driver.back()
         wait_for("the chatbot's page at phone width", lambda: text(b, "main h1") == "Support bot")
-        width = b.js("return document.documentElement.scrollWidth")
-        wide = b.js("return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 390)"
-                    ".slice(-5).map(e => e.tagName + '.' + e.className + ': ' + e.innerText.slice(0, 80))")
-        check(width <= 390, f"nothing wider than the phone: {width} {wide}")
+        not_wider(b, "the conversations at phone width")
         b.screenshot("console-phone.png")
         accessible(b, "the chatbot's page at phone width")
+        for name in ["Knowledge", "Search", "Settings", "Publish", "Analytics"]:
+            section(b, name)
+            not_wider(b, f"the {name} section at phone width")
+        b.screenshot("console-phone-analytics.png")
+
+        # A visitor with a name and a 4,000-character word: named in the list and the transcript,
+        # and the word wraps instead of widening the page, at both widths.
+        long_word = "refund" * 666 + "prox"
+        made = lore.api("POST", f"/api/v1/chatbots/{bot_id}/conversations",
+                        {"message": long_word, "visitor": {"name": "Vera Visitor", "email": "vera@example.com"}})
+        long_id = made["conversation"]["id"]
+        for size in [(390, 844), (1280, 800)]:
+            b.driver.set_window_size(*size)
+            section(b, "Knowledge")
+            section(b, "Conversations")
+            row = wait_for("the named visitor", lambda: text(b, f"li.conv[data-conversation='{long_id}']"))
+            check("Vera Visitor" in row and "vera@example.com" in row, row)
+            b.find(f"li.conv[data-conversation='{long_id}'] summary").click()
+            wait_for("the long first question", lambda: len(text(b, f"li.conv[data-conversation='{long_id}'] .question")) > 3000)
+            not_wider(b, f"a long question in the list at {size[0]} px")
+            b.find(f"li.conv[data-conversation='{long_id}'] a").click()
+            wait_for("the long message", lambda: long_word[:50] in text(b, "ol.transcript"))
+            check("Vera Visitor" in text(b, "main p.visitor"), text(b, "main p.visitor"))
+            not_wider(b, f"a long message in the transcript at {size[0]} px")
+            b.screenshot(f"console-long-{size[0]}.png")
+            accessible(b, f"a long message at {size[0]} px")
+            b.driver.back()
+        # A source named with one 200-character word wraps in the list too.
+        long_name = "Handbook" * 25
+        added = lore.api("POST", f"/api/v1/chatbots/{bot_id}/sources",
+                         {"type": "text", "name": long_name, "content": "The handbook says hello."})
+        lore.api("POST", f"/api/v1/chatbots/{bot_id}/sources/{added['source']['id']}/process", expect=(202,))
+        for size in [(390, 844), (1280, 800)]:
+            b.driver.set_window_size(*size)
+            section(b, "Search")
+            section(b, "Knowledge")
+            wait_for("the long name listed", lambda: long_name[:40] in text(b, "table.sources"))
+            not_wider(b, f"a long source name at {size[0]} px")
         b.driver.set_window_size(1280, 900)
 
         # Dark mode: the same page in the owner's dark colour scheme, still readable.

@@ -2,26 +2,41 @@
 // kinds.js) and who is signed in (state.js). Run by scripts/js-test.sh (node --test).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { parseRoute } from "../../lib/http/src/console/js/router.js";
+import { SECTIONS, parseRoute, sectionHref } from "../../lib/http/src/console/js/router.js";
 import { busy, kinds } from "../../lib/http/src/console/js/kinds.js";
 import { can, clearTimers, later, signIn, signOutOfState, state } from "../../lib/http/src/console/js/state.js";
 
 test("each address names its view", () => {
   assert.deepEqual(parseRoute("#/minds"), { view: "list", kind: "mind" });
-  assert.deepEqual(parseRoute("#/chatbots/cb_1"), { view: "owner", kind: "chatbot", id: "cb_1" });
+  assert.deepEqual(parseRoute("#/chatbots/cb_1"), { view: "owner", kind: "chatbot", id: "cb_1", section: "knowledge" });
   assert.deepEqual(parseRoute("#/minds/m1/sources/s1"), { view: "chunks", kind: "mind", id: "m1", sourceId: "s1" });
   assert.deepEqual(parseRoute("#/chatbots/c/conversations/conv_9"),
     { view: "transcript", kind: "chatbot", id: "c", conversationId: "conv_9" });
   assert.deepEqual(parseRoute("#/webhooks"), { view: "webhooks" });
   assert.deepEqual(parseRoute("#/webhooks/hook_1"), { view: "hook", hookId: "hook_1" });
   assert.deepEqual(parseRoute("#workspace"), { view: "workspace" });
-  assert.deepEqual(parseRoute("#/minds//m1/"), { view: "owner", kind: "mind", id: "m1" }, "empty parts are skipped");
+  assert.deepEqual(parseRoute("#/minds//m1/"), { view: "owner", kind: "mind", id: "m1", section: "knowledge" }, "empty parts are skipped");
+});
+
+test("a chatbot's or Mind's page: a section at each address, the first one by default", () => {
+  assert.deepEqual(SECTIONS.map(([s]) => s), ["knowledge", "search", "settings", "publish", "conversations", "analytics"]);
+  for (const [section] of SECTIONS) {
+    const href = sectionHref("chatbot", "cb_1", section);
+    assert.equal(href, `#/chatbots/cb_1/${section}`);
+    assert.deepEqual(parseRoute(href), { view: "owner", kind: "chatbot", id: "cb_1", section });
+  }
+  assert.deepEqual(parseRoute("#/minds/m1/settings/"), { view: "owner", kind: "mind", id: "m1", section: "settings" });
+  assert.deepEqual(parseRoute("#/minds/m1"), parseRoute("#/minds/m1/knowledge"));
+  // Conversations is a section, one conversation still its transcript.
+  assert.deepEqual(parseRoute("#/minds/m1/conversations"), { view: "owner", kind: "mind", id: "m1", section: "conversations" });
+  assert.equal(parseRoute("#/minds/m1/conversations/conv_1").view, "transcript");
 });
 
 test("an address that names no view goes to one that does", () => {
   assert.deepEqual(parseRoute(""), { view: "redirect", to: "#/chatbots" });
   assert.deepEqual(parseRoute("#/nothing/here"), { view: "redirect", to: "#/chatbots" });
-  assert.deepEqual(parseRoute("#/minds/m1/sources"), { view: "redirect", to: "#/minds" });
+  assert.deepEqual(parseRoute("#/minds/m1/sources"), { view: "redirect", to: "#/minds/m1" });
+  assert.deepEqual(parseRoute("#/chatbots/c/nothing"), { view: "redirect", to: "#/chatbots/c" });
   assert.deepEqual(parseRoute("#/chatbots/c/unknown/x"), { view: "redirect", to: "#/chatbots" });
 });
 

@@ -43,6 +43,10 @@ static FILES: Files = Files::new(&[
     File { name: "dom.js", content_type: JS, body: include_str!("js/dom.js") },
     File { name: "format.js", content_type: JS, body: include_str!("js/format.js") },
     File { name: "kinds.js", content_type: JS, body: include_str!("js/kinds.js") },
+    // The chat page's Markdown parser (pure), served here too so that a transcript shows answers
+    // as visitors saw them (markup.js turns its tree into elements).
+    File { name: "markdown.js", content_type: JS, body: include_str!("../public_page/js/markdown.js") },
+    File { name: "markup.js", content_type: JS, body: include_str!("js/markup.js") },
     File { name: "owners.js", content_type: JS, body: include_str!("js/owners.js") },
     File { name: "router.js", content_type: JS, body: include_str!("js/router.js") },
     File { name: "search.js", content_type: JS, body: include_str!("js/search.js") },
@@ -51,6 +55,7 @@ static FILES: Files = Files::new(&[
     File { name: "sources.js", content_type: JS, body: include_str!("js/sources.js") },
     File { name: "state.js", content_type: JS, body: include_str!("js/state.js") },
     File { name: "webhooks.js", content_type: JS, body: include_str!("js/webhooks.js") },
+    File { name: "words.js", content_type: JS, body: include_str!("js/words.js") },
     File { name: "console.css", content_type: CSS, body: include_str!("console.css") },
 ]);
 

@@ -39,7 +39,7 @@ function metadataForm(path, s, langs) {
 
 export async function chunksView(kind, id, sourceId) {
   const k = kinds[kind];
-  const main = layout("Chunks", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / chunks"), el("h1", {}, "Chunks"));
+  const main = layout("Chunks", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}/knowledge` }, "Knowledge"), " / chunks"), el("h1", {}, "Chunks"));
   const list = el("ol", { class: "chunks" });
   const metadata = el("div", {});
   main.append(metadata, el("h2", {}, "Chunks"), el("p", {}, "What search reads of this source. Disable a chunk to keep it out of search and answers; edit its text to correct it (it is embedded again)."), list);

@@ -7,7 +7,8 @@
 // against limits, and keys). The others: state.js (who is signed in), api.js, dom.js,
 // format.js, kinds.js, router.js, shell.js (sign-in and layout), and one module per view or
 // part of one: owners.js, sources.js, search.js, settings.js, conversations.js, analytics.js,
-// chunks.js, webhooks.js.
+// chunks.js, webhooks.js; words.js (what is said of conversations and the widget, pure) and
+// markup.js (answers' Markdown, with the chat page's markdown.js).
 
 import { api, attempt, onRefused } from "./api.js";
 import { announce, el, field, fill, showSecret } from "./dom.js";
@@ -162,7 +163,7 @@ function route() {
     case "list":
       return listView(r.kind);
     case "owner":
-      return ownerView(r.kind, r.id);
+      return ownerView(r.kind, r.id, r.section);
     case "chunks":
       return chunksView(r.kind, r.id, r.sourceId);
     case "transcript":

@@ -5,7 +5,9 @@ import { api, attempt, download } from "./api.js";
 import { announce, el, field, fill } from "./dom.js";
 import { when } from "./format.js";
 import { kinds } from "./kinds.js";
+import { markdown, plain } from "./markup.js";
 import { layout } from "./shell.js";
+import { author, firstQuestion, ratingWords, statusWords, visitorParts } from "./words.js";
 
 export function conversationsSection(kind, id) {
   const k = kinds[kind];
@@ -13,32 +15,48 @@ export function conversationsSection(kind, id) {
   const exportAs = (format) =>
     el("button", { type: "button", onclick: () => download(`${k.base(id)}/conversations/export?format=${format}`, `conversations-${id}.${format}`) }, `Export ${format.toUpperCase()}`);
   const section = el("section", { "aria-labelledby": "conv-h" }, el("h2", { id: "conv-h" }, "Conversations"), el("div", { class: "row" }, exportAs("jsonl"), exportAs("csv")), body);
-  const item = (c) =>
-    el(
+  const item = (c) => {
+    // The list carries no messages: the first question is read when the owner opens it.
+    const asked = firstQuestion(c, null);
+    const question = el("p", { class: "question" }, asked ? el("q", {}, asked) : null);
+    const more = asked ? null : el("details", {}, el("summary", {}, "First question"), question);
+    if (more) {
+      more.addEventListener("toggle", async () => {
+        if (!more.open || more.dataset.loaded) return;
+        more.dataset.loaded = "1";
+        fill(question, "Loading…");
+        const data = await attempt(() => api("GET", `${k.base(id)}/conversations/${c.id}`));
+        const q = data && firstQuestion(data.conversation, data.messages);
+        fill(question, q ? el("q", {}, q) : el("span", { class: "empty" }, data ? "No question yet." : "Could not be read."));
+      });
+    }
+    return el(
       "li",
-      {},
-      el("a", { href: `#/${kind}s/${id}/conversations/${c.id}` }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`),
-      c.visitor && c.visitor.email ? ` · ${c.visitor.email}` : "",
-      c.status === "handoff" ? [" ", el("span", { class: "badge handoff" }, "waiting for a person")] : null,
+      { class: "conv", "data-conversation": c.id },
+      el("a", { href: `#/${kind}s/${id}/conversations/${c.id}`, class: "visitor" }, visitorParts(c.visitor).join(" · ")),
+      " ",
+      el("span", { class: `badge ${c.status === "handoff" ? "handoff" : "open"}` }, statusWords(c.status)),
+      el("div", { class: "meta" }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`),
+      asked ? question : more,
     );
+  };
   attempt(() => api("GET", `${k.base(id)}/conversations?limit=100`)).then((data) => {
     if (!data) return fill(body, el("p", { class: "empty" }, "Conversations need a key with conversations:read."));
     if (!data.conversations.length) return fill(body, el("p", { class: "empty" }, "No conversations yet."));
     const waiting = data.conversations.filter((c) => c.status === "handoff");
-    fill(body, 
-      waiting.length ? [el("h3", {}, `Waiting for a person (${waiting.length})`), el("ul", { class: "plain inbox" }, waiting.map(item))] : null,
+    fill(body,
+      waiting.length ? [el("h3", {}, `Waiting for a person (${waiting.length})`), el("ul", { class: "plain convs inbox" }, waiting.map(item))] : null,
       el("h3", {}, "Latest"),
-      el("ul", { class: "plain" }, data.conversations.slice(0, 20).map(item)),
+      el("ul", { class: "plain convs" }, data.conversations.slice(0, 20).map(item)),
     );
   });
   return section;
 }
 
-
 export async function transcriptView(kind, id, conversationId) {
   const k = kinds[kind];
   const path = `${k.base(id)}/conversations/${conversationId}`;
-  const main = layout("Conversation", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}` }, "Back"), " / conversation"), el("h1", {}, "Conversation"));
+  const main = layout("Conversation", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}/conversations` }, "Conversations"), " / one conversation"), el("h1", {}, "Conversation"));
   const holder = el("div", {});
   main.append(holder);
   const draw = async () => {
@@ -47,20 +65,23 @@ export async function transcriptView(kind, id, conversationId) {
     const c = data.conversation;
     const handoff = c.status === "handoff";
     fill(holder, 
-      el("p", { class: "meta" }, `${c.channel} · started ${when(c.createdAt)}`, c.visitor && c.visitor.email ? ` · ${c.visitor.email}` : "", handoff ? [" · ", el("span", { class: "badge handoff" }, "waiting for a person")] : ""),
+      el("p", { class: "visitor" }, visitorParts(c.visitor).join(" · "), " ", el("span", { class: `badge ${handoff ? "handoff" : "open"}` }, statusWords(c.status))),
+      el("p", { class: "meta" }, `${c.channel} · started ${when(c.createdAt)} · ${c.messageCount} messages`),
       el("ol", { class: "transcript" }, data.messages.map((m) => message(m))),
       handoff ? replyForm() : null,
     );
   };
   const message = (m) => {
-    const who = { user: "Visitor", assistant: "Answer", agent: "You (agent)" }[m.role] || m.role;
+    const welcome = m.generatedBy === "welcome";
+    const key = `cite-${m.id}`;
+    const rating = ratingWords(m.feedback);
     const li = el(
       "li",
-      { class: `msg ${m.role}` },
-      el("div", { class: "meta" }, who, " · ", when(m.createdAt), m.generatedBy === "correction" ? " · your correction" : "", m.answered === false ? " · not answered from the knowledge" : "", m.feedback ? ` · rated ${m.feedback.rating}${m.feedback.comment ? `: “${m.feedback.comment}”` : ""}` : ""),
-      el("p", {}, m.content),
+      { class: `msg ${m.role}${welcome ? " welcome" : ""}` },
+      el("div", { class: "meta" }, el("strong", {}, author(m)), " · ", when(m.createdAt), m.answered === false ? " · not answered from the knowledge" : "", rating ? [" · ", el("span", { class: `badge rating ${m.feedback.rating}` }, rating)] : ""),
+      el("div", { class: "text" }, m.role === "assistant" && !welcome ? markdown(m.content, m.citations, key) : plain(m.content)),
       m.citations && m.citations.length
-        ? el("ul", { class: "cites" }, m.citations.map((ct) => el("li", {}, `[${ct.index}] ${ct.sourceName}: `, el("q", {}, ct.quote))))
+        ? el("ol", { class: "cites", "aria-label": "Sources cited" }, m.citations.map((ct) => el("li", { id: `${key}-${ct.index}` }, `[${ct.index}] ${ct.sourceName}: `, el("q", {}, ct.quote))))
         : null,
     );
     if (m.role === "assistant" && m.generatedBy !== "welcome") {

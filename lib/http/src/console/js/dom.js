@@ -1,6 +1,6 @@
 // Elements of the console: `el` makes them (text always as text nodes, never HTML), `fill`
-// replaces children, `field` labels a control, `announce` speaks a message in the view's live
-// regions, and two small widgets every view may use.
+// replaces children, `field` labels a control, `announce` shows a message in the view's live
+// regions (a toast at the bottom of the window), and two small widgets every view may use.
 
 import { markParts } from "./format.js";
 
@@ -35,12 +35,26 @@ export function field(label, control, hint) {
   return el("div", { class: "field" }, el("label", { for: id }, label), control, hintNode);
 }
 
+/** How long a confirmation stays on screen; an error stays until it is dismissed. */
+export const TOAST_MS = 6000;
+let toastTimer = null;
+
+/** Says `message` in the view's live regions: a confirmation (`ok`) in the status toast at the
+ * bottom of the window, gone after TOAST_MS; an error in the alert toast, with a button that
+ * dismisses it. */
 export function announce(message, kind = "ok") {
-  const region = document.getElementById(kind === "error" ? "alerts" : "status");
+  const error = kind === "error";
+  const region = document.getElementById(error ? "alerts" : "status");
   if (!region) return;
   region.textContent = "";
   // A fresh text node so that assistive technology reads a repeated message again.
-  region.append(el("p", { class: kind }, message));
+  const note = el("p", { class: `toast ${kind}` }, el("span", {}, message));
+  if (error) note.append(el("button", { type: "button", class: "dismiss", "aria-label": "Dismiss this message", onclick: () => note.remove() }, "×"));
+  region.append(note);
+  if (!error) {
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => note.remove(), TOAST_MS);
+  }
 }
 
 /** `text` with every occurrence of the query's words marked. */

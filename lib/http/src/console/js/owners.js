@@ -1,5 +1,6 @@
-// The list of chatbots or Minds (with a form to make one), and one chatbot's or Mind's page: its
-// knowledge, search playground, settings, conversations, analytics and corrections.
+// The list of chatbots or Minds (with a form to make one), and one chatbot's or Mind's page in
+// sections (router.js SECTIONS, each at its own address, with a navigation between them):
+// knowledge, search playground, settings, publishing, conversations with corrections, analytics.
 
 import { api, attempt } from "./api.js";
 import { el, field } from "./dom.js";
@@ -7,7 +8,8 @@ import { kinds } from "./kinds.js";
 import { layout } from "./shell.js";
 import { sourcesSection } from "./sources.js";
 import { searchSection } from "./search.js";
-import { settingsSection } from "./settings.js";
+import { publishSection, settingsSection } from "./settings.js";
+import { SECTIONS, sectionHref } from "./router.js";
 import { conversationsSection } from "./conversations.js";
 import { analyticsSection, correctionsSection } from "./analytics.js";
 
@@ -59,22 +61,29 @@ export async function listView(kind) {
   );
 }
 
-export async function ownerView(kind, id) {
+export async function ownerView(kind, id, section) {
   const k = kinds[kind];
   const data = await attempt(() => api("GET", k.base(id)));
   if (!data) return layout("Not found", el("h1", {}, "Not found"), el("p", {}, el("a", { href: `#/${kind}s` }, `Back to ${k.plural}`)));
   const owner = data[k.one];
+  const title = SECTIONS.find(([s]) => s === section)[1];
   const main = layout(
-    owner.name,
+    `${title} · ${owner.name}`,
     el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s` }, k.plural), " / ", owner.name),
     el("h1", {}, owner.name),
+    el(
+      "nav",
+      { class: "tabs", "aria-label": `Sections of ${owner.name}` },
+      el("ul", {}, SECTIONS.map(([s, name]) => el("li", {}, el("a", { href: sectionHref(kind, id, s), "aria-current": s === section ? "page" : null }, name)))),
+    ),
   );
-  main.append(
-    sourcesSection(kind, id),
-    searchSection(kind, id),
-    settingsSection(kind, owner),
-    conversationsSection(kind, id),
-    analyticsSection(kind, id),
-    correctionsSection(kind, id),
-  );
+  const draw = {
+    knowledge: () => [sourcesSection(kind, id)],
+    search: () => [searchSection(kind, id)],
+    settings: () => [settingsSection(kind, owner)],
+    publish: () => [publishSection(kind, owner)],
+    conversations: () => [conversationsSection(kind, id), correctionsSection(kind, id)],
+    analytics: () => [analyticsSection(kind, id)],
+  }[section];
+  main.append(...draw());
 }

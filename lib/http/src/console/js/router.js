@@ -2,11 +2,26 @@
 // import it (tests/js/console_routes.test.mjs).
 //
 //   #/chatbots, #/minds                          the list
-//   #/chatbots/{id}, #/minds/{id}                one chatbot or Mind
+//   #/chatbots/{id}, #/minds/{id}                one chatbot or Mind: its first section
+//   #/{kind}s/{id}/{section}                     one of its SECTIONS (settings, publish, …)
 //   #/{kind}s/{id}/sources/{sourceId}            a source's chunks
 //   #/{kind}s/{id}/conversations/{id}            a conversation
 //   #/webhooks, #/webhooks/{hookId}              subscriptions, one subscription
 //   #/workspace                                  usage and keys
+
+/** The sections of a chatbot's or Mind's page, in the order of its navigation: [path, title].
+ * The first is the one `#/{kind}s/{id}` opens. */
+export const SECTIONS = [
+  ["knowledge", "Knowledge"],
+  ["search", "Search"],
+  ["settings", "Settings"],
+  ["publish", "Publish"],
+  ["conversations", "Conversations"],
+  ["analytics", "Analytics"],
+];
+
+/** The address of a section of a chatbot's or Mind's page. */
+export const sectionHref = (kind, id, section) => `#/${kind}s/${id}/${section}`;
 
 /** The view `hash` names: {view, …its parameters}, or {view: "redirect", to} for an address
  * that names none (the console goes there instead). */
@@ -17,7 +32,9 @@ export function parseRoute(hash) {
   const kind = { chatbots: "chatbot", minds: "mind" }[parts[0]];
   if (!kind) return { view: "redirect", to: "#/chatbots" };
   if (parts.length === 1) return { view: "list", kind };
-  if (parts.length === 2) return { view: "owner", kind, id: parts[1] };
+  if (parts.length === 2) return { view: "owner", kind, id: parts[1], section: SECTIONS[0][0] };
+  if (parts.length === 3 && SECTIONS.some(([s]) => s === parts[2])) return { view: "owner", kind, id: parts[1], section: parts[2] };
+  if (parts.length === 3) return { view: "redirect", to: `#/${parts[0]}/${parts[1]}` };
   if (parts[2] === "sources" && parts[3]) return { view: "chunks", kind, id: parts[1], sourceId: parts[3] };
   if (parts[2] === "conversations" && parts[3]) return { view: "transcript", kind, id: parts[1], conversationId: parts[3] };
   return { view: "redirect", to: `#/${parts[0]}` };

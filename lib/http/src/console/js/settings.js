@@ -1,11 +1,12 @@
-// A chatbot's or Mind's settings (profile, look, answers and visitors, voice, embedding), a
-// preview of its public chat drawn as they change, publishing with the widget's snippet, and
-// the identity-verification secret.
+// A chatbot's or Mind's settings (profile, look, answers and visitors, voice, privacy) with a
+// preview of its public chat drawn as they change; and its Publish section: publishing, the
+// sites that may embed the widget next to its snippet, and the identity-verification secret.
 
 import { AUTO_LANGUAGE, api, attempt, languages } from "./api.js";
 import { announce, el, field, fill, newId, showSecret } from "./dom.js";
 import { fullHex, nonEmptyLines } from "./format.js";
 import { kinds } from "./kinds.js";
+import { widgetBlockers } from "./words.js";
 
 export function settingsSection(kind, owner) {
   const k = kinds[kind];
@@ -41,7 +42,6 @@ export function settingsSection(kind, owner) {
     voiceId: mind ? input({ type: "text", maxlength: 100 }, owner.voiceId || "") : null,
     voiceSpeed: mind ? input({ type: "number", min: 0.25, max: 4, step: 0.05 }, owner.voiceSpeed) : null,
     filter: input({ tag: "textarea", rows: 2, class: "code", placeholder: '{"type": "eq", "key": "lang", "value": "en"}' }, owner.knowledgeFilter ? JSON.stringify(owner.knowledgeFilter) : ""),
-    origins: input({ tag: "textarea", rows: 2, placeholder: "https://www.example.com" }, (owner.allowedOrigins || []).join("\n")),
     retention: input({ type: "number", min: 1, max: 3650, step: 1, placeholder: "Keep" }, owner.retentionDays),
     redact: tick(owner.redactPersonalData),
   };
@@ -82,8 +82,6 @@ export function settingsSection(kind, owner) {
     el("h3", {}, "Privacy"),
     field("Delete conversations after (days)", c.retention, "1 to 3650 days after the last message; empty: keep them"),
     option(c.redact, "Hide e-mail addresses, card numbers, IBANs and phone numbers in messages"),
-    el("h3", {}, "Embedding"),
-    field("Sites that may embed the chat", c.origins, "One origin a line, e.g. https://www.example.com"),
     el("button", { type: "submit", class: "primary" }, "Save settings"),
   );
   form.addEventListener("submit", async (e) => {
@@ -108,7 +106,6 @@ export function settingsSection(kind, owner) {
       identityVerification: c.identity.checked,
       correctionThreshold: Number(c.threshold.value),
       knowledgeFilter: filter,
-      allowedOrigins: nonEmptyLines(c.origins.value),
       language: c.language.value,
       retentionDays: c.retention.value.trim() ? Number(c.retention.value) : null,
       redactPersonalData: c.redact.checked,
@@ -131,10 +128,45 @@ export function settingsSection(kind, owner) {
   form.addEventListener("input", () => preview.draw());
   form.addEventListener("change", () => preview.draw());
 
-  const published = el("p", {});
+  return el("section", { "aria-labelledby": "settings-h" }, el("h2", { id: "settings-h" }, "Settings"), el("div", { class: "grid settings-grid" }, form, el("div", {}, preview.node)));
+}
+
+/** Publishing: publish or unpublish, the sites that may embed the widget (saved with the same
+ * PATCH as the settings), what still keeps the widget off them, the snippet, and the identity
+ * secret. */
+export function publishSection(kind, owner) {
+  const k = kinds[kind];
+  let isPublished = owner.isPublished;
+  let origins = owner.allowedOrigins || [];
+  let publicUrl = owner.publicUrl || `${location.origin}/${k.page}/${owner.slug}`;
+  const published = el("p", { class: "published" });
+  const blockers = el("div", { class: "blockers", id: "widget-state" });
+  const toggle = el("button", { type: "button", class: "primary" });
   const snippet = el("textarea", { rows: 2, readonly: true, class: "code snippet" });
-  const toggle = el("button", { type: "button" });
   const copy = el("button", { type: "button" }, "Copy snippet");
+  const sites = el("textarea", { rows: 3, placeholder: "https://www.example.com", spellcheck: "false" });
+  sites.value = origins.join("\n");
+  const draw = () => {
+    toggle.textContent = isPublished ? "Unpublish" : "Publish";
+    fill(published, isPublished ? ["Published at ", el("a", { href: publicUrl, target: "_blank", rel: "noopener" }, publicUrl)] : "Not published: visitors cannot reach the chat.");
+    const why = widgetBlockers(isPublished, origins);
+    fill(blockers, why.length
+      ? el("div", { class: "blocked" }, el("strong", {}, "The widget does not work yet"), why.length > 1 ? [":", el("ul", {}, why.map((w) => el("li", {}, w)))] : `: ${why[0]}.`)
+      : el("p", { class: "ready-note" }, `The widget works on ${origins.length === 1 ? origins[0] : `these ${origins.length} sites`}.`));
+    const origin = new URL(publicUrl, location.href).origin;
+    snippet.value = `<script src="${origin}/widget.js" data-${kind}="${owner.slug}" async></script>`;
+  };
+  toggle.addEventListener("click", async () => {
+    const done = await attempt(() => api("POST", `${k.base(owner.id)}/publish`, { isPublished: !isPublished }));
+    if (!done) return;
+    const now = done[k.one];
+    isPublished = now.isPublished;
+    publicUrl = now.publicUrl || publicUrl;
+    draw();
+    const still = widgetBlockers(isPublished, origins);
+    if (!isPublished) announce("Unpublished: visitors cannot reach the chat.");
+    else announce(`Published: the public page is open.${done.warning ? ` ${done.warning}` : ""}${still.length ? ` The widget does not work yet: ${still.join("; ")}.` : ""}`);
+  });
   copy.addEventListener("click", async () => {
     snippet.select();
     try {
@@ -144,44 +176,53 @@ export function settingsSection(kind, owner) {
       announce("Select the snippet and copy it with your keyboard.", "error");
     }
   });
-  let isPublished = owner.isPublished;
-  const draw = (url) => {
-    toggle.textContent = isPublished ? "Unpublish" : "Publish";
-    fill(published, isPublished ? ["Published at ", el("a", { href: url, target: "_blank", rel: "noopener" }, url)] : "Not published: visitors cannot reach the chat.");
-    const origin = new URL(url, location.href).origin;
-    snippet.value = `<script src="${origin}/widget.js" data-${kind}="${owner.slug}" async></script>`;
-  };
-  let publicUrl = owner.publicUrl || `${location.origin}/${k.page}/${owner.slug}`;
-  toggle.addEventListener("click", async () => {
-    const done = await attempt(() => api("POST", `${k.base(owner.id)}/publish`, { isPublished: !isPublished }));
+  const sitesForm = el(
+    "form",
+    { class: "sites", "aria-label": "Sites that may embed the chat" },
+    field("Sites that may embed the chat", sites, "One origin a line, e.g. https://www.example.com: the widget runs on these sites only."),
+    el("button", { type: "submit" }, "Save sites"),
+  );
+  sitesForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const wanted = nonEmptyLines(sites.value);
+    const done = await attempt(() => api("PATCH", k.base(owner.id), { allowedOrigins: wanted }));
     if (!done) return;
-    const now = done[k.one];
-    isPublished = now.isPublished;
-    publicUrl = now.publicUrl || publicUrl;
-    draw(publicUrl);
-    announce(isPublished ? (done.warning ? `Published. ${done.warning}` : "Published.") : "Unpublished.");
+    origins = (done[k.one] && done[k.one].allowedOrigins) || wanted;
+    sites.value = origins.join("\n");
+    draw();
+    const still = widgetBlockers(isPublished, origins);
+    announce(`Sites saved.${still.length ? ` The widget does not work yet: ${still.join("; ")}.` : ""}`);
   });
-  draw(publicUrl);
+  draw();
   const identitySecret = el("div", { "aria-live": "polite" });
   const newSecret = el("button", { type: "button" }, "New identity secret");
   newSecret.addEventListener("click", async () => {
     const made = await attempt(() => api("POST", `${k.base(owner.id)}/identity-secret`));
     if (made) showSecret(identitySecret, made.identitySecret, "Identity secret (sign visitors' user ids with it on your server)");
   });
-  const publish = el(
-    "div",
-    { class: "card" },
-    el("h3", {}, "Publishing"),
-    published,
-    toggle,
-    field("Widget snippet", snippet, "Paste it into your site's HTML; add the site below first."),
-    copy,
-    el("h3", {}, "Identity verification"),
-    el("p", { class: "hint" }, "A new secret replaces the old one at once."),
-    newSecret,
-    identitySecret,
+  return el(
+    "section",
+    { "aria-labelledby": "publish-h" },
+    el("h2", { id: "publish-h" }, "Publish"),
+    el("div", { class: "card" }, el("h3", {}, "Public page"), published, toggle),
+    el(
+      "div",
+      { class: "card" },
+      el("h3", {}, "Widget on your site"),
+      blockers,
+      sitesForm,
+      field("Widget snippet", snippet, "Paste this line into the HTML of every page of those sites: it adds a chat button that opens this chat."),
+      copy,
+    ),
+    el(
+      "div",
+      { class: "card" },
+      el("h3", {}, "Identity verification"),
+      el("p", { class: "hint" }, "For visitors signed in on your site (the setting is under Settings). A new secret replaces the old one at once."),
+      newSecret,
+      identitySecret,
+    ),
   );
-  return el("section", { "aria-labelledby": "settings-h" }, el("h2", { id: "settings-h" }, "Settings"), el("div", { class: "grid settings-grid" }, form, el("div", {}, preview.node, publish)));
 }
 
 /** A small picture of the public chat as the settings would make it, redrawn as they change. */

@@ -56,13 +56,9 @@ export function layout(title, ...content) {
   const here = location.hash;
   const link = (href, text) =>
     el("a", { href, "aria-current": here.startsWith(href) ? "page" : null }, text);
-  const main = el(
-    "main",
-    { id: "main", tabindex: "-1" },
-    el("div", { id: "alerts", role: "alert" }),
-    el("div", { id: "status", role: "status", "aria-live": "polite" }),
-    ...content,
-  );
+  const main = el("main", { id: "main", tabindex: "-1" }, ...content);
+  // Confirmations and errors appear at the bottom of the window, wherever the action was.
+  const toasts = el("div", { class: "toasts" }, el("div", { id: "alerts", role: "alert" }), el("div", { id: "status", role: "status", "aria-live": "polite" }));
   fill(app,
     el("a", { href: "#main", class: "skip" }, "Skip to content"),
     el(
@@ -74,6 +70,7 @@ export function layout(title, ...content) {
       el("button", { type: "button", onclick: () => signOut("Signed out.") }, "Sign out"),
     ),
     main,
+    toasts,
   );
   return main;
 }
