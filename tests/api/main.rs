@@ -25,6 +25,7 @@ mod ocr;
 mod openapi;
 mod pagination;
 mod privacy;
+mod privacy_requests;
 mod public_chat;
 mod quotes;
 mod rate_limit;

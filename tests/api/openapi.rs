@@ -206,6 +206,7 @@ async fn every_delivered_event_matches_the_documents_webhooks_section() {
         "chatbot.lead.captured",
         "message.rated",
         "conversation.handoff_requested",
+        "privacy.visitor.erased",
         "knowledge.source.refreshed",
     ] {
         let path = format!("/api/integrations/webhooks/triggers/sample?event={lead}");

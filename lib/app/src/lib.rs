@@ -21,6 +21,7 @@ pub mod mind_sources;
 pub mod minds;
 pub mod ports;
 pub mod privacy;
+pub mod privacy_requests;
 pub mod public_chat;
 pub mod repeated;
 pub mod search;

@@ -425,6 +425,7 @@ impl App {
             HookFilter::AllKnowledge => {
                 self.sample_source_events(p, EventType::SourceReady, hook.chatbot_id.as_ref()).await?
             }
+            HookFilter::VisitorErased => self.sample_visitor_erased(p),
         };
         // Every sample builder answers at least one event.
         let sample = samples.into_iter().next().ok_or_else(|| AppError::Storage("no sample event".into()))?;

@@ -194,12 +194,12 @@ pub async fn bootstrap(sdk: &SdkConfig, settings: &AwsSettings) -> StoreResult<(
 pub fn deliveries_rule_pattern() -> serde_json::Value {
     serde_json::json!({
         "source": [crate::EVENT_SOURCE],
-        "detail-type": [{ "prefix": "knowledge.source." }, "form_response"],
+        "detail-type": [{ "prefix": "knowledge.source." }, "form_response", "privacy.visitor.erased"],
     })
 }
 
-/// The bus rule sending knowledge and form events to the deliveries queue, and the queue policy
-/// that lets EventBridge send to it. `PutRule` and `PutTargets` are idempotent.
+/// The bus rule sending knowledge, form and erasure events to the deliveries queue, and the
+/// queue policy that lets EventBridge send to it. `PutRule` and `PutTargets` are idempotent.
 async fn ensure_deliveries_rule(
     events: &aws_sdk_eventbridge::Client,
     sqs: &aws_sdk_sqs::Client,

@@ -23,10 +23,12 @@ pub enum EventType {
     MessageRated,
     /// A conversation was handed to a person (docs/api.md §19).
     HandoffRequested,
+    /// A person's conversations were erased on request (docs/api.md §22).
+    PrivacyVisitorErased,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 10] = [
+    pub const ALL: [EventType; 11] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
@@ -37,6 +39,7 @@ impl EventType {
         EventType::ChatbotLeadCaptured,
         EventType::MessageRated,
         EventType::HandoffRequested,
+        EventType::PrivacyVisitorErased,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +54,7 @@ impl EventType {
             EventType::ChatbotLeadCaptured => "chatbot.lead.captured",
             EventType::MessageRated => "message.rated",
             EventType::HandoffRequested => "conversation.handoff_requested",
+            EventType::PrivacyVisitorErased => "privacy.visitor.erased",
         }
     }
 
@@ -148,6 +152,17 @@ impl Event {
         let mut data = json!({"conversationId": c.id, "visitor": visitor, "reason": reason.map(|r| r.as_str())});
         data[owner_member(&c.owner)] = json!(c.owner.as_str());
         Self::new(EventType::HandoffRequested, c.workspace_id.clone(), data)
+    }
+
+    /// `privacy.visitor.erased`: `{email, userId, conversations}`, the person as the request
+    /// named them (the other member `null`) and how many conversations were deleted.
+    pub fn visitor_erased(
+        workspace_id: WorkspaceId,
+        person: &crate::visitor_match::VisitorMatch,
+        conversations: u64,
+    ) -> Self {
+        let data = json!({"email": person.email(), "userId": person.user_id(), "conversations": conversations});
+        Self::new(EventType::PrivacyVisitorErased, workspace_id, data)
     }
 
     /// A knowledge-source lifecycle event with the interface's data members.

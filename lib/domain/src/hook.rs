@@ -30,6 +30,8 @@ pub enum HookFilter {
     /// `message.rated` or `conversation.handoff_requested` (docs/api.md §19), of one Mind, one
     /// chatbot, or all of them.
     Conversation(EventType),
+    /// `privacy.visitor.erased` (docs/api.md §22), of the whole workspace.
+    VisitorErased,
 }
 
 impl HookFilter {
@@ -44,13 +46,15 @@ impl HookFilter {
                 Some(EventType::LeadCaptured) => Ok(Self::Lead),
                 Some(EventType::ChatbotLeadCaptured) => Ok(Self::ChatbotLead),
                 Some(t @ (EventType::MessageRated | EventType::HandoffRequested)) => Ok(Self::Conversation(t)),
+                Some(EventType::PrivacyVisitorErased) => Ok(Self::VisitorErased),
                 Some(t) if t.is_knowledge() => Ok(Self::Exact(t)),
                 _ => Err(DomainError::field(
                     "event",
                     "must be form_response, knowledge.source.created, knowledge.source.ready, \
                      knowledge.source.error, knowledge.source.deleted, knowledge.source.refreshed, \
                      knowledge.source.*, mind.lead.captured, \
-                     chatbot.lead.captured, message.rated or conversation.handoff_requested",
+                     chatbot.lead.captured, message.rated, conversation.handoff_requested or \
+                     privacy.visitor.erased",
                 )),
             },
         }
@@ -64,6 +68,7 @@ impl HookFilter {
             Self::Lead => EventType::LeadCaptured.as_str(),
             Self::ChatbotLead => EventType::ChatbotLeadCaptured.as_str(),
             Self::Conversation(t) => t.as_str(),
+            Self::VisitorErased => EventType::PrivacyVisitorErased.as_str(),
         }
     }
 
@@ -79,6 +84,7 @@ impl HookFilter {
             Self::Lead => t == EventType::LeadCaptured,
             Self::ChatbotLead => t == EventType::ChatbotLeadCaptured,
             Self::Conversation(x) => t == x,
+            Self::VisitorErased => t == EventType::PrivacyVisitorErased,
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod source;
 pub mod text;
 pub mod time;
 pub mod vector;
+pub mod visitor_match;
 pub mod workspace;
 
 pub use error::{DomainError, ErrorCode};

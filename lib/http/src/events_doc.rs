@@ -249,6 +249,39 @@ pub struct HandoffRequestedData {
     pub reason: Option<String>,
 }
 
+/// The `eventType` of an erasure.
+#[derive(Serialize, ToSchema)]
+pub enum VisitorErasedType {
+    #[serde(rename = "privacy.visitor.erased")]
+    PrivacyVisitorErased,
+}
+
+/// `privacy.visitor.erased`: a person's conversations (of every chatbot and Mind of the
+/// workspace) were deleted on request with `POST /api/v1/privacy/erase` (docs/api.md §22).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VisitorErasedEvent {
+    pub event_type: VisitorErasedType,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: VisitorErasedData,
+    /// Empty.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VisitorErasedData {
+    /// The e-mail address the request named; `null` when it named a `userId`.
+    pub email: Option<String>,
+    /// The verified user id the request named; `null` when it named an e-mail address.
+    pub user_id: Option<String>,
+    /// How many conversations were deleted (0 when none matched).
+    pub conversations: u64,
+}
+
 /// An envelope the sample endpoint returns, of the event asked for.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
@@ -258,6 +291,7 @@ pub enum SampleEnvelope {
     LeadCaptured(LeadCapturedEvent),
     MessageRated(MessageRatedEvent),
     HandoffRequested(HandoffRequestedEvent),
+    VisitorErased(VisitorErasedEvent),
 }
 
 /// The schema (in `components.schemas`) of each event type's envelope.
@@ -267,6 +301,7 @@ pub fn schema_of(event: EventType) -> &'static str {
         EventType::LeadCaptured | EventType::ChatbotLeadCaptured => "LeadCapturedEvent",
         EventType::MessageRated => "MessageRatedEvent",
         EventType::HandoffRequested => "HandoffRequestedEvent",
+        EventType::PrivacyVisitorErased => "VisitorErasedEvent",
         _ => "KnowledgeSourceEvent",
     }
 }
@@ -283,6 +318,7 @@ fn summary(event: EventType) -> &'static str {
         EventType::ChatbotLeadCaptured => "A chatbot's visitor left their e-mail address",
         EventType::MessageRated => "An answer was rated",
         EventType::HandoffRequested => "A conversation was handed to a person",
+        EventType::PrivacyVisitorErased => "A person's conversations were erased on request",
     }
 }
 

@@ -19,6 +19,7 @@ mod forms;
 mod keys;
 mod mind_sources;
 mod minds;
+mod privacy;
 mod public_chat;
 mod public_page;
 mod search;
@@ -95,9 +96,12 @@ impl RouteGroup {
                     .merge(public_chat::chatbot_router()),
             ),
             RouteGroup::Forms => forms::router(),
-            // Workspace-wide routes: webhooks, keys and usage, and the owners' console (`/console`,
-            // HTML and its assets, not in the API document), which must share the API's origin.
-            RouteGroup::Integrations => console::routes(webhooks::router().merge(keys::router())),
+            // Workspace-wide routes: webhooks, keys and usage, privacy requests, and the owners'
+            // console (`/console`, HTML and its assets, not in the API document), which must share
+            // the API's origin.
+            RouteGroup::Integrations => {
+                console::routes(webhooks::router().merge(keys::router()).merge(privacy::router()))
+            }
             // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
             // API document), and the embedding script `/widget.js` with the pages' icon.
             RouteGroup::Minds => public_page::mind_routes(
@@ -146,6 +150,8 @@ impl RouteGroup {
             samples, and signed deliveries (Standard Webhooks) with their log"),
         (name = "workspace", description = "The workspace: its limits and usage (any key), and its API keys \
             (list, create, revoke; scope `workspace:admin`)"),
+        (name = "privacy", description = "A person's data on request (scope `workspace:admin`): every \
+            conversation whose visitor is them, exported or erased"),
         (name = "meta", description = "This document"),
         (name = "events", description = "What Lore POSTs to subscribed webhooks (the `webhooks` section): the \
             envelope `{eventType, eventId, createdAt, data, metadata}`, signed the Standard Webhooks way"),

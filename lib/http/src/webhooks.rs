@@ -133,7 +133,8 @@ pub struct SubscribeBody {
     pub hook_url: Option<String>,
     pub form_id: Option<String>,
     /// `form_response`, `knowledge.source.created`, `…ready`, `…error`, `…deleted`, `knowledge.source.*`,
-    /// `mind.lead.captured`, `chatbot.lead.captured`, `message.rated` or `conversation.handoff_requested`.
+    /// `mind.lead.captured`, `chatbot.lead.captured`, `message.rated`, `conversation.handoff_requested`
+    /// or `privacy.visitor.erased`.
     pub event: Option<String>,
     /// Knowledge events, `chatbot.lead.captured`, `message.rated` and
     /// `conversation.handoff_requested`: those of this chatbot only.
@@ -275,8 +276,8 @@ pub struct SampleQuery {
     /// One form's samples; absent, empty or `all`: across all forms.
     pub form_id: Option<String>,
     /// `form_response` (the default), `mind.lead.captured`, `chatbot.lead.captured`, `message.rated`,
-    /// `conversation.handoff_requested`, or one of `knowledge.source.created`, `…ready`, `…error`,
-    /// `…deleted`.
+    /// `conversation.handoff_requested`, `privacy.visitor.erased`, or one of
+    /// `knowledge.source.created`, `…ready`, `…error`, `…deleted`.
     pub event: Option<String>,
     /// With a `knowledge.source.*` event: that chatbot's sources.
     pub chatbot_id: Option<String>,
@@ -296,7 +297,7 @@ fn envelopes(events: Vec<lore_domain::event::Event>) -> Json<Vec<Value>> {
 /// up. `mind.lead.captured`: a made-up visitor of `mindId` (else the newest Mind);
 /// `chatbot.lead.captured` likewise of `chatbotId`; `message.rated` and
 /// `conversation.handoff_requested`: a made-up conversation of `chatbotId` or `mindId` (else the
-/// newest Mind).
+/// newest Mind); `privacy.visitor.erased`: a made-up erasure.
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
@@ -326,6 +327,7 @@ async fn sample(
             };
             return Ok(envelopes(s.app.sample_chatbot_lead(&auth.principal, chatbot.as_ref()).await?));
         }
+        Some("privacy.visitor.erased") => return Ok(envelopes(s.app.sample_visitor_erased(&auth.principal))),
         Some(name @ ("message.rated" | "conversation.handoff_requested")) => {
             let event =
                 lore_domain::event::EventType::parse(name).unwrap_or(lore_domain::event::EventType::MessageRated);

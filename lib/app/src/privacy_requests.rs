@@ -1,0 +1,127 @@
+//! A person's requests about their data (docs/api.md §22): erase every conversation of the
+//! workspace whose visitor is them, or export all of them with their messages.
+//!
+//! The person is found without an index of their own: the workspace's chatbots and Minds are
+//! listed and each one's conversations walked (as the retention sweep does, `crate::privacy`),
+//! keeping those whose visitor gave that e-mail address (compared without regard to case) or is
+//! that verified `userId`. No write path has to keep anything up to date for it; its cost is a
+//! read of the workspace's conversation lists per request, which is rare.
+
+use crate::App;
+use crate::auth::Principal;
+use crate::error::AppError;
+use crate::ports::ConversationCursor;
+use lore_domain::conversation::{Conversation, Message};
+use lore_domain::event::Event;
+use lore_domain::id::WorkspaceId;
+use lore_domain::pagination::PageRequest;
+use lore_domain::scope::Scope;
+use lore_domain::source::SourceOwner;
+use lore_domain::visitor_match::VisitorMatch;
+
+/// Conversations read per page of an owner's walk.
+const WALK_PAGE: u32 = 200;
+/// Chatbots or Minds listed per page.
+const OWNER_PAGE: u32 = 100;
+
+/// What an erasure deleted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Erased {
+    pub conversations: u64,
+    /// The deleted conversations' messages, every role counted (their `messageCount`).
+    pub messages: u64,
+}
+
+impl App {
+    /// Deletes every conversation of the caller's workspace (every chatbot, every Mind) whose
+    /// visitor is `person`, with its messages, and emits `privacy.visitor.erased` (also when
+    /// nothing matched: the request was carried out). Scope `workspace:admin`.
+    pub async fn erase_visitor(&self, p: &Principal, person: VisitorMatch) -> Result<Erased, AppError> {
+        p.require(Scope::WorkspaceAdmin)?;
+        let ws = p.workspace_id();
+        let conversations = &self.ports.storage.conversations;
+        let mut erased = Erased::default();
+        for c in self.visitor_conversations(ws, &person).await? {
+            if conversations.delete_conversation(ws, &c.owner, &c.id).await? {
+                erased.conversations += 1;
+                erased.messages += c.message_count;
+            }
+        }
+        tracing::info!(workspace = %ws, conversations = erased.conversations, "privacy: erased a visitor's conversations");
+        self.publish(Event::visitor_erased(ws.clone(), &person, erased.conversations)).await;
+        Ok(erased)
+    }
+
+    /// Every conversation of the caller's workspace whose visitor is `person`, newest first,
+    /// each with its messages, oldest first. Scope `workspace:admin`.
+    pub async fn export_visitor(
+        &self,
+        p: &Principal,
+        person: VisitorMatch,
+    ) -> Result<Vec<(Conversation, Vec<Message>)>, AppError> {
+        p.require(Scope::WorkspaceAdmin)?;
+        let ws = p.workspace_id();
+        let mut found = self.visitor_conversations(ws, &person).await?;
+        found.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+        let mut out = Vec::with_capacity(found.len());
+        for c in found {
+            let messages = self.ports.storage.conversations.list_messages(ws, &c.id).await?;
+            out.push((c, messages));
+        }
+        Ok(out)
+    }
+
+    /// A sample `privacy.visitor.erased` envelope (docs/api.md §22): a made-up person.
+    pub fn sample_visitor_erased(&self, p: &Principal) -> Vec<Event> {
+        let person = VisitorMatch::parse(Some("visitor@example.com"), None).expect("a valid address");
+        vec![Event::visitor_erased(p.workspace_id().clone(), &person, 2)]
+    }
+
+    /// The conversations of every chatbot and Mind of the workspace whose visitor is `person`.
+    async fn visitor_conversations(
+        &self,
+        ws: &WorkspaceId,
+        person: &VisitorMatch,
+    ) -> Result<Vec<Conversation>, AppError> {
+        let mut found = Vec::new();
+        for owner in self.workspace_owners(ws).await? {
+            let mut cursor: Option<ConversationCursor> = None;
+            loop {
+                let page =
+                    self.ports.storage.conversations.conversations_before(ws, &owner, cursor.as_ref(), WALK_PAGE);
+                let page = page.await?;
+                let Some(last) = page.last() else { break };
+                cursor = Some(ConversationCursor::after(last));
+                let full = page.len() == WALK_PAGE as usize;
+                found.extend(page.into_iter().filter(|c| person.matches(c.visitor.as_ref())));
+                if !full {
+                    break;
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Every chatbot and Mind of the workspace.
+    async fn workspace_owners(&self, ws: &WorkspaceId) -> Result<Vec<SourceOwner>, AppError> {
+        let storage = &self.ports.storage;
+        let mut owners = Vec::new();
+        for page in 1.. {
+            let chatbots = storage.chatbots.list_chatbots(ws, PageRequest::new(page, OWNER_PAGE)).await?;
+            let done = chatbots.items.len() < OWNER_PAGE as usize;
+            owners.extend(chatbots.items.into_iter().map(|c| SourceOwner::Chatbot(c.id)));
+            if done {
+                break;
+            }
+        }
+        for page in 1.. {
+            let minds = storage.minds.list_minds(ws, PageRequest::new(page, OWNER_PAGE)).await?;
+            let done = minds.items.len() < OWNER_PAGE as usize;
+            owners.extend(minds.items.into_iter().map(|m| SourceOwner::Mind(m.id)));
+            if done {
+                break;
+            }
+        }
+        Ok(owners)
+    }
+}
