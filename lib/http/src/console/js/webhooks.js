@@ -21,6 +21,7 @@ const EVENTS = [
   "chatbot.lead.captured",
   "message.rated",
   "conversation.handoff_requested",
+  "privacy.visitor.erased",
 ];
 
 export async function webhooksView() {
