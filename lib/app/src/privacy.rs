@@ -13,13 +13,16 @@ use crate::App;
 use crate::error::AppError;
 use crate::ports::ConversationCursor;
 use lore_domain::Timestamp;
-use lore_domain::assistant::RetentionDays;
+use lore_domain::assistant::AssistantSettings;
+use lore_domain::conversation::Conversation;
 use lore_domain::id::WorkspaceId;
 use lore_domain::pagination::PageRequest;
 use lore_domain::source::SourceOwner;
 
 /// Conversations read per page of an owner's walk.
 const WALK_PAGE: u32 = 200;
+/// Chatbots or Minds listed per page.
+const OWNER_PAGE: u32 = 100;
 
 impl App {
     /// Deletes every conversation whose owner keeps conversations `retentionDays` and whose last
@@ -29,37 +32,13 @@ impl App {
     pub async fn expire_conversations(&self, now: Timestamp) -> Result<u64, AppError> {
         let mut deleted = 0;
         for ws in self.ports.storage.workspaces.list_workspaces().await? {
-            for (owner, days) in self.retaining_owners(&ws.id).await? {
-                deleted += self.expire_owner_conversations(&ws.id, &owner, days.cutoff(now)).await?;
+            for (owner, settings) in self.workspace_assistants(&ws.id).await? {
+                if let Some(days) = settings.retention {
+                    deleted += self.expire_owner_conversations(&ws.id, &owner, days.cutoff(now)).await?;
+                }
             }
         }
         Ok(deleted)
-    }
-
-    /// The workspace's chatbots and Minds that keep conversations a limited time.
-    async fn retaining_owners(&self, ws: &WorkspaceId) -> Result<Vec<(SourceOwner, RetentionDays)>, AppError> {
-        let storage = &self.ports.storage;
-        let mut owners = Vec::new();
-        for page in 1.. {
-            let chatbots = storage.chatbots.list_chatbots(ws, PageRequest::new(page, 100)).await?;
-            let done = chatbots.items.len() < 100;
-            owners.extend(
-                chatbots.items.into_iter().filter_map(|c| Some((SourceOwner::Chatbot(c.id), c.settings.retention?))),
-            );
-            if done {
-                break;
-            }
-        }
-        for page in 1.. {
-            let minds = storage.minds.list_minds(ws, PageRequest::new(page, 100)).await?;
-            let done = minds.items.len() < 100;
-            owners
-                .extend(minds.items.into_iter().filter_map(|m| Some((SourceOwner::Mind(m.id), m.settings.retention?))));
-            if done {
-                break;
-            }
-        }
-        Ok(owners)
     }
 
     /// Deletes the owner's conversations last written before `cutoff`.
@@ -69,26 +48,66 @@ impl App {
         owner: &SourceOwner,
         cutoff: Timestamp,
     ) -> Result<u64, AppError> {
-        let conversations = &self.ports.storage.conversations;
         let mut deleted = 0;
-        let mut cursor: Option<ConversationCursor> = None;
-        loop {
-            let page = conversations.conversations_before(ws, owner, cursor.as_ref(), WALK_PAGE).await?;
-            let Some(last) = page.last() else { break };
-            cursor = Some(ConversationCursor::after(last));
-            let full = page.len() == WALK_PAGE as usize;
-            for c in page.iter().filter(|c| c.updated_at < cutoff) {
-                if conversations.delete_conversation(ws, owner, &c.id).await? {
-                    deleted += 1;
-                }
-            }
-            if !full {
-                break;
+        for c in self.owner_conversations_where(ws, owner, |c| c.updated_at < cutoff).await? {
+            if self.ports.storage.conversations.delete_conversation(ws, owner, &c.id).await? {
+                deleted += 1;
             }
         }
         if deleted > 0 {
             tracing::info!(workspace = %ws, owner = %owner, conversations = deleted, "retention: deleted expired conversations");
         }
         Ok(deleted)
+    }
+
+    /// Every chatbot and Mind of the workspace, with its settings: what the retention sweep and
+    /// a person's requests (`crate::privacy_requests`) walk.
+    pub(crate) async fn workspace_assistants(
+        &self,
+        ws: &WorkspaceId,
+    ) -> Result<Vec<(SourceOwner, AssistantSettings)>, AppError> {
+        let storage = &self.ports.storage;
+        let mut owners = Vec::new();
+        for page in 1.. {
+            let chatbots = storage.chatbots.list_chatbots(ws, PageRequest::new(page, OWNER_PAGE)).await?;
+            let done = chatbots.items.len() < OWNER_PAGE as usize;
+            owners.extend(chatbots.items.into_iter().map(|c| (SourceOwner::Chatbot(c.id), c.settings)));
+            if done {
+                break;
+            }
+        }
+        for page in 1.. {
+            let minds = storage.minds.list_minds(ws, PageRequest::new(page, OWNER_PAGE)).await?;
+            let done = minds.items.len() < OWNER_PAGE as usize;
+            owners.extend(minds.items.into_iter().map(|m| (SourceOwner::Mind(m.id), m.settings)));
+            if done {
+                break;
+            }
+        }
+        Ok(owners)
+    }
+
+    /// The owner's conversations that `keep` accepts, read a page at a time in list order (a
+    /// walk that neither repeats nor skips one while others are added or deleted).
+    pub(crate) async fn owner_conversations_where(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        keep: impl Fn(&Conversation) -> bool,
+    ) -> Result<Vec<Conversation>, AppError> {
+        let conversations = &self.ports.storage.conversations;
+        let mut kept = Vec::new();
+        let mut cursor: Option<ConversationCursor> = None;
+        loop {
+            let page = conversations.conversations_before(ws, owner, cursor.as_ref(), WALK_PAGE).await?;
+            let Some(last) = page.last() else { break };
+            cursor = Some(ConversationCursor::after(last));
+            let full = page.len() == WALK_PAGE as usize;
+            kept.extend(page.into_iter().filter(|c| keep(c)));
+            if !full {
+                break;
+            }
+        }
+        Ok(kept)
     }
 }

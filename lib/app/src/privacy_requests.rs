@@ -10,19 +10,11 @@
 use crate::App;
 use crate::auth::Principal;
 use crate::error::AppError;
-use crate::ports::ConversationCursor;
 use lore_domain::conversation::{Conversation, Message};
 use lore_domain::event::Event;
 use lore_domain::id::WorkspaceId;
-use lore_domain::pagination::PageRequest;
 use lore_domain::scope::Scope;
-use lore_domain::source::SourceOwner;
 use lore_domain::visitor_match::VisitorMatch;
-
-/// Conversations read per page of an owner's walk.
-const WALK_PAGE: u32 = 200;
-/// Chatbots or Minds listed per page.
-const OWNER_PAGE: u32 = 100;
 
 /// What an erasure deleted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -84,44 +76,9 @@ impl App {
         person: &VisitorMatch,
     ) -> Result<Vec<Conversation>, AppError> {
         let mut found = Vec::new();
-        for owner in self.workspace_owners(ws).await? {
-            let mut cursor: Option<ConversationCursor> = None;
-            loop {
-                let page =
-                    self.ports.storage.conversations.conversations_before(ws, &owner, cursor.as_ref(), WALK_PAGE);
-                let page = page.await?;
-                let Some(last) = page.last() else { break };
-                cursor = Some(ConversationCursor::after(last));
-                let full = page.len() == WALK_PAGE as usize;
-                found.extend(page.into_iter().filter(|c| person.matches(c.visitor.as_ref())));
-                if !full {
-                    break;
-                }
-            }
+        for (owner, _) in self.workspace_assistants(ws).await? {
+            found.extend(self.owner_conversations_where(ws, &owner, |c| person.matches(c.visitor.as_ref())).await?);
         }
         Ok(found)
-    }
-
-    /// Every chatbot and Mind of the workspace.
-    async fn workspace_owners(&self, ws: &WorkspaceId) -> Result<Vec<SourceOwner>, AppError> {
-        let storage = &self.ports.storage;
-        let mut owners = Vec::new();
-        for page in 1.. {
-            let chatbots = storage.chatbots.list_chatbots(ws, PageRequest::new(page, OWNER_PAGE)).await?;
-            let done = chatbots.items.len() < OWNER_PAGE as usize;
-            owners.extend(chatbots.items.into_iter().map(|c| SourceOwner::Chatbot(c.id)));
-            if done {
-                break;
-            }
-        }
-        for page in 1.. {
-            let minds = storage.minds.list_minds(ws, PageRequest::new(page, OWNER_PAGE)).await?;
-            let done = minds.items.len() < OWNER_PAGE as usize;
-            owners.extend(minds.items.into_iter().map(|m| SourceOwner::Mind(m.id)));
-            if done {
-                break;
-            }
-        }
-        Ok(owners)
     }
 }
