@@ -9,6 +9,7 @@
 use crate::auth::Principal;
 use crate::ports::Append;
 use crate::{App, AppError};
+use lore_domain::assistant::AssistantSettings;
 use lore_domain::conversation::{
     Conversation, ConversationStatus, Feedback, HandoffReason, MAX_MESSAGES, Message, MessageContent, Role,
     VisitorToken,
@@ -52,12 +53,11 @@ impl App {
         conversation: &ConversationId,
         message: &MessageId,
         feedback: Feedback,
+        settings: &AssistantSettings,
     ) -> Result<Message, AppError> {
-        let (found, settings) =
-            tokio::join!(self.find_conversation(ws, owner, conversation), self.assistant_settings(ws, owner));
-        found?;
+        self.find_conversation(ws, owner, conversation).await?;
         // A comment is visitor text like a message: redacted alike (§22).
-        let feedback = if settings?.redact_personal_data { feedback.redacted() } else { feedback };
+        let feedback = if settings.redact_personal_data { feedback.redacted() } else { feedback };
         let messages = self.ports.storage.conversations.list_messages(ws, conversation).await?;
         let m = messages.into_iter().find(|m| &m.id == message).ok_or(AppError::NotFound("message"))?;
         if m.role != Role::Assistant {
@@ -87,8 +87,9 @@ impl App {
         message: &MessageId,
         feedback: Feedback,
     ) -> Result<Message, AppError> {
-        self.own(p, owner).await?;
-        self.rate(p.workspace_id(), owner, conversation, message, feedback).await
+        // The owner's settings, read once: they also say whether the comment is redacted.
+        let settings = self.assistant_settings(p.workspace_id(), owner).await?;
+        self.rate(p.workspace_id(), owner, conversation, message, feedback, &settings).await
     }
 
     /// Rates an assistant message of the visitor's own conversation.
@@ -99,7 +100,8 @@ impl App {
         feedback: Feedback,
     ) -> Result<(Published, Message), AppError> {
         let published = self.visitor_owner(&v).await?;
-        let m = self.rate(published.workspace_id(), &published.owner(), v.conversation, message, feedback).await?;
+        let (ws, owner) = (published.workspace_id(), published.owner());
+        let m = self.rate(ws, &owner, v.conversation, message, feedback, published.settings()).await?;
         Ok((published, m))
     }
 
@@ -111,11 +113,10 @@ impl App {
         owner: &SourceOwner,
         id: &ConversationId,
         reason: Option<HandoffReason>,
+        settings: &AssistantSettings,
     ) -> Result<Conversation, AppError> {
-        let (before, settings) =
-            tokio::join!(self.find_conversation(ws, owner, id), self.assistant_settings(ws, owner));
-        let before = before?;
-        let reason = if settings?.redact_personal_data { reason.map(HandoffReason::redacted) } else { reason };
+        let before = self.find_conversation(ws, owner, id).await?;
+        let reason = if settings.redact_personal_data { reason.map(HandoffReason::redacted) } else { reason };
         // Asking again while a person already has it is no new request: the store writes the
         // event only when the status changes.
         let event = Event::handoff_requested(&before, reason.as_ref());
@@ -138,8 +139,8 @@ impl App {
         id: &ConversationId,
         reason: Option<HandoffReason>,
     ) -> Result<Conversation, AppError> {
-        self.own(p, owner).await?;
-        self.hand_off(p.workspace_id(), owner, id, reason).await
+        let settings = self.assistant_settings(p.workspace_id(), owner).await?;
+        self.hand_off(p.workspace_id(), owner, id, reason, &settings).await
     }
 
     /// The visitor asks for a person.
@@ -149,7 +150,7 @@ impl App {
         reason: Option<HandoffReason>,
     ) -> Result<Conversation, AppError> {
         let published = self.visitor_owner(&v).await?;
-        self.hand_off(published.workspace_id(), &published.owner(), v.conversation, reason).await
+        self.hand_off(published.workspace_id(), &published.owner(), v.conversation, reason, published.settings()).await
     }
 
     /// Hands the conversation back to the Mind or chatbot (`status: open`).
