@@ -447,6 +447,13 @@ async fn a_handed_off_conversation_is_answered_by_a_person_until_resumed() {
         // Asking again changes nothing and is no new request.
         let (status, again) = parts(handoff(Some(&token), json!({})).await.unwrap()).await;
         assert_eq!((status, again["conversation"]["status"].clone()), (200, json!("handoff")));
+        // The owner reads why, in the list and in the conversation, while a person has it.
+        assert_eq!(handed["conversation"]["handoffReason"], "I need a human.", "{handed}");
+        let (_, read) = parts(keyed(&t, Method::GET, &o.api(&format!("/conversations/{conv}")), None).await).await;
+        assert_eq!(read["conversation"]["handoffReason"], "I need a human.", "{read}");
+        let (_, listed) = parts(keyed(&t, Method::GET, &o.api("/conversations"), None).await).await;
+        let item = listed["conversations"].as_array().unwrap().iter().find(|c| c["id"] == conv.as_str()).unwrap();
+        assert_eq!(item["handoffReason"], "I need a human.", "{item}");
 
         // The visitor's messages are stored and nobody answers them, JSON or streamed.
         let send = |content: &str, stream: bool| {
@@ -508,6 +515,7 @@ async fn a_handed_off_conversation_is_answered_by_a_person_until_resumed() {
         let (status, resumed) =
             parts(keyed(&t, Method::POST, &o.api(&format!("/conversations/{conv}/resume")), None).await).await;
         assert_eq!((status, resumed["conversation"]["status"].clone()), (200, json!("open")), "{resumed}");
+        assert_eq!(resumed["conversation"]["handoffReason"], Value::Null, "handed back: no reason left");
         let (status, answered) = parts(send("How long do refunds take?", false).await.unwrap()).await;
         assert_eq!(status, 201);
         assert_eq!(answered["message"]["role"], "assistant", "{answered}");
@@ -590,13 +598,15 @@ async fn analytics_count_exactly_and_exports_carry_every_message() {
         // A keyed conversation with a question whose content needs CSV quoting.
         let keyed_conv = conversation(&t, &o).await;
         let tricky = "Refunds, \"fast\" or slow?\nCafé 🙂";
-        ask(&t, &o, &keyed_conv, tricky).await;
+        // Quoting the refunds passage, which says nothing fast, slow or café: unanswered.
+        let tricky_answer = ask(&t, &o, &keyed_conv, tricky).await;
+        assert_eq!(tricky_answer["answered"], false, "{tricky_answer}");
 
         let today = today();
         let a = analytics(&t, &o, "").await;
         assert_eq!(a["to"], today.as_str(), "{a}");
         assert_eq!(a["days"].as_array().unwrap().len(), 30, "the last 30 days by default");
-        let totals = json!({"conversations": 2, "messages": 3, "leads": 1, "answered": 2, "unanswered": 1,
+        let totals = json!({"conversations": 2, "messages": 3, "leads": 1, "answered": 1, "unanswered": 2,
                             "ratingsUp": 1, "ratingsDown": 1});
         assert_eq!(a["totals"], totals, "{a}");
         let last = a["days"].as_array().unwrap().last().unwrap().clone();
@@ -605,12 +615,14 @@ async fn analytics_count_exactly_and_exports_carry_every_message() {
         assert_eq!(last, expected, "today holds everything");
         assert_eq!(a["days"][0]["conversations"], 0, "days without activity are zeros");
         assert_eq!(a["topSources"].as_array().unwrap().len(), 1, "{a}");
-        assert_eq!(a["topSources"][0]["citations"], 2, "{a}");
+        assert_eq!(a["topSources"][0]["citations"], 1, "the answered answer only: {a}");
         assert!(a["topSources"][0]["sourceId"].as_str().unwrap().starts_with("src_"), "{a}");
         let q = &a["unansweredQuestions"];
         assert_eq!(
             q,
-            &json!([{"conversationId": conv, "messageId": missed_id, "question": "Do you sell bicycles?",
+            &json!([{"conversationId": keyed_conv, "messageId": tricky_answer["id"], "question": tricky,
+                     "createdAt": tricky_answer["createdAt"]},
+                    {"conversationId": conv, "messageId": missed_id, "question": "Do you sell bicycles?",
                      "createdAt": missed["message"]["createdAt"]}])
         );
         let one = analytics(&t, &o, &format!("?from={today}&to={today}")).await;
@@ -680,6 +692,38 @@ async fn analytics_count_exactly_and_exports_carry_every_message() {
             expect_error(t.req(Method::GET, &path, &reader).send().await.unwrap(), 403, "insufficient_scope").await;
         }
     }
+    t.stop().await;
+}
+
+/// The answered rule with the extractive responder (docs/api.md §19): an answer quoting a passage
+/// that shares a word with the question but not what it asks about ("Italy") is unanswered, and
+/// analytics count it so and list it.
+#[tokio::test]
+async fn an_extractive_answer_that_misses_what_the_question_names_is_unanswered() {
+    let t = TestApp::spawn().await;
+    let bot = t.chatbot().await;
+    let body =
+        json!({"type": "text", "name": "shipping.md", "content": "We ship kettles to Germany, France and Spain."});
+    let (status, body) = t.post_source(&t.dev_key, &bot, body).await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["source"]["id"].as_str().unwrap().to_owned();
+    t.process(&bot, &id).await;
+    assert_eq!(t.settle(&bot, &id).await["status"], "ready");
+    let o = Owner { kind: "c", id: bot, slug: String::new() };
+    let conv = conversation(&t, &o).await;
+    let italy = ask(&t, &o, &conv, "Do you ship to Italy?").await;
+    assert_eq!(italy["generatedBy"], "extractive", "{italy}");
+    assert_eq!(italy["citations"].as_array().map(Vec::len), Some(1), "it quotes the passage: {italy}");
+    assert_eq!(italy["answered"], false, "{italy}");
+    let france = ask(&t, &o, &conv, "Do you ship to France?").await;
+    assert_eq!(france["answered"], true, "{france}");
+    let a = analytics(&t, &o, "").await;
+    assert_eq!((a["totals"]["answered"].clone(), a["totals"]["unanswered"].clone()), (json!(1), json!(1)), "{a}");
+    assert_eq!(
+        a["unansweredQuestions"],
+        json!([{"conversationId": conv, "messageId": italy["id"], "question": "Do you ship to Italy?",
+                "createdAt": italy["createdAt"]}])
+    );
     t.stop().await;
 }
 

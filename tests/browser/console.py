@@ -363,6 +363,11 @@ def main():
         box = search.find_element(By.CSS_SELECTOR, "input[type=search]")
         box.clear()
         box.send_keys("kettle shop refunds")
+        # The metadata filter is folded away until asked for.
+        toggle = search.find_element(By.CSS_SELECTOR, "details.filters")
+        check(toggle.get_attribute("open") is None and not search.find_element(By.CSS_SELECTOR, ".filter-key").is_displayed(),
+              "the filters start collapsed")
+        toggle.find_element(By.CSS_SELECTOR, "summary").click()
         search.find_element(By.CSS_SELECTOR, ".filter-key").send_keys("year")
         search.find_element(By.CSS_SELECTOR, ".filter-op").send_keys("≥")
         search.find_element(By.CSS_SELECTOR, ".filter-value").send_keys("2025")
@@ -450,7 +455,11 @@ def main():
         # The owner rates the answer and corrects it.
         answer = b.find("ol.transcript li.msg.assistant")
         answer.find_element(By.CSS_SELECTOR, "button.rate-down").click()
-        wait_for("the rating", lambda: "rated down" in text(b, "ol.transcript li.msg.assistant"))
+        wait_for("the rating", lambda: "rated down" in text(b, "ol.transcript li.msg.assistant .badge.rating"))
+        check(b.js("return document.querySelector('ol.transcript li.msg.assistant button.rate-down').getAttribute('aria-pressed')") == "true",
+              "the rating is the pressed button")
+        check(b.js("return document.activeElement.classList.contains('rate-down')"), "the focus stays on the button pressed")
+        wait_for("the rating said", lambda: "Rated a bad answer" in text(b, "#status[role=status]"))
         rated = [m for m in lore.api("GET", conv_path)["messages"] if m["role"] == "assistant"]
         check(rated[-1]["feedback"]["rating"] == "down", rated[-1])
         # The answer as the visitor saw it: Markdown, its [n] markers linked to the passages.
@@ -462,7 +471,10 @@ def main():
         fix.clear()
         fix.send_keys("Refunds are paid within fourteen days.")
         answer.find_element(By.CSS_SELECTOR, "form.correct button[type=submit]").click()
-        wait_for("the correction", lambda: "Correction saved" in text(b, "#status"))
+        wait_for("the correction", lambda: "Corrected" in text(b, "#status[role=status]"))
+        note = text(b, "ol.transcript li.msg.assistant .fixed-note")
+        check("Corrected — visitors now get your answer" in note and "fourteen days" in note, note)
+        b.screenshot("console-corrected.png")
         corrections = lore.api("GET", f"/api/v1/chatbots/{bot_id}/corrections")["corrections"]
         check([c["content"] for c in corrections] == ["Refunds are paid within fourteen days."], corrections)
         check(corrections[0]["question"] == "When are refunds paid?", corrections)
@@ -470,6 +482,21 @@ def main():
         # A visitor asks for a person: the owner replies in the console and hands back.
         lore.api("POST", f"{conv_path}/handoff", {"reason": "I want to talk to someone"})
         b.driver.refresh()
+        reply = wait_for("the reply form", lambda: b.all("ol.transcript ~ form textarea"))[0]
+        check("I want to talk to someone" in text(b, "main p.reason"), f"the reason in the header: {text(b, 'main')[:300]}")
+        # The corrected answer still says so after a reload (read from the corrections).
+        check("Corrected" in text(b, "ol.transcript li.msg.assistant .fixed-note"), "the correction shown after a reload")
+        # And the list says why the visitor is waiting.
+        b.driver.back()
+        waiting = wait_for("the waiting conversation", lambda: text(b, "ul.inbox li.conv .reason"))
+        check("I want to talk to someone" in waiting, waiting)
+        b.screenshot("console-handoff-reason.png")
+        b.driver.set_window_size(390, 844)
+        not_wider(b, "the hand-off reason at phone width")
+        b.screenshot("console-handoff-reason-phone.png")
+        b.driver.set_window_size(1280, 800)
+        accessible(b, "the conversations with a hand-off")
+        b.find("ul.inbox li.conv a").click()
         reply = wait_for("the reply form", lambda: b.all("ol.transcript ~ form textarea"))[0]
         reply.send_keys("Hello, this is Sam from the shop.")
         b.find("ol.transcript ~ form button[type=submit]").click()
@@ -497,6 +524,11 @@ def main():
         )
         check(figures["conversations"] == 1 and figures["rated down"] == 1, figures)
         check(len(b.all("svg.chart rect.bar")) == 30, "one bar a day for 30 days")
+        summary = text(b, "section[aria-labelledby=analytics-h] .card:has(h3) :is(.unanswered-summary, ul.unanswered)")
+        if figures["unanswered"] == 0:
+            check(summary == f"None: all {figures['answered']} question{'s were' if figures['answered'] != 1 else ' was'} answered from the knowledge.", summary)
+        else:
+            check(summary != "", "the unanswered questions listed")
         b.screenshot("console-analytics.png")
 
         # A Mind: created, taught a text, searched, through the same views.
@@ -505,11 +537,25 @@ def main():
         b.find("form[aria-label='New mind'] input").send_keys("Ada")
         b.find("form[aria-label='New mind'] button").click()
         wait_for("the Mind's page", lambda: text(b, "main h1") == "Ada")
+        # No questions yet is not "every question answered".
+        section(b, "Analytics")
+        wait_for("no questions yet", lambda: text(b, ".unanswered-summary") == "No questions yet in this range.")
+        b.screenshot("console-analytics-empty.png")
+        section(b, "Knowledge")
+        wait_for("the Mind's sources", lambda: "No sources yet" in text(b, "main section"))
+        # The list's readings fail twice (as a rate limit would): the list still reaches "ready",
+        # where it used to keep the last status it had read.
+        b.js("window.__failSources = 2; const real = window.fetch; window.fetch = (u, i) =>"
+             " (String(u).includes('/knowledge?') && window.__failSources-- > 0)"
+             " ? Promise.resolve(new Response(JSON.stringify({status: 'error', error: {code: 'rate_limited', message: 'Too many requests'}}),"
+             " {status: 429, headers: {'content-type': 'application/json'}})) : real(u, i);")
         text_form = b.driver.find_element(By.XPATH, "//form[h3='Add text']")
         text_form.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("Engines")
         text_form.find_element(By.CSS_SELECTOR, "textarea").send_keys("The analytical engine weaves algebraic patterns.")
         text_form.find_element(By.CSS_SELECTOR, "button").click()
         rows_ready(b, ["Engines"])
+        check(b.js("return window.__failSources") <= 0, "the readings did fail")
+        b.js("for (const d of document.querySelectorAll('#alerts .dismiss')) d.click();")
         section(b, "Search")
         search = b.find("form[role=search]")
         search.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("algebraic patterns")

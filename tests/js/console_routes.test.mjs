@@ -15,6 +15,7 @@ test("each address names its view", () => {
   assert.deepEqual(parseRoute("#/webhooks"), { view: "webhooks" });
   assert.deepEqual(parseRoute("#/webhooks/hook_1"), { view: "hook", hookId: "hook_1" });
   assert.deepEqual(parseRoute("#workspace"), { view: "workspace" });
+  assert.deepEqual(parseRoute("#/privacy"), { view: "privacy" });
   assert.deepEqual(parseRoute("#/minds//m1/"), { view: "owner", kind: "mind", id: "m1", section: "knowledge" }, "empty parts are skipped");
 });
 
@@ -73,4 +74,9 @@ test("a view's polling stops when the view changes", async () => {
   assert.equal(state.timers.length, 0);
   await new Promise((done) => setTimeout(done, 20));
   assert.equal(ran, 0);
+});
+
+test("polling waits 1 s, doubled after each failed reading, at most 15 s", async () => {
+  const { pollDelay } = await import("../../lib/http/src/console/js/state.js");
+  assert.deepEqual([0, 1, 2, 3, 4, 10].map(pollDelay), [1000, 2000, 4000, 8000, 15000, 15000]);
 });

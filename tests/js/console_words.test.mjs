@@ -43,3 +43,35 @@ test("the widget is blocked until published and a site is allowed", () => {
   assert.deepEqual(widgetBlockers(true, ["https://shop.example"]), []);
   assert.deepEqual(widgetBlockers(true, null).length, 1);
 });
+
+test("a hand-off's reason, only while a person has the conversation", async () => {
+  const { handoffReasonWords } = await import("../../lib/http/src/console/js/words.js");
+  assert.equal(handoffReasonWords({ status: "handoff", handoffReason: " No answer about Italy " }), "“No answer about Italy”");
+  assert.equal(handoffReasonWords({ status: "handoff", handoffReason: null }), "");
+  assert.equal(handoffReasonWords({ status: "open", handoffReason: "old" }), "");
+  assert.equal(handoffReasonWords(null), "");
+});
+
+test("analytics tell no questions from every question answered", async () => {
+  const { unansweredSummary } = await import("../../lib/http/src/console/js/words.js");
+  assert.equal(unansweredSummary({ messages: 0, answered: 0, unanswered: 0 }, 0), "No questions yet in this range.");
+  assert.equal(unansweredSummary({ messages: 3, answered: 3, unanswered: 0 }, 0), "None: all 3 questions were answered from the knowledge.");
+  assert.equal(unansweredSummary({ messages: 1, answered: 1, unanswered: 0 }, 0), "None: all 1 question was answered from the knowledge.");
+  assert.equal(unansweredSummary({ messages: 2, answered: 1, unanswered: 1 }, 1), "");
+  assert.equal(unansweredSummary({ messages: 2, answered: 1, unanswered: 1 }, 0), "1 unanswered, in conversations since deleted.");
+});
+
+test("a transcript's answers a correction now replaces, by their folded question", async () => {
+  const { correctedAnswers, foldQuestion } = await import("../../lib/http/src/console/js/words.js");
+  assert.equal(foldQuestion("  Do you ship\n to  ITALY? "), "do you ship to italy?");
+  const messages = [
+    { id: "w", role: "assistant", generatedBy: "welcome", content: "Hi" },
+    { id: "q1", role: "user", content: "Do you ship to Italy?" },
+    { id: "a1", role: "assistant", generatedBy: "extractive", content: "We ship to France [1]." },
+    { id: "q2", role: "user", content: "Refunds?" },
+    { id: "a2", role: "assistant", generatedBy: "extractive", content: "14 days [1]." },
+  ];
+  const c = { id: "corr_1", question: "do you ship to  italy?", content: "Not yet." };
+  assert.deepEqual(correctedAnswers(messages, [c]), { a1: c });
+  assert.deepEqual(correctedAnswers(messages, []), {});
+});

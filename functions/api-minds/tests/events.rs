@@ -52,7 +52,7 @@ async fn run_queued_ingest(tenant: &Tenant) -> usize {
     worker.app.sweep_stale_runs(true).await.expect("the sweep adopts the runs");
     let mut ran = 0;
     while let Some(taken) = jobs.try_take() {
-        worker.app.run_ingest_job(taken.job.clone()).await.expect("the job runs");
+        worker.app.run_job(taken.job.clone()).await.expect("the job runs");
         ran += 1;
     }
     ran

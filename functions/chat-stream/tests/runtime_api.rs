@@ -41,7 +41,7 @@ async fn chatbot_with_knowledge(tenant: &Tenant) -> (String, String) {
     let source = app.create_source(&p, &bot.id, text).await.unwrap();
     app.process_source(&p, &bot.id, &source.id).await.unwrap();
     while let Some(taken) = jobs.try_take() {
-        app.run_ingest_job(taken.job.clone()).await.expect("the job runs");
+        app.run_job(taken.job.clone()).await.expect("the job runs");
     }
     let owner = SourceOwner::Chatbot(bot.id.clone());
     let t = app.start_conversation(&p, &owner, Channel::Api, None).await.unwrap();

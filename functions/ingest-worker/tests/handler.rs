@@ -59,7 +59,9 @@ async fn the_sample_batch_runs_its_job_and_drops_the_junk() {
 #[test]
 fn sample_job_messages_parse_and_junk_does_not() {
     let event = batch(SAMPLE_WS, SAMPLE_SOURCE, 7);
-    let job = lore_aws::parse_job(event.records[0].body.as_deref().unwrap()).unwrap();
+    let Ok(lore_app::ports::Job::Ingest(job)) = lore_aws::parse_job(event.records[0].body.as_deref().unwrap()) else {
+        panic!("an ingest job");
+    };
     assert_eq!((job.workspace_id.as_str(), job.source_id.as_str(), job.generation), (SAMPLE_WS, SAMPLE_SOURCE, 7));
     assert!(lore_aws::parse_job(event.records[1].body.as_deref().unwrap()).is_err());
 }

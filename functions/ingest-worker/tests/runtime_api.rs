@@ -75,7 +75,7 @@ fn batch(workspace: &str, sources: &[String]) -> String {
             json!({
                 "messageId": format!("msg-{i}"),
                 "receiptHandle": format!("handle-{i}"),
-                "body": lore_aws::job_body(&job),
+                "body": lore_aws::job_body(&job.into()),
                 "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "1777636800000"},
                 "messageAttributes": {},
                 "eventSource": "aws:sqs",

@@ -1,6 +1,7 @@
 //! Operator use cases behind the `lore` CLI: workspaces and API keys (docs/api.md §3, §15).
 
 use crate::ports::StoreError;
+use lore_domain::audit::{AuditAction, AuditDetails, AuditEntry};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
@@ -80,7 +81,11 @@ impl App {
     ) -> Result<IssuedKey, AppError> {
         let ws = self.find_workspace(workspace).await?;
         let (key, secret) = ApiKey::issue(ws.id, name, scopes);
-        self.ports.storage.keys.insert_key(&key).await?;
+        // Made by the CLI: no key made it.
+        let scopes = key.scopes.iter().map(|s| s.as_str());
+        let details = AuditDetails::new().text("name", key.name.as_str()).names("scopes", scopes);
+        let entry = AuditEntry::new(key.workspace_id.clone(), None, AuditAction::KeyCreated, key.id.as_str(), details);
+        self.ports.storage.keys.insert_key_recorded(&key, Some(&entry)).await?;
         Ok(IssuedKey { key, secret })
     }
 
@@ -94,7 +99,12 @@ impl App {
 
     pub async fn revoke_key(&self, id: &str) -> Result<(), AppError> {
         let id = ApiKeyId::parse(id.trim()).ok_or(AppError::NotFound("key"))?;
-        if self.ports.storage.keys.revoke_key(&id, Timestamp::now()).await? {
+        // The key's workspace and name, for its entry (the CLI names a key by id alone).
+        let keys = self.ports.storage.keys.list_keys(None).await?;
+        let key = keys.into_iter().find(|k| k.id == id).ok_or(AppError::NotFound("key"))?;
+        let details = AuditDetails::new().text("name", key.name.as_str());
+        let entry = AuditEntry::new(key.workspace_id, None, AuditAction::KeyRevoked, id.as_str(), details);
+        if self.ports.storage.keys.revoke_key_recorded(&id, Timestamp::now(), Some(&entry)).await? {
             Ok(())
         } else {
             Err(AppError::NotFound("key"))

@@ -1,6 +1,7 @@
 //! What the owner reads about its conversations (docs/api.md §19): the analytics report and the
 //! export of every transcript.
 
+use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::conversations::Transcript;
 use crate::ports::{ConversationCursor, ConversationStore};
@@ -32,6 +33,12 @@ impl App {
         range: Option<DayRange>,
     ) -> Result<ConversationExport, AppError> {
         self.own(p, owner).await?;
+        // Recorded when the export starts (a read: no change to write it beside).
+        let mut details = AuditDetails::new().text("scope", "owner");
+        if let Some(r) = &range {
+            details = details.text("from", &r.from.to_string()).text("to", &r.to.to_string());
+        }
+        self.audited(Self::audit_entry(p, AuditAction::ConversationExported, owner.to_string(), details)).await;
         Ok(ConversationExport {
             store: self.ports.storage.conversations.clone(),
             workspace: p.workspace_id().clone(),

@@ -1,9 +1,11 @@
 //! Chatbot use cases (docs/api.md §5).
 
+use crate::audit::chatbot_fields;
 use crate::auth::Principal;
 use crate::ports::{RevisedWrite, StoreError};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::chatbot::{Chatbot, ChatbotPatch, NewChatbot, SlugChoice};
 use lore_domain::embed::IdentitySecret;
 use lore_domain::id::ChatbotId;
@@ -42,7 +44,11 @@ impl App {
         for n in 1..=MAX_SLUG_ATTEMPTS {
             chatbot.slug = base.with_suffix(n);
             match self.ports.storage.chatbots.insert_chatbot(&chatbot).await {
-                Ok(()) => return Ok(chatbot),
+                Ok(()) => {
+                    let details = AuditDetails::new().text("name", chatbot.name.as_str()).text("slug", chatbot.slug.as_str());
+                    self.audited(Self::audit_entry(p, AuditAction::ChatbotCreated, chatbot.id.as_str(), details)).await;
+                    return Ok(chatbot);
+                }
                 Err(StoreError::Conflict("slug")) if generated => continue,
                 Err(StoreError::Conflict("slug")) => return Err(slug_taken(chatbot.slug.as_str())),
                 Err(e) => return Err(e.into()),
@@ -68,18 +74,27 @@ impl App {
         if patch.is_empty() {
             return self.get_chatbot(p, id).await;
         }
-        self.change_chatbot(p, id, |c| patch.apply(c)).await
+        let chatbot = self.change_chatbot(p, id, |c| patch.apply(c)).await?;
+        let details = AuditDetails::new().text("name", chatbot.name.as_str()).names("fields", chatbot_fields(&patch));
+        self.audited(Self::audit_entry(p, AuditAction::ChatbotUpdated, id.as_str(), details)).await;
+        Ok(chatbot)
     }
 
     /// Publishes (or unpublishes) the chatbot: its page is `/c/{slug}` while it is published.
     pub async fn publish_chatbot(&self, p: &Principal, id: &ChatbotId, publish: bool) -> Result<Chatbot, AppError> {
-        self.change_chatbot(p, id, |c| c.is_published = publish).await
+        let chatbot = self.change_chatbot(p, id, |c| c.is_published = publish).await?;
+        let details = AuditDetails::new().text("name", chatbot.name.as_str()).flag("published", publish);
+        self.audited(Self::audit_entry(p, AuditAction::ChatbotPublished, id.as_str(), details)).await;
+        Ok(chatbot)
     }
 
     /// A new identity secret for the chatbot, replacing the one before (docs/api.md §18).
     pub async fn new_chatbot_identity_secret(&self, p: &Principal, id: &ChatbotId) -> Result<IdentitySecret, AppError> {
         let secret = IdentitySecret::generate();
         self.change_chatbot(p, id, |c| c.settings.embed.identity_secret = Some(secret.clone())).await?;
+        // The secret itself is never in the entry.
+        let details = AuditDetails::new().text("owner", "chatbot");
+        self.audited(Self::audit_entry(p, AuditAction::IdentitySecretCreated, id.as_str(), details)).await;
         Ok(secret)
     }
 
@@ -118,9 +133,11 @@ impl App {
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
         if self.ports.storage.chatbots.delete_chatbot(p.workspace_id(), id).await? {
+            self.audited(Self::audit_entry(p, AuditAction::ChatbotDeleted, id.as_str(), AuditDetails::new())).await;
             // Its conversations: once the chatbot is gone none can be started.
             let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
             self.ports.storage.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
+            self.ports.storage.tests.delete_owner_tests(p.workspace_id(), &owner).await?;
             // Its chunks, as for a Mind: an index in another database is not reached by the
             // records' delete, and an embedded one still holds the chatbot's postings in memory.
             // A failure leaves chunks that no search can reach (their sources are gone).

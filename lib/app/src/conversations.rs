@@ -154,31 +154,11 @@ impl HeldTurn {
         }
     }
 
-    /// Answered from `found` with the last [`HISTORY_MESSAGES`] of `history`. The model reads
-    /// the whole chunk; the citation keeps its most relevant sentences.
+    /// Answered from `found` with the last [`HISTORY_MESSAGES`] of `history`.
     fn answered(self, found: Vec<(Citation, String)>, history: &[Message]) -> PendingTurn {
         let _prompt = tracing::debug_span!("turn.prompt").entered();
         let question = self.question;
-        let passages = found
-            .iter()
-            .map(|(c, chunk)| Passage {
-                index: c.index,
-                source_name: c.source_name.clone(),
-                content: chunk.clone(),
-                quote: c.quote.clone(),
-                on_topic: shares_terms(chunk, &question.content),
-            })
-            .collect();
-        let citations = found.into_iter().map(|(c, _)| c).collect();
-        let recent = history.iter().rev().take(HISTORY_MESSAGES).rev();
-        let history = recent.map(|m| Turn { role: m.role, content: m.content.clone() }).collect();
-        let prompt = Prompt {
-            persona: self.persona,
-            passages,
-            history,
-            question: question.content.clone(),
-            language: self.language,
-        };
+        let (prompt, citations) = prompt_of(self.persona, self.language, found, &question.content, history);
         PendingTurn {
             conversation: self.conversation,
             question,
@@ -188,6 +168,32 @@ impl HeldTurn {
             _slot: Some(self.slot),
         }
     }
+}
+
+/// The prompt of an answer from `found` with the last [`HISTORY_MESSAGES`] of `history`, and
+/// the citations it may use. The model reads the whole chunk; the citation keeps its most
+/// relevant sentences.
+fn prompt_of(
+    persona: Persona,
+    language: Language,
+    found: Vec<(Citation, String)>,
+    question: &str,
+    history: &[Message],
+) -> (Prompt, Vec<Citation>) {
+    let passages = found
+        .iter()
+        .map(|(c, chunk)| Passage {
+            index: c.index,
+            source_name: c.source_name.clone(),
+            content: chunk.clone(),
+            quote: c.quote.clone(),
+            on_topic: shares_terms(chunk, question),
+        })
+        .collect();
+    let citations = found.into_iter().map(|(c, _)| c).collect();
+    let recent = history.iter().rev().take(HISTORY_MESSAGES).rev();
+    let history = recent.map(|m| Turn { role: m.role, content: m.content.clone() }).collect();
+    (Prompt { persona, passages, history, question: question.to_owned(), language }, citations)
 }
 
 pub(crate) fn conversation_full() -> AppError {
@@ -206,7 +212,11 @@ fn generation_failed() -> AppError {
 
 impl App {
     /// The persona answering for `owner` and its settings, when the owner exists in the workspace.
-    async fn persona(&self, ws: &WorkspaceId, owner: &SourceOwner) -> Result<(Persona, AssistantSettings), AppError> {
+    pub(crate) async fn persona(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+    ) -> Result<(Persona, AssistantSettings), AppError> {
         match owner {
             SourceOwner::Mind(id) => {
                 let m = self.ports.storage.minds.get_mind(ws, id).await?.ok_or(AppError::NotFound("mind"))?;
@@ -404,7 +414,7 @@ impl App {
                 .await?;
             Ok::<_, AppError>((slot, Some(stored)))
         };
-        let material = self.turn_material(&conversation, &reply, &question, &history, more);
+        let material = self.turn_material(ws, owner, id, &reply, &question, &history, more);
         // A refused slot (429) or a failed store answers at once; a failed retrieval waits for
         // the store, so the question is stored or not, never cut off half-way.
         let ((slot, stored), material) =
@@ -427,15 +437,17 @@ impl App {
 
     /// What a turn answers from: a correction of the question when there is one (the passages
     /// are then dropped, a failed retrieval included, and not waited for), else the passages.
+    #[allow(clippy::too_many_arguments)]
     async fn turn_material(
         &self,
-        conversation: &Conversation,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
         reply: &ReplySettings,
         question: &Message,
         history: &[Message],
         more: bool,
     ) -> Result<Material, AppError> {
-        let (ws, owner, id) = (&conversation.workspace_id, &conversation.owner, &conversation.id);
         let correction = self
             .correction_for(ws, owner, reply.correction_threshold, &question.content)
             .instrument(tracing::debug_span!("turn.corrections"));
@@ -542,6 +554,18 @@ impl App {
         prompt: Prompt,
         sink: &dyn AnswerSink,
     ) -> Result<Message, AppError> {
+        let answer = self.compose(&conversation.id, citations, &prompt, sink).await?;
+        self.store_answer(&conversation, question, answer).await
+    }
+
+    /// The answer the responder writes from the passages, with the citations its markers use.
+    async fn compose(
+        &self,
+        conversation: &ConversationId,
+        citations: Vec<Citation>,
+        prompt: &Prompt,
+        sink: &dyn AnswerSink,
+    ) -> Result<Message, AppError> {
         tracing::debug_span!("turn.citations").in_scope(|| sink.citations(&citations));
         let filter = std::sync::Mutex::new(MarkerFilter::new(citations.iter().map(|c| c.index)));
         let delta = |text: &str| {
@@ -550,10 +574,10 @@ impl App {
                 sink.delta(&shown);
             }
         };
-        let generated = match self.ports.shared.responder.respond(&prompt, &delta).await {
+        let generated = match self.ports.shared.responder.respond(prompt, &delta).await {
             Ok(g) => g,
             Err(e) => {
-                tracing::warn!(conversation = %conversation.id, error = %e, "generating an answer failed");
+                tracing::warn!(%conversation, error = %e, "generating an answer failed");
                 return Err(generation_failed());
             }
         };
@@ -574,15 +598,56 @@ impl App {
             let chunk = |index: u32| prompt.passages.iter().find(|p| p.index == index).map(|p| p.content.as_str());
             quote_claims(&text, &mut cited, chunk);
         }
-        let answer = Message::assistant(
-            conversation.id.clone(),
+        // Answered by the stricter rule that reads the question too (docs/api.md §19).
+        let chunks: Vec<&str> = cited
+            .iter()
+            .filter_map(|c| prompt.passages.iter().find(|p| p.index == c.index).map(|p| p.content.as_str()))
+            .collect();
+        let answers = Message::answers_question(generated.generated_by, &cited, &prompt.question, &chunks);
+        let mut answer = Message::assistant(
+            conversation.clone(),
             text,
             cited,
             generated.generated_by,
             generated.model,
             Timestamp::now(),
         );
-        self.store_answer(&conversation, question, answer).await
+        answer.answered = Some(answers);
+        Ok(answer)
+    }
+
+    /// The answer `question` gets now as a new conversation's first turn, with `persona` and
+    /// `settings` (the same retrieval, corrections and responder), stored nowhere and counted
+    /// nowhere: an answer test's (docs/api.md §21). Holds none of the workspace's answer slots
+    /// (the caller does).
+    pub(crate) async fn first_answer_unstored(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        persona: Persona,
+        settings: &AssistantSettings,
+        question: &str,
+    ) -> Result<Message, AppError> {
+        let content = MessageContent::parse("question", Some(question))?;
+        let content = if settings.redact_personal_data { content.redacted() } else { content };
+        let language = settings.reply.language.answer_language(content.as_str());
+        // A conversation id that names nothing stored: the answer's messages need one.
+        let id = ConversationId::generate();
+        let question = Message::user(id.clone(), content, Timestamp::now());
+        match self.turn_material(ws, owner, &id, &settings.reply, &question, &[], false).await? {
+            Err(correction) => Ok(Message::assistant(
+                id,
+                correction.content,
+                Vec::new(),
+                GeneratedBy::Correction,
+                None,
+                Timestamp::now(),
+            )),
+            Ok(found) => {
+                let (prompt, citations) = prompt_of(persona, language, found, &question.content, &[]);
+                self.compose(&id, citations, &prompt, &NoSink).await
+            }
+        }
     }
 
     async fn store_answer(
@@ -620,7 +685,7 @@ impl App {
     /// writes `answers_per_workspace` (one tenant cannot hold every model call).
     /// On AWS the budget is shared by every instance; a store failure refuses the turn (as the
     /// store failing on the message itself would), rather than writing it unbudgeted.
-    async fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
+    pub(crate) async fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
         let limit = self.config.answers_per_workspace.max(1);
         let budget = SlotBudget { workspace: ws.clone(), kind: SlotKind::Answers };
         Slot::take(&self.ports.storage.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| {

@@ -124,7 +124,14 @@ impl App {
             .ports
             .storage
             .conversations
-            .set_conversation_status(ws, owner, id, ConversationStatus::Handoff, Some(&event))
+            .set_conversation_status(
+                ws,
+                owner,
+                id,
+                ConversationStatus::Handoff,
+                reason.as_ref().map(|r| r.as_str()),
+                Some(&event),
+            )
             .await?
             .ok_or(AppError::NotFound("conversation"))?;
         self.ports.dispatch_signal.notify();
@@ -164,7 +171,7 @@ impl App {
         self.ports
             .storage
             .conversations
-            .set_conversation_status(p.workspace_id(), owner, id, ConversationStatus::Open, None)
+            .set_conversation_status(p.workspace_id(), owner, id, ConversationStatus::Open, None, None)
             .await?
             .ok_or(AppError::NotFound("conversation"))
     }

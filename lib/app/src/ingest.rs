@@ -138,6 +138,14 @@ impl App {
     /// Runs one queued job. Stale jobs (deleted source, superseded generation, not processing)
     /// are dropped; the run's own failures end the source in `error`. Returns `Err` only when
     /// the store failed, so that a queue may deliver the job again.
+    /// Runs one job of the queue, whichever its kind.
+    pub async fn run_job(&self, job: crate::ports::Job) -> Result<(), AppError> {
+        match job {
+            crate::ports::Job::Ingest(j) => self.run_ingest_job(j).await,
+            crate::ports::Job::TestRun(j) => self.run_test_job(j).await,
+        }
+    }
+
     pub async fn run_ingest_job(&self, job: IngestJob) -> Result<(), AppError> {
         let Some(source) = self.ports.storage.sources.get_source(&job.workspace_id, &job.source_id).await? else {
             return Ok(());
@@ -166,6 +174,7 @@ impl App {
                 if let Some(pages) = pages {
                     self.publish(Event::source_refreshed(&s, &pages)).await;
                 }
+                self.tests_after_change(&s.workspace_id, &s.owner).await;
             }
             Some(s) => self.publish(Event::for_source(EventType::SourceError, &s)).await,
             None => tracing::debug!(source = %source.id, "run superseded; results dropped"),
@@ -517,7 +526,7 @@ impl App {
                 self.ports.storage.sources.begin_processing(&ws, &source, &lease, now).await?
             {
                 let job = IngestJob { workspace_id: ws, source_id: s.id, generation: s.generation };
-                self.ports.storage.jobs.enqueue(job).await?;
+                self.ports.storage.jobs.enqueue(job.into()).await?;
                 started += 1;
             }
         }
@@ -551,7 +560,7 @@ impl App {
                 tracing::info!(source = %run.source_id, attempt = run.attempts + 1, "restarting a stale processing run");
                 let job =
                     IngestJob { workspace_id: run.workspace_id, source_id: run.source_id, generation: run.generation };
-                self.ports.storage.jobs.enqueue(job).await?;
+                self.ports.storage.jobs.enqueue(job.into()).await?;
             }
         }
         Ok(count)

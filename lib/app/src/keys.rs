@@ -6,6 +6,7 @@ use crate::admin::IssuedKey;
 use crate::auth::Principal;
 use crate::{App, AppError};
 use lore_domain::api_key::{ApiKey, KeyName};
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::id::ApiKeyId;
 use lore_domain::pagination::{Page, PageRequest};
 use lore_domain::scope::{Scope, ScopeSet};
@@ -83,7 +84,10 @@ impl App {
             .into());
         }
         let (key, secret) = ApiKey::issue(p.workspace_id().clone(), name, scopes);
-        self.ports.storage.keys.insert_key(&key).await?;
+        let scopes = key.scopes.iter().map(|s| s.as_str());
+        let details = AuditDetails::new().text("name", key.name.as_str()).names("scopes", scopes);
+        let entry = Self::audit_entry(p, AuditAction::KeyCreated, key.id.as_str(), details);
+        self.ports.storage.keys.insert_key_recorded(&key, Some(&entry)).await?;
         Ok(IssuedKey { key, secret })
     }
 
@@ -97,7 +101,9 @@ impl App {
             return Ok(key.clone());
         }
         let at = Timestamp::now();
-        self.ports.storage.keys.revoke_key(id, at).await?;
+        let details = AuditDetails::new().text("name", key.name.as_str());
+        let entry = Self::audit_entry(p, AuditAction::KeyRevoked, id.as_str(), details);
+        self.ports.storage.keys.revoke_key_recorded(id, at, Some(&entry)).await?;
         self.key_cache.forget(&key.hash);
         key.revoked_at = Some(at);
         let revoked = key.clone();

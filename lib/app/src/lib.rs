@@ -4,6 +4,8 @@
 mod across_languages;
 pub mod admin;
 pub mod analytics;
+pub mod answer_tests;
+pub mod audit;
 pub mod auth;
 pub mod chatbots;
 pub mod chunking;
@@ -130,6 +132,12 @@ pub struct AppConfig {
     /// Webhook attempts `lore serve`'s dispatcher runs at once (`LORE_WEBHOOK_CONCURRENCY`,
     /// default 32, 1–1,024); each waits at most `webhook_timeout` for its receiver.
     pub webhook_concurrency: usize,
+    /// The longest one run of answer tests may take (`LORE_TEST_RUN_TIMEOUT_SECS`, default 240:
+    /// within the AWS ingest worker's 300 s); tests not answered by then fail with that reason.
+    pub test_run_timeout: Duration,
+    /// Tests of one run answered at once (`LORE_TEST_RUN_CONCURRENCY`, default 2); each also holds
+    /// one of the workspace's answer slots while it is answered.
+    pub test_run_concurrency: usize,
 }
 
 impl Default for AppConfig {
@@ -168,6 +176,8 @@ impl Default for AppConfig {
             webhook_secret_grace: Duration::from_secs(24 * 3600),
             hook_disable_after: lore_domain::hook::DISABLE_AFTER_FAILURES,
             webhook_concurrency: 32,
+            test_run_timeout: Duration::from_secs(240),
+            test_run_concurrency: 2,
         }
     }
 }
@@ -197,6 +207,10 @@ pub struct StoragePorts {
     pub deliveries: Arc<dyn ports::DeliveryStore>,
     pub minds: Arc<dyn ports::MindStore>,
     pub conversations: Arc<dyn ports::ConversationStore>,
+    /// Answer tests and their runs (docs/api.md §21).
+    pub tests: Arc<dyn ports::AnswerTestStore>,
+    /// The workspace's audit log (docs/api.md §22).
+    pub audit: Arc<dyn ports::AuditStore>,
 }
 
 /// The ports every backend shares: the outbound web under one request-protection policy, the

@@ -4,6 +4,8 @@
 //! Limits are read from the workspace record at each call, not from the (briefly cached) key,
 //! so a limit changed with `lore workspaces update` applies and is reported at once.
 
+use crate::audit::mind_fields;
+use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::chatbots::slug_taken;
 use crate::ports::StoreError;
@@ -109,7 +111,11 @@ impl App {
         for n in 1..=MAX_SLUG_ATTEMPTS {
             mind.slug = base.with_suffix(n);
             match self.ports.storage.minds.insert_mind(&mind, limit).await {
-                Ok(MindInsert::Inserted) => return self.detail(mind, &ws).await,
+                Ok(MindInsert::Inserted) => {
+                    let details = AuditDetails::new().text("name", mind.name.as_str()).text("slug", mind.slug.as_str());
+                    self.audited(Self::audit_entry(p, AuditAction::MindCreated, mind.id.as_str(), details)).await;
+                    return self.detail(mind, &ws).await;
+                }
                 Ok(MindInsert::LimitReached { used }) => return Err(minds_limit_reached(used, limit)),
                 Err(StoreError::Conflict("slug")) if generated => continue,
                 Err(e) => return Err(write_error(e, &mind)),
@@ -174,6 +180,8 @@ impl App {
     /// Changes the settings the patch names; the others keep their values.
     pub async fn update_mind(&self, p: &Principal, id: &MindId, patch: MindPatch) -> Result<MindDetail, AppError> {
         let mind = self.change_mind(p, id, |m| patch.apply(m)).await?;
+        let details = AuditDetails::new().text("name", mind.name.as_str()).names("fields", mind_fields(&patch));
+        self.audited(Self::audit_entry(p, AuditAction::MindUpdated, id.as_str(), details)).await;
         self.detail(mind, &self.current_workspace(p).await?).await
     }
 
@@ -181,6 +189,8 @@ impl App {
     /// no `ready` knowledge source (docs/api.md §8, §16.23).
     pub async fn publish_mind(&self, p: &Principal, id: &MindId, publish: bool) -> Result<Publication, AppError> {
         let mind = self.change_mind(p, id, |m| m.is_published = publish).await?;
+        let details = AuditDetails::new().text("name", mind.name.as_str()).flag("published", publish);
+        self.audited(Self::audit_entry(p, AuditAction::MindPublished, id.as_str(), details)).await;
         let warning = (!mind.has_ready_source()).then(|| {
             if publish {
                 "This Mind has no ready knowledge source yet: its public page is live, but it has nothing to answer \
@@ -201,6 +211,9 @@ impl App {
     ) -> Result<lore_domain::embed::IdentitySecret, AppError> {
         let secret = lore_domain::embed::IdentitySecret::generate();
         self.change_mind(p, id, |m| m.settings.embed.identity_secret = Some(secret.clone())).await?;
+        // The secret itself is never in the entry.
+        let details = AuditDetails::new().text("owner", "mind");
+        self.audited(Self::audit_entry(p, AuditAction::IdentitySecretCreated, id.as_str(), details)).await;
         Ok(secret)
     }
 
@@ -209,6 +222,7 @@ impl App {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.
         let removal =
             self.ports.storage.minds.delete_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))?;
+        self.audited(Self::audit_entry(p, AuditAction::MindDeleted, id.as_str(), AuditDetails::new())).await;
         // Its conversations: once the Mind is gone none can be started, so this removes them all
         // (the embedded store removed them with the Mind already).
         self.ports
@@ -216,6 +230,7 @@ impl App {
             .conversations
             .delete_owner_conversations(p.workspace_id(), &SourceOwner::Mind(id.clone()))
             .await?;
+        self.ports.storage.tests.delete_owner_tests(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
         // 2. Its chunks in the vector index (an index in another database is not reached by the
         //    records' transaction). A failure leaves chunks no search can reach: their sources
         //    are gone, and searches only look at chunks of listed ready sources.

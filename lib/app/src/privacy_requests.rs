@@ -10,6 +10,7 @@
 use crate::App;
 use crate::auth::Principal;
 use crate::error::AppError;
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::conversation::{Conversation, Message};
 use lore_domain::event::Event;
 use lore_domain::id::WorkspaceId;
@@ -40,6 +41,12 @@ impl App {
             }
         }
         tracing::info!(workspace = %ws, conversations = erased.conversations, "privacy: erased a visitor's conversations");
+        // Which kind of identifier named the person, never the identifier: the log outlives the erasure.
+        let details = AuditDetails::new()
+            .text("by", if person.email().is_some() { "email" } else { "userId" })
+            .count("conversations", erased.conversations)
+            .count("messages", erased.messages);
+        self.audited(Self::audit_entry(p, AuditAction::PrivacyErased, ws.as_str(), details)).await;
         self.publish(Event::visitor_erased(ws.clone(), &person, erased.conversations)).await;
         Ok(erased)
     }
@@ -60,6 +67,12 @@ impl App {
             let messages = self.ports.storage.conversations.list_messages(ws, &c.id).await?;
             out.push((c, messages));
         }
+        // A person's conversations read out of the workspace: recorded like an owner's export.
+        let details = AuditDetails::new()
+            .text("scope", "visitor")
+            .text("by", if person.email().is_some() { "email" } else { "userId" })
+            .count("conversations", out.len() as u64);
+        self.audited(Self::audit_entry(p, AuditAction::ConversationExported, ws.as_str(), details)).await;
         Ok(out)
     }
 

@@ -2,6 +2,7 @@
 //! sources, docs/api.md §9). Both owners share them: the chatbot entry points here, the Mind ones in
 //! `mind_sources.rs`.
 
+use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::files::Upload;
 use crate::files::quota::storage_limit;
@@ -413,11 +414,14 @@ impl App {
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
         };
+        let details = AuditDetails::new().text("name", &deleted.name).text("owner", &owner.to_string());
+        self.audited(Self::audit_entry(p, AuditAction::SourceDeleted, id.as_str(), details)).await;
         self.ports.storage.index.delete_source_chunks(&deleted.id).await?;
         if let Some(key) = deleted.spec.blob_key() {
             self.ports.storage.blobs.delete(key).await?;
         }
         self.publish(Event::for_source(EventType::SourceDeleted, &deleted)).await;
+        self.tests_after_change(p.workspace_id(), owner).await;
         Ok(())
     }
 
@@ -554,7 +558,7 @@ impl App {
             source_id: source.id.clone(),
             generation: source.generation,
         };
-        if let Err(e) = self.ports.storage.jobs.enqueue(job).await {
+        if let Err(e) = self.ports.storage.jobs.enqueue(job.into()).await {
             // Not lost: the lease expires and the sweeper starts the run again.
             tracing::error!(source = %source.id, error = %e, "could not queue the processing job");
         }

@@ -3,6 +3,7 @@
 
 mod delivery;
 
+use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::ports::{DeliveryFilter, HookCounts};
 use crate::sources::url_error;
@@ -102,7 +103,8 @@ impl App {
         Ok(vec![sample_lead_of(p, &lore_domain::source::SourceOwner::Chatbot(chatbot_id))])
     }
 
-    /// A sample `message.rated` or `conversation.handoff_requested` envelope (docs/api.md §19):
+    /// A sample `message.rated`, `conversation.handoff_requested` (docs/api.md §19) or
+    /// `tests.run.completed` (§21) envelope:
     /// of the chatbot or Mind given, else of the workspace's newest Mind, else of an example
     /// Mind; the conversation, message and visitor are made up.
     pub async fn sample_conversation_event(
@@ -136,6 +138,13 @@ impl App {
             EventType::HandoffRequested => {
                 let reason = HandoffReason::parse(Some("I would like to talk to a person."))?;
                 Event::handoff_requested(&conversation, reason.as_ref())
+            }
+            EventType::TestsRunCompleted => {
+                use lore_domain::answer_test::TestRun;
+                let tests = (0..12).map(|_| lore_domain::id::AnswerTestId::generate()).collect();
+                let mut run = TestRun::queued(p.workspace_id().clone(), owner, tests, now);
+                (run.passed, run.failed, run.regressions) = (10, 2, 1);
+                Event::tests_run_completed(&run)
             }
             _ => {
                 let feedback = Feedback { rating: Rating::Up, comment: Some("Very helpful.".into()), at: now };
@@ -253,17 +262,19 @@ impl App {
         }
         let hook = Hook::new(p.workspace_id().clone(), url, target, Timestamp::now());
         let limit = self.config.max_hooks_per_workspace;
-        self.ports.storage.hooks.subscribe(&hook, limit).await?.ok_or_else(|| {
-            DomainError::new(
+        let entry = Self::audit_entry(p, AuditAction::WebhookSubscribed, hook.id.as_str(), hook_details(&hook));
+        let hook = self.ports.storage.hooks.subscribe_recorded(&hook, limit, Some(&entry)).await?.ok_or_else(|| {
+            AppError::from(DomainError::new(
                 ErrorCode::WebhooksLimitReached,
                 format!("this workspace already has {limit} webhook subscriptions; delete one first"),
-            )
-            .into()
-        })
+            ))
+        })?;
+        Ok(hook)
     }
 
     pub async fn unsubscribe(&self, p: &Principal, id: &HookId) -> Result<(), AppError> {
-        if self.ports.storage.hooks.delete_hook(p.workspace_id(), id).await? {
+        let entry = Self::audit_entry(p, AuditAction::WebhookUnsubscribed, id.as_str(), AuditDetails::new());
+        if self.ports.storage.hooks.delete_hook_recorded(p.workspace_id(), id, Some(&entry)).await? {
             Ok(())
         } else {
             Err(AppError::NotFound("subscription"))
@@ -332,7 +343,10 @@ impl App {
         let until =
             Timestamp::from_millis(Timestamp::now().millis() + self.config.webhook_secret_grace.as_millis() as i64);
         let secret = lore_domain::hook::WebhookSecret::generate();
-        let rotated = self.ports.storage.hooks.rotate_secret(p.workspace_id(), id, &secret, until).await?;
+        // Neither secret is in the entry.
+        let entry = Self::audit_entry(p, AuditAction::WebhookSecretRotated, id.as_str(), AuditDetails::new());
+        let rotated =
+            self.ports.storage.hooks.rotate_secret_recorded(p.workspace_id(), id, &secret, until, Some(&entry)).await?;
         rotated.ok_or(AppError::NotFound("subscription"))
     }
 
@@ -465,4 +479,19 @@ pub struct Replayed {
     pub deliveries: Vec<Delivery>,
     /// More failed deliveries were in the window than one replay sends.
     pub more: bool,
+}
+
+/// What an audit entry says about a subscription: its event and where it delivers (scheme, host
+/// and path: a query string or user info may hold a receiver's token, so they are left out).
+fn hook_details(hook: &Hook) -> AuditDetails {
+    let url = hook.hook_url.as_str();
+    let shown = url.split(['?', '#']).next().unwrap_or("");
+    let shown = match shown.split_once("://") {
+        Some((scheme, rest)) => {
+            let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            format!("{scheme}://{rest}")
+        }
+        None => String::new(),
+    };
+    AuditDetails::new().text("event", hook.filter.as_str()).text("url", &shown)
 }

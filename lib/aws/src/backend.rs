@@ -114,6 +114,8 @@ impl AwsBackend {
             deliveries: dynamo.clone(),
             minds: dynamo.clone(),
             conversations: dynamo.clone(),
+            tests: dynamo.clone(),
+            audit: dynamo.clone(),
         };
         Ok(Self { ports, outbox: dynamo.clone(), dynamo, s3, sqs, eventbridge, sdk_config: sdk.clone(), settings })
     }
@@ -194,11 +196,11 @@ pub async fn bootstrap(sdk: &SdkConfig, settings: &AwsSettings) -> StoreResult<(
 pub fn deliveries_rule_pattern() -> serde_json::Value {
     serde_json::json!({
         "source": [crate::EVENT_SOURCE],
-        "detail-type": [{ "prefix": "knowledge.source." }, "form_response", "privacy.visitor.erased"],
+        "detail-type": [{ "prefix": "knowledge.source." }, "form_response", "privacy.visitor.erased", "tests.run.completed"],
     })
 }
 
-/// The bus rule sending knowledge, form and erasure events to the deliveries queue, and the
+/// The bus rule sending knowledge, form, erasure and test-run events to the deliveries queue, and the
 /// queue policy that lets EventBridge send to it. `PutRule` and `PutTargets` are idempotent.
 async fn ensure_deliveries_rule(
     events: &aws_sdk_eventbridge::Client,

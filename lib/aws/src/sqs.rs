@@ -1,7 +1,8 @@
-//! The ingest job queue on SQS (`JobQueue`). The message body is JSON (infra/messages.md):
+//! The job queue on SQS (`JobQueue`). The message body is JSON (infra/messages.md):
 //!
 //! ```json
 //! {"type":"ingest","workspaceId":"ws_…","sourceId":"src_…","generation":3}
+//! {"type":"tests","workspaceId":"ws_…","owner":"cb_…","runId":"run_…"}
 //! ```
 //!
 //! The ingest-worker Lambda turns each record of its SQS batch back into a job with
@@ -13,41 +14,60 @@ use async_trait::async_trait;
 use aws_config::SdkConfig;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::error::DisplayErrorContext;
-use lore_app::ports::{IngestJob, JobQueue};
+use lore_app::ports::{IngestJob, Job, JobQueue, TestRunJob};
 use lore_app::ports::{StoreError, StoreResult};
-use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, TestRunId, WorkspaceId};
+use lore_domain::source::SourceOwner;
 use serde_json::{Value, json};
 
 /// The `type` of ingest job messages.
 pub const INGEST_MESSAGE_TYPE: &str = "ingest";
+/// The `type` of answer-test run messages.
+pub const TESTS_MESSAGE_TYPE: &str = "tests";
 
 /// The message body of a job.
-pub fn job_body(job: &IngestJob) -> String {
-    json!({
-        "type": INGEST_MESSAGE_TYPE,
-        "workspaceId": job.workspace_id,
-        "sourceId": job.source_id,
-        "generation": job.generation,
-    })
+pub fn job_body(job: &Job) -> String {
+    match job {
+        Job::Ingest(job) => json!({
+            "type": INGEST_MESSAGE_TYPE,
+            "workspaceId": job.workspace_id,
+            "sourceId": job.source_id,
+            "generation": job.generation,
+        }),
+        Job::TestRun(job) => json!({
+            "type": TESTS_MESSAGE_TYPE,
+            "workspaceId": job.workspace_id,
+            "owner": job.owner.as_str(),
+            "runId": job.run_id,
+        }),
+    }
     .to_string()
 }
 
 /// Why a message body is not a job.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not an ingest job message: {0}")]
+#[error("not a job message: {0}")]
 pub struct NotAJob(String);
 
 /// The job in a message body [`job_body`] made. Unknown members are ignored.
-pub fn parse_job(body: &str) -> Result<IngestJob, NotAJob> {
+pub fn parse_job(body: &str) -> Result<Job, NotAJob> {
     let v: Value = serde_json::from_str(body).map_err(|e| NotAJob(format!("invalid JSON ({e})")))?;
-    if v["type"] != INGEST_MESSAGE_TYPE {
-        return Err(NotAJob(format!("type is {}", v["type"])));
-    }
     let workspace_id =
         v["workspaceId"].as_str().and_then(WorkspaceId::parse).ok_or_else(|| NotAJob("workspaceId".into()))?;
-    let source_id = v["sourceId"].as_str().and_then(SourceId::parse).ok_or_else(|| NotAJob("sourceId".into()))?;
-    let generation = v["generation"].as_u64().ok_or_else(|| NotAJob("generation".into()))?;
-    Ok(IngestJob { workspace_id, source_id, generation })
+    match v["type"].as_str() {
+        Some(INGEST_MESSAGE_TYPE) => {
+            let source_id =
+                v["sourceId"].as_str().and_then(SourceId::parse).ok_or_else(|| NotAJob("sourceId".into()))?;
+            let generation = v["generation"].as_u64().ok_or_else(|| NotAJob("generation".into()))?;
+            Ok(Job::Ingest(IngestJob { workspace_id, source_id, generation }))
+        }
+        Some(TESTS_MESSAGE_TYPE) => {
+            let owner = v["owner"].as_str().and_then(SourceOwner::parse).ok_or_else(|| NotAJob("owner".into()))?;
+            let run_id = v["runId"].as_str().and_then(TestRunId::parse).ok_or_else(|| NotAJob("runId".into()))?;
+            Ok(Job::TestRun(TestRunJob { workspace_id, owner, run_id }))
+        }
+        _ => Err(NotAJob(format!("type is {}", v["type"]))),
+    }
 }
 
 pub struct SqsJobQueue {
@@ -77,7 +97,7 @@ impl SqsJobQueue {
 
 #[async_trait]
 impl JobQueue for SqsJobQueue {
-    async fn enqueue(&self, job: IngestJob) -> StoreResult<()> {
+    async fn enqueue(&self, job: Job) -> StoreResult<()> {
         self.client()
             .send_message()
             .queue_url(&self.queue_url)
@@ -189,14 +209,23 @@ mod tests {
 
     #[test]
     fn jobs_round_trip_and_strangers_are_refused() {
-        let job = IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: 7 };
+        let job: Job =
+            IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: 7 }.into();
         assert_eq!(parse_job(&job_body(&job)), Ok(job.clone()));
+        let run: Job = TestRunJob {
+            workspace_id: WorkspaceId::generate(),
+            owner: SourceOwner::Mind(lore_domain::id::MindId::generate()),
+            run_id: TestRunId::generate(),
+        }
+        .into();
+        assert_eq!(parse_job(&job_body(&run)), Ok(run));
         let extra = job_body(&job).replacen('{', r#"{"future":1,"#, 1);
         assert_eq!(parse_job(&extra), Ok(job), "unknown members are ignored");
         for bad in [
             "",
             "[]",
             r#"{"type":"other"}"#,
+            r#"{"type":"tests","workspaceId":"ws_01arz3ndektsv4rrffq69g5fav","owner":"src_01arz3ndektsv4rrffq69g5fav","runId":"run_01arz3ndektsv4rrffq69g5fav"}"#,
             r#"{"type":"ingest","workspaceId":"ws_x","sourceId":"src_x","generation":1}"#,
             r#"{"type":"ingest","workspaceId":"ws_01arz3ndektsv4rrffq69g5fav","sourceId":"src_01arz3ndektsv4rrffq69g5fav"}"#,
         ] {

@@ -31,3 +31,32 @@ async fn slot_store(suite: &str) -> (std::sync::Arc<dyn lore_app::ports::SlotSto
 }
 
 lore_app::conformance_tests!(slot_store => slots);
+
+/// The audit log: a fresh table on moto.
+async fn audit_store(suite: &str) -> (lore_app::conformance::AuditStores, lore_aws::AwsBackend) {
+    let backend = support::backend(&suite.replace('_', "-")).await;
+    let p = &backend.ports;
+    let stores = lore_app::conformance::AuditStores {
+        audit: p.audit.clone(),
+        workspaces: p.workspaces.clone(),
+        keys: p.keys.clone(),
+        hooks: p.hooks.clone(),
+    };
+    (stores, backend)
+}
+
+lore_app::conformance_tests!(audit_store => audit);
+
+/// Answer tests: a fresh table on moto.
+async fn test_stores(suite: &str) -> (lore_app::conformance::TestStores, lore_aws::AwsBackend) {
+    let backend = support::backend(&suite.replace('_', "-")).await;
+    let p = &backend.ports;
+    let stores = lore_app::conformance::TestStores {
+        workspaces: p.workspaces.clone(),
+        chatbots: p.chatbots.clone(),
+        tests: p.tests.clone(),
+    };
+    (stores, backend)
+}
+
+lore_app::conformance_tests!(test_stores => answer_tests);

@@ -4,7 +4,7 @@
 mod support;
 
 use aws_sdk_sqs::types::QueueAttributeName;
-use lore_app::ports::IngestJob;
+use lore_app::ports::{IngestJob, Job};
 use lore_aws::parse_job;
 use lore_domain::id::{SourceId, WorkspaceId};
 use std::time::{Duration, Instant};
@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 #[tokio::test]
 async fn enqueued_jobs_arrive_as_parseable_messages() {
     let b = support::backend("queue").await;
-    let jobs: Vec<IngestJob> = (1..=3)
-        .map(|g| IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: g })
+    let jobs: Vec<Job> = (1..=3)
+        .map(|g| IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: g }.into())
         .collect();
     for j in &jobs {
         b.ports.jobs.enqueue(j.clone()).await.unwrap();
@@ -35,7 +35,10 @@ async fn enqueued_jobs_arrive_as_parseable_messages() {
             received.push(parse_job(m.body().unwrap()).expect("the worker can parse every job"));
         }
     }
-    received.sort_by_key(|j| j.generation);
+    received.sort_by_key(|j| match j {
+        Job::Ingest(j) => j.generation,
+        Job::TestRun(_) => u64::MAX,
+    });
     assert_eq!(received, jobs);
 }
 

@@ -28,14 +28,16 @@ pub async fn ingest_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
     for record in batch.records {
         let id = record.message_id.clone().unwrap_or_default();
         let body = record.body.as_deref().unwrap_or("");
-        match lore_aws::parse_job(body) {
-            Err(e) => tracing::error!(message = %id, error = %e, "dropping a message that is not an ingest job"),
-            Ok(job) => {
-                if let Err(e) = app.run_ingest_job(job).await {
-                    tracing::error!(message = %id, error = %e, "ingest job failed; the message will be retried");
-                    failures.push(failure(id));
-                }
+        let ran = match lore_aws::parse_job(body) {
+            Err(e) => {
+                tracing::error!(message = %id, error = %e, "dropping a message that is not a job");
+                continue;
             }
+            Ok(job) => app.run_job(job).await,
+        };
+        if let Err(e) = ran {
+            tracing::error!(message = %id, error = %e, "job failed; the message will be retried");
+            failures.push(failure(id));
         }
     }
     let mut response = SqsBatchResponse::default();

@@ -3,7 +3,7 @@
 
 use lore_app::App;
 use lore_app::ports::DispatchSignal;
-use lore_app::ports::IngestJob;
+use lore_app::ports::Job;
 use lore_domain::Timestamp;
 use lore_local::FairQueue;
 use lore_local::LocalSignal;
@@ -52,20 +52,23 @@ pub fn spawn(app: App, jobs: Arc<FairQueue>) -> Workers {
 
 /// Runs one job in its own task, so that a panic inside it cannot kill the worker. True when
 /// the run finished (whatever the source's outcome); false when it must be retried.
-async fn run_job(app: &App, worker: usize, job: IngestJob) -> bool {
-    let source = job.source_id.clone();
+async fn run_job(app: &App, worker: usize, job: Job) -> bool {
+    let what = match &job {
+        Job::Ingest(j) => j.source_id.to_string(),
+        Job::TestRun(j) => j.run_id.to_string(),
+    };
     let run = tokio::spawn({
         let app = app.clone();
-        async move { app.run_ingest_job(job).await }
+        async move { app.run_job(job).await }
     });
     match run.await {
         Ok(Ok(())) => true,
         Ok(Err(e)) => {
-            tracing::error!(worker, %source, error = %e, "ingest job failed; it will be retried");
+            tracing::error!(worker, job = %what, error = %e, "job failed; it will be retried");
             false
         }
         Err(e) => {
-            tracing::error!(worker, %source, error = %e, "ingest job panicked; it will be retried");
+            tracing::error!(worker, job = %what, error = %e, "job panicked; it will be retried");
             false
         }
     }
@@ -99,6 +102,10 @@ fn sweeper(app: App, adopt_at_start: bool) -> JoinHandle<()> {
                 last_retention = Some(std::time::Instant::now());
                 if let Err(e) = app.expire_conversations(lore_domain::Timestamp::now()).await {
                     tracing::error!(error = %e, "could not delete expired conversations");
+                }
+                // Audit entries older than 365 days (docs/api.md §22), with the same sweep.
+                if let Err(e) = app.expire_audit(lore_domain::Timestamp::now()).await {
+                    tracing::error!(error = %e, "could not delete expired audit entries");
                 }
             }
             if adopt && let Err(e) = app.reembed_other_models().await {

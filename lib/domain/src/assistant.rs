@@ -31,6 +31,8 @@ pub struct AssistantSettings {
     /// E-mail addresses, card numbers, IBANs and phone numbers in messages are replaced before
     /// anything keeps or sends them (§22, [`crate::privacy::redact`]).
     pub redact_personal_data: bool,
+    /// Every answer test runs after the owner's sources change, at most once per 5 minutes (§21).
+    pub run_tests_on_change: bool,
 }
 
 /// A new assistant's: sources shown, no e-mail gate, no welcome message, no allowed origin.
@@ -46,6 +48,7 @@ impl Default for AssistantSettings {
             reply: ReplySettings::default(),
             retention: None,
             redact_personal_data: false,
+            run_tests_on_change: false,
         }
     }
 }
@@ -97,6 +100,7 @@ pub struct RawAssistantPatch {
     pub knowledge_filter: Field<serde_json::Value>,
     pub retention_days: Field<f64>,
     pub redact_personal_data: Field<bool>,
+    pub run_tests_on_change: Field<bool>,
 }
 
 /// A change to [`AssistantSettings`]: `None` keeps the current value; `Some(None)` clears the
@@ -113,6 +117,7 @@ pub struct AssistantPatch {
     /// `Some(None)`: keep conversations.
     pub retention: Option<Option<RetentionDays>>,
     pub redact_personal_data: Option<bool>,
+    pub run_tests_on_change: Option<bool>,
 }
 
 /// A yes/no setting: `null` is refused, naming the field.
@@ -151,6 +156,7 @@ impl AssistantPatch {
         Self {
             retention,
             redact_personal_data: flag(v, "redactPersonalData", &raw.redact_personal_data),
+            run_tests_on_change: flag(v, "runTestsOnChange", &raw.run_tests_on_change),
             welcome_message,
             suggested_questions,
             show_sources: flag(v, "showSources", &raw.show_sources),
@@ -198,6 +204,9 @@ impl AssistantPatch {
         }
         if let Some(b) = self.redact_personal_data {
             s.redact_personal_data = b;
+        }
+        if let Some(b) = self.run_tests_on_change {
+            s.run_tests_on_change = b;
         }
     }
 }

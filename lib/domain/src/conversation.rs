@@ -262,6 +262,9 @@ pub struct Conversation {
     pub message_count: u64,
     /// `open` unless a hand-off was asked for (docs/api.md §19).
     pub status: ConversationStatus,
+    /// While in `handoff`: why the visitor asked for a person, when they said (as stored: redacted
+    /// when the owner hides personal data).
+    pub handoff_reason: Option<String>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -283,6 +286,7 @@ impl Conversation {
             visitor_token: None,
             message_count: 0,
             status: ConversationStatus::Open,
+            handoff_reason: None,
             created_at: now,
             updated_at: now,
         }
@@ -865,6 +869,149 @@ pub fn shares_terms(passage: &str, question: &str) -> bool {
     !wanted.is_empty() && terms(passage).intersection(&wanted).next().is_some()
 }
 
+// ---- whether an extractive answer answers ----------------------------------------------------
+
+/// English words that frame a question rather than name what it is about ("how **long** does it
+/// **take**", "do you **offer** …", "how **much** does it **cost**"): an answer need not repeat
+/// them. Compared after [`terms`]' stemming.
+#[rustfmt::skip]
+const QUESTION_FRAME_WORDS: &[&str] = &[
+    "long", "much", "many", "often", "far", "soon", "take", "takes", "get", "need", "want", "know", "tell", "please",
+    "any", "anything", "some", "possible", "able", "also", "still", "here", "way", "thing", "just", "really",
+    "like", "mean", "happen", "offer", "provide", "available", "help", "use", "cost", "costs", "exist", "hi",
+    "hello", "thank", "thanks", "ok", "okay",
+];
+
+/// Chinese characters that make a question's grammar (particles, pronouns, "is", "from"), not its
+/// subject: a character pair holding one says nothing about the topic.
+const CHINESE_FUNCTION_CHARS: &str = "的了吗呢吧么是在从和你我们这那哪什怎有";
+
+/// Hiragana: in a Japanese question, its particles and verb endings.
+fn is_hiragana(c: char) -> bool {
+    ('\u{3040}'..='\u{309F}').contains(&c)
+}
+
+/// Han ideographs and katakana: the content characters of Chinese and Japanese, written without
+/// spaces between words.
+fn is_cjk_content(c: char) -> bool {
+    matches!(c, '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// A term of a question an answer must cover: a word (as [`terms`] reads it), or a pair of
+/// Chinese or Japanese characters (or one character standing alone), read as the keyword index
+/// reads those scripts.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum QuestionTerm {
+    Word(String),
+    Characters(String),
+}
+
+impl QuestionTerm {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Word(s) | Self::Characters(s) => s,
+        }
+    }
+}
+
+/// The distinctive terms of `question`: its content words ([`terms`]: no English stop word),
+/// without the question-framing words of English ([`QUESTION_FRAME_WORDS`]) nor the little words
+/// of the languages `language` tells questions by ([`crate::language::is_function_word`]); in
+/// Chinese and Japanese runs, the pairs of content characters (hiragana and the Chinese
+/// [`CHINESE_FUNCTION_CHARS`] left out).
+pub fn distinctive_terms(question: &str) -> BTreeSet<QuestionTerm> {
+    let mut out = BTreeSet::new();
+    for run in question.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        // A run mixes scripts in Japanese ("iPhoneは"): its content characters and its words.
+        let mut word = String::new();
+        let mut cjk = String::new();
+        let flush = |word: &mut String, cjk: &mut String, out: &mut BTreeSet<QuestionTerm>| {
+            if !word.is_empty() {
+                let w = stem(&word.to_lowercase());
+                let framing = QUESTION_FRAME_WORDS.iter().any(|f| stem(f) == w);
+                if w.chars().count() > 1 && !is_stop_word(&w) && !framing && !crate::language::is_function_word(&w) {
+                    out.insert(QuestionTerm::Word(w));
+                }
+                word.clear();
+            }
+            if !cjk.is_empty() {
+                let chars: Vec<char> = cjk.chars().collect();
+                if chars.len() == 1 {
+                    if !CHINESE_FUNCTION_CHARS.contains(chars[0]) {
+                        out.insert(QuestionTerm::Characters(cjk.clone()));
+                    }
+                } else {
+                    for pair in chars.windows(2) {
+                        if !pair.iter().any(|c| CHINESE_FUNCTION_CHARS.contains(*c)) {
+                            out.insert(QuestionTerm::Characters(pair.iter().collect()));
+                        }
+                    }
+                }
+                cjk.clear();
+            }
+        };
+        for c in run.chars() {
+            if is_cjk_content(c) {
+                if !word.is_empty() {
+                    flush(&mut word, &mut String::new(), &mut out);
+                }
+                cjk.push(c);
+            } else if is_hiragana(c) {
+                flush(&mut word, &mut cjk, &mut out);
+            } else {
+                if !cjk.is_empty() {
+                    flush(&mut String::new(), &mut cjk, &mut out);
+                }
+                word.push(c);
+            }
+        }
+        flush(&mut word, &mut cjk, &mut out);
+    }
+    out
+}
+
+/// Whether a passage's words hold the question's word `w`: the same after [`claim_term`]'s
+/// folding ("delivery" and "delivered"), or one the start of the other, the shorter of four
+/// letters or more and at most three letters apart ("shipping" and "ship").
+fn holds_word(held: &BTreeSet<String>, w: &str) -> bool {
+    let w = claim_term(w);
+    held.iter().any(|h| {
+        let (short, long) = if h.len() <= w.len() { (h.as_str(), w.as_str()) } else { (w.as_str(), h.as_str()) };
+        short == long
+            || (long.starts_with(short)
+                && short.chars().count() >= 4
+                && long.chars().count() - short.chars().count() <= 3)
+    })
+}
+
+/// The distinctive terms of `question` ([`distinctive_terms`]) that none of `passages` holds,
+/// in order. Empty when the passages cover the question.
+pub fn uncovered_terms(question: &str, passages: &[&str]) -> Vec<String> {
+    let held: BTreeSet<String> = passages.iter().flat_map(|p| claim_terms(p)).collect();
+    distinctive_terms(question)
+        .into_iter()
+        .filter(|t| match t {
+            QuestionTerm::Word(w) => !holds_word(&held, w),
+            QuestionTerm::Characters(c) => !passages.iter().any(|p| p.contains(c.as_str())),
+        })
+        .map(|t| t.as_str().to_owned())
+        .collect()
+}
+
+impl Message {
+    /// Whether an answer of this making to `question` answers it (docs/api.md §19, docs/decisions.md
+    /// "When an answer answers"): [`Message::answers`], and an extractive answer — made of passages
+    /// that share only one word with the question, perhaps — also needs the passages it cites
+    /// (`cited`: their text) to cover every distinctive term of the question
+    /// ([`uncovered_terms`]): "Do you ship to Italy?" is not answered by "We ship kettles to
+    /// Germany, France and Spain." A model's answer keeps the rule of its citations: a model that
+    /// does not know says so without citing (its prompt asks it to).
+    pub fn answers_question(generated_by: GeneratedBy, citations: &[Citation], question: &str, cited: &[&str]) -> bool {
+        Self::answers(generated_by, citations)
+            && (generated_by != GeneratedBy::Extractive || uncovered_terms(question, cited).is_empty())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -889,6 +1036,42 @@ mod tests {
         let mut f = MarkerFilter::new([1]);
         assert_eq!(f.push("ends with ["), "ends with");
         assert_eq!(f.finish(), " [");
+    }
+
+    fn cited(quote: &str) -> Vec<Citation> {
+        vec![Citation {
+            index: 1,
+            source_id: SourceId::generate(),
+            source_name: "s".into(),
+            source_type: SourceType::Text,
+            chunk_id: "c".into(),
+            url: None,
+            quote: quote.into(),
+        }]
+    }
+
+    #[test]
+    fn an_extractive_answer_answers_only_when_its_passages_cover_the_question_s_distinctive_terms() {
+        let passage = "We ship kettles to Germany, France and Spain.";
+        let answers = |q: &str, p: &str| Message::answers_question(GeneratedBy::Extractive, &cited(p), q, &[p]);
+        assert!(!answers("Do you ship to Italy?", passage));
+        assert_eq!(uncovered_terms("Do you ship to Italy?", &[passage]), ["italy"]);
+        assert!(answers("Do you ship to France?", passage));
+        assert!(answers("Do you offer shipping to france?", passage), "frame words, case, endings");
+        let refunds = "Refunds are paid within 14 days of the return.";
+        assert!(answers("How long do refunds take?", refunds));
+        assert!(!answers("How long do exchanges take?", refunds));
+        // Japanese: pairs of content characters; the hiragana particles and endings do not count.
+        let ja = "ケトルは三営業日以内にドイツ、フランス、スペインへ発送されます。";
+        assert!(!answers("イタリアに発送しますか？", ja));
+        assert!(answers("ドイツに発送しますか？", ja));
+        assert!(!answers("水壶从上海仓库发货吗？", "水壶从北京仓库发货。"));
+        assert!(answers("水壶从上海仓库发货吗？", "水壶从上海仓库发货。"));
+        // Citing nothing never answers; a model's cited answer keeps its rule; welcome and corrections answer.
+        assert!(!Message::answers_question(GeneratedBy::Extractive, &[], "Do you ship to France?", &[]));
+        assert!(Message::answers_question(GeneratedBy::Llm, &cited(passage), "Do you ship to Italy?", &[passage]));
+        assert!(!Message::answers_question(GeneratedBy::Llm, &[], "Do you ship to Italy?", &[]));
+        assert!(Message::answers_question(GeneratedBy::Correction, &[], "Do you ship to Italy?", &[]));
     }
 
     #[test]

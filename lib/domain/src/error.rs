@@ -49,6 +49,10 @@ pub enum ErrorCode {
     IdentityInvalid,
     /// No speech model is configured, or it failed.
     SpeechUnavailable,
+    /// The owner has as many answer tests as it may (500, docs/api.md §21).
+    TestsLimitReached,
+    /// A test run of the owner is queued or running (docs/api.md §21).
+    RunInProgress,
 }
 
 impl ErrorCode {
@@ -87,6 +91,8 @@ impl ErrorCode {
             Self::VoiceDisabled => "voice_disabled",
             Self::IdentityInvalid => "identity_invalid",
             Self::SpeechUnavailable => "speech_unavailable",
+            Self::TestsLimitReached => "tests_limit_reached",
+            Self::RunInProgress => "run_in_progress",
         }
     }
 }

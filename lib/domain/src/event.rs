@@ -25,10 +25,12 @@ pub enum EventType {
     HandoffRequested,
     /// A person's conversations were erased on request (docs/api.md §22).
     PrivacyVisitorErased,
+    /// A run of a Mind's or chatbot's answer tests finished (docs/api.md §21).
+    TestsRunCompleted,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 11] = [
+    pub const ALL: [EventType; 12] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
@@ -40,6 +42,7 @@ impl EventType {
         EventType::MessageRated,
         EventType::HandoffRequested,
         EventType::PrivacyVisitorErased,
+        EventType::TestsRunCompleted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -55,6 +58,7 @@ impl EventType {
             EventType::MessageRated => "message.rated",
             EventType::HandoffRequested => "conversation.handoff_requested",
             EventType::PrivacyVisitorErased => "privacy.visitor.erased",
+            EventType::TestsRunCompleted => "tests.run.completed",
         }
     }
 
@@ -163,6 +167,14 @@ impl Event {
     ) -> Self {
         let data = json!({"email": person.email(), "userId": person.user_id(), "conversations": conversations});
         Self::new(EventType::PrivacyVisitorErased, workspace_id, data)
+    }
+
+    /// `tests.run.completed`: `{mindId|chatbotId, runId, total, passed, failed, regressions}`.
+    pub fn tests_run_completed(run: &crate::answer_test::TestRun) -> Self {
+        let mut data = json!({"runId": run.id, "total": run.total(), "passed": run.passed,
+            "failed": run.failed, "regressions": run.regressions});
+        data[owner_member(&run.owner)] = json!(run.owner.as_str());
+        Self::new(EventType::TestsRunCompleted, run.workspace_id.clone(), data)
     }
 
     /// A knowledge-source lifecycle event with the interface's data members.

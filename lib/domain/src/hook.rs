@@ -27,8 +27,8 @@ pub enum HookFilter {
     Lead,
     /// `chatbot.lead.captured`, of one chatbot or of all chatbots.
     ChatbotLead,
-    /// `message.rated` or `conversation.handoff_requested` (docs/api.md §19), of one Mind, one
-    /// chatbot, or all of them.
+    /// `message.rated` or `conversation.handoff_requested` (docs/api.md §19), or
+    /// `tests.run.completed` (§21), of one Mind, one chatbot, or all of them.
     Conversation(EventType),
     /// `privacy.visitor.erased` (docs/api.md §22), of the whole workspace.
     VisitorErased,
@@ -45,7 +45,9 @@ impl HookFilter {
             Some(s) => match EventType::parse(s) {
                 Some(EventType::LeadCaptured) => Ok(Self::Lead),
                 Some(EventType::ChatbotLeadCaptured) => Ok(Self::ChatbotLead),
-                Some(t @ (EventType::MessageRated | EventType::HandoffRequested)) => Ok(Self::Conversation(t)),
+                Some(t @ (EventType::MessageRated | EventType::HandoffRequested | EventType::TestsRunCompleted)) => {
+                    Ok(Self::Conversation(t))
+                }
                 Some(EventType::PrivacyVisitorErased) => Ok(Self::VisitorErased),
                 Some(t) if t.is_knowledge() => Ok(Self::Exact(t)),
                 _ => Err(DomainError::field(
@@ -53,8 +55,8 @@ impl HookFilter {
                     "must be form_response, knowledge.source.created, knowledge.source.ready, \
                      knowledge.source.error, knowledge.source.deleted, knowledge.source.refreshed, \
                      knowledge.source.*, mind.lead.captured, \
-                     chatbot.lead.captured, message.rated, conversation.handoff_requested or \
-                     privacy.visitor.erased",
+                     chatbot.lead.captured, message.rated, conversation.handoff_requested, \
+                     tests.run.completed or privacy.visitor.erased",
                 )),
             },
         }

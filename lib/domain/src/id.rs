@@ -110,6 +110,12 @@ ids! {
     MessageId = "msg";
     /// An owner's correction of an answer (docs/api.md §19).
     CorrectionId = "corr";
+    /// An answer test of a Mind or a chatbot (docs/api.md §21).
+    AnswerTestId = "test";
+    /// A run of answer tests (docs/api.md §21).
+    TestRunId = "run";
+    /// An entry of the workspace's audit log (docs/api.md §22).
+    AuditId = "aud";
     /// A request id, echoed in `x-request-id` when the client sends none.
     RequestId = "req";
 }

@@ -381,6 +381,12 @@ const FUNCTION_WORDS: &[(Language, &[&str])] = &[
     ),
 ];
 
+/// Whether `word` (lower case) is one of the little words questions are made of in a language
+/// the detection knows by them ([`FUNCTION_WORDS`]): it names nothing a question is about.
+pub fn is_function_word(word: &str) -> bool {
+    FUNCTION_WORDS.iter().any(|(_, list)| list.contains(&word))
+}
+
 /// How many of each language's [`FUNCTION_WORDS`] of at least `min_chars` characters `text`
 /// holds, in the list's order. A chunk's words of one letter are not counted (code is full of
 /// `a`, `e`, `i`, `y`); a short question's are ("Quanto custa o envio?").

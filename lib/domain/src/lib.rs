@@ -3,9 +3,11 @@
 //! I/O, no framework, no cloud.
 
 pub mod analytics;
+pub mod answer_test;
 pub mod api_key;
 pub mod assistant;
 pub mod audio;
+pub mod audit;
 pub mod chatbot;
 pub mod chunk;
 pub mod conversation;

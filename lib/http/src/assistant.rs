@@ -49,6 +49,9 @@ pub struct AssistantView {
     /// E-mail addresses, card numbers, IBANs and phone numbers in messages are replaced by
     /// `[email]`, `[card]`, `[iban]`, `[phone]` before they are stored or sent anywhere.
     pub redact_personal_data: bool,
+    /// Every answer test runs after the sources change (a source becomes ready, is refreshed or
+    /// deleted), at most once per 5 minutes (docs/api.md §21).
+    pub run_tests_on_change: bool,
 }
 
 impl AssistantView {
@@ -67,6 +70,7 @@ impl AssistantView {
             language: s.reply.language.as_str().to_owned(),
             retention_days: s.retention.map(|d| d.days()),
             redact_personal_data: s.redact_personal_data,
+            run_tests_on_change: s.run_tests_on_change,
         }
     }
 }
@@ -160,6 +164,10 @@ pub struct AssistantUpdate {
     #[schema(value_type = Option<bool>)]
     #[serde(default)]
     pub redact_personal_data: Field<bool>,
+    /// Run every answer test after the sources change, at most once per 5 minutes (§21).
+    #[schema(value_type = Option<bool>)]
+    #[serde(default)]
+    pub run_tests_on_change: Field<bool>,
 }
 
 impl AssistantUpdate {
@@ -178,6 +186,7 @@ impl AssistantUpdate {
             language: self.language,
             retention_days: self.retention_days,
             redact_personal_data: self.redact_personal_data,
+            run_tests_on_change: self.run_tests_on_change,
         }
     }
 }

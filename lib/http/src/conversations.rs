@@ -41,6 +41,7 @@ pub fn mind_router() -> ApiRouter {
         .routes(api_routes!(message_speech))
         .merge(crate::followup::mind_router())
         .merge(crate::analytics::mind_router())
+        .merge(crate::answer_tests::mind_router())
 }
 
 /// The document's schema of a spoken answer: MP3 bytes.
@@ -81,7 +82,10 @@ async fn message_speech(
 }
 
 pub fn chatbot_router() -> ApiRouter {
-    chatbot_routes::router().merge(crate::followup::chatbot_router()).merge(crate::analytics::chatbot_router())
+    chatbot_routes::router()
+        .merge(crate::followup::chatbot_router())
+        .merge(crate::analytics::chatbot_router())
+        .merge(crate::answer_tests::chatbot_router())
 }
 
 // ---- views -------------------------------------------------------------------------------------
@@ -113,6 +117,9 @@ pub struct ConversationView {
     pub message_count: u64,
     /// `open` (the Mind or chatbot answers) or `handoff` (a person does; docs/api.md §19).
     pub status: String,
+    /// While `handoff`: why the visitor asked for a person, as they wrote it (redacted when the
+    /// owner hides personal data); `null` when they gave no reason, and while `open`.
+    pub handoff_reason: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -131,6 +138,7 @@ impl From<Conversation> for ConversationView {
             }),
             message_count: c.message_count,
             status: c.status.as_str().to_owned(),
+            handoff_reason: c.handoff_reason,
             created_at: c.created_at.to_string(),
             updated_at: c.updated_at.to_string(),
         }
@@ -155,7 +163,7 @@ pub struct CitationView {
     pub quote: String,
 }
 
-fn citation_view(c: &Citation, mind: bool) -> CitationView {
+pub(crate) fn citation_view(c: &Citation, mind: bool) -> CitationView {
     CitationView {
         index: c.index,
         source_id: c.source_id.to_string(),

@@ -282,6 +282,44 @@ pub struct VisitorErasedData {
     pub conversations: u64,
 }
 
+/// The `eventType` of a finished test run.
+#[derive(Serialize, ToSchema)]
+pub enum TestsRunCompletedType {
+    #[serde(rename = "tests.run.completed")]
+    TestsRunCompleted,
+}
+
+/// `tests.run.completed`: a run of a Mind's or chatbot's answer tests finished (docs/api.md §21);
+/// its results are at `GET …/test-runs/{runId}`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestsRunCompletedEvent {
+    pub event_type: TestsRunCompletedType,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: TestsRunCompletedData,
+    /// Empty.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestsRunCompletedData {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
+    #[schema(example = "run_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub run_id: String,
+    pub total: u32,
+    pub passed: u32,
+    pub failed: u32,
+    /// Tests that passed in their previous run and failed in this one.
+    pub regressions: u32,
+}
+
 /// An envelope the sample endpoint returns, of the event asked for.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
@@ -292,6 +330,7 @@ pub enum SampleEnvelope {
     MessageRated(MessageRatedEvent),
     HandoffRequested(HandoffRequestedEvent),
     VisitorErased(VisitorErasedEvent),
+    TestsRunCompleted(TestsRunCompletedEvent),
 }
 
 /// The schema (in `components.schemas`) of each event type's envelope.
@@ -302,6 +341,7 @@ pub fn schema_of(event: EventType) -> &'static str {
         EventType::MessageRated => "MessageRatedEvent",
         EventType::HandoffRequested => "HandoffRequestedEvent",
         EventType::PrivacyVisitorErased => "VisitorErasedEvent",
+        EventType::TestsRunCompleted => "TestsRunCompletedEvent",
         _ => "KnowledgeSourceEvent",
     }
 }
@@ -319,6 +359,7 @@ fn summary(event: EventType) -> &'static str {
         EventType::MessageRated => "An answer was rated",
         EventType::HandoffRequested => "A conversation was handed to a person",
         EventType::PrivacyVisitorErased => "A person's conversations were erased on request",
+        EventType::TestsRunCompleted => "A run of answer tests finished",
     }
 }
 

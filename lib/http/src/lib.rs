@@ -4,8 +4,10 @@
 //! `lore serve` mounts every group; each Lambda mounts its own.
 
 mod analytics;
+mod answer_tests;
 mod api_router;
 mod assistant;
+mod audit;
 mod chatbots;
 mod chunks;
 mod console;
@@ -100,7 +102,7 @@ impl RouteGroup {
             // console (`/console`, HTML and its assets, not in the API document), which must share
             // the API's origin.
             RouteGroup::Integrations => {
-                console::routes(webhooks::router().merge(keys::router()).merge(privacy::router()))
+                console::routes(webhooks::router().merge(keys::router()).merge(privacy::router()).merge(audit::router()))
             }
             // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
             // API document), and the embedding script `/widget.js` with the pages' icon.
@@ -142,6 +144,9 @@ impl RouteGroup {
         (name = "conversations", description = "Conversations with a Mind or a chatbot: questions answered from \
             its ready knowledge with citations (`[n]` markers, verbatim quotes), as JSON or streamed as server-sent \
             events; scopes `chat:write` and `conversations:read`"),
+        (name = "tests", description = "Answer tests of a Mind or a chatbot: pinned questions with what their \
+            answers must be (cite a source, contain or avoid words, answer or not), run as a first turn would be \
+            answered now, with each check's result and the regressions since the previous run"),
         (name = "public chat", description = "A published Mind's or chatbot's visitors (on its page, or in the \
             widget on another site): conversations opened without a key, answered to the visitor token they hand \
             out; CORS for the owner's `allowedOrigins`"),
@@ -151,7 +156,7 @@ impl RouteGroup {
         (name = "workspace", description = "The workspace: its limits and usage (any key), and its API keys \
             (list, create, revoke; scope `workspace:admin`)"),
         (name = "privacy", description = "A person's data on request (scope `workspace:admin`): every \
-            conversation whose visitor is them, exported or erased"),
+            conversation whose visitor is them, exported or erased; and the workspace's audit log"),
         (name = "meta", description = "This document"),
         (name = "events", description = "What Lore POSTs to subscribed webhooks (the `webhooks` section): the \
             envelope `{eventType, eventId, createdAt, data, metadata}`, signed the Standard Webhooks way"),

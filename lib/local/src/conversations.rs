@@ -482,9 +482,11 @@ impl ConversationStore for SqliteStore {
         owner: &SourceOwner,
         id: &ConversationId,
         status: ConversationStatus,
+        reason: Option<&str>,
         event: Option<&Event>,
     ) -> StoreResult<Option<Conversation>> {
         let (ws, owner, id, event) = (ws.clone(), owner.clone(), id.clone(), event.cloned());
+        let reason = reason.map(str::to_owned);
         self.write(move |tx| {
             let found = tx
                 .query_row(
@@ -499,6 +501,7 @@ impl ConversationStore for SqliteStore {
                 return Ok(Some(c));
             }
             c.status = status;
+            c.handoff_reason = reason;
             if let Some(e) = &event {
                 insert_event(tx, e)?;
             }

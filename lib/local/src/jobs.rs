@@ -8,7 +8,7 @@
 //! job per worker, not by the hundred (docs/limits.md "Ingest workers and fairness").
 
 use async_trait::async_trait;
-use lore_app::ports::{IngestJob, JobQueue};
+use lore_app::ports::{Job, JobQueue};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::id::WorkspaceId;
 use std::collections::{HashMap, VecDeque};
@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 
 #[derive(Default)]
 struct Lines {
-    waiting: HashMap<WorkspaceId, VecDeque<IngestJob>>,
+    waiting: HashMap<WorkspaceId, VecDeque<Job>>,
     /// Workspaces with waiting jobs, in the order they get their next turn.
     turns: VecDeque<WorkspaceId>,
     running: HashMap<WorkspaceId, usize>,
@@ -34,7 +34,7 @@ pub struct FairQueue {
 /// A job taken from the queue; its workspace's running slot is freed when this drops (also when
 /// the run panicked).
 pub struct Taken {
-    pub job: IngestJob,
+    pub job: Job,
     queue: Arc<FairQueue>,
 }
 
@@ -42,7 +42,7 @@ impl Drop for Taken {
     fn drop(&mut self) {
         {
             let mut lines = self.queue.lock();
-            let ws = &self.job.workspace_id;
+            let ws = self.job.workspace_id();
             if let Some(n) = lines.running.get_mut(ws) {
                 *n = n.saturating_sub(1);
                 if *n == 0 {
@@ -65,13 +65,13 @@ impl FairQueue {
         self.lines.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn push(&self, job: IngestJob) -> bool {
+    fn push(&self, job: Job) -> bool {
         {
             let mut lines = self.lock();
             if lines.closed {
                 return false;
             }
-            let ws = job.workspace_id.clone();
+            let ws = job.workspace_id().clone();
             let line = lines.waiting.entry(ws.clone()).or_default();
             line.push_back(job);
             if line.len() == 1 {
@@ -142,7 +142,7 @@ impl LocalJobQueue {
 
 #[async_trait]
 impl JobQueue for LocalJobQueue {
-    async fn enqueue(&self, job: IngestJob) -> StoreResult<()> {
+    async fn enqueue(&self, job: Job) -> StoreResult<()> {
         if self.queue.push(job) { Ok(()) } else { Err(StoreError::Unavailable("the worker pool has stopped".into())) }
     }
 }
@@ -153,8 +153,17 @@ mod tests {
     use lore_domain::id::SourceId;
     use std::time::Duration;
 
-    fn job(ws: &WorkspaceId, generation: u64) -> IngestJob {
-        IngestJob { workspace_id: ws.clone(), source_id: SourceId::generate(), generation }
+    use lore_app::ports::IngestJob;
+
+    fn job(ws: &WorkspaceId, generation: u64) -> Job {
+        IngestJob { workspace_id: ws.clone(), source_id: SourceId::generate(), generation }.into()
+    }
+
+    fn generation(t: &Taken) -> u64 {
+        match &t.job {
+            Job::Ingest(j) => j.generation,
+            Job::TestRun(_) => u64::MAX,
+        }
     }
 
     #[tokio::test]
@@ -166,13 +175,13 @@ mod tests {
         }
         assert!(q.push(job(&b, 10)));
         let first = q.try_take().expect("a's first");
-        assert_eq!((first.job.workspace_id.clone(), first.job.generation), (a.clone(), 0));
+        assert_eq!((first.job.workspace_id().clone(), generation(&first)), (a.clone(), 0));
         let second = q.try_take().expect("b's, while a runs its one");
-        assert_eq!((second.job.workspace_id.clone(), second.job.generation), (b.clone(), 10));
+        assert_eq!((second.job.workspace_id().clone(), generation(&second)), (b.clone(), 10));
         assert!(q.try_take().is_none(), "a is at its share, b has nothing left");
         drop(first);
         let third = q.try_take().expect("a's next once its run ended");
-        assert_eq!(third.job.generation, 1, "FIFO within a workspace");
+        assert_eq!(generation(&third), 1, "FIFO within a workspace");
     }
 
     #[tokio::test]
@@ -185,7 +194,7 @@ mod tests {
         for g in 0..2 {
             q.push(job(&b, 10 + g));
         }
-        let order: Vec<u64> = (0..5).map(|_| q.try_take().unwrap()).map(|t| t.job.generation).collect();
+        let order: Vec<u64> = (0..5).map(|_| q.try_take().unwrap()).map(|t| generation(&t)).collect();
         assert_eq!(order, vec![0, 10, 1, 11, 2]);
     }
 
@@ -195,7 +204,7 @@ mod tests {
         let q = FairQueue::new(1);
         let waiter = tokio::spawn({
             let q = q.clone();
-            async move { q.take().await.map(|t| t.job.generation) }
+            async move { q.take().await.map(|t| generation(&t)) }
         });
         q.push(job(&a, 7));
         assert_eq!(tokio::time::timeout(Duration::from_secs(5), waiter).await.unwrap().unwrap(), Some(7));
@@ -207,7 +216,7 @@ mod tests {
         q.push(job(&a, 9));
         let waiter = tokio::spawn({
             let q = q.clone();
-            async move { q.take().await.map(|t| t.job.generation) }
+            async move { q.take().await.map(|t| generation(&t)) }
         });
         tokio::task::yield_now().await;
         assert!(!waiter.is_finished(), "a is at its share");

@@ -2,6 +2,8 @@
 //! subscriptions and deliveries, files on disk, an in-process job queue, rate limiter and
 //! dispatcher wake-up.
 
+mod answer_tests;
+mod audit;
 mod chatbots;
 mod conversations;
 mod events;

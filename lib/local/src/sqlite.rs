@@ -38,6 +38,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0019_chunk_edits.sql"),
     include_str!("../migrations/0020_source_label_index.sql"),
     include_str!("../migrations/0021_chunk_language.sql"),
+    include_str!("../migrations/0022_audit_log.sql"),
+    include_str!("../migrations/0023_answer_tests.sql"),
 ];
 
 /// A pool of one writer and a few readers over one database file.

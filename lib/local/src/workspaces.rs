@@ -4,7 +4,9 @@ use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::{KeyStore, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
+use crate::audit::insert_audit;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::scope::ScopeSet;
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
@@ -131,8 +133,9 @@ impl WorkspaceStore for SqliteStore {
 
 #[async_trait]
 impl KeyStore for SqliteStore {
-    async fn insert_key(&self, key: &ApiKey) -> StoreResult<()> {
+    async fn insert_key_recorded(&self, key: &ApiKey, audit: Option<&AuditEntry>) -> StoreResult<()> {
         let k = key.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             tx.execute(
                 "INSERT INTO api_keys VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -147,6 +150,9 @@ impl KeyStore for SqliteStore {
                 ],
             )
             .map_err(unavailable)?;
+            if let Some(e) = &audit {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(())
         })
         .await
@@ -176,8 +182,14 @@ impl KeyStore for SqliteStore {
         .await
     }
 
-    async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool> {
+    async fn revoke_key_recorded(
+        &self,
+        id: &ApiKeyId,
+        at: Timestamp,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool> {
         let id = id.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             let n = tx
                 .execute(
@@ -185,6 +197,11 @@ impl KeyStore for SqliteStore {
                     params![id.as_str(), at.millis()],
                 )
                 .map_err(unavailable)?;
+            if n == 1
+                && let Some(e) = &audit
+            {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(n == 1)
         })
         .await

@@ -48,6 +48,24 @@ lore_app::conformance_tests!(suite_stores => files);
 lore_app::conformance_tests!(suite_stores => search);
 lore_app::conformance_tests!(mind_stores => minds);
 
+/// The audit log: a fresh data dir.
+async fn audit_store(_suite: &str) -> (lore_app::conformance::AuditStores, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    (lore_app::conformance::AuditStores { audit: store.clone(), workspaces: store.clone(), keys: store.clone(), hooks: store }, dir)
+}
+
+lore_app::conformance_tests!(audit_store => audit);
+
+/// Answer tests: a fresh data dir.
+async fn test_stores(_suite: &str) -> (lore_app::conformance::TestStores, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    (lore_app::conformance::TestStores { workspaces: store.clone(), chatbots: store.clone(), tests: store }, dir)
+}
+
+lore_app::conformance_tests!(test_stores => answer_tests);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_stores_on_one_file_share_records_and_migrate_once() {
     // `lore serve` and the CLI open the same file from two processes; two pools model that.

@@ -33,6 +33,10 @@ pub struct ConversationRecord {
     /// `open` or `handoff` (docs/api.md §19); conversations stored before read as `open`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// Why the visitor asked for a person, while in `handoff`; absent otherwise (and on
+    /// conversations stored before it was kept).
+    #[serde(default, rename = "handoffReason", skip_serializing_if = "Option::is_none")]
+    pub handoff_reason: Option<String>,
 }
 
 /// What the backends keep beside a [`ConversationRecord`].
@@ -57,6 +61,7 @@ impl ConversationRecord {
             }),
             visitor_token_hash: c.visitor_token.as_ref().map(|h| h.as_str().to_owned()),
             status: Some(c.status.as_str().to_owned()),
+            handoff_reason: c.handoff_reason.clone(),
         }
     }
 
@@ -77,6 +82,7 @@ impl ConversationRecord {
                 None => ConversationStatus::Open,
                 Some(s) => ConversationStatus::parse(&s).ok_or_else(|| RecordError::of("conversation status"))?,
             },
+            handoff_reason: self.handoff_reason,
             created_at: keys.created_at,
             updated_at: keys.updated_at,
         })
@@ -94,6 +100,32 @@ pub struct CitationRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     pub quote: String,
+}
+
+impl CitationRecord {
+    pub fn of(c: &Citation) -> Self {
+        Self {
+            index: c.index,
+            source_id: c.source_id.as_str().to_owned(),
+            source_name: c.source_name.clone(),
+            source_type: c.source_type.as_str().to_owned(),
+            chunk_id: c.chunk_id.clone(),
+            url: c.url.clone(),
+            quote: c.quote.clone(),
+        }
+    }
+
+    pub fn into_citation(self) -> Result<Citation, RecordError> {
+        Ok(Citation {
+            index: self.index,
+            source_id: SourceId::parse(&self.source_id).ok_or_else(|| RecordError::of("citation source id"))?,
+            source_name: self.source_name,
+            source_type: SourceType::parse(&self.source_type).ok_or_else(|| RecordError::of("citation source type"))?,
+            chunk_id: self.chunk_id,
+            url: self.url,
+            quote: self.quote,
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,19 +169,7 @@ impl MessageRecord {
         Self {
             role: m.role.as_str().to_owned(),
             content: m.content.clone(),
-            citations: m
-                .citations
-                .iter()
-                .map(|c| CitationRecord {
-                    index: c.index,
-                    source_id: c.source_id.as_str().to_owned(),
-                    source_name: c.source_name.clone(),
-                    source_type: c.source_type.as_str().to_owned(),
-                    chunk_id: c.chunk_id.clone(),
-                    url: c.url.clone(),
-                    quote: c.quote.clone(),
-                })
-                .collect(),
+            citations: m.citations.iter().map(CitationRecord::of).collect(),
             generated_by: m.generated_by.map(|g| g.as_str().to_owned()),
             model: m.model.clone(),
             answered: m.answered,
@@ -162,22 +182,8 @@ impl MessageRecord {
     }
 
     pub fn into_message(self, keys: MessageKeys) -> Result<Message, RecordError> {
-        let citations = self
-            .citations
-            .into_iter()
-            .map(|c| {
-                Ok(Citation {
-                    index: c.index,
-                    source_id: SourceId::parse(&c.source_id).ok_or_else(|| RecordError::of("citation source id"))?,
-                    source_name: c.source_name,
-                    source_type: SourceType::parse(&c.source_type)
-                        .ok_or_else(|| RecordError::of("citation source type"))?,
-                    chunk_id: c.chunk_id,
-                    url: c.url,
-                    quote: c.quote,
-                })
-            })
-            .collect::<Result<Vec<_>, RecordError>>()?;
+        let citations =
+            self.citations.into_iter().map(CitationRecord::into_citation).collect::<Result<Vec<_>, RecordError>>()?;
         let generated_by = match self.generated_by {
             None => None,
             Some(g) => Some(GeneratedBy::parse(&g).ok_or_else(|| RecordError::of("message generatedBy"))?),

@@ -133,6 +133,8 @@ pub struct AssistantRecord {
     pub retention_days: Option<u64>,
     #[serde(default)]
     pub redact_personal_data: bool,
+    #[serde(default)]
+    pub run_tests_on_change: bool,
 }
 
 fn shown() -> bool {
@@ -151,6 +153,7 @@ impl AssistantRecord {
             reply: ReplyRecord::of(&s.reply),
             retention_days: s.retention.map(|d| u64::from(d.days())),
             redact_personal_data: s.redact_personal_data,
+            run_tests_on_change: s.run_tests_on_change,
         }
     }
 
@@ -165,6 +168,7 @@ impl AssistantRecord {
             reply: self.reply.into_settings(),
             retention: self.retention_days.and_then(RetentionDays::from_stored),
             redact_personal_data: self.redact_personal_data,
+            run_tests_on_change: self.run_tests_on_change,
         }
     }
 }

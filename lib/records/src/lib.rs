@@ -11,6 +11,7 @@
 //! backends spelled a name differently, the embedded backend's data was migrated (SQLite
 //! migration 8) to the AWS backend's spelling.
 
+mod answer_test;
 mod conversation;
 mod delivery;
 mod embed;
@@ -18,6 +19,7 @@ mod form;
 mod mind;
 mod source;
 
+pub use answer_test::{AnswerTestKeys, AnswerTestRecord, TestResultRecord, TestRunKeys, TestRunRecord};
 pub use conversation::{
     CitationRecord, ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord, FeedbackRecord,
     MessageKeys, MessageRecord, VisitorRecord,

@@ -177,12 +177,16 @@ pub async fn conversations(p: &MindStores, unique: &str) {
 
     // Status: set for its owner only; round-trips.
     let handoff = ConversationStatus::Handoff;
-    assert_eq!(s.set_conversation_status(&ws.id, &bot_owner, &a.id, handoff, None).await.unwrap(), None);
-    let set = s.set_conversation_status(&ws.id, &owner, &a.id, handoff, None).await.unwrap().unwrap();
-    assert_eq!((set.status, set.message_count), (handoff, 3));
-    assert_eq!(s.get_conversation(&ws.id, &owner, &a.id).await.unwrap().unwrap().status, handoff);
-    let open = s.set_conversation_status(&ws.id, &owner, &a.id, ConversationStatus::Open, None).await.unwrap();
-    assert_eq!(open.unwrap().status, ConversationStatus::Open);
+    let why = Some("I want a person");
+    assert_eq!(s.set_conversation_status(&ws.id, &bot_owner, &a.id, handoff, why, None).await.unwrap(), None);
+    let set = s.set_conversation_status(&ws.id, &owner, &a.id, handoff, why, None).await.unwrap().unwrap();
+    assert_eq!((set.status, set.message_count, set.handoff_reason.as_deref()), (handoff, 3, why));
+    let read = s.get_conversation(&ws.id, &owner, &a.id).await.unwrap().unwrap();
+    assert_eq!((read.status, read.handoff_reason.as_deref()), (handoff, why), "the reason round-trips");
+    let open = s.set_conversation_status(&ws.id, &owner, &a.id, ConversationStatus::Open, None, None).await.unwrap();
+    assert_eq!(open.map(|c| (c.status, c.handoff_reason)), Some((ConversationStatus::Open, None)));
+    let read = s.get_conversation(&ws.id, &owner, &a.id).await.unwrap().unwrap();
+    assert_eq!(read.handoff_reason, None, "handed back: the reason is gone");
 
     // Corrections: per owner, newest first, replaced by id, deleted once, gone with the owner.
     let correction = |o: &SourceOwner, q: &str, ms: i64| Correction {

@@ -13,6 +13,8 @@ use lore_domain::source::{KnowledgeSource, SourceOwner, SourceSpec, SourceStatus
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use std::sync::Arc;
 
+mod answer_tests;
+mod audit;
 mod chatbots;
 mod conversations;
 mod files;
@@ -24,6 +26,8 @@ mod sources;
 mod webhooks;
 mod workspaces;
 
+pub use answer_tests::{TestStores, answer_tests, test_run_race};
+pub use audit::{AuditStores, audit_log, audited_writes};
 pub use chatbots::{chatbot_slug_race, chatbots, published_chatbots};
 pub use conversations::{analytics, conversations};
 pub use files::{blob_streams, blobs};
@@ -120,7 +124,7 @@ pub struct Stores {
 /// every backend that instantiates its family.
 ///
 /// `$make` names an async fn in the calling module taking the suite's name and returning the
-/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`) with whatever must live as long as they do
+/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`, `AuditStores` for `audit`) with whatever must live as long as they do
 /// (a temp dir, a backend):
 ///
 /// ```ignore
@@ -145,6 +149,12 @@ macro_rules! conformance_tests {
     };
     ($make:ident => slots) => {
         $crate::conformance_tests!(@family slots, $make; slots slot_expiry slot_race);
+    };
+    ($make:ident => answer_tests) => {
+        $crate::conformance_tests!(@family answer_tests, $make; answer_tests test_run_race);
+    };
+    ($make:ident => audit) => {
+        $crate::conformance_tests!(@family audit, $make; audit_log audited_writes);
     };
     (@family $family:ident, $make:ident; $($suite:ident)*) => {
         mod $family {

@@ -104,14 +104,16 @@ pub trait ConversationStore: Send + Sync {
     ) -> StoreResult<Option<Message>>;
 
     /// Sets the conversation's status; when that changes it, puts `event` in the event outbox in
-    /// the same write (a status set twice emits once). The conversation as it is now, `None`
-    /// when it does not exist for that owner.
+    /// the same write (a status set twice emits once) and keeps `reason` as its `handoff_reason`
+    /// (`None` removes it). The conversation as it is now, `None` when it does not exist for that
+    /// owner.
     async fn set_conversation_status(
         &self,
         ws: &WorkspaceId,
         owner: &SourceOwner,
         id: &ConversationId,
         status: ConversationStatus,
+        reason: Option<&str>,
         event: Option<&Event>,
     ) -> StoreResult<Option<Conversation>>;
 

@@ -1,10 +1,11 @@
-//! The ingest job queue.
+//! The job queue: processing runs and answer-test runs.
 
 use super::StoreResult;
 use async_trait::async_trait;
-use lore_domain::id::{SourceId, WorkspaceId};
+use lore_domain::id::{SourceId, TestRunId, WorkspaceId};
+use lore_domain::source::SourceOwner;
 
-/// Work for the ingest worker.
+/// A processing run for the ingest worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IngestJob {
     pub workspace_id: WorkspaceId,
@@ -12,7 +13,43 @@ pub struct IngestJob {
     pub generation: u64,
 }
 
+/// A run of answer tests (docs/api.md §21).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestRunJob {
+    pub workspace_id: WorkspaceId,
+    pub owner: SourceOwner,
+    pub run_id: TestRunId,
+}
+
+/// Work for the workers (the ingest worker on AWS, the in-process workers of `lore serve`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Job {
+    Ingest(IngestJob),
+    TestRun(TestRunJob),
+}
+
+impl Job {
+    pub fn workspace_id(&self) -> &WorkspaceId {
+        match self {
+            Job::Ingest(j) => &j.workspace_id,
+            Job::TestRun(j) => &j.workspace_id,
+        }
+    }
+}
+
+impl From<IngestJob> for Job {
+    fn from(j: IngestJob) -> Self {
+        Job::Ingest(j)
+    }
+}
+
+impl From<TestRunJob> for Job {
+    fn from(j: TestRunJob) -> Self {
+        Job::TestRun(j)
+    }
+}
+
 #[async_trait]
 pub trait JobQueue: Send + Sync {
-    async fn enqueue(&self, job: IngestJob) -> StoreResult<()>;
+    async fn enqueue(&self, job: Job) -> StoreResult<()>;
 }

@@ -9,6 +9,7 @@ use super::Lease;
 use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus};
 use lore_domain::event::Event;
 use lore_domain::hook::{Hook, HookStatus, WebhookSecret};
@@ -30,10 +31,21 @@ pub trait HookStore: Send + Sync {
     /// `active`, failure streak reset) and returned instead. Returns the stored subscription;
     /// `None` when the workspace already has `limit` subscriptions (active or disabled) and
     /// `hook` is not one of them — checked in the same transaction as the insert.
-    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>>;
+    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>> {
+        self.subscribe_recorded(hook, limit, None).await
+    }
+    /// [`HookStore::subscribe`] that writes `audit` in the same transaction as the subscription
+    /// (with its `target_id` set to the stored subscription's id), and not when the limit refuses it.
+    async fn subscribe_recorded(&self, hook: &Hook, limit: u32, audit: Option<&AuditEntry>)
+    -> StoreResult<Option<Hook>>;
     async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Hook>>;
     /// `false` when it did not exist.
-    async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool>;
+    async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool> {
+        self.delete_hook_recorded(ws, id, None).await
+    }
+    /// [`HookStore::delete_hook`] that writes `audit` in the same transaction, only if it deleted.
+    async fn delete_hook_recorded(&self, ws: &WorkspaceId, id: &HookId, audit: Option<&AuditEntry>)
+    -> StoreResult<bool>;
     /// Removes the subscriptions to one form (the form is being deleted); how many.
     async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64>;
     /// Every `active` subscription of the workspace.
@@ -61,6 +73,17 @@ pub trait HookStore: Send + Sync {
         id: &HookId,
         secret: &WebhookSecret,
         retiring_until: Timestamp,
+    ) -> StoreResult<Option<Hook>> {
+        self.rotate_secret_recorded(ws, id, secret, retiring_until, None).await
+    }
+    /// [`HookStore::rotate_secret`] that writes `audit` in the same transaction, only if it rotated.
+    async fn rotate_secret_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        secret: &WebhookSecret,
+        retiring_until: Timestamp,
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Option<Hook>>;
 }
 

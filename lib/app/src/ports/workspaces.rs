@@ -4,6 +4,7 @@ use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, KeyHash};
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::workspace::Workspace;
 
@@ -27,13 +28,23 @@ pub struct Credential {
 
 #[async_trait]
 pub trait KeyStore: Send + Sync {
-    async fn insert_key(&self, key: &ApiKey) -> StoreResult<()>;
+    async fn insert_key(&self, key: &ApiKey) -> StoreResult<()> {
+        self.insert_key_recorded(key, None).await
+    }
+    /// Stores the key and, in the same transaction, the audit entry that records it.
+    async fn insert_key_recorded(&self, key: &ApiKey, audit: Option<&AuditEntry>) -> StoreResult<()>;
     /// Looks a key up by the hash of its secret, revoked or not.
     async fn find_key(&self, hash: &KeyHash) -> StoreResult<Option<ApiKey>>;
     /// All keys, or those of one workspace; newest first.
     async fn list_keys(&self, workspace: Option<&WorkspaceId>) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked. `false` when no such key exists or it was already revoked.
-    async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool>;
+    async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool> {
+        self.revoke_key_recorded(id, at, None).await
+    }
+    /// [`KeyStore::revoke_key`] that writes `audit` in the same transaction, and only when the
+    /// key is revoked by it (`true`).
+    async fn revoke_key_recorded(&self, id: &ApiKeyId, at: Timestamp, audit: Option<&AuditEntry>)
+    -> StoreResult<bool>;
     /// Deletes a revoked key's record. `false` when no such key exists or it is not revoked (a
     /// live key is never deleted: it is revoked first).
     async fn delete_revoked_key(&self, id: &ApiKeyId) -> StoreResult<bool>;

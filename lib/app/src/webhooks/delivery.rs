@@ -194,7 +194,16 @@ impl App {
                 }
             }
             HookEffect::Gone => {
-                self.ports.storage.hooks.delete_hook(ws, &hook.id).await?;
+                // Removed by Lore itself: an entry with no key.
+                let details = lore_domain::audit::AuditDetails::new().text("reason", "the receiver answered 410 Gone");
+                let entry = lore_domain::audit::AuditEntry::new(
+                    ws.clone(),
+                    None,
+                    lore_domain::audit::AuditAction::WebhookUnsubscribed,
+                    hook.id.as_str(),
+                    details,
+                );
+                self.ports.storage.hooks.delete_hook_recorded(ws, &hook.id, Some(&entry)).await?;
                 tracing::info!(hook = %hook.id, "subscription removed: the receiver answered 410 Gone");
             }
             HookEffect::Undecided => {}

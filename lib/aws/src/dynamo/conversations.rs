@@ -208,7 +208,7 @@ impl DynamoStore {
     }
 
     /// Every item of partition `pk` with the given sort-key prefix, in key order.
-    async fn prefixed(&self, pk: &str, prefix: &str, keys_only: bool) -> StoreResult<Vec<Item>> {
+    pub(crate) async fn prefixed(&self, pk: &str, prefix: &str, keys_only: bool) -> StoreResult<Vec<Item>> {
         let mut expr = Expr::new();
         let cond = format!(
             "{} = {} AND begins_with({}, {})",
@@ -568,6 +568,7 @@ impl ConversationStore for DynamoStore {
         owner: &SourceOwner,
         id: &ConversationId,
         status: ConversationStatus,
+        reason: Option<&str>,
         event: Option<&Event>,
     ) -> StoreResult<Option<Conversation>> {
         match self.conversation(ws, Some(owner), id).await? {
@@ -582,7 +583,11 @@ impl ConversationStore for DynamoStore {
             let value = expr.v("status", s(status.as_str()));
             let cond =
                 format!("attribute_exists({}) AND (attribute_not_exists({st}) OR {st} <> {value})", expr.a("pk"));
-            let update = format!("SET {st} = {value}");
+            let why = expr.a("handoffReason");
+            let update = match reason {
+                Some(r) => format!("SET {st} = {value}, {why} = {}", expr.v("reason", s(r))),
+                None => format!("SET {st} = {value} REMOVE {why}"),
+            };
             let mut writes = vec![TxWrite::Update {
                 key: key(conversation_pk(id), CONVERSATION_SK),
                 update,

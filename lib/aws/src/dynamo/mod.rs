@@ -5,6 +5,8 @@
 //! from a sparse index and then the items themselves with a strongly consistent `BatchGetItem`.
 
 mod analytics;
+mod answer_tests;
+mod audit;
 mod chatbots;
 mod conversations;
 mod document;

@@ -12,12 +12,14 @@ use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
     get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s,
 };
+use super::audit::audit_put;
 use super::{add, put_if_absent, transact_retrying};
 use async_trait::async_trait;
 use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts, HookStore};
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus, Envelope};
 use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
@@ -198,7 +200,7 @@ impl DynamoStore {
     }
 
     /// Deletes a hook (conditioned on the state read), its target guard and its count.
-    async fn delete_hook_read(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool> {
+    async fn delete_hook_read(&self, ws: &WorkspaceId, id: &HookId, audit: Option<&AuditEntry>) -> StoreResult<bool> {
         let pk = ws_pk(ws);
         for attempt in 0..MAX_ATTEMPTS {
             let Some((h, guard)) = self.hook(ws, id).await? else { return Ok(false) };
@@ -211,11 +213,12 @@ impl DynamoStore {
                 gexpr.a("hook"),
                 gexpr.v("hook", s(id.as_str()))
             );
-            let writes = vec![
+            let mut writes = vec![
                 TxWrite::Delete { key: key(&pk, hook_sk(id)), cond: Some(cond), expr },
                 TxWrite::Delete { key: key(&pk, &guard), cond: Some(gcond), expr: gexpr },
                 add(pk.clone(), COUNTERS_SK, &[(hook_counter(h.status).as_str(), -1)]),
             ];
+            writes.extend(audit.map(audit_put));
             match self.transact(writes).await {
                 Ok(()) => return Ok(true),
                 Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
@@ -228,7 +231,12 @@ impl DynamoStore {
 
 #[async_trait]
 impl HookStore for DynamoStore {
-    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>> {
+    async fn subscribe_recorded(
+        &self,
+        hook: &Hook,
+        limit: u32,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<Option<Hook>> {
         let pk = ws_pk(&hook.workspace_id);
         let target = target_of(hook);
         for attempt in 0..MAX_ATTEMPTS {
@@ -251,10 +259,21 @@ impl HookStore for DynamoStore {
                         backoff(attempt).await;
                         continue;
                     };
+                    // The entry names the subscription found, not the one asked for.
+                    let entry = audit.map(|e| AuditEntry { target_id: id.to_string(), ..e.clone() });
                     if h.status == HookStatus::Active && h.consecutive_failures == 0 {
+                        // Nothing to change: the entry is the only write.
+                        if let Some(e) = &entry {
+                            self.transact(vec![audit_put(e)]).await.map_err(|f| match f {
+                                TxFailure::Store(e) => e,
+                                _ => gave_up("subscribe"),
+                            })?;
+                        }
                         return Ok(Some(h));
                     }
-                    match self.transact(hook_transition(&h, HookStatus::Active, 0)).await {
+                    let mut writes = hook_transition(&h, HookStatus::Active, 0);
+                    writes.extend(entry.as_ref().map(audit_put));
+                    match self.transact(writes).await {
                         Ok(()) => {
                             return Ok(Some(Hook { status: HookStatus::Active, consecutive_failures: 0, ..h }));
                         }
@@ -289,11 +308,12 @@ impl HookStore for DynamoStore {
                         unchanged(&mut expr, HookStatus::Active, active),
                         unchanged(&mut expr, HookStatus::Disabled, disabled)
                     );
-                    let writes = vec![
+                    let mut writes = vec![
                         put_if_absent(hook_item(hook, &sk)),
                         put_if_absent(guard),
                         TxWrite::Update { key: ckey, update, cond: Some(cond), expr },
                     ];
+                    writes.extend(audit.map(audit_put));
                     match self.transact(writes).await {
                         Ok(()) => return Ok(Some(hook.clone())),
                         Err(TxFailure::Condition(_) | TxFailure::Conflict) => backoff(attempt).await,
@@ -309,14 +329,19 @@ impl HookStore for DynamoStore {
         Ok(self.hook(ws, id).await?.map(|(h, _)| h))
     }
 
-    async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool> {
-        self.delete_hook_read(ws, id).await
+    async fn delete_hook_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool> {
+        self.delete_hook_read(ws, id, audit).await
     }
 
     async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64> {
         let mut deleted = 0;
         for h in self.hooks_of(ws).await?.into_iter().filter(|h| h.form_id.as_ref() == Some(form)) {
-            if self.delete_hook_read(ws, &h.id).await? {
+            if self.delete_hook_read(ws, &h.id, None).await? {
                 deleted += 1;
             }
         }
@@ -357,12 +382,13 @@ impl HookStore for DynamoStore {
         Err(gave_up("record_outcome"))
     }
 
-    async fn rotate_secret(
+    async fn rotate_secret_recorded(
         &self,
         ws: &WorkspaceId,
         id: &HookId,
         secret: &WebhookSecret,
         retiring_until: Timestamp,
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Option<Hook>> {
         for attempt in 0..MAX_ATTEMPTS {
             let Some((h, _)) = self.hook(ws, id).await? else { return Ok(None) };
@@ -378,6 +404,23 @@ impl HookStore for DynamoStore {
                 expr.v("until", n(retiring_until.millis()))
             );
             let cond = format!("{} = {}", expr.a("secret"), expr.v("read", s(h.secret.expose())));
+            if let Some(e) = audit {
+                // The rotation and its entry in one transaction (which returns no item: the
+                // subscription afterwards is the one read, with the secrets swapped).
+                let writes =
+                    vec![TxWrite::Update { key: key(ws_pk(ws), hook_sk(id)), update, cond: Some(cond), expr }, audit_put(e)];
+                match self.transact(writes).await {
+                    Ok(()) => {
+                        let retiring = RetiringSecret { secret: h.secret.clone(), until: retiring_until };
+                        return Ok(Some(Hook { secret: secret.clone(), retiring_secret: Some(retiring), ..h }));
+                    }
+                    Err(TxFailure::Condition(_) | TxFailure::Conflict) => {
+                        backoff(attempt).await;
+                        continue;
+                    }
+                    Err(TxFailure::Store(e)) => return Err(e),
+                }
+            }
             match self.update_if(key(ws_pk(ws), hook_sk(id)), update, cond, expr).await? {
                 Some(item) if !item.is_empty() => return hook_from(&item).map(Some),
                 _ => backoff(attempt).await,

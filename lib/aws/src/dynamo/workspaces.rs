@@ -8,7 +8,9 @@ use super::{
 use async_trait::async_trait;
 use lore_app::ports::{KeyStore, StoreError, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
+use super::audit::audit_put;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::scope::ScopeSet;
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
@@ -225,10 +227,11 @@ impl WorkspaceStore for DynamoStore {
 
 #[async_trait]
 impl KeyStore for DynamoStore {
-    async fn insert_key(&self, k: &ApiKey) -> StoreResult<()> {
+    async fn insert_key_recorded(&self, k: &ApiKey, audit: Option<&AuditEntry>) -> StoreResult<()> {
         for attempt in 0..MAX_ATTEMPTS {
-            let writes =
+            let mut writes =
                 vec![put_new(api_key_item(k)), put_new(guard(key_id_pk(&k.id), KEY_ID_SK, "hash", k.hash.as_str()))];
+            writes.extend(audit.map(audit_put));
             match self.transact(writes).await {
                 Ok(()) => return Ok(()),
                 Err(TxFailure::Condition(_)) => {
@@ -253,13 +256,30 @@ impl KeyStore for DynamoStore {
         self.batch_get(keys).await?.iter().map(api_key_from).collect()
     }
 
-    async fn revoke_key(&self, id: &ApiKeyId, at: Timestamp) -> StoreResult<bool> {
+    async fn revoke_key_recorded(
+        &self,
+        id: &ApiKeyId,
+        at: Timestamp,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool> {
         let Some(pointer) = self.get(&key_id_pk(id), KEY_ID_SK).await? else { return Ok(false) };
         let hash = req_s(&pointer, "hash")?;
-        let mut expr = Expr::new();
-        let update = format!("SET {} = {}", expr.a("revokedAt"), expr.v("at", n(at.millis())));
-        let cond = format!("{} AND attribute_not_exists({})", exists(&mut expr), expr.a("revokedAt"));
-        Ok(self.update_if(key(key_pk(hash), KEY_SK), update, cond, expr).await?.is_some())
+        let revoke = || {
+            let mut expr = Expr::new();
+            let update = format!("SET {} = {}", expr.a("revokedAt"), expr.v("at", n(at.millis())));
+            let cond = format!("{} AND attribute_not_exists({})", exists(&mut expr), expr.a("revokedAt"));
+            (update, cond, expr)
+        };
+        let Some(audit) = audit else {
+            let (update, cond, expr) = revoke();
+            return Ok(self.update_if(key(key_pk(hash), KEY_SK), update, cond, expr).await?.is_some());
+        };
+        // The revocation and its entry in one transaction: the entry only if the key was live.
+        super::transact_retrying(self, "revoke_key", || {
+            let (update, cond, expr) = revoke();
+            Ok(vec![TxWrite::Update { key: key(key_pk(hash), KEY_SK), update, cond: Some(cond), expr }, audit_put(audit)])
+        })
+        .await
     }
 
     async fn delete_revoked_key(&self, id: &ApiKeyId) -> StoreResult<bool> {

@@ -48,6 +48,8 @@ pub(super) fn storage(
         deliveries: store.clone(),
         minds: store.clone(),
         conversations: store.clone(),
+        tests: store.clone(),
+        audit: store.clone(),
     };
     Ok(LocalStorage { ports, jobs, store })
 }

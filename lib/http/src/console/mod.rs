@@ -48,6 +48,7 @@ static FILES: Files = Files::new(&[
     File { name: "markdown.js", content_type: JS, body: include_str!("../public_page/js/markdown.js") },
     File { name: "markup.js", content_type: JS, body: include_str!("js/markup.js") },
     File { name: "owners.js", content_type: JS, body: include_str!("js/owners.js") },
+    File { name: "privacy.js", content_type: JS, body: include_str!("js/privacy.js") },
     File { name: "router.js", content_type: JS, body: include_str!("js/router.js") },
     File { name: "search.js", content_type: JS, body: include_str!("js/search.js") },
     File { name: "settings.js", content_type: JS, body: include_str!("js/settings.js") },

@@ -308,6 +308,7 @@ mod tests {
             "language",
             "retentionDays",
             "redactPersonalData",
+            "runTestsOnChange",
         ];
         let positions: Vec<usize> = order.iter().map(|k| json.find(&format!("\"{k}\":")).unwrap()).collect();
         assert!(positions.is_sorted(), "keys out of order: {json}");

@@ -4,7 +4,9 @@ use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{HookCounts, HookStore};
+use crate::audit::insert_audit;
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, FormId, HookId, MindId, WorkspaceId};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -71,8 +73,14 @@ impl SqliteStore {
 
 #[async_trait]
 impl HookStore for SqliteStore {
-    async fn subscribe(&self, hook: &Hook, limit: u32) -> StoreResult<Option<Hook>> {
+    async fn subscribe_recorded(
+        &self,
+        hook: &Hook,
+        limit: u32,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<Option<Hook>> {
         let h = hook.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             let (form, bot) = (h.form_id.as_ref().map(FormId::as_str), h.chatbot_id.as_ref().map(ChatbotId::as_str));
             let mind = h.mind_id.as_ref().map(MindId::as_str);
@@ -88,6 +96,9 @@ impl HookStore for SqliteStore {
             if let Some(id) = existing {
                 tx.execute("UPDATE hooks SET status = 'active', consecutive_failures = 0 WHERE id = ?1", [id.as_str()])
                     .map_err(unavailable)?;
+                if let Some(e) = audit {
+                    insert_audit(tx, &AuditEntry { target_id: id.clone(), ..e }).map_err(unavailable)?;
+                }
                 return get(tx, h.workspace_id.as_str(), &id)
                     .map_err(unavailable)?
                     .ok_or_else(|| unavailable("the subscription vanished inside its transaction"))
@@ -120,6 +131,9 @@ impl HookStore for SqliteStore {
                 ],
             )
             .map_err(unavailable)?;
+            if let Some(e) = &audit {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(Some(h))
         })
         .await
@@ -135,12 +149,22 @@ impl HookStore for SqliteStore {
         .await
     }
 
-    async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool> {
-        let (ws, id) = (ws.clone(), id.clone());
+    async fn delete_hook_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool> {
+        let (ws, id, audit) = (ws.clone(), id.clone(), audit.cloned());
         self.write(move |tx| {
             let n = tx
                 .execute("DELETE FROM hooks WHERE id = ?1 AND workspace_id = ?2", [id.as_str(), ws.as_str()])
                 .map_err(unavailable)?;
+            if n == 1
+                && let Some(e) = &audit
+            {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(n == 1)
         })
         .await
@@ -192,14 +216,15 @@ impl HookStore for SqliteStore {
         .await
     }
 
-    async fn rotate_secret(
+    async fn rotate_secret_recorded(
         &self,
         ws: &WorkspaceId,
         id: &HookId,
         secret: &WebhookSecret,
         retiring_until: Timestamp,
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Option<Hook>> {
-        let (ws, id, secret) = (ws.clone(), id.clone(), secret.clone());
+        let (ws, id, secret, audit) = (ws.clone(), id.clone(), secret.clone(), audit.cloned());
         self.write(move |tx| {
             let changed = tx
                 .execute(
@@ -210,6 +235,9 @@ impl HookStore for SqliteStore {
                 .map_err(unavailable)?;
             if changed == 0 {
                 return Ok(None);
+            }
+            if let Some(e) = &audit {
+                insert_audit(tx, e).map_err(unavailable)?;
             }
             get(tx, ws.as_str(), id.as_str()).map_err(unavailable)
         })

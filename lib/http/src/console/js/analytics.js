@@ -4,6 +4,7 @@
 import { api, attempt } from "./api.js";
 import { announce, el, fill } from "./dom.js";
 import { kinds } from "./kinds.js";
+import { unansweredSummary } from "./words.js";
 
 export function analyticsSection(kind, id) {
   const k = kinds[kind];
@@ -15,6 +16,7 @@ export function analyticsSection(kind, id) {
     const figure = (label, value) => el("div", { class: "figure" }, el("span", { class: "value" }, value), el("span", { class: "label" }, label));
     fill(body, 
       el("p", { class: "meta" }, `${a.from} to ${a.to} (UTC)`),
+      !t.messages && !t.answered && !t.unanswered ? el("p", { class: "empty no-questions" }, "No questions yet in this range: once visitors ask, what was answered and what was not shows here.") : null,
       el(
         "div",
         { class: "figures" },
@@ -32,8 +34,8 @@ export function analyticsSection(kind, id) {
           a.topSources.length ? el("ol", {}, a.topSources.map((x) => el("li", {}, `${x.sourceName}: ${x.citations}`))) : el("p", { class: "empty" }, "No citations yet.")),
         el("div", { class: "card" }, el("h3", {}, "Unanswered questions"),
           a.unansweredQuestions.length
-            ? el("ul", { class: "plain" }, a.unansweredQuestions.map((q) => el("li", {}, el("q", {}, q.question), " ", el("a", { href: `#/${kind}s/${id}/conversations/${q.conversationId}` }, "Correct this"))))
-            : el("p", { class: "empty" }, "None: every question was answered from the knowledge."))),
+            ? el("ul", { class: "plain unanswered" }, a.unansweredQuestions.map((q) => el("li", {}, el("q", {}, q.question), " ", el("a", { href: `#/${kind}s/${id}/conversations/${q.conversationId}` }, "Correct this"))))
+            : el("p", { class: "empty unanswered-summary" }, unansweredSummary(t, 0)))),
     );
   });
   return el("section", { "aria-labelledby": "analytics-h" }, el("h2", { id: "analytics-h" }, "Analytics"), body);

@@ -7,7 +7,7 @@
 // against limits, and keys). The others: state.js (who is signed in), api.js, dom.js,
 // format.js, kinds.js, router.js, shell.js (sign-in and layout), and one module per view or
 // part of one: owners.js, sources.js, search.js, settings.js, conversations.js, analytics.js,
-// chunks.js, webhooks.js; words.js (what is said of conversations and the widget, pure) and
+// chunks.js, webhooks.js, privacy.js; words.js (what is said of conversations and the widget, pure) and
 // markup.js (answers' Markdown, with the chat page's markdown.js).
 
 import { api, attempt, onRefused } from "./api.js";
@@ -20,6 +20,7 @@ import { listView, ownerView } from "./owners.js";
 import { chunksView } from "./chunks.js";
 import { transcriptView } from "./conversations.js";
 import { hookView, webhooksView } from "./webhooks.js";
+import { privacyView } from "./privacy.js";
 
 // ---- Workspace: usage against limits, and keys ------------------------------------------------
 
@@ -160,6 +161,8 @@ function route() {
       return hookView(r.hookId);
     case "workspace":
       return workspaceView();
+    case "privacy":
+      return privacyView();
     case "list":
       return listView(r.kind);
     case "owner":

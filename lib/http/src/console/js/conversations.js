@@ -7,7 +7,7 @@ import { when } from "./format.js";
 import { kinds } from "./kinds.js";
 import { markdown, plain } from "./markup.js";
 import { layout } from "./shell.js";
-import { author, firstQuestion, ratingWords, statusWords, visitorParts } from "./words.js";
+import { author, correctedAnswers, firstQuestion, handoffReasonWords, ratingWords, statusWords, visitorParts } from "./words.js";
 
 export function conversationsSection(kind, id) {
   const k = kinds[kind];
@@ -36,6 +36,7 @@ export function conversationsSection(kind, id) {
       el("a", { href: `#/${kind}s/${id}/conversations/${c.id}`, class: "visitor" }, visitorParts(c.visitor).join(" · ")),
       " ",
       el("span", { class: `badge ${c.status === "handoff" ? "handoff" : "open"}` }, statusWords(c.status)),
+      handoffReasonWords(c) ? el("p", { class: "reason" }, el("span", { class: "label" }, "Reason: "), handoffReasonWords(c)) : null,
       el("div", { class: "meta" }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`),
       asked ? question : more,
     );
@@ -59,15 +60,31 @@ export async function transcriptView(kind, id, conversationId) {
   const main = layout("Conversation", el("p", { class: "crumbs" }, el("a", { href: `#/${kind}s/${id}/conversations` }, "Conversations"), " / one conversation"), el("h1", {}, "Conversation"));
   const holder = el("div", {});
   main.append(holder);
+  const transcript = el("ol", { class: "transcript" });
+  // The messages on screen, and the corrections that answer their questions now.
+  let messages = [];
+  let corrected = {};
+  const render = (focus) => {
+    fill(transcript, messages.map((m) => message(m)));
+    if (focus) {
+      const target = transcript.querySelector(`li[data-message="${focus.id}"] ${focus.selector}`);
+      if (target) target.focus();
+    }
+  };
   const draw = async () => {
-    const data = await attempt(() => api("GET", path));
+    const [data, fixes] = await Promise.all([attempt(() => api("GET", path)), attempt(() => api("GET", `${k.base(id)}/corrections?limit=100`))]);
     if (!data) return;
     const c = data.conversation;
     const handoff = c.status === "handoff";
-    fill(holder, 
+    const reason = handoffReasonWords(c);
+    messages = data.messages;
+    corrected = correctedAnswers(messages, fixes ? fixes.corrections : []);
+    render();
+    fill(holder,
       el("p", { class: "visitor" }, visitorParts(c.visitor).join(" · "), " ", el("span", { class: `badge ${handoff ? "handoff" : "open"}` }, statusWords(c.status))),
+      reason ? el("p", { class: "reason" }, el("span", { class: "label" }, "Why they asked for a person: "), reason) : null,
       el("p", { class: "meta" }, `${c.channel} · started ${when(c.createdAt)} · ${c.messageCount} messages`),
-      el("ol", { class: "transcript" }, data.messages.map((m) => message(m))),
+      transcript,
       handoff ? replyForm() : null,
     );
   };
@@ -75,39 +92,46 @@ export async function transcriptView(kind, id, conversationId) {
     const welcome = m.generatedBy === "welcome";
     const key = `cite-${m.id}`;
     const rating = ratingWords(m.feedback);
+    const fixed = corrected[m.id];
     const li = el(
       "li",
-      { class: `msg ${m.role}${welcome ? " welcome" : ""}` },
+      { class: `msg ${m.role}${welcome ? " welcome" : ""}${fixed ? " corrected" : ""}`, "data-message": m.id },
       el("div", { class: "meta" }, el("strong", {}, author(m)), " · ", when(m.createdAt), m.answered === false ? " · not answered from the knowledge" : "", rating ? [" · ", el("span", { class: `badge rating ${m.feedback.rating}` }, rating)] : ""),
       el("div", { class: "text" }, m.role === "assistant" && !welcome ? markdown(m.content, m.citations, key) : plain(m.content)),
+      fixed ? el("div", { class: "fixed-note" }, el("strong", {}, "Corrected"), " — visitors now get your answer: ", el("q", {}, fixed.content)) : null,
       m.citations && m.citations.length
         ? el("ol", { class: "cites", "aria-label": "Sources cited" }, m.citations.map((ct) => el("li", { id: `${key}-${ct.index}` }, `[${ct.index}] ${ct.sourceName}: `, el("q", {}, ct.quote))))
         : null,
     );
     if (m.role === "assistant" && m.generatedBy !== "welcome") {
       const rate = (rating) => async () => {
-        if (await attempt(() => api("POST", `${path}/messages/${m.id}/feedback`, { rating }))) {
-          announce(`Rated ${rating}.`);
-          draw();
+        const done = await attempt(() => api("POST", `${path}/messages/${m.id}/feedback`, { rating }));
+        if (done) {
+          messages = messages.map((x) => (x.id === m.id ? { ...x, feedback: done.message.feedback } : x));
+          render({ id: m.id, selector: `button.rate-${rating}` });
+          announce(`Rated ${rating === "up" ? "a good answer" : "a bad answer"}: the answer shows it.`);
         }
       };
       const fix = el("textarea", { rows: 3, maxlength: 4000 });
-      fix.value = m.content;
+      fix.value = fixed ? fixed.content : m.content;
       const fixForm = el("form", { class: "correct", hidden: true }, field("Your answer to this question", fix, "Asked again (or something close), this is answered as written."), el("button", { type: "submit", class: "primary" }, "Save correction"));
       fixForm.addEventListener("submit", async (e) => {
         e.preventDefault();
-        if (await attempt(() => api("PUT", `${path}/messages/${m.id}/correction`, { content: fix.value.trim() }))) {
-          announce("Correction saved: the next time this is asked, it is the answer.");
-          fixForm.hidden = true;
+        const saved = await attempt(() => api("PUT", `${path}/messages/${m.id}/correction`, { content: fix.value.trim() }));
+        if (saved) {
+          // Every answer to that question in this transcript is corrected now.
+          corrected = correctedAnswers(messages, [...Object.values(corrected), saved.correction]);
+          render({ id: m.id, selector: "button.correct-toggle" });
+          announce("Corrected — visitors now get your answer when they ask this again.");
         }
       });
       li.append(
         el(
           "div",
           { class: "row" },
-          el("button", { type: "button", class: "rate-up", onclick: rate("up") }, "Good answer"),
-          el("button", { type: "button", class: "rate-down", onclick: rate("down") }, "Bad answer"),
-          el("button", { type: "button", onclick: () => { fixForm.hidden = !fixForm.hidden; if (!fixForm.hidden) fix.focus(); } }, "Correct this answer"),
+          el("button", { type: "button", class: "rate-up", "aria-pressed": String(m.feedback?.rating === "up"), onclick: rate("up") }, "Good answer"),
+          el("button", { type: "button", class: "rate-down", "aria-pressed": String(m.feedback?.rating === "down"), onclick: rate("down") }, "Bad answer"),
+          el("button", { type: "button", class: "correct-toggle", "aria-expanded": "false", onclick: (e) => { fixForm.hidden = !fixForm.hidden; e.currentTarget.setAttribute("aria-expanded", String(!fixForm.hidden)); if (!fixForm.hidden) fix.focus(); } }, fixed ? "Change the correction" : "Correct this answer"),
         ),
         fixForm,
       );

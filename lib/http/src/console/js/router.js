@@ -8,6 +8,7 @@
 //   #/{kind}s/{id}/conversations/{id}            a conversation
 //   #/webhooks, #/webhooks/{hookId}              subscriptions, one subscription
 //   #/workspace                                  usage and keys
+//   #/privacy                                    a person erased or exported, the audit log
 
 /** The sections of a chatbot's or Mind's page, in the order of its navigation: [path, title].
  * The first is the one `#/{kind}s/{id}` opens. */
@@ -29,6 +30,7 @@ export function parseRoute(hash) {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "webhooks") return parts[1] ? { view: "hook", hookId: parts[1] } : { view: "webhooks" };
   if (parts[0] === "workspace") return { view: "workspace" };
+  if (parts[0] === "privacy") return { view: "privacy" };
   const kind = { chatbots: "chatbot", minds: "mind" }[parts[0]];
   if (!kind) return { view: "redirect", to: "#/chatbots" };
   if (parts.length === 1) return { view: "list", kind };

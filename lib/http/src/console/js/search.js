@@ -21,9 +21,8 @@ export function searchSection(kind, id) {
     field("Question or words", query),
     field("Mode", mode),
     field("Results", topK),
-    field("Metadata key", key, "Optional filter"),
-    field("Comparison", op),
-    field("Value", value, "Lists: comma-separated"),
+    // The metadata filter is seldom needed: folded away until asked for.
+    el("details", { class: "filters" }, el("summary", {}, "Filter by metadata"), el("div", { class: "filter-fields" }, field("Metadata key", key, "Optional filter"), field("Comparison", op), field("Value", value, "Lists: comma-separated"))),
     el("button", { type: "submit", class: "primary" }, "Search"),
   );
   form.addEventListener("submit", async (e) => {

@@ -65,7 +65,7 @@ export function layout(title, ...content) {
       "header",
       { class: "top" },
       el("span", { class: "brand" }, "Lore"),
-      el("nav", { "aria-label": "Sections" }, link("#/chatbots", "Chatbots"), link("#/minds", "Minds"), link("#/webhooks", "Webhooks"), link("#/workspace", "Workspace")),
+      el("nav", { "aria-label": "Sections" }, link("#/chatbots", "Chatbots"), link("#/minds", "Minds"), link("#/webhooks", "Webhooks"), link("#/workspace", "Workspace"), link("#/privacy", "Privacy")),
       el("span", { class: "who" }, state.session.workspace.name),
       el("button", { type: "button", onclick: () => signOut("Signed out.") }, "Sign out"),
     ),

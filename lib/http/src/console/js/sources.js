@@ -5,20 +5,40 @@ import { api, attempt, upload } from "./api.js";
 import { announce, el, field, fill } from "./dom.js";
 import { bytes, fileKind, when } from "./format.js";
 import { busy, kinds } from "./kinds.js";
-import { later } from "./state.js";
+import { later, pollDelay } from "./state.js";
 
 export function sourcesSection(kind, id) {
   const k = kinds[kind];
   const list = el("div", {}, "Loading…");
   const section = el("section", { "aria-labelledby": "sources-h" }, el("h2", { id: "sources-h" }, "Knowledge"));
 
+  // One reading of the list at a time decides what is shown: every action asks for a fresh one,
+  // and an answer that is no longer the latest asked for is dropped (it would put back a source's
+  // "processing" after a later answer said "ready"). While a source is worked on, the list is
+  // read again every POLL_MS; a failed reading (429, the network) is tried again, more slowly,
+  // rather than leaving the last status on screen for good.
+  let asked = 0;
+  let next = null;
+  let failures = 0;
   async function refresh() {
-    const data = await attempt(() => api("GET", `${k.sources(id)}?limit=100`));
-    if (!data) return;
+    clearTimeout(next);
+    const n = ++asked;
+    let data;
+    try {
+      data = await api("GET", `${k.sources(id)}?limit=100`);
+    } catch (e) {
+      if (n !== asked || e.status === 401) return;
+      if (e.status === 403 || e.status === 404) return announce(e.message, "error");
+      if (++failures === 1) announce(`The sources could not be read (${e.message}); trying again.`, "error");
+      next = later(refresh, pollDelay(failures));
+      return;
+    }
+    if (n !== asked) return;
+    failures = 0;
     const sources = data.sources;
     if (!sources.length) fill(list, el("p", { class: "empty" }, "No sources yet: upload a file, add a website or paste text below."));
     else fill(list, sourcesTable(sources));
-    if (sources.some((s) => busy(s.status))) later(refresh, 1000);
+    if (sources.some((s) => busy(s.status))) next = later(refresh, pollDelay(0));
   }
 
   function sourcesTable(sources) {

@@ -18,10 +18,16 @@ export function signOutOfState() {
 /** Whether the signed-in key has `scope`. */
 export const can = (scope) => !!state.session && state.session.scopes.includes(scope);
 
-/** Runs `fn` after `ms` unless the view changes first. */
+/** Runs `fn` after `ms` unless the view changes first; the timer, to clear it sooner. */
 export function later(fn, ms) {
-  state.timers.push(setTimeout(fn, ms));
+  const timer = setTimeout(fn, ms);
+  state.timers.push(timer);
+  return timer;
 }
+
+/** How long a view waits before reading what it polls again, after `failures` failed readings in
+ * a row: 1 s, doubled for each failure, at most 15 s. */
+export const pollDelay = (failures) => Math.min(1000 * 2 ** Math.max(0, failures), 15000);
 
 /** Stops the polling of the view that is left. */
 export function clearTimers() {

@@ -41,3 +41,40 @@ export function widgetBlockers(isPublished, origins) {
   if (!origins || !origins.length) out.push("no site is allowed to embed it (every site refuses the widget until you add it below)");
   return out;
 }
+
+/** Why a visitor asked for a person, in words ("“No answer about Italy”"); "" when they gave no
+ * reason or the conversation is not waiting for one. */
+export function handoffReasonWords(conversation) {
+  const c = conversation || {};
+  const why = typeof c.handoffReason === "string" ? c.handoffReason.trim() : "";
+  return c.status === "handoff" && why ? `“${why}”` : "";
+}
+
+/** What the unanswered questions of a range say: none asked yet is not "all answered". `totals`:
+ * the analytics' totals; `listed`: how many unanswered questions the report lists. */
+export function unansweredSummary(totals, listed) {
+  const t = totals || {};
+  const answers = (t.answered || 0) + (t.unanswered || 0);
+  if (!t.messages && !answers) return "No questions yet in this range.";
+  if (!t.unanswered) return `None: all ${answers} ${answers === 1 ? "question was" : "questions were"} answered from the knowledge.`;
+  if (!listed) return `${t.unanswered} unanswered, in conversations since deleted.`;
+  return "";
+}
+
+/** A question as corrections compare it (docs/api.md §19): lower case, runs of white space as
+ * one space, trimmed. */
+export const foldQuestion = (q) => String(q || "").toLowerCase().replace(/\s+/g, " ").trim();
+
+/** The corrections that answer a transcript's assistant messages now: {messageId: correction}
+ * for each answer whose question (the visitor message just before it) a correction has. */
+export function correctedAnswers(messages, corrections) {
+  const byQuestion = new Map((corrections || []).map((c) => [foldQuestion(c.question), c]));
+  const out = {};
+  (messages || []).forEach((m, i) => {
+    const before = messages[i - 1];
+    if (m.role !== "assistant" || m.generatedBy === "welcome" || !before || before.role !== "user") return;
+    const c = byQuestion.get(foldQuestion(before.content));
+    if (c) out[m.id] = c;
+  });
+  return out;
+}
