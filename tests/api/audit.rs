@@ -84,6 +84,14 @@ async fn audit_records_each_change_with_its_key_and_target_and_no_secret() {
         )
         .await;
         let source_id = s(&source["source"], "id");
+        // A Mind's source is processed at once: deleted once settled.
+        for _ in 0..200 {
+            let now = ok(&t, &admin, Method::GET, &format!("{sources}/{source_id}"), None).await;
+            if ["ready", "failed", "error", "pending"].contains(&now["source"]["status"].as_str().unwrap_or("")) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         ok(&t, &admin, Method::DELETE, &format!("{sources}/{source_id}"), None).await;
         expected.push(("source.deleted", source_id));
         let res = t.req(Method::GET, &format!("{path}/conversations/export"), &admin).send().await.unwrap();
