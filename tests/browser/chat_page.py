@@ -83,7 +83,8 @@ def wait_for(what, probe, timeout=30.0, every=0.05):
 class Lore:
     """`lore serve` on a free port with its dev key."""
 
-    def __init__(self, model_url):
+    def __init__(self, model_url, responder="llm"):
+        """`responder`: "llm" (the model at `model_url`) or "extractive" (quotes, no model)."""
         self.dir = tempfile.mkdtemp(prefix="lore-browser-")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -94,7 +95,7 @@ class Lore:
             {
                 "LORE_EMBEDDER": "local",
                 "LORE_PUBLIC_BASE_URL": "",
-                "LORE_RESPONDER": "llm",
+                "LORE_RESPONDER": responder,
                 "LORE_LLM_BASE_URL": model_url + "/v1",
                 "LORE_LLM_MODEL": "stub-model",
                 "LORE_SPEECH": "openai",

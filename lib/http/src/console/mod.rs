@@ -55,6 +55,8 @@ static FILES: Files = Files::new(&[
     File { name: "shell.js", content_type: JS, body: include_str!("js/shell.js") },
     File { name: "sources.js", content_type: JS, body: include_str!("js/sources.js") },
     File { name: "state.js", content_type: JS, body: include_str!("js/state.js") },
+    File { name: "tests.js", content_type: JS, body: include_str!("js/tests.js") },
+    File { name: "testwords.js", content_type: JS, body: include_str!("js/testwords.js") },
     File { name: "webhooks.js", content_type: JS, body: include_str!("js/webhooks.js") },
     File { name: "words.js", content_type: JS, body: include_str!("js/words.js") },
     File { name: "console.css", content_type: CSS, body: include_str!("console.css") },

@@ -5,6 +5,8 @@ import { api, attempt } from "./api.js";
 import { announce, el, fill } from "./dom.js";
 import { kinds } from "./kinds.js";
 import { unansweredSummary } from "./words.js";
+import { addAsTestButton } from "./tests.js";
+import { draftFromQuestion } from "./testwords.js";
 
 export function analyticsSection(kind, id) {
   const k = kinds[kind];
@@ -34,7 +36,7 @@ export function analyticsSection(kind, id) {
           a.topSources.length ? el("ol", {}, a.topSources.map((x) => el("li", {}, `${x.sourceName}: ${x.citations}`))) : el("p", { class: "empty" }, "No citations yet.")),
         el("div", { class: "card" }, el("h3", {}, "Unanswered questions"),
           a.unansweredQuestions.length
-            ? el("ul", { class: "plain unanswered" }, a.unansweredQuestions.map((q) => el("li", {}, el("q", {}, q.question), " ", el("a", { href: `#/${kind}s/${id}/conversations/${q.conversationId}` }, "Correct this"))))
+            ? el("ul", { class: "plain unanswered" }, a.unansweredQuestions.map((q) => el("li", {}, el("q", {}, q.question), " ", el("a", { href: `#/${kind}s/${id}/conversations/${q.conversationId}` }, "Correct this"), " ", addAsTestButton(kind, id, () => draftFromQuestion(q.question)))))
             : el("p", { class: "empty unanswered-summary" }, unansweredSummary(t, 0)))),
     );
   });
@@ -103,7 +105,9 @@ export function correctionsSection(kind, id) {
             { class: "card" },
             el("div", { class: "meta" }, "When asked ", el("q", {}, c.question)),
             el("p", {}, c.content),
-            el("button", { type: "button", class: "danger", onclick: async () => { if (await attempt(() => api("DELETE", `${k.base(id)}/corrections/${c.id}`))) { announce("Correction deleted."); load(); } } }, "Delete correction"),
+            el("div", { class: "row" },
+              addAsTestButton(kind, id, () => draftFromQuestion(c.question, c.content)),
+              el("button", { type: "button", class: "danger", onclick: async () => { if (await attempt(() => api("DELETE", `${k.base(id)}/corrections/${c.id}`))) { announce("Correction deleted."); load(); } } }, "Delete correction")),
           ),
         ),
       ),

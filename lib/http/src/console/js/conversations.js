@@ -7,6 +7,8 @@ import { when } from "./format.js";
 import { kinds } from "./kinds.js";
 import { markdown, plain } from "./markup.js";
 import { layout } from "./shell.js";
+import { addAsTestButton } from "./tests.js";
+import { draftFromAnswer } from "./testwords.js";
 import { author, correctedAnswers, firstQuestion, handoffReasonWords, ratingWords, statusWords, visitorParts } from "./words.js";
 
 export function conversationsSection(kind, id) {
@@ -131,6 +133,7 @@ export async function transcriptView(kind, id, conversationId) {
           { class: "row" },
           el("button", { type: "button", class: "rate-up", "aria-pressed": String(m.feedback?.rating === "up"), onclick: rate("up") }, "Good answer"),
           el("button", { type: "button", class: "rate-down", "aria-pressed": String(m.feedback?.rating === "down"), onclick: rate("down") }, "Bad answer"),
+          draftFromAnswer(messages, m.id) ? addAsTestButton(kind, id, () => draftFromAnswer(messages, m.id)) : null,
           el("button", { type: "button", class: "correct-toggle", "aria-expanded": "false", onclick: (e) => { fixForm.hidden = !fixForm.hidden; e.currentTarget.setAttribute("aria-expanded", String(!fixForm.hidden)); if (!fixForm.hidden) fix.focus(); } }, fixed ? "Change the correction" : "Correct this answer"),
         ),
         fixForm,

@@ -12,6 +12,7 @@ import { publishSection, settingsSection } from "./settings.js";
 import { SECTIONS, sectionHref } from "./router.js";
 import { conversationsSection } from "./conversations.js";
 import { analyticsSection, correctionsSection } from "./analytics.js";
+import { testsSection } from "./tests.js";
 
 export async function listView(kind) {
   const k = kinds[kind];
@@ -84,6 +85,7 @@ export async function ownerView(kind, id, section) {
     publish: () => [publishSection(kind, owner)],
     conversations: () => [conversationsSection(kind, id), correctionsSection(kind, id)],
     analytics: () => [analyticsSection(kind, id)],
+    tests: () => [testsSection(kind, id)],
   }[section];
   main.append(...draw());
 }

@@ -19,6 +19,7 @@ export const SECTIONS = [
   ["publish", "Publish"],
   ["conversations", "Conversations"],
   ["analytics", "Analytics"],
+  ["tests", "Tests"],
 ];
 
 /** The address of a section of a chatbot's or Mind's page. */
