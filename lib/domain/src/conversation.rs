@@ -371,7 +371,8 @@ pub struct Message {
     /// The language model that wrote an `llm` answer.
     pub model: Option<String>,
     /// Assistant and agent messages: whether it answers (docs/api.md §19): `false` for an
-    /// answer to a question that cites no passage. `None` for the user's messages.
+    /// answer to a question that cites no passage, and for an extractive one whose passages do
+    /// not cover the question ([`Message::answers_question`]). `None` for the user's messages.
     pub answered: Option<bool>,
     /// The latest rating of an assistant message.
     pub feedback: Option<Feedback>,
@@ -411,7 +412,9 @@ impl Message {
     }
 
     /// Whether an assistant message of this making answers: the welcome message and a
-    /// correction always do; an answer to a question does when it cites a passage.
+    /// correction always do; an answer to a question does when it cites a passage. The rule of
+    /// messages stored before the question was read too; new answers are judged by
+    /// [`Message::answers_question`].
     pub fn answers(generated_by: GeneratedBy, citations: &[Citation]) -> bool {
         match generated_by {
             GeneratedBy::Welcome | GeneratedBy::Correction => true,

@@ -193,7 +193,11 @@ export function testsSection(kind, id) {
       data = await api("GET", `${base}/test-runs/${runId}`);
     } catch (e) {
       if (e.status === 401 || following !== runId) return;
-      if (e.status === 404) return announce(e.message, "error");
+      if (e.status === 404) {
+        following = null;
+        runAll.disabled = false;
+        return announce(e.message, "error");
+      }
       failures++;
       later(() => read(runId), Math.min(pollDelay(failures), RUN_POLL_MAX_MS * 3));
       return;
