@@ -1,11 +1,18 @@
-// The Lore app for Zapier (zapier-platform-core): API-key authentication, five REST-hook
+// The Lore app for Zapier (zapier-platform-core): API-key authentication, six REST-hook
 // triggers, the hidden triggers behind their dropdowns, and three actions. See README.md.
 'use strict';
 
 const authentication = require('./authentication');
 const { addApiKey, loreErrors } = require('./lore');
 const lists = require('./triggers/lists');
-const { newFormResponse, sourceReady, newLead, newRating, handoffRequested } = require('./triggers/events');
+const {
+  newFormResponse,
+  sourceReady,
+  newLead,
+  newRating,
+  handoffRequested,
+  testRunCompleted,
+} = require('./triggers/events');
 const addKnowledgeSource = require('./creates/knowledge');
 const ask = require('./creates/ask');
 const submitFormResponse = require('./creates/forms');
@@ -21,6 +28,7 @@ const triggers = [
   newLead,
   newRating,
   handoffRequested,
+  testRunCompleted,
 ];
 const creates = [addKnowledgeSource, ask, submitFormResponse];
 

@@ -407,6 +407,11 @@ impl ModelStub {
         *self.state.fail.lock().unwrap() = (n, status);
     }
 
+    /// From now on every answer stops after its first piece and never goes on.
+    pub(crate) fn stall(&self) {
+        *self.state.gate.lock().unwrap() = Some(Arc::new(Semaphore::new(0)));
+    }
+
     pub(crate) fn requests(&self) -> Vec<Value> {
         self.state.requests.lock().unwrap().clone()
     }

@@ -207,6 +207,7 @@ async fn every_delivered_event_matches_the_documents_webhooks_section() {
         "message.rated",
         "conversation.handoff_requested",
         "privacy.visitor.erased",
+        "tests.run.completed",
         "knowledge.source.refreshed",
     ] {
         let path = format!("/api/integrations/webhooks/triggers/sample?event={lead}");

@@ -311,6 +311,30 @@ test('Hand-off Requested: subscribe narrowed to a Mind, a real hand-off, perform
   assert.equal(gone.deleted, true);
 });
 
+test('Test Run Completed: subscribe narrowed to a chatbot, a real run, perform, performList, unsubscribe', async () => {
+  const bot = (await lore('POST', '/api/v1/chatbots', { name: 'Tested bot' })).chatbot;
+  const op = App.triggers.test_run_completed.operation;
+  const hook = await appTester(op.performSubscribe, {
+    authData,
+    targetUrl: `${receiverUrl}/test-runs`,
+    inputData: { mindOrChatbotId: bot.id },
+  });
+  assert.deepEqual([hook.event, hook.chatbotId, hook.mindId], ['tests.run.completed', bot.id, null]);
+
+  await lore('POST', `/api/v1/chatbots/${bot.id}/tests`, { question: 'Do you repair bicycles?', expectAnswered: false });
+  const started = await lore('POST', `/api/v1/chatbots/${bot.id}/test-runs`, {});
+  const got = await delivery('/test-runs', 'tests.run.completed');
+  const [item] = await appTester(op.perform, { authData, cleanedRequest: got.body });
+  assert.equal(item.id, got.body.eventId);
+  assert.deepEqual(item.data, { chatbotId: bot.id, runId: started.run.id, total: 1, passed: 1, failed: 0, regressions: 0 });
+
+  const listed = await appTester(op.performList, { authData, inputData: { mindOrChatbotId: bot.id } });
+  assert.deepEqual([listed[0].eventType, listed[0].data.chatbotId], ['tests.run.completed', bot.id]);
+
+  const gone = await appTester(op.performUnsubscribe, { authData, subscribeData: hook });
+  assert.equal(gone.deleted, true);
+});
+
 test('Add Knowledge Source: a text and a web page to a chatbot, a text to a Mind, each processed to ready', async () => {
   const create = App.creates.add_knowledge_source.operation;
   const fieldsFor = async (type) =>

@@ -1,5 +1,5 @@
-// The REST-hook triggers: New Form Response, Knowledge Source Ready, New Lead, New Rating and
-// Hand-off Requested.
+// The REST-hook triggers: New Form Response, Knowledge Source Ready, New Lead, New Rating,
+// Hand-off Requested and Test Run Completed.
 'use strict';
 
 const { hookOperation, owner } = require('../lore');
@@ -174,4 +174,35 @@ const handoffRequested = {
   ),
 };
 
-module.exports = { newFormResponse, sourceReady, newLead, newRating, handoffRequested };
+const testRunCompleted = {
+  key: 'test_run_completed',
+  noun: 'Test Run',
+  display: {
+    label: 'Test Run Completed',
+    description:
+      'Triggers when a run of the answer tests of a Mind or chatbot finishes, with how many passed, failed and regressed (passed last time, failed now).',
+  },
+  operation: Object.assign(
+    { inputFields: [mindOrChatbotField] },
+    hookOperation({
+      event: 'tests.run.completed',
+      narrow: byMindOrChatbot,
+      sample: {
+        eventType: 'tests.run.completed',
+        eventId: 'evt_01jq3z5v7b8c9d0e1f2g3h4j5k',
+        createdAt: '2026-05-01T12:00:00.123Z',
+        data: {
+          chatbotId: 'cb_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          runId: 'run_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          total: 12,
+          passed: 10,
+          failed: 2,
+          regressions: 1,
+        },
+        metadata: {},
+      },
+    }),
+  ),
+};
+
+module.exports = { newFormResponse, sourceReady, newLead, newRating, handoffRequested, testRunCompleted };

@@ -31,7 +31,12 @@ pub const RUNS_KEPT: u32 = 50;
 pub const ON_CHANGE_EVERY: Duration = Duration::from_secs(5 * 60);
 
 impl App {
-    pub async fn create_test(&self, p: &Principal, owner: &SourceOwner, raw: &RawTestSpec) -> Result<AnswerTest, AppError> {
+    pub async fn create_test(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        raw: &RawTestSpec,
+    ) -> Result<AnswerTest, AppError> {
         self.own(p, owner).await?;
         let patch = TestPatch::parse(raw)?;
         self.check_test_sources(p, owner, &patch).await?;
@@ -51,8 +56,11 @@ impl App {
         for id in patch.source_ids() {
             let source = self.ports.storage.sources.get_source(p.workspace_id(), id).await?;
             if source.is_none_or(|s| &s.owner != owner) {
-                return Err(DomainError::field("expectedSourceIds", format!("{id} is not a source of this {}", kind(owner)))
-                    .into());
+                return Err(DomainError::field(
+                    "expectedSourceIds",
+                    format!("{id} is not a source of this {}", kind(owner)),
+                )
+                .into());
             }
         }
         Ok(())
@@ -68,7 +76,12 @@ impl App {
         Ok(self.ports.storage.tests.list_tests(p.workspace_id(), owner, page).await?)
     }
 
-    pub async fn get_test(&self, p: &Principal, owner: &SourceOwner, id: &AnswerTestId) -> Result<AnswerTest, AppError> {
+    pub async fn get_test(
+        &self,
+        p: &Principal,
+        owner: &SourceOwner,
+        id: &AnswerTestId,
+    ) -> Result<AnswerTest, AppError> {
         self.ports.storage.tests.get_test(p.workspace_id(), owner, id).await?.ok_or(AppError::NotFound("test"))
     }
 
@@ -110,9 +123,10 @@ impl App {
             Some(ids) => {
                 let mut wanted = Vec::with_capacity(ids.len());
                 for raw in ids {
-                    let id = AnswerTestId::parse(raw)
-                        .filter(|id| all.iter().any(|t| &t.id == id))
-                        .ok_or_else(|| DomainError::field("testIds", format!("{raw:?} is not a test of this {}", kind(owner))))?;
+                    let id =
+                        AnswerTestId::parse(raw).filter(|id| all.iter().any(|t| &t.id == id)).ok_or_else(|| {
+                            DomainError::field("testIds", format!("{raw:?} is not a test of this {}", kind(owner)))
+                        })?;
                     wanted.push(id);
                 }
                 // In creation order, each once.
@@ -120,7 +134,11 @@ impl App {
             }
         };
         if chosen.is_empty() {
-            return Err(DomainError::field("testIds", format!("this {} has no test to run; add one first", kind(owner))).into());
+            return Err(DomainError::field(
+                "testIds",
+                format!("this {} has no test to run; add one first", kind(owner)),
+            )
+            .into());
         }
         self.queue_test_run(p.workspace_id(), owner, chosen).await
     }
@@ -185,7 +203,11 @@ impl App {
     ) -> Result<(TestRun, Vec<TestResult>), AppError> {
         let tests = &self.ports.storage.tests;
         let run = tests.get_run(p.workspace_id(), owner, id).await?.ok_or(AppError::NotFound("run"))?;
-        let results = if run.status == RunStatus::Done { tests.run_results(p.workspace_id(), owner, id).await? } else { Vec::new() };
+        let results = if run.status == RunStatus::Done {
+            tests.run_results(p.workspace_id(), owner, id).await?
+        } else {
+            Vec::new()
+        };
         Ok((run, results))
     }
 
@@ -227,7 +249,8 @@ impl App {
         persona: &crate::ports::Persona,
         settings: &lore_domain::assistant::AssistantSettings,
     ) -> Vec<TestResult> {
-        let run = RunBounds { deadline: Instant::now() + self.config.test_run_timeout, failures_in_a_row: AtomicU32::new(0) };
+        let run =
+            RunBounds { deadline: Instant::now() + self.config.test_run_timeout, failures_in_a_row: AtomicU32::new(0) };
         // Made up front (not started): a closure over the stream would not be `Send` for every
         // lifetime the worker's spawn needs.
         let answers: Vec<_> = tests.iter().map(|test| self.answer_test(job, test, persona, settings, &run)).collect();

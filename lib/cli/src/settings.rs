@@ -262,6 +262,12 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     let grace_hours = parse(get, "LORE_WEBHOOK_SECRET_GRACE_HOURS", c.webhook_secret_grace.as_secs() / 3600)?;
     c.webhook_secret_grace = Duration::from_secs(grace_hours.min(24 * 30) * 3600);
     c.webhook_concurrency = parse(get, "LORE_WEBHOOK_CONCURRENCY", c.webhook_concurrency)?.clamp(1, 1024);
+    let run_secs = parse(get, "LORE_TEST_RUN_TIMEOUT_SECS", c.test_run_timeout.as_secs())?;
+    if !(1..=3600).contains(&run_secs) {
+        anyhow::bail!("LORE_TEST_RUN_TIMEOUT_SECS must be 1 to 3600, not {run_secs}");
+    }
+    c.test_run_timeout = Duration::from_secs(run_secs);
+    c.test_run_concurrency = parse(get, "LORE_TEST_RUN_CONCURRENCY", c.test_run_concurrency)?.clamp(1, 16);
     extract_limits(get, &mut c.extract_limits)?;
     Ok(c)
 }
@@ -419,8 +425,11 @@ mod tests {
             ("LORE_RERANK_BASE_URL", "https://api.cohere.com/v2"),
             ("LORE_RERANK_MODEL", "rerank-v3.5"),
             ("LORE_SLOT_LEASE_SECS", "45"),
+            ("LORE_TEST_RUN_TIMEOUT_SECS", "120"),
+            ("LORE_TEST_RUN_CONCURRENCY", "3"),
         ])
         .unwrap();
+        assert_eq!((s.app.test_run_timeout, s.app.test_run_concurrency), (Duration::from_secs(120), 3));
         assert_eq!(s.backend, Backend::Aws);
         assert_eq!(s.addr, Some("0.0.0.0:8080".parse().unwrap()));
         assert_eq!(s.app.public_base_url.as_deref(), Some("https://lore.example.com"));

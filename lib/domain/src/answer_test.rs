@@ -120,10 +120,7 @@ fn phrases(field: &str, v: &Field<Vec<String>>) -> Result<Option<Vec<String>>, D
     if list.len() > MAX_LIST {
         return Err(DomainError::field(field, format!("holds at most {MAX_LIST} strings")));
     }
-    let list = list
-        .iter()
-        .map(|p| crate::text::bounded(field, p, MAX_PHRASE_CHARS))
-        .collect::<Result<Vec<_>, _>>()?;
+    let list = list.iter().map(|p| crate::text::bounded(field, p, MAX_PHRASE_CHARS)).collect::<Result<Vec<_>, _>>()?;
     Ok(Some(list))
 }
 
@@ -147,10 +144,10 @@ impl TestPatch {
             (Ok(question), Ok(expected_source_ids), Ok(must_contain), Ok(must_not_contain), Ok(expect_answered)) => {
                 Ok(Self { question, expected_source_ids, must_contain, must_not_contain, expect_answered })
             }
-            (a, b, c, d, e) => Err(DomainError::merge(
-                [a.err(), b.err(), c.err(), d.err(), e.err()].into_iter().flatten(),
-            )
-            .unwrap_or_else(|| DomainError::field("body", "is not a valid test"))),
+            (a, b, c, d, e) => {
+                Err(DomainError::merge([a.err(), b.err(), c.err(), d.err(), e.err()].into_iter().flatten())
+                    .unwrap_or_else(|| DomainError::field("body", "is not a valid test")))
+            }
         }
     }
 
@@ -377,15 +374,21 @@ pub fn check(spec: &TestSpec, answer: &Message) -> Vec<CheckResult> {
     if !spec.must_contain.is_empty() {
         let missing: Vec<&str> =
             spec.must_contain.iter().filter(|p| !text.contains(&p.to_lowercase())).map(String::as_str).collect();
-        let detail =
-            if missing.is_empty() { "contains every phrase".to_owned() } else { format!("missing {}", quoted(&missing)) };
+        let detail = if missing.is_empty() {
+            "contains every phrase".to_owned()
+        } else {
+            format!("missing {}", quoted(&missing))
+        };
         checks.push(CheckResult { check: CheckKind::Contains, passed: missing.is_empty(), detail });
     }
     if !spec.must_not_contain.is_empty() {
         let found: Vec<&str> =
             spec.must_not_contain.iter().filter(|p| text.contains(&p.to_lowercase())).map(String::as_str).collect();
-        let detail =
-            if found.is_empty() { "contains none of the phrases".to_owned() } else { format!("contains {}", quoted(&found)) };
+        let detail = if found.is_empty() {
+            "contains none of the phrases".to_owned()
+        } else {
+            format!("contains {}", quoted(&found))
+        };
         checks.push(CheckResult { check: CheckKind::NotContains, passed: found.is_empty(), detail });
     }
     checks
@@ -415,11 +418,23 @@ mod tests {
                 quote: "q".into(),
             })
             .collect();
-        Message::assistant(ConversationId::generate(), text.into(), citations, GeneratedBy::Extractive, None, Timestamp::now())
+        Message::assistant(
+            ConversationId::generate(),
+            text.into(),
+            citations,
+            GeneratedBy::Extractive,
+            None,
+            Timestamp::now(),
+        )
     }
 
     fn test(spec: TestSpec) -> AnswerTest {
-        AnswerTest::new(WorkspaceId::generate(), SourceOwner::Chatbot(crate::id::ChatbotId::generate()), spec, Timestamp::now())
+        AnswerTest::new(
+            WorkspaceId::generate(),
+            SourceOwner::Chatbot(crate::id::ChatbotId::generate()),
+            spec,
+            Timestamp::now(),
+        )
     }
 
     #[test]
@@ -454,7 +469,8 @@ mod tests {
         r.expected_source_ids = Field::Value(vec![src.to_string(), src.to_string()]);
         let mut spec = TestPatch::parse(&r).unwrap().into_spec().unwrap();
         assert_eq!(spec.expected_source_ids, vec![src], "a repeated id counts once");
-        let patch = RawTestSpec { must_contain: Field::Null, expect_answered: Field::Value(false), ..Default::default() };
+        let patch =
+            RawTestSpec { must_contain: Field::Null, expect_answered: Field::Value(false), ..Default::default() };
         TestPatch::parse(&patch).unwrap().apply(&mut spec);
         assert_eq!(spec.question, "Q?");
         assert!(spec.must_contain.is_empty());
@@ -501,7 +517,12 @@ mod tests {
         t.last_result = None;
         let first = TestResult::unanswered(&t, "x");
         assert!(!first.is_regression(), "no previous result: not a regression");
-        let mut run = TestRun::queued(t.workspace_id.clone(), t.owner.clone(), vec![t.id.clone(), t.id.clone()], Timestamp::now());
+        let mut run = TestRun::queued(
+            t.workspace_id.clone(),
+            t.owner.clone(),
+            vec![t.id.clone(), t.id.clone()],
+            Timestamp::now(),
+        );
         run.finish(&[failed, first], Timestamp::now());
         assert_eq!((run.total(), run.passed, run.failed, run.regressions), (2, 0, 2, 1));
         assert_eq!(run.status, RunStatus::Done);

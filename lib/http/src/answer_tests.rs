@@ -257,19 +257,34 @@ fn test_envelope(t: AnswerTest) -> Json<TestEnvelope> {
     Json(TestEnvelope { status: Status::Success, test: t.into() })
 }
 
-async fn list_tests(s: &ApiState, auth: &Authed<ConversationsRead>, owner: SourceOwner, p: Pagination) -> Result<Json<TestList>, ApiError> {
+async fn list_tests(
+    s: &ApiState,
+    auth: &Authed<ConversationsRead>,
+    owner: SourceOwner,
+    p: Pagination,
+) -> Result<Json<TestList>, ApiError> {
     let page = s.app.list_tests(&auth.principal, &owner, p.page).await?;
     let pagination = page.info().into();
     Ok(Json(TestList { status: Status::Success, tests: page.items.into_iter().map(Into::into).collect(), pagination }))
 }
 
-async fn list_runs(s: &ApiState, auth: &Authed<ConversationsRead>, owner: SourceOwner, p: Pagination) -> Result<Json<RunList>, ApiError> {
+async fn list_runs(
+    s: &ApiState,
+    auth: &Authed<ConversationsRead>,
+    owner: SourceOwner,
+    p: Pagination,
+) -> Result<Json<RunList>, ApiError> {
     let page = s.app.list_test_runs(&auth.principal, &owner, p.page).await?;
     let pagination = page.info().into();
     Ok(Json(RunList { status: Status::Success, runs: page.items.iter().map(Into::into).collect(), pagination }))
 }
 
-async fn get_run(s: &ApiState, auth: &Authed<ConversationsRead>, owner: SourceOwner, id: TestRunId) -> Result<Json<RunResultsEnvelope>, ApiError> {
+async fn get_run(
+    s: &ApiState,
+    auth: &Authed<ConversationsRead>,
+    owner: SourceOwner,
+    id: TestRunId,
+) -> Result<Json<RunResultsEnvelope>, ApiError> {
     let mind = owner.is_mind();
     let (run, results) = s.app.get_test_run(&auth.principal, &owner, &id).await?;
     Ok(Json(RunResultsEnvelope {

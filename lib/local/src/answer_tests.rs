@@ -103,7 +103,12 @@ impl AnswerTestStore for SqliteStore {
         .await
     }
 
-    async fn list_tests(&self, ws: &WorkspaceId, owner: &SourceOwner, page: PageRequest) -> StoreResult<Page<AnswerTest>> {
+    async fn list_tests(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        page: PageRequest,
+    ) -> StoreResult<Page<AnswerTest>> {
         let (ws, owner) = (ws.clone(), owner.clone());
         self.read(move |c| {
             paged(
@@ -298,7 +303,12 @@ impl AnswerTestStore for SqliteStore {
         .await
     }
 
-    async fn run_results(&self, ws: &WorkspaceId, owner: &SourceOwner, run: &TestRunId) -> StoreResult<Vec<TestResult>> {
+    async fn run_results(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        run: &TestRunId,
+    ) -> StoreResult<Vec<TestResult>> {
         let (ws, owner, run) = (ws.clone(), owner.clone(), run.clone());
         self.read(move |c| {
             let mut st = c

@@ -197,11 +197,7 @@ impl TestResultRecord {
             question: self.question,
             answer: self.answer,
             generated_by,
-            citations: self
-                .citations
-                .into_iter()
-                .map(CitationRecord::into_citation)
-                .collect::<Result<Vec<_>, _>>()?,
+            citations: self.citations.into_iter().map(CitationRecord::into_citation).collect::<Result<Vec<_>, _>>()?,
             answered: self.answered,
             passed: self.passed,
             checks: self

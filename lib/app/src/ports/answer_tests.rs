@@ -31,11 +31,20 @@ pub trait AnswerTestStore: Send + Sync {
     /// atomic step.
     async fn insert_test(&self, test: &AnswerTest, limit: u32) -> StoreResult<TestInsert>;
 
-    async fn get_test(&self, ws: &WorkspaceId, owner: &SourceOwner, id: &AnswerTestId)
-    -> StoreResult<Option<AnswerTest>>;
+    async fn get_test(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &AnswerTestId,
+    ) -> StoreResult<Option<AnswerTest>>;
 
     /// In creation order (oldest first), with the exact total.
-    async fn list_tests(&self, ws: &WorkspaceId, owner: &SourceOwner, page: PageRequest) -> StoreResult<Page<AnswerTest>>;
+    async fn list_tests(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        page: PageRequest,
+    ) -> StoreResult<Page<AnswerTest>>;
 
     /// Every test of the owner, in creation order.
     async fn all_tests(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<Vec<AnswerTest>>;
@@ -63,7 +72,8 @@ pub trait AnswerTestStore: Send + Sync {
     async fn finish_run(&self, run: &TestRun, results: &[TestResult], keep: u32) -> StoreResult<()>;
 
     /// A finished run's results, in the tests' creation order.
-    async fn run_results(&self, ws: &WorkspaceId, owner: &SourceOwner, run: &TestRunId) -> StoreResult<Vec<TestResult>>;
+    async fn run_results(&self, ws: &WorkspaceId, owner: &SourceOwner, run: &TestRunId)
+    -> StoreResult<Vec<TestResult>>;
 
     /// Removes every test and run of an owner that has been deleted.
     async fn delete_owner_tests(&self, ws: &WorkspaceId, owner: &SourceOwner) -> StoreResult<()>;

@@ -176,7 +176,12 @@ impl AnswerTestStore for DynamoStore {
         }
     }
 
-    async fn list_tests(&self, ws: &WorkspaceId, owner: &SourceOwner, page: PageRequest) -> StoreResult<Page<AnswerTest>> {
+    async fn list_tests(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        page: PageRequest,
+    ) -> StoreResult<Page<AnswerTest>> {
         // At most 500 tests an owner: one partition read, paged here.
         Ok(page_of(self.all_tests(ws, owner).await?, page))
     }
@@ -197,7 +202,12 @@ impl AnswerTestStore for DynamoStore {
             .collect();
         fields.push(("updatedAt".into(), Some(n(test.updated_at.millis()))));
         let update = expr.set_or_remove(fields);
-        let cond = format!("attribute_exists({}) AND {} = {}", expr.a("pk"), expr.a("ws"), expr.v("wsid", s(test.workspace_id.as_str())));
+        let cond = format!(
+            "attribute_exists({}) AND {} = {}",
+            expr.a("pk"),
+            expr.a("ws"),
+            expr.v("wsid", s(test.workspace_id.as_str()))
+        );
         let k = key(tests_pk(&test.owner), test_sk(&test.id));
         Ok(self.update_if(k, update, cond, expr).await?.is_some())
     }
@@ -205,7 +215,8 @@ impl AnswerTestStore for DynamoStore {
     async fn delete_test(&self, ws: &WorkspaceId, owner: &SourceOwner, id: &AnswerTestId) -> StoreResult<bool> {
         super::transact_retrying(self, "delete_test", || {
             let mut expr = Expr::new();
-            let cond = format!("attribute_exists({}) AND {} = {}", expr.a("pk"), expr.a("ws"), expr.v("ws", s(ws.as_str())));
+            let cond =
+                format!("attribute_exists({}) AND {} = {}", expr.a("pk"), expr.a("ws"), expr.v("ws", s(ws.as_str())));
             let delete = TxWrite::Delete { key: key(tests_pk(owner), test_sk(id)), cond: Some(cond), expr };
             let mut expr = Expr::new();
             let update = format!("SET {0} = {0} - {1}", expr.a("tests"), expr.v("one", n(1)));
@@ -260,7 +271,8 @@ impl AnswerTestStore for DynamoStore {
     async fn mark_running(&self, run: &TestRun) -> StoreResult<()> {
         let mut expr = Expr::new();
         let update = format!("SET {} = {}", expr.a("status"), expr.v("status", s(run.status.as_str())));
-        let cond = format!("attribute_exists({}) AND {} <> {}", expr.a("pk"), expr.a("status"), expr.v("done", s("done")));
+        let cond =
+            format!("attribute_exists({}) AND {} <> {}", expr.a("pk"), expr.a("status"), expr.v("done", s("done")));
         self.update_if(key(tests_pk(&run.owner), run_sk(&run.id)), update, cond, expr).await?;
         Ok(())
     }
@@ -286,10 +298,7 @@ impl AnswerTestStore for DynamoStore {
         }
         // Each test's last result; a test deleted meanwhile fails its condition and is skipped.
         let updates: Vec<_> = results.iter().map(|r| self.set_last_result(&pk, &run.id, r)).collect();
-        futures::stream::iter(updates)
-            .buffer_unordered(LAST_RESULTS_AT_ONCE)
-            .try_collect::<Vec<()>>()
-            .await?;
+        futures::stream::iter(updates).buffer_unordered(LAST_RESULTS_AT_ONCE).try_collect::<Vec<()>>().await?;
         // The run, done, and the owner free for the next one: one transaction.
         super::transact_retrying(self, "finish_run", || {
             let mut expr = Expr::new();
@@ -312,7 +321,12 @@ impl AnswerTestStore for DynamoStore {
         self.prune_runs(&run.workspace_id, &run.owner, keep).await
     }
 
-    async fn run_results(&self, ws: &WorkspaceId, owner: &SourceOwner, run: &TestRunId) -> StoreResult<Vec<TestResult>> {
+    async fn run_results(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        run: &TestRunId,
+    ) -> StoreResult<Vec<TestResult>> {
         if self.get_run(ws, owner, run).await?.is_none() {
             return Ok(Vec::new());
         }

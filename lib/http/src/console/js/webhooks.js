@@ -22,6 +22,7 @@ const EVENTS = [
   "message.rated",
   "conversation.handoff_requested",
   "privacy.visitor.erased",
+  "tests.run.completed",
 ];
 
 export async function webhooksView() {
