@@ -36,6 +36,7 @@ from lore_client.api.forms import create_form, submit_response
 from lore_client.api.integrations import subscribe
 from lore_client.api.knowledge import create_source, get_source, process_source, search_chatbot, upload_file
 from lore_client.api.minds import create_mind, publish_mind
+from lore_client.api.tests import create_chatbot_test, get_chatbot_test_run, run_chatbot_tests
 from lore_client.models import (
     CorrectAnswer,
     CreateChatbot,
@@ -51,7 +52,9 @@ from lore_client.models import (
     SendMessage,
     SubmitResponse,
     SubmitResponseValues,
+    StartRun,
     SubscribeBody,
+    TestBody,
     UploadForm,
 )
 from lore_client.types import File
@@ -158,10 +161,31 @@ def main():
     check(envelope["eventType"] == "form_response" and envelope["data"]["formId"] == form.id, envelope)
     check(headers.get("webhook-id") == envelope["eventId"], headers)
     followup(client, bot.id, text.id)
+    answer_tests(client, bot.id, text.id)
     print(
         "python_flow: chatbot, sources (JSON and file), search, Mind, form, hook, delivery, "
-        "feedback, hand-off, agent reply, resume, correction, analytics, export: ok"
+        "feedback, hand-off, agent reply, resume, correction, analytics, export, answer tests: ok"
     )
+
+
+def answer_tests(client, bot_id, refunds_source_id):
+    """An answer test pinned and run (docs/api.md §21); the run's results read back."""
+    body = TestBody.from_dict(
+        {"question": "When are refunds paid?", "expectedSourceIds": [refunds_source_id], "mustContain": ["fourteen"]}
+    )
+    test = ok(create_chatbot_test.sync_detailed(bot_id, client=client, body=body), 201).test
+    check(test.id.startswith("test_") and test.last_result is None, test.to_dict())
+    run = ok(run_chatbot_tests.sync_detailed(bot_id, client=client, body=StartRun()), 202).run
+    check(run.status == "queued" and run.total == 1, run.to_dict())
+
+    def done():
+        read = ok(get_chatbot_test_run.sync_detailed(bot_id, run.id, client=client), 200)
+        return read.run.status == "done" and read
+
+    read = wait_for("the test run", done)
+    result = read.results[0]
+    check(read.run.passed == 1 and result.passed and result.test_id == test.id, read.to_dict())
+    check([c.check for c in result.checks] == ["answered", "sources", "contains"], read.to_dict())
 
 
 def refused(response, status, code):
