@@ -1,10 +1,10 @@
 //! Operator use cases behind the `lore` CLI: workspaces and API keys (docs/api.md §3, §15).
 
 use crate::ports::StoreError;
-use lore_domain::audit::{AuditAction, AuditDetails, AuditEntry};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::api_key::{ApiKey, ApiKeySecret, KeyName};
+use lore_domain::audit::{AuditAction, AuditDetails, AuditEntry};
 use lore_domain::id::{ApiKeyId, WorkspaceId};
 use lore_domain::scope::ScopeSet;
 use lore_domain::workspace::{LimitsPatch, Workspace, WorkspaceLimits, WorkspaceName};

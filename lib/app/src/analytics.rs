@@ -1,12 +1,12 @@
 //! What the owner reads about its conversations (docs/api.md §19): the analytics report and the
 //! export of every transcript.
 
-use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::conversations::Transcript;
 use crate::ports::{ConversationCursor, ConversationStore};
 use crate::{App, AppError};
 use lore_domain::analytics::{Analytics, Day, DayRange};
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::conversation::Conversation;
 use lore_domain::id::WorkspaceId;
 use lore_domain::source::SourceOwner;

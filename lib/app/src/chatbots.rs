@@ -43,12 +43,10 @@ impl App {
         let mut chatbot = Chatbot::create(p.workspace_id().clone(), new, base.clone(), now);
         for n in 1..=MAX_SLUG_ATTEMPTS {
             chatbot.slug = base.with_suffix(n);
-            match self.ports.storage.chatbots.insert_chatbot(&chatbot).await {
-                Ok(()) => {
-                    let details = AuditDetails::new().text("name", chatbot.name.as_str()).text("slug", chatbot.slug.as_str());
-                    self.audited(Self::audit_entry(p, AuditAction::ChatbotCreated, chatbot.id.as_str(), details)).await;
-                    return Ok(chatbot);
-                }
+            let details = AuditDetails::new().text("name", chatbot.name.as_str()).text("slug", chatbot.slug.as_str());
+            let entry = Self::audit_entry(p, AuditAction::ChatbotCreated, chatbot.id.as_str(), details);
+            match self.ports.storage.chatbots.insert_chatbot_recorded(&chatbot, Some(&entry)).await {
+                Ok(()) => return Ok(chatbot),
                 Err(StoreError::Conflict("slug")) if generated => continue,
                 Err(StoreError::Conflict("slug")) => return Err(slug_taken(chatbot.slug.as_str())),
                 Err(e) => return Err(e.into()),
@@ -74,38 +72,58 @@ impl App {
         if patch.is_empty() {
             return self.get_chatbot(p, id).await;
         }
-        let chatbot = self.change_chatbot(p, id, |c| patch.apply(c)).await?;
-        let details = AuditDetails::new().text("name", chatbot.name.as_str()).names("fields", chatbot_fields(&patch));
-        self.audited(Self::audit_entry(p, AuditAction::ChatbotUpdated, id.as_str(), details)).await;
-        Ok(chatbot)
+        let fields = chatbot_fields(&patch);
+        self.change_chatbot(
+            p,
+            id,
+            |c| patch.apply(c),
+            |c| {
+                let details = AuditDetails::new().text("name", c.name.as_str()).names("fields", fields.iter().copied());
+                (AuditAction::ChatbotUpdated, details)
+            },
+        )
+        .await
     }
 
     /// Publishes (or unpublishes) the chatbot: its page is `/c/{slug}` while it is published.
     pub async fn publish_chatbot(&self, p: &Principal, id: &ChatbotId, publish: bool) -> Result<Chatbot, AppError> {
-        let chatbot = self.change_chatbot(p, id, |c| c.is_published = publish).await?;
-        let details = AuditDetails::new().text("name", chatbot.name.as_str()).flag("published", publish);
-        self.audited(Self::audit_entry(p, AuditAction::ChatbotPublished, id.as_str(), details)).await;
-        Ok(chatbot)
+        self.change_chatbot(
+            p,
+            id,
+            |c| c.is_published = publish,
+            |c| {
+                (
+                    AuditAction::ChatbotPublished,
+                    AuditDetails::new().text("name", c.name.as_str()).flag("published", publish),
+                )
+            },
+        )
+        .await
     }
 
     /// A new identity secret for the chatbot, replacing the one before (docs/api.md §18).
     pub async fn new_chatbot_identity_secret(&self, p: &Principal, id: &ChatbotId) -> Result<IdentitySecret, AppError> {
         let secret = IdentitySecret::generate();
-        self.change_chatbot(p, id, |c| c.settings.embed.identity_secret = Some(secret.clone())).await?;
         // The secret itself is never in the entry.
-        let details = AuditDetails::new().text("owner", "chatbot");
-        self.audited(Self::audit_entry(p, AuditAction::IdentitySecretCreated, id.as_str(), details)).await;
+        self.change_chatbot(
+            p,
+            id,
+            |c| c.settings.embed.identity_secret = Some(secret.clone()),
+            |_| (AuditAction::IdentitySecretCreated, AuditDetails::new().text("owner", "chatbot")),
+        )
+        .await?;
         Ok(secret)
     }
 
     /// Reads the chatbot, applies `change`, and writes it back unless another write came first,
     /// in which case it starts over from the newer chatbot (as Minds do): concurrent changes of
-    /// different settings all land.
+    /// different settings all land. `audit` names the change for the audit log, written with it.
     async fn change_chatbot(
         &self,
         p: &Principal,
         id: &ChatbotId,
         change: impl Fn(&mut Chatbot),
+        audit: impl Fn(&Chatbot) -> (AuditAction, AuditDetails),
     ) -> Result<Chatbot, AppError> {
         for _ in 0..crate::minds::MAX_WRITE_ATTEMPTS {
             let current = self.get_chatbot(p, id).await?;
@@ -113,7 +131,9 @@ impl App {
             change(&mut chatbot);
             chatbot.updated_at = Timestamp::now().max(current.updated_at);
             chatbot.revision = current.revision + 1;
-            match self.ports.storage.chatbots.update_chatbot(&chatbot).await {
+            let (action, details) = audit(&chatbot);
+            let entry = Self::audit_entry(p, action, id.as_str(), details);
+            match self.ports.storage.chatbots.update_chatbot_recorded(&chatbot, Some(&entry)).await {
                 Ok(RevisedWrite::Done) => return Ok(chatbot),
                 Ok(RevisedWrite::NotFound) => return Err(AppError::NotFound("chatbot")),
                 Ok(RevisedWrite::Stale) => continue,
@@ -132,8 +152,8 @@ impl App {
     }
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
-        if self.ports.storage.chatbots.delete_chatbot(p.workspace_id(), id).await? {
-            self.audited(Self::audit_entry(p, AuditAction::ChatbotDeleted, id.as_str(), AuditDetails::new())).await;
+        let entry = Self::audit_entry(p, AuditAction::ChatbotDeleted, id.as_str(), AuditDetails::new());
+        if self.ports.storage.chatbots.delete_chatbot_recorded(p.workspace_id(), id, Some(&entry)).await? {
             // Its conversations: once the chatbot is gone none can be started.
             let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
             self.ports.storage.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;

@@ -5,13 +5,13 @@
 //! so a limit changed with `lore workspaces update` applies and is reported at once.
 
 use crate::audit::mind_fields;
-use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::chatbots::slug_taken;
 use crate::ports::StoreError;
 use crate::ports::{MindInsert, RevisedWrite};
 use crate::{App, AppError};
 use lore_domain::Timestamp;
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::chatbot::SlugChoice;
 use lore_domain::id::MindId;
 use lore_domain::mind::{Mind, MindPatch, NewMind};
@@ -110,12 +110,10 @@ impl App {
         let mut mind = Mind::create(ws.id.clone(), new, base.clone(), Timestamp::now());
         for n in 1..=MAX_SLUG_ATTEMPTS {
             mind.slug = base.with_suffix(n);
-            match self.ports.storage.minds.insert_mind(&mind, limit).await {
-                Ok(MindInsert::Inserted) => {
-                    let details = AuditDetails::new().text("name", mind.name.as_str()).text("slug", mind.slug.as_str());
-                    self.audited(Self::audit_entry(p, AuditAction::MindCreated, mind.id.as_str(), details)).await;
-                    return self.detail(mind, &ws).await;
-                }
+            let details = AuditDetails::new().text("name", mind.name.as_str()).text("slug", mind.slug.as_str());
+            let entry = Self::audit_entry(p, AuditAction::MindCreated, mind.id.as_str(), details);
+            match self.ports.storage.minds.insert_mind_recorded(&mind, limit, Some(&entry)).await {
+                Ok(MindInsert::Inserted) => return self.detail(mind, &ws).await,
                 Ok(MindInsert::LimitReached { used }) => return Err(minds_limit_reached(used, limit)),
                 Err(StoreError::Conflict("slug")) if generated => continue,
                 Err(e) => return Err(write_error(e, &mind)),
@@ -156,8 +154,15 @@ impl App {
 
     /// Reads the Mind, applies `change`, and writes it back unless another write came first,
     /// in which case it starts over from the newer Mind: concurrent partial updates of
-    /// different settings all land.
-    async fn change_mind(&self, p: &Principal, id: &MindId, change: impl Fn(&mut Mind)) -> Result<Mind, AppError> {
+    /// different settings all land. `audit` names the change for the audit log, written with it
+    /// (a change that changes nothing writes neither).
+    async fn change_mind(
+        &self,
+        p: &Principal,
+        id: &MindId,
+        change: impl Fn(&mut Mind),
+        audit: impl Fn(&Mind) -> (AuditAction, AuditDetails),
+    ) -> Result<Mind, AppError> {
         for _ in 0..MAX_WRITE_ATTEMPTS {
             let current = self.find_mind(p, id).await?;
             let mut mind = current.clone();
@@ -167,7 +172,9 @@ impl App {
             }
             mind.updated_at = Timestamp::now().max(current.updated_at);
             mind.revision = current.revision + 1;
-            match self.ports.storage.minds.update_mind(&mind).await {
+            let (action, details) = audit(&mind);
+            let entry = Self::audit_entry(p, action, id.as_str(), details);
+            match self.ports.storage.minds.update_mind_recorded(&mind, Some(&entry)).await {
                 Ok(RevisedWrite::Done) => return Ok(mind),
                 Ok(RevisedWrite::NotFound) => return Err(AppError::NotFound("mind")),
                 Ok(RevisedWrite::Stale) => continue,
@@ -179,18 +186,38 @@ impl App {
 
     /// Changes the settings the patch names; the others keep their values.
     pub async fn update_mind(&self, p: &Principal, id: &MindId, patch: MindPatch) -> Result<MindDetail, AppError> {
-        let mind = self.change_mind(p, id, |m| patch.apply(m)).await?;
-        let details = AuditDetails::new().text("name", mind.name.as_str()).names("fields", mind_fields(&patch));
-        self.audited(Self::audit_entry(p, AuditAction::MindUpdated, id.as_str(), details)).await;
+        let fields = mind_fields(&patch);
+        let mind = self
+            .change_mind(
+                p,
+                id,
+                |m| patch.apply(m),
+                |m| {
+                    let details =
+                        AuditDetails::new().text("name", m.name.as_str()).names("fields", fields.iter().copied());
+                    (AuditAction::MindUpdated, details)
+                },
+            )
+            .await?;
         self.detail(mind, &self.current_workspace(p).await?).await
     }
 
     /// Publishes (or unpublishes) the Mind. The warning is present exactly when the Mind has
     /// no `ready` knowledge source (docs/api.md §8, §16.23).
     pub async fn publish_mind(&self, p: &Principal, id: &MindId, publish: bool) -> Result<Publication, AppError> {
-        let mind = self.change_mind(p, id, |m| m.is_published = publish).await?;
-        let details = AuditDetails::new().text("name", mind.name.as_str()).flag("published", publish);
-        self.audited(Self::audit_entry(p, AuditAction::MindPublished, id.as_str(), details)).await;
+        let mind = self
+            .change_mind(
+                p,
+                id,
+                |m| m.is_published = publish,
+                |m| {
+                    (
+                        AuditAction::MindPublished,
+                        AuditDetails::new().text("name", m.name.as_str()).flag("published", publish),
+                    )
+                },
+            )
+            .await?;
         let warning = (!mind.has_ready_source()).then(|| {
             if publish {
                 "This Mind has no ready knowledge source yet: its public page is live, but it has nothing to answer \
@@ -210,19 +237,28 @@ impl App {
         id: &MindId,
     ) -> Result<lore_domain::embed::IdentitySecret, AppError> {
         let secret = lore_domain::embed::IdentitySecret::generate();
-        self.change_mind(p, id, |m| m.settings.embed.identity_secret = Some(secret.clone())).await?;
         // The secret itself is never in the entry.
-        let details = AuditDetails::new().text("owner", "mind");
-        self.audited(Self::audit_entry(p, AuditAction::IdentitySecretCreated, id.as_str(), details)).await;
+        self.change_mind(
+            p,
+            id,
+            |m| m.settings.embed.identity_secret = Some(secret.clone()),
+            |_| (AuditAction::IdentitySecretCreated, AuditDetails::new().text("owner", "mind")),
+        )
+        .await?;
         Ok(secret)
     }
 
     /// Deletes the Mind with everything it owns.
     pub async fn delete_mind(&self, p: &Principal, id: &MindId) -> Result<(), AppError> {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.
-        let removal =
-            self.ports.storage.minds.delete_mind(p.workspace_id(), id).await?.ok_or(AppError::NotFound("mind"))?;
-        self.audited(Self::audit_entry(p, AuditAction::MindDeleted, id.as_str(), AuditDetails::new())).await;
+        let entry = Self::audit_entry(p, AuditAction::MindDeleted, id.as_str(), AuditDetails::new());
+        let removal = self
+            .ports
+            .storage
+            .minds
+            .delete_mind_recorded(p.workspace_id(), id, Some(&entry))
+            .await?
+            .ok_or(AppError::NotFound("mind"))?;
         // Its conversations: once the Mind is gone none can be started, so this removes them all
         // (the embedded store removed them with the Mind already).
         self.ports

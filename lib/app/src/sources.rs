@@ -2,7 +2,6 @@
 //! sources, docs/api.md §9). Both owners share them: the chatbot entry points here, the Mind ones in
 //! `mind_sources.rs`.
 
-use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::files::Upload;
 use crate::files::quota::storage_limit;
@@ -10,6 +9,7 @@ use crate::ports::UrlRejection;
 use crate::ports::{CountLimit, Guarded, IngestJob, InsertLimits, Inserted, Lease, SourceFilter, SourceStats, Updated};
 use crate::{App, AppError};
 use lore_domain::audio::MAX_AUDIO_UPLOAD_BYTES;
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::{ChatbotId, SourceId, WorkspaceId};
 use lore_domain::metadata::Metadata;

@@ -3,11 +3,11 @@
 
 mod delivery;
 
-use lore_domain::audit::{AuditAction, AuditDetails};
 use crate::auth::Principal;
 use crate::ports::{DeliveryFilter, HookCounts};
 use crate::sources::url_error;
 use crate::{App, AppError};
+use lore_domain::audit::{AuditAction, AuditDetails};
 use lore_domain::delivery::{Delivery, DeliveryStatus, Envelope};
 use lore_domain::error::Validator;
 use lore_domain::event::{Event, EventType};

@@ -101,9 +101,9 @@ impl RouteGroup {
             // Workspace-wide routes: webhooks, keys and usage, privacy requests, and the owners'
             // console (`/console`, HTML and its assets, not in the API document), which must share
             // the API's origin.
-            RouteGroup::Integrations => {
-                console::routes(webhooks::router().merge(keys::router()).merge(privacy::router()).merge(audit::router()))
-            }
+            RouteGroup::Integrations => console::routes(
+                webhooks::router().merge(keys::router()).merge(privacy::router()).merge(audit::router()),
+            ),
             // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
             // API document), and the embedding script `/widget.js` with the pages' icon.
             RouteGroup::Minds => public_page::mind_routes(

@@ -1,6 +1,8 @@
 //! Chatbots on [`SqliteStore`].
 
+use crate::audit::insert_audit;
 use crate::workspaces::stored;
+use lore_domain::audit::AuditEntry;
 
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
@@ -42,8 +44,9 @@ fn chatbot_from(r: &Row<'_>) -> rusqlite::Result<Chatbot> {
 
 #[async_trait]
 impl ChatbotStore for SqliteStore {
-    async fn insert_chatbot(&self, chatbot: &Chatbot) -> StoreResult<()> {
+    async fn insert_chatbot_recorded(&self, chatbot: &Chatbot, audit: Option<&AuditEntry>) -> StoreResult<()> {
         let c = chatbot.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             tx.execute(
                 &format!(
@@ -65,6 +68,9 @@ impl ChatbotStore for SqliteStore {
                 ],
             )
             .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
+            if let Some(e) = &audit {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(())
         })
         .await
@@ -103,8 +109,13 @@ impl ChatbotStore for SqliteStore {
         .await
     }
 
-    async fn update_chatbot(&self, chatbot: &Chatbot) -> StoreResult<RevisedWrite> {
+    async fn update_chatbot_recorded(
+        &self,
+        chatbot: &Chatbot,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<RevisedWrite> {
         let c = chatbot.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             let n = tx
                 .execute(
@@ -124,6 +135,9 @@ impl ChatbotStore for SqliteStore {
                 )
                 .map_err(|e| conflict_or_unavailable(e, CHATBOT_SLUG_TAKEN))?;
             if n == 1 {
+                if let Some(e) = &audit {
+                    insert_audit(tx, e).map_err(unavailable)?;
+                }
                 return Ok(RevisedWrite::Done);
             }
             let exists: bool = tx
@@ -148,12 +162,22 @@ impl ChatbotStore for SqliteStore {
         .await
     }
 
-    async fn delete_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {
-        let (ws, id) = (ws.clone(), id.clone());
+    async fn delete_chatbot_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &ChatbotId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool> {
+        let (ws, id, audit) = (ws.clone(), id.clone(), audit.cloned());
         self.write(move |tx| {
             let n = tx
                 .execute("DELETE FROM chatbots WHERE id = ?1 AND workspace_id = ?2", [id.as_str(), ws.as_str()])
                 .map_err(unavailable)?;
+            if n == 1
+                && let Some(e) = &audit
+            {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(n == 1)
         })
         .await

@@ -1,11 +1,13 @@
 //! The Mind port on [`SqliteStore`]: Mind records with their source counts (docs/api.md §8).
 
+use crate::audit::insert_audit;
 use crate::paging::paged;
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, RevisedWrite};
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::{Mind, MindSourceCounts};
 use lore_domain::pagination::{Page, PageRequest};
@@ -61,8 +63,14 @@ fn mind_from(r: &Row<'_>) -> rusqlite::Result<Mind> {
 
 #[async_trait]
 impl MindStore for SqliteStore {
-    async fn insert_mind(&self, mind: &Mind, minds_limit: u32) -> StoreResult<MindInsert> {
+    async fn insert_mind_recorded(
+        &self,
+        mind: &Mind,
+        minds_limit: u32,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<MindInsert> {
         let m = mind.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             // The count and the insert share the write transaction: no other writer can slip
             // a Mind in between.
@@ -88,6 +96,9 @@ impl MindStore for SqliteStore {
                 ],
             )
             .map_err(|e| conflict_or_unavailable(e, SLUG_TAKEN))?;
+            if let Some(e) = &audit {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(MindInsert::Inserted)
         })
         .await
@@ -146,8 +157,9 @@ impl MindStore for SqliteStore {
         .await
     }
 
-    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite> {
+    async fn update_mind_recorded(&self, mind: &Mind, audit: Option<&AuditEntry>) -> StoreResult<RevisedWrite> {
         let m = mind.clone();
+        let audit = audit.cloned();
         self.write(move |tx| {
             let stored: Option<i64> = tx
                 .query_row(
@@ -176,13 +188,21 @@ impl MindStore for SqliteStore {
                 ],
             )
             .map_err(|e| conflict_or_unavailable(e, SLUG_TAKEN))?;
+            if let Some(e) = &audit {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok(RevisedWrite::Done)
         })
         .await
     }
 
-    async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>> {
-        let (ws, id) = (ws.clone(), id.clone());
+    async fn delete_mind_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &MindId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<Option<MindRemoval>> {
+        let (ws, id, audit) = (ws.clone(), id.clone(), audit.cloned());
         self.write(move |tx| {
             // Its sources' files are collected first; the delete cascades to the sources and
             // from them to their chunks, in this transaction.
@@ -199,6 +219,11 @@ impl MindStore for SqliteStore {
             let n = tx
                 .execute("DELETE FROM minds WHERE id = ?1 AND workspace_id = ?2", params![id.as_str(), ws.as_str()])
                 .map_err(unavailable)?;
+            if n == 1
+                && let Some(e) = &audit
+            {
+                insert_audit(tx, e).map_err(unavailable)?;
+            }
             Ok((n == 1).then_some(MindRemoval { file_keys }))
         })
         .await

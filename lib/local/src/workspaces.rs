@@ -1,10 +1,10 @@
 //! Workspaces and their API keys on [`SqliteStore`].
 
+use crate::audit::insert_audit;
 use crate::sqlite::{SqliteStore, conflict_or_unavailable, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::{KeyStore, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
-use crate::audit::insert_audit;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
 use lore_domain::audit::AuditEntry;
 use lore_domain::id::{ApiKeyId, WorkspaceId};
@@ -182,12 +182,7 @@ impl KeyStore for SqliteStore {
         .await
     }
 
-    async fn revoke_key_recorded(
-        &self,
-        id: &ApiKeyId,
-        at: Timestamp,
-        audit: Option<&AuditEntry>,
-    ) -> StoreResult<bool> {
+    async fn revoke_key_recorded(&self, id: &ApiKeyId, at: Timestamp, audit: Option<&AuditEntry>) -> StoreResult<bool> {
         let id = id.clone();
         let audit = audit.cloned();
         self.write(move |tx| {

@@ -52,7 +52,15 @@ lore_app::conformance_tests!(mind_stores => minds);
 async fn audit_store(_suite: &str) -> (lore_app::conformance::AuditStores, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
-    (lore_app::conformance::AuditStores { audit: store.clone(), workspaces: store.clone(), keys: store.clone(), hooks: store }, dir)
+    (
+        lore_app::conformance::AuditStores {
+            audit: store.clone(),
+            workspaces: store.clone(),
+            keys: store.clone(),
+            hooks: store,
+        },
+        dir,
+    )
 }
 
 lore_app::conformance_tests!(audit_store => audit);

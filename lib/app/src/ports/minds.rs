@@ -7,6 +7,7 @@
 
 use super::StoreResult;
 use async_trait::async_trait;
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::Mind;
 use lore_domain::pagination::{Page, PageRequest};
@@ -54,7 +55,16 @@ pub trait MindStore: Send + Sync {
     /// Inserts `mind` (revision 0, no sources) unless its workspace already has `minds_limit`
     /// Minds; the count and the insert are one atomic step, so concurrent creates at the limit
     /// cannot both pass. Fails with `Conflict("slug")` / `Conflict("public_slug")`.
-    async fn insert_mind(&self, mind: &Mind, minds_limit: u32) -> StoreResult<MindInsert>;
+    async fn insert_mind(&self, mind: &Mind, minds_limit: u32) -> StoreResult<MindInsert> {
+        self.insert_mind_recorded(mind, minds_limit, None).await
+    }
+    /// [`MindStore::insert_mind`] that writes `audit` in the same transaction, only when inserted.
+    async fn insert_mind_recorded(
+        &self,
+        mind: &Mind,
+        minds_limit: u32,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<MindInsert>;
 
     /// The Mind, with its current source counts; `None` when absent or in another workspace.
     async fn get_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<Mind>>;
@@ -71,10 +81,24 @@ pub trait MindStore: Send + Sync {
     /// Replaces every setting, the slug, `isPublished` and `updatedAt` of the Mind (never its
     /// counts), and stores `mind.revision`, provided the stored revision is
     /// `mind.revision - 1`. Fails with `Conflict("slug")` / `Conflict("public_slug")`.
-    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite>;
+    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite> {
+        self.update_mind_recorded(mind, None).await
+    }
+    /// [`MindStore::update_mind`] that writes `audit` in the same transaction, only when `Done`.
+    async fn update_mind_recorded(&self, mind: &Mind, audit: Option<&AuditEntry>) -> StoreResult<RevisedWrite>;
 
     /// Removes the Mind and every record it owns (its knowledge sources, once they exist) in
     /// one step, and tells what it owned elsewhere. `None` when it did not exist in that
     /// workspace.
-    async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>>;
+    async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>> {
+        self.delete_mind_recorded(ws, id, None).await
+    }
+    /// [`MindStore::delete_mind`] that writes `audit` with the Mind's own delete (on DynamoDB its
+    /// sources go in transactions before it), only when this call deleted it.
+    async fn delete_mind_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &MindId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<Option<MindRemoval>>;
 }

@@ -2,8 +2,8 @@
 //! callers import from `lore_app::ports`. Each backend (embedded, AWS) implements all of them
 //! and passes the same conformance suites.
 
-mod audit;
 mod answer_tests;
+mod audit;
 mod chatbots;
 mod conversations;
 mod events;
@@ -23,8 +23,8 @@ mod transcription;
 mod webhooks;
 mod workspaces;
 
-pub use audit::*;
 pub use answer_tests::*;
+pub use audit::*;
 pub use chatbots::*;
 pub use conversations::*;
 pub use events::*;

@@ -36,16 +36,24 @@ pub trait HookStore: Send + Sync {
     }
     /// [`HookStore::subscribe`] that writes `audit` in the same transaction as the subscription
     /// (with its `target_id` set to the stored subscription's id), and not when the limit refuses it.
-    async fn subscribe_recorded(&self, hook: &Hook, limit: u32, audit: Option<&AuditEntry>)
-    -> StoreResult<Option<Hook>>;
+    async fn subscribe_recorded(
+        &self,
+        hook: &Hook,
+        limit: u32,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<Option<Hook>>;
     async fn get_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<Option<Hook>>;
     /// `false` when it did not exist.
     async fn delete_hook(&self, ws: &WorkspaceId, id: &HookId) -> StoreResult<bool> {
         self.delete_hook_recorded(ws, id, None).await
     }
     /// [`HookStore::delete_hook`] that writes `audit` in the same transaction, only if it deleted.
-    async fn delete_hook_recorded(&self, ws: &WorkspaceId, id: &HookId, audit: Option<&AuditEntry>)
-    -> StoreResult<bool>;
+    async fn delete_hook_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &HookId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool>;
     /// Removes the subscriptions to one form (the form is being deleted); how many.
     async fn delete_form_hooks(&self, ws: &WorkspaceId, form: &FormId) -> StoreResult<u64>;
     /// Every `active` subscription of the workspace.

@@ -43,8 +43,7 @@ pub trait KeyStore: Send + Sync {
     }
     /// [`KeyStore::revoke_key`] that writes `audit` in the same transaction, and only when the
     /// key is revoked by it (`true`).
-    async fn revoke_key_recorded(&self, id: &ApiKeyId, at: Timestamp, audit: Option<&AuditEntry>)
-    -> StoreResult<bool>;
+    async fn revoke_key_recorded(&self, id: &ApiKeyId, at: Timestamp, audit: Option<&AuditEntry>) -> StoreResult<bool>;
     /// Deletes a revoked key's record. `false` when no such key exists or it is not revoked (a
     /// live key is never deleted: it is revoked first).
     async fn delete_revoked_key(&self, id: &ApiKeyId) -> StoreResult<bool>;

@@ -4,6 +4,7 @@
 //! every workspace (as `PUBSLUG#` does for Minds). Its public settings are the attributes of
 //! `lore_records::AssistantRecord`; `isPublished` is its own attribute.
 
+use super::audit::audit_put;
 use super::document;
 use super::keys::{COUNTERS_SK, chatbot_sk, slug_sk, ws_pk};
 use super::workspaces::{delete_guard, exists, guard, put_new};
@@ -15,6 +16,7 @@ use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{ChatbotStore, RevisedWrite, StoreError, StoreResult};
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::chatbot::{Chatbot, ChatbotName};
 use lore_domain::id::{ChatbotId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
@@ -92,7 +94,7 @@ pub(crate) fn chatbot_from(item: &Item) -> StoreResult<Chatbot> {
 
 #[async_trait]
 impl ChatbotStore for DynamoStore {
-    async fn insert_chatbot(&self, c: &Chatbot) -> StoreResult<()> {
+    async fn insert_chatbot_recorded(&self, c: &Chatbot, audit: Option<&AuditEntry>) -> StoreResult<()> {
         for attempt in 0..MAX_ATTEMPTS {
             let mut expr = Expr::new();
             let update = format!("ADD {} {}", expr.a("chatbots"), expr.v("one", n(1)));
@@ -105,6 +107,8 @@ impl ChatbotStore for DynamoStore {
             if c.is_published {
                 writes.push(put_new(public_guard(c)));
             }
+            // Last, so the positions the failures are told by stay as they are.
+            writes.extend(audit.map(audit_put));
             match self.transact(writes).await {
                 Ok(()) => return Ok(()),
                 Err(TxFailure::Condition(failed)) if failed.contains(&1) => return Err(StoreError::Conflict("slug")),
@@ -137,7 +141,7 @@ impl ChatbotStore for DynamoStore {
         Ok(Page { items, total, request: page })
     }
 
-    async fn update_chatbot(&self, c: &Chatbot) -> StoreResult<RevisedWrite> {
+    async fn update_chatbot_recorded(&self, c: &Chatbot, audit: Option<&AuditEntry>) -> StoreResult<RevisedWrite> {
         let pk = ws_pk(&c.workspace_id);
         let sk = chatbot_sk(&c.id);
         for attempt in 0..MAX_ATTEMPTS {
@@ -178,6 +182,7 @@ impl ChatbotStore for DynamoStore {
                     writes.push(put_new(public_guard(c)));
                 }
             }
+            writes.extend(audit.map(audit_put));
             if let Some(done) =
                 self.write_settings(SettingsWrite { writes, slug_taken, address_taken }, attempt).await?
             {
@@ -198,7 +203,12 @@ impl ChatbotStore for DynamoStore {
         Ok(self.get_chatbot(&ws, &id).await?.filter(|c| c.is_published && c.slug.as_str() == slug))
     }
 
-    async fn delete_chatbot(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {
-        self.delete_chatbot_and_sources(ws, id).await
+    async fn delete_chatbot_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &ChatbotId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<bool> {
+        self.delete_chatbot_and_sources(ws, id, audit).await
     }
 }

@@ -13,6 +13,7 @@
 //! are the sums of its `n_<status>_*` cells; a source write never changes the Mind's `rev`, so
 //! it never makes a settings update stale.
 
+use super::audit::audit_put;
 use super::document;
 use super::keys::{COUNTERS_SK, mind_sk, ws_pk};
 use super::sources::{MIND_SOURCES, count_in_status};
@@ -25,6 +26,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use lore_app::ports::{MindInsert, MindRemoval, MindStore, MindUsage, RevisedWrite};
 use lore_app::ports::{StoreError, StoreResult};
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{MindId, WorkspaceId};
 use lore_domain::mind::{Mind, MindSourceCounts};
 use lore_domain::pagination::{Page, PageRequest};
@@ -141,7 +143,12 @@ fn at_revision(expr: &mut Expr, rev: u64) -> String {
 
 #[async_trait]
 impl MindStore for DynamoStore {
-    async fn insert_mind(&self, mind: &Mind, minds_limit: u32) -> StoreResult<MindInsert> {
+    async fn insert_mind_recorded(
+        &self,
+        mind: &Mind,
+        minds_limit: u32,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<MindInsert> {
         let pk = ws_pk(&mind.workspace_id);
         for attempt in 0..MAX_ATTEMPTS {
             // The count and the insert are one transaction: the counter's condition is the limit.
@@ -161,6 +168,8 @@ impl MindStore for DynamoStore {
             if mind.is_published {
                 writes.push(put_new(public_guard(mind)));
             }
+            // Last, so the positions the failures are told by stay as they are.
+            writes.extend(audit.map(audit_put));
             let failed = match self.transact(writes).await {
                 Ok(()) => return Ok(MindInsert::Inserted),
                 Err(TxFailure::Conflict) => {
@@ -227,7 +236,7 @@ impl MindStore for DynamoStore {
         }))
     }
 
-    async fn update_mind(&self, mind: &Mind) -> StoreResult<RevisedWrite> {
+    async fn update_mind_recorded(&self, mind: &Mind, audit: Option<&AuditEntry>) -> StoreResult<RevisedWrite> {
         let pk = ws_pk(&mind.workspace_id);
         let sk = mind_sk(&mind.id);
         for attempt in 0..MAX_ATTEMPTS {
@@ -258,6 +267,7 @@ impl MindStore for DynamoStore {
                     writes.push(put_new(public_guard(mind)));
                 }
             }
+            writes.extend(audit.map(audit_put));
             if let Some(done) =
                 self.write_settings(SettingsWrite { writes, slug_taken, address_taken }, attempt).await?
             {
@@ -267,7 +277,12 @@ impl MindStore for DynamoStore {
         Err(gave_up("update_mind"))
     }
 
-    async fn delete_mind(&self, ws: &WorkspaceId, id: &MindId) -> StoreResult<Option<MindRemoval>> {
+    async fn delete_mind_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &MindId,
+        audit: Option<&AuditEntry>,
+    ) -> StoreResult<Option<MindRemoval>> {
         let pk = ws_pk(ws);
         let sk = mind_sk(id);
         let mut file_keys = Vec::new();
@@ -301,6 +316,8 @@ impl MindStore for DynamoStore {
             if stored.is_published {
                 writes.push(release(public_slug_pk(stored.slug.as_str()), PUBLIC_SLUG_SK, id));
             }
+            // The entry goes with the Mind's own delete (its sources went before).
+            writes.extend(audit.map(audit_put));
             match self.transact(writes).await {
                 Ok(()) => return Ok(Some(MindRemoval { file_keys })),
                 // Changed meanwhile (a setting, or a new source): read again.

@@ -5,6 +5,7 @@
 //! is next due: its `nextAttemptAt`, or the end of its claim); a claim is one conditional
 //! `UpdateItem`, so of concurrent claimers exactly one wins each delivery.
 
+use super::audit::audit_put;
 use super::events::event_from;
 use super::keys::{COUNTERS_SK, ws_pk};
 use super::keys::{EVENT_SK, OUTBOX, event_pk};
@@ -12,7 +13,6 @@ use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, LEASE_SHARDS, LEASES, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up,
     get_i, get_s, get_u, key, malformed, n, newest_first_key, req_s, s,
 };
-use super::audit::audit_put;
 use super::{add, put_if_absent, transact_retrying};
 use async_trait::async_trait;
 use lore_app::ports::Lease;
@@ -407,8 +407,10 @@ impl HookStore for DynamoStore {
             if let Some(e) = audit {
                 // The rotation and its entry in one transaction (which returns no item: the
                 // subscription afterwards is the one read, with the secrets swapped).
-                let writes =
-                    vec![TxWrite::Update { key: key(ws_pk(ws), hook_sk(id)), update, cond: Some(cond), expr }, audit_put(e)];
+                let writes = vec![
+                    TxWrite::Update { key: key(ws_pk(ws), hook_sk(id)), update, cond: Some(cond), expr },
+                    audit_put(e),
+                ];
                 match self.transact(writes).await {
                     Ok(()) => {
                         let retiring = RetiringSecret { secret: h.secret.clone(), until: retiring_until };

@@ -1,5 +1,6 @@
 //! Workspaces and API keys on the table, and the guard items that keep names unique.
 
+use super::audit::audit_put;
 use super::keys::{COUNTERS_SK, WS_SK, ws_pk};
 use super::{
     DynamoStore, Expr, GSI1, GSI2, Item, MAX_ATTEMPTS, TxFailure, TxWrite, backoff, gave_up, get_i, get_s, key,
@@ -8,7 +9,6 @@ use super::{
 use async_trait::async_trait;
 use lore_app::ports::{KeyStore, StoreError, StoreResult, WorkspaceStore};
 use lore_domain::Timestamp;
-use super::audit::audit_put;
 use lore_domain::api_key::{ApiKey, KeyHash, KeyName};
 use lore_domain::audit::AuditEntry;
 use lore_domain::id::{ApiKeyId, WorkspaceId};
@@ -256,12 +256,7 @@ impl KeyStore for DynamoStore {
         self.batch_get(keys).await?.iter().map(api_key_from).collect()
     }
 
-    async fn revoke_key_recorded(
-        &self,
-        id: &ApiKeyId,
-        at: Timestamp,
-        audit: Option<&AuditEntry>,
-    ) -> StoreResult<bool> {
+    async fn revoke_key_recorded(&self, id: &ApiKeyId, at: Timestamp, audit: Option<&AuditEntry>) -> StoreResult<bool> {
         let Some(pointer) = self.get(&key_id_pk(id), KEY_ID_SK).await? else { return Ok(false) };
         let hash = req_s(&pointer, "hash")?;
         let revoke = || {
@@ -277,7 +272,10 @@ impl KeyStore for DynamoStore {
         // The revocation and its entry in one transaction: the entry only if the key was live.
         super::transact_retrying(self, "revoke_key", || {
             let (update, cond, expr) = revoke();
-            Ok(vec![TxWrite::Update { key: key(key_pk(hash), KEY_SK), update, cond: Some(cond), expr }, audit_put(audit)])
+            Ok(vec![
+                TxWrite::Update { key: key(key_pk(hash), KEY_SK), update, cond: Some(cond), expr },
+                audit_put(audit),
+            ])
         })
         .await
     }

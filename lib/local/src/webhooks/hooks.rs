@@ -1,10 +1,10 @@
 //! Webhook subscriptions (`HookStore`) on [`SqliteStore`].
 
+use crate::audit::insert_audit;
 use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::StoreResult;
 use lore_app::ports::{HookCounts, HookStore};
-use crate::audit::insert_audit;
 use lore_domain::Timestamp;
 use lore_domain::audit::AuditEntry;
 use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};

@@ -312,7 +312,12 @@ impl DynamoStore {
     /// Deletes the chatbot, after its sources (in batches, each with the counters it changes);
     /// the chatbot item itself goes only once its `sourceCount` is 0, so a source inserted
     /// meanwhile is never left behind.
-    pub(crate) async fn delete_chatbot_and_sources(&self, ws: &WorkspaceId, id: &ChatbotId) -> StoreResult<bool> {
+    pub(crate) async fn delete_chatbot_and_sources(
+        &self,
+        ws: &WorkspaceId,
+        id: &ChatbotId,
+        audit: Option<&lore_domain::audit::AuditEntry>,
+    ) -> StoreResult<bool> {
         let (pk, sk) = (ws_pk(ws), chatbot_sk(id));
         let owner = SourceOwner::Chatbot(id.clone());
         let mut stalls = 0;
@@ -368,6 +373,9 @@ impl DynamoStore {
                     );
                     writes.push(TxWrite::Delete { key: guard, cond: Some(cond), expr: e4 });
                 }
+                // The entry goes with the chatbot's own delete (its sources went before, in
+                // transactions of their own).
+                writes.extend(audit.map(crate::dynamo::audit::audit_put));
                 match self.transact(writes).await {
                     Ok(()) => return Ok(true),
                     Err(TxFailure::Condition(_) | TxFailure::Conflict) => {
