@@ -408,14 +408,15 @@ impl App {
         owner: &SourceOwner,
         id: &SourceId,
     ) -> Result<(), AppError> {
-        self.get_owned_source(p, owner, id).await?;
-        let deleted = match self.ports.storage.sources.delete_source(p.workspace_id(), id, SETTLED).await? {
+        let source = self.get_owned_source(p, owner, id).await?;
+        let details = AuditDetails::new().text("name", &source.name).text("owner", &owner.to_string());
+        let entry = Self::audit_entry(p, AuditAction::SourceDeleted, id.as_str(), details);
+        let sources = &self.ports.storage.sources;
+        let deleted = match sources.delete_source_recorded(p.workspace_id(), id, SETTLED, Some(&entry)).await? {
             Guarded::Done(s) => s,
             Guarded::NotFound => return Err(AppError::NotFound("source")),
             Guarded::WrongStatus(_) => return Err(processing_in_progress()),
         };
-        let details = AuditDetails::new().text("name", &deleted.name).text("owner", &owner.to_string());
-        self.audited(Self::audit_entry(p, AuditAction::SourceDeleted, id.as_str(), details)).await;
         self.ports.storage.index.delete_source_chunks(&deleted.id).await?;
         if let Some(key) = deleted.spec.blob_key() {
             self.ports.storage.blobs.delete(key).await?;

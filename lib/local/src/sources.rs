@@ -11,6 +11,7 @@ use lore_app::ports::{
     SourceStore, StaleRun, Updated,
 };
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
@@ -281,13 +282,14 @@ impl SourceStore for SqliteStore {
         .await
     }
 
-    async fn delete_source(
+    async fn delete_source_recorded(
         &self,
         ws: &WorkspaceId,
         id: &SourceId,
         allowed: &[SourceStatus],
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Guarded<KnowledgeSource>> {
-        let (ws, id, allowed) = (ws.clone(), id.clone(), allowed.to_vec());
+        let (ws, id, allowed, audit) = (ws.clone(), id.clone(), allowed.to_vec(), audit.cloned());
         self.write(move |tx| {
             let Some(current) = get(tx, id.as_str()).map_err(unavailable)? else {
                 return Ok(Guarded::NotFound);
@@ -302,6 +304,9 @@ impl SourceStore for SqliteStore {
             if let SourceOwner::Chatbot(bot) = &current.owner {
                 tx.execute("UPDATE chatbots SET source_count = MAX(source_count - 1, 0) WHERE id = ?1", [bot.as_str()])
                     .map_err(unavailable)?;
+            }
+            if let Some(e) = &audit {
+                crate::audit::insert_audit(tx, e).map_err(unavailable)?;
             }
             Ok(Guarded::Done(current))
         })

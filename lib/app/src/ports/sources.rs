@@ -3,6 +3,7 @@
 use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
+use lore_domain::audit::AuditEntry;
 use lore_domain::id::{SourceId, WorkspaceId};
 use lore_domain::metadata::Metadata;
 use lore_domain::pagination::{Page, PageRequest};
@@ -167,6 +168,17 @@ pub trait SourceStore: Send + Sync {
         ws: &WorkspaceId,
         id: &SourceId,
         allowed: &[SourceStatus],
+    ) -> StoreResult<Guarded<KnowledgeSource>> {
+        self.delete_source_recorded(ws, id, allowed, None).await
+    }
+    /// [`SourceStore::delete_source`] that writes `audit` in the same transaction, only when
+    /// it deleted (`Done`).
+    async fn delete_source_recorded(
+        &self,
+        ws: &WorkspaceId,
+        id: &SourceId,
+        allowed: &[SourceStatus],
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Guarded<KnowledgeSource>>;
     /// `pending|ready|error → processing`: bumps the generation, takes the lease, resets the
     /// attempt count. Exactly one of concurrent callers wins. (`WrongStatus` while running.)

@@ -1,6 +1,7 @@
 //! `SourceStore` on the table: every write a read, then one transaction.
 
 use super::*;
+use lore_domain::audit::AuditEntry;
 
 /// How a source write ended.
 pub(super) enum Written {
@@ -82,6 +83,7 @@ impl DynamoStore {
         new: Option<&Stored>,
         quota: Option<u64>,
         limits: Option<CountLimits>,
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Written> {
         let Some(any) = new.or(old) else { return Ok(Written::Done) };
         let (ws, owner) = (&any.source.workspace_id, &any.source.owner);
@@ -110,6 +112,8 @@ impl DynamoStore {
             workspace_at = Some(writes.len() - 1);
         }
         writes.extend(text_write(old, new));
+        // Last: the positions above tell the failures apart.
+        writes.extend(audit.map(crate::dynamo::audit::audit_put));
         match self.transact(writes).await {
             Ok(()) => Ok(Written::Done),
             Err(TxFailure::Condition(failed)) => Ok(if failed.contains(&0) {
@@ -208,6 +212,18 @@ impl DynamoStore {
         ws: Option<&WorkspaceId>,
         id: &SourceId,
         what: &str,
+        change: impl FnMut(Stored) -> StoreResult<Step<T>>,
+    ) -> StoreResult<Outcome<T>> {
+        self.transition_recorded(ws, id, what, None, change).await
+    }
+
+    /// [`Self::transition`] that writes `audit` in the transaction of the write, if one is made.
+    async fn transition_recorded<T>(
+        &self,
+        ws: Option<&WorkspaceId>,
+        id: &SourceId,
+        what: &str,
+        audit: Option<&AuditEntry>,
         mut change: impl FnMut(Stored) -> StoreResult<Step<T>>,
     ) -> StoreResult<Outcome<T>> {
         for attempt in 0..MAX_ATTEMPTS {
@@ -225,7 +241,7 @@ impl DynamoStore {
             {
                 return Ok(Outcome::OverQuota { used: self.storage_used(&current.source.workspace_id).await? });
             }
-            match self.write_source(Some(&current), new.as_deref(), quota, None).await? {
+            match self.write_source(Some(&current), new.as_deref(), quota, None, audit).await? {
                 Written::Done => return Ok(Outcome::Done(out)),
                 // Without count limits, the workspace's counters refuse only over the quota.
                 Written::WorkspaceRefused => {
@@ -492,7 +508,7 @@ impl SourceStore for DynamoStore {
         let new = Stored::new(src.clone());
         let counts = CountLimits { workspace: limits.workspace_sources, mind: limits.mind_sources };
         for attempt in 0..MAX_ATTEMPTS {
-            match self.write_source(None, Some(&new), Some(limits.storage_quota), Some(counts)).await? {
+            match self.write_source(None, Some(&new), Some(limits.storage_quota), Some(counts), None).await? {
                 Written::Done => return Ok(Inserted::Done),
                 Written::OwnerRefused | Written::WorkspaceRefused => {
                     if let Some(refused) = self.refusal(src, limits).await? {
@@ -586,14 +602,15 @@ impl SourceStore for DynamoStore {
         })
     }
 
-    async fn delete_source(
+    async fn delete_source_recorded(
         &self,
         ws: &WorkspaceId,
         id: &SourceId,
         allowed: &[SourceStatus],
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<Guarded<KnowledgeSource>> {
         guarded(
-            self.transition(Some(ws), id, "delete_source", |current| {
+            self.transition_recorded(Some(ws), id, "delete_source", audit, |current| {
                 if !allowed.contains(&current.source.status) {
                     return Ok(Step::Stop(Outcome::WrongStatus(current.source.status)));
                 }
