@@ -33,20 +33,28 @@ impl App {
         p.require(Scope::WorkspaceAdmin)?;
         let ws = p.workspace_id();
         let conversations = &self.ports.storage.conversations;
+        let found = self.visitor_conversations(ws, &person).await?;
+        // The entry says which kind of identifier named the person, never the identifier (the log
+        // outlives the erasure), and what was found to erase. An erasure is one delete per
+        // conversation: the entry goes in the transaction of the first one that deletes, or
+        // alone when none does (nothing matched, or all went meanwhile).
+        let details = AuditDetails::new()
+            .text("by", if person.email().is_some() { "email" } else { "userId" })
+            .count("conversations", found.len() as u64)
+            .count("messages", found.iter().map(|c| c.message_count).sum());
+        let mut entry = Some(Self::audit_entry(p, AuditAction::PrivacyErased, ws.as_str(), details));
         let mut erased = Erased::default();
-        for c in self.visitor_conversations(ws, &person).await? {
-            if conversations.delete_conversation(ws, &c.owner, &c.id).await? {
+        for c in found {
+            if conversations.delete_conversation_recorded(ws, &c.owner, &c.id, entry.as_ref()).await? {
+                entry = None;
                 erased.conversations += 1;
                 erased.messages += c.message_count;
             }
         }
+        if let Some(entry) = entry {
+            self.audited(entry).await;
+        }
         tracing::info!(workspace = %ws, conversations = erased.conversations, "privacy: erased a visitor's conversations");
-        // Which kind of identifier named the person, never the identifier: the log outlives the erasure.
-        let details = AuditDetails::new()
-            .text("by", if person.email().is_some() { "email" } else { "userId" })
-            .count("conversations", erased.conversations)
-            .count("messages", erased.messages);
-        self.audited(Self::audit_entry(p, AuditAction::PrivacyErased, ws.as_str(), details)).await;
         self.publish(Event::visitor_erased(ws.clone(), &person, erased.conversations)).await;
         Ok(erased)
     }

@@ -395,13 +395,14 @@ impl ConversationStore for SqliteStore {
         .await
     }
 
-    async fn delete_conversation(
+    async fn delete_conversation_recorded(
         &self,
         ws: &WorkspaceId,
         owner: &SourceOwner,
         id: &ConversationId,
+        audit: Option<&lore_domain::audit::AuditEntry>,
     ) -> StoreResult<bool> {
-        let (ws, owner, id) = (ws.clone(), owner.clone(), id.clone());
+        let (ws, owner, id, audit) = (ws.clone(), owner.clone(), id.clone(), audit.cloned());
         self.write(move |tx| {
             // Its messages go with it (ON DELETE CASCADE).
             let n = tx
@@ -412,6 +413,9 @@ impl ConversationStore for SqliteStore {
                 .map_err(unavailable)?;
             if n == 1 {
                 count_on_owner(tx, &owner, -1)?;
+                if let Some(e) = &audit {
+                    crate::audit::insert_audit(tx, e).map_err(unavailable)?;
+                }
             }
             Ok(n == 1)
         })

@@ -4,6 +4,7 @@ use super::StoreResult;
 use async_trait::async_trait;
 use lore_domain::Timestamp;
 use lore_domain::analytics::{DayRange, StoredAnalytics, Tally};
+use lore_domain::audit::AuditEntry;
 use lore_domain::conversation::{Conversation, ConversationStatus, Feedback, Message};
 use lore_domain::correction::Correction;
 use lore_domain::event::Event;
@@ -83,6 +84,17 @@ pub trait ConversationStore: Send + Sync {
         ws: &WorkspaceId,
         owner: &SourceOwner,
         id: &ConversationId,
+    ) -> StoreResult<bool> {
+        self.delete_conversation_recorded(ws, owner, id, None).await
+    }
+    /// [`ConversationStore::delete_conversation`] that writes `audit` in the transaction that
+    /// deletes the conversation, only when it deleted it.
+    async fn delete_conversation_recorded(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        id: &ConversationId,
+        audit: Option<&AuditEntry>,
     ) -> StoreResult<bool>;
 
     /// Removes every conversation of an owner that has been deleted, its corrections and its

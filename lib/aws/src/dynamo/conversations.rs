@@ -443,11 +443,12 @@ impl ConversationStore for DynamoStore {
         Err(gave_up("append_messages"))
     }
 
-    async fn delete_conversation(
+    async fn delete_conversation_recorded(
         &self,
         ws: &WorkspaceId,
         owner: &SourceOwner,
         id: &ConversationId,
+        audit: Option<&lore_domain::audit::AuditEntry>,
     ) -> StoreResult<bool> {
         if self.conversation(ws, Some(owner), id).await?.is_none() {
             return Ok(false);
@@ -459,7 +460,9 @@ impl ConversationStore for DynamoStore {
         };
         let mut deleted = false;
         for attempt in 0..MAX_ATTEMPTS {
-            match self.transact(vec![delete(), count_on_owner(ws, owner, -1)]).await {
+            let mut writes = vec![delete(), count_on_owner(ws, owner, -1)];
+            writes.extend(audit.map(super::audit::audit_put));
+            match self.transact(writes).await {
                 Ok(()) => {
                     deleted = true;
                     break;
@@ -467,7 +470,10 @@ impl ConversationStore for DynamoStore {
                 // Deleted meanwhile (0), or the owner is gone (1): then the conversation alone.
                 Err(TxFailure::Condition(failed)) if failed.contains(&0) => return Ok(false),
                 Err(TxFailure::Condition(_)) => {
-                    deleted = super::transact_retrying(self, "delete_conversation", || Ok(vec![delete()])).await?;
+                    deleted = super::transact_retrying(self, "delete_conversation", || {
+                        Ok(std::iter::once(delete()).chain(audit.map(super::audit::audit_put)).collect())
+                    })
+                    .await?;
                     break;
                 }
                 Err(TxFailure::Conflict) => backoff(attempt).await,
