@@ -388,7 +388,7 @@ fn source_text(passages: &[(String, String)], rng: &mut Rng) -> String {
 
 /// The questions of the timed turns, each asked once: the titles of the retrieval corpus in
 /// three forms.
-fn questions(passages: &[(String, String)], turns: usize) -> Vec<String> {
+pub(crate) fn questions(passages: &[(String, String)], turns: usize) -> Vec<String> {
     let titles: Vec<&str> = passages.iter().step_by(7).map(|(t, _)| t.as_str()).collect();
     (0..turns)
         .map(|i| {
@@ -513,7 +513,7 @@ async fn measure(
 
 /// The embedded lexical row's knowledge base, through the real pipeline: text sources created
 /// and processed until the chatbot holds `chunks` ready chunks. The sources created.
-async fn process_sources(
+pub(crate) async fn process_sources(
     api: &crate::Api,
     bot: &str,
     chunks: usize,

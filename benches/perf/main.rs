@@ -40,6 +40,7 @@
 //! row (smaller sizes, fewer repeats) to check the bench itself; its numbers are not published.
 
 mod analytics;
+mod answer_tests;
 mod chat;
 mod chunking;
 mod embed;
@@ -128,7 +129,7 @@ fn run() -> Result<()> {
     let peers = python_versions(&o);
     let mut sections: Vec<Section> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let rows: [(&str, RowFn); 10] = [
+    let rows: [(&str, RowFn); 11] = [
         ("chunking", chunking::run),
         ("extraction", extract::run),
         ("embedding", embed::run),
@@ -139,6 +140,7 @@ fn run() -> Result<()> {
         ("webhooks", webhooks::run),
         ("conversations", chat::run),
         ("analytics", analytics::run),
+        ("answer-tests", answer_tests::run),
     ];
     for (name, f) in rows {
         if !o.wants(name) {
