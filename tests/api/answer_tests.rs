@@ -319,3 +319,68 @@ async fn an_owner_has_at_most_500_tests() {
     expect_error(res, 403, "tests_limit_reached").await;
     t.stop().await;
 }
+
+#[tokio::test]
+async fn run_tests_on_change_queues_one_run_after_a_source_becomes_ready_and_not_another_within_5_minutes() {
+    let t = TestApp::spawn().await;
+    for kind in ["c", "m"] {
+        let (base, _) = owner_with(&t, kind, &[REFUNDS]).await;
+        let (status, _) =
+            post(&t, &t.dev_key, &format!("{base}/tests"), json!({"question": "When are refunds paid?"})).await;
+        assert_eq!(status, 201);
+        let patch = json!({"runTestsOnChange": true});
+        let (status, patched) = parts(t.req(Method::PATCH, &base, &t.dev_key).json(&patch).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{patched}");
+        let member = if kind == "c" { "chatbot" } else { "mind" };
+        assert_eq!(patched[member]["runTestsOnChange"], true, "{patched}");
+        let (_, none) = get(&t, &t.dev_key, &format!("{base}/test-runs")).await;
+        assert_eq!(none["pagination"]["total"], 0, "the setting alone starts nothing");
+
+        // A new source becomes ready: one run.
+        add_ready_source(&t, kind, &base, SHIPPING).await;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let run = loop {
+            let (_, runs) = get(&t, &t.dev_key, &format!("{base}/test-runs")).await;
+            if let Some(run) = runs["runs"].as_array().unwrap().first() {
+                break run["id"].as_str().unwrap().to_owned();
+            }
+            assert!(Instant::now() < deadline, "no run after the source became ready");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        };
+        let done = finished(&t, &base, &run).await;
+        assert_eq!(done["run"]["total"], 1);
+
+        // Another change within 5 minutes of that run (a delete decides within its request):
+        // no second run.
+        let knowledge = if kind == "c" { "sources" } else { "knowledge" };
+        let (_, listed) = get(&t, &t.dev_key, &format!("{base}/{knowledge}")).await;
+        let first = listed["sources"][0]["id"].as_str().unwrap_or_else(|| panic!("{listed}")).to_owned();
+        let res = t.req(Method::DELETE, &format!("{base}/{knowledge}/{first}"), &t.dev_key).send().await.unwrap();
+        assert_eq!(res.status(), 200);
+        let (_, runs) = get(&t, &t.dev_key, &format!("{base}/test-runs")).await;
+        assert_eq!(runs["pagination"]["total"], 1, "at most one run per 5 minutes: {runs}");
+    }
+    t.stop().await;
+}
+
+/// Adds a text source to the owner at `base` and waits until it is ready (its run's events,
+/// the tests after a change among them, are then done).
+async fn add_ready_source(t: &TestApp, kind: &str, base: &str, text: &str) {
+    let knowledge = if kind == "c" { "sources" } else { "knowledge" };
+    let (status, created) =
+        post(t, &t.dev_key, &format!("{base}/{knowledge}"), json!({"type": "text", "content": text})).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["source"]["id"].as_str().unwrap().to_owned();
+    if kind == "c" {
+        t.process(base.rsplit('/').next().unwrap(), &id).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, s) = get(t, &t.dev_key, &format!("{base}/{knowledge}/{id}")).await;
+        if s["source"]["status"] == "ready" {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{s}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

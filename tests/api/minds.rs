@@ -115,7 +115,7 @@ async fn create_read_list_update_delete_with_defaults() {
             "temperature": 0.7, "theme": null, "socialLinks": null, "voiceEnabled": false, "voiceId": "alloy",
             "voiceSpeed": 1.0, "allowedOrigins": [], "identityVerification": false, "correctionThreshold": 0.9,
             "handoffEnabled": false, "knowledgeFilter": null, "language": "auto",
-            "retentionDays": null, "redactPersonalData": false
+            "retentionDays": null, "redactPersonalData": false, "runTestsOnChange": false
         }),
         "the created Mind's detail, with the contract's defaults"
     );
