@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 async fn enqueued_jobs_arrive_as_parseable_messages() {
     let b = support::backend("queue").await;
     let jobs: Vec<Job> = (1..=3)
-        .map(|g| IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: g }.into())
+        .map(|g| {
+            IngestJob { workspace_id: WorkspaceId::generate(), source_id: SourceId::generate(), generation: g }.into()
+        })
         .collect();
     for j in &jobs {
         b.ports.jobs.enqueue(j.clone()).await.unwrap();

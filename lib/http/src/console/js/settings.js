@@ -44,6 +44,7 @@ export function settingsSection(kind, owner) {
     filter: input({ tag: "textarea", rows: 2, class: "code", placeholder: '{"type": "eq", "key": "lang", "value": "en"}' }, owner.knowledgeFilter ? JSON.stringify(owner.knowledgeFilter) : ""),
     retention: input({ type: "number", min: 1, max: 3650, step: 1, placeholder: "Keep" }, owner.retentionDays),
     redact: tick(owner.redactPersonalData),
+    testsOnChange: tick(owner.runTestsOnChange),
   };
   attempt(languages).then((list) => {
     if (!list) return;
@@ -78,6 +79,7 @@ export function settingsSection(kind, owner) {
     option(c.identity, "Only visitors with a signed user id (identity verification)"),
     field("Correction match", c.threshold, "How close a question must be to a corrected one (0.5 to 1)"),
     field("Answer only from sources matching", c.filter, "A metadata filter as JSON; empty: every source"),
+    option(c.testsOnChange, "Run every answer test after the sources change (at most once per 5 minutes)"),
     mind ? [el("h3", {}, "Voice"), option(c.voice, "Spoken answers"), el("div", { class: "row" }, field("Voice", c.voiceId), field("Speed", c.voiceSpeed))] : null,
     el("h3", {}, "Privacy"),
     field("Delete conversations after (days)", c.retention, "1 to 3650 days after the last message; empty: keep them"),
@@ -109,6 +111,7 @@ export function settingsSection(kind, owner) {
       language: c.language.value,
       retentionDays: c.retention.value.trim() ? Number(c.retention.value) : null,
       redactPersonalData: c.redact.checked,
+      runTestsOnChange: c.testsOnChange.checked,
     };
     if (themeTouched) body.theme = { primaryColor: c.primary.value, backgroundColor: c.background.value, fontFamily: c.font.value.trim() || null, mode: c.mode.value };
     if (mind) {
