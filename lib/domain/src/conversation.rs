@@ -883,6 +883,13 @@ const QUESTION_FRAME_WORDS: &[&str] = &[
     "any", "anything", "some", "possible", "able", "also", "still", "here", "way", "thing", "just", "really",
     "like", "mean", "happen", "offer", "provide", "available", "help", "use", "cost", "costs", "exist", "hi",
     "hello", "thank", "thanks", "ok", "okay",
+    // English function words the search's stop list keeps (it is tuned for ranking, not for
+    // telling what a question asks about), and words of manner or time that only frame it.
+    "until", "till", "before", "after", "since", "during", "than", "via", "per", "between", "without", "within",
+    "whether", "not", "no", "yes", "all", "each", "every", "other", "same", "such", "only", "very", "too", "more",
+    "most", "again", "ever", "both", "either", "am", "been", "being", "did", "done", "had", "he", "she", "her",
+    "him", "his", "out", "up", "over", "under", "once", "fast", "quick", "quickly", "exactly", "usually",
+    "normally", "typically", "currently", "today", "now", "someone", "somebody", "anyone",
 ];
 
 /// Chinese characters that make a question's grammar (particles, pronouns, "is", "from"), not its
@@ -1064,6 +1071,11 @@ mod tests {
         assert_eq!(uncovered_terms("Do you ship to Italy?", &[passage]), ["italy"]);
         assert!(answers("Do you ship to France?", passage));
         assert!(answers("Do you offer shipping to france?", passage), "frame words, case, endings");
+        assert!(
+            answers("How long until parcels abroad are shipped?", "Parcels abroad are shipped within five working days."),
+            "'until' frames the question"
+        );
+        assert!(answers("How fast do parcels to France ship?", "Parcels to France ship in two days."));
         assert!(
             answers("When does the shop open?", "The shop opens at nine in the morning."),
             "a stop word that stems to something else ('does') is still a stop word"
