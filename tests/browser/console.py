@@ -226,6 +226,113 @@ def no_console_errors(b, where):
     check(severe == [], f"{where}: console errors {severe}")
 
 
+SHIPPING = "We ship kettles to Germany, France and Spain."
+
+
+def answer_tests(b, model_url):
+    """Answer tests (issue 59) in a second `lore serve` answering with the extractive responder:
+    an unanswered question of analytics and an answer of a transcript become tests through "Add
+    as test"; "Run all" is followed to its results; a run already going is said so; deleting the
+    source a test expects makes its next result a regression, listed first and marked in words;
+    a test is changed and one deleted. At desktop and phone width, axe-clean."""
+    shop = Lore(model_url, responder="extractive")
+    try:
+        bot = shop.api("POST", "/api/v1/chatbots", {"name": "Kettle shop"})["chatbot"]["id"]
+        ids = {}
+        for name, content in [("shipping.md", SHIPPING), ("returns.md", POLICY)]:
+            src = shop.api("POST", f"/api/v1/chatbots/{bot}/sources", {"type": "text", "name": name, "content": content})
+            ids[name] = src["source"]["id"]
+            shop.api("POST", f"/api/v1/chatbots/{bot}/sources/{ids[name]}/process", expect=(202,))
+        for name, src in ids.items():
+            wait_for(f"{name} ready",
+                     lambda: shop.api("GET", f"/api/v1/chatbots/{bot}/sources/{src}")["source"]["status"] == "ready")
+        # A visitor's questions: France is answered, Italy is not (issue 64's rule).
+        made = shop.api("POST", f"/api/v1/chatbots/{bot}/conversations", {"message": "Do you ship to France?"})
+        conv = made["conversation"]["id"]
+        italy = shop.api("POST", f"/api/v1/chatbots/{bot}/conversations/{conv}/messages", {"content": "Do you ship to Italy?"})
+        check(italy["message"]["answered"] is False and made["messages"][-1]["answered"] is True, (made, italy))
+
+        b.open(shop.base + "/console")
+        sign_in(b, shop.key)
+        wait_for("the chatbot list", lambda: text(b, "main h1") == "Chatbots")
+        form_question = "return (document.querySelector('form.test-form textarea') || {}).value"
+        # Analytics: the unanswered question becomes a test, expected answered.
+        b.js(f"location.hash = '#/chatbots/{bot}/analytics'")
+        wait_for("the unanswered question", lambda: "Do you ship to Italy?" in text(b, "ul.unanswered"))
+        press(b, "Add as test", "ul.unanswered")
+        wait_for("the Tests section, filled", lambda: b.js(form_question) == "Do you ship to Italy?")
+        check(text(b, "nav.tabs a[aria-current=page]") == "Tests", "its own section")
+        check(b.js("return document.querySelector('form.test-form input[type=checkbox]:not([value])').checked"), "expect answered")
+        b.find("form.test-form button[type=submit]").click()
+        wait_for("the test listed", lambda: "Do you ship to Italy?" in text(b, "table.tests"))
+        # A transcript's answer becomes a test with its question and cited source.
+        b.js(f"location.hash = '#/chatbots/{bot}/conversations/{conv}'")
+        wait_for("the transcript", lambda: b.all("ol.transcript button.add-test"))
+        b.js("document.querySelector('ol.transcript button.add-test').click()")
+        wait_for("the form filled from the answer", lambda: b.js(form_question) == "Do you ship to France?")
+        checked = b.js("return Array.from(document.querySelectorAll('fieldset.expected input:checked')).map(i => i.labels[0].innerText)")
+        check(checked == ["shipping.md"], f"the cited source is expected: {checked}")
+        labelled(b, "form.test-form", "Must contain").send_keys("France")
+        b.find("form.test-form button[type=submit]").click()
+        wait_for("two tests", lambda: len(b.all("table.tests tbody tr")) == 2)
+        tests = shop.api("GET", f"/api/v1/chatbots/{bot}/tests")["tests"]
+        check([(t["question"], t["expectedSourceIds"], t["mustContain"]) for t in tests]
+              == [("Do you ship to Italy?", [], []), ("Do you ship to France?", [ids["shipping.md"]], ["France"])], tests)
+        accessible(b, "the Tests section")
+
+        # Run all, followed until done: Italy fails (not answered), France passes.
+        press(b, "Run all")
+        wait_for("the first run", lambda: text(b, ".run-status").startswith("Done: 1 passed, 1 failed"), timeout=60)
+        rows = b.js("return Array.from(document.querySelectorAll('table.test-results tbody tr')).map(r => [r.className, r.querySelector('th').innerText])")
+        check(rows == [["failed", "Do you ship to Italy?"], ["passed", "Do you ship to France?"]], rows)
+        check("answered" in text(b, "table.test-results tbody tr.failed"), text(b, "table.test-results"))
+        wait_for("the last results listed", lambda: "passed" in text(b, "table.tests") and "failed" in text(b, "table.tests"))
+        # A run already going (409 run_in_progress) is said so.
+        b.js("const real = window.fetch; window.fetch = (u, i) => (i && i.method === 'POST' && String(u).endsWith('/test-runs'))"
+             " ? (window.fetch = real, Promise.resolve(new Response(JSON.stringify({status: 'error', error: {code: 'run_in_progress',"
+             " message: 'a run is going'}}), {status: 409, headers: {'content-type': 'application/json'}}))) : real(u, i);")
+        press(b, "Run all")
+        wait_for("the run going said", lambda: "A run is already going" in text(b, "#status"))
+        wait_for("the run followed", lambda: text(b, ".run-status").startswith("Done:"))
+
+        # The source France's test expects is deleted: its next result is a regression.
+        shop.api("DELETE", f"/api/v1/chatbots/{bot}/sources/{ids['shipping.md']}")
+        press(b, "Run all")
+        wait_for("the second run", lambda: "1 regression" in text(b, ".run-status"), timeout=60)
+        first = b.js("const r = document.querySelector('table.test-results tbody tr');"
+                     " return [r.className, r.querySelector('th').innerText, r.innerText]")
+        check(first[0] == "failed regression" and first[1] == "Do you ship to France?", first)
+        check("Regression: it passed the run before" in first[2] and "passed" in first[2], first[2])
+        check("sources" in first[2], f"the failed check and its detail: {first[2]}")
+        b.js("document.querySelector('table.test-results').scrollIntoView()")
+        b.screenshot("console-tests-regression.png")
+        accessible(b, "the Tests section with a regression")
+        b.driver.set_window_size(390, 844)
+        not_wider(b, "the Tests section at phone width")
+        b.js("document.querySelector('table.test-results').scrollIntoView()")
+        b.screenshot("console-tests-regression-phone.png")
+        accessible(b, "the Tests section at phone width")
+        b.driver.set_window_size(1280, 800)
+
+        # Change a test, delete another.
+        france = [t for t in tests if t["question"] == "Do you ship to France?"][0]
+        b.find(f"tr[data-test='{france['id']}'] button").click()
+        wait_for("the form for a change", lambda: text(b, "form.test-form h3") == "Change the test")
+        labelled(b, "form.test-form", "Must not contain").send_keys("Italy")
+        b.find("form.test-form button[type=submit]").click()
+        wait_for("the change saved", lambda: "Test saved" in text(b, "#status"))
+        changed = shop.api("GET", f"/api/v1/chatbots/{bot}/tests/{france['id']}")["test"]
+        check(changed["mustNotContain"] == ["Italy"] and changed["mustContain"] == ["France"], changed)
+        accept_confirmations(b)
+        italy_test = [t for t in tests if t["question"] == "Do you ship to Italy?"][0]
+        b.find(f"tr[data-test='{italy_test['id']}'] button.danger").click()
+        wait_for("one test left", lambda: len(b.all("table.tests tbody tr")) == 1)
+        check(len(shop.api("GET", f"/api/v1/chatbots/{bot}/tests")["tests"]) == 1, "deleted")
+        no_console_errors(b, "the Tests section")
+    finally:
+        shop.stop()
+
+
 def main():
     model_url, stub, server = stub_model.start()
     receiver = Receiver()
@@ -300,7 +407,7 @@ def main():
 
         # The page is in sections, each at its own address, with a navigation between them.
         tabs = b.js("return Array.from(document.querySelectorAll('nav.tabs a')).map(a => [a.innerText.trim(), a.getAttribute('href')])")
-        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics"], tabs)
+        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics", "Tests"], tabs)
         check(tabs[2][1] == f"#/chatbots/{bot_id}/settings", tabs)
         check(text(b, "nav.tabs a[aria-current=page]") == "Knowledge", "the first section is the current one")
 
@@ -606,11 +713,14 @@ def main():
         # Privacy (§22) in the same form: conversations kept 90 days, personal data hidden.
         labelled(b, settings, "Delete conversations after (days)").send_keys("90")
         b.driver.find_element(By.XPATH, "//label[contains(., 'Hide e-mail addresses')]").click()
+        # Answer tests (§21) run on their own after the sources change.
+        b.driver.find_element(By.XPATH, "//label[contains(., 'Run every answer test')]").click()
         b.find(f"{settings} button[type=submit]").click()
         wait_for("the language saved", lambda: "Settings saved" in text(b, "#status"))
         saved = lore.api("GET", f"/api/v1/chatbots/{bot_id}")["chatbot"]
         check(saved["language"] == "fr" and saved["name"] == "Support bot", saved)
         check(saved["retentionDays"] == 90 and saved["redactPersonalData"] is True, saved)
+        check(saved["runTestsOnChange"] is True, saved)
         b.driver.refresh()
         wait_for("the settings again", lambda: text(b, "main h1") == "Support bot" and b.all(settings))
         language = labelled(b, settings, "Language")
@@ -665,7 +775,7 @@ def main():
         not_wider(b, "the conversations at phone width")
         b.screenshot("console-phone.png")
         accessible(b, "the chatbot's page at phone width")
-        for name in ["Knowledge", "Search", "Settings", "Publish", "Analytics"]:
+        for name in ["Knowledge", "Search", "Settings", "Publish", "Analytics", "Tests"]:
             section(b, name)
             not_wider(b, f"the {name} section at phone width")
         b.screenshot("console-phone-analytics.png")
@@ -798,6 +908,51 @@ def main():
         check(b.js("return sessionStorage.getItem('lore.console.key')") is None, "the key is forgotten")
         check(verify(lore.base, lore.key)[0] == 200, "the dev key still works")
         no_console_errors(b, "keys")
+
+        # Privacy (§22): a person erased after a confirmation that names them and what goes, the
+        # counts after; the audit log lists it, filters by action, pages with "More", and shows a
+        # hostile name as text. Axe-clean, and not wider than a phone.
+        lore.api("POST", f"/api/v1/chatbots/{bot_id}/conversations",
+                 {"message": "Where is my order?", "visitor": {"email": "erase.me@example.com"}})
+        hostile = '<img src=x onerror="window.__pwned=1">Evil'
+        lore.api("POST", "/api/v1/chatbots", {"name": hostile})
+        sign_in(b, lore.key)
+        wait_for("the chatbot list", lambda: text(b, "main h1") == "Chatbots")
+        b.find("header nav a[href='#/privacy']").click()
+        wait_for("the privacy page", lambda: text(b, "main h1") == "Privacy")
+        wait_for("the audit log", lambda: "key.revoked" in text(b, "table.audit"))
+        person = "form[aria-labelledby='person-title']"
+        labelled(b, person, "Who").send_keys("erase.me@example.com")
+        accept_confirmations(b)
+        press(b, "Erase…", person)
+        wait_for("the counts", lambda: "Erased 1 conversation and" in text(b, ".erased"))
+        asked = b.js("return window.__confirmed")
+        check(asked and "erase.me@example.com" in asked[-1] and "1 conversation (" in asked[-1], asked)
+        wait_for("the erasure in the log", lambda: "privacy.erased" in text(b, "table.audit tbody tr:first-child"))
+        check("by: email" in text(b, "table.audit tbody tr:first-child"), text(b, "table.audit tbody tr:first-child"))
+        check("erase.me@example.com" not in text(b, "table.audit"), "the log does not keep the erased address")
+        check(hostile in text(b, "table.audit") and not b.all("table.audit img"), "a hostile name is text")
+        check(b.js("return window.__pwned === undefined"), "no script ran")
+        b.screenshot("console-privacy.png")
+        accessible(b, "the privacy page")
+        total = lore.api("GET", "/api/v1/audit?limit=1")["pagination"]["total"]
+        rows = lambda: len(b.all("table.audit tbody tr"))
+        check(rows() == min(total, 50), f"{rows()} rows of {total}")
+        if total > 50:
+            press(b, "More", "main section")
+            wait_for("the next page", lambda: rows() == min(total, 100))
+        Select(labelled(b, "main section", "Action")).select_by_value("key.revoked")
+        wait_for("the filtered log", lambda: b.js(
+            "const a = Array.from(document.querySelectorAll('table.audit tbody th')).map(t => t.innerText);"
+            " return a.length > 0 && a.every(x => x === 'key.revoked')"))
+        b.driver.set_window_size(390, 844)
+        not_wider(b, "the privacy page at phone width")
+        b.screenshot("console-privacy-phone.png")
+        accessible(b, "the privacy page at phone width")
+        b.driver.set_window_size(1280, 900)
+        no_console_errors(b, "privacy")
+
+        answer_tests(b, model_url)
         print("console: ok")
     finally:
         if visitor:
