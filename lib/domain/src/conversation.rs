@@ -1072,7 +1072,10 @@ mod tests {
         assert!(answers("Do you ship to France?", passage));
         assert!(answers("Do you offer shipping to france?", passage), "frame words, case, endings");
         assert!(
-            answers("How long until parcels abroad are shipped?", "Parcels abroad are shipped within five working days."),
+            answers(
+                "How long until parcels abroad are shipped?",
+                "Parcels abroad are shipped within five working days."
+            ),
             "'until' frames the question"
         );
         assert!(answers("How fast do parcels to France ship?", "Parcels to France ship in two days."));
