@@ -65,3 +65,48 @@ fn sample_job_messages_parse_and_junk_does_not() {
     assert_eq!((job.workspace_id.as_str(), job.source_id.as_str(), job.generation), (SAMPLE_WS, SAMPLE_SOURCE, 7));
     assert!(lore_aws::parse_job(event.records[1].body.as_deref().unwrap()).is_err());
 }
+
+/// The sample test-run message with the ids of a real workspace, chatbot and run.
+fn test_run_batch(ws: &str, bot: &str, run: &str) -> SqsEvent {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../events/ingest-worker/sqs-test-run.json");
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace(SAMPLE_WS, ws)
+        .replace("cb_01jq3z5v7b8c9d0e1f2g3h4j5k", bot)
+        .replace("run_01jq3z5v7b8c9d0e1f2g3h4j5k", run);
+    serde_json::from_str(&text).expect("an SQS event")
+}
+
+#[tokio::test]
+async fn the_sample_test_run_message_answers_the_tests_once() {
+    use lore_domain::answer_test::{RawTestSpec, RunStatus};
+    use lore_domain::mind::Field;
+    let dir = tempfile::tempdir().unwrap();
+    let overrides = Overrides { embedder: Some(Arc::new(lore_embed::LocalEmbedder::new())), ..Default::default() };
+    let app = embedded(dir.path(), "http://localhost:3000", &overrides).unwrap().app;
+    let ws = app.create_workspace(WorkspaceName::parse("acme").unwrap(), LimitsPatch::default()).await.unwrap();
+    let key = app.create_key(ws.id.as_str(), ScopeSet::all(), None).await.unwrap();
+    let p = app.authenticate_and_admit(Some(&format!("Bearer {}", key.secret.expose()))).await.unwrap();
+    let bot =
+        app.create_chatbot(&p, lore_domain::chatbot::NewChatbot::parse(Some("kb"), None, None).unwrap()).await.unwrap();
+    let owner = lore_domain::source::SourceOwner::Chatbot(bot.id.clone());
+    let spec = RawTestSpec {
+        question: Field::Value("Do you repair bicycles?".into()),
+        expect_answered: Field::Value(false),
+        ..Default::default()
+    };
+    let test = app.create_test(&p, &owner, &spec).await.unwrap();
+    // Queued (no in-process worker runs here); the message is what the worker Lambda gets.
+    let run = app.start_test_run(&p, &owner, None).await.unwrap();
+    assert_eq!(run.status, RunStatus::Queued);
+    let batch = || test_run_batch(ws.id.as_str(), bot.id.as_str(), run.id.as_str());
+    let res = lore::lambda::ingest_batch(&app, batch()).await;
+    assert!(res.batch_item_failures.is_empty(), "{:?}", res.batch_item_failures);
+    let (done, results) = app.get_test_run(&p, &owner, &run.id).await.unwrap();
+    assert_eq!((done.status, done.passed, done.failed), (RunStatus::Done, 1, 0));
+    assert_eq!(results[0].test_id, test.id);
+    // A repeated delivery of a finished run changes nothing.
+    let again = lore::lambda::ingest_batch(&app, batch()).await;
+    assert!(again.batch_item_failures.is_empty());
+    assert_eq!(app.get_test_run(&p, &owner, &run.id).await.unwrap().0, done);
+}
