@@ -348,6 +348,7 @@ macro_rules! test_routes {
                 list_tests(&s, &auth, $owner(owner), p).await
             }
 
+            /// One test, with its last result.
             #[utoipa::path(get, path = $test, operation_id = $op_get, tag = "tests",
                 params(($param = String, Path, description = $param_doc), ("testId" = String, Path)),
                 security(("bearer" = ["conversations:read"])),
@@ -376,6 +377,7 @@ macro_rules! test_routes {
                 Ok(test_envelope(s.app.update_test(&auth.principal, &$owner(owner), &id, &body.into_raw()).await?))
             }
 
+            /// Delete a test; the runs that answered it keep their results.
             #[utoipa::path(delete, path = $test, operation_id = $op_delete, tag = "tests",
                 params(($param = String, Path, description = $param_doc), ("testId" = String, Path)),
                 security(("bearer" = ["chat:write"])),
