@@ -574,7 +574,7 @@ impl App {
                 sink.delta(&shown);
             }
         };
-        let generated = match self.ports.shared.responder.respond(prompt, &delta).await {
+        let generated = match self.ports.shared.responder.respond(prompt, &delta, &crate::ports::NoTools).await {
             Ok(g) => g,
             Err(e) => {
                 tracing::warn!(%conversation, error = %e, "generating an answer failed");

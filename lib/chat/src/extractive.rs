@@ -3,7 +3,7 @@
 //! question; no model, no network.
 
 use async_trait::async_trait;
-use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink};
+use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink, Toolbox};
 use lore_domain::conversation::GeneratedBy;
 
 /// Passages an extractive answer quotes at most.
@@ -39,7 +39,13 @@ impl Responder for ExtractiveResponder {
         "extractive (quotes the best passages; set OPENAI_API_KEY, or LORE_LLM_BASE_URL for another OpenAI-compatible server, to answer with a language model)".into()
     }
 
-    async fn respond(&self, prompt: &Prompt, delta: &dyn TextSink) -> Result<Generated, GenerationError> {
+    /// Never calls a tool: without a model no action runs (docs/api.md §23).
+    async fn respond(
+        &self,
+        prompt: &Prompt,
+        delta: &dyn TextSink,
+        _tools: &dyn Toolbox,
+    ) -> Result<Generated, GenerationError> {
         let text = Self::answer(prompt);
         // Line by line, like a model's stream.
         for piece in text.split_inclusive('\n') {

@@ -20,7 +20,7 @@ use async_openai::types::chat::{
 };
 use async_trait::async_trait;
 use futures::StreamExt;
-use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink};
+use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink, Toolbox};
 use lore_domain::conversation::{GeneratedBy, Role};
 use lore_domain::language::Language;
 use lore_openai::{Failure, Retries};
@@ -222,7 +222,12 @@ impl Responder for OpenAiResponder {
         format!("llm (model {} at {})", self.config.model, self.config.base_url)
     }
 
-    async fn respond(&self, prompt: &Prompt, delta: &dyn TextSink) -> Result<Generated, GenerationError> {
+    async fn respond(
+        &self,
+        prompt: &Prompt,
+        delta: &dyn TextSink,
+        _tools: &dyn Toolbox,
+    ) -> Result<Generated, GenerationError> {
         let request = self.request(prompt);
         let retries = self.config.retries;
         let mut retry = 0u32;

@@ -73,14 +73,60 @@ impl<F: Fn(&str) + Send + Sync> TextSink for F {
     }
 }
 
+/// An owner's action as a model is offered it: an OpenAI `function` tool (docs/api.md §23).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub description: String,
+    /// A JSON Schema object (`type: "object"`).
+    pub parameters: serde_json::Value,
+}
+
+/// The tools of one answer and the way to run them. The toolbox checks a call's arguments, makes
+/// the call, records and counts it; a responder offers [`Toolbox::tools`] only while
+/// [`Toolbox::calls_left`] is above zero, and answers a call it cannot make with a tool message
+/// saying so (every call a model makes needs an answer before the model may go on).
+#[async_trait]
+pub trait Toolbox: Send + Sync {
+    fn tools(&self) -> &[Tool];
+    fn calls_left(&self) -> usize;
+    /// Runs tool `name` with `arguments` (the model's JSON text, unchecked): what to hand back to
+    /// the model as the tool's result.
+    async fn call(&self, name: &str, arguments: &str) -> String;
+}
+
+/// An answer that may call nothing.
+pub struct NoTools;
+
+#[async_trait]
+impl Toolbox for NoTools {
+    fn tools(&self) -> &[Tool] {
+        &[]
+    }
+
+    fn calls_left(&self) -> usize {
+        0
+    }
+
+    async fn call(&self, _name: &str, _arguments: &str) -> String {
+        "no tools are available".to_owned()
+    }
+}
+
 #[async_trait]
 pub trait Responder: Send + Sync {
     /// Which responder this is, for the startup log (`extractive`, `llm <model> at <base URL>`).
     fn describe(&self) -> String;
 
     /// Answers `prompt`, handing each piece of text to `delta` as it is made; returns the whole
-    /// text. A failure after retries is a [`GenerationError`].
-    async fn respond(&self, prompt: &Prompt, delta: &dyn TextSink) -> Result<Generated, GenerationError>;
+    /// text. A model may call `tools` on the way (a responder without a model never does). A
+    /// failure after retries is a [`GenerationError`].
+    async fn respond(
+        &self,
+        prompt: &Prompt,
+        delta: &dyn TextSink,
+        tools: &dyn Toolbox,
+    ) -> Result<Generated, GenerationError>;
 
     /// `question` written in each of `languages`, for searching knowledge written in them
     /// (docs/api.md §20): the languages it could translate into, in the order asked. Only a
