@@ -7,6 +7,11 @@
 //! text the client has already seen. Every request is bounded by `request_timeout` in total and
 //! by `idle_timeout` between two pieces of the stream.
 //!
+//! With tools (docs/api.md §23) an answer takes rounds: a request whose stream ends with tool
+//! calls has them run (only then, so a retried request never repeats a call), their results
+//! appended as `tool` messages and the next request sent, at most [`MAX_ROUNDS`] in all. The
+//! retry policy holds for each request on its own; the answer's text is that of every round.
+//!
 //! [`Responder::translate_question`] is one request of its own, not streamed and not retried,
 //! bounded by [`TRANSLATION_TIMEOUT`] (or `request_timeout` when shorter): it only widens a search,
 //! and the search goes on without it when it fails.
@@ -15,8 +20,10 @@ use crate::prompt::{PromptBudget, build};
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::types::chat::{
-    ChatCompletionRequestAssistantMessage, ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage,
-    ChatCompletionRequestUserMessage, CreateChatCompletionRequest,
+    ChatCompletionMessageToolCall, ChatCompletionRequestAssistantMessage, ChatCompletionRequestMessage,
+    ChatCompletionRequestSystemMessage, ChatCompletionRequestToolMessage, ChatCompletionRequestUserMessage,
+    ChatCompletionTool, ChatCompletionToolChoiceOption, ChatCompletionTools, CreateChatCompletionRequest,
+    CreateChatCompletionStreamResponse, FunctionCall, FunctionObject, ToolChoiceOptions,
 };
 use async_trait::async_trait;
 use futures::StreamExt;
@@ -24,6 +31,7 @@ use lore_app::ports::{Generated, GenerationError, Prompt, Responder, TextSink, T
 use lore_domain::conversation::{GeneratedBy, Role};
 use lore_domain::language::Language;
 use lore_openai::{Failure, Retries};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -35,6 +43,9 @@ pub const TRANSLATION_TIMEOUT: Duration = Duration::from_secs(10);
 /// [`MAX_TRANSLATION_TOKENS_PER_LANGUAGE`].
 const TRANSLATION_TOKENS_PER_LANGUAGE: u32 = 200;
 const MAX_TRANSLATION_TOKENS_PER_LANGUAGE: u32 = 4_000;
+/// Requests one answer may take; the last may call no tool, so a model that keeps calling tools
+/// still ends with an answer.
+pub const MAX_ROUNDS: usize = 5;
 
 /// Settings of [`OpenAiResponder`].
 #[derive(Clone, PartialEq, Eq)]
@@ -90,13 +101,131 @@ pub struct OpenAiResponder {
     config: OpenAiResponderConfig,
 }
 
+/// A tool call as its pieces stream in.
+#[derive(Default)]
+struct PendingCall {
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+/// What one streamed request produced.
+#[derive(Default)]
+struct Round {
+    /// The text handed on.
+    text: String,
+    /// The tool calls, by the index the model gave each.
+    calls: BTreeMap<u32, PendingCall>,
+}
+
+impl Round {
+    /// Hands the chunk's text on and adds its tool call pieces to the calls they belong to.
+    fn take(&mut self, chunk: CreateChatCompletionStreamResponse, delta: &dyn TextSink) {
+        for choice in chunk.choices {
+            if let Some(piece) = choice.delta.content.filter(|p| !p.is_empty()) {
+                delta.push(&piece);
+                self.text.push_str(&piece);
+            }
+            for piece in choice.delta.tool_calls.into_iter().flatten() {
+                let call = self.calls.entry(piece.index).or_default();
+                if let Some(id) = piece.id.filter(|i| !i.is_empty()) {
+                    call.id = id;
+                }
+                // The id and name come whole (OpenAI's own client replaces them), the arguments in
+                // fragments.
+                if let Some(function) = piece.function {
+                    if let Some(name) = function.name.filter(|n| !n.is_empty()) {
+                        call.name = name;
+                    }
+                    call.arguments.push_str(function.arguments.as_deref().unwrap_or_default());
+                }
+            }
+        }
+    }
+
+    /// The calls in the model's order, each with an id (a tool message must name it).
+    fn tool_calls(&mut self) -> Vec<ChatCompletionMessageToolCall> {
+        std::mem::take(&mut self.calls)
+            .into_iter()
+            .map(|(index, call)| ChatCompletionMessageToolCall {
+                id: if call.id.is_empty() { format!("call_{index}") } else { call.id },
+                function: FunctionCall {
+                    name: call.name,
+                    // A call without arguments sends back an empty object, which the API accepts.
+                    arguments: if call.arguments.is_empty() { "{}".to_owned() } else { call.arguments },
+                },
+            })
+            .collect()
+    }
+}
+
 /// How one attempt ended.
 enum Attempt {
-    Done(String),
+    Done(Round),
     /// Failed before any text was handed on: may be retried.
     Before(Failure),
     /// Failed after text was handed on.
     After(String),
+}
+
+/// What a request offers the model: its tools, and `tool_choice` when it may call none of them.
+type Offer = (Option<Vec<ChatCompletionTools>>, Option<ChatCompletionToolChoiceOption>);
+
+/// No tools unless the toolbox has some, and none at first when no call is left. Later requests
+/// keep them even then (the history holds their calls) but say `tool_choice: "none"`, as does the
+/// last round.
+fn offer(tools: &dyn Toolbox, round: usize) -> Offer {
+    let may_call = tools.calls_left() > 0 && round < MAX_ROUNDS;
+    if tools.tools().is_empty() || (round == 1 && !may_call) {
+        return (None, None);
+    }
+    let offered = tools
+        .tools()
+        .iter()
+        .map(|t| {
+            ChatCompletionTools::Function(ChatCompletionTool {
+                function: FunctionObject {
+                    name: t.name.clone(),
+                    description: Some(t.description.clone()),
+                    parameters: Some(t.parameters.clone()),
+                    strict: None,
+                },
+            })
+        })
+        .collect();
+    (Some(offered), (!may_call).then_some(ChatCompletionToolChoiceOption::Mode(ToolChoiceOptions::None)))
+}
+
+/// Appends the round's assistant message with its calls, then a `tool` message for each call: its
+/// result while calls are left, else why it was not made (every call needs an answer, or the API
+/// refuses the next request).
+async fn run_calls(
+    messages: &mut Vec<ChatCompletionRequestMessage>,
+    mut round: Round,
+    tools: &dyn Toolbox,
+    cap: usize,
+) {
+    let calls = round.tool_calls();
+    messages.push(
+        ChatCompletionRequestAssistantMessage {
+            content: (!round.text.is_empty()).then(|| round.text.into()),
+            tool_calls: Some(calls.iter().cloned().map(Into::into).collect()),
+            ..Default::default()
+        }
+        .into(),
+    );
+    for call in calls {
+        let content = if tools.calls_left() > 0 {
+            tracing::debug!(tool = %call.function.name, "the model calls a tool");
+            tools.call(&call.function.name, &call.function.arguments).await
+        } else {
+            format!(
+                "Not called: at most {cap} actions may be called for one answer, and this one was over that \
+                 limit. Answer without it."
+            )
+        };
+        messages.push(ChatCompletionRequestToolMessage { content: content.into(), tool_call_id: call.id }.into());
+    }
 }
 
 impl OpenAiResponder {
@@ -105,7 +234,8 @@ impl OpenAiResponder {
         Ok(Self { client, config })
     }
 
-    fn request(&self, prompt: &Prompt) -> CreateChatCompletionRequest {
+    /// The conversation the first request sends: instructions, history, question.
+    fn messages(&self, prompt: &Prompt) -> Vec<ChatCompletionRequestMessage> {
         let built = build(prompt, self.config.budget);
         let mut messages: Vec<ChatCompletionRequestMessage> =
             vec![ChatCompletionRequestSystemMessage::from(built.system).into()];
@@ -118,12 +248,23 @@ impl OpenAiResponder {
                 }
             });
         }
+        messages
+    }
+
+    fn request(
+        &self,
+        prompt: &Prompt,
+        messages: Vec<ChatCompletionRequestMessage>,
+        (tools, tool_choice): Offer,
+    ) -> CreateChatCompletionRequest {
         CreateChatCompletionRequest {
             model: self.config.model.clone(),
             messages,
             temperature: prompt.persona.temperature.map(|t| t as f32),
             max_completion_tokens: Some(self.config.max_answer_tokens),
             stream: Some(true),
+            tools,
+            tool_choice,
             ..Default::default()
         }
     }
@@ -133,13 +274,13 @@ impl OpenAiResponder {
             Ok(s) => s,
             Err(e) => return Attempt::Before(lore_openai::classify(e)),
         };
-        let mut text = String::new();
+        let mut round = Round::default();
         loop {
             let next = match tokio::time::timeout(self.config.idle_timeout, stream.next()).await {
                 Ok(next) => next,
                 Err(_) => {
                     let why = format!("no data for {} s", self.config.idle_timeout.as_secs());
-                    return if text.is_empty() {
+                    return if round.text.is_empty() {
                         Attempt::Before(Failure::Transient { message: why, retry_after: None })
                     } else {
                         Attempt::After(why)
@@ -147,21 +288,40 @@ impl OpenAiResponder {
                 }
             };
             match next {
-                None if text.is_empty() => {
+                None if round.text.is_empty() && round.calls.is_empty() => {
                     let message = "the stream ended without text".to_owned();
                     return Attempt::Before(Failure::Transient { message, retry_after: None });
                 }
-                None => return Attempt::Done(text),
-                Some(Ok(chunk)) => {
-                    for choice in chunk.choices {
-                        if let Some(piece) = choice.delta.content.filter(|p| !p.is_empty()) {
-                            delta.push(&piece);
-                            text.push_str(&piece);
-                        }
-                    }
-                }
-                Some(Err(e)) if text.is_empty() => return Attempt::Before(lore_openai::classify(e)),
+                None => return Attempt::Done(round),
+                Some(Ok(chunk)) => round.take(chunk, delta),
+                Some(Err(e)) if round.text.is_empty() => return Attempt::Before(lore_openai::classify(e)),
                 Some(Err(e)) => return Attempt::After(e.to_string()),
+            }
+        }
+    }
+
+    /// One request, retried while it has handed on no text.
+    async fn stream(
+        &self,
+        request: CreateChatCompletionRequest,
+        delta: &dyn TextSink,
+    ) -> Result<Round, GenerationError> {
+        let retries = self.config.retries;
+        let mut retry = 0u32;
+        loop {
+            match self.attempt(request.clone(), delta).await {
+                Attempt::Done(round) => return Ok(round),
+                Attempt::After(why) => return Err(GenerationError(format!("the answer broke off: {why}"))),
+                Attempt::Before(Failure::Transient { message, retry_after }) if retry < retries.max_retries => {
+                    let wait = retries.delay(retry, retry_after);
+                    tracing::warn!(retry = retry + 1, wait_ms = wait.as_millis() as u64, %message, "chat model failed; retrying");
+                    tokio::time::sleep(wait).await;
+                    retry += 1;
+                }
+                Attempt::Before(Failure::Transient { message, .. }) => {
+                    return Err(GenerationError(format!("{message} (gave up after {} attempts)", retry + 1)));
+                }
+                Attempt::Before(Failure::Permanent(m) | Failure::TooLarge(m)) => return Err(GenerationError(m)),
             }
         }
     }
@@ -226,33 +386,22 @@ impl Responder for OpenAiResponder {
         &self,
         prompt: &Prompt,
         delta: &dyn TextSink,
-        _tools: &dyn Toolbox,
+        tools: &dyn Toolbox,
     ) -> Result<Generated, GenerationError> {
-        let request = self.request(prompt);
-        let retries = self.config.retries;
-        let mut retry = 0u32;
-        loop {
-            match self.attempt(request.clone(), delta).await {
-                Attempt::Done(text) => {
-                    return Ok(Generated {
-                        text,
-                        generated_by: GeneratedBy::Llm,
-                        model: Some(self.config.model.clone()),
-                    });
-                }
-                Attempt::After(why) => return Err(GenerationError(format!("the answer broke off: {why}"))),
-                Attempt::Before(Failure::Transient { message, retry_after }) if retry < retries.max_retries => {
-                    let wait = retries.delay(retry, retry_after);
-                    tracing::warn!(retry = retry + 1, wait_ms = wait.as_millis() as u64, %message, "chat model failed; retrying");
-                    tokio::time::sleep(wait).await;
-                    retry += 1;
-                }
-                Attempt::Before(Failure::Transient { message, .. }) => {
-                    return Err(GenerationError(format!("{message} (gave up after {} attempts)", retry + 1)));
-                }
-                Attempt::Before(Failure::Permanent(m) | Failure::TooLarge(m)) => return Err(GenerationError(m)),
+        let mut messages = self.messages(prompt);
+        let cap = tools.calls_left();
+        let mut text = String::new();
+        for round in 1..=MAX_ROUNDS {
+            let request = self.request(prompt, messages.clone(), offer(tools, round));
+            let done = self.stream(request, delta).await?;
+            text.push_str(&done.text);
+            // Calls with no tools offered, or in the last round, are not the model's to make.
+            if done.calls.is_empty() || tools.tools().is_empty() || round == MAX_ROUNDS {
+                break;
             }
+            run_calls(&mut messages, done, tools, cap).await;
         }
+        Ok(Generated { text, generated_by: GeneratedBy::Llm, model: Some(self.config.model.clone()) })
     }
 
     async fn translate_question(
