@@ -115,6 +115,7 @@ impl AwsBackend {
             minds: dynamo.clone(),
             conversations: dynamo.clone(),
             tests: dynamo.clone(),
+            actions: dynamo.clone(),
             audit: dynamo.clone(),
         };
         Ok(Self { ports, outbox: dynamo.clone(), dynamo, s3, sqs, eventbridge, sdk_config: sdk.clone(), settings })

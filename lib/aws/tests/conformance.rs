@@ -60,3 +60,17 @@ async fn test_stores(suite: &str) -> (lore_app::conformance::TestStores, lore_aw
 }
 
 lore_app::conformance_tests!(test_stores => answer_tests);
+
+/// Actions: a fresh table on moto.
+async fn action_stores(suite: &str) -> (lore_app::conformance::ActionStores, lore_aws::AwsBackend) {
+    let backend = support::backend(&suite.replace('_', "-")).await;
+    let p = &backend.ports;
+    let stores = lore_app::conformance::ActionStores {
+        workspaces: p.workspaces.clone(),
+        chatbots: p.chatbots.clone(),
+        actions: p.actions.clone(),
+    };
+    (stores, backend)
+}
+
+lore_app::conformance_tests!(action_stores => actions);

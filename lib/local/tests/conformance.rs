@@ -74,6 +74,15 @@ async fn test_stores(_suite: &str) -> (lore_app::conformance::TestStores, tempfi
 
 lore_app::conformance_tests!(test_stores => answer_tests);
 
+/// Actions: a fresh data dir.
+async fn action_stores(_suite: &str) -> (lore_app::conformance::ActionStores, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    (lore_app::conformance::ActionStores { workspaces: store.clone(), chatbots: store.clone(), actions: store }, dir)
+}
+
+lore_app::conformance_tests!(action_stores => actions);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_stores_on_one_file_share_records_and_migrate_once() {
     // `lore serve` and the CLI open the same file from two processes; two pools model that.

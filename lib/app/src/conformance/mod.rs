@@ -13,6 +13,7 @@ use lore_domain::source::{KnowledgeSource, SourceOwner, SourceSpec, SourceStatus
 use lore_domain::workspace::{Workspace, WorkspaceLimits, WorkspaceName};
 use std::sync::Arc;
 
+mod actions;
 mod answer_tests;
 mod audit;
 mod chatbots;
@@ -26,7 +27,8 @@ mod sources;
 mod webhooks;
 mod workspaces;
 
-pub use answer_tests::{TestStores, answer_tests, test_run_race};
+pub use actions::{ActionStores, action_races, actions};
+pub use answer_tests::{TestStores, answer_tests, test_run_claim, test_run_end, test_run_race};
 pub use audit::{AuditStores, audit_log, audited_writes};
 pub use chatbots::{chatbot_slug_race, chatbots, published_chatbots};
 pub use conversations::{analytics, conversations};
@@ -36,7 +38,7 @@ pub use minds::{MindStores, mind_races, mind_sources, minds};
 pub use search::{chunk_edits, chunk_index, chunk_languages, index_search};
 pub use slots::{slot_expiry, slot_race, slots};
 pub use sources::{processing_race, refresh_schedule, sources, uploads};
-pub use webhooks::{deliveries, delivery_claim_race, hook_secret_rotation, hooks, hooks_limit_race};
+pub use webhooks::{deliveries, delivery_claim_race, delivery_erasure, hook_secret_rotation, hooks, hooks_limit_race};
 pub use workspaces::{keys, rate_limiter, workspaces};
 
 pub(super) fn workspace(name: &str) -> Workspace {
@@ -124,7 +126,7 @@ pub struct Stores {
 /// every backend that instantiates its family.
 ///
 /// `$make` names an async fn in the calling module taking the suite's name and returning the
-/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`, `AuditStores` for `audit`) with whatever must live as long as they do
+/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`, `AuditStores` for `audit`, `ActionStores` for `actions`) with whatever must live as long as they do
 /// (a temp dir, a backend):
 ///
 /// ```ignore
@@ -136,7 +138,7 @@ macro_rules! conformance_tests {
     ($make:ident => records) => {
         $crate::conformance_tests!(@family records, $make;
             workspaces keys chatbots chatbot_slug_race published_chatbots rate_limiter sources processing_race refresh_schedule uploads
-            forms hooks hooks_limit_race hook_secret_rotation deliveries delivery_claim_race);
+            forms hooks hooks_limit_race hook_secret_rotation deliveries delivery_claim_race delivery_erasure);
     };
     ($make:ident => files) => {
         $crate::conformance_tests!(@family files, $make; blobs blob_streams);
@@ -151,7 +153,10 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@family slots, $make; slots slot_expiry slot_race);
     };
     ($make:ident => answer_tests) => {
-        $crate::conformance_tests!(@family answer_tests, $make; answer_tests test_run_race);
+        $crate::conformance_tests!(@family answer_tests, $make; answer_tests test_run_race test_run_claim test_run_end);
+    };
+    ($make:ident => actions) => {
+        $crate::conformance_tests!(@family actions, $make; actions action_races);
     };
     ($make:ident => audit) => {
         $crate::conformance_tests!(@family audit, $make; audit_log audited_writes);

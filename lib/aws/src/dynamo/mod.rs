@@ -4,6 +4,7 @@
 //! `TransactWriteItems`; every state transition is a conditional write; lists read key pages
 //! from a sparse index and then the items themselves with a strongly consistent `BatchGetItem`.
 
+mod actions;
 mod analytics;
 mod answer_tests;
 mod audit;
