@@ -197,3 +197,116 @@ async fn every_operation_enforces_the_scope_it_documents() {
     assert!(checked >= 40, "only {checked} operations checked");
     t.stop().await;
 }
+
+// ---- The console's session (docs/console.md, "The key and the session") ----------------------
+
+const SESSION: &str = "/api/v1/console/session";
+
+/// `POST /api/v1/console/session` with `key`, as the console sends it: `(status, Set-Cookie)`.
+async fn open_console_session(t: &TestApp, key: &str) -> (u16, Option<String>) {
+    let res = t.req(Method::POST, SESSION, key).header("x-lore-console", "1").send().await.unwrap();
+    let cookie = res.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_owned());
+    (res.status().as_u16(), cookie)
+}
+
+/// A request with the session cookie of `key`, and `headers`.
+fn with_console_cookie(t: &TestApp, path: &str, key: &str, headers: &[(&str, &str)]) -> reqwest::RequestBuilder {
+    let mut req = t.client.get(t.url(path)).header("cookie", format!("lore_console={key}"));
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    req
+}
+
+#[tokio::test]
+async fn console_session_sets_an_httponly_strict_cookie_and_only_the_consoles_calls_may_use_it() {
+    let t = TestApp::spawn().await;
+    let key = t.key("default", "chatbot:read,workspace:admin").await;
+    let (status, cookie) = open_console_session(&t, &key).await;
+    assert_eq!(status, 204);
+    assert_eq!(
+        cookie.as_deref(),
+        Some(format!("lore_console={key}; HttpOnly; Secure; SameSite=Strict; Path=/api; Max-Age=28800").as_str())
+    );
+
+    // The console's own call: the cookie, its header, from this origin.
+    let console = [("x-lore-console", "1"), ("sec-fetch-site", "same-origin")];
+    let res = with_console_cookie(&t, "/api/v1/chatbots", &key, &console).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let res = with_console_cookie(&t, "/api/integrations/webhooks/auth/verify", &key, &console[..1]);
+    let who: serde_json::Value = res.send().await.unwrap().json().await.unwrap();
+    assert_eq!(who["key"]["scopes"], json!(["chatbot:read", "workspace:admin"]), "the key's scopes, no more");
+    // The key's scopes stay its own.
+    let res = with_console_cookie(&t, "/api/v1/minds", &key, &console).send().await.unwrap();
+    expect_error(res, 403, "insufficient_scope").await;
+
+    // The cookie alone, a wrong header, or another site: no credential.
+    for headers in [
+        &[][..],
+        &[("x-lore-console", "0")][..],
+        &[("x-lore-console", "1"), ("sec-fetch-site", "cross-site")][..],
+        &[("x-lore-console", "1"), ("sec-fetch-site", "same-site")][..],
+        &[("x-lore-console", "1"), ("sec-fetch-site", "none")][..],
+    ] {
+        let res = with_console_cookie(&t, "/api/v1/chatbots", &key, headers).send().await.unwrap();
+        expect_error(res, 401, "unauthorized").await;
+    }
+    // A second cookie of the name (one a page's script could add) shadows nothing: none is used.
+    let res = t
+        .client
+        .get(t.url("/api/v1/chatbots"))
+        .header("cookie", format!("lore_console={}; lore_console={key}", t.dev_key))
+        .header("x-lore-console", "1")
+        .send()
+        .await
+        .unwrap();
+    expect_error(res, 401, "unauthorized").await;
+    // An Authorization header is the credential whenever there is one.
+    let res = with_console_cookie(&t, "/api/v1/chatbots", &key, &console)
+        .header("authorization", "Bearer lore_sk_not_a_key_at_all_not_a_key_at_all_xx")
+        .send();
+    expect_error(res.await.unwrap(), 401, "unauthorized").await;
+
+    // Signing out clears the cookie (needs the console's header, no key).
+    let res = t.client.delete(t.url(SESSION)).header("x-lore-console", "1").send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    let cleared = res.headers().get("set-cookie").unwrap().to_str().unwrap();
+    assert_eq!(cleared, "lore_console=; HttpOnly; Secure; SameSite=Strict; Path=/api; Max-Age=0");
+    let res = t.client.delete(t.url(SESSION)).send().await.unwrap();
+    expect_error(res, 401, "unauthorized").await;
+    t.stop().await;
+}
+
+#[tokio::test]
+async fn console_session_is_refused_to_bad_keys_and_ends_with_its_key() {
+    let t = TestApp::spawn().await;
+    // An invalid key, or none: the usual 401, no cookie.
+    for key in ["lore_sk_tooshort", &format!("lore_sk_{}", "A".repeat(43))] {
+        let (status, cookie) = open_console_session(&t, key).await;
+        assert_eq!((status, cookie), (401, None), "{key}");
+    }
+    let res = t.client.post(t.url(SESSION)).header("x-lore-console", "1").send().await.unwrap();
+    assert!(res.headers().get("set-cookie").is_none());
+    expect_error(res, 401, "unauthorized").await;
+    // A good key, but not from the console (no header, or another site): no cookie.
+    let res = t.req(Method::POST, SESSION, &t.dev_key).send().await.unwrap();
+    assert!(res.headers().get("set-cookie").is_none());
+    expect_error(res, 401, "unauthorized").await;
+    let res =
+        t.req(Method::POST, SESSION, &t.dev_key).header("x-lore-console", "1").header("sec-fetch-site", "cross-site");
+    let res = res.send().await.unwrap();
+    assert!(res.headers().get("set-cookie").is_none());
+    expect_error(res, 401, "unauthorized").await;
+
+    // A revoked key's session is refused from then on.
+    let key = t.key("default", "chatbot:read").await;
+    assert_eq!(open_console_session(&t, &key).await.0, 204);
+    let console = [("x-lore-console", "1")];
+    assert_eq!(with_console_cookie(&t, "/api/v1/chatbots", &key, &console).send().await.unwrap().status(), 200);
+    let id = t.key_id(&key).await;
+    let res = t.req(Method::DELETE, &format!("/api/v1/keys/{id}"), &t.dev_key).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let res = with_console_cookie(&t, "/api/v1/chatbots", &key, &console).send().await.unwrap();
+    expect_error(res, 401, "unauthorized").await;
+    t.stop().await;
+}

@@ -12,8 +12,10 @@ just to check what the console did, and for a visitor's hand-off request):
   reads the transcript, rates and corrects the answer, replies to a hand-off, sees it all in
   analytics; the chatbot is set to French in its settings and a French text's page and chunk
   say "Français"; webhooks are subscribed, tested and redelivered; at phone width and in dark mode the
-  pages still work; signing out forgets the key, a key the server no longer accepts signs the tab
-  out; on the workspace page usage is shown against limits, a key is made with two scopes (its
+  pages still work; once signed in, the public page /c/{slug} opened in the console's tab cannot
+  obtain the key (not in its cookies, storage, nor usable by its fetches) and the console still
+  works on return; signing out ends the session, a key revoked since signs the tab out on reload;
+  on the workspace page usage is shown against limits, a key is made with two scopes (its
   secret shown once) and revoked, and revoking the key the console signed in with signs it out.
 The chatbot's page is walked section by section (Knowledge, Search, Settings, Publish,
 Conversations, Analytics); confirmations are toasts in view; the Publish section says what keeps
@@ -224,6 +226,39 @@ def no_console_errors(b, where):
     # signs in with one.
     severe = [e for e in b.console if e.get("level") == "SEVERE" and "status of 401" not in e.get("message", "")]
     check(severe == [], f"{where}: console errors {severe}")
+
+
+def key_out_of_reach(b, lore, key, page):
+    """The console's tab is signed in with `key`; `page` (a public page of untrusted content on the
+    same origin) is opened in that tab: none of its scripts can obtain the key. The session is
+    an HttpOnly cookie (shown by the browser itself, so the check is not vacuous), absent from
+    `document.cookie`; no storage entry holds the key; the page's own requests to the API, with
+    or without credentials, are refused. Then back to the console, which is still signed in."""
+    cookies = b.driver.execute_cdp_cmd("Network.getCookies", {"urls": [lore.base + "/api/v1/chatbots"]})["cookies"]
+    session = [c for c in cookies if c["name"] == "lore_console"]
+    check(len(session) == 1, f"the console's session cookie: {cookies}")
+    c = session[0]
+    check(c["httpOnly"] and c["secure"] and c["sameSite"] == "Strict" and c["path"] == "/api", c)
+    b.open(lore.base + page)
+    wait_for("the public page", lambda: b.visible("#message"))
+    seen = b.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const stored = s => Array.from({length: s.length}, (_, i) => s.key(i) + '=' + s.getItem(s.key(i)));"
+        "const status = init => fetch('/api/v1/chatbots', init).then(r => r.status, e => 'failed: ' + e);"
+        "Promise.all([status({}), status({credentials: 'include'}),"
+        " status({credentials: 'include', headers: {Authorization: 'Bearer'}})]).then(statuses => done({"
+        " cookie: document.cookie, session: stored(sessionStorage), local: stored(localStorage),"
+        " globals: Object.keys(window).filter(k => { try { return String(window[k]).includes(arguments[0]); }"
+        "  catch (_) { return false; } }),"
+        " statuses}));", key)
+    check(key not in seen["cookie"], f"document.cookie on {page} holds no key: {seen['cookie']}")
+    check(all(key not in e for e in seen["session"]), f"sessionStorage on {page}: {seen['session']}")
+    check(all(key not in e for e in seen["local"]), f"localStorage on {page}: {seen['local']}")
+    check(seen["globals"] == [], f"no global of {page} holds the key: {seen['globals']}")
+    check(seen["statuses"] == [401, 401, 401], f"the page's own API calls are refused: {seen['statuses']}")
+    b.driver.back()
+    wait_for("the console again, signed in", lambda: b.all("header .who") and text(b, "header .who") != "")
+
 
 
 SHIPPING = "We ship kettles to Germany, France and Spain."
@@ -543,6 +578,8 @@ def main():
         visitor.assert_clean("the visitor's page")
         visitor.quit()
         visitor = None
+        # The chatbot's public page, opened in the console's own tab, cannot obtain the key.
+        key_out_of_reach(b, lore, lore.key, "/c/support-bot")
         b.driver.refresh()
         section(b, "Conversations")
         item = wait_for("the conversation", lambda: b.all("ul.convs li.conv"))[0]
@@ -853,12 +890,23 @@ def main():
         accessible(b, "the subscription page")
         no_console_errors(b, "webhooks")
 
-        # Signing out forgets the key; a key the server stops accepting signs the tab out.
+        # Signing out ends the session: the cookie is gone, a reload shows the sign-in form.
         press(b, "Sign out", "header")
         wait_for("the sign-in form", lambda: b.all("form.signin"))
-        check(b.js("return sessionStorage.getItem('lore.console.key')") is None, "the key is forgotten")
-        b.js("sessionStorage.setItem('lore.console.key', 'lore_revoked_key'); location.reload();")
+        cookies = lambda: [c for c in b.driver.execute_cdp_cmd("Network.getCookies", {"urls": [lore.base + "/api"]})["cookies"]
+                           if c["name"] == "lore_console"]
+        wait_for("the session cookie cleared", lambda: cookies() == [])
+        check(b.js("return sessionStorage.length") == 0, "nothing is left in the tab")
+        b.driver.refresh()
+        wait_for("the sign-in form after a reload", lambda: b.all("form.signin"))
+        # A key revoked while signed in with it: the reloaded tab says the session ended.
+        doomed = lore.api("POST", "/api/v1/keys", {"name": "Doomed", "scopes": ["chatbot:read"]})
+        sign_in(b, doomed["secret"])
+        wait_for("signed in with the doomed key", lambda: text(b, "main h1") == "Chatbots")
+        lore.api("DELETE", f"/api/v1/keys/{doomed['key']['id']}")
+        b.driver.refresh()
         wait_for("the sign-out message", lambda: b.all("form.signin") and "sign in again" in text(b, "#alerts"))
+        accessible(b, "the sign-in form after a session ended")
         no_console_errors(b, "sign out")
 
         # The workspace: usage against limits; a key made with two scopes, shown once, revoked.
@@ -905,13 +953,14 @@ def main():
         current.find_element(By.CSS_SELECTOR, "button.danger").click()
         wait_for("signed out", lambda: b.all("form.signin") and "revoked the key you signed in with" in text(b, "#alerts"))
         check(verify(lore.base, laptop)[0] == 401, "the console's own key is refused")
-        check(b.js("return sessionStorage.getItem('lore.console.key')") is None, "the key is forgotten")
+        check(b.js("return sessionStorage.length") == 0, "nothing is left in the tab")
         check(verify(lore.base, lore.key)[0] == 200, "the dev key still works")
         no_console_errors(b, "keys")
 
-        # Privacy (§22): a person erased after a confirmation that names them and what goes, the
-        # counts after; the audit log lists it, filters by action, pages with "More", and shows a
-        # hostile name as text. Axe-clean, and not wider than a phone.
+        # Privacy (§22): a person erased after a confirmation that names them (nothing exported to
+        # count beforehand: it would be audited as an export), the counts after; the audit log
+        # lists it, filters by action, pages with "More", and shows a hostile name as text.
+        # Axe-clean, and not wider than a phone.
         lore.api("POST", f"/api/v1/chatbots/{bot_id}/conversations",
                  {"message": "Where is my order?", "visitor": {"email": "erase.me@example.com"}})
         hostile = '<img src=x onerror="window.__pwned=1">Evil'
@@ -927,10 +976,11 @@ def main():
         press(b, "Erase…", person)
         wait_for("the counts", lambda: "Erased 1 conversation and" in text(b, ".erased"))
         asked = b.js("return window.__confirmed")
-        check(asked and "erase.me@example.com" in asked[-1] and "1 conversation (" in asked[-1], asked)
+        check(asked and "erase.me@example.com" in asked[-1] and "cannot be undone" in asked[-1], asked)
         wait_for("the erasure in the log", lambda: "privacy.erased" in text(b, "table.audit tbody tr:first-child"))
         check("by: email" in text(b, "table.audit tbody tr:first-child"), text(b, "table.audit tbody tr:first-child"))
         check("erase.me@example.com" not in text(b, "table.audit"), "the log does not keep the erased address")
+        check("scope: visitor" not in text(b, "table.audit"), "an erase is not audited as a person's export")
         check(hostile in text(b, "table.audit") and not b.all("table.audit img"), "a hostile name is text")
         check(b.js("return window.__pwned === undefined"), "no script ran")
         b.screenshot("console-privacy.png")

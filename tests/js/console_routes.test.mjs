@@ -55,9 +55,9 @@ test("a source is being worked on until ready or failed", () => {
     [true, true, true, false, false, false]);
 });
 
-test("signing in keeps the key and its scopes; signing out forgets them", () => {
-  const who = { workspace: { id: "ws_1", name: "default" }, key: { scopes: ["minds:read", "workspace:admin"] } };
-  assert.deepEqual(signIn("lore_k", who), { key: "lore_k", workspace: who.workspace, scopes: who.key.scopes });
+test("signing in keeps the workspace and the scopes, never the key; signing out forgets them", () => {
+  const who = { workspace: { id: "ws_1", name: "default" }, key: { id: "key_1", scopes: ["minds:read", "workspace:admin"] } };
+  assert.deepEqual(signIn(who), { workspace: who.workspace, scopes: who.key.scopes });
   assert.equal(can("workspace:admin"), true);
   assert.equal(can("webhooks:write"), false);
   signOutOfState();

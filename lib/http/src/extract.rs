@@ -5,7 +5,7 @@ use crate::error::ApiError;
 use crate::state::ApiState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
 use lore_app::AppError;
 use lore_app::auth::Principal;
@@ -59,8 +59,9 @@ impl<S: RequiredScope> FromRequestParts<ApiState> for Authed<S> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
-        let header = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
-        let principal = state.app.authenticate_and_admit(header).await?;
+        // `Authorization`, or on the console's own calls its session cookie (docs/console.md).
+        let credential = crate::console::session::credential(&parts.headers);
+        let principal = state.app.authenticate_and_admit(credential.as_deref()).await?;
         tracing::Span::current().record("key_id", principal.key_id.as_str());
         if let Some(scope) = S::SCOPE {
             principal.require(scope)?;

@@ -1,7 +1,8 @@
 //! `GET /console`: the owners' console (docs/console.md). A shell page, its ES modules and its
 //! style sheet compiled into the binary; everything the console shows or changes goes through the public API with
-//! the key the owner signs in with (held in the tab's `sessionStorage`, never in a cookie), so
-//! the console can do nothing a client could not.
+//! the key the owner signs in with, so the console can do nothing a client could not. The key is
+//! exchanged once for a session cookie no script can read ([`session`]): pages of this origin
+//! that show untrusted content (`/c/…`, `/m/…`, `/files/…`) cannot take it.
 //!
 //! The script is ES modules, one per view or concern, in `js/` (docs/development.md, "Front
 //! end"); `console.js` starts the console. The page carries a strict CSP: its module script, the
@@ -26,11 +27,12 @@ use modules::{CSS, File, Files, JS};
 use std::fmt::Write;
 
 pub(crate) mod modules;
+pub(crate) mod session;
 
-/// The console's routes: not API operations (HTML and assets for people), so not in the API
-/// document.
+/// The console's routes: the page and its assets (HTML and files for people, so not in the API
+/// document), and its session (`/api/v1/console/session`, [`session`]).
 pub(crate) fn routes(router: crate::api_router::ApiRouter) -> crate::api_router::ApiRouter {
-    router.undocumented("/console", get(page)).undocumented("/console/assets/{file}", get(asset))
+    session::routes(router).undocumented("/console", get(page)).undocumented("/console/assets/{file}", get(asset))
 }
 
 /// The console's files: its modules (`js/`, one per view or concern) and its style sheet.

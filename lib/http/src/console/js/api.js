@@ -1,5 +1,8 @@
-// The public API with the signed-in key (`Authorization: Bearer`): JSON requests, uploads with
-// progress, downloads, and the list of languages. A 401 on a signed-in session signs out.
+// The public API with the console's session: JSON requests, uploads with progress, downloads,
+// and the list of languages. The owner's key is sent once, to open the session
+// (POST /api/v1/console/session); from then on the browser sends the session's HttpOnly cookie,
+// which no script reads, and every call says it is the console's own (`X-Lore-Console: 1`, the
+// only calls the cookie counts for). A 401 on a signed-in session signs out.
 
 import { state } from "./state.js";
 import { announce, el } from "./dom.js";
@@ -19,9 +22,15 @@ export function onRefused(fn) {
   refused = fn;
 }
 
-export async function api(method, path, body, key = state.session && state.session.key) {
-  const headers = { Authorization: `Bearer ${key}`, Accept: "application/json" };
-  const init = { method, headers };
+/** The header that makes a call the console's own: without it the session cookie is no credential. */
+const CONSOLE = { "X-Lore-Console": "1" };
+
+/** A call to the API with the session; with `key`, with that key instead (signing in only: the
+ * key is used for this one call and kept nowhere). */
+export async function api(method, path, body, key) {
+  const headers = { ...CONSOLE, Accept: "application/json" };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const init = { method, headers, credentials: "same-origin" };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -30,7 +39,7 @@ export async function api(method, path, body, key = state.session && state.sessi
   const res = await fetch(path, init);
   const data = await res.json().catch(() => null);
   if (res.status === 401 && state.session) {
-    refused("Your key was refused (revoked or expired): signed out.");
+    refused("Your session ended (its key was revoked, it expired, or you signed out in another tab): sign in again.");
     throw new ApiError(401, data);
   }
   if (!res.ok) throw new ApiError(res.status, data);
@@ -42,7 +51,7 @@ export function upload(path, form, onProgress) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", path);
-    xhr.setRequestHeader("Authorization", `Bearer ${state.session.key}`);
+    xhr.setRequestHeader("X-Lore-Console", "1");
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress(e.loaded / e.total));
     xhr.addEventListener("load", () => {
@@ -70,10 +79,10 @@ export async function attempt(action) {
   }
 }
 
-/** Fetches `path` with the key and saves it as `name` (a link cannot carry the key). */
+/** Fetches `path` with the session and saves it as `name` (a link cannot carry the console's header). */
 export async function download(path, name) {
   try {
-    const res = await fetch(path, { headers: { Authorization: `Bearer ${state.session.key}` } });
+    const res = await fetch(path, { headers: CONSOLE, credentials: "same-origin" });
     if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => null));
     const url = URL.createObjectURL(await res.blob());
     const a = el("a", { href: url, download: name });

@@ -1,6 +1,6 @@
 // The Lore console (docs/console.md): an owner's view of chatbots, Minds, their knowledge, search
-// and conversations, on the public API alone. The API key lives in this tab's sessionStorage and
-// is sent as `Authorization: Bearer`; signing out (or a 401) forgets it. No framework: views are
+// and conversations, on the public API alone. The API key is exchanged once for a session cookie
+// no script can read (api.js); signing out (or a 401) ends the session. No framework: views are
 // functions that draw into <main> with the `el` helper (text always as text nodes, never HTML).
 //
 // This module starts the console and routes (#/… → a view); it holds the workspace's view (usage
@@ -14,8 +14,8 @@ import { api, attempt, onRefused } from "./api.js";
 import { announce, el, field, fill, showSecret } from "./dom.js";
 import { bytes, when } from "./format.js";
 import { parseRoute } from "./router.js";
-import { KEY, layout, onSignedIn, signInView, signOut } from "./shell.js";
-import { can, clearTimers, signIn, state } from "./state.js";
+import { SIGNED_IN, layout, onSignedIn, resume, signInView, signOut } from "./shell.js";
+import { can, clearTimers, state } from "./state.js";
 import { listView, ownerView } from "./owners.js";
 import { chunksView } from "./chunks.js";
 import { transcriptView } from "./conversations.js";
@@ -185,15 +185,13 @@ window.addEventListener("hashchange", () => {
   if (main) main.focus({ preventScroll: true });
 });
 
+// A session of this browser may be open already (a reload, another tab): ask who it is.
 (async function start() {
-  const key = sessionStorage.getItem(KEY);
-  if (!key) return signInView();
   try {
-    const who = await api("GET", "/api/integrations/webhooks/auth/verify", undefined, key);
-    signIn(key, who);
-    route();
-  } catch (_) {
-    sessionStorage.removeItem(KEY);
-    signInView("Your key is no longer accepted: sign in again.");
+    resume(await api("GET", "/api/integrations/webhooks/auth/verify"));
+  } catch (e) {
+    const ended = sessionStorage.getItem(SIGNED_IN) && e.status === 401;
+    sessionStorage.removeItem(SIGNED_IN);
+    signInView(ended ? "Your session ended (its key was revoked, or 8 hours passed): sign in again." : e.status === 401 ? undefined : e.message);
   }
 })();

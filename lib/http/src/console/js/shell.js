@@ -5,14 +5,24 @@ import { api } from "./api.js";
 import { announce, el, field, fill } from "./dom.js";
 import { signIn, signOutOfState, state } from "./state.js";
 
-/** Where the key is kept: this tab's sessionStorage, never a cookie. */
-export const KEY = "lore.console.key";
+/** Kept in this tab while signed in, to say so when a session ends on its own: a mark, never the
+ * key (the session is an HttpOnly cookie no script can read; api.js). */
+export const SIGNED_IN = "lore.console.signedIn";
+const SESSION = "/api/v1/console/session";
+const VERIFY = "/api/integrations/webhooks/auth/verify";
 const app = document.getElementById("app");
 
 let signedIn = () => {};
 /** What to do once signed in (draw the view the address names). */
 export function onSignedIn(fn) {
   signedIn = fn;
+}
+
+/** Who the session's key is, once signed in (GET …/auth/verify with the session). */
+export function resume(who) {
+  signIn(who);
+  sessionStorage.setItem(SIGNED_IN, "1");
+  signedIn();
 }
 
 export function signInView(message) {
@@ -22,21 +32,30 @@ export function signInView(message) {
     "form",
     { class: "card signin", "aria-labelledby": "signin-title" },
     el("h1", { id: "signin-title" }, "Lore console"),
-    el("p", {}, "Sign in with an API key of your workspace. It is kept in this tab only and forgotten when you sign out or close it."),
+    el("p", {}, "Sign in with an API key of your workspace. The key is exchanged for a session that no page's script can read; it ends when you sign out, or after 8 hours."),
     field("API key", key),
     el("button", { type: "submit", class: "primary" }, "Sign in"),
     el("div", { id: "alerts", role: "alert" }, message ? el("p", { class: "error" }, message) : null),
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const typed = key.value.trim();
     try {
-      const who = await api("GET", "/api/integrations/webhooks/auth/verify", undefined, key.value.trim());
-      sessionStorage.setItem(KEY, key.value.trim());
-      signIn(key.value.trim(), who);
-      if (!location.hash || location.hash === "#/") location.hash = "#/chatbots";
-      signedIn();
+      await api("POST", SESSION, undefined, typed);
     } catch (err) {
       announce(err.status === 401 ? "That key was not accepted." : err.message, "error");
+      key.focus();
+      return;
+    }
+    key.value = "";
+    try {
+      const who = await api("GET", VERIFY);
+      if (!location.hash || location.hash === "#/") location.hash = "#/chatbots";
+      resume(who);
+    } catch (err) {
+      // The key was accepted, but the browser did not send the session back: it keeps a Secure
+      // cookie only over HTTPS (or on localhost).
+      announce(err.status === 401 ? "The browser did not keep the session: open the console over HTTPS, or at localhost." : err.message, "error");
       key.focus();
     }
   });
@@ -44,10 +63,12 @@ export function signInView(message) {
   key.focus();
 }
 
-export function signOut(message) {
-  sessionStorage.removeItem(KEY);
+/** Ends the session (the cookie is cleared) and shows the sign-in form with `message`. */
+export async function signOut(message) {
+  sessionStorage.removeItem(SIGNED_IN);
   signOutOfState();
   history.replaceState(null, "", "#/");
+  await api("DELETE", SESSION).catch(() => {});
   signInView(message);
 }
 

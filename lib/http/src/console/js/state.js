@@ -1,13 +1,13 @@
 // The console's state: who is signed in, and the polling of the view on screen. No DOM, so that
 // node's tests can import it (tests/js/console_state.test.mjs).
 
-/** `session`: {key, workspace, scopes} while signed in, else null. `timers`: the current view's
- * polling, cleared when the view changes. */
+/** `session`: {workspace, scopes} while signed in, else null (never the key: the session is an
+ * HttpOnly cookie, api.js). `timers`: the current view's polling, cleared when the view changes. */
 export const state = { session: null, timers: [] };
 
-/** Signs in with `key`, as `who` (the answer of GET …/auth/verify) says it is. */
-export function signIn(key, who) {
-  state.session = { key, workspace: who.workspace, scopes: who.key.scopes };
+/** Signs in as `who` (the answer of GET …/auth/verify) says the session's key is. */
+export function signIn(who) {
+  state.session = { workspace: who.workspace, scopes: who.key.scopes };
   return state.session;
 }
 
