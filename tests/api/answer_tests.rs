@@ -384,3 +384,69 @@ async fn add_ready_source(t: &TestApp, kind: &str, base: &str, text: &str) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A run whose worker stopped (`lore serve` restarted, a job that failed) does not stay queued:
+/// read, listed, or started over, it is done with the reason as each test's result, and no test's
+/// last result changes. The run is planted in the embedded store (started an hour ago, beyond the
+/// abandonment bound); the conformance suite checks the store side on both backends.
+#[tokio::test]
+async fn an_abandoned_run_is_done_with_the_reason_when_read_listed_or_started_over() {
+    use lore_app::ports::{AnswerTestStore, RunStart};
+    use lore_domain::Timestamp;
+    use lore_domain::answer_test::{RunStatus, TestRun};
+    use lore_domain::id::{AnswerTestId, TestRunId, WorkspaceId};
+    use lore_domain::source::SourceOwner;
+
+    let t = TestApp::spawn().await;
+    let Some(store) = t.embedded_store().cloned() else { return };
+    let (base, _) = owner_with(&t, "c", &[REFUNDS]).await;
+    let (status, made) =
+        post(&t, &t.dev_key, &format!("{base}/tests"), json!({"question": "How long do refunds take?"})).await;
+    assert_eq!(status, 201, "{made}");
+    let test_id = AnswerTestId::parse(made["test"]["id"].as_str().unwrap()).unwrap();
+    let ws = get(&t, &t.dev_key, "/api/v1/workspace").await.1["workspace"]["id"].as_str().unwrap().to_owned();
+    let ws = WorkspaceId::parse(&ws).unwrap();
+    let owner = SourceOwner::parse(base.rsplit('/').next().unwrap()).unwrap();
+    let hour_ago = Timestamp::from_millis(Timestamp::now().millis() - 3_600_000);
+    let plant = || async {
+        let run = TestRun::queued(ws.clone(), owner.clone(), vec![test_id.clone()], hour_ago);
+        assert_eq!(store.start_run(&run, Timestamp::from_millis(0)).await.unwrap(), RunStart::Started);
+        run.id
+    };
+    let reason = "the worker stopped before the run finished";
+    let stored = |id: TestRunId| {
+        let (store, ws, owner) = (store.clone(), ws.clone(), owner.clone());
+        async move { store.get_run(&ws, &owner, &id).await.unwrap().unwrap() }
+    };
+
+    // Read.
+    let read = plant().await;
+    let (status, body) = get(&t, &t.dev_key, &format!("{base}/test-runs/{read}")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["run"]["status"], "done", "{body}");
+    assert_eq!(body["run"]["failed"], 1, "{body}");
+    assert_eq!(body["results"][0]["checks"][0]["detail"], reason, "{body}");
+    let (_, test) = get(&t, &t.dev_key, &format!("{base}/tests/{test_id}")).await;
+    assert!(test["test"]["lastResult"].is_null(), "nothing was answered: no last result: {test}");
+
+    // Listed.
+    let listed = plant().await;
+    let (_, runs) = get(&t, &t.dev_key, &format!("{base}/test-runs")).await;
+    let row = runs["runs"].as_array().unwrap().iter().find(|r| r["id"] == listed.as_str()).unwrap().clone();
+    assert_eq!(row["status"], "done", "{runs}");
+    assert_eq!(stored(listed).await.status, RunStatus::Done);
+
+    // Started over: the new run is accepted, the old one done (not left running beside it).
+    let over = plant().await;
+    let (status, started) = post(&t, &t.dev_key, &format!("{base}/test-runs"), json!({})).await;
+    assert_eq!(status, 202, "{started}");
+    assert_eq!(stored(over.clone()).await.status, RunStatus::Done, "the run started over is done");
+    let done = finished(&t, &base, started["run"]["id"].as_str().unwrap()).await;
+    assert_eq!(done["run"]["total"], 1, "{done}");
+    let (_, test) = get(&t, &t.dev_key, &format!("{base}/tests/{test_id}")).await;
+    assert_eq!(
+        test["test"]["lastResult"]["runId"], started["run"]["id"],
+        "the answered run's result is the last: {test}"
+    );
+    t.stop().await;
+}

@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 pub const FAILURES_IN_A_ROW: u32 = 3;
 /// Finished runs kept per owner; older ones go with their results when a run finishes.
 pub const RUNS_KEPT: u32 = 50;
+/// Each test's result in a run whose worker stopped before it finished.
+pub const ABANDONED: &str = "the worker stopped before the run finished";
 /// After a change of the owner's sources, a run starts only if none started this recently.
 pub const ON_CHANGE_EVERY: Duration = Duration::from_secs(5 * 60);
 
@@ -149,6 +151,8 @@ impl App {
         owner: &SourceOwner,
         tests: Vec<AnswerTestId>,
     ) -> Result<TestRun, AppError> {
+        // A run left behind by a worker that stopped is done now, not left running under the new one.
+        self.end_abandoned_runs(ws, owner).await?;
         let now = Timestamp::now();
         let run = TestRun::queued(ws.clone(), owner.clone(), tests, now);
         match self.ports.storage.tests.start_run(&run, self.abandoned_before(now)).await? {
@@ -162,16 +166,9 @@ impl App {
         }
         let job = TestRunJob { workspace_id: ws.clone(), owner: owner.clone(), run_id: run.id.clone() };
         if let Err(e) = self.ports.storage.jobs.enqueue(job.into()).await {
-            // Not left queued forever: the run ends now, every test failed with the reason.
-            let tests = self.ports.storage.tests.all_tests(ws, owner).await.unwrap_or_default();
-            let results: Vec<TestResult> = tests
-                .iter()
-                .filter(|t| run.test_ids.contains(&t.id))
-                .map(|t| TestResult::unanswered(t, "the run could not be queued"))
-                .collect();
-            let mut failed = run.clone();
-            failed.finish(&results, Timestamp::now());
-            self.ports.storage.tests.finish_run(&failed, &results, RUNS_KEPT).await?;
+            // Not left queued forever: the run ends now with the reason, and as nothing was
+            // answered no test's last result changes.
+            self.end_unanswered(run, "the run could not be queued").await?;
             return Err(e.into());
         }
         Ok(run)
@@ -184,6 +181,37 @@ impl App {
         Timestamp::from_millis(now.millis() - bound)
     }
 
+    /// Ends `run`, in which nothing was answered, with `reason` as each test's result; no test's
+    /// last result changes. False when the run was done or claimed again meanwhile.
+    async fn end_unanswered(&self, run: TestRun, reason: &str) -> Result<bool, AppError> {
+        let store = &self.ports.storage.tests;
+        let tests = store.all_tests(&run.workspace_id, &run.owner).await?;
+        let results: Vec<TestResult> =
+            tests.iter().filter(|t| run.test_ids.contains(&t.id)).map(|t| TestResult::unanswered(t, reason)).collect();
+        let mut ended = run;
+        ended.finish(&results, Timestamp::now());
+        Ok(store.end_run(&ended, &results, RUNS_KEPT).await?)
+    }
+
+    /// Whether `run` is queued or running since before the abandonment bound: its worker stopped.
+    fn is_abandoned(&self, run: &TestRun, now: Timestamp) -> bool {
+        run.status != RunStatus::Done && run.started_at < self.abandoned_before(now)
+    }
+
+    /// Ends the owner's abandoned runs (done, with [`ABANDONED`] as each test's result): a
+    /// restart of `lore serve` loses its in-process jobs, a test job that failed is not retried.
+    /// Done where runs are started, listed and read, the same on every backend.
+    async fn end_abandoned_runs(&self, ws: &WorkspaceId, owner: &SourceOwner) -> Result<(), AppError> {
+        let store = &self.ports.storage.tests;
+        let now = Timestamp::now();
+        // At most `RUNS_KEPT` finished runs are kept: the unfinished ones are within a page of 100.
+        let runs = store.list_runs(ws, owner, PageRequest::new(1, 100)).await?;
+        for run in runs.items.into_iter().filter(|r| self.is_abandoned(r, now)) {
+            self.end_unanswered(run, ABANDONED).await?;
+        }
+        Ok(())
+    }
+
     pub async fn list_test_runs(
         &self,
         p: &Principal,
@@ -191,6 +219,7 @@ impl App {
         page: PageRequest,
     ) -> Result<Page<TestRun>, AppError> {
         self.own(p, owner).await?;
+        self.end_abandoned_runs(p.workspace_id(), owner).await?;
         Ok(self.ports.storage.tests.list_runs(p.workspace_id(), owner, page).await?)
     }
 
@@ -202,7 +231,11 @@ impl App {
         id: &TestRunId,
     ) -> Result<(TestRun, Vec<TestResult>), AppError> {
         let tests = &self.ports.storage.tests;
-        let run = tests.get_run(p.workspace_id(), owner, id).await?.ok_or(AppError::NotFound("run"))?;
+        let mut run = tests.get_run(p.workspace_id(), owner, id).await?.ok_or(AppError::NotFound("run"))?;
+        if self.is_abandoned(&run, Timestamp::now()) {
+            self.end_unanswered(run, ABANDONED).await?;
+            run = tests.get_run(p.workspace_id(), owner, id).await?.ok_or(AppError::NotFound("run"))?;
+        }
         let results = if run.status == RunStatus::Done {
             tests.run_results(p.workspace_id(), owner, id).await?
         } else {
@@ -211,8 +244,10 @@ impl App {
         Ok((run, results))
     }
 
-    /// The worker's side: answers every test of the run and stores the results. A run already
-    /// done (a repeated delivery) is left alone; one found running (its worker died) starts over.
+    /// The worker's side: answers every test of the run and stores the results, once it has
+    /// claimed the run. A run already done (a repeated delivery), running under another worker,
+    /// or superseded by a run started over it is left alone; one running since before the
+    /// abandonment bound (its worker died) starts over.
     pub async fn run_test_job(&self, job: TestRunJob) -> Result<(), AppError> {
         let store = &self.ports.storage.tests;
         let Some(mut run) = store.get_run(&job.workspace_id, &job.owner, &job.run_id).await? else {
@@ -221,8 +256,13 @@ impl App {
         if run.status == RunStatus::Done {
             return Ok(());
         }
+        let now = Timestamp::now();
         run.status = RunStatus::Running;
-        store.mark_running(&run).await?;
+        run.started_at = now;
+        if !store.mark_running(&run, self.abandoned_before(now)).await? {
+            tracing::info!(run = %run.id, "a test run not claimed: done, running elsewhere or superseded");
+            return Ok(());
+        }
         let all = store.all_tests(&job.workspace_id, &job.owner).await?;
         // Tests deleted since the run was queued are not answered.
         let tests: Vec<AnswerTest> = all.into_iter().filter(|t| run.test_ids.contains(&t.id)).collect();
@@ -275,7 +315,11 @@ impl App {
         let time_out =
             || TestResult::unanswered(test, &format!("the run's {timeout} s ran out before this test was answered"));
         let ws = &job.workspace_id;
-        let Some(slot) = self.wait_for_answer_slot(ws, run.deadline).await else { return time_out() };
+        let slot = match self.wait_for_answer_slot(ws, run.deadline).await {
+            Ok(slot) => slot,
+            Err(SlotWait::TimedOut) => return time_out(),
+            Err(SlotWait::Failed(e)) => return TestResult::unanswered(test, &format!("no answer: {}", reason(&e))),
+        };
         let answered = tokio::time::timeout_at(
             run.deadline.into(),
             self.first_answer_unstored(ws, &job.owner, persona.clone(), settings, &test.spec.question),
@@ -288,7 +332,10 @@ impl App {
                 TestResult::of_answer(test, &message)
             }
             Ok(Err(e)) => {
-                run.failures_in_a_row.fetch_add(1, Ordering::Relaxed);
+                // Only the model's failures stop the run; a store or retrieval failure is its own.
+                if is_model_failure(&e) {
+                    run.failures_in_a_row.fetch_add(1, Ordering::Relaxed);
+                }
                 TestResult::unanswered(test, &format!("no answer: {}", reason(&e)))
             }
             Err(_) => time_out(),
@@ -297,18 +344,17 @@ impl App {
 
     /// One of the workspace's answer slots, waited for (visitors' answers come first) until
     /// `deadline`.
-    async fn wait_for_answer_slot(&self, ws: &WorkspaceId, deadline: Instant) -> Option<crate::slots::Slot> {
+    async fn wait_for_answer_slot(&self, ws: &WorkspaceId, deadline: Instant) -> Result<crate::slots::Slot, SlotWait> {
         loop {
             match self.answer_slot(ws).await {
-                Ok(slot) => return Some(slot),
+                Ok(slot) => return Ok(slot),
                 Err(AppError::Busy { .. }) if Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
+                Err(AppError::Busy { .. }) => return Err(SlotWait::TimedOut),
                 Err(e) => {
-                    if !matches!(e, AppError::Busy { .. }) {
-                        tracing::warn!(error = %e, "an answer test could not take an answer slot");
-                    }
-                    return None;
+                    tracing::warn!(error = %e, "an answer test could not take an answer slot");
+                    return Err(SlotWait::Failed(e));
                 }
             }
         }
@@ -359,6 +405,20 @@ struct RunBounds {
     failures_in_a_row: AtomicU32,
 }
 
+/// Why no answer slot was taken.
+enum SlotWait {
+    /// Every slot stayed busy until the run's end.
+    TimedOut,
+    /// Taking one failed (the slot store).
+    Failed(AppError),
+}
+
+/// A failure of the language model (after its retries), the only kind that counts toward
+/// [`FAILURES_IN_A_ROW`].
+fn is_model_failure(e: &AppError) -> bool {
+    matches!(e, AppError::Rejected(d) if d.code == ErrorCode::GenerationFailed)
+}
+
 fn kind(owner: &SourceOwner) -> &'static str {
     if owner.is_mind() { "Mind" } else { "chatbot" }
 }
@@ -370,5 +430,22 @@ fn reason(e: &AppError) -> String {
         AppError::Rejected(d) => d.message.clone(),
         AppError::Storage(_) => "the store failed".into(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_models_failures_count_toward_the_stop_and_a_store_failure_has_its_own_reason() {
+        let model = AppError::Rejected(DomainError::new(ErrorCode::GenerationFailed, "the model timed out"));
+        let store = AppError::Storage("disk I/O error".into());
+        let retrieval = AppError::Rejected(DomainError::new(ErrorCode::InternalError, "the index is unavailable"));
+        assert!(is_model_failure(&model));
+        assert!(!is_model_failure(&store), "a store failure is not the model's");
+        assert!(!is_model_failure(&retrieval), "a retrieval failure is not the model's");
+        assert_eq!(reason(&model), "the language model did not answer");
+        assert_eq!(reason(&store), "the store failed");
     }
 }

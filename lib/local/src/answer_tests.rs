@@ -250,15 +250,29 @@ impl AnswerTestStore for SqliteStore {
         .await
     }
 
-    async fn mark_running(&self, run: &TestRun) -> StoreResult<()> {
+    async fn mark_running(&self, run: &TestRun, abandoned_before: Timestamp) -> StoreResult<bool> {
         let r = run.clone();
         self.write(move |tx| {
-            tx.execute(
-                "UPDATE test_runs SET status = ?2, details = ?3 WHERE id = ?1 AND status != 'done'",
-                params![r.id.as_str(), r.status.as_str(), to_json(&TestRunRecord::of(&r))],
-            )
-            .map_err(unavailable)?;
-            Ok(())
+            // Queued, or running since before the bound (its worker died); and no other run of the
+            // owner live (one started over this one as abandoned).
+            let n = tx
+                .execute(
+                    "UPDATE test_runs SET status = 'running', started_at = ?3, details = ?4
+                     WHERE id = ?1 AND workspace_id = ?2
+                     AND (status = 'queued' OR (status = 'running' AND started_at < ?5))
+                     AND NOT EXISTS (SELECT 1 FROM test_runs o WHERE o.owner_id = test_runs.owner_id
+                         AND o.workspace_id = test_runs.workspace_id AND o.id != test_runs.id
+                         AND o.status != 'done' AND o.started_at >= ?5)",
+                    params![
+                        r.id.as_str(),
+                        r.workspace_id.as_str(),
+                        r.started_at.millis(),
+                        to_json(&TestRunRecord::of(&r)),
+                        abandoned_before.millis()
+                    ],
+                )
+                .map_err(unavailable)?;
+            Ok(n == 1)
         })
         .await
     }
@@ -271,34 +285,34 @@ impl AnswerTestStore for SqliteStore {
                 params![r.id.as_str(), r.status.as_str(), to_json(&TestRunRecord::of(&r))],
             )
             .map_err(unavailable)?;
-            tx.execute("DELETE FROM test_results WHERE run_id = ?1", [r.id.as_str()]).map_err(unavailable)?;
-            for (i, result) in results.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO test_results (run_id, position, details) VALUES (?1, ?2, ?3)",
-                    params![r.id.as_str(), i as i64, to_json(&TestResultRecord::of(result))],
-                )
-                .map_err(unavailable)?;
-                // The test's last result: `json_set` leaves the rest of its document as it is.
-                tx.execute(
-                    "UPDATE answer_tests SET details = json_set(details, '$.lastRunId', ?2, '$.lastPassed', json(?3))
-                     WHERE id = ?1 AND workspace_id = ?4",
+            store_results(tx, &r, &results, true)?;
+            prune(tx, &r, keep)
+        })
+        .await
+    }
+
+    async fn end_run(&self, run: &TestRun, results: &[TestResult], keep: u32) -> StoreResult<bool> {
+        let (r, results) = (run.clone(), results.to_vec());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE test_runs SET status = ?3, details = ?4
+                     WHERE id = ?1 AND workspace_id = ?2 AND status != 'done' AND started_at = ?5",
                     params![
-                        result.test_id.as_str(),
                         r.id.as_str(),
-                        if result.passed { "true" } else { "false" },
-                        r.workspace_id.as_str()
+                        r.workspace_id.as_str(),
+                        r.status.as_str(),
+                        to_json(&TestRunRecord::of(&r)),
+                        r.started_at.millis()
                     ],
                 )
                 .map_err(unavailable)?;
+            if n == 0 {
+                return Ok(false);
             }
-            tx.execute(
-                "DELETE FROM test_runs WHERE owner_id = ?1 AND workspace_id = ?2 AND status = 'done' AND id NOT IN
-                 (SELECT id FROM test_runs WHERE owner_id = ?1 AND workspace_id = ?2
-                  ORDER BY started_at DESC, id DESC LIMIT ?3)",
-                params![r.owner.as_str(), r.workspace_id.as_str(), i64::from(keep)],
-            )
-            .map_err(unavailable)?;
-            Ok(())
+            store_results(tx, &r, &results, false)?;
+            prune(tx, &r, keep)?;
+            Ok(true)
         })
         .await
     }
@@ -343,4 +357,51 @@ impl AnswerTestStore for SqliteStore {
         })
         .await
     }
+}
+
+/// The run's results in place of any stored before; with `last_results`, each also as its test's
+/// last result.
+fn store_results(
+    tx: &rusqlite::Connection,
+    r: &TestRun,
+    results: &[TestResult],
+    last_results: bool,
+) -> StoreResult<()> {
+    tx.execute("DELETE FROM test_results WHERE run_id = ?1", [r.id.as_str()]).map_err(unavailable)?;
+    for (i, result) in results.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO test_results (run_id, position, details) VALUES (?1, ?2, ?3)",
+            params![r.id.as_str(), i as i64, to_json(&TestResultRecord::of(result))],
+        )
+        .map_err(unavailable)?;
+        if !last_results {
+            continue;
+        }
+        // The test's last result: `json_set` leaves the rest of its document as it is.
+        tx.execute(
+            "UPDATE answer_tests SET details = json_set(details, '$.lastRunId', ?2, '$.lastPassed', json(?3))
+             WHERE id = ?1 AND workspace_id = ?4",
+            params![
+                result.test_id.as_str(),
+                r.id.as_str(),
+                if result.passed { "true" } else { "false" },
+                r.workspace_id.as_str()
+            ],
+        )
+        .map_err(unavailable)?;
+    }
+    Ok(())
+}
+
+/// Removes the owner's finished runs beyond the newest `keep` finished ones (queued and running
+/// runs neither count nor go).
+fn prune(tx: &rusqlite::Connection, r: &TestRun, keep: u32) -> StoreResult<()> {
+    tx.execute(
+        "DELETE FROM test_runs WHERE owner_id = ?1 AND workspace_id = ?2 AND status = 'done' AND id NOT IN
+         (SELECT id FROM test_runs WHERE owner_id = ?1 AND workspace_id = ?2 AND status = 'done'
+          ORDER BY started_at DESC, id DESC LIMIT ?3)",
+        params![r.owner.as_str(), r.workspace_id.as_str(), i64::from(keep)],
+    )
+    .map_err(unavailable)?;
+    Ok(())
 }

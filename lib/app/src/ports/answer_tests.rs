@@ -63,13 +63,26 @@ pub trait AnswerTestStore: Send + Sync {
     /// Newest first, with the exact total.
     async fn list_runs(&self, ws: &WorkspaceId, owner: &SourceOwner, page: PageRequest) -> StoreResult<Page<TestRun>>;
 
-    /// Stores the run's status (`running`).
-    async fn mark_running(&self, run: &TestRun) -> StoreResult<()>;
+    /// Claims `run` for a worker: stores it `running` with `run.started_at` (the claim time, from
+    /// which its abandonment is counted again) only when it is `queued`, or `running` since before
+    /// `abandoned_before` (its worker died), and no other run holds its owner (one started over it
+    /// as abandoned). False when not claimed (done, claimed by another worker, or superseded): the
+    /// caller must not run it.
+    async fn mark_running(&self, run: &TestRun, abandoned_before: Timestamp) -> StoreResult<bool>;
 
-    /// Stores the finished run with its results, and each result as its test's last result (a
-    /// test deleted meanwhile is skipped). Runs of the owner beyond the newest `keep` are removed
+    /// Stores the finished run with its results (replacing any stored before: a repeated
+    /// delivery keeps only these), and each result as its test's last result (a test deleted
+    /// meanwhile is skipped). Runs of the owner beyond the newest `keep` are removed
     /// with their results.
     async fn finish_run(&self, run: &TestRun, results: &[TestResult], keep: u32) -> StoreResult<()>;
+
+    /// Ends a run in which nothing was answered (it could not be queued, its worker stopped):
+    /// stored done with `results` (each test unanswered, the reason in its check), while **no
+    /// test's last result changes**, and the owner freed if this run held it. Only when the
+    /// stored run is not done and still started at `run.started_at` (not claimed again since it
+    /// was read); false otherwise, and nothing is written. Runs beyond the newest `keep` finished
+    /// ones are removed as by `finish_run`.
+    async fn end_run(&self, run: &TestRun, results: &[TestResult], keep: u32) -> StoreResult<bool>;
 
     /// A finished run's results, in the tests' creation order.
     async fn run_results(&self, ws: &WorkspaceId, owner: &SourceOwner, run: &TestRunId)

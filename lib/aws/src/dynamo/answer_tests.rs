@@ -112,6 +112,40 @@ impl DynamoStore {
         self.update_if(key(pk, test_sk(&r.test_id)), update, cond, expr).await.map(|_| ())
     }
 
+    /// The run's results in place of any stored before: those at a position beyond `results`
+    /// (a repeated delivery after a test was deleted answers fewer) are deleted.
+    async fn put_results(&self, run: &TestRun, results: &[TestResult]) -> StoreResult<()> {
+        let pk = tests_pk(&run.owner);
+        let items: Vec<Item> = results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut item = key(pk.clone(), result_sk(&run.id, i));
+                item.extend(document::set_fields(&TestResultRecord::of(r)));
+                item
+            })
+            .collect();
+        // Each result is well under the item limit (an answer and at most 8 quotes); 25 a
+        // transaction keeps each request small.
+        for batch in items.chunks(25) {
+            super::transact_retrying(self, "store test results", || {
+                Ok(batch.iter().map(|i| TxWrite::Put { item: i.clone(), cond: None, expr: Expr::new() }).collect())
+            })
+            .await?;
+        }
+        let written: std::collections::HashSet<String> = (0..results.len()).map(|i| result_sk(&run.id, i)).collect();
+        let stale: Vec<Item> = self
+            .prefixed(&pk, &results_prefix(&run.id), true)
+            .await?
+            .into_iter()
+            .filter(|k| get_s(k, "sk").is_none_or(|sk| !written.contains(sk)))
+            .collect();
+        if !stale.is_empty() {
+            self.delete_keys(&stale, "delete stale test results").await?;
+        }
+        Ok(())
+    }
+
     async fn owner_items(&self, owner: &SourceOwner, prefix: &str) -> StoreResult<Vec<Item>> {
         self.prefixed(&tests_pk(owner), prefix, false).await
     }
@@ -268,34 +302,47 @@ impl AnswerTestStore for DynamoStore {
         Ok(page_of(self.all_runs(ws, owner).await?, page))
     }
 
-    async fn mark_running(&self, run: &TestRun) -> StoreResult<()> {
-        let mut expr = Expr::new();
-        let update = format!("SET {} = {}", expr.a("status"), expr.v("status", s(run.status.as_str())));
-        let cond =
-            format!("attribute_exists({}) AND {} <> {}", expr.a("pk"), expr.a("status"), expr.v("done", s("done")));
-        self.update_if(key(tests_pk(&run.owner), run_sk(&run.id)), update, cond, expr).await?;
-        Ok(())
+    async fn mark_running(&self, run: &TestRun, abandoned_before: Timestamp) -> StoreResult<bool> {
+        let pk = tests_pk(&run.owner);
+        for attempt in 0..super::MAX_ATTEMPTS {
+            // The owner's lock is this run's (not superseded by a run started over it), its time
+            // refreshed: the claim restarts the abandonment clock.
+            let mut expr = Expr::new();
+            let update = format!("SET {} = {}", expr.a("activeSince"), expr.v("now", n(run.started_at.millis())));
+            let cond = format!("{} = {}", expr.a("activeRun"), expr.v("run", s(run.id.as_str())));
+            let lock = TxWrite::Update { key: key(pk.clone(), COUNT_SK), update, cond: Some(cond), expr };
+            // Queued, or running since before the bound (its worker died).
+            let mut expr = Expr::new();
+            let update = format!(
+                "SET {status} = {running}, {started} = {now}",
+                status = expr.a("status"),
+                running = expr.v("running", s("running")),
+                started = expr.a("startedAt"),
+                now = expr.v("now", n(run.started_at.millis())),
+            );
+            let cond = format!(
+                "attribute_exists({pk}) AND ({status} = {queued} OR ({status} = {running} AND {started} < {before}))",
+                pk = expr.a("pk"),
+                status = expr.a("status"),
+                queued = expr.v("queued", s("queued")),
+                running = expr.v("running", s("running")),
+                started = expr.a("startedAt"),
+                before = expr.v("before", n(abandoned_before.millis())),
+            );
+            let claim = TxWrite::Update { key: key(pk.clone(), run_sk(&run.id)), update, cond: Some(cond), expr };
+            match self.transact(vec![lock, claim]).await {
+                Ok(()) => return Ok(true),
+                Err(TxFailure::Condition(_)) => return Ok(false),
+                Err(TxFailure::Conflict) => backoff(attempt).await,
+                Err(TxFailure::Store(e)) => return Err(e),
+            }
+        }
+        Err(gave_up("mark_running"))
     }
 
     async fn finish_run(&self, run: &TestRun, results: &[TestResult], keep: u32) -> StoreResult<()> {
         let pk = tests_pk(&run.owner);
-        let items: Vec<Item> = results
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut item = key(pk.clone(), result_sk(&run.id, i));
-                item.extend(document::set_fields(&TestResultRecord::of(r)));
-                item
-            })
-            .collect();
-        // Each result is well under the item limit (an answer and at most 8 quotes); 25 a
-        // transaction keeps each request small.
-        for batch in items.chunks(25) {
-            super::transact_retrying(self, "store test results", || {
-                Ok(batch.iter().map(|i| TxWrite::Put { item: i.clone(), cond: None, expr: Expr::new() }).collect())
-            })
-            .await?;
-        }
+        self.put_results(run, results).await?;
         // Each test's last result; a test deleted meanwhile fails its condition and is skipped.
         let updates: Vec<_> = results.iter().map(|r| self.set_last_result(&pk, &run.id, r)).collect();
         futures::stream::iter(updates).buffer_unordered(LAST_RESULTS_AT_ONCE).try_collect::<Vec<()>>().await?;
@@ -319,6 +366,36 @@ impl AnswerTestStore for DynamoStore {
                 .map_err(|_| gave_up("finish_run"))?;
         }
         self.prune_runs(&run.workspace_id, &run.owner, keep).await
+    }
+
+    async fn end_run(&self, run: &TestRun, results: &[TestResult], keep: u32) -> StoreResult<bool> {
+        let pk = tests_pk(&run.owner);
+        // The run, done, only if it is not yet and was not claimed again since it was read.
+        let mut expr = Expr::new();
+        let cond = format!(
+            "attribute_exists({pk}) AND {ws} = {wsv} AND {status} <> {done} AND {started} = {at}",
+            pk = expr.a("pk"),
+            ws = expr.a("ws"),
+            wsv = expr.v("ws", s(run.workspace_id.as_str())),
+            status = expr.a("status"),
+            done = expr.v("done", s("done")),
+            started = expr.a("startedAt"),
+            at = expr.v("at", n(run.started_at.millis())),
+        );
+        match self.transact(vec![TxWrite::Put { item: run_item(run), cond: Some(cond), expr }]).await {
+            Ok(()) => {}
+            Err(TxFailure::Condition(_)) => return Ok(false),
+            Err(TxFailure::Conflict) => return Err(gave_up("end_run")),
+            Err(TxFailure::Store(e)) => return Err(e),
+        }
+        self.put_results(run, results).await?;
+        // The owner freed if this run held it (one started over it holds it already otherwise).
+        let mut expr = Expr::new();
+        let update = format!("REMOVE {}, {}", expr.a("activeRun"), expr.a("activeSince"));
+        let cond = format!("{} = {}", expr.a("activeRun"), expr.v("run", s(run.id.as_str())));
+        self.update_if(key(pk, COUNT_SK), update, cond, expr).await?;
+        self.prune_runs(&run.workspace_id, &run.owner, keep).await?;
+        Ok(true)
     }
 
     async fn run_results(

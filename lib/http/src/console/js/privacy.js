@@ -1,5 +1,5 @@
 // The workspace's privacy page (docs/api.md §22): a person's conversations erased (after a
-// confirmation that names them and says how many will go, then the counts deleted) or exported
+// confirmation that names them, then the counts deleted, from the erase's answer) or exported
 // as a JSON download, and the audit log — who changed keys, assistants, sources, webhooks, who
 // erased and who exported — with its action filter and "More" paging. Everything the API
 // answers is shown as text (`el`), never as HTML.
@@ -74,14 +74,10 @@ function personSection() {
     e.preventDefault();
     const p = person();
     if (!p.value) return announce("Name the person first.", "error");
-    // What will go, counted before asking.
-    const found = await attempt(() => api("GET", `/api/v1/privacy/export?${personQuery(p.by, p.value)}`));
-    if (!found) return;
-    const conversations = found.conversations.length;
-    const messages = found.conversations.reduce((n, c) => n + (c.messages ? c.messages.length : 0), 0);
+    // Nothing is read before asking: an export would be audited as one. The counts come with
+    // the erase's answer.
     const named = p.by === "email" ? `the e-mail address ${p.value}` : `the user id ${p.value}`;
-    const what = conversations ? `${conversations} conversation${conversations === 1 ? "" : "s"} (${messages} message${messages === 1 ? "" : "s"})` : "no conversation (the erasure is still recorded)";
-    if (!confirm(`Erase everything Lore keeps about ${named}? This deletes ${what} across every chatbot and Mind of the workspace, and cannot be undone.`)) return;
+    if (!confirm(`Erase everything Lore keeps about ${named}? Every conversation of this person across every chatbot and Mind of the workspace is deleted, with its messages, and this cannot be undone.`)) return;
     const done = await attempt(() => api("POST", "/api/v1/privacy/erase", { [p.by]: p.value }));
     if (!done) return;
     const said = `Erased ${done.erased.conversations} conversation${done.erased.conversations === 1 ? "" : "s"} and ${done.erased.messages} message${done.erased.messages === 1 ? "" : "s"} of ${p.value}.`;
