@@ -1,5 +1,6 @@
 //! Black-box tests of the HTTP API: the real app on a free port, requests over a socket.
 
+mod actions;
 mod answer_tests;
 mod audit;
 mod auth;

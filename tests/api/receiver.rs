@@ -22,6 +22,8 @@ pub enum Reply {
     Redirect(u16, &'static str),
     /// This status with this `Retry-After` value.
     RetryAfter(u16, &'static str),
+    /// This status with this JSON body.
+    Json(u16, &'static str),
 }
 
 /// One request the receiver got.
@@ -29,6 +31,8 @@ pub enum Reply {
 pub struct Received {
     pub method: Method,
     pub path: String,
+    /// The raw query string (empty when none).
+    pub query: String,
     pub headers: HeaderMap,
     pub body: Bytes,
     pub at: Instant,
@@ -73,12 +77,13 @@ impl Receiver {
             let (script, tx) = (s.clone(), tx.clone());
             async move {
                 let path = uri.path().to_owned();
+                let query = uri.query().unwrap_or_default().to_owned();
                 let reply = {
                     let mut script = script.lock().unwrap();
                     let next = script.queued.get_mut(&path).and_then(VecDeque::pop_front);
                     next.or_else(|| script.defaults.get(&path).cloned()).unwrap_or(Reply::Status(200))
                 };
-                let _ = tx.send(Received { method, path, headers, body, at: Instant::now() });
+                let _ = tx.send(Received { method, path, query, headers, body, at: Instant::now() });
                 answer(reply).await
             }
         });
@@ -146,6 +151,7 @@ async fn answer(reply: Reply) -> Response {
     let status = |s: u16| StatusCode::from_u16(s).unwrap();
     match reply {
         Reply::Status(s) => (status(s), "ok").into_response(),
+        Reply::Json(s, body) => (status(s), [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Reply::Slow(wait, s) => {
             tokio::time::sleep(wait).await;
             (status(s), "late").into_response()

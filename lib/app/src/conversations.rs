@@ -43,6 +43,8 @@ const HISTORY_READ: u32 = HISTORY_MESSAGES as u32 + 1;
 pub trait AnswerSink: Send + Sync {
     fn citations(&self, citations: &[Citation]);
     fn delta(&self, text: &str);
+    /// An action the model called, once the call has ended (docs/api.md §23).
+    fn action(&self, _call: &lore_domain::action::ActionCall) {}
 }
 
 /// For callers that only want the stored result.
@@ -554,8 +556,24 @@ impl App {
         prompt: Prompt,
         sink: &dyn AnswerSink,
     ) -> Result<Message, AppError> {
-        let answer = self.compose(&conversation.id, citations, &prompt, sink).await?;
-        self.store_answer(&conversation, question, answer).await
+        let c = &conversation;
+        let user_id = c.visitor.as_ref().and_then(|v| v.user_id.as_ref()).map(|u| u.as_str().to_owned());
+        let toolbox = self.toolbox(&c.workspace_id, &c.owner, user_id, sink).await?;
+        let mut answer = self.compose(&c.id, citations, &prompt, sink, &toolbox).await?;
+        answer.actions = toolbox.into_calls();
+        let answer = self.store_answer(&conversation, question, answer).await?;
+        for call in &answer.actions {
+            let c = &conversation;
+            self.publish(lore_domain::event::Event::action_called(
+                c.workspace_id.clone(),
+                &c.owner,
+                &c.id,
+                &answer.id,
+                call,
+            ))
+            .await;
+        }
+        Ok(answer)
     }
 
     /// The answer the responder writes from the passages, with the citations its markers use.
@@ -565,6 +583,7 @@ impl App {
         citations: Vec<Citation>,
         prompt: &Prompt,
         sink: &dyn AnswerSink,
+        tools: &dyn crate::ports::Toolbox,
     ) -> Result<Message, AppError> {
         tracing::debug_span!("turn.citations").in_scope(|| sink.citations(&citations));
         let filter = std::sync::Mutex::new(MarkerFilter::new(citations.iter().map(|c| c.index)));
@@ -574,7 +593,7 @@ impl App {
                 sink.delta(&shown);
             }
         };
-        let generated = match self.ports.shared.responder.respond(prompt, &delta, &crate::ports::NoTools).await {
+        let generated = match self.ports.shared.responder.respond(prompt, &delta, tools).await {
             Ok(g) => g,
             Err(e) => {
                 tracing::warn!(%conversation, error = %e, "generating an answer failed");
@@ -645,7 +664,8 @@ impl App {
             )),
             Ok(found) => {
                 let (prompt, citations) = prompt_of(persona, language, found, &question.content, &[]);
-                self.compose(&id, citations, &prompt, &NoSink).await
+                // Without actions: a test run must not book a meeting (docs/decisions.md).
+                self.compose(&id, citations, &prompt, &NoSink, &crate::ports::NoTools).await
             }
         }
     }

@@ -2,6 +2,7 @@
 //! implement the ports, entry points compose them.
 
 mod across_languages;
+pub mod actions;
 pub mod admin;
 pub mod analytics;
 pub mod answer_tests;
@@ -138,6 +139,9 @@ pub struct AppConfig {
     /// Tests of one run answered at once (`LORE_TEST_RUN_CONCURRENCY`, default 2); each also holds
     /// one of the workspace's answer slots while it is answered.
     pub test_run_concurrency: usize,
+    /// The longest one call of an owner's action may take (`LORE_ACTION_TIMEOUT_SECS`, default
+    /// 10, 1–30; docs/api.md §23).
+    pub action_timeout: Duration,
 }
 
 impl Default for AppConfig {
@@ -178,6 +182,7 @@ impl Default for AppConfig {
             webhook_concurrency: 32,
             test_run_timeout: Duration::from_secs(240),
             test_run_concurrency: 2,
+            action_timeout: lore_domain::action::CALL_TIMEOUT,
         }
     }
 }
@@ -211,6 +216,8 @@ pub struct StoragePorts {
     pub tests: Arc<dyn ports::AnswerTestStore>,
     /// The workspace's audit log (docs/api.md §22).
     pub audit: Arc<dyn ports::AuditStore>,
+    /// The owners' actions (docs/api.md §23).
+    pub actions: Arc<dyn ports::ActionStore>,
 }
 
 /// The ports every backend shares: the outbound web under one request-protection policy, the
@@ -221,6 +228,8 @@ pub struct SharedPorts {
     pub url_guard: Arc<dyn ports::UrlGuard>,
     pub crawler: Arc<dyn ports::Crawler>,
     pub webhook_sender: Arc<dyn ports::WebhookSender>,
+    /// Calls owners' action endpoints (docs/api.md §23).
+    pub action_caller: Arc<dyn ports::ActionCaller>,
     pub embedder: Arc<dyn ports::Embedder>,
     /// Podcast sources' audio to text ([`ports::NoTranscriber`] when not configured).
     pub transcriber: Arc<dyn ports::Transcriber>,

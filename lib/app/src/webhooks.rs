@@ -103,8 +103,8 @@ impl App {
         Ok(vec![sample_lead_of(p, &lore_domain::source::SourceOwner::Chatbot(chatbot_id))])
     }
 
-    /// A sample `message.rated`, `conversation.handoff_requested` (docs/api.md §19) or
-    /// `tests.run.completed` (§21) envelope:
+    /// A sample `message.rated`, `conversation.handoff_requested` (docs/api.md §19),
+    /// `tests.run.completed` (§21) or `conversation.action.called` (§23) envelope:
     /// of the chatbot or Mind given, else of the workspace's newest Mind, else of an example
     /// Mind; the conversation, message and visitor are made up.
     pub async fn sample_conversation_event(
@@ -145,6 +145,19 @@ impl App {
                 let mut run = TestRun::queued(p.workspace_id().clone(), owner, tests, now);
                 (run.passed, run.failed, run.regressions) = (10, 2, 1);
                 Event::tests_run_completed(&run)
+            }
+            EventType::ActionCalled => {
+                use lore_domain::action::{ActionCall, CallStatus};
+                let call = ActionCall {
+                    action_id: Some(lore_domain::id::ActionId::generate()),
+                    name: "lookup_order".into(),
+                    arguments: serde_json::json!({"orderId": "10042"}),
+                    status: CallStatus::Ok,
+                    http_status: Some(200),
+                    took_ms: 182,
+                };
+                let message = lore_domain::id::MessageId::generate();
+                Event::action_called(p.workspace_id().clone(), &owner, &conversation.id, &message, &call)
             }
             _ => {
                 let feedback = Feedback { rating: Rating::Up, comment: Some("Very helpful.".into()), at: now };

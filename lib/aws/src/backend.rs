@@ -197,11 +197,12 @@ pub async fn bootstrap(sdk: &SdkConfig, settings: &AwsSettings) -> StoreResult<(
 pub fn deliveries_rule_pattern() -> serde_json::Value {
     serde_json::json!({
         "source": [crate::EVENT_SOURCE],
-        "detail-type": [{ "prefix": "knowledge.source." }, "form_response", "privacy.visitor.erased", "tests.run.completed"],
+        "detail-type": [{ "prefix": "knowledge.source." }, "form_response", "privacy.visitor.erased", "tests.run.completed",
+            "conversation.action.called"],
     })
 }
 
-/// The bus rule sending knowledge, form, erasure and test-run events to the deliveries queue, and the
+/// The bus rule sending knowledge, form, erasure, test-run and action-call events to the deliveries queue, and the
 /// queue policy that lets EventBridge send to it. `PutRule` and `PutTargets` are idempotent.
 async fn ensure_deliveries_rule(
     events: &aws_sdk_eventbridge::Client,

@@ -268,6 +268,11 @@ fn app_config(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AppConfig
     }
     c.test_run_timeout = Duration::from_secs(run_secs);
     c.test_run_concurrency = parse(get, "LORE_TEST_RUN_CONCURRENCY", c.test_run_concurrency)?.clamp(1, 16);
+    let action_secs = parse(get, "LORE_ACTION_TIMEOUT_SECS", c.action_timeout.as_secs())?;
+    if !(1..=30).contains(&action_secs) {
+        anyhow::bail!("LORE_ACTION_TIMEOUT_SECS must be 1 to 30, not {action_secs}");
+    }
+    c.action_timeout = Duration::from_secs(action_secs);
     extract_limits(get, &mut c.extract_limits)?;
     Ok(c)
 }

@@ -5,6 +5,7 @@
 
 use crate::NetPolicy;
 use async_trait::async_trait;
+use lore_app::ports::{ActionCaller, ActionOutcome, ActionRequest};
 use lore_app::ports::{CrawlError, CrawlRequest, CrawledPage, Crawler};
 use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
 use std::sync::OnceLock;
@@ -69,6 +70,26 @@ impl WebhookSender for LazySender {
         match self.0.get() {
             Ok(sender) => sender.send(request).await,
             Err(reason) => SendOutcome::NoAnswer(reason.to_owned()),
+        }
+    }
+}
+
+/// [`crate::ActionClient`] on a client built at the first call: the `ActionCaller` the
+/// compositions use.
+pub struct LazyActionCaller(Lazy<crate::ActionClient>);
+
+impl LazyActionCaller {
+    pub fn new(policy: NetPolicy) -> Self {
+        Self(Lazy { policy, build: crate::ActionClient::new, cell: OnceLock::new() })
+    }
+}
+
+#[async_trait]
+impl ActionCaller for LazyActionCaller {
+    async fn call(&self, request: &ActionRequest) -> ActionOutcome {
+        match self.0.get() {
+            Ok(caller) => caller.call(request).await,
+            Err(reason) => ActionOutcome::Failed(reason.to_owned()),
         }
     }
 }

@@ -12,6 +12,7 @@
 //!   the system's root certificates costs a Lambda cold start milliseconds in functions that never
 //!   crawl or deliver).
 
+mod actions;
 mod client;
 mod crawler;
 mod guard;
@@ -23,13 +24,14 @@ mod robots;
 mod sitemap;
 pub mod webhooks;
 
+pub use actions::ActionClient;
 pub use client::{
     ClientBuildError, DEFAULT_USER_AGENT, FetchError, FetchedResponse, MAX_REDIRECTS, Overflow, SafeClient,
     SafeClientBuilder, SafeRequest,
 };
 pub use crawler::{CrawlConfig, WebCrawler};
 pub use guard::Guard;
-pub use lazy::{LazyCrawler, LazySender};
+pub use lazy::{LazyActionCaller, LazyCrawler, LazySender};
 pub use links::{canonical_url, extract_links, has_skipped_extension, is_html, is_text_page, media_type};
 pub use policy::{
     ALLOW_PRIVATE_ENV, ALLOWED_PORTS_ENV, Cidr, CidrError, MAX_URL_LEN, NetPolicy, default_ports, parse_ports,

@@ -4,13 +4,9 @@
 
 use crate::{FetchError, NetPolicy, Overflow, SafeClient, SafeRequest};
 use async_trait::async_trait;
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use hmac::{Hmac, Mac};
 use lore_app::ports::{SendOutcome, WebhookRequest, WebhookSender};
 use lore_domain::hook::WebhookSecret;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
-use sha2::Sha256;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Bytes of a receiver's answer that are read; the rest is dropped unread. Only the status
@@ -20,10 +16,7 @@ pub const USER_AGENT_VALUE: &str = "Lore-Webhooks/0.1";
 
 /// `v1,<base64 HMAC-SHA256(secret bytes, "{id}.{timestamp}.{body}")>` (Standard Webhooks).
 pub fn signature(secret: &WebhookSecret, msg_id: &str, timestamp: i64, body: &[u8]) -> String {
-    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&secret.key_bytes()).expect("HMAC takes keys of any length");
-    mac.update(format!("{msg_id}.{timestamp}.").as_bytes());
-    mac.update(body);
-    format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
+    secret.sign(msg_id, timestamp, body)
 }
 
 /// The headers of one attempt: `webhook-id` (the event id, the same on every attempt),

@@ -376,6 +376,8 @@ pub struct Message {
     pub answered: Option<bool>,
     /// The latest rating of an assistant message.
     pub feedback: Option<Feedback>,
+    /// The actions a model called while writing this answer, in order (docs/api.md §23).
+    pub actions: Vec<crate::action::ActionCall>,
     pub created_at: Timestamp,
 }
 
@@ -391,6 +393,7 @@ impl Message {
             model: None,
             answered: None,
             feedback: None,
+            actions: Vec::new(),
             created_at: now,
         }
     }
@@ -407,6 +410,7 @@ impl Message {
             model: None,
             answered: Some(true),
             feedback: None,
+            actions: Vec::new(),
             created_at: now,
         }
     }
@@ -440,6 +444,7 @@ impl Message {
             generated_by: Some(generated_by),
             model,
             feedback: None,
+            actions: Vec::new(),
             created_at: now,
         }
     }

@@ -53,6 +53,10 @@ pub enum ErrorCode {
     TestsLimitReached,
     /// A test run of the owner is queued or running (docs/api.md §21).
     RunInProgress,
+    /// The owner has as many actions as it may (20, docs/api.md §23).
+    ActionsLimitReached,
+    /// Another action of the owner has that name (docs/api.md §23).
+    ActionNameTaken,
 }
 
 impl ErrorCode {
@@ -93,6 +97,8 @@ impl ErrorCode {
             Self::SpeechUnavailable => "speech_unavailable",
             Self::TestsLimitReached => "tests_limit_reached",
             Self::RunInProgress => "run_in_progress",
+            Self::ActionsLimitReached => "actions_limit_reached",
+            Self::ActionNameTaken => "action_name_taken",
         }
     }
 }

@@ -2,7 +2,7 @@
 //! from these at delivery time.
 
 use crate::id::{EventId, WorkspaceId};
-use crate::source::KnowledgeSource;
+use crate::source::{KnowledgeSource, SourceOwner};
 use crate::time::Timestamp;
 use serde_json::{Value, json};
 
@@ -27,10 +27,12 @@ pub enum EventType {
     PrivacyVisitorErased,
     /// A run of a Mind's or chatbot's answer tests finished (docs/api.md §21).
     TestsRunCompleted,
+    /// A model called one of the owner's actions while answering (docs/api.md §23).
+    ActionCalled,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 12] = [
+    pub const ALL: [EventType; 13] = [
         EventType::FormResponse,
         EventType::SourceCreated,
         EventType::SourceReady,
@@ -43,6 +45,7 @@ impl EventType {
         EventType::HandoffRequested,
         EventType::PrivacyVisitorErased,
         EventType::TestsRunCompleted,
+        EventType::ActionCalled,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -59,6 +62,7 @@ impl EventType {
             EventType::HandoffRequested => "conversation.handoff_requested",
             EventType::PrivacyVisitorErased => "privacy.visitor.erased",
             EventType::TestsRunCompleted => "tests.run.completed",
+            EventType::ActionCalled => "conversation.action.called",
         }
     }
 
@@ -175,6 +179,21 @@ impl Event {
             "failed": run.failed, "regressions": run.regressions});
         data[owner_member(&run.owner)] = json!(run.owner.as_str());
         Self::new(EventType::TestsRunCompleted, run.workspace_id.clone(), data)
+    }
+
+    /// `conversation.action.called`: `{mindId|chatbotId, conversationId, messageId, actionId, name,
+    /// status}` — never the arguments or the answer (they may hold what a visitor typed).
+    pub fn action_called(
+        workspace_id: WorkspaceId,
+        owner: &SourceOwner,
+        conversation: &crate::id::ConversationId,
+        message: &crate::id::MessageId,
+        call: &crate::action::ActionCall,
+    ) -> Self {
+        let mut data = json!({"conversationId": conversation, "messageId": message, "actionId": call.action_id,
+            "name": call.name, "status": call.status.as_str()});
+        data[owner_member(owner)] = json!(owner.as_str());
+        Self::new(EventType::ActionCalled, workspace_id, data)
     }
 
     /// A knowledge-source lifecycle event with the interface's data members.

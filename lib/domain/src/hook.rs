@@ -45,9 +45,12 @@ impl HookFilter {
             Some(s) => match EventType::parse(s) {
                 Some(EventType::LeadCaptured) => Ok(Self::Lead),
                 Some(EventType::ChatbotLeadCaptured) => Ok(Self::ChatbotLead),
-                Some(t @ (EventType::MessageRated | EventType::HandoffRequested | EventType::TestsRunCompleted)) => {
-                    Ok(Self::Conversation(t))
-                }
+                Some(
+                    t @ (EventType::MessageRated
+                    | EventType::HandoffRequested
+                    | EventType::TestsRunCompleted
+                    | EventType::ActionCalled),
+                ) => Ok(Self::Conversation(t)),
                 Some(EventType::PrivacyVisitorErased) => Ok(Self::VisitorErased),
                 Some(t) if t.is_knowledge() => Ok(Self::Exact(t)),
                 _ => Err(DomainError::field(
@@ -56,7 +59,7 @@ impl HookFilter {
                      knowledge.source.error, knowledge.source.deleted, knowledge.source.refreshed, \
                      knowledge.source.*, mind.lead.captured, \
                      chatbot.lead.captured, message.rated, conversation.handoff_requested, \
-                     tests.run.completed or privacy.visitor.erased",
+                     tests.run.completed, conversation.action.called or privacy.visitor.erased",
                 )),
             },
         }
@@ -115,6 +118,18 @@ impl WebhookSecret {
     /// The secret itself: shown to the subscriber, and used to sign.
     pub fn expose(&self) -> &str {
         &self.0
+    }
+
+    /// `v1,<base64 HMAC-SHA256(key, "{id}.{timestamp}.{body}")>`: a Standard Webhooks signature.
+    pub fn sign(&self, msg_id: &str, timestamp: i64, body: &[u8]) -> String {
+        use hmac::{Hmac, Mac};
+        let Ok(mut mac) = <Hmac<sha2::Sha256> as Mac>::new_from_slice(&self.key_bytes()) else {
+            // HMAC takes keys of any length; this arm is never taken.
+            return String::new();
+        };
+        mac.update(format!("{msg_id}.{timestamp}.").as_bytes());
+        mac.update(body);
+        format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
     }
 }
 

@@ -114,6 +114,8 @@ ids! {
     AnswerTestId = "test";
     /// A run of answer tests (docs/api.md §21).
     TestRunId = "run";
+    /// An owner's action a model may call (docs/api.md §23).
+    ActionId = "act";
     /// An entry of the workspace's audit log (docs/api.md §22).
     AuditId = "aud";
     /// A request id, echoed in `x-request-id` when the client sends none.

@@ -2,6 +2,7 @@
 //! webhook subscriptions and deliveries, pagination and the error codes of the contract. Pure: no
 //! I/O, no framework, no cloud.
 
+pub mod action;
 pub mod analytics;
 pub mod answer_test;
 pub mod api_key;

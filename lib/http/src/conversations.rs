@@ -42,6 +42,7 @@ pub fn mind_router() -> ApiRouter {
         .merge(crate::followup::mind_router())
         .merge(crate::analytics::mind_router())
         .merge(crate::answer_tests::mind_router())
+        .merge(crate::actions::mind_router())
 }
 
 /// The document's schema of a spoken answer: MP3 bytes.
@@ -86,6 +87,7 @@ pub fn chatbot_router() -> ApiRouter {
         .merge(crate::followup::chatbot_router())
         .merge(crate::analytics::chatbot_router())
         .merge(crate::answer_tests::chatbot_router())
+        .merge(crate::actions::chatbot_router())
 }
 
 // ---- views -------------------------------------------------------------------------------------
@@ -198,6 +200,9 @@ pub struct MessageView {
     pub answered: Option<bool>,
     /// The latest rating of an assistant message, else `null`.
     pub feedback: Option<FeedbackView>,
+    /// The actions a model called while writing this answer, in order (empty for every other
+    /// message).
+    pub actions: Vec<crate::actions::ActionCallView>,
     pub created_at: String,
 }
 
@@ -260,6 +265,7 @@ pub(crate) fn message_view(m: &Message, how: Presentation) -> MessageView {
             comment: f.comment.clone(),
             at: f.at.to_string(),
         }),
+        actions: m.actions.iter().map(crate::actions::call_view).collect(),
         created_at: m.created_at.to_string(),
     }
 }
@@ -311,6 +317,8 @@ pub enum AnswerEvent {
     Citations { citations: Vec<CitationView> },
     /// `event: delta` — the next piece of the answer's text.
     Delta { text: String },
+    /// `event: action` — an action the model called, once the call has ended.
+    Action { action: crate::actions::ActionCallView },
     /// `event: done` — the answer as stored; a create also carries the conversation and its
     /// messages.
     Done {
@@ -419,6 +427,11 @@ fn event(name: &str, data: &impl Serialize) -> Bytes {
 }
 
 impl AnswerSink for EventSink {
+    fn action(&self, call: &lore_domain::action::ActionCall) {
+        let action = crate::actions::call_view(call);
+        let _ = self.tx.send(event("action", &AnswerEvent::Action { action }));
+    }
+
     fn citations(&self, citations: &[Citation]) {
         let views = if self.how.sources {
             citations.iter().map(|c| citation_view(c, self.how.mind)).collect()

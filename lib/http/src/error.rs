@@ -37,14 +37,16 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         Unauthorized | IdentityInvalid => StatusCode::UNAUTHORIZED,
         InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached | WebhooksLimitReached
-        | KeysLimitReached | TestsLimitReached => StatusCode::FORBIDDEN,
+        | KeysLimitReached | TestsLimitReached | ActionsLimitReached => StatusCode::FORBIDDEN,
         RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         NotFound => StatusCode::NOT_FOUND,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         RateLimited => StatusCode::TOO_MANY_REQUESTS,
         InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-        SlugTaken | ProcessingInProgress | ConversationFull | VoiceDisabled | RunInProgress => StatusCode::CONFLICT,
+        SlugTaken | ProcessingInProgress | ConversationFull | VoiceDisabled | RunInProgress | ActionNameTaken => {
+            StatusCode::CONFLICT
+        }
         SpeechUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         GenerationFailed => StatusCode::BAD_GATEWAY,
         InvalidJson | ValidationError | MissingContent | ContentTooLarge | MissingUrl | InvalidUrl | UrlBlocked

@@ -320,6 +320,47 @@ pub struct TestsRunCompletedData {
     pub regressions: u32,
 }
 
+/// The `eventType` of an action call.
+#[derive(Serialize, ToSchema)]
+pub enum ActionCalledType {
+    #[serde(rename = "conversation.action.called")]
+    ActionCalled,
+}
+
+/// `conversation.action.called`: a model called one of the owner's actions while answering
+/// (docs/api.md §23). Never the arguments or the answer; the message's `actions` has the call.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionCalledEvent {
+    pub event_type: ActionCalledType,
+    #[schema(example = "evt_01jq3z5v7b8c9d0e1f2g3h4j5k")]
+    pub event_id: String,
+    pub created_at: String,
+    pub data: ActionCalledData,
+    /// Empty.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub metadata: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionCalledData {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mind_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chatbot_id: Option<String>,
+    pub conversation_id: String,
+    /// The answer that made the call.
+    pub message_id: String,
+    /// `null` when the model named no action of the owner's.
+    pub action_id: Option<String>,
+    #[schema(example = "lookup_order")]
+    pub name: String,
+    /// `ok`, `error`, `invalid` or `timeout`.
+    #[schema(example = "ok")]
+    pub status: String,
+}
+
 /// An envelope the sample endpoint returns, of the event asked for.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
@@ -331,6 +372,7 @@ pub enum SampleEnvelope {
     HandoffRequested(HandoffRequestedEvent),
     VisitorErased(VisitorErasedEvent),
     TestsRunCompleted(TestsRunCompletedEvent),
+    ActionCalled(ActionCalledEvent),
 }
 
 /// The schema (in `components.schemas`) of each event type's envelope.
@@ -342,6 +384,7 @@ pub fn schema_of(event: EventType) -> &'static str {
         EventType::HandoffRequested => "HandoffRequestedEvent",
         EventType::PrivacyVisitorErased => "VisitorErasedEvent",
         EventType::TestsRunCompleted => "TestsRunCompletedEvent",
+        EventType::ActionCalled => "ActionCalledEvent",
         _ => "KnowledgeSourceEvent",
     }
 }
@@ -360,6 +403,7 @@ fn summary(event: EventType) -> &'static str {
         EventType::HandoffRequested => "A conversation was handed to a person",
         EventType::PrivacyVisitorErased => "A person's conversations were erased on request",
         EventType::TestsRunCompleted => "A run of answer tests finished",
+        EventType::ActionCalled => "A model called one of the owner's actions while answering",
     }
 }
 

@@ -3,6 +3,7 @@
 //!
 //! `lore serve` mounts every group; each Lambda mounts its own.
 
+mod actions;
 mod analytics;
 mod answer_tests;
 mod api_router;
@@ -147,6 +148,9 @@ impl RouteGroup {
         (name = "tests", description = "Answer tests of a Mind or a chatbot: pinned questions with what their \
             answers must be (cite a source, contain or avoid words, answer or not), run as a first turn would be \
             answered now, with each check's result and the regressions since the previous run"),
+        (name = "actions", description = "Actions of a Mind or a chatbot: the owner's HTTP endpoints a language \
+            model may call while it answers (look up an order, book a meeting, open a ticket), offered as tools, \
+            checked against their JSON Schema, signed (Standard Webhooks) and recorded on the answer"),
         (name = "public chat", description = "A published Mind's or chatbot's visitors (on its page, or in the \
             widget on another site): conversations opened without a key, answered to the visitor token they hand \
             out; CORS for the owner's `allowedOrigins`"),

@@ -276,7 +276,8 @@ pub struct SampleQuery {
     /// One form's samples; absent, empty or `all`: across all forms.
     pub form_id: Option<String>,
     /// `form_response` (the default), `mind.lead.captured`, `chatbot.lead.captured`, `message.rated`,
-    /// `conversation.handoff_requested`, `tests.run.completed`, `privacy.visitor.erased`, or one of
+    /// `conversation.handoff_requested`, `tests.run.completed`, `conversation.action.called`,
+    /// `privacy.visitor.erased`, or one of
     /// `knowledge.source.created`, `…ready`, `…error`, `…deleted`.
     pub event: Option<String>,
     /// With a `knowledge.source.*` event: that chatbot's sources.
@@ -297,8 +298,8 @@ fn envelopes(events: Vec<lore_domain::event::Event>) -> Json<Vec<Value>> {
 /// up. `mind.lead.captured`: a made-up visitor of `mindId` (else the newest Mind);
 /// `chatbot.lead.captured` likewise of `chatbotId`; `message.rated` and
 /// `conversation.handoff_requested`: a made-up conversation of `chatbotId` or `mindId` (else the
-/// newest Mind); `tests.run.completed`: a made-up run of the same; `privacy.visitor.erased`: a
-/// made-up erasure.
+/// newest Mind); `tests.run.completed`: a made-up run of the same; `conversation.action.called`: a
+/// made-up call of the same; `privacy.visitor.erased`: a made-up erasure.
 #[utoipa::path(get, path = "/api/integrations/webhooks/triggers/sample", tag = "integrations",
     params(SampleQuery),
     security(("bearer" = ["forms:read"])),
@@ -329,7 +330,12 @@ async fn sample(
             return Ok(envelopes(s.app.sample_chatbot_lead(&auth.principal, chatbot.as_ref()).await?));
         }
         Some("privacy.visitor.erased") => return Ok(envelopes(s.app.sample_visitor_erased(&auth.principal))),
-        Some(name @ ("message.rated" | "conversation.handoff_requested" | "tests.run.completed")) => {
+        Some(
+            name @ ("message.rated"
+            | "conversation.handoff_requested"
+            | "tests.run.completed"
+            | "conversation.action.called"),
+        ) => {
             let event =
                 lore_domain::event::EventType::parse(name).unwrap_or(lore_domain::event::EventType::MessageRated);
             let mind = match q.mind_id.as_deref().map(str::trim).filter(|m| !m.is_empty()) {

@@ -2,6 +2,7 @@
 //! subscriptions and deliveries, files on disk, an in-process job queue, rate limiter and
 //! dispatcher wake-up.
 
+mod actions;
 mod answer_tests;
 mod audit;
 mod chatbots;

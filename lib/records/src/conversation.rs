@@ -3,12 +3,13 @@
 
 use crate::RecordError;
 use lore_domain::Timestamp;
+use lore_domain::action::{ActionCall, CallStatus};
 use lore_domain::conversation::{
     Channel, Citation, Conversation, ConversationStatus, Email, Feedback, GeneratedBy, Message, Rating, Role, Visitor,
     VisitorTokenHash,
 };
 use lore_domain::correction::{Correction, QuestionEmbedding};
-use lore_domain::id::{ConversationId, CorrectionId, MessageId, SourceId, WorkspaceId};
+use lore_domain::id::{ActionId, ConversationId, CorrectionId, MessageId, SourceId, WorkspaceId};
 use lore_domain::source::{SourceOwner, SourceType};
 use serde::{Deserialize, Serialize};
 
@@ -145,6 +146,50 @@ pub struct MessageRecord {
     pub answered: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<FeedbackRecord>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<ActionCallRecord>,
+}
+
+/// One action a model called while writing an answer (docs/api.md §23).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionCallRecord {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_id: Option<String>,
+    pub name: String,
+    /// The arguments as JSON text: any JSON, which not every backend's map attribute can hold.
+    pub arguments: String,
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    pub took_ms: u64,
+}
+
+impl ActionCallRecord {
+    pub fn of(c: &ActionCall) -> Self {
+        Self {
+            action_id: c.action_id.as_ref().map(|id| id.as_str().to_owned()),
+            name: c.name.clone(),
+            arguments: c.arguments.to_string(),
+            status: c.status.as_str().to_owned(),
+            http_status: c.http_status,
+            took_ms: c.took_ms,
+        }
+    }
+
+    pub fn into_call(self) -> Result<ActionCall, RecordError> {
+        Ok(ActionCall {
+            action_id: match self.action_id {
+                Some(id) => Some(ActionId::parse(&id).ok_or_else(|| RecordError::of("action call id"))?),
+                None => None,
+            },
+            name: self.name,
+            arguments: serde_json::from_str(&self.arguments).map_err(|_| RecordError::of("action call arguments"))?,
+            status: CallStatus::parse(&self.status).ok_or_else(|| RecordError::of("action call status"))?,
+            http_status: self.http_status,
+            took_ms: self.took_ms,
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,6 +223,7 @@ impl MessageRecord {
                 comment: f.comment.clone(),
                 at: f.at.millis(),
             }),
+            actions: m.actions.iter().map(ActionCallRecord::of).collect(),
         }
     }
 
@@ -213,6 +259,7 @@ impl MessageRecord {
             model: self.model,
             answered,
             feedback,
+            actions: self.actions.into_iter().map(ActionCallRecord::into_call).collect::<Result<_, _>>()?,
             created_at: keys.created_at,
         })
     }

@@ -11,6 +11,7 @@
 //! backends spelled a name differently, the embedded backend's data was migrated (SQLite
 //! migration 8) to the AWS backend's spelling.
 
+mod action;
 mod answer_test;
 mod conversation;
 mod delivery;
@@ -19,10 +20,11 @@ mod form;
 mod mind;
 mod source;
 
+pub use action::{ActionKeys, ActionRecord, HeaderRecord};
 pub use answer_test::{AnswerTestKeys, AnswerTestRecord, TestResultRecord, TestRunKeys, TestRunRecord};
 pub use conversation::{
-    CitationRecord, ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord, FeedbackRecord,
-    MessageKeys, MessageRecord, VisitorRecord,
+    ActionCallRecord, CitationRecord, ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord,
+    FeedbackRecord, MessageKeys, MessageRecord, VisitorRecord,
 };
 pub use delivery::AttemptRecord;
 pub use embed::{AssistantRecord, EmbedRecord, ReplyRecord};

@@ -2,6 +2,7 @@
 //! callers import from `lore_app::ports`. Each backend (embedded, AWS) implements all of them
 //! and passes the same conformance suites.
 
+mod actions;
 mod answer_tests;
 mod audit;
 mod chatbots;
@@ -23,6 +24,7 @@ mod transcription;
 mod webhooks;
 mod workspaces;
 
+pub use actions::*;
 pub use answer_tests::*;
 pub use audit::*;
 pub use chatbots::*;

@@ -49,6 +49,7 @@ pub(super) fn storage(
         minds: store.clone(),
         conversations: store.clone(),
         tests: store.clone(),
+        actions: store.clone(),
         audit: store.clone(),
     };
     Ok(LocalStorage { ports, jobs, store })

@@ -134,6 +134,9 @@ fn config(settings: &Settings, overrides: &Overrides, openai_key: Option<&str>) 
     if let Some(timeout) = overrides.test_run_timeout {
         config.test_run_timeout = timeout;
     }
+    if let Some(timeout) = overrides.action_timeout {
+        config.action_timeout = timeout;
+    }
     if let Some(kept) = overrides.max_revoked_keys_per_workspace {
         config.max_revoked_keys_per_workspace = kept;
     }

@@ -43,6 +43,8 @@ pub struct Overrides {
     pub max_hooks_per_workspace: Option<u32>,
     /// End a run of answer tests after this instead of `LORE_TEST_RUN_TIMEOUT_SECS`.
     pub test_run_timeout: Option<Duration>,
+    /// Give up on an action's call after this instead of `LORE_ACTION_TIMEOUT_SECS`.
+    pub action_timeout: Option<Duration>,
     /// Allow this many active keys per workspace instead of `LORE_MAX_KEYS_PER_WORKSPACE`.
     pub max_keys_per_workspace: Option<u32>,
     /// Keep this many revoked keys per workspace instead of `LORE_MAX_REVOKED_KEYS_PER_WORKSPACE`.

@@ -68,6 +68,7 @@ pub(super) fn shared(
         extractor: extractor(settings, overrides)?,
         crawler: Arc::new(lore_crawl::LazyCrawler::new(policy.clone())),
         webhook_sender: Arc::new(lore_crawl::LazySender::new(policy.clone())),
+        action_caller: Arc::new(lore_crawl::LazyActionCaller::new(policy.clone())),
         url_guard: Arc::new(lore_crawl::Guard::new(policy)),
         embedder,
         transcriber,

@@ -23,6 +23,7 @@ const EVENTS = [
   "conversation.handoff_requested",
   "privacy.visitor.erased",
   "tests.run.completed",
+  "conversation.action.called",
 ];
 
 export async function webhooksView() {
