@@ -7,6 +7,10 @@ use lore_domain::Timestamp;
 use reqwest::Method;
 use serde_json::{Value, json};
 
+/// An erasure leaves nothing of the person in the raw store (its own file: it reads beneath the API).
+#[path = "privacy_raw.rs"]
+mod raw;
+
 const DAY_MS: i64 = 86_400_000;
 
 async fn send(t: &TestApp, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {

@@ -114,8 +114,13 @@ async fn privacy_requests_export_then_erase_one_person_across_chatbots_and_minds
         let events = store.list_events(&ws).await.unwrap();
         let erasures: Vec<&Value> =
             events.iter().filter(|e| e["eventType"] == "privacy.visitor.erased").map(|e| &e["data"]).collect();
-        assert_eq!(erasures[0], &json!({"email": "ada@EXAMPLE.com", "userId": null, "conversations": 2}));
-        assert_eq!(erasures[2], &json!({"email": null, "userId": "ada-1", "conversations": 0}));
+        // A notice names the person as the request did until its delivery is over (here: once
+        // fanned out, as no one subscribed), then keeps no payload (docs/decisions.md, "Privacy").
+        let scrubbed = json!({"erased": true});
+        let first = json!({"email": "ada@EXAMPLE.com", "userId": null, "conversations": 2});
+        assert!(erasures[0] == &first || erasures[0] == &scrubbed, "{:?}", erasures[0]);
+        let third = json!({"email": null, "userId": "ada-1", "conversations": 0});
+        assert!(erasures[2] == &third || erasures[2] == &scrubbed, "{:?}", erasures[2]);
     }
     t.stop().await;
 }

@@ -86,6 +86,16 @@ impl TestApp {
         self.store.as_ref().expect("this test reads the embedded store: it runs on the embedded backend only")
     }
 
+    /// The server's data directory (the SQLite file and the blob folder on the embedded backend).
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
+    /// The AWS adapters (table, bucket, SDK configuration) when the backend is AWS.
+    pub fn aws_backend(&self) -> Option<&lore_aws::AwsBackend> {
+        self.running.as_ref().and_then(|r| r.aws.as_ref())
+    }
+
     /// The embedded store when the backend is the embedded one.
     pub fn embedded_store(&self) -> Option<&std::sync::Arc<lore_local::SqliteStore>> {
         self.store.as_ref()

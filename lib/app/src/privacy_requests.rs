@@ -15,7 +15,7 @@ use lore_domain::conversation::{Conversation, Message};
 use lore_domain::event::Event;
 use lore_domain::id::WorkspaceId;
 use lore_domain::scope::Scope;
-use lore_domain::visitor_match::VisitorMatch;
+use lore_domain::visitor_match::{ErasureTrace, VisitorMatch};
 
 /// What an erasure deleted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,7 +44,9 @@ impl App {
             .count("messages", found.iter().map(|c| c.message_count).sum());
         let mut entry = Some(Self::audit_entry(p, AuditAction::PrivacyErased, ws.as_str(), details));
         let mut erased = Erased::default();
+        let mut trace = ErasureTrace::of(&person);
         for c in found {
+            trace.add_conversation(&c);
             if conversations.delete_conversation_recorded(ws, &c.owner, &c.id, entry.as_ref()).await? {
                 entry = None;
                 erased.conversations += 1;
@@ -54,6 +56,11 @@ impl App {
         if let Some(entry) = entry {
             self.audited(entry).await;
         }
+        // What the store keeps beside the conversations: the events that named the person (a
+        // lead, a rating, a hand-off) in the outbox and the delivery log lose their payload
+        // (docs/decisions.md, "Privacy").
+        let scrubbed = self.ports.storage.deliveries.erase_traces(ws, &trace).await?;
+        tracing::debug!(workspace = %ws, events = scrubbed.events, deliveries = scrubbed.deliveries, "privacy: scrubbed events");
         tracing::info!(workspace = %ws, conversations = erased.conversations, "privacy: erased a visitor's conversations");
         self.publish(Event::visitor_erased(ws.clone(), &person, erased.conversations)).await;
         Ok(erased)

@@ -12,6 +12,13 @@
 //!   `+` or at least two groups; not a date (`2024-01-15`, `15.01.2024`), not an IPv4 address,
 //!   not a number written in thousands (`1 000 000`, `10.000.000`). A bare run of digits is not
 //!   a phone number: it is far more often an order or ticket number.
+//!
+//! Full-width forms count as their ASCII ones (as Japanese and Chinese visitors type them):
+//! digits U+FF10–U+FF19, capital letters U+FF21–U+FF3A, `＋`, `（`, `）`, `．`, the ideographic
+//! space U+3000 and the dashes `－` (U+FF0D), U+2010–U+2015, `−` (U+2212) and `ー` (U+30FC) as
+//! separators. A candidate ends where its digits end, not at a word boundary: CJK text has no
+//! spaces (`番号は４１１１…１１１１です`). It must not touch a Latin letter or a digit on either
+//! side (`A4111…`, `ref4111…X`), which is what the word boundary kept out before.
 
 use regex::Regex;
 use std::borrow::Cow;
@@ -21,34 +28,80 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}")
         .expect("a valid pattern")
 });
-static IBAN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}\b").expect("a valid pattern"));
+/// Country, check digits and 11–30 letters or digits (ASCII or full-width), single spaces allowed.
+static IBAN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-ZＡ-Ｚ]{2}[0-9０-９]{2}(?:[ \x{3000}]?[A-ZＡ-Ｚ0-9０-９]){11,30}").expect("a valid pattern")
+});
 /// Digits with single spaces or dashes between them (card candidates), not right after a `+`
 /// (an international phone number) or a letter (a reference); group 1 is what precedes it.
-static CARD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(^|[^+0-9A-Za-z\-])([0-9](?:[ \-]?[0-9]){12,18})\b").expect("a valid pattern"));
+static CARD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(^|[^+＋0-9０-９A-Za-zＡ-Ｚａ-ｚ\-－])([0-9０-９](?:[ \x{3000}\-－‐-―−ー]?[0-9０-９]){12,18})")
+        .expect("a valid pattern")
+});
 /// A run of digit groups joined by separators, optionally after `+` (phone candidates).
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\+\s?)?(?:\([0-9]{1,5}\)\s?)?[0-9]+(?:[ .\-]?(?:\([0-9]{1,5}\)|[0-9]+))*").expect("a valid pattern")
+    Regex::new(
+        r"(?:[+＋]\s?)?(?:[(（][0-9０-９]{1,5}[)）]\s?)?[0-9０-９]+(?:[ .\-\x{3000}．－‐-―−ー]?(?:[(（][0-9０-９]{1,5}[)）]|[0-9０-９]+))*",
+    )
+    .expect("a valid pattern")
 });
 
 /// `text` with the personal data above replaced; borrowed when nothing was found.
 pub fn redact(text: &str) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
-    replace(&mut out, &EMAIL, |_| Some("[email]"));
-    replace(&mut out, &IBAN, |c| iban_checks(&c[0]).then_some("[iban]"));
-    replace(&mut out, &CARD, |c| is_card(&c[2]).then_some("[card]"));
-    replace(&mut out, &PHONE, |c| is_phone(&c[0]).then_some("[phone]"));
+    replace(&mut out, &EMAIL, |_, _| Some("[email]"));
+    replace(&mut out, &IBAN, |c, text| {
+        (stands_alone(text, c.get(0)) && iban_checks(&folded(&c[0]))).then_some("[iban]")
+    });
+    replace(&mut out, &CARD, |c, text| (ends_alone(text, c.get(2)) && is_card(&folded(&c[2]))).then_some("[card]"));
+    replace(&mut out, &PHONE, |c, _| is_phone(&folded(&c[0])).then_some("[phone]"));
     out
 }
 
+/// A full-width form (U+FF01–U+FF5E) as its ASCII one, the ideographic space as a space, and
+/// the dashes the patterns accept as `-`.
+fn fold(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+        '\u{3000}' => ' ',
+        '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{30FC}' => '-',
+        _ => c,
+    }
+}
+
+fn folded(s: &str) -> String {
+    s.chars().map(fold).collect()
+}
+
+/// A Latin letter or a digit, ASCII or full-width: what a candidate may not touch.
+fn latin_or_digit(c: char) -> bool {
+    fold(c).is_ascii_alphanumeric()
+}
+
+/// Nothing Latin or numeric right after `m` in `text` (the end of a word boundary, which CJK
+/// text, written without spaces, does not give).
+fn ends_alone(text: &str, m: Option<regex::Match<'_>>) -> bool {
+    m.is_some_and(|m| !text[m.end()..].chars().next().is_some_and(latin_or_digit))
+}
+
+/// [`ends_alone`], and nothing Latin or numeric right before `m` either.
+fn stands_alone(text: &str, m: Option<regex::Match<'_>>) -> bool {
+    ends_alone(text, m) && m.is_some_and(|m| !text[..m.start()].chars().next_back().is_some_and(latin_or_digit))
+}
+
 /// Replaces each match `label` names (its candidate: group 2 when the pattern has one, else the
-/// whole match) with the label, keeping what precedes the candidate.
-fn replace(out: &mut Cow<'_, str>, pattern: &Regex, label: impl Fn(&regex::Captures<'_>) -> Option<&'static str>) {
+/// whole match) with the label, keeping what precedes the candidate. `label` sees the match and
+/// the whole text.
+fn replace(
+    out: &mut Cow<'_, str>,
+    pattern: &Regex,
+    label: impl Fn(&regex::Captures<'_>, &str) -> Option<&'static str>,
+) {
     if !pattern.is_match(out) {
         return;
     }
-    let replaced = pattern.replace_all(out, |c: &regex::Captures<'_>| match label(c) {
+    let text: &str = out;
+    let replaced = pattern.replace_all(text, |c: &regex::Captures<'_>| match label(c, text) {
         Some(l) => match c.get(1) {
             Some(prefix) if c.get(2).is_some() => format!("{}{l}", prefix.as_str()),
             _ => l.to_owned(),
@@ -168,5 +221,40 @@ mod tests {
             assert_eq!(redact(text), text, "{text}");
         }
         assert!(matches!(redact("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn full_width_digits_and_separators_are_personal_data_too() {
+        for (text, expected) in [
+            ("カード番号は４１１１　１１１１　１１１１　１１１１です", "カード番号は[card]です"),
+            ("４１１１－１１１１－１１１１－１１１１", "[card]"),
+            ("カード４１１１１１１１１１１１１１１１で払いました", "カード[card]で払いました"),
+            ("５５００ー００００ー００００ー０００４", "[card]"),
+            ("電話は０９０－１２３４－５６７８です", "電話は[phone]です"),
+            ("電話：＋８１　９０　１２３４　５６７８", "電話：[phone]"),
+            ("（０３）１２３４－５６７８まで", "[phone]まで"),
+            ("口座ＤＥ８９　３７０４　００４４　０５３２　０１３０　００です", "口座[iban]です"),
+            ("IBAN DE８９ ３７０４ ００４４ ０５３２ ０１３０ ００", "IBAN [iban]"),
+            ("4111 1111 1111 1111です", "[card]です"),
+        ] {
+            assert_eq!(redact(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn full_width_numbers_that_are_not_personal_data_survive() {
+        for text in [
+            "２０２４－０１－１５に届きました",
+            "１５．０１．２０２４",
+            "２０２４年１月１５日",
+            "注文番号４１１１　１１１１　１１１１　１１１２",
+            "注文番号１２３４５６７８",
+            "価格は１　０００　０００円",
+            "ＤＥ８９　３７０４　００４４　０５３２　０１３０　０１",
+            "ref４１１１１１１１１１１１１１１１",
+            "４１１１１１１１１１１１１１１１Ｘ",
+        ] {
+            assert_eq!(redact(text), text, "{text}");
+        }
     }
 }

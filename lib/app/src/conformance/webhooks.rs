@@ -280,3 +280,83 @@ pub async fn delivery_claim_race(p: &Stores, unique: &str) {
     expected.sort();
     assert_eq!(seen, expected, "every delivery claimed exactly once");
 }
+
+/// An erasure (docs/api.md §22) scrubs the payload of every event and delivery of the workspace
+/// that names the person — by e-mail address in any case, user id or erased conversation — and
+/// nothing else; a delivery keeps its status and attempts. Erasure notices are scrubbed only
+/// once their delivery is over.
+pub async fn delivery_erasure(p: &Stores, unique: &str) {
+    use lore_domain::id::ConversationId;
+    use lore_domain::source::SourceOwner;
+    use lore_domain::visitor_match::{ErasureTrace, VisitorMatch, erased_data};
+    let ws = new_workspace(p, &format!("erase-{unique}")).await;
+    let other = new_workspace(p, &format!("erase-other-{unique}")).await;
+    let s = &p.deliveries;
+    let owner = SourceOwner::Chatbot(ChatbotId::generate());
+    let hook = p
+        .hooks
+        .subscribe(&subscription(&ws.id, "https://erase.example/h", all_forms()), 100)
+        .await
+        .unwrap()
+        .expect("within the cap");
+    let lead = |ws: &WorkspaceId, email: &str, user: Option<&str>| {
+        Event::lead_captured(ws.clone(), &owner, &ConversationId::generate(), email, Some("Ada"), user)
+    };
+    // Ada's lead, fanned out and delivered; another of hers still in the outbox; Bob's, fanned
+    // out; Ada's in another workspace; and the notice of her erasure, fanned out, not sent yet.
+    let ada_sent = lead(&ws.id, "ada@example.com", Some("ada-7"));
+    let ada_waiting = lead(&ws.id, "ADA@example.COM", None);
+    let bob = lead(&ws.id, "bob@example.com", Some("bob-1"));
+    let elsewhere = lead(&other.id, "ada@example.com", None);
+    let person = VisitorMatch::parse(Some("Ada@Example.com"), None).unwrap();
+    let notice = Event::visitor_erased(ws.id.clone(), &person, 2);
+    for e in [&ada_sent, &ada_waiting, &bob, &elsewhere, &notice] {
+        p.events.publish(e.clone()).await.unwrap();
+    }
+    let now = Timestamp::now();
+    let delivery = |e: &Event| Delivery::new(&hook, e, Envelope::of(e), now);
+    let (d_ada, d_bob, d_notice) = (delivery(&ada_sent), delivery(&bob), delivery(&notice));
+    for (e, d) in [(&ada_sent, &d_ada), (&bob, &d_bob), (&notice, &d_notice)] {
+        assert_eq!(s.create_deliveries(&e.id, std::slice::from_ref(d)).await.unwrap(), 1);
+    }
+    let claimed = s.claim_one(&d_ada.id, now, &lease("eraser", now)).await.unwrap().expect("due");
+    let sent =
+        DeliveryUpdate { attempt: Some(attempt(now, 200)), status: DeliveryStatus::Succeeded, next_attempt_at: None };
+    assert!(s.record_attempt(&d_ada.id, claimed.claim, &sent).await.unwrap());
+
+    let mut trace = ErasureTrace::of(&person);
+    let erased = s.erase_traces(&ws.id, &trace).await.unwrap();
+    assert_eq!(erased.deliveries, 1, "Ada's delivery, not Bob's, not the notice's");
+    assert!(erased.events >= 1, "at least her event still in the outbox: {erased:?}");
+    let waiting = unfanned(p, &ada_waiting.id).await.expect("an erased event stays in the outbox");
+    assert_eq!((waiting.data, waiting.metadata), (erased_data(), json!({})), "its payload is gone");
+    assert_eq!(unfanned(p, &elsewhere.id).await.expect("untouched").data, elsewhere.data, "never across workspaces");
+    let after = s.get_delivery(&ws.id, &d_ada.id).await.unwrap().unwrap();
+    let envelope: serde_json::Value = serde_json::from_str(after.payload.as_str()).unwrap();
+    assert_eq!((&envelope["data"], &envelope["eventId"]), (&erased_data(), &json!(ada_sent.id)), "{envelope}");
+    assert!(!after.payload.as_str().to_lowercase().contains("ada@example.com"), "{}", after.payload.as_str());
+    assert_eq!((after.status, after.attempts), (DeliveryStatus::Succeeded, vec![attempt(now, 200)]), "counts stay");
+    assert_eq!(s.get_delivery(&ws.id, &d_bob.id).await.unwrap().unwrap().payload, Envelope::of(&bob), "Bob's stays");
+    assert_eq!(s.get_delivery(&ws.id, &d_notice.id).await.unwrap().unwrap().payload, Envelope::of(&notice));
+
+    // By user id, or by an erased conversation: the same; a second time: nothing left to do.
+    trace = ErasureTrace::of(&VisitorMatch::parse(None, Some("bob-1")).unwrap());
+    assert_eq!(s.erase_traces(&ws.id, &trace).await.unwrap().deliveries, 1);
+    assert_eq!(s.erase_traces(&ws.id, &trace).await.unwrap(), Default::default(), "scrubbed once");
+
+    // The notice: kept while its delivery is pending, scrubbed once it is over.
+    s.forget_erasure_notices(&ws.id).await.unwrap();
+    let pending = s.get_delivery(&ws.id, &d_notice.id).await.unwrap().unwrap();
+    assert_eq!(pending.payload, Envelope::of(&notice), "a notice still to be sent keeps the person");
+    let claimed = s.claim_one(&d_notice.id, now, &lease("eraser", now)).await.unwrap().expect("due");
+    assert!(s.record_attempt(&d_notice.id, claimed.claim, &sent).await.unwrap());
+    assert!(s.forget_erasure_notices(&ws.id).await.unwrap() >= 1);
+    let notice_after = s.get_delivery(&ws.id, &d_notice.id).await.unwrap().unwrap();
+    assert!(
+        !notice_after.payload.as_str().to_lowercase().contains("ada@example.com"),
+        "{}",
+        notice_after.payload.as_str()
+    );
+    assert_eq!(notice_after.status, DeliveryStatus::Succeeded);
+    assert_eq!(s.forget_erasure_notices(&ws.id).await.unwrap(), 0, "scrubbed once");
+}

@@ -15,6 +15,7 @@ use lore_domain::event::Event;
 use lore_domain::hook::{Hook, HookStatus, WebhookSecret};
 use lore_domain::id::{DeliveryId, EventId, FormId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::visitor_match::ErasureTrace;
 use std::time::Duration;
 
 /// Active and disabled subscriptions of a workspace.
@@ -144,6 +145,25 @@ pub trait DeliveryStore: Send + Sync {
     /// Drops the claims of every owner but `owner`: a restarted embedded server takes over the
     /// attempts its predecessor had in flight instead of waiting for their leases.
     async fn release_claims(&self, not_owner: &str) -> StoreResult<u64>;
+    /// An erasure (docs/api.md §22, docs/decisions.md "Privacy"): every event of the workspace the
+    /// store still keeps (the outbox, fanned out or not) and every delivery whose payload names
+    /// `trace` ([`ErasureTrace::names`]) keeps its record (id, type, time; a delivery its status
+    /// and attempts) but loses its payload: the event's `data` becomes
+    /// [`lore_domain::visitor_match::erased_data`] and its `metadata` `{}`, the delivery's envelope
+    /// likewise ([`ErasureTrace::scrub_envelope`]). Erasure notices (`privacy.visitor.erased`)
+    /// are left to [`DeliveryStore::forget_erasure_notices`]. How many events and deliveries.
+    async fn erase_traces(&self, ws: &WorkspaceId, trace: &ErasureTrace) -> StoreResult<ErasedTraces>;
+    /// Scrubs, as [`DeliveryStore::erase_traces`] does, the erasure notices of the workspace whose
+    /// delivery is over: outbox events already fanned out, and deliveries no longer `pending`.
+    /// How many records changed.
+    async fn forget_erasure_notices(&self, ws: &WorkspaceId) -> StoreResult<u64>;
+}
+
+/// What [`DeliveryStore::erase_traces`] scrubbed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ErasedTraces {
+    pub events: u64,
+    pub deliveries: u64,
 }
 
 /// One signed POST of an envelope (Standard Webhooks, docs/api.md §13).

@@ -12,7 +12,7 @@ use crate::sources::lease_end;
 use crate::{App, AppError};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Answer, Delivery, DeliveryStatus, Envelope, HookEffect};
-use lore_domain::event::Event;
+use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{Hook, HookStatus};
 use lore_domain::id::DeliveryId;
 use std::time::Duration;
@@ -62,6 +62,9 @@ impl App {
         if created > 0 {
             tracing::debug!(event = %event.id, deliveries = created, "event fanned out");
             self.ports.dispatch_signal.notify();
+        } else if event.event_type == EventType::PrivacyVisitorErased {
+            // An erasure notice no one is sent is over: it names the erased person no longer.
+            self.forget_erasure_notices(&event.workspace_id).await;
         }
         Ok(created)
     }
@@ -130,7 +133,11 @@ impl App {
         let Some(hook) = hook.filter(|h| h.status == HookStatus::Active) else {
             // Unsubscribed, gone after a 410, or disabled: nothing is sent any more.
             let update = DeliveryUpdate { attempt: None, status: DeliveryStatus::Failed, next_attempt_at: None };
-            self.ports.storage.deliveries.record_attempt(&d.id, d.claim, &update).await?;
+            if self.ports.storage.deliveries.record_attempt(&d.id, d.claim, &update).await?
+                && d.event_type == EventType::PrivacyVisitorErased
+            {
+                self.forget_erasure_notices(&d.workspace_id).await;
+            }
             return Ok(DeliveryStatus::Failed);
         };
         let body = d.payload.as_str().as_bytes().to_vec();
@@ -215,7 +222,18 @@ impl App {
         };
         if !self.ports.storage.deliveries.record_attempt(&d.id, d.claim, &update).await? {
             tracing::info!(delivery = %d.id, "attempt superseded (redelivered or taken over); outcome not recorded");
+        } else if after.status != DeliveryStatus::Pending && d.event_type == EventType::PrivacyVisitorErased {
+            // A delivered (or abandoned) erasure notice keeps its attempts, not the person.
+            self.forget_erasure_notices(ws).await;
         }
         Ok(after.status)
+    }
+
+    /// Scrubs the workspace's erasure notices whose delivery is over (docs/decisions.md,
+    /// "Privacy"); a failure is logged, and the next notice's end tries again.
+    async fn forget_erasure_notices(&self, ws: &lore_domain::id::WorkspaceId) {
+        if let Err(e) = self.ports.storage.deliveries.forget_erasure_notices(ws).await {
+            tracing::warn!(workspace = %ws, error = %e, "could not scrub delivered erasure notices");
+        }
     }
 }

@@ -17,7 +17,7 @@ use super::{add, put_if_absent, transact_retrying};
 use async_trait::async_trait;
 use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;
-use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, HookCounts, HookStore};
+use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, ErasedTraces, HookCounts, HookStore};
 use lore_domain::Timestamp;
 use lore_domain::audit::AuditEntry;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus, Envelope};
@@ -25,6 +25,7 @@ use lore_domain::event::{Event, EventType};
 use lore_domain::hook::{Hook, HookFilter, HookStatus, RetiringSecret, WebhookSecret};
 use lore_domain::id::{ChatbotId, DeliveryId, EventId, FormId, HookId, MindId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::visitor_match::{ErasureTrace, erased_data, scrub_any_envelope};
 use lore_records::{AttemptRecord, from_json, to_json};
 
 // ---- keys ------------------------------------------------------------------------------------
@@ -550,6 +551,40 @@ impl DynamoStore {
     }
 }
 
+impl DynamoStore {
+    /// Sets text attributes of an item that exists; `false` when it does not (any more).
+    async fn set_texts(&self, pk: String, sk: &str, texts: &[(&str, String)]) -> StoreResult<bool> {
+        let mut expr = Expr::new();
+        let sets: Vec<String> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, (attr, text))| format!("{} = {}", expr.a(attr), expr.v(&format!("t{i}"), s(text))))
+            .collect();
+        let update = format!("SET {}", sets.join(", "));
+        let cond = format!("attribute_exists({})", expr.a("pk"));
+        Ok(self.update_if(key(pk, sk), update, cond, expr).await?.is_some())
+    }
+
+    /// Every delivery item of the workspace (its `DLVS#<ws>` partition of gsi1).
+    async fn workspace_deliveries(&self, ws: &WorkspaceId) -> StoreResult<Vec<Item>> {
+        self.listed(GSI1, &deliveries_of_ws(ws), true, 0, None).await
+    }
+
+    /// Replaces the payloads `(delivery id, payload)`; how many deliveries still existed.
+    async fn set_payloads(&self, payloads: Vec<(String, String)>) -> StoreResult<u64> {
+        let mut n = 0;
+        for (id, payload) in payloads {
+            if self.set_texts(format!("DLV#{id}"), DELIVERY_SK, &[("payload", payload)]).await? {
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// The erasure notices' type, which [`DeliveryStore::erase_traces`] leaves alone.
+const NOTICE: EventType = EventType::PrivacyVisitorErased;
+
 #[async_trait]
 impl DeliveryStore for DynamoStore {
     async fn unfanned_events(&self, limit: u32) -> StoreResult<Vec<Event>> {
@@ -573,17 +608,17 @@ impl DeliveryStore for DynamoStore {
             }
         }
         // Last: a crash before this leaves the event in the outbox, and the next fan-out adds
-        // only the deliveries the guards do not have yet.
-        let mut expr = Expr::new();
-        let update = format!(
-            "SET {} = {} REMOVE {}, {}",
-            expr.a("fannedOutAt"),
-            expr.v("at", n(Timestamp::now().millis())),
-            expr.a("gsi2pk"),
-            expr.a("gsi2sk")
-        );
-        let cond = format!("attribute_exists({})", expr.a("pk"));
-        self.update_if(key(event_pk(event), EVENT_SK), update, cond, expr).await?;
+        // only the deliveries the guards do not have yet. Fanned out, the event goes: its
+        // payload lives on in its deliveries only (an erasure scrubs those; docs/decisions.md,
+        // "Privacy").
+        match self
+            .transact(vec![TxWrite::Delete { key: key(event_pk(event), EVENT_SK), cond: None, expr: Expr::new() }])
+            .await
+        {
+            Ok(()) | Err(TxFailure::Condition(_)) => {}
+            Err(TxFailure::Conflict) => return Err(gave_up("create_deliveries")),
+            Err(TxFailure::Store(e)) => return Err(e),
+        }
         Ok(created)
     }
 
@@ -760,6 +795,52 @@ impl DeliveryStore for DynamoStore {
             }
         }
         Err(gave_up("redeliver"))
+    }
+
+    async fn erase_traces(&self, ws: &WorkspaceId, trace: &ErasureTrace) -> StoreResult<ErasedTraces> {
+        // Events: only the outbox keeps them (the fan-out deletes each one, its payload living on
+        // in its deliveries), a partition of gsi2 read whole.
+        let mut events = 0;
+        for item in self.listed(GSI2, OUTBOX, false, 0, None).await? {
+            if get_s(&item, "gsi2pk") != Some(OUTBOX)
+                || get_s(&item, "ws") != Some(ws.as_str())
+                || get_s(&item, "eventType") == Some(NOTICE.as_str())
+            {
+                continue;
+            }
+            let names = get_s(&item, "data")
+                .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+                .is_some_and(|d| trace.names(&d));
+            let Some(id) = get_s(&item, "id").and_then(EventId::parse) else { continue };
+            let texts = [("data", erased_data().to_string()), ("metadata", "{}".to_owned())];
+            if names && self.set_texts(event_pk(&id), EVENT_SK, &texts).await? {
+                events += 1;
+            }
+        }
+        let payloads: Vec<(String, String)> = self
+            .workspace_deliveries(ws)
+            .await?
+            .iter()
+            .filter(|i| get_s(i, "eventType") != Some(NOTICE.as_str()))
+            .filter_map(|i| Some((get_s(i, "id")?.to_owned(), trace.scrub_envelope(get_s(i, "payload")?)?)))
+            .collect();
+        let deliveries = self.set_payloads(payloads).await?;
+        Ok(ErasedTraces { events, deliveries })
+    }
+
+    async fn forget_erasure_notices(&self, ws: &WorkspaceId) -> StoreResult<u64> {
+        // Notices are published to the event bus, never to the outbox: only deliveries keep them.
+        let payloads: Vec<(String, String)> = self
+            .workspace_deliveries(ws)
+            .await?
+            .iter()
+            .filter(|i| {
+                get_s(i, "eventType") == Some(NOTICE.as_str())
+                    && get_s(i, "status") != Some(DeliveryStatus::Pending.as_str())
+            })
+            .filter_map(|i| Some((get_s(i, "id")?.to_owned(), scrub_any_envelope(get_s(i, "payload")?)?)))
+            .collect();
+        self.set_payloads(payloads).await
     }
 
     async fn release_claims(&self, not_owner: &str) -> StoreResult<u64> {

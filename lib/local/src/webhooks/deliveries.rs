@@ -8,14 +8,15 @@ use crate::sqlite::{SqliteStore, unavailable};
 use async_trait::async_trait;
 use lore_app::ports::Lease;
 use lore_app::ports::StoreResult;
-use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate};
+use lore_app::ports::{DeliveryFilter, DeliveryStore, DeliveryUpdate, ErasedTraces};
 use lore_domain::Timestamp;
 use lore_domain::delivery::{Attempt, Delivery, DeliveryStatus, Envelope};
 use lore_domain::event::{Event, EventType};
 use lore_domain::id::{DeliveryId, EventId, HookId, WorkspaceId};
 use lore_domain::pagination::{Page, PageRequest};
+use lore_domain::visitor_match::{ErasureTrace, erased_data, scrub_any_envelope};
 use lore_records::{AttemptRecord, from_json, to_json};
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, hook_id, event_id, event_type, payload, status, attempts, next_attempt_at, \
                     round_start, claim, created_at";
@@ -57,6 +58,37 @@ const CLAIM: &str = "UPDATE deliveries SET claim = claim + 1, claim_owner = ?2, 
      WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1
                   AND (claimed_until IS NULL OR claimed_until <= ?1) AND {scope}
                   ORDER BY next_attempt_at, id LIMIT ?4)";
+
+/// The erasure notices' type, which [`DeliveryStore::erase_traces`] leaves alone.
+const NOTICE: &str = "privacy.visitor.erased";
+
+/// Replaces the `data` of the events `ids` by the erased one (and their `metadata` by `{}`).
+fn scrub_events(tx: &Connection, ids: &[String]) -> rusqlite::Result<u64> {
+    let mut st = tx.prepare_cached("UPDATE events SET data = ?2, metadata = '{}' WHERE id = ?1")?;
+    let erased = erased_data().to_string();
+    let mut n = 0;
+    for id in ids {
+        n += st.execute(params![id, erased])? as u64;
+    }
+    Ok(n)
+}
+
+/// Sets the payloads of deliveries: `(id, payload)`.
+fn set_payloads(tx: &Connection, payloads: &[(String, String)]) -> rusqlite::Result<u64> {
+    let mut st = tx.prepare_cached("UPDATE deliveries SET payload = ?2 WHERE id = ?1")?;
+    let mut n = 0;
+    for (id, payload) in payloads {
+        n += st.execute(params![id, payload])? as u64;
+    }
+    Ok(n)
+}
+
+/// `(id, text)` of the rows `sql` selects with `ws` as its one parameter.
+fn pairs(tx: &Connection, sql: &str, ws: &str) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut st = tx.prepare(sql)?;
+    let rows = st.query_map([ws], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    rows.collect()
+}
 
 #[async_trait]
 impl DeliveryStore for SqliteStore {
@@ -212,6 +244,68 @@ impl DeliveryStore for SqliteStore {
             )
             .optional()
             .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn erase_traces(&self, ws: &WorkspaceId, trace: &ErasureTrace) -> StoreResult<ErasedTraces> {
+        let (ws, trace) = (ws.clone(), trace.clone());
+        self.write(move |tx| {
+            let run = || -> rusqlite::Result<ErasedTraces> {
+                let events: Vec<String> = pairs(
+                    tx,
+                    &format!("SELECT id, data FROM events WHERE workspace_id = ?1 AND type != '{NOTICE}'"),
+                    ws.as_str(),
+                )?
+                .into_iter()
+                .filter(|(_, data)| serde_json::from_str(data).is_ok_and(|v| trace.names(&v)))
+                .map(|(id, _)| id)
+                .collect();
+                let payloads: Vec<(String, String)> = pairs(
+                    tx,
+                    &format!("SELECT id, payload FROM deliveries WHERE workspace_id = ?1 AND event_type != '{NOTICE}'"),
+                    ws.as_str(),
+                )?
+                .into_iter()
+                .filter_map(|(id, payload)| trace.scrub_envelope(&payload).map(|p| (id, p)))
+                .collect();
+                Ok(ErasedTraces { events: scrub_events(tx, &events)?, deliveries: set_payloads(tx, &payloads)? })
+            };
+            run().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn forget_erasure_notices(&self, ws: &WorkspaceId) -> StoreResult<u64> {
+        let ws = ws.clone();
+        self.write(move |tx| {
+            let run = || -> rusqlite::Result<u64> {
+                let events: Vec<String> = pairs(
+                    tx,
+                    &format!(
+                        "SELECT id, data FROM events WHERE workspace_id = ?1 AND type = '{NOTICE}'
+                         AND fanned_out_at IS NOT NULL"
+                    ),
+                    ws.as_str(),
+                )?
+                .into_iter()
+                .filter(|(_, data)| serde_json::from_str::<serde_json::Value>(data).ok() != Some(erased_data()))
+                .map(|(id, _)| id)
+                .collect();
+                let payloads: Vec<(String, String)> = pairs(
+                    tx,
+                    &format!(
+                        "SELECT id, payload FROM deliveries WHERE workspace_id = ?1 AND event_type = '{NOTICE}'
+                         AND status != 'pending'"
+                    ),
+                    ws.as_str(),
+                )?
+                .into_iter()
+                .filter_map(|(id, payload)| scrub_any_envelope(&payload).map(|p| (id, p)))
+                .collect();
+                Ok(scrub_events(tx, &events)? + set_payloads(tx, &payloads)?)
+            };
+            run().map_err(unavailable)
         })
         .await
     }
