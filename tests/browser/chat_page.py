@@ -22,13 +22,18 @@ Chromium headlessly through ChromeDriver:
   posts through the API as an `agent` message appears on the page without a reload (the page polls
   the conversation while a person has it);
 - every Mind field with hostile content stays inert: nothing runs, the text shows as text, and
-  the values that could not be shown safely are refused by the API.
+  the values that could not be shown safely are refused by the API;
+- actions (a second `lore serve`, private addresses allowed, with a model stub that calls a tool):
+  on a phone, a chatbot's answer shows "Checking lookup order…" (also in the polite status
+  region) while its slow receiver is called, then the answer and a muted "Checked lookup order";
+  the arguments are never shown; axe-clean; a reload shows the line again from `message.actions`.
 
 Screenshots at desktop and phone width go to $LORE_SCREENSHOTS. Every wait polls with a deadline.
 """
 
 import json
 import os
+import threading
 import shutil
 import socket
 import subprocess
@@ -37,6 +42,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -83,8 +90,9 @@ def wait_for(what, probe, timeout=30.0, every=0.05):
 class Lore:
     """`lore serve` on a free port with its dev key."""
 
-    def __init__(self, model_url, responder="llm"):
-        """`responder`: "llm" (the model at `model_url`) or "extractive" (quotes, no model)."""
+    def __init__(self, model_url, responder="llm", extra_env=None):
+        """`responder`: "llm" (the model at `model_url`) or "extractive" (quotes, no model);
+        `extra_env`: more settings (e.g. LORE_ALLOW_PRIVATE_NETWORK)."""
         self.dir = tempfile.mkdtemp(prefix="lore-browser-")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -104,6 +112,7 @@ class Lore:
                 "LORE_PUBLIC_CHAT_PER_MINUTE": "200",
             }
         )
+        env.update(extra_env or {})
         env.pop("OPENAI_API_KEY", None)
         self.log = open(os.path.join(self.dir, "serve.log"), "wb")
         self.process = subprocess.Popen(
@@ -725,6 +734,203 @@ def test_hostile_mind(lore, b):
     b.screenshot("mind-hostile.png")
 
 
+ORDER_ANSWER = "Your order has shipped and arrives on Friday [1]."
+RECEIVER_DELAY_S = 1.5
+
+
+def serve(handler_class):
+    """An http.server on a free port of 127.0.0.1, in a thread; returns (base URL, server)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+def tool_model():
+    """An OpenAI-compatible model that, asked with tools and no tool result yet, streams a call of
+    lookup_order (OpenAI's chunk shape), and otherwise streams ORDER_ANSWER. Records the requests."""
+    requests = []
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            request = json.loads(self.rfile.read(length) or b"{}")
+            if not request.get("stream"):
+                reply = {"id": "t", "object": "chat.completion", "created": 0, "model": "stub-model",
+                         "choices": [{"index": 0, "message": {"role": "assistant", "content": "{}"},
+                                      "finish_reason": "stop"}]}
+                data = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            requests.append(request)
+            called = any(m.get("role") == "tool" for m in request.get("messages", []))
+
+            def chunk(delta, finish=None):
+                c = {"id": "s", "object": "chat.completion.chunk", "created": 0, "model": "stub-model",
+                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                return b"data: " + json.dumps(c).encode() + b"\n\n"
+
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            if request.get("tools") and not called:
+                call = {"index": 0, "id": "call_1", "type": "function",
+                        "function": {"name": "lookup_order", "arguments": '{"orderId": "10042"}'}}
+                self.wfile.write(chunk({"tool_calls": [call]}))
+                self.wfile.write(chunk({}, "tool_calls"))
+            else:
+                for i, word in enumerate(ORDER_ANSWER.split(" ")):
+                    self.wfile.write(chunk({"content": word if i == 0 else " " + word}))
+                    self.wfile.flush()
+                    time.sleep(0.05)
+                self.wfile.write(chunk({}, "stop"))
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+            self.close_connection = True
+
+    url, server = serve(Handler)
+    return url, requests, server
+
+
+def order_receiver():
+    """The owner's endpoint: answers each POST /orders after RECEIVER_DELAY_S; records the bodies."""
+    bodies = []
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            bodies.append((self.path, json.loads(self.rfile.read(length) or b"{}")))
+            time.sleep(RECEIVER_DELAY_S)
+            data = b'{"orderId": "10042", "status": "shipped", "eta": "Friday"}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    url, server = serve(Handler)
+    return url, bodies, server
+
+
+def accessible(b, where):
+    """axe-core finds no serious or critical violation on the current view."""
+    if not hasattr(b, "axe"):
+        b.axe = open(os.environ["LORE_AXE_JS"]).read()
+    b.js(b.axe)
+    found = b.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then("
+        " r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        "  .map(v => v.id + ': ' + v.help + ' ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))),"
+        " e => done(['axe failed: ' + e]));"
+    )
+    check(found == [], f"{where}: accessibility violations {found}")
+
+
+def action_lines(b):
+    """(class, text) of the action lines of the last answer."""
+    return b.js(
+        "var a = document.querySelectorAll('#log li.msg.assistant:not(.welcome)');"
+        "if (!a.length) return [];"
+        "return Array.from(a[a.length - 1].querySelectorAll('.bubble .actions p.action'))"
+        ".map(function (p) { return [p.className, p.textContent]; });"
+    )
+
+
+def test_actions(b):
+    """A chatbot's action called while answering, on a phone: "Checking…", then a muted line."""
+    model_url, model_requests, model = tool_model()
+    receiver_url, bodies, receiver = order_receiver()
+    lore = Lore(model_url, extra_env={"LORE_ALLOW_PRIVATE_NETWORK": "true"})
+    try:
+        bot = lore.api("POST", "/api/v1/chatbots", {"name": "Order desk"})["chatbot"]["id"]
+        src = lore.api("POST", f"/api/v1/chatbots/{bot}/sources",
+                       {"type": "text", "name": "Delivery", "content": "Orders ship within two working days."})
+        src = src["source"]["id"]
+        lore.api("POST", f"/api/v1/chatbots/{bot}/sources/{src}/process", expect=(200, 202))
+        wait_for("the source to be ready",
+                 lambda: lore.api("GET", f"/api/v1/chatbots/{bot}/sources/{src}")["source"]["status"] == "ready",
+                 timeout=60)
+        lore.api("POST", f"/api/v1/chatbots/{bot}/actions", {
+            "name": "lookup_order",
+            "description": "Looks up an order by its number.",
+            "url": f"{receiver_url}/orders",
+            "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]},
+        })
+        url = lore.api("POST", f"/api/v1/chatbots/{bot}/publish", {})["chatbot"]["publicUrl"]
+
+        b.driver.set_window_size(390, 844)
+        wait_for("the phone layout", lambda: b.js("return window.innerWidth") <= 400)
+        b.before_each_page(WATCH)
+        open_fresh(b, url)
+        wait_for("the message box", lambda: b.visible("#composer"))
+        b.find("#message").send_keys("Where is my order 10042?" + Keys.ENTER)
+
+        # While the receiver takes its time: the line in the answer, and the polite announcement.
+        wait_for("the checking line", lambda: action_lines(b) == [["action running", "Checking lookup order…"]],
+                 timeout=30, every=0.02)
+        check(last_answer(b).get_attribute("aria-busy") == "true", "the answer is still being written")
+        check(b.find("#action-status").get_attribute("role") == "status"
+              and b.find("#action-status").get_attribute("aria-live") == "polite", "a polite status region")
+        wait_for("the announcement", lambda: b.js(
+            "return document.getElementById('action-status').textContent") == "Checking lookup order…", timeout=5)
+        b.screenshot("chatbot-action-checking-phone.png")
+        check(not bodies or len(bodies) == 1, bodies)
+
+        # The call ends, the answer is written, the line stays, muted.
+        answer = answered(b, 1)
+        text = answer.find_element(By.CSS_SELECTOR, ".bubble").text
+        check("Your order has shipped and arrives on Friday" in text, text)
+        check(action_lines(b) == [["action ok", "Checked lookup order"]], action_lines(b))
+        check(b.js("return document.getElementById('action-status').textContent") == "Checked lookup order",
+              "the end is announced too")
+        check(bodies == [("/orders", {"orderId": "10042"})], f"the receiver got the arguments: {bodies}")
+        lines = answer.find_element(By.CSS_SELECTOR, ".bubble .actions").text
+        check("10042" not in lines and "shipped" not in lines, f"no arguments nor response shown: {lines!r}")
+        check(float(b.js("return getComputedStyle(document.querySelector('.bubble .action.ok')).opacity")) < 1,
+              "the ended line is muted")
+        check(b.js("return [document.documentElement.scrollWidth <= window.innerWidth]") == [True], "fits the phone")
+        accessible(b, "an answer with an action")
+        b.assert_clean("an answer with an action")
+        b.screenshot("chatbot-action-phone.png")
+        conversation = b.find("#chat").get_attribute("data-conversation")
+        stored = lore.api("GET", f"/api/v1/chatbots/{bot}/conversations/{conversation}")["messages"][-1]
+        check([(a["name"], a["status"]) for a in stored.get("actions", [])] == [("lookup_order", "ok")], stored)
+        check(any(m.get("role") == "tool" for m in model_requests[-1]["messages"]), "the model read the result")
+
+        # A reload: the transcript shows the same muted line, from message.actions.
+        b.open(url)
+        wait_for("the conversation shown again", lambda: b.find("#chat").get_attribute("data-restored") == "true")
+        wait_for("the restored action line", lambda: action_lines(b) == [["action ok", "Checked lookup order"]])
+        check("arrives on Friday" in last_answer(b).text, last_answer(b).text)
+        accessible(b, "the restored answer with an action")
+        b.assert_clean("the restored answer")
+        b.forget_page_scripts()
+        b.driver.set_window_size(1280, 900)
+    except BaseException:
+        print("chat_page: actions' lore serve log (tail):\n" + lore.server_log(), file=sys.stderr)
+        raise
+    finally:
+        lore.stop()
+        model.shutdown()
+        receiver.shutdown()
+
+
 def main():
     model_url, stub, server = stub_model.start()
     lore = Lore(model_url)
@@ -740,6 +946,9 @@ def main():
         print("chat_page: talk to a person, the agent's reply appears without a reload: ok")
         test_hostile_mind(lore, b)
         print("chat_page: hostile Mind fields stay inert: ok")
+        b.forget_page_scripts()
+        test_actions(b)
+        print("chat_page: an action called while answering: checking, checked, announced, reloaded: ok")
     except BaseException:
         print("chat_page: lore serve log (tail):\n" + lore.server_log(), file=sys.stderr)
         if b is not None:

@@ -639,7 +639,9 @@ fn chat(h: &mut String, published: &Published, name: &str, stream: Option<&str>,
     );
     let _ = writeln!(
         h,
-        "<ol id=\"log\" class=\"log\" role=\"log\" aria-live=\"polite\" aria-label=\"{}\" data-i18n-label=\"log.label\">",
+        // A list that is a polite live region (not role="log", which would take away the list
+        // its <li> messages belong to).
+        "<ol id=\"log\" class=\"log\" aria-live=\"polite\" aria-label=\"{}\" data-i18n-label=\"log.label\">",
         plain("log.label")
     );
     if let Some(welcome) = published.settings().welcome_message.as_ref() {

@@ -1,6 +1,8 @@
 // The conversation on the page (#log): the visitor's questions, answers as they are written
-// (Markdown, their sources, a speaker button), a person's replies after a hand-off, and the
-// latest message kept in view above the message box while the visitor has not scrolled away.
+// (Markdown, their sources, a speaker button), the owner's actions the model called while
+// writing one (a line each: "Checking lookup order…", then "Checked lookup order"), a person's
+// replies after a hand-off, and the latest message kept in view above the message box while the
+// visitor has not scrolled away.
 
 import { el, outLink, paragraphs, renderAnswer } from "./render.js";
 import { readEvents } from "./transport.js";
@@ -12,6 +14,13 @@ export class Log {
   // the conversation is with a person)}.
   constructor(env) {
     Object.assign(this, env);
+    // Calls of actions are announced here, politely: the answer they belong to is aria-busy
+    // while it is written, and a live region inside it would stay silent.
+    this.announcer = el("p", "visually-hidden");
+    this.announcer.id = "action-status";
+    this.announcer.setAttribute("role", "status");
+    this.announcer.setAttribute("aria-live", "polite");
+    if (this.log.parentNode) this.log.parentNode.insertBefore(this.announcer, this.log.nextSibling);
     // The visitor scrolling away stops the following until the next question.
     window.addEventListener("wheel", (e) => {
       if (e.deltaY < 0) this.session.following = false;
@@ -104,6 +113,83 @@ export class Log {
     return details;
   }
 
+  // ---- Actions: a line in the answer's bubble per call, above its text. An action's name is
+  // the owner's (lookup_order: "lookup order"); its arguments and what it answered are never
+  // shown. ----
+
+  actionText(key, name) {
+    const action = String(name || "").replace(/_/g, " ").replace(/\s+/g, " ").trim();
+    return this.texts.t(key, { action });
+  }
+
+  // The lines of `answer`, made on the first call; kept above the text the bubble is redrawn with.
+  actionLines(answer) {
+    if (!answer.actions) {
+      answer.actions = el("div", "actions");
+      answer.actions.setAttribute("data-actions", "");
+    }
+    if (answer.actions.parentNode !== answer.bubble) answer.bubble.insertBefore(answer.actions, answer.bubble.firstChild);
+    return answer.actions;
+  }
+
+  keepActions(answer) {
+    if (answer.actions && answer.actions.firstChild) this.actionLines(answer);
+  }
+
+  // A call's line, as it ended ({name, status}): ok, else failed (error, timeout, invalid).
+  endedLine(line, call) {
+    const ok = call.status === "ok";
+    line.className = "action " + (ok ? "ok" : "failed");
+    line.setAttribute("data-status", String(call.status || ""));
+    line.textContent = this.actionText(ok ? "action.done" : "action.failed", call.name);
+    return line;
+  }
+
+  // `event: action_started` ({name}): the model calls an action now.
+  actionStarted(answer, started) {
+    const line = el("p", "action running", this.actionText("action.running", started.name));
+    line.setAttribute("data-name", String(started.name || ""));
+    this.actionLines(answer).appendChild(line);
+    answer.bubble.classList.remove("typing"); // the line says what is happening
+    this.announce(line.textContent);
+    this.follow(answer.li);
+  }
+
+  // `event: action` ({name, status, …}): a call ended (its line was started, or is new: a call
+  // refused before it was made has no start).
+  actionEnded(answer, call, hasText) {
+    const lines = this.actionLines(answer);
+    let line = null;
+    for (const p of lines.querySelectorAll("p.action.running")) {
+      if (p.getAttribute("data-name") === String(call.name || "")) {
+        line = p;
+        break;
+      }
+    }
+    if (!line) line = lines.appendChild(el("p"));
+    this.endedLine(line, call);
+    if (!hasText && !lines.querySelector("p.action.running")) answer.bubble.classList.add("typing");
+    this.announce(line.textContent);
+    this.follow(answer.li);
+  }
+
+  // The calls of a complete message (`message.actions`), in place of the lines drawn so far.
+  showActions(answer, calls) {
+    if (!Array.isArray(calls) || !calls.length) {
+      // None listed: a line still "checking" is over.
+      if (answer.actions) for (const p of answer.actions.querySelectorAll("p.action.running")) p.remove();
+      this.keepActions(answer);
+      return;
+    }
+    const lines = this.actionLines(answer);
+    lines.textContent = "";
+    for (const call of calls) lines.appendChild(this.endedLine(el("p"), call || {}));
+  }
+
+  announce(text) {
+    this.announcer.textContent = text;
+  }
+
   // The answer `answer` ({li, bubble}) complete as `message` says.
   finish(answer, message) {
     message = message || {};
@@ -119,6 +205,7 @@ export class Log {
     answer.li.setAttribute("aria-busy", "false");
     answer.li.setAttribute("data-message-id", message.id || "");
     renderAnswer(answer.bubble, message.content || "", citations, message.id, this.texts);
+    this.showActions(answer, message.actions);
     const tools = el("div", "tools");
     const details = this.sources(tools, citations, message.id);
     this.speaker(tools, message.id);
@@ -144,6 +231,7 @@ export class Log {
       if (done) return;
       answer.bubble.classList.remove("typing");
       renderAnswer(answer.bubble, text, citations, "pending", this.texts);
+      this.keepActions(answer);
       this.follow(answer.li);
     };
     return readEvents(res, (name, value) => {
@@ -157,6 +245,10 @@ export class Log {
         } else {
           paint();
         }
+      } else if (name === "action_started") {
+        if (value.action) this.actionStarted(answer, value.action);
+      } else if (name === "action") {
+        if (value.action) this.actionEnded(answer, value.action, !!text);
       } else if (name === "done") {
         done = value.message;
       } else if (name === "error") {
