@@ -1,4 +1,4 @@
-// The Lore app for Zapier (zapier-platform-core): API-key authentication, six REST-hook
+// The Lore app for Zapier (zapier-platform-core): API-key authentication, seven REST-hook
 // triggers, the hidden triggers behind their dropdowns, and three actions. See README.md.
 'use strict';
 
@@ -12,6 +12,7 @@ const {
   newRating,
   handoffRequested,
   testRunCompleted,
+  actionCalled,
 } = require('./triggers/events');
 const addKnowledgeSource = require('./creates/knowledge');
 const ask = require('./creates/ask');
@@ -29,6 +30,7 @@ const triggers = [
   newRating,
   handoffRequested,
   testRunCompleted,
+  actionCalled,
 ];
 const creates = [addKnowledgeSource, ask, submitFormResponse];
 

@@ -53,7 +53,7 @@ const receiver = http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
-    received.push({ path: req.url, headers: req.headers, body: JSON.parse(body) });
+    received.push({ path: req.url, headers: req.headers, body: JSON.parse(body), raw: body });
     res.writeHead(200).end();
   });
 });
@@ -333,6 +333,57 @@ test('Test Run Completed: subscribe narrowed to a chatbot, a real run, perform, 
 
   const gone = await appTester(op.performUnsubscribe, { authData, subscribeData: hook });
   assert.equal(gone.deleted, true);
+});
+
+test('Action Called: subscribe narrowed to a chatbot, perform, performList, unsubscribe; an action calling a Catch Hook', async () => {
+  const bot = (await lore('POST', '/api/v1/chatbots', { name: 'Order bot' })).chatbot;
+  const op = App.triggers.action_called.operation;
+  const hook = await appTester(op.performSubscribe, {
+    authData,
+    targetUrl: `${receiverUrl}/action-calls`,
+    inputData: { mindOrChatbotId: bot.id },
+  });
+  assert.deepEqual([hook.event, hook.chatbotId, hook.mindId], ['conversation.action.called', bot.id, null]);
+
+  // The samples Zapier shows while the Zap is built: a made-up call of this chatbot's.
+  const listed = await appTester(op.performList, { authData, inputData: { mindOrChatbotId: bot.id } });
+  assert.equal(listed.length, 1);
+  assert.equal(listed[0].id, listed[0].eventId);
+  assert.equal(listed[0].eventType, 'conversation.action.called');
+  const { data } = listed[0];
+  assert.deepEqual([data.chatbotId, data.mindId, data.name, data.status], [bot.id, undefined, 'lookup_order', 'ok']);
+  for (const key of ['conversationId', 'messageId', 'actionId']) assert.equal(typeof data[key], 'string', key);
+  // A delivery is the same envelope: perform passes it on with its id.
+  const [item] = await appTester(op.perform, { authData, cleanedRequest: listed[0] });
+  assert.deepEqual([item.id, item.data], [listed[0].eventId, data]);
+  const mind = (await lore('POST', '/api/v1/minds', { name: 'Order Mind' })).mind;
+  const ofMind = await appTester(op.performList, { authData, inputData: { mindOrChatbotId: mind.id } });
+  assert.deepEqual([ofMind[0].data.mindId, ofMind[0].data.chatbotId], [mind.id, undefined]);
+
+  const gone = await appTester(op.performUnsubscribe, { authData, subscribeData: hook });
+  assert.equal(gone.deleted, true);
+
+  // The README's how-to: an action whose URL is a Zapier "Catch Hook" gets the model's arguments
+  // as its JSON body, signed with the action's signing secret (Standard Webhooks).
+  const created = await lore('POST', `/api/v1/chatbots/${bot.id}/actions`, {
+    name: 'lookup_order',
+    description: 'Looks up an order by its number.',
+    url: `${receiverUrl}/catch-hook`,
+    parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+  });
+  assert.match(created.signingSecret, /^whsec_/);
+  const tested = await lore('POST', `/api/v1/chatbots/${bot.id}/actions/${created.action.id}/test`, {
+    arguments: { orderId: '10042' },
+  });
+  assert.deepEqual([tested.result.status, tested.result.httpStatus], ['ok', 200]);
+  const caught = await waitFor('the Catch Hook call', () => received.find((r) => r.path === '/catch-hook'));
+  assert.deepEqual(caught.body, { orderId: '10042' });
+  const crypto = require('node:crypto');
+  const key = Buffer.from(created.signingSecret.slice('whsec_'.length), 'base64');
+  const signed = `${caught.headers['webhook-id']}.${caught.headers['webhook-timestamp']}.${caught.raw}`;
+  const expected = crypto.createHmac('sha256', key).update(signed).digest('base64');
+  const signatures = caught.headers['webhook-signature'].split(' ').map((s) => s.split(',')[1]);
+  assert.ok(signatures.includes(expected), `signed with the action's secret: ${caught.headers['webhook-signature']}`);
 });
 
 test('Add Knowledge Source: a text and a web page to a chatbot, a text to a Mind, each processed to ready', async () => {

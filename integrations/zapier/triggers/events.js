@@ -1,5 +1,5 @@
 // The REST-hook triggers: New Form Response, Knowledge Source Ready, New Lead, New Rating,
-// Hand-off Requested and Test Run Completed.
+// Hand-off Requested, Test Run Completed and Action Called.
 'use strict';
 
 const { hookOperation, owner } = require('../lore');
@@ -205,4 +205,35 @@ const testRunCompleted = {
   ),
 };
 
-module.exports = { newFormResponse, sourceReady, newLead, newRating, handoffRequested, testRunCompleted };
+const actionCalled = {
+  key: 'action_called',
+  noun: 'Action Call',
+  display: {
+    label: 'Action Called',
+    description:
+      'Triggers when a Mind or chatbot calls one of its actions (an HTTP endpoint of yours) while answering a question, with whether the call succeeded.',
+  },
+  operation: Object.assign(
+    { inputFields: [mindOrChatbotField] },
+    hookOperation({
+      event: 'conversation.action.called',
+      narrow: byMindOrChatbot,
+      sample: {
+        eventType: 'conversation.action.called',
+        eventId: 'evt_01jq3z5v7b8c9d0e1f2g3h4j5k',
+        createdAt: '2026-05-01T12:00:00.123Z',
+        data: {
+          chatbotId: 'cb_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          conversationId: 'conv_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          messageId: 'msg_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          actionId: 'act_01jq3z5v7b8c9d0e1f2g3h4j5k',
+          name: 'lookup_order',
+          status: 'ok',
+        },
+        metadata: {},
+      },
+    }),
+  ),
+};
+
+module.exports = { newFormResponse, sourceReady, newLead, newRating, handoffRequested, testRunCompleted, actionCalled };
