@@ -439,8 +439,10 @@ async fn streaming_shows_the_call_before_the_answer_and_get_actions_send_a_query
     let text = res.text().await.unwrap();
     let names: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
     let action_at = names.iter().position(|n| *n == "action").unwrap_or_else(|| panic!("no action event: {text}"));
+    let started_at = names.iter().position(|n| *n == "action_started").unwrap();
     let first_delta = names.iter().position(|n| *n == "delta").unwrap();
-    assert!(action_at < first_delta, "{names:?}");
+    assert!(started_at < action_at && action_at < first_delta, "{names:?}");
+    assert!(text.contains(r#"data: {"action":{"name":"lookup_order"}}"#), "{text}");
     assert_eq!(names.last(), Some(&"done"));
     let data: Value = serde_json::from_str(
         text.lines().skip_while(|l| *l != "event: action").nth(1).unwrap().strip_prefix("data: ").unwrap(),

@@ -208,6 +208,7 @@ async fn every_delivered_event_matches_the_documents_webhooks_section() {
         "conversation.handoff_requested",
         "privacy.visitor.erased",
         "tests.run.completed",
+        "conversation.action.called",
         "knowledge.source.refreshed",
     ] {
         let path = format!("/api/integrations/webhooks/triggers/sample?event={lead}");

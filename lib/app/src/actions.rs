@@ -256,7 +256,10 @@ impl Toolbox for ActionToolbox<'_> {
             return format!("there is no action named {name:?}; nothing was called");
         };
         let result = match serde_json::from_str::<Value>(if arguments.trim().is_empty() { "{}" } else { arguments }) {
-            Ok(args) => self.app.call_action(action, &args, self.user_id.as_deref()).await,
+            Ok(args) => {
+                self.sink.action_started(name);
+                self.app.call_action(action, &args, self.user_id.as_deref()).await
+            }
             Err(e) => CallResult {
                 status: CallStatus::Invalid,
                 http_status: None,

@@ -43,6 +43,8 @@ const HISTORY_READ: u32 = HISTORY_MESSAGES as u32 + 1;
 pub trait AnswerSink: Send + Sync {
     fn citations(&self, citations: &[Citation]);
     fn delta(&self, text: &str);
+    /// An action the model is calling, named as the model named it (docs/api.md §23).
+    fn action_started(&self, _name: &str) {}
     /// An action the model called, once the call has ended (docs/api.md §23).
     fn action(&self, _call: &lore_domain::action::ActionCall) {}
 }

@@ -308,7 +308,9 @@ pub struct MessageEnvelope {
 }
 
 /// The events of a streamed answer (`Accept: text/event-stream`), in order: one `citations`,
-/// any number of `delta`, then one `done` or one `error`. Each event's `data` is one of these.
+/// any number of `delta` (with a model that calls actions, an `action_started` and an `action`
+/// per call before the text that follows it), then one `done` or one `error`. Each event's
+/// `data` is one of these.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum AnswerEvent {
@@ -317,8 +319,11 @@ pub enum AnswerEvent {
     Citations { citations: Vec<CitationView> },
     /// `event: delta` — the next piece of the answer's text.
     Delta { text: String },
-    /// `event: action` — an action the model called, once the call has ended.
+    /// `event: action` — an action the model called, once the call has ended; before it,
+    /// `event: action_started` with only the action's `name` (a client shows "checking…").
     Action { action: crate::actions::ActionCallView },
+    /// `event: action_started` — the model is calling this action now.
+    ActionStarted { action: crate::actions::ActionStartedView },
     /// `event: done` — the answer as stored; a create also carries the conversation and its
     /// messages.
     Done {
@@ -427,6 +432,11 @@ fn event(name: &str, data: &impl Serialize) -> Bytes {
 }
 
 impl AnswerSink for EventSink {
+    fn action_started(&self, name: &str) {
+        let action = crate::actions::ActionStartedView { name: name.to_owned() };
+        let _ = self.tx.send(event("action_started", &AnswerEvent::ActionStarted { action }));
+    }
+
     fn action(&self, call: &lore_domain::action::ActionCall) {
         let action = crate::actions::call_view(call);
         let _ = self.tx.send(event("action", &AnswerEvent::Action { action }));
