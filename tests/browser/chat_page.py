@@ -747,8 +747,9 @@ def serve(handler_class):
 
 
 def tool_model():
-    """An OpenAI-compatible model that, asked with tools and no tool result yet, streams a call of
-    lookup_order (OpenAI's chunk shape), and otherwise streams ORDER_ANSWER. Records the requests."""
+    """An OpenAI-compatible model that, asked with tools right after the visitor's question (no tool
+    result since), streams a call of lookup_order (OpenAI's chunk shape), and otherwise streams
+    ORDER_ANSWER. Records the requests."""
     requests = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -772,7 +773,8 @@ def tool_model():
                 self.wfile.write(data)
                 return
             requests.append(request)
-            called = any(m.get("role") == "tool" for m in request.get("messages", []))
+            messages = request.get("messages") or [{}]
+            called = messages[-1].get("role") != "user"
 
             def chunk(delta, finish=None):
                 c = {"id": "s", "object": "chat.completion.chunk", "created": 0, "model": "stub-model",
@@ -803,7 +805,8 @@ def tool_model():
 
 
 def order_receiver():
-    """The owner's endpoint: answers each POST /orders after RECEIVER_DELAY_S; records the bodies."""
+    """The owner's endpoint: answers the first POST /orders after RECEIVER_DELAY_S, later ones with
+    a 500 (the call failed); records the bodies."""
     bodies = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -815,9 +818,10 @@ def order_receiver():
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             bodies.append((self.path, json.loads(self.rfile.read(length) or b"{}")))
-            time.sleep(RECEIVER_DELAY_S)
-            data = b'{"orderId": "10042", "status": "shipped", "eta": "Friday"}'
-            self.send_response(200)
+            first = len(bodies) == 1
+            time.sleep(RECEIVER_DELAY_S if first else 0.3)
+            data = b'{"orderId": "10042", "status": "shipped", "eta": "Friday"}' if first else b'{"error": "down"}'
+            self.send_response(200 if first else 500)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -842,13 +846,15 @@ def accessible(b, where):
     check(found == [], f"{where}: accessibility violations {found}")
 
 
-def action_lines(b):
-    """(class, text) of the action lines of the last answer."""
+def action_lines(b, which=-1):
+    """(class, text) of the action lines of the last answer (or of answer `which`)."""
     return b.js(
         "var a = document.querySelectorAll('#log li.msg.assistant:not(.welcome)');"
-        "if (!a.length) return [];"
-        "return Array.from(a[a.length - 1].querySelectorAll('.bubble .actions p.action'))"
-        ".map(function (p) { return [p.className, p.textContent]; });"
+        "var li = a[arguments[0] < 0 ? a.length + arguments[0] : arguments[0]];"
+        "if (!li) return [];"
+        "return Array.from(li.querySelectorAll('.bubble .actions p.action'))"
+        ".map(function (p) { return [p.className, p.textContent]; });",
+        which,
     )
 
 
@@ -913,10 +919,20 @@ def test_actions(b):
         check([(a["name"], a["status"]) for a in stored.get("actions", [])] == [("lookup_order", "ok")], stored)
         check(any(m.get("role") == "tool" for m in model_requests[-1]["messages"]), "the model read the result")
 
-        # A reload: the transcript shows the same muted line, from message.actions.
+        # A call that fails (the receiver answers 500): "Could not check lookup order".
+        b.find("#message").send_keys("And is it insured?" + Keys.ENTER)
+        answered(b, 2)
+        check(action_lines(b) == [["action failed", "Could not check lookup order"]], action_lines(b))
+        check(action_lines(b, 0) == [["action ok", "Checked lookup order"]], "the first answer's line stays")
+        stored = lore.api("GET", f"/api/v1/chatbots/{bot}/conversations/{conversation}")["messages"][-1]
+        check([(a["status"], a["httpStatus"]) for a in stored["actions"]] == [("error", 500)], stored)
+        b.screenshot("chatbot-action-failed-phone.png")
+
+        # A reload: the transcript shows the same muted lines, from message.actions.
         b.open(url)
         wait_for("the conversation shown again", lambda: b.find("#chat").get_attribute("data-restored") == "true")
-        wait_for("the restored action line", lambda: action_lines(b) == [["action ok", "Checked lookup order"]])
+        wait_for("the restored action lines", lambda: action_lines(b) == [["action failed", "Could not check lookup order"]]
+                 and action_lines(b, 0) == [["action ok", "Checked lookup order"]])
         check("arrives on Friday" in last_answer(b).text, last_answer(b).text)
         accessible(b, "the restored answer with an action")
         b.assert_clean("the restored answer")
