@@ -192,9 +192,9 @@ fn is_sqlite(path: &Path) -> bool {
 }
 
 /// The embedded backend: every text and blob value of every table of every SQLite database of
-/// the data dir (opened read-only), and the bytes of every other file (blobs). The database
-/// files' own bytes (and their `-wal`, `-shm`) are read through SQLite: the pages SQLite freed
-/// are not rows (docs/privacy.md says what that leaves).
+/// the data dir (opened read-only), and the bytes of every file — the databases' own files and
+/// their `-wal` included, where freed pages and earlier page versions would keep what a row no
+/// longer holds (the store overwrites deleted bytes and empties the WAL after an erasure).
 fn scan_data_dir(dir: &Path) -> Found {
     use rusqlite::types::ValueRef;
     let mut found = Found::default();
@@ -226,16 +226,17 @@ fn scan_data_dir(dir: &Path) -> Found {
             }
         }
     }
-    let database_files = |p: &Path| {
-        databases.iter().any(|db| {
-            let db = db.to_string_lossy();
-            let p = p.to_string_lossy();
-            p == db || p == format!("{db}-wal") || p == format!("{db}-shm") || p == format!("{db}-journal")
-        })
-    };
-    for file in all.iter().filter(|p| !database_files(p)) {
+    for file in &all {
         let bytes = std::fs::read(file).unwrap();
-        found.look(&file.display().to_string(), &String::from_utf8_lossy(&bytes));
+        let text = String::from_utf8_lossy(&bytes);
+        if databases.contains(&file) || file.to_string_lossy().ends_with("-wal") {
+            // Raw pages: only what must be gone is looked for (a kept row is a kept row).
+            let mut raw = Found::default();
+            raw.look(&format!("{} (raw bytes)", file.display()), &text);
+            found.erased.extend(raw.erased);
+        } else {
+            found.look(&file.display().to_string(), &text);
+        }
     }
     found
 }

@@ -495,14 +495,15 @@ pub struct Replayed {
 }
 
 /// What an audit entry says about a subscription: its event and where it delivers (scheme, host
-/// and path: a query string or user info may hold a receiver's token, so they are left out).
+/// and host only: receivers such as Zapier's catch hooks and Slack's put their token in the path,
+/// and a query string or user info may hold one too; an entry is kept 365 days).
 fn hook_details(hook: &Hook) -> AuditDetails {
     let url = hook.hook_url.as_str();
-    let shown = url.split(['?', '#']).next().unwrap_or("");
-    let shown = match shown.split_once("://") {
+    let shown = match url.split_once("://") {
         Some((scheme, rest)) => {
-            let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
-            format!("{scheme}://{rest}")
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+            format!("{scheme}://{host}")
         }
         None => String::new(),
     };

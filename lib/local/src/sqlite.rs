@@ -146,6 +146,10 @@ fn open_connection(path: &Path, create: bool) -> rusqlite::Result<Connection> {
     // last transactions, which is the usual trade for an embedded server.
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // A deleted row's bytes are overwritten, not left on a free page: an erased visitor
+    // (docs/api.md §22) must not stay readable in the file. Costs a write of the freed space,
+    // only when something is deleted or shrinks.
+    conn.pragma_update(None, "secure_delete", "ON")?;
     // No memory map by default (only bulk reads map the file, see `mapped`): in WAL mode a
     // connection unmaps the whole file at every read transaction that follows another
     // connection's commit, so under steady writes each point read paid a `munmap` (a TLB
@@ -446,6 +450,23 @@ fn checkpoint_when_due(inner: &Arc<Inner>, writer: &Connection) {
     match tokio::runtime::Handle::try_current() {
         Ok(rt) => drop(rt.spawn_blocking(run)),
         Err(_) => run(),
+    }
+}
+
+impl SqliteStore {
+    /// Copies the WAL into the database file and empties it (`wal_checkpoint(TRUNCATE)`): the
+    /// WAL keeps earlier versions of pages, so after an erasure it still holds what was erased
+    /// until this runs. Best effort: readers in the middle of a read make it stop short, and the
+    /// next truncating checkpoint (the next erasure) finishes the job; a failure is logged.
+    pub(crate) async fn forget_overwritten(&self) {
+        let done = self
+            .read(|c| c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0)).map_err(unavailable))
+            .await;
+        match done {
+            Ok(0) => {}
+            Ok(_) => tracing::warn!("a reader held the WAL; it is emptied at the next erasure"),
+            Err(e) => tracing::warn!(error = %e, "could not empty the WAL after an erasure"),
+        }
     }
 }
 

@@ -250,64 +250,76 @@ impl DeliveryStore for SqliteStore {
 
     async fn erase_traces(&self, ws: &WorkspaceId, trace: &ErasureTrace) -> StoreResult<ErasedTraces> {
         let (ws, trace) = (ws.clone(), trace.clone());
-        self.write(move |tx| {
-            let run = || -> rusqlite::Result<ErasedTraces> {
-                let events: Vec<String> = pairs(
-                    tx,
-                    &format!("SELECT id, data FROM events WHERE workspace_id = ?1 AND type != '{NOTICE}'"),
-                    ws.as_str(),
-                )?
-                .into_iter()
-                .filter(|(_, data)| serde_json::from_str(data).is_ok_and(|v| trace.names(&v)))
-                .map(|(id, _)| id)
-                .collect();
-                let payloads: Vec<(String, String)> = pairs(
-                    tx,
-                    &format!("SELECT id, payload FROM deliveries WHERE workspace_id = ?1 AND event_type != '{NOTICE}'"),
-                    ws.as_str(),
-                )?
-                .into_iter()
-                .filter_map(|(id, payload)| trace.scrub_envelope(&payload).map(|p| (id, p)))
-                .collect();
-                Ok(ErasedTraces { events: scrub_events(tx, &events)?, deliveries: set_payloads(tx, &payloads)? })
-            };
-            run().map_err(unavailable)
-        })
-        .await
+        let erased = self
+            .write(move |tx| {
+                let run = || -> rusqlite::Result<ErasedTraces> {
+                    let events: Vec<String> = pairs(
+                        tx,
+                        &format!("SELECT id, data FROM events WHERE workspace_id = ?1 AND type != '{NOTICE}'"),
+                        ws.as_str(),
+                    )?
+                    .into_iter()
+                    .filter(|(_, data)| serde_json::from_str(data).is_ok_and(|v| trace.names(&v)))
+                    .map(|(id, _)| id)
+                    .collect();
+                    let payloads: Vec<(String, String)> = pairs(
+                        tx,
+                        &format!(
+                            "SELECT id, payload FROM deliveries WHERE workspace_id = ?1 AND event_type != '{NOTICE}'"
+                        ),
+                        ws.as_str(),
+                    )?
+                    .into_iter()
+                    .filter_map(|(id, payload)| trace.scrub_envelope(&payload).map(|p| (id, p)))
+                    .collect();
+                    Ok(ErasedTraces { events: scrub_events(tx, &events)?, deliveries: set_payloads(tx, &payloads)? })
+                };
+                run().map_err(unavailable)
+            })
+            .await;
+        // The last step of an erasure: the WAL still holds the pages as they were before it.
+        self.forget_overwritten().await;
+        erased
     }
 
     async fn forget_erasure_notices(&self, ws: &WorkspaceId) -> StoreResult<u64> {
         let ws = ws.clone();
-        self.write(move |tx| {
-            let run = || -> rusqlite::Result<u64> {
-                let events: Vec<String> = pairs(
-                    tx,
-                    &format!(
-                        "SELECT id, data FROM events WHERE workspace_id = ?1 AND type = '{NOTICE}'
+        let scrubbed = self
+            .write(move |tx| {
+                let run = || -> rusqlite::Result<u64> {
+                    let events: Vec<String> = pairs(
+                        tx,
+                        &format!(
+                            "SELECT id, data FROM events WHERE workspace_id = ?1 AND type = '{NOTICE}'
                          AND fanned_out_at IS NOT NULL"
-                    ),
-                    ws.as_str(),
-                )?
-                .into_iter()
-                .filter(|(_, data)| serde_json::from_str::<serde_json::Value>(data).ok() != Some(erased_data()))
-                .map(|(id, _)| id)
-                .collect();
-                let payloads: Vec<(String, String)> = pairs(
-                    tx,
-                    &format!(
-                        "SELECT id, payload FROM deliveries WHERE workspace_id = ?1 AND event_type = '{NOTICE}'
+                        ),
+                        ws.as_str(),
+                    )?
+                    .into_iter()
+                    .filter(|(_, data)| serde_json::from_str::<serde_json::Value>(data).ok() != Some(erased_data()))
+                    .map(|(id, _)| id)
+                    .collect();
+                    let payloads: Vec<(String, String)> = pairs(
+                        tx,
+                        &format!(
+                            "SELECT id, payload FROM deliveries WHERE workspace_id = ?1 AND event_type = '{NOTICE}'
                          AND status != 'pending'"
-                    ),
-                    ws.as_str(),
-                )?
-                .into_iter()
-                .filter_map(|(id, payload)| scrub_any_envelope(&payload).map(|p| (id, p)))
-                .collect();
-                Ok(scrub_events(tx, &events)? + set_payloads(tx, &payloads)?)
-            };
-            run().map_err(unavailable)
-        })
-        .await
+                        ),
+                        ws.as_str(),
+                    )?
+                    .into_iter()
+                    .filter_map(|(id, payload)| scrub_any_envelope(&payload).map(|p| (id, p)))
+                    .collect();
+                    Ok(scrub_events(tx, &events)? + set_payloads(tx, &payloads)?)
+                };
+                run().map_err(unavailable)
+            })
+            .await?;
+        if scrubbed > 0 {
+            // The notice named the person: its earlier page versions go from the WAL too.
+            self.forget_overwritten().await;
+        }
+        Ok(scrubbed)
     }
 
     async fn release_claims(&self, not_owner: &str) -> StoreResult<u64> {
