@@ -368,6 +368,190 @@ def answer_tests(b, model_url):
         shop.stop()
 
 
+SHOP_KEY = "shop-key-5f1c9e2d"
+
+
+class OrderDesk:
+    """A shop's order endpoint on 127.0.0.1: answers any call with JSON (a bit of markup in it,
+    to show the console prints it as text) and keeps what it got."""
+
+    ANSWER = '{"status":"shipped","note":"<b>on its way</b>"}'
+
+    def __init__(self):
+        got = self.got = []
+        answer = self.ANSWER.encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def answer(self):
+                length = int(self.headers.get("content-length", 0) or 0)
+                got.append((self.command, self.path, dict((k.lower(), v) for k, v in self.headers.items()),
+                            self.rfile.read(length) if length else b""))
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            do_GET = do_POST = answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server, self.url = serve(Handler)
+
+
+def actions_walk(b, lore, bot_id):
+    """Actions (issue 61, docs/api.md §23) in the chatbot's Actions section: one is made from the
+    "Look up an order" template, pointed at an endpoint on 127.0.0.1, with a secret header; its
+    signing secret is shown once; its schema edited into invalid JSON says where and disables
+    Save, and fixed saves; a taken name is said next to the name; the test call answers ok 200
+    with the body shown as text; after a reload neither the header's value nor the signing secret
+    is on the page; disabled and enabled again; deleted after a confirmation in its row. A
+    transcript shows a message's calls as short lines. Axe-clean at desktop and phone width."""
+    desk = OrderDesk()
+    try:
+        form = "form.action-form"
+        b.js(f"location.hash = '#/chatbots/{bot_id}/actions'")
+        wait_for("the Actions section", lambda: text(b, "main section h2") == "Actions" and "No actions yet" in text(b, "main section"))
+        check(text(b, "nav.tabs a[aria-current=page]") == "Actions", "its own tab")
+        press(b, "Look up an order", form)
+        check(labelled(b, form, "Name").get_attribute("value") == "lookup_order", "the template's name")
+        check(Select(labelled(b, form, "Method")).first_selected_option.get_attribute("value") == "GET", "the template's method")
+        check('"orderId"' in labelled(b, form, "Parameters (JSON Schema)").get_attribute("value"), "the template's schema")
+        check(b.js("return document.activeElement === document.querySelector(arguments[0] + ' input[type=url]')", form), "the URL is next")
+        labelled(b, form, "URL").send_keys(desk.url + "/orders")
+        press(b, "Add a header", form)
+        names = b.all(f"{form} .header-row input[type=text]")
+        values = b.all(f"{form} .header-row input[type=password]")
+        check(len(names) == 1 and len(values) == 1, "one header row")
+        names[0].send_keys("X-Shop-Key")
+        values[0].send_keys(SHOP_KEY)
+        press(b, "Save action", form)
+        secret = wait_for("the signing secret", lambda: [x for x in shown_secrets(b) if x.startswith("whsec_")])[0]
+        check("It will not be shown again" in text(b, ".action-secret"), text(b, ".action-secret"))
+        wait_for("the action listed", lambda: "lookup_order" in text(b, "table.actions"))
+        row = text(b, "table.actions tbody tr")
+        check("GET" in row and desk.url + "/orders" in row and "x-shop-key" in row.lower(), row)
+        check(SHOP_KEY not in b.js("return document.body.innerText"), "the header's value is not shown")
+        made = lore.api("GET", f"/api/v1/chatbots/{bot_id}/actions")["actions"]
+        check(len(made) == 1 and made[0]["headers"] == {"x-shop-key": "•••"} and made[0]["method"] == "GET", made)
+        action_id = made[0]["id"]
+        b.screenshot("console-actions-secret.png")
+
+        # The schema edited into invalid JSON: where it breaks, and Save waits.
+        press(b, "Edit", f"tr[data-action='{action_id}']")
+        wait_for("the form for a change", lambda: text(b, f"{form} h3") == "Change lookup_order")
+        schema = labelled(b, form, "Parameters (JSON Schema)")
+        schema.clear()
+        schema.send_keys('{"type": "object", "properties": {"orderId": {"type": "string"}')
+        wait_for("the JSON error", lambda: "Not valid JSON" in text(b, f"{form} .field-error:not([hidden])"))
+        problem = text(b, f"{form} .field-error:not([hidden])")
+        check("line" in problem or "position" in problem, f"says where: {problem}")
+        check(b.js("return document.querySelector(arguments[0] + ' button[type=submit]').disabled", form), "Save is disabled")
+        check(schema.get_attribute("aria-invalid") == "true", "the schema is marked invalid")
+        b.js("document.querySelector('textarea.schema').scrollIntoView({block: 'center'})")
+        b.screenshot("console-actions-invalid-schema.png")
+        accessible(b, "the Actions form with an invalid schema")
+        schema.clear()
+        schema.send_keys('{"type": "string"}')
+        wait_for("not an object schema", lambda: '"type": "object"' in text(b, f"{form} .field-error:not([hidden])"))
+        schema.clear()
+        schema.send_keys('{"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]}')
+        wait_for("the schema accepted", lambda: not b.all(f"{form} .field-error:not([hidden])"))
+        check(not b.js("return document.querySelector(arguments[0] + ' button[type=submit]').disabled", form), "Save again")
+        kept = b.all(f"{form} .header-row input[type=password]")
+        check(len(kept) == 1 and kept[0].get_attribute("value") == "" and "•••" in kept[0].get_attribute("placeholder"),
+              "the stored value shows as a placeholder")
+        press(b, "Save action", form)
+        wait_for("the change saved", lambda: "saved" in text(b, "#status"))
+        changed = lore.api("GET", f"/api/v1/chatbots/{bot_id}/actions/{action_id}")["action"]
+        check(changed["parameters"]["required"] == ["orderId"] and changed["headers"] == {"x-shop-key": "•••"}, changed)
+
+        # A second action with a taken name: the API's refusal is said next to the name.
+        press(b, "Open a ticket", form)
+        check("hooks.zapier.com/hooks/catch/" in labelled(b, form, "URL").get_attribute("placeholder"), "the ticket's URL hint")
+        name = labelled(b, form, "Name")
+        name.clear()
+        name.send_keys("lookup_order")
+        labelled(b, form, "URL").send_keys(desk.url + "/tickets")
+        press(b, "Save action", form)
+        wait_for("the taken name said", lambda: text(b, f"{form} .field-error:not([hidden])") != "")
+        check(name.get_attribute("aria-invalid") == "true", "the name is marked")
+        check(len(lore.api("GET", f"/api/v1/chatbots/{bot_id}/actions")["actions"]) == 1, "nothing added")
+        b.find("#alerts button.dismiss").click()
+        # The browser logs the refused request (409) as a failed load: expected here, and only it.
+        b.assert_clean("the taken name")
+        refused = [e for e in b.console if "status of 409" in e.get("message", "")]
+        check(len(refused) == 1 and "/actions " in refused[0]["message"], refused)
+        b.console = [e for e in b.console if e not in refused]
+
+        # A test call: ok, 200, the answer as text; the stored header was sent, and a signature.
+        press(b, "Test", f"tr[data-action='{action_id}']")
+        args = wait_for("the arguments", lambda: b.all("form.action-test textarea"))[0]
+        check(json.loads(args.get_attribute("value")) == {"orderId": ""}, args.get_attribute("value"))
+        args.clear()
+        args.send_keys('{"orderId": "A1001"}')
+        press(b, "Send test call", "form.action-test")
+        wait_for("the test's result", lambda: "HTTP 200" in text(b, ".test-result .call-status"))
+        status = text(b, ".test-result .call-status")
+        check(status.startswith("ok") and " ms" in status, status)
+        body = b.js("const p = document.querySelector('pre.call-body'); return [p.innerText, p.children.length]")
+        check(body == [OrderDesk.ANSWER, 0], f"the body as text: {body}")
+        check(b.js("return !document.querySelector('.test-result b')"), "no markup of the answer rendered")
+        method, path, headers, _ = desk.got[-1]
+        check(method == "GET" and path == "/orders?orderId=A1001", desk.got[-1])
+        check(headers.get("x-shop-key") == SHOP_KEY and "webhook-signature" in headers, headers)
+        b.js("document.querySelector('form.action-test').scrollIntoView()")
+        b.screenshot("console-actions-test.png")
+        accessible(b, "the Actions section with a test result")
+        b.driver.set_window_size(390, 844)
+        not_wider(b, "the Actions section at phone width")
+        b.js("document.querySelector('table.actions').scrollIntoView()")
+        b.screenshot("console-actions-phone.png")
+        accessible(b, "the Actions section at phone width")
+        b.driver.set_window_size(1280, 900)
+
+        # After a reload: neither the header's value nor the signing secret is on the page.
+        b.driver.refresh()
+        wait_for("the action after a reload", lambda: "lookup_order" in text(b, "table.actions"))
+        page = b.js("return document.body.innerText + document.documentElement.outerHTML")
+        check(SHOP_KEY not in page and secret not in page, "no secret on the page after a reload")
+
+        # Disabled, then enabled again, from the list.
+        toggle = f"tr[data-action='{action_id}'] input[type=checkbox]"
+        b.find(toggle).click()
+        wait_for("disabled", lambda: "disabled" in text(b, "#status"))
+        check(lore.api("GET", f"/api/v1/chatbots/{bot_id}/actions/{action_id}")["action"]["enabled"] is False, "off")
+        b.find(toggle).click()
+        wait_for("enabled", lambda: "enabled" in text(b, "#status"))
+        check(lore.api("GET", f"/api/v1/chatbots/{bot_id}/actions/{action_id}")["action"]["enabled"] is True, "on")
+
+        # Deleted after a confirmation in its row ("Keep it" first puts the buttons back).
+        press(b, "Delete", f"tr[data-action='{action_id}']")
+        check("Delete lookup_order?" in text(b, f"tr[data-action='{action_id}'] .confirm"), text(b, "table.actions"))
+        press(b, "Keep it", f"tr[data-action='{action_id}']")
+        check(not b.all(f"tr[data-action='{action_id}'] .confirm"), "kept")
+        press(b, "Delete", f"tr[data-action='{action_id}']")
+        press(b, "Delete for good", f"tr[data-action='{action_id}']")
+        wait_for("no action left", lambda: "No actions yet" in text(b, "main section"))
+        check(lore.api("GET", f"/api/v1/chatbots/{bot_id}/actions")["actions"] == [], "deleted")
+
+        # A transcript: each call of an answer as a short line (the API's messages carry them;
+        # the stub model calls no tools, so the answer's calls are added to what the page reads).
+        conv = lore.api("GET", f"/api/v1/chatbots/{bot_id}/conversations?limit=1")["conversations"][0]["id"]
+        b.js("const conv = arguments[0], real = window.fetch; window.fetch = async (u, i) => { const r = await real(u, i);"
+             " if (!String(u).endsWith('/conversations/' + conv)) return r;"
+             " const d = await r.json(); for (const m of d.messages) if (m.role === 'assistant' && m.generatedBy !== 'welcome')"
+             "  m.actions = [{actionId: null, name: 'lookup_order', arguments: {orderId: 'A1001'}, status: 'ok', httpStatus: 200, tookMs: 182}];"
+             " return new Response(JSON.stringify(d), {status: r.status, headers: {'content-type': 'application/json'}}); };", conv)
+        b.js(f"location.hash = '#/chatbots/{bot_id}/conversations/{conv}'")
+        wait_for("the call's line", lambda: "Called lookup_order · ok · 200 · 182 ms" in text(b, "ol.transcript ul.calls"))
+        check("A1001" not in text(b, "ol.transcript"), "no arguments or answer in the transcript")
+        no_console_errors(b, "the Actions section")
+    finally:
+        desk.server.shutdown()
+
+
 def main():
     model_url, stub, server = stub_model.start()
     receiver = Receiver()
@@ -442,7 +626,7 @@ def main():
 
         # The page is in sections, each at its own address, with a navigation between them.
         tabs = b.js("return Array.from(document.querySelectorAll('nav.tabs a')).map(a => [a.innerText.trim(), a.getAttribute('href')])")
-        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics", "Tests"], tabs)
+        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics", "Tests", "Actions"], tabs)
         check(tabs[2][1] == f"#/chatbots/{bot_id}/settings", tabs)
         check(text(b, "nav.tabs a[aria-current=page]") == "Knowledge", "the first section is the current one")
 
@@ -1002,6 +1186,7 @@ def main():
         b.driver.set_window_size(1280, 900)
         no_console_errors(b, "privacy")
 
+        actions_walk(b, lore, bot_id)
         answer_tests(b, model_url)
         print("console: ok")
     finally:

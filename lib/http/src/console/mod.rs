@@ -38,6 +38,7 @@ pub(crate) fn routes(router: crate::api_router::ApiRouter) -> crate::api_router:
 /// The console's files: its modules (`js/`, one per view or concern) and its style sheet.
 static FILES: Files = Files::new(&[
     File { name: "console.js", content_type: JS, body: include_str!("js/console.js") },
+    File { name: "actions.js", content_type: JS, body: include_str!("js/actions.js") },
     File { name: "analytics.js", content_type: JS, body: include_str!("js/analytics.js") },
     File { name: "api.js", content_type: JS, body: include_str!("js/api.js") },
     File { name: "chunks.js", content_type: JS, body: include_str!("js/chunks.js") },

@@ -8,6 +8,7 @@ import { kinds } from "./kinds.js";
 import { markdown, plain } from "./markup.js";
 import { layout } from "./shell.js";
 import { addAsTestButton } from "./tests.js";
+import { callLines } from "./actions.js";
 import { draftFromAnswer } from "./testwords.js";
 import { author, correctedAnswers, firstQuestion, handoffReasonWords, ratingWords, statusWords, visitorParts } from "./words.js";
 
@@ -100,6 +101,7 @@ export async function transcriptView(kind, id, conversationId) {
       { class: `msg ${m.role}${welcome ? " welcome" : ""}${fixed ? " corrected" : ""}`, "data-message": m.id },
       el("div", { class: "meta" }, el("strong", {}, author(m)), " · ", when(m.createdAt), m.answered === false ? " · not answered from the knowledge" : "", rating ? [" · ", el("span", { class: `badge rating ${m.feedback.rating}` }, rating)] : ""),
       el("div", { class: "text" }, m.role === "assistant" && !welcome ? markdown(m.content, m.citations, key) : plain(m.content)),
+      callLines(m),
       fixed ? el("div", { class: "fixed-note" }, el("strong", {}, "Corrected"), " — visitors now get your answer: ", el("q", {}, fixed.content)) : null,
       m.citations && m.citations.length
         ? el("ol", { class: "cites", "aria-label": "Sources cited" }, m.citations.map((ct) => el("li", { id: `${key}-${ct.index}` }, `[${ct.index}] ${ct.sourceName}: `, el("q", {}, ct.quote))))

@@ -13,6 +13,7 @@ import { SECTIONS, sectionHref } from "./router.js";
 import { conversationsSection } from "./conversations.js";
 import { analyticsSection, correctionsSection } from "./analytics.js";
 import { testsSection } from "./tests.js";
+import { actionsSection } from "./actions.js";
 
 export async function listView(kind) {
   const k = kinds[kind];
@@ -86,6 +87,7 @@ export async function ownerView(kind, id, section) {
     conversations: () => [conversationsSection(kind, id), correctionsSection(kind, id)],
     analytics: () => [analyticsSection(kind, id)],
     tests: () => [testsSection(kind, id)],
+    actions: () => [actionsSection(kind, id)],
   }[section];
   main.append(...draw());
 }

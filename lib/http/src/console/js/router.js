@@ -20,6 +20,7 @@ export const SECTIONS = [
   ["conversations", "Conversations"],
   ["analytics", "Analytics"],
   ["tests", "Tests"],
+  ["actions", "Actions"],
 ];
 
 /** The address of a section of a chatbot's or Mind's page. */
