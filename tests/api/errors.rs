@@ -67,6 +67,7 @@ async fn a_body_that_is_not_a_json_object_is_invalid_json_on_every_json_route() 
         ("{conversationId}", "conv"),
         ("{messageId}", "msg"),
         ("{testId}", "test"),
+        ("{actionId}", "act"),
     ];
     let mut routes = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
