@@ -96,6 +96,22 @@ export function callLines(m) {
   return el("ul", { class: "calls", "aria-label": "Actions called" }, m.actions.map((c) => el("li", { class: `call ${c.status}` }, callWords(c))));
 }
 
+/** How many of the newest conversations "Last calls" reads, and how many calls it lists. */
+const RECENT_CONVERSATIONS = 20;
+const LAST_CALLS = 10;
+
+/** The newest calls in `transcripts` (each `{messages}`), newest first:
+ * [{at, conversationId, call}], at most `limit`. */
+export function newestCalls(transcripts, limit) {
+  const calls = [];
+  for (const t of transcripts) {
+    for (const m of t.messages || []) {
+      for (const call of m.actions || []) calls.push({ at: m.createdAt, conversationId: m.conversationId, call });
+    }
+  }
+  return calls.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, limit);
+}
+
 /** A write that keeps the API's field errors (`error.details.fields`), which `api` drops:
  * {data} or {error: {status, code, message, fields}}. A refused session is left to `api`. */
 async function write(method, path, body) {
@@ -306,7 +322,7 @@ export function actionsSection(kind, id) {
       "table",
       { class: "actions" },
       el("caption", { class: "sr" }, "Actions"),
-      el("thead", {}, el("tr", {}, ["Name", "Calls", "Enabled", "Manage"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ["Name", "Endpoint", "Enabled", "Manage"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, actions.map(row)),
     ));
   }
@@ -333,7 +349,7 @@ export function actionsSection(kind, id) {
       "tr",
       { "data-action": a.id },
       el("th", { scope: "row" }, el("code", {}, a.name), el("p", { class: "hint" }, a.description)),
-      el("td", { "data-label": "Calls" }, el("span", { class: "method" }, a.method), " ", el("span", { class: "url" }, a.url),
+      el("td", { "data-label": "Endpoint" }, el("span", { class: "method" }, a.method), " ", el("span", { class: "url" }, a.url),
         Object.keys(a.headers || {}).length ? el("p", { class: "hint" }, `Headers: ${Object.keys(a.headers).join(", ")}`) : null),
       el("td", { "data-label": "Enabled" }, el("div", { class: "check" }, toggle, el("label", { for: toggle.id }, el("span", { class: "sr" }, `${a.name} `), "enabled"))),
       el("td", {}, manage),
@@ -411,8 +427,26 @@ export function actionsSection(kind, id) {
     args.focus();
   }
 
+  // ---- the last calls: read from the newest conversations' answers (no log of its own) -----
+  const recent = el("div", { class: "last-calls" });
+  async function lastCalls() {
+    const owner = kinds[kind].base(id);
+    let transcripts;
+    try {
+      const page = await api("GET", `${owner}/conversations?limit=${RECENT_CONVERSATIONS}`);
+      transcripts = await Promise.all(page.conversations.map((c) => api("GET", `${owner}/conversations/${encodeURIComponent(c.id)}`)));
+    } catch {
+      return fill(recent, el("p", { class: "hint" }, "The last calls need a key with conversations:read."));
+    }
+    const calls = newestCalls(transcripts, LAST_CALLS);
+    if (!calls.length) return fill(recent, el("p", { class: "hint" }, `No calls in the ${RECENT_CONVERSATIONS} newest conversations yet.`));
+    fill(recent, el("ul", { class: "calls" }, calls.map(({ at, call }) =>
+      el("li", { class: `call ${call.status}` }, callWords(call), " · ", el("time", { datetime: at }, new Date(at).toLocaleString())))));
+  }
+
   reset();
   load();
+  lastCalls();
   return el(
     "section",
     { "aria-labelledby": "actions-h" },
@@ -420,6 +454,8 @@ export function actionsSection(kind, id) {
     el("p", { class: "hint" }, "Your endpoints the model may call while it answers (at most 3 calls an answer): look up an order, book a meeting, open a ticket. Each call is signed with the action's secret."),
     secretBox,
     list,
+    el("h3", {}, "Last calls"),
+    recent,
     tester,
     form,
   );
