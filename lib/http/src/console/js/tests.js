@@ -59,9 +59,17 @@ export function testsSection(kind, id) {
   );
 
   const chosen = () => Array.from(sourceBox.querySelectorAll("input[type=checkbox]:checked")).map((b) => b.value);
+  /** Every source, page by page: a test may expect any of them (a chatbot has no source cap,
+   * and one missing here would read as deleted and be dropped on save). */
   async function loadSources() {
-    const data = await attempt(() => api("GET", `${k.sources(id)}?limit=100`));
-    sources = data ? data.sources : [];
+    const all = [];
+    for (let page = 1; ; page++) {
+      const data = await attempt(() => api("GET", `${k.sources(id)}?limit=100&page=${page}`));
+      if (!data) break;
+      all.push(...data.sources);
+      if (page >= data.pagination.totalPages) break;
+    }
+    sources = all;
     for (const s of sources) names[s.id] = s.name;
   }
 
