@@ -442,7 +442,7 @@ async fn streaming_shows_the_call_before_the_answer_and_get_actions_send_a_query
     let started_at = names.iter().position(|n| *n == "action_started").unwrap();
     let first_delta = names.iter().position(|n| *n == "delta").unwrap();
     assert!(started_at < action_at && action_at < first_delta, "{names:?}");
-    assert!(text.contains(r#"data: {"action":{"name":"lookup_order"}}"#), "{text}");
+    assert!(text.contains("event: action_started\ndata: {\"name\":\"lookup_order\"}"), "{text}");
     assert_eq!(names.last(), Some(&"done"));
     let data: Value = serde_json::from_str(
         text.lines().skip_while(|l| *l != "event: action").nth(1).unwrap().strip_prefix("data: ").unwrap(),

@@ -130,13 +130,6 @@ pub(crate) fn call_view(c: &ActionCall) -> ActionCallView {
     }
 }
 
-/// An action being called (the `action_started` stream event).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ActionStartedView {
-    #[schema(example = "lookup_order")]
-    pub name: String,
-}
-
 /// What a test call returned.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

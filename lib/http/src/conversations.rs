@@ -322,8 +322,11 @@ pub enum AnswerEvent {
     /// `event: action` — an action the model called, once the call has ended; before it,
     /// `event: action_started` with only the action's `name` (a client shows "checking…").
     Action { action: crate::actions::ActionCallView },
-    /// `event: action_started` — the model is calling this action now.
-    ActionStarted { action: crate::actions::ActionStartedView },
+    /// `event: action_started` — the model is calling the action named `name` now.
+    ActionStarted {
+        #[schema(example = "lookup_order")]
+        name: String,
+    },
     /// `event: done` — the answer as stored; a create also carries the conversation and its
     /// messages.
     Done {
@@ -433,8 +436,7 @@ fn event(name: &str, data: &impl Serialize) -> Bytes {
 
 impl AnswerSink for EventSink {
     fn action_started(&self, name: &str) {
-        let action = crate::actions::ActionStartedView { name: name.to_owned() };
-        let _ = self.tx.send(event("action_started", &AnswerEvent::ActionStarted { action }));
+        let _ = self.tx.send(event("action_started", &AnswerEvent::ActionStarted { name: name.to_owned() }));
     }
 
     fn action(&self, call: &lore_domain::action::ActionCall) {

@@ -246,7 +246,7 @@ export class Log {
           paint();
         }
       } else if (name === "action_started") {
-        if (value.action) this.actionStarted(answer, value.action);
+        if (value.name) this.actionStarted(answer, value);
       } else if (name === "action") {
         if (value.action) this.actionEnded(answer, value.action, !!text);
       } else if (name === "done") {
