@@ -68,11 +68,14 @@ async fn a_body_that_is_not_a_json_object_is_invalid_json_on_every_json_route() 
         ("{messageId}", "msg"),
         ("{testId}", "test"),
         ("{actionId}", "act"),
+        ("{channelId}", "chan"),
     ];
     let mut routes = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
-            if operation["requestBody"]["content"]["application/json"].is_object() {
+            // The platforms' channel routes read the raw body to check its signature first: an
+            // unknown channel is 404 and a bad signature 401 before the body is read as JSON.
+            if operation["requestBody"]["content"]["application/json"].is_object() && !path.starts_with("/channels/") {
                 let slug = if path.starts_with("/c/") { &slugs[1] } else { &slugs[0] };
                 let url = ids.iter().fold(path.replace("{slug}", slug), |url, (name, prefix)| {
                     url.replace(name, &format!("{prefix}_{ulid}"))

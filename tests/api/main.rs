@@ -5,6 +5,7 @@ mod answer_tests;
 mod audit;
 mod auth;
 mod batch;
+mod channels;
 mod chatbots;
 mod chunks;
 mod contract;

@@ -159,6 +159,7 @@ impl App {
             self.ports.storage.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
             self.ports.storage.tests.delete_owner_tests(p.workspace_id(), &owner).await?;
             self.ports.storage.actions.delete_owner_actions(p.workspace_id(), &owner).await?;
+            self.delete_owner_channels(p.workspace_id(), &owner).await?;
             // Its chunks, as for a Mind: an index in another database is not reached by the
             // records' delete, and an embedded one still holds the chatbot's postings in memory.
             // A failure leaves chunks that no search can reach (their sources are gone).

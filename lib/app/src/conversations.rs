@@ -260,9 +260,10 @@ impl App {
         channel: Channel,
         visitor: Option<Visitor>,
     ) -> Result<Transcript, AppError> {
-        self.open_conversation(p.workspace_id(), owner, channel, visitor, None, false).await
+        self.open_conversation(p.workspace_id(), owner, channel, visitor, None, false, None).await
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn open_conversation(
         &self,
         ws: &WorkspaceId,
@@ -271,12 +272,14 @@ impl App {
         visitor: Option<Visitor>,
         token: Option<VisitorTokenHash>,
         lead: bool,
+        link: Option<lore_domain::channel::ChannelLink>,
     ) -> Result<Transcript, AppError> {
         let (_, settings) = self.persona(ws, owner).await?;
         let welcome = settings.welcome_message.map(|w| w.as_str().to_owned());
         let now = Timestamp::now();
         let mut conversation = Conversation::start(ws.clone(), owner.clone(), channel, visitor, now);
         conversation.visitor_token = token;
+        conversation.link = link;
         let messages: Vec<Message> = welcome
             .map(|w| Message::assistant(conversation.id.clone(), w, Vec::new(), GeneratedBy::Welcome, None, now))
             .into_iter()
@@ -559,7 +562,14 @@ impl App {
         sink: &dyn AnswerSink,
     ) -> Result<Message, AppError> {
         let c = &conversation;
-        let user_id = c.visitor.as_ref().and_then(|v| v.user_id.as_ref()).map(|u| u.as_str().to_owned());
+        // A platform's user id is not the owner's site's (a Telegram id may equal a site's user
+        // id): only the visitors of the owner's pages and API send it (docs/api.md §23, §24).
+        let user_id = c
+            .visitor
+            .as_ref()
+            .and_then(|v| v.user_id.as_ref())
+            .filter(|_| !c.channel.is_platform())
+            .map(|u| u.as_str().to_owned());
         let toolbox = self.toolbox(&c.workspace_id, &c.owner, user_id, sink).await?;
         let mut answer = self.compose(&c.id, citations, &prompt, sink, &toolbox).await?;
         answer.actions = toolbox.into_calls();

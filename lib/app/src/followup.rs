@@ -189,7 +189,11 @@ impl App {
         self.find_conversation(ws, owner, id).await?;
         let message = Message::agent(id.clone(), content, Timestamp::now());
         match self.append(ws, owner, id, &message, None, MAX_MESSAGES).await? {
-            Append::Appended(_) => Ok(message),
+            Append::Appended(conversation) => {
+                // Held on a platform: the reply is sent there too (docs/api.md §24).
+                self.relay_agent_reply(&conversation, &message).await;
+                Ok(message)
+            }
             Append::Full => Err(crate::conversations::conversation_full()),
             Append::NotFound => Err(AppError::NotFound("conversation")),
         }

@@ -143,6 +143,7 @@ impl App {
         match job {
             crate::ports::Job::Ingest(j) => self.run_ingest_job(j).await,
             crate::ports::Job::TestRun(j) => self.run_test_job(j).await,
+            crate::ports::Job::Channel(j) => self.run_channel_job(j).await,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod analytics;
 pub mod answer_tests;
 pub mod audit;
 pub mod auth;
+pub mod channels;
 pub mod chatbots;
 pub mod chunking;
 pub mod chunks;
@@ -218,6 +219,8 @@ pub struct StoragePorts {
     pub audit: Arc<dyn ports::AuditStore>,
     /// The owners' actions (docs/api.md §23).
     pub actions: Arc<dyn ports::ActionStore>,
+    /// The owners' channels, their threads and the deliveries heard (docs/api.md §24).
+    pub channels: Arc<dyn ports::ChannelStore>,
 }
 
 /// The ports every backend shares: the outbound web under one request-protection policy, the
@@ -230,6 +233,8 @@ pub struct SharedPorts {
     pub webhook_sender: Arc<dyn ports::WebhookSender>,
     /// Calls owners' action endpoints (docs/api.md §23).
     pub action_caller: Arc<dyn ports::ActionCaller>,
+    /// Talks to Slack, Telegram and WhatsApp (docs/api.md §24).
+    pub channel_platform: Arc<dyn ports::ChannelPlatform>,
     pub embedder: Arc<dyn ports::Embedder>,
     /// Podcast sources' audio to text ([`ports::NoTranscriber`] when not configured).
     pub transcriber: Arc<dyn ports::Transcriber>,

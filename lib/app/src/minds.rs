@@ -268,6 +268,7 @@ impl App {
             .await?;
         self.ports.storage.tests.delete_owner_tests(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
         self.ports.storage.actions.delete_owner_actions(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
+        self.delete_owner_channels(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
         // 2. Its chunks in the vector index (an index in another database is not reached by the
         //    records' transaction). A failure leaves chunks no search can reach: their sources
         //    are gone, and searches only look at chunks of listed ready sources.

@@ -128,6 +128,7 @@ impl App {
                 visitor,
                 Some(token.hash()),
                 lead,
+                None,
             )
             .await?;
         Ok(PublicStart { published, transcript, token })

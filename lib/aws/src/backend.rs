@@ -116,6 +116,7 @@ impl AwsBackend {
             conversations: dynamo.clone(),
             tests: dynamo.clone(),
             actions: dynamo.clone(),
+            channels: dynamo.clone(),
             audit: dynamo.clone(),
         };
         Ok(Self { ports, outbox: dynamo.clone(), dynamo, s3, sqs, eventbridge, sdk_config: sdk.clone(), settings })

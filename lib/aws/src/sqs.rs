@@ -14,9 +14,11 @@ use async_trait::async_trait;
 use aws_config::SdkConfig;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::error::DisplayErrorContext;
-use lore_app::ports::{IngestJob, Job, JobQueue, TestRunJob};
+use lore_app::ports::{ChannelJob, IngestJob, Job, JobQueue, TestRunJob};
 use lore_app::ports::{StoreError, StoreResult};
-use lore_domain::id::{SourceId, TestRunId, WorkspaceId};
+use lore_domain::channel::ChannelThread;
+use lore_domain::channel::inbound::InboundMessage;
+use lore_domain::id::{ChannelId, SourceId, TestRunId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use serde_json::{Value, json};
 
@@ -24,6 +26,8 @@ use serde_json::{Value, json};
 pub const INGEST_MESSAGE_TYPE: &str = "ingest";
 /// The `type` of answer-test run messages.
 pub const TESTS_MESSAGE_TYPE: &str = "tests";
+/// The `type` of a channel's message to answer (docs/api.md §24).
+pub const CHANNEL_MESSAGE_TYPE: &str = "channel";
 
 /// The message body of a job.
 pub fn job_body(job: &Job) -> String {
@@ -40,6 +44,22 @@ pub fn job_body(job: &Job) -> String {
             "owner": job.owner.as_str(),
             "runId": job.run_id,
         }),
+        Job::Channel(job) => {
+            let m = &job.message;
+            json!({
+                "type": CHANNEL_MESSAGE_TYPE,
+                "workspaceId": job.workspace_id,
+                "channelId": job.channel_id,
+                "chat": m.thread.chat,
+                "thread": m.thread.thread,
+                "userId": m.user_id,
+                "userName": m.user_name,
+                "text": m.text,
+                "replyTo": m.reply_to,
+                "deliveryId": m.delivery_id,
+                "greeting": m.greeting,
+            })
+        }
     }
     .to_string()
 }
@@ -65,6 +85,22 @@ pub fn parse_job(body: &str) -> Result<Job, NotAJob> {
             let owner = v["owner"].as_str().and_then(SourceOwner::parse).ok_or_else(|| NotAJob("owner".into()))?;
             let run_id = v["runId"].as_str().and_then(TestRunId::parse).ok_or_else(|| NotAJob("runId".into()))?;
             Ok(Job::TestRun(TestRunJob { workspace_id, owner, run_id }))
+        }
+        Some(CHANNEL_MESSAGE_TYPE) => {
+            let channel_id =
+                v["channelId"].as_str().and_then(ChannelId::parse).ok_or_else(|| NotAJob("channelId".into()))?;
+            let text = |k: &str| v[k].as_str().map(str::to_owned).ok_or_else(|| NotAJob(k.into()));
+            let optional = |k: &str| v[k].as_str().map(str::to_owned);
+            let message = InboundMessage {
+                thread: ChannelThread { chat: text("chat")?, thread: optional("thread") },
+                user_id: text("userId")?,
+                user_name: optional("userName"),
+                text: text("text")?,
+                reply_to: optional("replyTo"),
+                delivery_id: text("deliveryId")?,
+                greeting: v["greeting"].as_bool().unwrap_or(false),
+            };
+            Ok(Job::Channel(ChannelJob { workspace_id, channel_id, message }))
         }
         _ => Err(NotAJob(format!("type is {}", v["type"]))),
     }
@@ -219,6 +255,21 @@ mod tests {
         }
         .into();
         assert_eq!(parse_job(&job_body(&run)), Ok(run));
+        let message: Job = ChannelJob {
+            workspace_id: WorkspaceId::generate(),
+            channel_id: ChannelId::generate(),
+            message: InboundMessage {
+                thread: ChannelThread { chat: "C1".into(), thread: Some("1700.01".into()) },
+                user_id: "U1".into(),
+                user_name: None,
+                text: "Where is \"my\" order?\n".into(),
+                reply_to: Some("1700.02".into()),
+                delivery_id: "Ev1".into(),
+                greeting: false,
+            },
+        }
+        .into();
+        assert_eq!(parse_job(&job_body(&message)), Ok(message));
         let extra = job_body(&job).replacen('{', r#"{"future":1,"#, 1);
         assert_eq!(parse_job(&extra), Ok(job), "unknown members are ignored");
         for bad in [

@@ -74,3 +74,18 @@ async fn action_stores(suite: &str) -> (lore_app::conformance::ActionStores, lor
 }
 
 lore_app::conformance_tests!(action_stores => actions);
+
+/// Channels: a fresh table on moto.
+async fn channel_stores(suite: &str) -> (lore_app::conformance::ChannelStores, lore_aws::AwsBackend) {
+    let backend = support::backend(&suite.replace('_', "-")).await;
+    let p = &backend.ports;
+    let stores = lore_app::conformance::ChannelStores {
+        workspaces: p.workspaces.clone(),
+        chatbots: p.chatbots.clone(),
+        conversations: p.conversations.clone(),
+        channels: p.channels.clone(),
+    };
+    (stores, backend)
+}
+
+lore_app::conformance_tests!(channel_stores => channels);

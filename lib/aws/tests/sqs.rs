@@ -39,7 +39,7 @@ async fn enqueued_jobs_arrive_as_parseable_messages() {
     }
     received.sort_by_key(|j| match j {
         Job::Ingest(j) => j.generation,
-        Job::TestRun(_) => u64::MAX,
+        Job::TestRun(_) | Job::Channel(_) => u64::MAX,
     });
     assert_eq!(received, jobs);
 }

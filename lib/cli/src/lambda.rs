@@ -22,24 +22,35 @@ fn failure(id: String) -> BatchItemFailure {
 
 /// Runs each job of the batch; reports the messages whose run hit a store failure (they come
 /// back after the visibility timeout). A message that is not a job is logged and dropped:
-/// retrying it cannot help (the DLQ would only collect noise).
+/// retrying it cannot help (the DLQ would only collect noise). Channels' messages are answered
+/// beside the batch's processing runs, not after them (a run can take minutes); the runs go one
+/// at a time (each can use the whole instance's memory).
 pub async fn ingest_batch(app: &App, batch: SqsEvent) -> SqsBatchResponse {
-    let mut failures = Vec::new();
+    let (mut replies, mut runs) = (Vec::new(), Vec::new());
     for record in batch.records {
         let id = record.message_id.clone().unwrap_or_default();
-        let body = record.body.as_deref().unwrap_or("");
-        let ran = match lore_aws::parse_job(body) {
-            Err(e) => {
-                tracing::error!(message = %id, error = %e, "dropping a message that is not a job");
-                continue;
-            }
-            Ok(job) => app.run_job(job).await,
-        };
-        if let Err(e) = ran {
-            tracing::error!(message = %id, error = %e, "job failed; the message will be retried");
-            failures.push(failure(id));
+        match lore_aws::parse_job(record.body.as_deref().unwrap_or("")) {
+            Err(e) => tracing::error!(message = %id, error = %e, "dropping a message that is not a job"),
+            Ok(job @ lore_app::ports::Job::Channel(_)) => replies.push((id, job)),
+            Ok(job) => runs.push((id, job)),
         }
     }
+    let run = |(id, job): (String, lore_app::ports::Job)| async move {
+        app.run_job(job).await.err().map(|e| {
+            tracing::error!(message = %id, error = %e, "job failed; the message will be retried");
+            failure(id)
+        })
+    };
+    let answered = futures::future::join_all(replies.into_iter().map(run));
+    let processed = async {
+        let mut failed = Vec::new();
+        for job in runs {
+            failed.extend(run(job).await);
+        }
+        failed
+    };
+    let (answered, mut failures) = tokio::join!(answered, processed);
+    failures.extend(answered.into_iter().flatten());
     let mut response = SqsBatchResponse::default();
     response.batch_item_failures = failures;
     response

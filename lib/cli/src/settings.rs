@@ -76,6 +76,9 @@ pub struct Settings {
     pub rerank_key_secret_arn: Option<String>,
     /// The model providers (text recognition's are in `app.extract_limits.ocr`).
     pub providers: Providers,
+    /// `LORE_SLACK_API_URL`, `LORE_TELEGRAM_API_URL`, `LORE_WHATSAPP_API_URL`: where the
+    /// channels' platforms are called (default the platforms' own; docs/api.md §24).
+    pub platforms: lore_channels::PlatformUrls,
 }
 
 /// The model providers' settings, parsed at start; keys a backend reads from its secret store
@@ -186,6 +189,7 @@ impl Settings {
             openai_key_secret_arn: get("LORE_OPENAI_KEY_SECRET_ARN"),
             rerank_key_secret_arn: get("LORE_RERANK_API_KEY_SECRET_ARN"),
             providers: Providers::from_lookup(get)?,
+            platforms: platform_urls(get)?,
         })
     }
 
@@ -383,6 +387,26 @@ fn vision_model(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<OcrEngi
         "LORE_OCR_MODEL must be a model name, not {model:?}"
     );
     Ok(OcrSettings::openai(&base_url, key.as_deref(), &model).engine)
+}
+
+/// The channels' platform API base URLs: http(s), no trailing `/`; a bad one stops start-up.
+fn platform_urls(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<lore_channels::PlatformUrls> {
+    let mut urls = lore_channels::PlatformUrls::default();
+    for (name, slot) in [
+        ("LORE_SLACK_API_URL", &mut urls.slack),
+        ("LORE_TELEGRAM_API_URL", &mut urls.telegram),
+        ("LORE_WHATSAPP_API_URL", &mut urls.whatsapp),
+    ] {
+        if let Some(v) = get(name) {
+            let v = v.trim().trim_end_matches('/').to_owned();
+            let host = v.strip_prefix("https://").or_else(|| v.strip_prefix("http://")).unwrap_or("");
+            if host.is_empty() || host.starts_with('/') || v.chars().any(char::is_whitespace) {
+                anyhow::bail!("{name}={v:?} must be an http(s) URL");
+            }
+            *slot = v;
+        }
+    }
+    Ok(urls)
 }
 
 #[cfg(test)]

@@ -46,8 +46,31 @@ pub fn spawn(app: App, jobs: Arc<FairQueue>) -> Workers {
             }
         }));
     }
+    tasks.push(replies(app.clone(), jobs));
     tasks.push(sweeper(app, true));
     Workers { tasks }
+}
+
+/// Channels' messages to answer held at once: each answer waits for a model (and holds one of
+/// its workspace's answer slots), so more would only wait there.
+const REPLIES_AT_ONCE: usize = 32;
+
+/// Answers channels' messages (docs/api.md §24) as they come, beside the ingest workers: a
+/// message never waits for a processing run.
+fn replies(app: App, jobs: Arc<FairQueue>) -> JoinHandle<()> {
+    let running = Arc::new(Semaphore::new(REPLIES_AT_ONCE));
+    tokio::spawn(async move {
+        while let Some(job) = jobs.take_reply().await {
+            let Ok(permit) = running.clone().acquire_owned().await else { return };
+            let app = app.clone();
+            tokio::spawn(async move {
+                // A store failure while answering is logged by `run_job`; the platform's visitor
+                // is not asked to send again (a redelivery would be refused as a duplicate).
+                run_job(&app, 0, job).await;
+                drop(permit);
+            });
+        }
+    })
 }
 
 /// Runs one job in its own task, so that a panic inside it cannot kill the worker. True when
@@ -56,6 +79,7 @@ async fn run_job(app: &App, worker: usize, job: Job) -> bool {
     let what = match &job {
         Job::Ingest(j) => j.source_id.to_string(),
         Job::TestRun(j) => j.run_id.to_string(),
+        Job::Channel(j) => j.channel_id.to_string(),
     };
     let run = tokio::spawn({
         let app = app.clone();

@@ -134,6 +134,10 @@ impl Feedback {
 pub enum Channel {
     Api,
     Public,
+    /// Answered in a connected channel (docs/api.md §24).
+    Slack,
+    Telegram,
+    Whatsapp,
 }
 
 impl Channel {
@@ -141,11 +145,21 @@ impl Channel {
         match self {
             Channel::Api => "api",
             Channel::Public => "public",
+            Channel::Slack => "slack",
+            Channel::Telegram => "telegram",
+            Channel::Whatsapp => "whatsapp",
         }
     }
 
+    /// Held on a connected platform (Slack, Telegram, WhatsApp).
+    pub fn is_platform(self) -> bool {
+        matches!(self, Channel::Slack | Channel::Telegram | Channel::Whatsapp)
+    }
+
     pub fn parse(s: &str) -> Option<Self> {
-        [Channel::Api, Channel::Public].into_iter().find(|c| c.as_str() == s)
+        [Channel::Api, Channel::Public, Channel::Slack, Channel::Telegram, Channel::Whatsapp]
+            .into_iter()
+            .find(|c| c.as_str() == s)
     }
 }
 
@@ -265,6 +279,11 @@ pub struct Conversation {
     /// While in `handoff`: why the visitor asked for a person, when they said (as stored: redacted
     /// when the owner hides personal data).
     pub handoff_reason: Option<String>,
+    /// A conversation held on a platform (docs/api.md §24): the channel and the thread or chat.
+    pub link: Option<crate::channel::ChannelLink>,
+    /// The platform call of this conversation that last failed for good (an answer or an
+    /// agent's reply that did not reach the platform); `None` once one gets through again.
+    pub channel_error: Option<crate::channel::PlatformFailure>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -287,6 +306,8 @@ impl Conversation {
             message_count: 0,
             status: ConversationStatus::Open,
             handoff_reason: None,
+            link: None,
+            channel_error: None,
             created_at: now,
             updated_at: now,
         }

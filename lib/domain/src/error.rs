@@ -57,6 +57,10 @@ pub enum ErrorCode {
     ActionsLimitReached,
     /// Another action of the owner has that name (docs/api.md §23).
     ActionNameTaken,
+    /// The owner has as many channels as it may (10, docs/api.md §24).
+    ChannelsLimitReached,
+    /// A platform's check of a channel's route with the wrong verify token (docs/api.md §24).
+    Forbidden,
 }
 
 impl ErrorCode {
@@ -99,6 +103,8 @@ impl ErrorCode {
             Self::RunInProgress => "run_in_progress",
             Self::ActionsLimitReached => "actions_limit_reached",
             Self::ActionNameTaken => "action_name_taken",
+            Self::ChannelsLimitReached => "channels_limit_reached",
+            Self::Forbidden => "forbidden",
         }
     }
 }

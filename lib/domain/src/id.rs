@@ -116,6 +116,8 @@ ids! {
     TestRunId = "run";
     /// An owner's action a model may call (docs/api.md §23).
     ActionId = "act";
+    /// A chatbot's or Mind's connection to Slack, Telegram or WhatsApp (docs/api.md §24).
+    ChannelId = "chan";
     /// An entry of the workspace's audit log (docs/api.md §22).
     AuditId = "aud";
     /// A request id, echoed in `x-request-id` when the client sends none.

@@ -9,6 +9,7 @@ pub mod api_key;
 pub mod assistant;
 pub mod audio;
 pub mod audit;
+pub mod channel;
 pub mod chatbot;
 pub mod chunk;
 pub mod conversation;

@@ -112,8 +112,14 @@ pub struct ConversationView {
     /// Conversations of a chatbot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chatbot_id: Option<String>,
-    /// `api` (opened with an API key) or `public` (the published Mind's page).
+    /// `api` (opened with an API key), `public` (the published page or widget), or `slack`,
+    /// `telegram`, `whatsapp` (a connected channel, docs/api.md §24).
     pub channel: String,
+    /// The connected channel the conversation is held on; `null` for `api` and `public`.
+    pub channel_id: Option<String>,
+    /// The last message of this conversation that did not reach its platform (an answer or an
+    /// agent's reply, after the retries), and why; `null` once one gets through again.
+    pub channel_error: Option<crate::channels::PlatformFailureView>,
     pub visitor: Option<VisitorView>,
     /// Messages of every role, the welcome message included (at most 200).
     pub message_count: u64,
@@ -133,6 +139,8 @@ impl From<Conversation> for ConversationView {
             mind_id: c.owner.mind().map(|m| m.to_string()),
             chatbot_id: c.owner.chatbot().map(|b| b.to_string()),
             channel: c.channel.as_str().to_owned(),
+            channel_id: c.link.map(|l| l.channel_id.to_string()),
+            channel_error: c.channel_error.map(Into::into),
             visitor: c.visitor.map(|v| VisitorView {
                 email: v.email.map(|e| e.as_str().to_owned()),
                 name: v.name,

@@ -37,7 +37,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         Unauthorized | IdentityInvalid => StatusCode::UNAUTHORIZED,
         InsufficientScope | StorageLimit | MindsLimitReached | SourcesLimitReached | WebhooksLimitReached
-        | KeysLimitReached | TestsLimitReached | ActionsLimitReached => StatusCode::FORBIDDEN,
+        | KeysLimitReached | TestsLimitReached | ActionsLimitReached | ChannelsLimitReached | Forbidden => {
+            StatusCode::FORBIDDEN
+        }
         RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         NotFound => StatusCode::NOT_FOUND,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,

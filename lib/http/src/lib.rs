@@ -9,6 +9,7 @@ mod answer_tests;
 mod api_router;
 mod assistant;
 mod audit;
+mod channels;
 mod chatbots;
 mod chunks;
 mod console;
@@ -96,6 +97,7 @@ impl RouteGroup {
                     .merge(chunks::chatbot_router())
                     .merge(search::router())
                     .merge(conversations::chatbot_router())
+                    .merge(channels::chatbot_router())
                     .merge(public_chat::chatbot_router()),
             ),
             RouteGroup::Forms => forms::router(),
@@ -103,7 +105,11 @@ impl RouteGroup {
             // console (`/console`, HTML and its assets, not in the API document), which must share
             // the API's origin.
             RouteGroup::Integrations => console::routes(
-                webhooks::router().merge(keys::router()).merge(privacy::router()).merge(audit::router()),
+                webhooks::router()
+                    .merge(keys::router())
+                    .merge(privacy::router())
+                    .merge(audit::router())
+                    .merge(channels::platform_router()),
             ),
             // The Mind API, the public pages of published Minds (`/m/{slug}`, HTML, not in the
             // API document), and the embedding script `/widget.js` with the pages' icon.
@@ -112,6 +118,7 @@ impl RouteGroup {
                     .merge(mind_sources::router())
                     .merge(chunks::mind_router())
                     .merge(conversations::mind_router())
+                    .merge(channels::mind_router())
                     .merge(public_chat::mind_router()),
             ),
             // `/files/…` is added by `router` (not API operations).

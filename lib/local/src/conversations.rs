@@ -519,6 +519,16 @@ impl ConversationStore for SqliteStore {
         .await
     }
 
+    async fn set_channel_error(
+        &self,
+        ws: &WorkspaceId,
+        id: &ConversationId,
+        failure: Option<&lore_domain::channel::PlatformFailure>,
+    ) -> StoreResult<()> {
+        let (ws, id, failure) = (ws.clone(), id.clone(), failure.cloned());
+        self.write(move |tx| crate::channels::set_channel_error(tx, &ws, &id, failure.as_ref())).await
+    }
+
     async fn put_correction(&self, correction: &Correction) -> StoreResult<()> {
         let c = correction.clone();
         self.write(move |tx| {

@@ -21,6 +21,9 @@ struct Lines {
     /// Workspaces with waiting jobs, in the order they get their next turn.
     turns: VecDeque<WorkspaceId>,
     running: HashMap<WorkspaceId, usize>,
+    /// Answers of channels' messages (docs/api.md §24): not behind processing runs, which can
+    /// take minutes; taken by their own task (`take_reply`), each answered at once.
+    replies: VecDeque<Job>,
     closed: bool,
 }
 
@@ -70,6 +73,12 @@ impl FairQueue {
             let mut lines = self.lock();
             if lines.closed {
                 return false;
+            }
+            if matches!(job, Job::Channel(_)) {
+                lines.replies.push_back(job);
+                drop(lines);
+                self.changed.notify_waiters();
+                return true;
             }
             let ws = job.workspace_id().clone();
             let line = lines.waiting.entry(ws.clone()).or_default();
@@ -121,6 +130,25 @@ impl FairQueue {
         }
     }
 
+    /// Waits for a channel's message to answer; `None` once the queue is closed.
+    pub async fn take_reply(self: &Arc<Self>) -> Option<Job> {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            {
+                let mut lines = self.lock();
+                if let Some(job) = lines.replies.pop_front() {
+                    return Some(job);
+                }
+                if lines.closed {
+                    return None;
+                }
+            }
+            changed.await;
+        }
+    }
+
     /// Stops the queue: waiting workers get `None`, new jobs are refused.
     pub fn close(&self) {
         self.lock().closed = true;
@@ -162,7 +190,7 @@ mod tests {
     fn generation(t: &Taken) -> u64 {
         match &t.job {
             Job::Ingest(j) => j.generation,
-            Job::TestRun(_) => u64::MAX,
+            Job::TestRun(_) | Job::Channel(_) => u64::MAX,
         }
     }
 

@@ -5,6 +5,7 @@
 mod actions;
 mod answer_tests;
 mod audit;
+mod channels;
 mod chatbots;
 mod conversations;
 mod events;

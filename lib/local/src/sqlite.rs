@@ -41,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0022_audit_log.sql"),
     include_str!("../migrations/0023_answer_tests.sql"),
     include_str!("../migrations/0024_actions.sql"),
+    include_str!("../migrations/0025_channels.sql"),
 ];
 
 /// A pool of one writer and a few readers over one database file.

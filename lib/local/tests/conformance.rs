@@ -83,6 +83,21 @@ async fn action_stores(_suite: &str) -> (lore_app::conformance::ActionStores, te
 
 lore_app::conformance_tests!(action_stores => actions);
 
+/// Channels: a fresh data dir.
+async fn channel_stores(_suite: &str) -> (lore_app::conformance::ChannelStores, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("lore.db")).unwrap());
+    let stores = lore_app::conformance::ChannelStores {
+        workspaces: store.clone(),
+        chatbots: store.clone(),
+        conversations: store.clone(),
+        channels: store,
+    };
+    (stores, dir)
+}
+
+lore_app::conformance_tests!(channel_stores => channels);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_stores_on_one_file_share_records_and_migrate_once() {
     // `lore serve` and the CLI open the same file from two processes; two pools model that.

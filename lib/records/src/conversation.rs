@@ -4,12 +4,13 @@
 use crate::RecordError;
 use lore_domain::Timestamp;
 use lore_domain::action::{ActionCall, CallStatus};
+use lore_domain::channel::{ChannelLink, ChannelThread, PlatformFailure};
 use lore_domain::conversation::{
     Channel, Citation, Conversation, ConversationStatus, Email, Feedback, GeneratedBy, Message, Rating, Role, Visitor,
     VisitorTokenHash,
 };
 use lore_domain::correction::{Correction, QuestionEmbedding};
-use lore_domain::id::{ActionId, ConversationId, CorrectionId, MessageId, SourceId, WorkspaceId};
+use lore_domain::id::{ActionId, ChannelId, ConversationId, CorrectionId, MessageId, SourceId, WorkspaceId};
 use lore_domain::source::{SourceOwner, SourceType};
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +39,50 @@ pub struct ConversationRecord {
     /// conversations stored before it was kept).
     #[serde(default, rename = "handoffReason", skip_serializing_if = "Option::is_none")]
     pub handoff_reason: Option<String>,
+    /// Conversations held on a platform (docs/api.md §24).
+    #[serde(default, rename = "channelLink", skip_serializing_if = "Option::is_none")]
+    pub channel_link: Option<ChannelLinkRecord>,
+    #[serde(default, rename = "channelError", skip_serializing_if = "Option::is_none")]
+    pub channel_error: Option<PlatformFailureRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelLinkRecord {
+    pub channel_id: String,
+    pub chat: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread: Option<String>,
+}
+
+impl ChannelLinkRecord {
+    pub fn of(l: &ChannelLink) -> Self {
+        Self { channel_id: l.channel_id.to_string(), chat: l.thread.chat.clone(), thread: l.thread.thread.clone() }
+    }
+
+    pub fn into_link(self) -> Result<ChannelLink, RecordError> {
+        Ok(ChannelLink {
+            channel_id: ChannelId::parse(&self.channel_id).ok_or_else(|| RecordError::of("channel id"))?,
+            thread: ChannelThread { chat: self.chat, thread: self.thread },
+        })
+    }
+}
+
+/// A platform call that failed for good, as a channel and a conversation keep it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlatformFailureRecord {
+    pub message: String,
+    pub at: i64,
+}
+
+impl PlatformFailureRecord {
+    pub fn of(f: &PlatformFailure) -> Self {
+        Self { message: f.message.clone(), at: f.at.millis() }
+    }
+
+    pub fn into_failure(self) -> PlatformFailure {
+        PlatformFailure { message: self.message, at: Timestamp::from_millis(self.at) }
+    }
 }
 
 /// What the backends keep beside a [`ConversationRecord`].
@@ -63,6 +108,8 @@ impl ConversationRecord {
             visitor_token_hash: c.visitor_token.as_ref().map(|h| h.as_str().to_owned()),
             status: Some(c.status.as_str().to_owned()),
             handoff_reason: c.handoff_reason.clone(),
+            channel_link: c.link.as_ref().map(ChannelLinkRecord::of),
+            channel_error: c.channel_error.as_ref().map(PlatformFailureRecord::of),
         }
     }
 
@@ -84,6 +131,8 @@ impl ConversationRecord {
                 Some(s) => ConversationStatus::parse(&s).ok_or_else(|| RecordError::of("conversation status"))?,
             },
             handoff_reason: self.handoff_reason,
+            link: self.channel_link.map(ChannelLinkRecord::into_link).transpose()?,
+            channel_error: self.channel_error.map(PlatformFailureRecord::into_failure),
             created_at: keys.created_at,
             updated_at: keys.updated_at,
         })

@@ -13,6 +13,7 @@
 
 mod action;
 mod answer_test;
+mod channel;
 mod conversation;
 mod delivery;
 mod embed;
@@ -22,9 +23,10 @@ mod source;
 
 pub use action::{ActionKeys, ActionRecord, HeaderRecord};
 pub use answer_test::{AnswerTestKeys, AnswerTestRecord, TestResultRecord, TestRunKeys, TestRunRecord};
+pub use channel::{ChannelKeys, ChannelRecord};
 pub use conversation::{
-    ActionCallRecord, CitationRecord, ConversationKeys, ConversationRecord, CorrectionKeys, CorrectionRecord,
-    FeedbackRecord, MessageKeys, MessageRecord, VisitorRecord,
+    ActionCallRecord, ChannelLinkRecord, CitationRecord, ConversationKeys, ConversationRecord, CorrectionKeys,
+    CorrectionRecord, FeedbackRecord, MessageKeys, MessageRecord, PlatformFailureRecord, VisitorRecord,
 };
 pub use delivery::AttemptRecord;
 pub use embed::{AssistantRecord, EmbedRecord, ReplyRecord};

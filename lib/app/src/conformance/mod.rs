@@ -16,6 +16,7 @@ use std::sync::Arc;
 mod actions;
 mod answer_tests;
 mod audit;
+mod channels;
 mod chatbots;
 mod conversations;
 mod files;
@@ -30,6 +31,7 @@ mod workspaces;
 pub use actions::{ActionStores, action_races, actions};
 pub use answer_tests::{TestStores, answer_tests, test_run_claim, test_run_end, test_run_race};
 pub use audit::{AuditStores, audit_log, audited_writes};
+pub use channels::{ChannelStores, channel_races, channels};
 pub use chatbots::{chatbot_slug_race, chatbots, published_chatbots};
 pub use conversations::{analytics, conversations};
 pub use files::{blob_streams, blobs};
@@ -126,7 +128,7 @@ pub struct Stores {
 /// every backend that instantiates its family.
 ///
 /// `$make` names an async fn in the calling module taking the suite's name and returning the
-/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`, `AuditStores` for `audit`, `ActionStores` for `actions`) with whatever must live as long as they do
+/// stores (`Stores`, `MindStores` for `minds`, `Arc<dyn SlotStore>` for `slots`, `AuditStores` for `audit`, `ActionStores` for `actions`, `ChannelStores` for `channels`) with whatever must live as long as they do
 /// (a temp dir, a backend):
 ///
 /// ```ignore
@@ -157,6 +159,9 @@ macro_rules! conformance_tests {
     };
     ($make:ident => actions) => {
         $crate::conformance_tests!(@family actions, $make; actions action_races);
+    };
+    ($make:ident => channels) => {
+        $crate::conformance_tests!(@family channels, $make; channels channel_races);
     };
     ($make:ident => audit) => {
         $crate::conformance_tests!(@family audit, $make; audit_log audited_writes);

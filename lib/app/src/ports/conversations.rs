@@ -129,6 +129,16 @@ pub trait ConversationStore: Send + Sync {
         event: Option<&Event>,
     ) -> StoreResult<Option<Conversation>>;
 
+    /// Sets (or with `None` clears) the conversation's `channel_error`: a platform call of a
+    /// channel's conversation that failed for good (docs/api.md §24). Nothing when the
+    /// conversation does not exist in the workspace.
+    async fn set_channel_error(
+        &self,
+        ws: &WorkspaceId,
+        id: &ConversationId,
+        failure: Option<&lore_domain::channel::PlatformFailure>,
+    ) -> StoreResult<()>;
+
     /// Stores a correction, replacing the one with the same id.
     async fn put_correction(&self, correction: &Correction) -> StoreResult<()>;
 

@@ -2,7 +2,8 @@
 
 use super::StoreResult;
 use async_trait::async_trait;
-use lore_domain::id::{SourceId, TestRunId, WorkspaceId};
+use lore_domain::channel::inbound::InboundMessage;
+use lore_domain::id::{ChannelId, SourceId, TestRunId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 
 /// A processing run for the ingest worker.
@@ -21,11 +22,22 @@ pub struct TestRunJob {
     pub run_id: TestRunId,
 }
 
+/// A visitor's message on a platform, to be answered there (docs/api.md §24).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelJob {
+    pub workspace_id: WorkspaceId,
+    pub channel_id: ChannelId,
+    pub message: InboundMessage,
+}
+
 /// Work for the workers (the ingest worker on AWS, the in-process workers of `lore serve`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Job {
     Ingest(IngestJob),
     TestRun(TestRunJob),
+    /// Not behind processing runs: `lore serve` answers it at once beside the ingest workers,
+    /// AWS on its own queue (docs/ARCHITECTURE.md, "Channels").
+    Channel(ChannelJob),
 }
 
 impl Job {
@@ -33,6 +45,7 @@ impl Job {
         match self {
             Job::Ingest(j) => &j.workspace_id,
             Job::TestRun(j) => &j.workspace_id,
+            Job::Channel(j) => &j.workspace_id,
         }
     }
 }
@@ -40,6 +53,12 @@ impl Job {
 impl From<IngestJob> for Job {
     fn from(j: IngestJob) -> Self {
         Job::Ingest(j)
+    }
+}
+
+impl From<ChannelJob> for Job {
+    fn from(j: ChannelJob) -> Self {
+        Job::Channel(j)
     }
 }
 

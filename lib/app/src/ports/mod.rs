@@ -5,6 +5,7 @@
 mod actions;
 mod answer_tests;
 mod audit;
+mod channels;
 mod chatbots;
 mod conversations;
 mod events;
@@ -27,6 +28,7 @@ mod workspaces;
 pub use actions::*;
 pub use answer_tests::*;
 pub use audit::*;
+pub use channels::*;
 pub use chatbots::*;
 pub use conversations::*;
 pub use events::*;

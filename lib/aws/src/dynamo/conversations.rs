@@ -607,6 +607,27 @@ impl ConversationStore for DynamoStore {
         self.conversation(ws, Some(owner), id).await
     }
 
+    async fn set_channel_error(
+        &self,
+        ws: &WorkspaceId,
+        id: &ConversationId,
+        failure: Option<&lore_domain::channel::PlatformFailure>,
+    ) -> StoreResult<()> {
+        // One conditional UpdateItem of the record's `channelError` field: the rest of the
+        // conversation is untouched. Absent, or of another workspace: the condition fails,
+        // nothing is written.
+        let mut expr = Expr::new();
+        let attr = expr.a("channelError");
+        let update = match failure {
+            Some(f) => format!("SET {attr} = {}", expr.v("failure", super::channels::failure_attribute(f)?)),
+            None => format!("REMOVE {attr}"),
+        };
+        let cond =
+            format!("attribute_exists({}) AND {} = {}", expr.a("pk"), expr.a("ws"), expr.v("ws", s(ws.as_str())));
+        self.update_if(key(conversation_pk(id), CONVERSATION_SK), update, cond, expr).await?;
+        Ok(())
+    }
+
     async fn put_correction(&self, correction: &Correction) -> StoreResult<()> {
         super::transact_retrying(self, "put_correction", || {
             Ok(vec![TxWrite::Put { item: correction_item(correction), cond: None, expr: Expr::new() }])

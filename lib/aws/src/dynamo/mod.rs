@@ -8,6 +8,7 @@ mod actions;
 mod analytics;
 mod answer_tests;
 mod audit;
+mod channels;
 mod chatbots;
 mod conversations;
 mod document;

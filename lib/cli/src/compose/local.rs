@@ -50,6 +50,7 @@ pub(super) fn storage(
         conversations: store.clone(),
         tests: store.clone(),
         actions: store.clone(),
+        channels: store.clone(),
         audit: store.clone(),
     };
     Ok(LocalStorage { ports, jobs, store })

@@ -60,6 +60,9 @@ pub struct Overrides {
     pub extract_child_program: Option<PathBuf>,
     /// Read scanned PDFs with this text recognition instead of what `LORE_OCR*` says.
     pub ocr: Option<ports::OcrSettings>,
+    /// Talk to Slack, Telegram and WhatsApp through this instead of a client of the
+    /// `LORE_*_API_URL` settings.
+    pub channel_platform: Option<Arc<dyn ports::ChannelPlatform>>,
 }
 
 /// What tests (and embedders of the library) choose instead of the environment on AWS.

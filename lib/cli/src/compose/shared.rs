@@ -69,6 +69,12 @@ pub(super) fn shared(
         crawler: Arc::new(lore_crawl::LazyCrawler::new(policy.clone())),
         webhook_sender: Arc::new(lore_crawl::LazySender::new(policy.clone())),
         action_caller: Arc::new(lore_crawl::LazyActionCaller::new(policy.clone())),
+        channel_platform: match &overrides.channel_platform {
+            Some(p) => p.clone(),
+            None => {
+                Arc::new(lore_channels::ChannelClient::new(settings.platforms.clone()).map_err(anyhow::Error::msg)?)
+            }
+        },
         url_guard: Arc::new(lore_crawl::Guard::new(policy)),
         embedder,
         transcriber,
