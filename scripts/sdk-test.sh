@@ -15,6 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY_GENERATOR_VERSION="0.29.1"
+# Slack's official SDK checks our Slack signature verification (tests/sdk/slack_signature.py).
+SLACK_SDK_VERSION="3.47.0"
 NODE_PACKAGES=(openapi-typescript@7.13.0 openapi-fetch@0.17.0 typescript@5.9.3 @types/node@20.19.43)
 TOOLS_DIR="${LORE_TOOLS_DIR:-$HOME/.cache/lore/tools}"
 VENV="$TOOLS_DIR/sdk-venv"
@@ -22,10 +24,11 @@ NODE_PREFIX="$TOOLS_DIR/sdk-node"
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 OUT="$PWD/target/sdk"
 
-if ! "$VENV/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('openapi-python-client') != '$PY_GENERATOR_VERSION')" 2>/dev/null; then
-  echo "sdk-test: installing openapi-python-client==$PY_GENERATOR_VERSION into $VENV" >&2
+if ! "$VENV/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('openapi-python-client') != '$PY_GENERATOR_VERSION' or m.version('slack_sdk') != '$SLACK_SDK_VERSION')" 2>/dev/null; then
+  echo "sdk-test: installing openapi-python-client==$PY_GENERATOR_VERSION slack_sdk==$SLACK_SDK_VERSION into $VENV" >&2
   python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "openapi-python-client==$PY_GENERATOR_VERSION" >&2
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "openapi-python-client==$PY_GENERATOR_VERSION" "slack_sdk==$SLACK_SDK_VERSION" >&2
 fi
 if [ "$(cat "$NODE_PREFIX/.installed" 2>/dev/null)" != "${NODE_PACKAGES[*]}" ]; then
   echo "sdk-test: installing ${NODE_PACKAGES[*]} into $NODE_PREFIX" >&2
@@ -82,12 +85,23 @@ cp "$OUT/ts/shipping.md" "$OUT/ts/out/"
 # --- a server for both flows (private addresses allowed: hooks name the local receivers; the
 # extractive responder whatever the environment holds, so that the answers the flows check are
 # deterministic and no model is called)
+# Slack's Web API is a local stand-in (tests/sdk/slack_signature.py), so a Slack channel connects.
 source scripts/lib/serve.sh
-start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_RESPONDER=extractive
+SLACK_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$VENV/bin/python" tests/sdk/slack_signature.py stub "$SLACK_PORT" &
+SLACK_STUB_PID=$!
+start_lore_serve LORE_ALLOW_PRIVATE_NETWORK=true LORE_RESPONDER=extractive \
+  LORE_SLACK_API_URL="http://127.0.0.1:$SLACK_PORT/api"
+trap 'kill "$SLACK_STUB_PID" 2>/dev/null || true; stop_lore_serve' EXIT
+for _ in $(seq 1 100); do
+  curl -s -o /dev/null -X POST "http://127.0.0.1:$SLACK_PORT/api/auth.test" && break
+  sleep 0.1
+done
 
 status=0
 PYTHONPATH="$OUT/py" "$VENV/bin/python" tests/sdk/python_flow.py || status=$?
 node "$OUT/ts/out/ts_flow.js" || status=$?
+"$VENV/bin/python" tests/sdk/slack_signature.py check || status=$?
 if [ "$status" != 0 ]; then
   echo "sdk-test: lore serve log (tail):" >&2
   tail -n 40 "$LORE_SERVE_LOG" >&2
