@@ -86,6 +86,28 @@ impl Event {
         Self(v.to_string())
     }
 
+    /// The event's `body` (its JSON text; empty when it has none).
+    pub fn body(&self) -> String {
+        let v: Value = serde_json::from_str(&self.0).expect("the event is JSON");
+        v["body"].as_str().unwrap_or_default().to_owned()
+    }
+
+    /// The event with `body` as its body (not base64-encoded), `content-length` to match.
+    pub fn with_body(&self, body: &str) -> Self {
+        let mut v: Value = serde_json::from_str(&self.0).expect("the event is JSON");
+        v["body"] = Value::from(body);
+        v["isBase64Encoded"] = Value::from(false);
+        v["headers"]["content-length"] = Value::from(body.len().to_string());
+        Self(v.to_string())
+    }
+
+    /// The event with header `name` (lower case, as API Gateway hands them) set to `value`.
+    pub fn with_header(&self, name: &str, value: &str) -> Self {
+        let mut v: Value = serde_json::from_str(&self.0).expect("the event is JSON");
+        v["headers"].as_object_mut().expect("the event has headers").insert(name.to_owned(), Value::from(value));
+        Self(v.to_string())
+    }
+
     pub fn json(&self) -> &str {
         &self.0
     }

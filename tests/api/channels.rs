@@ -324,6 +324,20 @@ async fn telegram_sets_its_webhook_greets_and_replies_in_the_chat() {
     assert_eq!(status, 400, "{body}");
     assert!(body["error"]["details"]["fields"]["botToken"].as_str().unwrap().contains("Unauthorized"), "{body}");
     s.sent("/telegram/botnope:1/setWebhook").await;
+    // A webhook address Telegram cannot use is Lore's address, not the token.
+    s.platforms.script(
+        "/telegram/bothttp:1/setWebhook",
+        vec![Reply::Json(
+            400,
+            r#"{"ok":false,"error_code":400,"description":"Bad Request: bad webhook: An HTTPS URL must be provided for webhook"}"#,
+        )],
+    );
+    let (status, body) = s.connect(&bot, json!({"type": "telegram", "botToken": "http:1"})).await;
+    assert_eq!(status, 400, "{body}");
+    let said = body["error"]["details"]["fields"]["type"].as_str().unwrap();
+    assert!(said.contains("LORE_PUBLIC_BASE_URL") && said.contains("bad webhook"), "{body}");
+    assert!(body["error"]["details"]["fields"]["botToken"].is_null(), "{body}");
+    s.sent("/telegram/bothttp:1/setWebhook").await;
     let (status, body) =
         s.connect(&bot, json!({"type": "telegram", "botToken": TELEGRAM_TOKEN, "signingSecret": "x"})).await;
     assert_eq!((status, body["error"]["details"]["fields"]["signingSecret"].is_string()), (400, true), "{body}");

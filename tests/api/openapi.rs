@@ -66,7 +66,8 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
     // And every documented operation is actually routed: without a key it is refused by auth
     // (401) rather than unknown (404) or the wrong method (405). The public operations (no key)
     // answer their own refusal instead: a slug that names no published Mind is 404 `not_found`
-    // from the handler, not the router's.
+    // from the handler, not the router's; so is a channel id naming no channel on the platforms'
+    // routes.
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, _) in item.as_object().unwrap() {
             let url = t.url(
@@ -75,10 +76,12 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
                     .replace("{sourceId}", "src_01jq3z5v7b8c9d0e1f2g3h4j5k")
                     .replace("{mindId}", "mind_01jq3z5v7b8c9d0e1f2g3h4j5k"),
             );
-            let url =
-                url.replace("{slug}", "no-such-mind").replace("{conversationId}", "conv_01jq3z5v7b8c9d0e1f2g3h4j5k");
+            let url = url
+                .replace("{slug}", "no-such-mind")
+                .replace("{conversationId}", "conv_01jq3z5v7b8c9d0e1f2g3h4j5k")
+                .replace("{channelId}", "chan_01jq3z5v7b8c9d0e1f2g3h4j5k");
             let res = t.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
-            let public = path.starts_with("/m/") || path.starts_with("/c/");
+            let public = path.starts_with("/m/") || path.starts_with("/c/") || path.starts_with("/channels/");
             let expected = if path == "/api/v1/openapi.json" {
                 200
             } else if public {
@@ -89,7 +92,11 @@ async fn the_document_is_openapi_3_1_and_lists_every_routed_path() {
             let status = res.status().as_u16();
             if public {
                 let body: Value = res.json().await.unwrap();
-                let owner = if path.starts_with("/m/") { "mind" } else { "chatbot" };
+                let owner = match &path[..3] {
+                    "/m/" => "mind",
+                    "/c/" => "chatbot",
+                    _ => "channel",
+                };
                 assert_eq!(
                     body["error"]["message"],
                     format!("{owner} not found"),

@@ -18,7 +18,7 @@ just to check what the console did, and for a visitor's hand-off request):
   on the workspace page usage is shown against limits, a key is made with two scopes (its
   secret shown once) and revoked, and revoking the key the console signed in with signs it out.
 The chatbot's page is walked section by section (Knowledge, Search, Settings, Publish,
-Conversations, Analytics); confirmations are toasts in view; the Publish section says what keeps
+Conversations, Analytics, Tests, Actions, Channels); confirmations are toasts in view; the Publish section says what keeps
 the widget off sites; a named visitor's 4,000-character word wraps at phone and desktop width.
 No CSP violation, unexpected dialog or console error on any page; axe-core finds no serious or
 critical violation. Screenshots go to $LORE_SCREENSHOTS.
@@ -552,10 +552,212 @@ def actions_walk(b, lore, bot_id):
         desk.server.shutdown()
 
 
+class Platforms:
+    """Slack's, Telegram's and WhatsApp's APIs as Lore calls them when a channel is connected or
+    disconnected, on 127.0.0.1 (the real ones are out of the test machine's reach): Slack's
+    auth.test refuses the token xoxb-bad; Telegram's setWebhook and deleteWebhook and WhatsApp's
+    phone number answer ok. Keeps what it got: (method, path, body)."""
+
+    def __init__(self):
+        got = self.got = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def answer(self):
+                length = int(self.headers.get("content-length", 0) or 0)
+                body = self.rfile.read(length) if length else b""
+                got.append((self.command, self.path, body.decode(errors="replace")))
+                path = self.path.split("?")[0]
+                if path == "/slack/auth.test":
+                    good = self.headers.get("authorization") != "Bearer xoxb-bad"
+                    out = {"ok": True, "user_id": "U0BOT"} if good else {"ok": False, "error": "invalid_auth"}
+                elif path.startswith("/telegram/bot") and path.endswith(("/setWebhook", "/deleteWebhook")):
+                    out = {"ok": True, "result": True}
+                elif path.startswith("/whatsapp/") and self.command == "GET":
+                    out = {"id": path.rsplit("/", 1)[-1]}
+                else:
+                    out = {"ok": False, "error": "unknown_method"}
+                data = json.dumps(out).encode()
+                self.send_response(200 if path.startswith(("/slack/", "/telegram/", "/whatsapp/")) else 404)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server, self.url = serve(Handler)
+
+    def env(self):
+        return {"LORE_SLACK_API_URL": self.url + "/slack", "LORE_TELEGRAM_API_URL": self.url + "/telegram",
+                "LORE_WHATSAPP_API_URL": self.url + "/whatsapp"}
+
+
+TELEGRAM_TOKEN = "123456789:AAtelegram-token-for-the-test"
+SLACK_SECRET = "slack-signing-secret-for-the-test"
+
+
+def channels_walk(b, lore, bot_id, platforms):
+    """Channels (docs/api.md §24) in the chatbot's Channels section, against the platforms' stub:
+    Telegram connected with its token (its webhook set by Lore, nothing to paste), listed Active;
+    Slack with a token Slack refuses: its words said next to the token field, nothing connected;
+    Slack with a good token: the Request URL shown with a Copy button, listed with its bot; no
+    secret on the page afterwards; a failing channel says "Failing" in words with its last error
+    and time; Telegram disconnected after a confirmation in its row ("Keep it" first), its webhook
+    removed. A transcript held on Slack shows a "Slack" badge and a message that did not reach
+    it. A Mind has the section too. Axe-clean at desktop and phone width, not wider than a phone."""
+    form = "form.channel-form"
+    base = f"/api/v1/chatbots/{bot_id}/channels"
+    b.js(f"location.hash = '#/chatbots/{bot_id}/channels'")
+    wait_for("the Channels section", lambda: text(b, "main section h2") == "Channels" and "No channels yet" in text(b, "main section"))
+    check(text(b, "nav.tabs a[aria-current=page]") == "Channels", "its own tab")
+    check(not b.all(f"{form} input[type=password]") and not b.all(f"{form} button[type=submit]"),
+          "no fields before a platform is chosen")
+    accessible(b, "the Channels section, empty")
+
+    # Telegram: the token, and nothing to paste afterwards.
+    b.find(f"{form} input[type=radio][value=telegram]").click()
+    wait_for("Telegram's steps", lambda: "@BotFather" in text(b, f"{form} ol.steps"))
+    token = labelled(b, form, "Bot token")
+    check(token.get_attribute("type") == "password", "the token is typed in a password field")
+    token.send_keys(TELEGRAM_TOKEN)
+    press(b, "Connect Telegram", form)
+    wait_for("Telegram connected", lambda: "Telegram connected" in text(b, ".channel-next"))
+    check(not b.all(".channel-next .paste-url"), "nothing to paste for Telegram")
+    wait_for("Telegram listed", lambda: "Telegram" in text(b, "table.channels"))
+    channels = lore.api("GET", base)["channels"]
+    check(len(channels) == 1 and channels[0]["type"] == "telegram" and channels[0]["botToken"] == "•••", channels)
+    telegram = channels[0]
+    row = text(b, f"tr[data-channel='{telegram['id']}']")
+    check("Active" in row and "None yet" in row, row)
+    hooks = [g for g in platforms.got if g[1].endswith("/setWebhook")]
+    check(len(hooks) == 1 and json.loads(hooks[0][2])["url"] == telegram["webhookUrl"], hooks)
+    check(not b.all(f"{form} input[type=password]"), "the form is emptied")
+
+    # Slack with a token Slack refuses: said next to the token, nothing connected.
+    b.find(f"{form} input[type=radio][value=slack]").click()
+    wait_for("Slack's steps", lambda: "app_mentions:read" in text(b, f"{form} ol.steps"))
+    check("api.slack.com/apps" in text(b, f"{form} ol.steps a"), text(b, f"{form} ol.steps"))
+    slack_token = labelled(b, form, "Bot User OAuth Token")
+    slack_token.send_keys("xoxb-bad")
+    labelled(b, form, "Signing Secret").send_keys(SLACK_SECRET)
+    press(b, "Connect Slack", form)
+    wait_for("the refusal said", lambda: "Slack refused it: invalid_auth" in text(b, f"{form} .field-error:not([hidden])"))
+    note = b.js("const e = document.querySelector(arguments[0] + ' .field-error:not([hidden])'); return e.id", form)
+    check(note in (slack_token.get_attribute("aria-describedby") or "").split(), "the refusal describes the token field")
+    check(slack_token.get_attribute("aria-invalid") == "true", "the token field is marked")
+    check("Slack was not connected" in text(b, "#alerts"), text(b, "#alerts"))
+    check(len(lore.api("GET", base)["channels"]) == 1, "nothing connected")
+    b.js("document.querySelector('form.channel-form').scrollIntoView()")
+    b.screenshot("console-channels-refused.png")
+    accessible(b, "the Channels form with a refused token")
+    b.find("#alerts button.dismiss").click()
+    # The browser logs the refused request (400) as a failed load: expected here, and only it.
+    b.assert_clean("the refused token")
+    refused = [e for e in b.console if "status of 400" in e.get("message", "")]
+    check(len(refused) == 1 and "/channels " in refused[0]["message"], refused)
+    b.console = [e for e in b.console if e not in refused]
+
+    # Slack with a good token: the Request URL to paste, with Copy.
+    slack_token.clear()
+    slack_token.send_keys("xoxb-good")
+    press(b, "Connect Slack", form)
+    wait_for("Slack connected", lambda: "Slack connected" in text(b, ".channel-next"))
+    slack = [c for c in lore.api("GET", base)["channels"] if c["type"] == "slack"]
+    check(len(slack) == 1 and slack[0]["botUserId"] == "U0BOT" and slack[0]["signingSecret"] == "•••", slack)
+    slack = slack[0]
+    shown = b.js("return document.querySelector('.channel-next .paste-url textarea').value")
+    check(shown == slack["eventsUrl"] and shown.endswith(f"/channels/{slack['id']}/slack/events"), shown)
+    check(text(b, ".channel-next label") == "Request URL", text(b, ".channel-next"))
+    check("message.im" in text(b, ".channel-next ol.steps") and "App Home" in text(b, ".channel-next ol.steps"),
+          text(b, ".channel-next"))
+    check(b.js("return document.activeElement === document.querySelector('.channel-next h3')"), "focus on what is next")
+    press(b, "Copy", ".channel-next")
+    wait_for("the copy said", lambda: "Request URL" in text(b, "#status") or "Request URL" in text(b, "#alerts"))
+    if b.all("#alerts button.dismiss"):
+        b.find("#alerts button.dismiss").click()  # no clipboard in this browser: it says how instead
+    wait_for("Slack listed", lambda: "Slack (bot U0BOT)" in text(b, "table.channels"))
+    page = b.js("return document.body.innerText + document.documentElement.outerHTML")
+    check(all(s not in page for s in [TELEGRAM_TOKEN, SLACK_SECRET, "xoxb-good"]), "no secret on the page")
+    b.js("window.scrollTo(0, 0)")
+    b.screenshot("console-channels-slack.png")
+    accessible(b, "the Channels section after connecting Slack")
+    b.driver.set_window_size(390, 844)
+    not_wider(b, "the Channels section at phone width")
+    b.js("document.querySelector('.channel-next').scrollIntoView()")
+    b.screenshot("console-channels-phone.png")
+    accessible(b, "the Channels section at phone width")
+    press(b, "Done", ".channel-next")
+    b.find(f"{form} input[type=radio][value=whatsapp]").click()
+    wait_for("WhatsApp's steps", lambda: "whatsapp_business_messaging" in text(b, f"{form} ol.steps"))
+    check(labelled(b, form, "Phone number ID").get_attribute("type") == "text", "the number ID is not a secret")
+    not_wider(b, "the WhatsApp form at phone width")
+    b.js("document.querySelector('form.channel-form').scrollIntoView()")
+    b.screenshot("console-channels-whatsapp-phone.png")
+    accessible(b, "the WhatsApp form at phone width")
+    b.driver.set_window_size(1280, 900)
+
+    # A failing channel says so in words, with its last error and when (the stub's platforms
+    # never fail a call, so the list the page reads is given one).
+    b.js("const id = arguments[0], real = window.__realFetch = window.fetch; window.fetch = async (u, i) => {"
+         " const r = await real(u, i); if (!String(u).endsWith('/channels') || (i && i.method !== 'GET')) return r;"
+         " const d = await r.json(); for (const c of d.channels) if (c.id === id) { c.status = 'failing';"
+         "  c.lastError = {message: 'Forbidden: bot was blocked by the user', at: '2026-12-07T10:00:00Z'}; }"
+         " return new Response(JSON.stringify(d), {status: r.status, headers: {'content-type': 'application/json'}}); };",
+         telegram["id"])
+    section(b, "Actions")
+    section(b, "Channels")
+    failing = f"tr[data-channel='{telegram['id']}']"
+    wait_for("the failing channel", lambda: "Failing" in text(b, f"{failing} .badge"))
+    row = text(b, failing)
+    check("Last error" in row and "bot was blocked by the user" in row and "2026" in row, row)
+    b.js("window.fetch = window.__realFetch")
+    b.screenshot("console-channels-failing.png")
+    accessible(b, "a failing channel")
+
+    # Disconnect Telegram after a confirmation in its row ("Keep it" first puts it back).
+    press(b, "Disconnect", failing)
+    check("Disconnect Telegram?" in text(b, f"{failing} .confirm"), text(b, failing))
+    check(b.js("return document.activeElement.innerText") == "Yes, disconnect", "focus on the confirmation")
+    press(b, "Keep it", failing)
+    check(not b.all(f"{failing} .confirm"), "kept")
+    press(b, "Disconnect", failing)
+    press(b, "Yes, disconnect", failing)
+    wait_for("Telegram disconnected", lambda: not b.all(failing) and "disconnected" in text(b, "#status"))
+    check([c["type"] for c in lore.api("GET", base)["channels"]] == ["slack"], "Slack is left")
+    check(any(g[1].endswith("/deleteWebhook") for g in platforms.got), "Telegram's webhook removed")
+
+    # A transcript held on Slack: its badge, and the message that did not reach Slack.
+    conv = lore.api("GET", f"/api/v1/chatbots/{bot_id}/conversations?limit=1")["conversations"][0]["id"]
+    b.js("const conv = arguments[0], real = window.fetch; window.fetch = async (u, i) => { const r = await real(u, i);"
+         " if (!String(u).endsWith('/conversations/' + conv)) return r;"
+         " const d = await r.json(); d.conversation.channel = 'slack'; d.conversation.channelId = arguments[1];"
+         " d.conversation.channelError = {message: 'channel_not_found', at: '2026-12-07T11:00:00Z'};"
+         " return new Response(JSON.stringify(d), {status: r.status, headers: {'content-type': 'application/json'}}); };",
+         conv, slack["id"])
+    b.js(f"location.hash = '#/chatbots/{bot_id}/conversations/{conv}'")
+    wait_for("the Slack badge", lambda: text(b, "main p.visitor .badge.channel") == "Slack")
+    warning = text(b, "main p.channel-warning")
+    check("did not reach Slack" in warning and "channel_not_found" in warning, warning)
+    b.screenshot("console-channels-transcript.png")
+    accessible(b, "a transcript held on Slack")
+
+    # A Mind has the section too.
+    mind = lore.api("GET", "/api/v1/minds?limit=1")["minds"][0]["id"]
+    b.js(f"location.hash = '#/minds/{mind}/channels'")
+    wait_for("the Mind's Channels", lambda: "No channels yet" in text(b, "main section") and "this Mind" in text(b, "main section"))
+    no_console_errors(b, "the Channels section")
+
+
 def main():
     model_url, stub, server = stub_model.start()
     receiver = Receiver()
     site = Site()
+    # Slack, Telegram and WhatsApp as the channels call them (Lore points at them by settings).
+    platforms = Platforms()
+    os.environ.update(platforms.env())
     # The receiver is on this machine: lift the address rule for this server only.
     os.environ["LORE_ALLOW_PRIVATE_NETWORK"] = "true"
     lore = Lore(model_url)
@@ -626,7 +828,7 @@ def main():
 
         # The page is in sections, each at its own address, with a navigation between them.
         tabs = b.js("return Array.from(document.querySelectorAll('nav.tabs a')).map(a => [a.innerText.trim(), a.getAttribute('href')])")
-        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics", "Tests", "Actions"], tabs)
+        check([t for t, _ in tabs] == ["Knowledge", "Search", "Settings", "Publish", "Conversations", "Analytics", "Tests", "Actions", "Channels"], tabs)
         check(tabs[2][1] == f"#/chatbots/{bot_id}/settings", tabs)
         check(text(b, "nav.tabs a[aria-current=page]") == "Knowledge", "the first section is the current one")
 
@@ -996,7 +1198,7 @@ def main():
         not_wider(b, "the conversations at phone width")
         b.screenshot("console-phone.png")
         accessible(b, "the chatbot's page at phone width")
-        for name in ["Knowledge", "Search", "Settings", "Publish", "Analytics", "Tests"]:
+        for name in ["Knowledge", "Search", "Settings", "Publish", "Analytics", "Tests", "Channels"]:
             section(b, name)
             not_wider(b, f"the {name} section at phone width")
         b.screenshot("console-phone-analytics.png")
@@ -1187,6 +1389,7 @@ def main():
         no_console_errors(b, "privacy")
 
         actions_walk(b, lore, bot_id)
+        channels_walk(b, lore, bot_id, platforms)
         answer_tests(b, model_url)
         print("console: ok")
     finally:
@@ -1195,6 +1398,7 @@ def main():
         b.quit()
         lore.stop()
         server.shutdown()
+        platforms.server.shutdown()
 
 
 if __name__ == "__main__":

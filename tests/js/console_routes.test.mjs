@@ -20,7 +20,7 @@ test("each address names its view", () => {
 });
 
 test("a chatbot's or Mind's page: a section at each address, the first one by default", () => {
-  assert.deepEqual(SECTIONS.map(([s]) => s), ["knowledge", "search", "settings", "publish", "conversations", "analytics", "tests", "actions"]);
+  assert.deepEqual(SECTIONS.map(([s]) => s), ["knowledge", "search", "settings", "publish", "conversations", "analytics", "tests", "actions", "channels"]);
   for (const [section] of SECTIONS) {
     const href = sectionHref("chatbot", "cb_1", section);
     assert.equal(href, `#/chatbots/cb_1/${section}`);

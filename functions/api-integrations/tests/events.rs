@@ -236,3 +236,241 @@ async fn console_events_serve_the_page_and_its_assets_on_the_apis_origin() {
     let (status, _, _) = invoke_raw(&tenant.router(RouteGroup::Chatbots), &Event::load("console-page.json")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+// ---- channels: the platforms' routes (docs/api.md §24) ------------------------------------------
+
+/// The channel id of the `slack-*.json`, `telegram-update.json` and `whatsapp-verify.json` events.
+const SAMPLE_CHANNEL_ID: &str = "chan_01jq3z5v7b8c9d0e1f2g3h4j5k";
+/// The signing secret the Slack samples are signed with (at their sample time, so stale now).
+const SAMPLE_SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
+/// The signing secret of the channel the tests connect.
+const SIGNING_SECRET: &str = "e3b4c5d6a7f8091a2b3c4d5e6f708192";
+/// The secret token placeholder of `telegram-update.json`.
+const SAMPLE_TELEGRAM_SECRET: &str = "tg_EXAMPLEsecretTOKEN000";
+
+/// Hex HMAC-SHA256 of `message` keyed with `key`.
+fn hmac_sha256_hex(key: &[u8], message: &[u8]) -> String {
+    use hmac::{Hmac, Mac};
+    let mut mac = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key).unwrap();
+    mac.update(message);
+    mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `X-Slack-Signature` of `body` at `timestamp` (Slack's v0 scheme).
+fn slack_signature(secret: &str, timestamp: &str, body: &str) -> String {
+    format!("v0={}", hmac_sha256_hex(secret.as_bytes(), format!("v0:{timestamp}:{body}").as_bytes()))
+}
+
+/// The Slack event signed anew with `secret` at the current time: Slack's window is 5 minutes,
+/// so the samples' own signatures (2026-05-01) are refused.
+fn slack_signed(event: &Event, secret: &str) -> Event {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs().to_string();
+    let signature = slack_signature(secret, &now, &event.body());
+    event.with_header("x-slack-request-timestamp", &now).with_header("x-slack-signature", &signature)
+}
+
+/// The platforms' calls a stub received: path and JSON body.
+type Calls = std::sync::Arc<std::sync::Mutex<Vec<(String, serde_json::Value)>>>;
+
+/// One local server standing in for Slack (`/slack`), Telegram (`/telegram`) and WhatsApp
+/// (`/whatsapp`): every call is recorded and answered as a success (`auth.test` names the bot
+/// `U0BOT`); its base URL.
+async fn platform_stub(calls: Calls) -> String {
+    use axum::extract::State;
+    use axum::http::Uri;
+    async fn record(State(calls): State<Calls>, uri: Uri, body: axum::body::Bytes) -> axum::Json<serde_json::Value> {
+        let body = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+        calls.lock().unwrap().push((uri.path().to_owned(), body));
+        axum::Json(json!({"ok": true, "result": true, "user_id": "U0BOT", "id": "123456789012345"}))
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = axum::Router::new().fallback(record).with_state(calls);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    base
+}
+
+/// The tenant's data dir composed the way the function composes it, the platforms' API URLs
+/// pointed at a [`platform_stub`]; its job queue is the in-process one, with no worker taking
+/// from it, so the tests see what the routes queued.
+async fn channels_composition(tenant: &Tenant, stub: &str) -> lore::compose::Composition {
+    let mut settings = lore::settings::Settings::from_env().expect("the settings");
+    settings.backend = lore::compose::Backend::Local;
+    settings.platforms.slack = format!("{stub}/slack");
+    settings.platforms.telegram = format!("{stub}/telegram");
+    settings.platforms.whatsapp = format!("{stub}/whatsapp");
+    let overrides = lore::compose::Overrides::default();
+    lore::compose::open_with(
+        &settings,
+        tenant.dir.path(),
+        "http://localhost:3000",
+        &overrides,
+        lore::compose::Uses::Everything,
+    )
+    .await
+    .expect("the embedded composition opens")
+}
+
+/// Connects a channel with `spec` to a new chatbot of the tenant; its id.
+async fn connect(
+    c: &lore::compose::Composition,
+    tenant: &Tenant,
+    spec: lore_domain::channel::RawChannelSpec,
+) -> String {
+    use lore_domain::source::SourceOwner;
+    let p = c.app.authenticate_and_admit(Some(&format!("Bearer {}", tenant.key))).await.unwrap();
+    let new = lore_domain::chatbot::NewChatbot::parse(Some("kb"), None, None).unwrap();
+    let bot = c.app.create_chatbot(&p, new).await.unwrap();
+    let channel =
+        c.app.connect_channel(&p, &SourceOwner::Chatbot(bot.id), &spec, "http://localhost:3000").await.unwrap();
+    channel.id.to_string()
+}
+
+fn value(s: &str) -> lore_domain::mind::Field<String> {
+    lore_domain::mind::Field::Value(s.to_owned())
+}
+
+/// The next channel's message the routes queued, as its `Debug` text (the job type is not a
+/// dependency of this function); `None` when nothing is queued within a moment.
+async fn queued_channel_job(c: &lore::compose::Composition) -> Option<String> {
+    let jobs = c.jobs.as_ref().expect("the in-process queue");
+    let job = tokio::time::timeout(std::time::Duration::from_millis(300), jobs.take_reply()).await.ok()??;
+    Some(format!("{job:?}"))
+}
+
+#[test]
+fn the_slack_samples_are_signed_the_way_slack_signs() {
+    for name in ["slack-url-verification.json", "slack-event.json"] {
+        let event = Event::load(name);
+        let json: serde_json::Value = serde_json::from_str(event.json()).unwrap();
+        let headers = &json["headers"];
+        assert_eq!(headers["content-length"], event.body().len().to_string(), "{name}");
+        let ts = headers["x-slack-request-timestamp"].as_str().unwrap();
+        assert_eq!(
+            headers["x-slack-signature"].as_str(),
+            Some(slack_signature(SAMPLE_SIGNING_SECRET, ts, &event.body()).as_str()),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn slack_events_are_checked_verified_and_queued_once() {
+    let tenant = Tenant::new().await;
+    let calls = Calls::default();
+    let stub = platform_stub(calls.clone()).await;
+    let c = channels_composition(&tenant, &stub).await;
+    let spec = lore_domain::channel::RawChannelSpec {
+        kind: value("slack"),
+        bot_token: value("xoxb-1234-5678-EXAMPLE"),
+        signing_secret: value(SIGNING_SECRET),
+        ..Default::default()
+    };
+    let id = connect(&c, &tenant, spec).await;
+    assert_eq!(calls.lock().unwrap().iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), ["/slack/auth.test"]);
+    let router = lore::lambda::api_router(c.app.clone(), &[RouteGroup::Integrations]);
+    let ev = |name: &str| Event::load(name).with(SAMPLE_CHANNEL_ID, &id);
+
+    // Slack's check of the Request URL: its challenge, echoed.
+    let check = invoke(&router, &slack_signed(&ev("slack-url-verification.json"), SIGNING_SECRET)).await;
+    assert_eq!(check.status, StatusCode::OK, "{check:?}");
+    assert_eq!(check.body, json!({"challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}));
+
+    // Refused: signed with another secret, as shipped (2026: out of the 5 minutes), unsigned.
+    let event = ev("slack-event.json");
+    let unsigned: serde_json::Value = {
+        let mut v: serde_json::Value = serde_json::from_str(event.json()).unwrap();
+        v["headers"].as_object_mut().unwrap().remove("x-slack-signature");
+        v
+    };
+    for (what, refused) in [
+        ("another secret", slack_signed(&event, "not-the-signing-secret")),
+        ("stale", event.clone()),
+        ("unsigned", Event::from_json(&unsigned.to_string())),
+    ] {
+        let reply = invoke(&router, &refused).await;
+        assert_eq!((reply.status, reply.error_code()), (StatusCode::UNAUTHORIZED, "unauthorized"), "{what}: {reply:?}");
+    }
+    let stale_but_right =
+        invoke(&router, &slack_signed(&event, SIGNING_SECRET).with_header("x-slack-request-timestamp", "1777636800"))
+            .await;
+    assert_eq!(stale_but_right.status, StatusCode::UNAUTHORIZED, "the timestamp is signed too");
+    assert_eq!(queued_channel_job(&c).await, None, "nothing refused is queued");
+
+    // The mention: acknowledged at once, its answer queued for the worker (one job).
+    let mention = invoke(&router, &slack_signed(&event, SIGNING_SECRET)).await;
+    assert_eq!(mention.status, StatusCode::OK, "{mention:?}");
+    assert_eq!(mention.body, json!({"status": "success"}));
+    let job = queued_channel_job(&c).await.expect("a channel job was queued");
+    assert!(job.starts_with("Channel("), "{job}");
+    for part in [id.as_str(), "C0123456789", "1777636800.000100", "Ev0123456789", "\"How long do refunds take?\""] {
+        assert!(job.contains(part), "{part} in {job}");
+    }
+    assert!(!job.contains("U0BOT"), "the mention of the bot is taken out of the question: {job}");
+    // Slack's redelivery (same event_id): acknowledged, not queued again.
+    let again = invoke(&router, &slack_signed(&event, SIGNING_SECRET)).await;
+    assert_eq!((again.status, again.body.clone()), (StatusCode::OK, json!({"status": "success"})), "{again:?}");
+    assert_eq!(queued_channel_job(&c).await, None, "a redelivery is answered once");
+    assert_eq!(calls.lock().unwrap().len(), 1, "nothing is sent from the route itself");
+
+    // The sample's own channel id names no channel.
+    let unknown = invoke(&router, &slack_signed(&Event::load("slack-event.json"), SIGNING_SECRET)).await;
+    assert_eq!((unknown.status, unknown.error_code()), (StatusCode::NOT_FOUND, "not_found"), "{unknown:?}");
+}
+
+#[tokio::test]
+async fn telegram_and_whatsapp_events_are_checked_with_the_channels_secrets() {
+    let tenant = Tenant::new().await;
+    let calls = Calls::default();
+    let stub = platform_stub(calls.clone()).await;
+    let c = channels_composition(&tenant, &stub).await;
+    let router = lore::lambda::api_router(c.app.clone(), &[RouteGroup::Integrations]);
+
+    // Telegram: the secret token Lore gave setWebhook is what admits an update.
+    let spec = lore_domain::channel::RawChannelSpec {
+        kind: value("telegram"),
+        bot_token: value("123456789:AAEXAMPLEexampleEXAMPLEexample"),
+        ..Default::default()
+    };
+    let telegram = connect(&c, &tenant, spec).await;
+    let secret = {
+        let calls = calls.lock().unwrap();
+        let (path, body) = calls.last().unwrap();
+        assert_eq!(path, "/telegram/bot123456789:AAEXAMPLEexampleEXAMPLEexample/setWebhook");
+        assert_eq!(body["url"], format!("http://localhost:3000/channels/{telegram}/telegram"));
+        body["secret_token"].as_str().unwrap().to_owned()
+    };
+    let update = Event::load("telegram-update.json").with(SAMPLE_CHANNEL_ID, &telegram);
+    let refused = invoke(&router, &update).await;
+    assert_eq!((refused.status, refused.error_code()), (StatusCode::UNAUTHORIZED, "unauthorized"), "{refused:?}");
+    let update = update.with(SAMPLE_TELEGRAM_SECRET, &secret);
+    let reply = invoke(&router, &update).await;
+    assert_eq!((reply.status, reply.body.clone()), (StatusCode::OK, json!({"status": "success"})), "{reply:?}");
+    let job = queued_channel_job(&c).await.expect("a channel job was queued");
+    for part in [telegram.as_str(), "987654321", "\"Ada\"", "\"How long do refunds take?\""] {
+        assert!(job.contains(part), "{part} in {job}");
+    }
+    assert_eq!(invoke(&router, &update).await.status, StatusCode::OK, "a redelivered update");
+    assert_eq!(queued_channel_job(&c).await, None, "a redelivered update is answered once");
+
+    // WhatsApp: Meta's check of the Callback URL echoes the challenge for the verify token.
+    let spec = lore_domain::channel::RawChannelSpec {
+        kind: value("whatsapp"),
+        access_token: value("EAAGexampleEXAMPLE"),
+        phone_number_id: value("123456789012345"),
+        app_secret: value("0123456789abcdef0123456789abcdef"),
+        verify_token: value("lore-verify-EXAMPLE"),
+        ..Default::default()
+    };
+    let whatsapp = connect(&c, &tenant, spec).await;
+    let verify = Event::load("whatsapp-verify.json").with(SAMPLE_CHANNEL_ID, &whatsapp);
+    let (status, headers, body) = invoke_raw(&router, &verify).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/plain"), "{headers:?}");
+    assert_eq!(body, b"1158201444");
+    let wrong = invoke(&router, &verify.with("lore-verify-EXAMPLE", "a-guess")).await;
+    assert_eq!((wrong.status, wrong.error_code()), (StatusCode::FORBIDDEN, "forbidden"), "{wrong:?}");
+    // Each platform's route knows only its own channels.
+    let other = invoke(&router, &Event::load("whatsapp-verify.json").with(SAMPLE_CHANNEL_ID, &telegram)).await;
+    assert_eq!((other.status, other.error_code()), (StatusCode::NOT_FOUND, "not_found"), "{other:?}");
+}

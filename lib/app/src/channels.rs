@@ -22,6 +22,7 @@ use lore_domain::conversation::{
 };
 use lore_domain::embed::UserId;
 use lore_domain::id::{ChannelId, ConversationId, WorkspaceId};
+use lore_domain::language::Language;
 use lore_domain::source::SourceOwner;
 use lore_domain::{DomainError, ErrorCode, Timestamp};
 use std::time::Duration;
@@ -58,8 +59,17 @@ fn token_member(kind: ChannelKind) -> &'static str {
     }
 }
 
-fn connect_error(kind: ChannelKind, e: PlatformError) -> AppError {
+fn connect_error(kind: ChannelKind, e: PlatformError, url: &str) -> AppError {
     AppError::Rejected(match e {
+        // Telegram refuses a webhook it cannot use (not https, not public) with words about it:
+        // that is Lore's address, not the token.
+        PlatformError::Refused(said) if said.to_ascii_lowercase().contains("webhook") => DomainError::field(
+            "type",
+            format!(
+                "{} refused Lore's address {url}: {said}. It needs a public https address: set LORE_PUBLIC_BASE_URL",
+                kind.display()
+            ),
+        ),
         PlatformError::Refused(said) => {
             DomainError::field(token_member(kind), format!("{} refused it: {said}", kind.display()))
         }
@@ -67,6 +77,11 @@ fn connect_error(kind: ChannelKind, e: PlatformError) -> AppError {
             DomainError::field("type", format!("could not reach {} ({why}); try again", kind.display()))
         }
     })
+}
+
+/// The language a message is written in (a welcome, an agent's reply), English when unclear.
+fn written_in(message: &Message) -> Language {
+    Language::detect(&message.content).unwrap_or(Language::English)
 }
 
 impl App {
@@ -93,7 +108,8 @@ impl App {
         let url = format!("{}{}", public_base.trim_end_matches('/'), channel.webhook_path());
         let kind = channel.kind();
         let platform = &self.ports.shared.channel_platform;
-        channel.credentials = platform.connect(&channel.credentials, &url).await.map_err(|e| connect_error(kind, e))?;
+        channel.credentials =
+            platform.connect(&channel.credentials, &url).await.map_err(|e| connect_error(kind, e, &url))?;
         match store.insert_channel(&channel, MAX_CHANNELS_PER_OWNER).await? {
             ChannelWrite::Written => Ok(channel),
             ChannelWrite::LimitReached => {
@@ -282,13 +298,20 @@ impl App {
         if m.greeting {
             let welcome = opened.into_iter().find(|w| w.generated_by == Some(GeneratedBy::Welcome));
             if let Some(welcome) = welcome {
-                self.send_on_channel(&channel, &conversation, &welcome, None).await;
+                self.send_on_channel(&channel, &conversation, &welcome, None, written_in(&welcome)).await;
             }
             return Ok(());
         }
         let text: String = m.text.chars().take(MAX_CONTENT_CHARS).collect();
         let content = MessageContent::parse("text", Some(&text))?;
         let reply_to = m.reply_to.as_deref();
+        // The answer's language, as the turn chooses it (the owner's, else the question's).
+        let language = match self.assistant_settings(&channel.workspace_id, &channel.owner).await {
+            Ok(settings) => settings.reply.language.answer_language(&text),
+            Err(AppError::Storage(e)) => return Err(AppError::Storage(e)),
+            // The owner is gone.
+            Err(_) => return Ok(()),
+        };
         let (conversation, answered) = match self.answer_on_channel(&channel, &conversation, content.clone()).await {
             // A long thread goes on in a new conversation.
             Err(AppError::Rejected(e)) if e.code == ErrorCode::ConversationFull => {
@@ -299,7 +322,7 @@ impl App {
             answered => (conversation, answered),
         };
         match answered {
-            Ok(Some(answer)) => self.send_on_channel(&channel, &conversation, &answer, reply_to).await,
+            Ok(Some(answer)) => self.send_on_channel(&channel, &conversation, &answer, reply_to, language).await,
             Ok(None) => {}
             Err(AppError::Storage(e)) => return Err(AppError::Storage(e)),
             Err(e) => {
@@ -380,21 +403,23 @@ impl App {
         Ok((self.find_conversation(ws, owner, &winner).await?, Vec::new()))
     }
 
-    /// Sends `message` (an answer, a welcome, an agent's reply) to the conversation's thread;
-    /// the outcome is kept on the channel and, when it failed for good, on the conversation.
+    /// Sends `message` (an answer, a welcome, an agent's reply) to the conversation's thread, its
+    /// sources titled in `language`; the outcome is kept on the channel and, when it failed for
+    /// good, on the conversation.
     pub(crate) async fn send_on_channel(
         &self,
         channel: &ConnectedChannel,
         conversation: &Conversation,
         message: &Message,
         reply_to: Option<&str>,
+        language: Language,
     ) {
         let Some(link) = &conversation.link else { return };
         let kind = channel.kind();
         let outgoing = OutboundMessage {
             thread: link.thread.clone(),
             reply_to: reply_to.map(str::to_owned),
-            pieces: outbound::render(kind, &message.content, &message.citations),
+            pieces: outbound::render(kind, &message.content, &message.citations, language),
         };
         let sent = self.ports.shared.channel_platform.send(&channel.credentials, &outgoing).await;
         let (ws, store) = (&channel.workspace_id, &self.ports.storage);
@@ -432,7 +457,7 @@ impl App {
         let Some(link) = &conversation.link else { return };
         match self.ports.storage.channels.find_channel(&link.channel_id).await {
             Ok(Some(channel)) if channel.workspace_id == conversation.workspace_id => {
-                self.send_on_channel(&channel, conversation, reply, None).await;
+                self.send_on_channel(&channel, conversation, reply, None, written_in(reply)).await;
             }
             Ok(_) => {
                 tracing::info!(conversation = %conversation.id, "the conversation's channel is gone; the reply stays in Lore")

@@ -177,46 +177,47 @@ impl Language {
     }
 }
 
-/// The sentences of an extractive answer in each language: the framing before the quotes, and
-/// the answer when nothing in the knowledge matches (quotes stay in their own language).
-const ANSWER_SENTENCES: &[(Language, &str, &str)] = &[
-    (Language::English, "From what I know:", "I don't have anything in my knowledge about that yet."),
-    (Language::French, "D'après ce que je sais :", "Je n'ai encore rien à ce sujet dans mes connaissances."),
-    (Language::German, "Soweit ich weiß:", "Dazu habe ich noch nichts in meinem Wissen."),
-    (Language::Spanish, "Según lo que sé:", "Todavía no tengo nada sobre eso en mis conocimientos."),
-    (Language::Italian, "Da quello che so:", "Non ho ancora nulla su questo nelle mie conoscenze."),
-    (Language::Portuguese, "Pelo que sei:", "Ainda não tenho nada sobre isso no meu conhecimento."),
-    (Language::Dutch, "Voor zover ik weet:", "Daar heb ik nog niets over in mijn kennis."),
-    (Language::Polish, "Z tego, co wiem:", "Nie mam jeszcze w swojej wiedzy nic na ten temat."),
-    (Language::Russian, "Вот что я знаю:", "В моих знаниях пока нет ничего об этом."),
-    (Language::Ukrainian, "Ось що я знаю:", "У моїх знаннях поки немає нічого про це."),
-    (Language::Turkish, "Bildiğim kadarıyla:", "Bilgilerimde henüz bununla ilgili bir şey yok."),
-    (Language::Arabic, "بحسب ما أعرف:", "لا يوجد في معرفتي شيء عن هذا حتى الآن."),
-    (Language::Hebrew, "ממה שאני יודע:", "עדיין אין לי מידע על כך."),
-    (Language::Persian, "تا جایی که می‌دانم:", "هنوز چیزی دربارهٔ این موضوع در دانسته‌هایم ندارم."),
-    (Language::Hindi, "मेरी जानकारी के अनुसार:", "मेरी जानकारी में अभी इसके बारे में कुछ नहीं है।"),
-    (Language::Japanese, "私の知る限りでは：", "その件については、まだ私の知識に情報がありません。"),
-    (Language::Korean, "제가 아는 바로는:", "아직 이에 대한 정보가 제 지식에 없습니다."),
-    (Language::Chinese, "据我所知：", "我的知识库中暂时还没有这方面的内容。"),
-    (Language::Vietnamese, "Theo những gì tôi biết:", "Tôi chưa có thông tin nào về điều đó."),
-    (Language::Indonesian, "Sejauh yang saya tahu:", "Saya belum punya informasi tentang hal itu."),
-    (Language::Swedish, "Så vitt jag vet:", "Jag har inget om det i min kunskap ännu."),
-    (Language::Danish, "Så vidt jeg ved:", "Jeg har endnu ikke noget om det i min viden."),
-    (Language::Norwegian, "Så vidt jeg vet:", "Jeg har ikke noe om det i kunnskapen min ennå."),
-    (Language::Finnish, "Tietojeni mukaan:", "Tietämyksessäni ei ole vielä mitään siitä."),
-    (Language::Czech, "Pokud vím:", "Zatím o tom ve svých znalostech nic nemám."),
-    (Language::Romanian, "Din câte știu:", "Încă nu am nimic despre asta în cunoștințele mele."),
-    (Language::Greek, "Από όσα γνωρίζω:", "Δεν έχω ακόμη τίποτα σχετικά με αυτό στις γνώσεις μου."),
-    (Language::Hungarian, "Amennyire tudom:", "Erről még nincs semmi a tudásomban."),
+/// The sentences of an extractive answer in each language: the framing before the quotes, the
+/// answer when nothing in the knowledge matches (quotes stay in their own language), and the
+/// title of an answer's list of sources where a platform shows one (docs/api.md §24).
+const ANSWER_SENTENCES: &[(Language, &str, &str, &str)] = &[
+    (Language::English, "From what I know:", "I don't have anything in my knowledge about that yet.", "Sources"),
+    (Language::French, "D'après ce que je sais :", "Je n'ai encore rien à ce sujet dans mes connaissances.", "Sources"),
+    (Language::German, "Soweit ich weiß:", "Dazu habe ich noch nichts in meinem Wissen.", "Quellen"),
+    (Language::Spanish, "Según lo que sé:", "Todavía no tengo nada sobre eso en mis conocimientos.", "Fuentes"),
+    (Language::Italian, "Da quello che so:", "Non ho ancora nulla su questo nelle mie conoscenze.", "Fonti"),
+    (Language::Portuguese, "Pelo que sei:", "Ainda não tenho nada sobre isso no meu conhecimento.", "Fontes"),
+    (Language::Dutch, "Voor zover ik weet:", "Daar heb ik nog niets over in mijn kennis.", "Bronnen"),
+    (Language::Polish, "Z tego, co wiem:", "Nie mam jeszcze w swojej wiedzy nic na ten temat.", "Źródła"),
+    (Language::Russian, "Вот что я знаю:", "В моих знаниях пока нет ничего об этом.", "Источники"),
+    (Language::Ukrainian, "Ось що я знаю:", "У моїх знаннях поки немає нічого про це.", "Джерела"),
+    (Language::Turkish, "Bildiğim kadarıyla:", "Bilgilerimde henüz bununla ilgili bir şey yok.", "Kaynaklar"),
+    (Language::Arabic, "بحسب ما أعرف:", "لا يوجد في معرفتي شيء عن هذا حتى الآن.", "المصادر"),
+    (Language::Hebrew, "ממה שאני יודע:", "עדיין אין לי מידע על כך.", "מקורות"),
+    (Language::Persian, "تا جایی که می‌دانم:", "هنوز چیزی دربارهٔ این موضوع در دانسته‌هایم ندارم.", "منابع"),
+    (Language::Hindi, "मेरी जानकारी के अनुसार:", "मेरी जानकारी में अभी इसके बारे में कुछ नहीं है।", "स्रोत"),
+    (Language::Japanese, "私の知る限りでは：", "その件については、まだ私の知識に情報がありません。", "出典"),
+    (Language::Korean, "제가 아는 바로는:", "아직 이에 대한 정보가 제 지식에 없습니다.", "출처"),
+    (Language::Chinese, "据我所知：", "我的知识库中暂时还没有这方面的内容。", "来源"),
+    (Language::Vietnamese, "Theo những gì tôi biết:", "Tôi chưa có thông tin nào về điều đó.", "Nguồn"),
+    (Language::Indonesian, "Sejauh yang saya tahu:", "Saya belum punya informasi tentang hal itu.", "Sumber"),
+    (Language::Swedish, "Så vitt jag vet:", "Jag har inget om det i min kunskap ännu.", "Källor"),
+    (Language::Danish, "Så vidt jeg ved:", "Jeg har endnu ikke noget om det i min viden.", "Kilder"),
+    (Language::Norwegian, "Så vidt jeg vet:", "Jeg har ikke noe om det i kunnskapen min ennå.", "Kilder"),
+    (Language::Finnish, "Tietojeni mukaan:", "Tietämyksessäni ei ole vielä mitään siitä.", "Lähteet"),
+    (Language::Czech, "Pokud vím:", "Zatím o tom ve svých znalostech nic nemám.", "Zdroje"),
+    (Language::Romanian, "Din câte știu:", "Încă nu am nimic despre asta în cunoștințele mele.", "Surse"),
+    (Language::Greek, "Από όσα γνωρίζω:", "Δεν έχω ακόμη τίποτα σχετικά με αυτό στις γνώσεις μου.", "Πηγές"),
+    (Language::Hungarian, "Amennyire tudom:", "Erről még nincs semmi a tudásomban.", "Források"),
 ];
 
 impl Language {
-    fn sentences(self) -> (&'static str, &'static str) {
+    fn sentences(self) -> (&'static str, &'static str, &'static str) {
         ANSWER_SENTENCES
             .iter()
-            .find(|(l, _, _)| *l == self)
+            .find(|(l, _, _, _)| *l == self)
             .or_else(|| ANSWER_SENTENCES.first())
-            .map_or(("", ""), |(_, framing, nothing)| (*framing, *nothing))
+            .map_or(("", "", ""), |(_, framing, nothing, sources)| (*framing, *nothing, *sources))
     }
 
     /// What an extractive answer opens with before its quotes.
@@ -227,6 +228,11 @@ impl Language {
     /// The answer when nothing in the knowledge matches the question.
     pub fn nothing_found(self) -> &'static str {
         self.sentences().1
+    }
+
+    /// The title of an answer's list of sources.
+    pub fn sources_title(self) -> &'static str {
+        self.sentences().2
     }
 }
 
@@ -486,7 +492,7 @@ mod tests {
     #[test]
     fn every_language_has_its_answer_sentences() {
         for l in Language::ALL {
-            assert_eq!(ANSWER_SENTENCES.iter().filter(|(x, _, _)| x == l).count(), 1, "{l}");
+            assert_eq!(ANSWER_SENTENCES.iter().filter(|(x, _, _, _)| x == l).count(), 1, "{l}");
             assert!(!l.answer_framing().is_empty() && !l.nothing_found().is_empty());
         }
         assert_eq!(Language::English.nothing_found(), crate::conversation::NOTHING_FOUND);

@@ -97,7 +97,8 @@ pub fn chatbot_router() -> ApiRouter {
 pub struct VisitorView {
     pub email: Option<String>,
     pub name: Option<String>,
-    /// The host site's verified user (identity verification, docs/api.md §18); else `null`.
+    /// The host site's verified user (identity verification, docs/api.md §18), or on a
+    /// connected channel the platform's user id (§24); else `null`.
     pub user_id: Option<String>,
 }
 

@@ -9,7 +9,7 @@ use lore_domain::channel::{ChannelStatus, ConnectedChannel, EVENT_MEMORY_SECS, P
 use lore_domain::id::{ChannelId, ConversationId, WorkspaceId};
 use lore_domain::source::SourceOwner;
 use lore_records::{ChannelKeys, ChannelRecord, PlatformFailureRecord, from_json, to_json};
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 const COLS: &str = "id, workspace_id, owner_id, details, created_at";
 
@@ -25,6 +25,24 @@ fn channel_from(r: &Row<'_>) -> rusqlite::Result<ConnectedChannel> {
         created_at: Timestamp::from_millis(r.get(4)?),
     };
     from_json::<ChannelRecord>(&r.get::<_, String>(3)?, "channel").and_then(|d| d.into_channel(keys)).map_err(malformed)
+}
+
+fn channel_exists(c: &Connection, id: &ChannelId) -> StoreResult<bool> {
+    c.query_row("SELECT EXISTS (SELECT 1 FROM channels WHERE id = ?1)", [id.as_str()], |r| r.get(0))
+        .map_err(unavailable)
+}
+
+/// The conversation the channel's thread is bound to (an unreadable id reads as none).
+fn bound_conversation(c: &Connection, id: &ChannelId, thread: &str) -> StoreResult<Option<ConversationId>> {
+    let found: Option<String> = c
+        .query_row(
+            "SELECT conversation_id FROM channel_threads WHERE channel_id = ?1 AND thread = ?2",
+            [id.as_str(), thread],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(unavailable)?;
+    Ok(found.and_then(|s| ConversationId::parse(&s)))
 }
 
 #[async_trait]
@@ -177,28 +195,14 @@ impl ChannelStore for SqliteStore {
                 )
                 .map_err(unavailable)?;
             // A channel deleted meanwhile: nothing to answer, but not a redelivery either.
-            let exists: bool = tx
-                .query_row("SELECT EXISTS (SELECT 1 FROM channels WHERE id = ?1)", [id.as_str()], |r| r.get(0))
-                .map_err(unavailable)?;
-            Ok(n == 1 || !exists)
+            Ok(n == 1 || !channel_exists(tx, &id)?)
         })
         .await
     }
 
     async fn thread_conversation(&self, id: &ChannelId, thread: &str) -> StoreResult<Option<ConversationId>> {
         let (id, thread) = (id.clone(), thread.to_owned());
-        self.read(move |c| {
-            let found: Option<String> = c
-                .query_row(
-                    "SELECT conversation_id FROM channel_threads WHERE channel_id = ?1 AND thread = ?2",
-                    [id.as_str(), thread.as_str()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(unavailable)?;
-            Ok(found.and_then(|s| ConversationId::parse(&s)))
-        })
-        .await
+        self.read(move |c| bound_conversation(c, &id, &thread)).await
     }
 
     async fn bind_thread(
@@ -211,28 +215,12 @@ impl ChannelStore for SqliteStore {
         let (id, thread, conversation) = (id.clone(), thread.to_owned(), conversation.clone());
         let replacing = replacing.cloned();
         self.write(move |tx| {
-            let bound: Option<String> = tx
-                .query_row(
-                    "SELECT conversation_id FROM channel_threads WHERE channel_id = ?1 AND thread = ?2",
-                    [id.as_str(), thread.as_str()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(unavailable)?;
-            let free = match (&bound, &replacing) {
-                (None, _) => true,
-                (Some(b), Some(r)) => b == r.as_str(),
-                (Some(_), None) => false,
-            };
-            if !free {
-                let b = bound.unwrap_or_default();
-                return ConversationId::parse(&b)
-                    .ok_or_else(|| unavailable(malformed("malformed thread conversation")));
+            match (bound_conversation(tx, &id, &thread)?, &replacing) {
+                (Some(bound), Some(stale)) if bound != *stale => return Ok(bound),
+                (Some(bound), None) => return Ok(bound),
+                _ => {}
             }
-            let exists: bool = tx
-                .query_row("SELECT EXISTS (SELECT 1 FROM channels WHERE id = ?1)", [id.as_str()], |r| r.get(0))
-                .map_err(unavailable)?;
-            if exists {
+            if channel_exists(tx, &id)? {
                 tx.execute(
                     "INSERT INTO channel_threads (channel_id, thread, conversation_id) VALUES (?1, ?2, ?3)
                      ON CONFLICT (channel_id, thread) DO UPDATE SET conversation_id = excluded.conversation_id",

@@ -4,6 +4,7 @@
 use super::{Workers, run_job, sweeper};
 use lore_app::App;
 use lore_app::ports::DispatchSignal;
+use lore_app::ports::Job;
 use lore_local::LocalSignal;
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +39,19 @@ pub fn spawn_sqs(app: App, queue: lore_aws::SqsPoller) -> Workers {
                 };
                 for message in messages {
                     let done = match lore_aws::parse_job(&message.body) {
+                        // A channel's message is answered beside the processing runs, as the
+                        // ingest-worker function does (docs/decisions.md "Channels").
+                        Ok(job @ Job::Channel(_)) => {
+                            let (app, queue) = (app.clone(), queue.clone());
+                            tokio::spawn(async move {
+                                if run_job(&app, n, job).await
+                                    && let Err(e) = queue.delete(&message).await
+                                {
+                                    tracing::warn!(worker = n, error = %e, "could not delete an answered channel job");
+                                }
+                            });
+                            continue;
+                        }
                         Ok(job) => run_job(&app, n, job).await,
                         Err(e) => {
                             tracing::error!(worker = n, message = %message.message_id, error = %e, "dropping a message that is not an ingest job");

@@ -12,6 +12,7 @@
 
 use super::ChannelKind;
 use crate::conversation::Citation;
+use crate::language::Language;
 
 /// The longest text one platform message may hold, in characters.
 pub fn max_chars(kind: ChannelKind) -> usize {
@@ -29,19 +30,14 @@ const MAX_LINK_URL_CHARS: usize = 1_000;
 const MAX_SLACK_LABEL_CHARS: usize = 500;
 
 /// `text` (the stored answer: Markdown with `[n]` markers) with its `citations`, as the
-/// messages to send, in order; none longer than [`max_chars`].
-pub fn render(kind: ChannelKind, text: &str, citations: &[Citation]) -> Vec<String> {
-    pack(&atoms(kind, text, citations), max_chars(kind))
+/// messages to send, in order; none longer than [`max_chars`]. The list of sources is titled in
+/// `language` (the answer's).
+pub fn render(kind: ChannelKind, text: &str, citations: &[Citation], language: Language) -> Vec<String> {
+    pack(&atoms(kind, text, citations, language), max_chars(kind))
 }
 
-/// The whole answer as one text, uncut.
-#[cfg(test)]
-fn render_whole(kind: ChannelKind, text: &str, citations: &[Citation]) -> String {
-    pack(&atoms(kind, text, citations), usize::MAX).concat()
-}
-
-fn atoms(kind: ChannelKind, text: &str, citations: &[Citation]) -> Vec<Atom> {
-    let mut w = Writer { kind, citations, atoms: Vec::new() };
+fn atoms(kind: ChannelKind, text: &str, citations: &[Citation], language: Language) -> Vec<Atom> {
+    let mut w = Writer { kind, citations, sources_title: language.sources_title(), atoms: Vec::new() };
     for (i, block) in parse_blocks(text).iter().enumerate() {
         if i > 0 {
             w.raw("\n\n");
@@ -376,6 +372,7 @@ impl Atom {
 struct Writer<'a> {
     kind: ChannelKind,
     citations: &'a [Citation],
+    sources_title: &'static str,
     atoms: Vec<Atom>,
 }
 
@@ -499,7 +496,7 @@ impl Writer<'_> {
     fn sources(&mut self) {
         let [bold, ..] = self.marks();
         self.open(bold.0, bold.1);
-        self.raw("Sources");
+        self.raw(self.sources_title);
         self.close();
         let mut citations: Vec<&Citation> = self.citations.iter().collect();
         citations.sort_by_key(|c| c.index);
@@ -654,6 +651,29 @@ mod tests {
     use super::*;
     use crate::id::SourceId;
     use crate::source::SourceType;
+
+    /// An English answer's rendering.
+    fn render(kind: ChannelKind, text: &str, citations: &[Citation]) -> Vec<String> {
+        super::render(kind, text, citations, Language::English)
+    }
+
+    /// The whole answer as one text, uncut.
+    fn render_whole(kind: ChannelKind, text: &str, citations: &[Citation]) -> String {
+        pack(&atoms(kind, text, citations, Language::English), usize::MAX).concat()
+    }
+
+    #[test]
+    fn the_sources_are_titled_in_the_answers_language() {
+        let c = [citation(1, "ガイド", None)];
+        assert_eq!(
+            super::render(ChannelKind::Whatsapp, "返品は14日以内です [1]", &c, Language::Japanese),
+            ["返品は14日以内です [1]\n\n*出典*\n[1] ガイド"]
+        );
+        assert_eq!(
+            super::render(ChannelKind::Telegram, "x [1]", &c, Language::German),
+            ["x [1]\n\n<b>Quellen</b>\n[1] ガイド"]
+        );
+    }
 
     fn citation(index: u32, name: &str, url: Option<&str>) -> Citation {
         Citation {
@@ -873,7 +893,7 @@ mod tests {
         let atoms: Vec<Atom> = "abcdefgh".chars().map(Atom::Char).collect();
         assert_eq!(pack(&atoms, 3), ["abc", "def", "gh"]);
         // A span open at a cut is closed and reopened; an entity is never cut.
-        let mut w = Writer { kind: ChannelKind::Telegram, citations: &[], atoms: Vec::new() };
+        let mut w = Writer { kind: ChannelKind::Telegram, citations: &[], sources_title: "Sources", atoms: Vec::new() };
         w.open("<b>", "</b>");
         w.text("aa & bb");
         w.close();

@@ -41,6 +41,7 @@ static FILES: Files = Files::new(&[
     File { name: "actions.js", content_type: JS, body: include_str!("js/actions.js") },
     File { name: "analytics.js", content_type: JS, body: include_str!("js/analytics.js") },
     File { name: "api.js", content_type: JS, body: include_str!("js/api.js") },
+    File { name: "channels.js", content_type: JS, body: include_str!("js/channels.js") },
     File { name: "chunks.js", content_type: JS, body: include_str!("js/chunks.js") },
     File { name: "conversations.js", content_type: JS, body: include_str!("js/conversations.js") },
     File { name: "dom.js", content_type: JS, body: include_str!("js/dom.js") },

@@ -4,7 +4,7 @@
 // types, header rows whose stored values stay hidden ("•••"), the signing secret shown once, and
 // a test call whose answer shows as text. `callLines` writes a message's calls for a transcript.
 
-import { api, attempt } from "./api.js";
+import { api, attempt, write } from "./api.js";
 import { announce, el, field, fill, newId, showSecret } from "./dom.js";
 import { kinds } from "./kinds.js";
 
@@ -110,25 +110,6 @@ export function newestCalls(transcripts, limit) {
     }
   }
   return calls.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, limit);
-}
-
-/** A write that keeps the API's field errors (`error.details.fields`), which `api` drops:
- * {data} or {error: {status, code, message, fields}}. A refused session is left to `api`. */
-async function write(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: { "X-Lore-Console": "1", Accept: "application/json", "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  }).catch(() => null);
-  const data = res ? await res.json().catch(() => null) : null;
-  if (res && res.ok) return { data };
-  if (res && res.status === 401) {
-    await attempt(() => api("GET", "/api/integrations/webhooks/auth/verify")); // signs out
-    return { error: { status: 401, code: "unauthorized", message: "", fields: {} } };
-  }
-  const e = (data && data.error) || {};
-  return { error: { status: res ? res.status : 0, code: e.code || "error", message: e.message || `The request failed (${res ? res.status : "no answer"}).`, fields: (e.details && e.details.fields) || {} } };
 }
 
 export function actionsSection(kind, id) {

@@ -10,9 +10,11 @@ import { announce, el } from "./dom.js";
 export class ApiError extends Error {
   constructor(status, body) {
     const e = (body && body.error) || {};
-    super(e.message || `The request failed (${status}).`);
+    super(e.message || `The request failed (${status || "no answer"}).`);
     this.status = status;
     this.code = e.code || "error";
+    /** A `validation_error`'s refused members: member → reason. */
+    this.fields = (e.details && e.details.fields) || {};
   }
 }
 
@@ -44,6 +46,17 @@ export async function api(method, path, body, key) {
   }
   if (!res.ok) throw new ApiError(res.status, data);
   return data;
+}
+
+/** A write whose refusal is answered, not thrown: `{data}`, or `{error}` (an ApiError, whose
+ * `fields` name the refused members for the form to show beside them). A refused session has
+ * signed out already (`api`). */
+export async function write(method, path, body) {
+  try {
+    return { data: await api(method, path, body) };
+  } catch (e) {
+    return { error: e instanceof ApiError ? e : new ApiError(0, null) };
+  }
 }
 
 /** A multipart upload with progress, through XMLHttpRequest (fetch reports no upload progress). */

@@ -1,5 +1,6 @@
 // A chatbot's or Mind's conversations (those waiting for a person first, exports), and one
-// conversation's transcript: rate and correct answers, reply as a person, hand back.
+// conversation's transcript: rate and correct answers, reply as a person, hand back. A conversation
+// held on Slack, Telegram or WhatsApp says so, and the transcript warns when a message did not reach it.
 
 import { api, attempt, download } from "./api.js";
 import { announce, el, field, fill } from "./dom.js";
@@ -9,8 +10,12 @@ import { markdown, plain } from "./markup.js";
 import { layout } from "./shell.js";
 import { addAsTestButton } from "./tests.js";
 import { callLines } from "./actions.js";
+import { channelName, onPlatform } from "./channels.js";
 import { draftFromAnswer } from "./testwords.js";
 import { author, correctedAnswers, firstQuestion, handoffReasonWords, ratingWords, statusWords, visitorParts } from "./words.js";
+
+/** A conversation's platform as a badge ("Slack"), or null when it is not held on one. */
+const channelBadge = (c) => (onPlatform(c.channel) ? el("span", { class: "badge channel" }, channelName(c.channel)) : null);
 
 export function conversationsSection(kind, id) {
   const k = kinds[kind];
@@ -39,8 +44,9 @@ export function conversationsSection(kind, id) {
       el("a", { href: `#/${kind}s/${id}/conversations/${c.id}`, class: "visitor" }, visitorParts(c.visitor).join(" · ")),
       " ",
       el("span", { class: `badge ${c.status === "handoff" ? "handoff" : "open"}` }, statusWords(c.status)),
+      channelBadge(c) ? [" ", channelBadge(c)] : null,
       handoffReasonWords(c) ? el("p", { class: "reason" }, el("span", { class: "label" }, "Reason: "), handoffReasonWords(c)) : null,
-      el("div", { class: "meta" }, `${when(c.createdAt)} · ${c.messageCount} messages · ${c.channel}`),
+      el("div", { class: "meta" }, `${when(c.createdAt)} · ${c.messageCount} messages · ${channelName(c.channel)}`),
       asked ? question : more,
     );
   };
@@ -84,9 +90,12 @@ export async function transcriptView(kind, id, conversationId) {
     corrected = correctedAnswers(messages, fixes ? fixes.corrections : []);
     render();
     fill(holder,
-      el("p", { class: "visitor" }, visitorParts(c.visitor).join(" · "), " ", el("span", { class: `badge ${handoff ? "handoff" : "open"}` }, statusWords(c.status))),
+      el("p", { class: "visitor" }, visitorParts(c.visitor).join(" · "), " ", el("span", { class: `badge ${handoff ? "handoff" : "open"}` }, statusWords(c.status)), channelBadge(c) ? [" ", channelBadge(c)] : null),
+      c.channelError
+        ? el("p", { class: "channel-warning" }, el("strong", {}, `⚠ A message did not reach ${channelName(c.channel)}`), ` (${when(c.channelError.at)}): `, c.channelError.message)
+        : null,
       reason ? el("p", { class: "reason" }, el("span", { class: "label" }, "Why they asked for a person: "), reason) : null,
-      el("p", { class: "meta" }, `${c.channel} · started ${when(c.createdAt)} · ${c.messageCount} messages`),
+      el("p", { class: "meta" }, `${channelName(c.channel)} · started ${when(c.createdAt)} · ${c.messageCount} messages`),
       transcript,
       handoff ? replyForm() : null,
     );

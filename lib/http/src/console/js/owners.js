@@ -1,6 +1,7 @@
 // The list of chatbots or Minds (with a form to make one), and one chatbot's or Mind's page in
 // sections (router.js SECTIONS, each at its own address, with a navigation between them):
-// knowledge, search playground, settings, publishing, conversations with corrections, analytics.
+// knowledge, search playground, settings, publishing, conversations with corrections, analytics,
+// tests, actions, channels.
 
 import { api, attempt } from "./api.js";
 import { el, field } from "./dom.js";
@@ -14,6 +15,7 @@ import { conversationsSection } from "./conversations.js";
 import { analyticsSection, correctionsSection } from "./analytics.js";
 import { testsSection } from "./tests.js";
 import { actionsSection } from "./actions.js";
+import { channelsSection } from "./channels.js";
 
 export async function listView(kind) {
   const k = kinds[kind];
@@ -88,6 +90,7 @@ export async function ownerView(kind, id, section) {
     analytics: () => [analyticsSection(kind, id)],
     tests: () => [testsSection(kind, id)],
     actions: () => [actionsSection(kind, id)],
+    channels: () => [channelsSection(kind, id)],
   }[section];
   main.append(...draw());
 }

@@ -21,6 +21,7 @@ export const SECTIONS = [
   ["analytics", "Analytics"],
   ["tests", "Tests"],
   ["actions", "Actions"],
+  ["channels", "Channels"],
 ];
 
 /** The address of a section of a chatbot's or Mind's page. */
