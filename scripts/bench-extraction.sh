@@ -110,3 +110,5 @@ open(path, "w").write(doc)
 PY
 rm -f "$table" "$block"
 echo "docs/benchmarks.md: extraction-quality block rewritten"
+# The Summary of docs/benchmarks.md, written from the blocks (this one included).
+python3 "$ROOT/scripts/bench-summary.py"

@@ -47,4 +47,6 @@ head, rest = text.split(begin, 1)
 _, tail = rest.split(end, 1)
 open(path, "w").write(head + begin + "\n" + os.environ["BLOCK"] + "\n" + end + tail)
 PY
+  # The Summary of docs/benchmarks.md, written from the blocks (this one included).
+  python3 scripts/bench-summary.py
 fi

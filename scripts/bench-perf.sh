@@ -83,4 +83,8 @@ fi
 export LORE_BENCH_COMMAND="bash scripts/bench-perf.sh${*:+ $*}"
 start=$(date +%s)
 cargo bench --profile perf --bench perf -- "${args[@]}" "$@"
+# The Summary of docs/benchmarks.md, written from the blocks (this one included).
+if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
+  python3 scripts/bench-summary.py
+fi
 echo "bench-perf: finished in $(($(date +%s) - start)) s (build included)" >&2

@@ -63,4 +63,8 @@ if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
 fi
 export LORE_BENCH_COMMAND="bash scripts/bench-process.sh${*:+ $*}"
 cargo bench --profile perf --bench process -- "${args[@]}" "$@"
+# The Summary of docs/benchmarks.md, written from the blocks (this one included).
+if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
+  python3 scripts/bench-summary.py
+fi
 echo "bench-process: finished in $(($(date +%s) - start)) s (build included)" >&2

@@ -114,6 +114,10 @@ for corpus in $corpora; do
     echo "bench-retrieval: $corpus rankings kept in $dump" >&2
   fi
 done
+# The Summary of docs/benchmarks.md, written from the blocks (these included).
+if [ -z "${LORE_BENCH_NO_WRITE:-}" ]; then
+  python3 scripts/bench-summary.py
+fi
 # The fusion weight chosen once for the two tuning corpora (docs/benchmarks.md, "Fusion"): printed
 # only. The Debian FAQ stays out of it: it is the held-out corpus.
 both=("$CARGO_TARGET_DIR/retrieval-rankings-cpython.jsonl" "$CARGO_TARGET_DIR/retrieval-rankings-cargo-book.jsonl")

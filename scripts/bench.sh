@@ -9,6 +9,7 @@
 #    scripts/bench-crawl-book.sh crawling the offline Rust book (prints its table; docs/benchmarks.md quotes it)
 # 2. scripts/bench-perf.sh       in-process budgets of the performance budgets (docs/benchmarks.md) (chunking, extraction, search, fan-out)
 # 3. scripts/bench-process.sh    process budgets of the performance budgets (docs/benchmarks.md) (cold start, API overhead, memory)
+# 4. scripts/bench-summary.py    the Summary table of docs/benchmarks.md, from the blocks above (each script also runs it)
 #
 # Each installs what it needs (Python peers in a venv, wrk from Debian) and builds with the
 # `perf` profile, except the Lambda binaries of bench-process.sh, built as deployed (`lambda`:
@@ -22,4 +23,7 @@ for bench in bench-retrieval bench-late-interaction bench-extraction bench-crawl
   echo "== scripts/$bench.sh"
   bash "scripts/$bench.sh" || status=$?
 done
+# The Summary of docs/benchmarks.md from every block (each script above also writes it after its own).
+echo "== scripts/bench-summary.py"
+python3 scripts/bench-summary.py || status=$?
 exit "$status"

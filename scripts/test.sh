@@ -60,6 +60,8 @@ fi
 
 # Tests talk to servers on 127.0.0.1 only; no test reaches the internet.
 status=0
+# docs/benchmarks.md's Summary against the bench blocks it is written from (under a second).
+bash scripts/bench-summary-test.sh || status=$?
 cargo nextest run --workspace --locked --no-fail-fast "$@" || status=$?
 
 # The black-box HTTP suite (tests/api) once more against `lore serve --backend aws`: DynamoDB,

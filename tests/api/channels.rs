@@ -348,6 +348,7 @@ async fn telegram_sets_its_webhook_greets_and_replies_in_the_chat() {
     let id = c["id"].as_str().unwrap().to_owned();
     let hook = s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/setWebhook")).await.json();
     assert_eq!(hook["url"], c["webhookUrl"]);
+    let webhook_url = c["webhookUrl"].clone();
     assert!(hook["url"].as_str().unwrap().ends_with(&format!("/channels/{id}/telegram")));
     assert_eq!(hook["allowed_updates"], json!(["message"]));
     let secret = hook["secret_token"].as_str().unwrap().to_owned();
@@ -399,10 +400,28 @@ async fn telegram_sets_its_webhook_greets_and_replies_in_the_chat() {
     );
     assert_eq!((c["visitor"]["name"].as_str(), c["visitor"]["userId"].as_str()), (Some("Ana Silva"), Some("4242")));
 
-    // Disconnecting removes the webhook.
+    // Disconnecting removes the webhook while it is still this channel's.
+    let info: &'static str = Box::leak(
+        json!({"ok": true, "result": {"url": webhook_url, "pending_update_count": 0}}).to_string().into_boxed_str(),
+    );
+    s.platforms.always(&format!("/telegram/bot{TELEGRAM_TOKEN}/getWebhookInfo"), Reply::Json(200, info));
     let (status, _) =
         parts(s.t.req(Method::DELETE, &format!("{bot}/channels/{id}"), &s.t.dev_key).send().await.unwrap()).await;
     assert_eq!(status, 200);
+    s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/getWebhookInfo")).await;
+    s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/deleteWebhook")).await;
+
+    // Deleting the chatbot disconnects its channels too (the embedded store deletes them with it).
+    let (status, body) = s.connect(&bot, json!({"type": "telegram", "botToken": TELEGRAM_TOKEN})).await;
+    assert_eq!(status, 201, "{body}");
+    s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/setWebhook")).await;
+    let url = body["channel"]["webhookUrl"].as_str().unwrap();
+    let info: &'static str =
+        Box::leak(json!({"ok": true, "result": {"url": url, "pending_update_count": 0}}).to_string().into_boxed_str());
+    s.platforms.always(&format!("/telegram/bot{TELEGRAM_TOKEN}/getWebhookInfo"), Reply::Json(200, info));
+    let (status, _) = parts(s.t.req(Method::DELETE, &bot, &s.t.dev_key).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/getWebhookInfo")).await;
     s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/deleteWebhook")).await;
     s.t.stop().await;
 }
@@ -596,5 +615,38 @@ async fn channels_are_checked_scoped_and_limited() {
     let (status, body) = s.connect(&bot, json!({"type": "telegram", "botToken": TELEGRAM_TOKEN})).await;
     assert_eq!((status, body["error"]["code"].as_str()), (403, Some("channels_limit_reached")), "{body}");
     s.platforms.expect_none(Duration::from_millis(300)).await;
+    s.t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_visitor_writing_japanese_is_answered_in_japanese() {
+    let s = setup().await;
+    let t = &s.t;
+    let bot = t.chatbot().await;
+    let policy = "返品された商品が倉庫に届いてから14日以内に返金いたします。送料は返金の対象外です。";
+    let (status, body) =
+        t.post_source(&t.dev_key, &bot, json!({"type": "text", "name": "返品ポリシー", "content": policy})).await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["source"]["id"].as_str().unwrap().to_owned();
+    t.process(&bot, &id).await;
+    assert_eq!(t.settle(&bot, &id).await["status"], "ready");
+    let bot = format!("/api/v1/chatbots/{bot}");
+    let (status, body) = s.connect(&bot, json!({"type": "telegram", "botToken": TELEGRAM_TOKEN})).await;
+    assert_eq!(status, 201, "{body}");
+    let channel = body["channel"]["id"].as_str().unwrap().to_owned();
+    let secret = s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/setWebhook")).await.json()["secret_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let update = json!({"update_id": 1, "message": {"message_id": 7, "date": 1_700_000_000, "text": "返品の返金は何日以内ですか？",
+        "from": {"id": 77, "is_bot": false, "first_name": "花子", "language_code": "ja"}, "chat": {"id": 77, "type": "private"}}});
+    assert_eq!(s.telegram(&channel, &update, Some(&secret)).await.status(), 200);
+    let answer = s.sent(&format!("/telegram/bot{TELEGRAM_TOKEN}/sendMessage")).await.json();
+    let text = answer["text"].as_str().unwrap();
+    assert!(text.contains("14日以内に返金"), "the passage is quoted: {text}");
+    assert!(text.contains("<b>出典</b>") && text.contains("返品ポリシー"), "the sources in Japanese: {text}");
+    assert!(!text.contains("Sources"), "{text}");
+    let c = &s.conversations(&bot).await[0];
+    assert_eq!(c["visitor"]["name"], "花子");
     s.t.stop().await;
 }

@@ -403,14 +403,15 @@ async fn slack_events_are_checked_verified_and_queued_once() {
     assert_eq!(mention.body, json!({"status": "success"}));
     let job = queued_channel_job(&c).await.expect("a channel job was queued");
     assert!(job.starts_with("Channel("), "{job}");
-    for part in [id.as_str(), "C0123456789", "1777636800.000100", "Ev0123456789", "\"How long do refunds take?\""] {
+    for part in [id.as_str(), "C0123456789", "1777636800.000100", "\"How long do refunds take?\""] {
         assert!(job.contains(part), "{part} in {job}");
     }
     assert!(!job.contains("U0BOT"), "the mention of the bot is taken out of the question: {job}");
-    // Slack's redelivery (same event_id): acknowledged, not queued again.
+    // Slack's redelivery (same event_id): acknowledged and queued with the same delivery id,
+    // which the worker answers at most once (functions/ingest-worker/tests/handler.rs).
     let again = invoke(&router, &slack_signed(&event, SIGNING_SECRET)).await;
     assert_eq!((again.status, again.body.clone()), (StatusCode::OK, json!({"status": "success"})), "{again:?}");
-    assert_eq!(queued_channel_job(&c).await, None, "a redelivery is answered once");
+    assert_eq!(queued_channel_job(&c).await, Some(job), "the same message");
     assert_eq!(calls.lock().unwrap().len(), 1, "nothing is sent from the route itself");
 
     // The sample's own channel id names no channel.
@@ -451,7 +452,7 @@ async fn telegram_and_whatsapp_events_are_checked_with_the_channels_secrets() {
         assert!(job.contains(part), "{part} in {job}");
     }
     assert_eq!(invoke(&router, &update).await.status, StatusCode::OK, "a redelivered update");
-    assert_eq!(queued_channel_job(&c).await, None, "a redelivered update is answered once");
+    assert_eq!(queued_channel_job(&c).await, Some(job), "the same message, answered at most once by the worker");
 
     // WhatsApp: Meta's check of the Callback URL echoes the challenge for the verify token.
     let spec = lore_domain::channel::RawChannelSpec {

@@ -232,9 +232,9 @@ async fn the_sample_channel_message_is_answered_in_its_slack_thread() {
     let answer = transcript.messages.iter().rev().find(|m| m.role == Role::Assistant).expect("the answer");
 
     // The answer went to the thread: one `chat.postMessage`, with the bot's token.
-    let calls = calls.lock().unwrap().clone();
-    assert_eq!(calls.len(), 1, "{calls:?}");
-    let (path, auth, body) = &calls[0];
+    let heard = calls.lock().unwrap().clone();
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    let (path, auth, body) = &heard[0];
     assert_eq!((path.as_str(), auth.as_deref()), ("/chat.postMessage", Some("Bearer xoxb-1234-5678-EXAMPLE")));
     assert_eq!(
         (body["channel"].as_str(), body["thread_ts"].as_str()),
@@ -246,4 +246,11 @@ async fn the_sample_channel_message_is_answered_in_its_slack_thread() {
     let lead: String = answer.content.chars().take_while(|c| !matches!(c, '[' | '*' | '_' | '`' | '\n')).collect();
     assert!(!lead.trim().is_empty(), "{answer:?}");
     assert!(sent.contains(lead.trim()), "{sent:?} holds the answer {:?}", answer.content);
+    // The same message again (a batch retried after another job of it failed, or the platform's
+    // redelivery queued twice): answered at most once.
+    let res = lore::lambda::ingest_batch(&app, channel_batch(ws.id.as_str(), channel.id.as_str())).await;
+    assert!(res.batch_item_failures.is_empty(), "{:?}", res.batch_item_failures);
+    let again = app.get_conversation(&p, &owner, &conversation.id).await.unwrap();
+    assert_eq!(again.messages.len(), transcript.messages.len(), "no second turn");
+    assert_eq!(calls.lock().unwrap().len(), 1, "nothing sent again");
 }

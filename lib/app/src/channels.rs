@@ -31,6 +31,9 @@ use std::time::Duration;
 /// again before the message is given up (the platform's visitor cannot press "send" again).
 const BUSY_TRIES: u32 = 10;
 
+/// How long an agent's reply may take to reach the platform before its request answers anyway.
+const RELAY_WITHIN: Duration = Duration::from_secs(15);
+
 /// What a Slack channel's events route answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SlackReply {
@@ -113,7 +116,7 @@ impl App {
         match store.insert_channel(&channel, MAX_CHANNELS_PER_OWNER).await? {
             ChannelWrite::Written => Ok(channel),
             ChannelWrite::LimitReached => {
-                platform.disconnect(&channel.credentials).await;
+                platform.disconnect(&channel.credentials, &channel.webhook_path()).await;
                 Err(AppError::Rejected(channels_limit_reached()))
             }
         }
@@ -141,17 +144,32 @@ impl App {
         if !self.ports.storage.channels.delete_channel(p.workspace_id(), owner, id).await? {
             return Err(AppError::NotFound("channel"));
         }
-        self.ports.shared.channel_platform.disconnect(&channel.credentials).await;
+        self.ports.shared.channel_platform.disconnect(&channel.credentials, &channel.webhook_path()).await;
         Ok(())
     }
 
-    /// Removes the channels of an owner being deleted, undoing their platform set-up.
-    pub(crate) async fn delete_owner_channels(&self, ws: &WorkspaceId, owner: &SourceOwner) -> Result<(), AppError> {
-        let store = &self.ports.storage.channels;
-        for channel in store.list_channels(ws, owner).await? {
-            self.ports.shared.channel_platform.disconnect(&channel.credentials).await;
+    /// The channels of an owner about to be deleted: read before the owner goes (the embedded
+    /// store deletes them with it), undone after with [`Self::delete_owner_channels`].
+    pub(crate) async fn owner_channels(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+    ) -> Result<Vec<ConnectedChannel>, AppError> {
+        Ok(self.ports.storage.channels.list_channels(ws, owner).await?)
+    }
+
+    /// Removes the channels of a deleted owner (`channels`, read before it went), undoing their
+    /// platform set-up.
+    pub(crate) async fn delete_owner_channels(
+        &self,
+        ws: &WorkspaceId,
+        owner: &SourceOwner,
+        channels: &[ConnectedChannel],
+    ) -> Result<(), AppError> {
+        for channel in channels {
+            self.ports.shared.channel_platform.disconnect(&channel.credentials, &channel.webhook_path()).await;
         }
-        Ok(store.delete_owner_channels(ws, owner).await?)
+        Ok(self.ports.storage.channels.delete_owner_channels(ws, owner).await?)
     }
 
     // ---- the platforms' routes -----------------------------------------------------------------
@@ -254,24 +272,20 @@ impl App {
         Ok(())
     }
 
-    /// Counts the message against the owner's public budget, remembers its delivery (a
-    /// redelivery stops here) and queues its answer.
+    /// Counts the message against the owner's public budget and queues its answer. Whether it
+    /// was answered already (a redelivery) is the job's to tell: a message is remembered only
+    /// once it is queued, so a queue that failed loses nothing (the platform sends it again).
     async fn receive(&self, channel: &ConnectedChannel, message: InboundMessage) -> Result<(), AppError> {
         let bucket = RateBucket::ChatOwner(channel.owner.clone());
         let limit = self.config.public_chat_per_mind_per_minute;
         if let RateDecision::Limited { retry_after_secs } =
             self.ports.storage.rate_limiter.hit(&bucket, limit, Timestamp::now()).await?
         {
-            // The platform delivers it again later; nothing was remembered.
+            // The platform delivers it again later.
             return Err(AppError::Busy {
                 what: "this chatbot or Mind receives too many messages".into(),
                 retry_after_secs,
             });
-        }
-        let store = &self.ports.storage.channels;
-        if !store.remember_delivery(&channel.id, &message.delivery_id, Timestamp::now()).await? {
-            tracing::debug!(channel = %channel.id, "a redelivered platform message, answered once already");
-            return Ok(());
         }
         let job = ChannelJob { workspace_id: channel.workspace_id.clone(), channel_id: channel.id.clone(), message };
         Ok(self.ports.storage.jobs.enqueue(job.into()).await?)
@@ -280,16 +294,30 @@ impl App {
     // ---- answering -----------------------------------------------------------------------------
 
     /// Answers a queued platform message in its thread's conversation and sends the answer.
-    /// `Err` only when the store failed (the queue may deliver the job again).
+    /// Each platform message is answered at most once: its delivery id is remembered before
+    /// anything else (a redelivery, or the same job run again after a batch failed, stops there).
+    /// `Err` only when the store failed before that, so a queue may deliver the job again; what
+    /// goes wrong afterwards is logged and kept on the conversation, not retried (a retry would
+    /// store the question twice).
     pub(crate) async fn run_channel_job(&self, job: ChannelJob) -> Result<(), AppError> {
-        let Some(channel) = self.ports.storage.channels.find_channel(&job.channel_id).await? else {
-            return Ok(());
-        };
+        let store = &self.ports.storage.channels;
+        let Some(channel) = store.find_channel(&job.channel_id).await? else { return Ok(()) };
         if channel.workspace_id != job.workspace_id {
             return Ok(());
         }
-        let m = job.message;
-        let (conversation, opened) = match self.thread_conversation(&channel, &m).await {
+        if !store.remember_delivery(&channel.id, &job.message.delivery_id, Timestamp::now()).await? {
+            tracing::debug!(channel = %channel.id, "a platform message answered already");
+            return Ok(());
+        }
+        if let Err(e) = self.answer_channel_message(&channel, job.message).await {
+            tracing::error!(channel = %channel.id, error = %e, "a platform message was not answered");
+        }
+        Ok(())
+    }
+
+    /// The conversation of the message's thread, the turn, and the answer sent.
+    async fn answer_channel_message(&self, channel: &ConnectedChannel, m: InboundMessage) -> Result<(), AppError> {
+        let (conversation, opened) = match self.thread_conversation(channel, &m).await {
             Ok(found) => found,
             // The owner is gone.
             Err(AppError::NotFound(_)) => return Ok(()),
@@ -298,7 +326,7 @@ impl App {
         if m.greeting {
             let welcome = opened.into_iter().find(|w| w.generated_by == Some(GeneratedBy::Welcome));
             if let Some(welcome) = welcome {
-                self.send_on_channel(&channel, &conversation, &welcome, None, written_in(&welcome)).await;
+                self.send_on_channel(channel, &conversation, &welcome, None, written_in(&welcome)).await;
             }
             return Ok(());
         }
@@ -306,32 +334,27 @@ impl App {
         let content = MessageContent::parse("text", Some(&text))?;
         let reply_to = m.reply_to.as_deref();
         // The answer's language, as the turn chooses it (the owner's, else the question's).
-        let language = match self.assistant_settings(&channel.workspace_id, &channel.owner).await {
-            Ok(settings) => settings.reply.language.answer_language(&text),
-            Err(AppError::Storage(e)) => return Err(AppError::Storage(e)),
-            // The owner is gone.
-            Err(_) => return Ok(()),
-        };
-        let (conversation, answered) = match self.answer_on_channel(&channel, &conversation, content.clone()).await {
+        let language =
+            self.assistant_settings(&channel.workspace_id, &channel.owner).await?.reply.language.answer_language(&text);
+        let (conversation, answered) = match self.answer_on_channel(channel, &conversation, content.clone()).await {
             // A long thread goes on in a new conversation.
             Err(AppError::Rejected(e)) if e.code == ErrorCode::ConversationFull => {
-                let (next, _) = self.open_thread_conversation(&channel, &m, Some(&conversation.id)).await?;
-                let answered = self.answer_on_channel(&channel, &next, content).await;
+                let (next, _) = self.open_thread_conversation(channel, &m, Some(&conversation.id)).await?;
+                let answered = self.answer_on_channel(channel, &next, content).await;
                 (next, answered)
             }
             answered => (conversation, answered),
         };
         match answered {
-            Ok(Some(answer)) => self.send_on_channel(&channel, &conversation, &answer, reply_to, language).await,
+            Ok(Some(answer)) => self.send_on_channel(channel, &conversation, &answer, reply_to, language).await,
             Ok(None) => {}
-            Err(AppError::Storage(e)) => return Err(AppError::Storage(e)),
             Err(e) => {
-                // Not answered (the model failed, the workspace stayed busy): the owner sees why.
-                tracing::warn!(channel = %channel.id, conversation = %conversation.id, error = %e,
-                    "a platform message was not answered");
+                // Not answered (the model failed, the workspace stayed busy, the store failed):
+                // the owner sees why on the conversation.
                 let failure = PlatformFailure { message: format!("not answered: {e}"), at: Timestamp::now() };
                 let ws = &channel.workspace_id;
                 self.ports.storage.conversations.set_channel_error(ws, &conversation.id, Some(&failure)).await?;
+                return Err(e);
             }
         }
         Ok(())
@@ -452,12 +475,28 @@ impl App {
         }
     }
 
-    /// An agent's reply in a hand-off reaches the platform the conversation is held on.
+    /// An agent's reply in a hand-off reaches the platform the conversation is held on, within
+    /// [`RELAY_WITHIN`] (the agent's request waits for it: an API Gateway answers within 29 s).
     pub(crate) async fn relay_agent_reply(&self, conversation: &Conversation, reply: &Message) {
         let Some(link) = &conversation.link else { return };
         match self.ports.storage.channels.find_channel(&link.channel_id).await {
             Ok(Some(channel)) if channel.workspace_id == conversation.workspace_id => {
-                self.send_on_channel(&channel, conversation, reply, None, written_in(reply)).await;
+                let sent = self.send_on_channel(&channel, conversation, reply, None, written_in(reply));
+                if tokio::time::timeout(RELAY_WITHIN, sent).await.is_err() {
+                    let failure = PlatformFailure {
+                        message: format!(
+                            "{} did not take the agent's reply within {} s; it stays here",
+                            channel.kind().display(),
+                            RELAY_WITHIN.as_secs()
+                        ),
+                        at: Timestamp::now(),
+                    };
+                    let ws = &conversation.workspace_id;
+                    let kept = self.ports.storage.conversations.set_channel_error(ws, &conversation.id, Some(&failure));
+                    if let Err(e) = kept.await {
+                        tracing::error!(conversation = %conversation.id, error = %e, "a relay's failure could not be kept");
+                    }
+                }
             }
             Ok(_) => {
                 tracing::info!(conversation = %conversation.id, "the conversation's channel is gone; the reply stays in Lore")

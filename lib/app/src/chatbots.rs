@@ -153,13 +153,14 @@ impl App {
 
     pub async fn delete_chatbot(&self, p: &Principal, id: &ChatbotId) -> Result<(), AppError> {
         let entry = Self::audit_entry(p, AuditAction::ChatbotDeleted, id.as_str(), AuditDetails::new());
+        let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
+        let channels = self.owner_channels(p.workspace_id(), &owner).await?;
         if self.ports.storage.chatbots.delete_chatbot_recorded(p.workspace_id(), id, Some(&entry)).await? {
             // Its conversations: once the chatbot is gone none can be started.
-            let owner = lore_domain::source::SourceOwner::Chatbot(id.clone());
             self.ports.storage.conversations.delete_owner_conversations(p.workspace_id(), &owner).await?;
             self.ports.storage.tests.delete_owner_tests(p.workspace_id(), &owner).await?;
             self.ports.storage.actions.delete_owner_actions(p.workspace_id(), &owner).await?;
-            self.delete_owner_channels(p.workspace_id(), &owner).await?;
+            self.delete_owner_channels(p.workspace_id(), &owner, &channels).await?;
             // Its chunks, as for a Mind: an index in another database is not reached by the
             // records' delete, and an embedded one still holds the chatbot's postings in memory.
             // A failure leaves chunks that no search can reach (their sources are gone).

@@ -252,6 +252,7 @@ impl App {
     pub async fn delete_mind(&self, p: &Principal, id: &MindId) -> Result<(), AppError> {
         // 1. The records, in one step: the Mind and (once they exist) its knowledge sources.
         let entry = Self::audit_entry(p, AuditAction::MindDeleted, id.as_str(), AuditDetails::new());
+        let channels = self.owner_channels(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
         let removal = self
             .ports
             .storage
@@ -268,7 +269,7 @@ impl App {
             .await?;
         self.ports.storage.tests.delete_owner_tests(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
         self.ports.storage.actions.delete_owner_actions(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
-        self.delete_owner_channels(p.workspace_id(), &SourceOwner::Mind(id.clone())).await?;
+        self.delete_owner_channels(p.workspace_id(), &SourceOwner::Mind(id.clone()), &channels).await?;
         // 2. Its chunks in the vector index (an index in another database is not reached by the
         //    records' transaction). A failure leaves chunks no search can reach: their sources
         //    are gone, and searches only look at chunks of listed ready sources.

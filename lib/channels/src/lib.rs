@@ -385,19 +385,31 @@ impl ChannelPlatform for ChannelClient {
         }
     }
 
-    async fn disconnect(&self, credentials: &Credentials) {
+    async fn disconnect(&self, credentials: &Credentials, webhook_path: &str) {
         // Slack and WhatsApp: the owner removes the URL in the app's settings.
         let Credentials::Telegram { bot_token, .. } = credentials else { return };
-        let call = Call {
+        let telegram = |what: &'static str, body: Value| Call {
             platform: Platform::Telegram,
-            what: "deleteWebhook",
+            what,
             method: Method::POST,
-            url: self.telegram_url(bot_token, "deleteWebhook"),
+            url: self.telegram_url(bot_token, what),
             bearer: None,
-            body: Some(json!({})),
+            body: Some(body),
             secret: bot_token,
         };
-        if let Err(e) = self.call(call).await {
+        // The bot may have been connected to another channel since: its webhook is that one's.
+        match self.call(telegram("getWebhookInfo", json!({}))).await {
+            Ok(info) if info["result"]["url"].as_str().is_some_and(|u| u.ends_with(webhook_path)) => {}
+            Ok(_) => {
+                tracing::info!(platform = "Telegram", "the bot's webhook is another channel's now; left as it is");
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(platform = "Telegram", error = %e, "could not read the webhook; left as it is");
+                return;
+            }
+        }
+        if let Err(e) = self.call(telegram("deleteWebhook", json!({}))).await {
             tracing::warn!(platform = "Telegram", error = %e, "could not remove the webhook");
         }
     }

@@ -144,7 +144,7 @@ fn check_shape(h: &Heard) {
                 assert_eq!(h.body["parse_mode"], json!("HTML"));
                 assert_eq!(h.body["link_preview_options"], json!({"is_disabled": true}));
             }
-            "deleteWebhook" => {}
+            "deleteWebhook" | "getWebhookInfo" => {}
             other => panic!("unexpected Telegram method {other}"),
         }
     } else if let Some(rest) = path.strip_prefix(&format!("/v21.0/{PHONE}")) {
@@ -405,20 +405,36 @@ async fn a_rate_limit_longer_than_the_bound_fails_at_once() {
 }
 
 #[tokio::test]
-async fn telegram_disconnect_deletes_the_webhook_and_swallows_failures() {
-    let stub = Stub::start(|_, _| Reply::Json(200, json!({"ok": true, "result": true}))).await;
-    stub.client().disconnect(&telegram()).await;
-    let heard = stub.heard();
-    assert_eq!(heard.len(), 1);
-    assert_eq!(heard[0].path, format!("/bot{TELEGRAM_TOKEN}/deleteWebhook"));
+async fn telegram_disconnect_deletes_only_its_own_webhook_and_swallows_failures() {
+    let info = |url: &str| {
+        json!({"ok": true, "result": {"url": url, "has_custom_certificate": false,
+        "pending_update_count": 0}})
+    };
+    let ours = "https://lore.example/channels/chn_1/telegram";
+    let stub = Stub::start(move |_, h| {
+        if h.path.ends_with("/getWebhookInfo") {
+            Reply::Json(200, info(ours))
+        } else {
+            Reply::Json(200, json!({"ok": true, "result": true}))
+        }
+    })
+    .await;
+    stub.client().disconnect(&telegram(), "/channels/chn_1/telegram").await;
+    let heard: Vec<String> = stub.heard().iter().map(|h| h.path.clone()).collect();
+    assert_eq!(heard, [format!("/bot{TELEGRAM_TOKEN}/getWebhookInfo"), format!("/bot{TELEGRAM_TOKEN}/deleteWebhook")]);
+
+    // The bot was connected to another channel since: its webhook stays.
+    let stub = Stub::start(move |_, _| Reply::Json(200, info("https://lore.example/channels/chn_2/telegram"))).await;
+    stub.client().disconnect(&telegram(), "/channels/chn_1/telegram").await;
+    assert_eq!(stub.heard().len(), 1, "only read");
 
     let stub =
         Stub::start(|_, _| Reply::Json(404, json!({"ok": false, "error_code": 404, "description": "Not Found"}))).await;
-    stub.client().disconnect(&telegram()).await;
+    stub.client().disconnect(&telegram(), "/channels/chn_1/telegram").await;
     assert_eq!(stub.heard().len(), 1);
     // Slack and WhatsApp: nothing to undo.
-    stub.client().disconnect(&slack()).await;
-    stub.client().disconnect(&whatsapp()).await;
+    stub.client().disconnect(&slack(), "/channels/chn_1/slack/events").await;
+    stub.client().disconnect(&whatsapp(), "/channels/chn_1/whatsapp").await;
     assert_eq!(stub.heard().len(), 1);
 }
 

@@ -53,7 +53,7 @@ pub fn spawn(app: App, jobs: Arc<FairQueue>) -> Workers {
 
 /// Channels' messages to answer held at once: each answer waits for a model (and holds one of
 /// its workspace's answer slots), so more would only wait there.
-const REPLIES_AT_ONCE: usize = 32;
+pub(crate) const REPLIES_AT_ONCE: usize = 32;
 
 /// Answers channels' messages (docs/api.md §24) as they come, beside the ingest workers: a
 /// message never waits for a processing run.
@@ -64,8 +64,8 @@ fn replies(app: App, jobs: Arc<FairQueue>) -> JoinHandle<()> {
             let Ok(permit) = running.clone().acquire_owned().await else { return };
             let app = app.clone();
             tokio::spawn(async move {
-                // A store failure while answering is logged by `run_job`; the platform's visitor
-                // is not asked to send again (a redelivery would be refused as a duplicate).
+                // Answered at most once (`App::run_channel_job`); a store failure before that is
+                // logged by `run_job` and the platform's redelivery answers it.
                 run_job(&app, 0, job).await;
                 drop(permit);
             });

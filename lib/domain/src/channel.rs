@@ -16,6 +16,7 @@ use crate::id::{ChannelId, WorkspaceId};
 use crate::mind::Field;
 use crate::source::SourceOwner;
 use crate::text;
+use crate::text::{constant_time_eq, hmac_sha256_hex};
 use crate::time::Timestamp;
 use std::fmt;
 
@@ -119,22 +120,6 @@ impl fmt::Debug for Secret {
     }
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-fn hmac_sha256_hex(key: &[u8], parts: &[&[u8]]) -> String {
-    use hmac::{Hmac, Mac};
-    let Ok(mut mac) = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key) else {
-        // HMAC takes keys of any length; this arm is never taken.
-        return String::new();
-    };
-    for p in parts {
-        mac.update(p);
-    }
-    text::hex(&mac.finalize().into_bytes())
-}
-
 /// A WhatsApp business phone number id (the Graph API's id of the sending number: digits).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PhoneNumberId(String);
@@ -202,8 +187,8 @@ impl Credentials {
     }
 }
 
-/// The members of a create request, as sent.
-#[derive(Debug, Default)]
+/// The members of a create request, as sent (secrets among them: no `Debug`).
+#[derive(Default)]
 pub struct RawChannelSpec {
     pub kind: Field<String>,
     pub bot_token: Field<String>,
@@ -368,12 +353,16 @@ pub struct ChannelThread {
 }
 
 impl ChannelThread {
-    /// One conversation per value: the thread in Slack, the chat elsewhere.
+    /// One conversation per value: the thread in Slack, the chat elsewhere. A digest: the chat
+    /// may be a phone number (WhatsApp), which must not outlive its conversation in the store of
+    /// threads.
     pub fn key(&self) -> String {
-        match &self.thread {
+        use sha2::{Digest, Sha256};
+        let raw = match &self.thread {
             Some(t) => format!("{}:{t}", self.chat),
             None => self.chat.clone(),
-        }
+        };
+        text::hex(&Sha256::digest(raw.as_bytes()))
     }
 }
 
@@ -396,7 +385,8 @@ pub fn slack_signature_valid(
 ) -> bool {
     let (Some(ts), Some(sig)) = (timestamp, signature) else { return false };
     let Ok(seconds) = ts.trim().parse::<i64>() else { return false };
-    if (now.millis() / 1000 - seconds).abs() > SLACK_WINDOW_SECS {
+    // `abs_diff`: a timestamp sent as i64::MIN must not overflow.
+    if (now.millis() / 1000).abs_diff(seconds) > SLACK_WINDOW_SECS.unsigned_abs() {
         return false;
     }
     let expected =
@@ -485,6 +475,9 @@ mod tests {
         assert!(!slack_signature_valid(&secret, Some("1531420618"), Some(sig), b"token=other", at));
         assert!(!slack_signature_valid(&secret, None, Some(sig), body, at));
         assert!(!slack_signature_valid(&secret, Some("soon"), Some(sig), body, at));
+        assert!(!slack_signature_valid(&secret, Some("-9223372036854775808"), Some(sig), body, at), "no overflow");
+        let early = Timestamp::from_millis(at.millis() - (SLACK_WINDOW_SECS + 1) * 1000);
+        assert!(!slack_signature_valid(&secret, Some("1531420618"), Some(sig), body, early), "from the future");
     }
 
     #[test]
@@ -501,7 +494,10 @@ mod tests {
     #[test]
     fn one_conversation_per_thread_or_chat() {
         let slack = ChannelThread { chat: "C1".into(), thread: Some("1700000000.000100".into()) };
-        assert_eq!(slack.key(), "C1:1700000000.000100");
-        assert_eq!(ChannelThread { chat: "42".into(), thread: None }.key(), "42");
+        let other = ChannelThread { chat: "C1".into(), thread: Some("1700000000.000200".into()) };
+        assert_ne!(slack.key(), other.key());
+        let chat = ChannelThread { chat: "4915112345678".into(), thread: None };
+        assert_eq!(chat.key().len(), 64);
+        assert!(!chat.key().contains("4915112345678"), "no phone number in the key");
     }
 }

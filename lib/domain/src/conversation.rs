@@ -608,12 +608,45 @@ pub fn is_stop_word(word: &str) -> bool {
 
 /// The lower-cased content words of `text` (letters and digits, stop words dropped), with a
 /// crude plural/verb ending removed so that "refunds" finds "refund".
+/// Unspaced Chinese and Japanese are read as character pairs, as keyword search reads them
+/// ("返品の返金" → 返品, 品の, の返, 返金), leaving out pairs of hiragana only (particles and
+/// endings: です, ます); a lone Han character is a term.
 pub fn terms(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| stem(&w.to_lowercase()))
-        .filter(|w| w.chars().count() > 1 && !is_stop_word(w))
-        .collect()
+    let mut out = BTreeSet::new();
+    for run in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        let chars: Vec<char> = run.chars().collect();
+        // The run in pieces of CJK characters and of other letters and digits ("14日以内").
+        for piece in chars.chunk_by(|a, b| is_cjk(*a) == is_cjk(*b)) {
+            if is_cjk(piece[0]) {
+                cjk_terms(piece, &mut out);
+                continue;
+            }
+            let w = stem(&piece.iter().collect::<String>().to_lowercase());
+            if w.chars().count() > 1 && !is_stop_word(&w) {
+                out.insert(w);
+            }
+        }
+    }
+    out
+}
+
+fn cjk_terms(piece: &[char], out: &mut BTreeSet<String>) {
+    if let [single] = piece {
+        if !is_hiragana(*single) {
+            out.insert(single.to_string());
+        }
+        return;
+    }
+    for pair in piece.windows(2) {
+        if !(is_hiragana(pair[0]) && is_hiragana(pair[1])) {
+            out.insert(pair.iter().collect());
+        }
+    }
+}
+
+/// Han ideographs, hiragana and katakana: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    is_cjk_content(c) || is_hiragana(c)
 }
 
 fn stem(w: &str) -> String {
@@ -627,15 +660,18 @@ fn stem(w: &str) -> String {
     w.to_owned()
 }
 
-/// Sentence spans of `text`: byte ranges ending after `.`, `!`, `?` or a line break.
+/// Sentence spans of `text`: byte ranges ending after `.`, `!`, `?` (then a space or the end),
+/// `。`, `！`, `？` or a line break.
 fn sentences(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
     for (i, c) in text.char_indices() {
         let end = i + c.len_utf8();
-        let boundary =
-            c == '\n' || (matches!(c, '.' | '!' | '?') && bytes.get(end).is_none_or(|b| b.is_ascii_whitespace()));
+        // Chinese and Japanese end sentences with full-width marks, followed by no space.
+        let boundary = c == '\n'
+            || matches!(c, '。' | '！' | '？')
+            || (matches!(c, '.' | '!' | '?') && bytes.get(end).is_none_or(|b| b.is_ascii_whitespace()));
         if boundary {
             if !text[start..end].trim().is_empty() {
                 out.push((start, end));
@@ -703,7 +739,7 @@ fn is_heading(span: &str) -> bool {
     }
     let bare = line.trim_end_matches(['*', '_', ')', '"', '\'', '\u{201d}', '\u{2019}']);
     // A colon ends a label ("Pricing:"), not a statement.
-    let ends_a_statement = bare.ends_with(['.', '!', '?', ';', ',']);
+    let ends_a_statement = bare.ends_with(['.', '!', '?', ';', ',', '。', '！', '？', '、', '；']);
     let list_item = ["- ", "* ", "+ ", "\u{2022}"].iter().any(|m| line.starts_with(m))
         || line
             .split_once(['.', ')'])
@@ -1054,6 +1090,26 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unspaced_japanese_and_chinese_are_read_as_character_pairs() {
+        let question = terms("返品の返金は何日以内ですか？");
+        for t in ["返品", "返金", "日以", "以内"] {
+            assert!(question.contains(t), "{t}: {question:?}");
+        }
+        assert!(!question.contains("です"), "hiragana-only pairs are grammar: {question:?}");
+        let passage = "返品された商品が倉庫に届いてから14日以内に返金いたします。送料は返金の対象外です。";
+        assert!(shares_terms(passage, "返金はいつですか"));
+        assert!(!shares_terms(passage, "東京の天気"));
+        assert!(terms("14日以内").contains("14"), "digits stay a term");
+        assert_eq!(terms("倉"), BTreeSet::from(["倉".to_owned()]));
+        assert_eq!(quote(passage, "送料は返金されますか"), "送料は返金の対象外です。", "a sentence ends at 。");
+        assert!(shares_terms("水壶从上海仓库发货。", "水壶从哪里发货？"));
+        assert_eq!(
+            terms("Refunds take 14 days"),
+            BTreeSet::from(["refund".into(), "take".into(), "14".into(), "day".into()])
+        );
+    }
 
     #[test]
     fn markers_are_read_in_order_of_first_use() {

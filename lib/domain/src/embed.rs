@@ -186,12 +186,8 @@ impl IdentitySecret {
     /// Whether `hash` is the lowercase hex HMAC-SHA256 of `user_id` keyed with this secret's
     /// UTF-8 bytes (compared in constant time).
     pub fn verifies(&self, user_id: &UserId, hash: &str) -> bool {
-        use hmac::{Hmac, Mac};
-        let mut mac = <Hmac<sha2::Sha256> as Mac>::new_from_slice(self.0.as_bytes()).expect("HMAC takes any key");
-        mac.update(user_id.as_str().as_bytes());
-        let expected = text::hex(&mac.finalize().into_bytes());
-        let given = hash.as_bytes();
-        expected.len() == given.len() && expected.bytes().zip(given).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+        let expected = text::hmac_sha256_hex(self.0.as_bytes(), &[user_id.as_str().as_bytes()]);
+        text::constant_time_eq(expected.as_bytes(), hash.as_bytes())
     }
 }
 

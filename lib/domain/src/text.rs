@@ -20,6 +20,26 @@ pub fn hex(bytes: &[u8]) -> String {
     out
 }
 
+/// Lower-case hex HMAC-SHA256 of the concatenated `parts` keyed with `key` (identity hashes,
+/// the platforms' request signatures).
+pub fn hmac_sha256_hex(key: &[u8], parts: &[&[u8]]) -> String {
+    use hmac::{Hmac, Mac};
+    let Ok(mut mac) = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key) else {
+        // HMAC takes keys of any length; this arm is never taken.
+        return String::new();
+    };
+    for p in parts {
+        mac.update(p);
+    }
+    hex(&mac.finalize().into_bytes())
+}
+
+/// Whether `a` and `b` are equal, in time that does not depend on where they differ (secrets,
+/// signatures).
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// Trims, then requires 1..=max characters (Unicode scalar values, as the contract counts them).
 pub fn bounded(field: &str, value: &str, max: usize) -> Result<String, DomainError> {
     let v = value.trim();

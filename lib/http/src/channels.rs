@@ -161,7 +161,8 @@ pub struct ChannelList {
 
 /// A channel to connect: `type` and that platform's credentials (members of another platform
 /// are refused).
-#[derive(Debug, Default, Deserialize, ToSchema)]
+// Secrets among them: no `Debug`, so none can be logged.
+#[derive(Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelBody {
     /// `slack`, `telegram` or `whatsapp`.

@@ -111,7 +111,9 @@ pub trait ChannelPlatform: Send + Sync {
     /// `Retry-After` honoured up to a bound); stops at the first piece that fails for good.
     async fn send(&self, credentials: &Credentials, message: &OutboundMessage) -> Result<(), PlatformError>;
 
-    /// Undoes what `connect` set up on the platform when it can (Telegram `deleteWebhook`); a
-    /// failure is logged, not returned: the channel is deleted either way.
-    async fn disconnect(&self, credentials: &Credentials);
+    /// Undoes what `connect` set up on the platform when it can: Telegram's webhook, removed
+    /// only while it still ends with `webhook_path` (`getWebhookInfo`; the same bot connected to
+    /// another channel since keeps its webhook). A failure is logged, not returned: the channel
+    /// is deleted either way.
+    async fn disconnect(&self, credentials: &Credentials, webhook_path: &str);
 }

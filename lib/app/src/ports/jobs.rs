@@ -35,8 +35,8 @@ pub struct ChannelJob {
 pub enum Job {
     Ingest(IngestJob),
     TestRun(TestRunJob),
-    /// Not behind processing runs: `lore serve` answers it at once beside the ingest workers,
-    /// AWS on its own queue (docs/ARCHITECTURE.md, "Channels").
+    /// Not behind processing runs: `lore serve` answers it at once beside the ingest workers; on
+    /// AWS the ingest worker answers it beside a batch's runs (docs/ARCHITECTURE.md, "Channels").
     Channel(ChannelJob),
 }
 

@@ -25,8 +25,9 @@ const RECEIVE_BACKOFF: Duration = Duration::from_secs(2);
 /// another process (a Lambda worker) may own them, so only expired leases are taken.
 pub fn spawn_sqs(app: App, queue: lore_aws::SqsPoller) -> Workers {
     let mut tasks = Vec::new();
+    let replies = std::sync::Arc::new(tokio::sync::Semaphore::new(super::REPLIES_AT_ONCE));
     for n in 0..WORKERS {
-        let (app, queue) = (app.clone(), queue.clone());
+        let (app, queue, replies) = (app.clone(), queue.clone(), replies.clone());
         tasks.push(tokio::spawn(async move {
             loop {
                 let messages = match queue.receive(1, RECEIVE_WAIT).await {
@@ -43,7 +44,9 @@ pub fn spawn_sqs(app: App, queue: lore_aws::SqsPoller) -> Workers {
                         // ingest-worker function does (docs/decisions.md "Channels").
                         Ok(job @ Job::Channel(_)) => {
                             let (app, queue) = (app.clone(), queue.clone());
+                            let Ok(permit) = replies.clone().acquire_owned().await else { break };
                             tokio::spawn(async move {
+                                let _permit = permit;
                                 if run_job(&app, n, job).await
                                     && let Err(e) = queue.delete(&message).await
                                 {

@@ -82,7 +82,7 @@ pub fn slack(body: &[u8], bot_user_id: Option<&str>) -> Result<SlackRequest, Not
         "event_callback" => {}
         _ => return Ok(SlackRequest::Ignored),
     }
-    let (Some(event), Some(event_id)) = (envelope.event, envelope.event_id) else { return Err(NotAPayload) };
+    let (Some(event), Some(_)) = (envelope.event, envelope.event_id) else { return Err(NotAPayload) };
     // A mention anywhere, or a message in a direct conversation with the bot; never a bot's
     // message (its own answers included), an edit, a deletion or a join.
     let answered = match event.kind.as_str() {
@@ -103,13 +103,16 @@ pub fn slack(body: &[u8], bot_user_id: Option<&str>) -> Result<SlackRequest, Not
     }
     // The answer goes in the thread of the message: the thread it is in, or the one it starts.
     let thread = event.thread_ts.unwrap_or_else(|| ts.clone());
+    // A message is known by where it was written, not by the event that told of it: Slack may
+    // send both `app_mention` and `message.im` for one message, each with its own event id.
+    let delivery_id = format!("{channel}:{ts}");
     Ok(SlackRequest::Message(InboundMessage {
         thread: ChannelThread { chat: channel, thread: Some(thread) },
         user_id: user,
         user_name: None,
         text,
         reply_to: Some(ts),
-        delivery_id: event_id,
+        delivery_id,
         greeting: false,
     }))
 }
@@ -170,7 +173,8 @@ pub fn telegram(body: &[u8]) -> Result<Option<InboundMessage>, NotAPayload> {
     let Some(message) = update.message else { return Ok(None) };
     let Some(from) = message.from.filter(|f| !f.is_bot) else { return Ok(None) };
     let Some(text) = message.text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) else { return Ok(None) };
-    let greeting = text == "/start" || text.starts_with("/start ");
+    // `/start@TheBot` in a group.
+    let greeting = text == "/start" || text.starts_with("/start ") || text.starts_with("/start@");
     let name = [from.first_name, from.last_name].into_iter().flatten().collect::<Vec<_>>().join(" ");
     Ok(Some(InboundMessage {
         thread: ChannelThread { chat: message.chat.id.to_string(), thread: None },
@@ -233,7 +237,9 @@ struct WhatsappProfile {
 
 #[derive(Deserialize)]
 struct WhatsappMessage {
+    #[serde(default)]
     from: String,
+    #[serde(default)]
     id: String,
     #[serde(rename = "type")]
     kind: String,
@@ -258,7 +264,8 @@ pub fn whatsapp(body: &[u8], phone_number_id: &str) -> Result<Vec<InboundMessage
         }
         for m in value.messages {
             let Some(text) = m.text.filter(|_| m.kind == "text").map(|t| t.body.trim().to_owned()) else { continue };
-            if text.is_empty() {
+            // A message without its sender or id cannot be answered; the others still are.
+            if text.is_empty() || m.from.is_empty() || m.id.is_empty() {
                 continue;
             }
             let name = value
@@ -297,7 +304,7 @@ mod tests {
         let SlackRequest::Message(m) = slack(&body, Some("UBOT")).unwrap() else { panic!() };
         assert_eq!(m.text, "where is my order?");
         assert_eq!(m.thread, ChannelThread { chat: "C1".into(), thread: Some("1700.0001".into()) });
-        assert_eq!(m.delivery_id, "Ev1");
+        assert_eq!(m.delivery_id, "C1:1700.0001", "known by where it was written");
         let body = slack_event(serde_json::json!({"type": "message", "channel_type": "im", "user": "U1",
             "channel": "D1", "text": "and returns?", "ts": "1700.0009", "thread_ts": "1700.0001"}));
         let SlackRequest::Message(m) = slack(&body, Some("UBOT")).unwrap() else { panic!() };
