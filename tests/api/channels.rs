@@ -591,6 +591,19 @@ async fn channels_are_checked_scoped_and_limited() {
     let (status, body) = s.connect(&bot, json!([])).await;
     assert_eq!((status, body["error"]["code"].as_str()), (400, Some("invalid_json")), "{body}");
 
+    // The platforms' routes read at most 2 MiB, refused in the error envelope.
+    for route in ["slack/events", "telegram", "whatsapp"] {
+        let res =
+            s.t.client
+                .post(s.t.url(&format!("/channels/chan_01jq3z5v7b8c9d0e1f2g3h4j5k/{route}")))
+                .header("content-type", "application/json")
+                .body(vec![b' '; 3 * 1024 * 1024])
+                .send()
+                .await
+                .unwrap();
+        expect_error(res, 413, "payload_too_large").await;
+    }
+
     // Scopes: reading takes chatbot:read, connecting chatbot:write.
     let reader = s.t.key("default", "chatbot:read").await;
     expect_error(

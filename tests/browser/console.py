@@ -556,10 +556,12 @@ class Platforms:
     """Slack's, Telegram's and WhatsApp's APIs as Lore calls them when a channel is connected or
     disconnected, on 127.0.0.1 (the real ones are out of the test machine's reach): Slack's
     auth.test refuses the token xoxb-bad; Telegram's setWebhook and deleteWebhook and WhatsApp's
-    phone number answer ok. Keeps what it got: (method, path, body)."""
+    phone number answer ok, and getWebhookInfo says the webhook last set (as Telegram does, one
+    per bot). Keeps what it got: (method, path, body)."""
 
     def __init__(self):
         got = self.got = []
+        webhook = {"url": ""}
 
         class Handler(BaseHTTPRequestHandler):
             def answer(self):
@@ -570,8 +572,14 @@ class Platforms:
                 if path == "/slack/auth.test":
                     good = self.headers.get("authorization") != "Bearer xoxb-bad"
                     out = {"ok": True, "user_id": "U0BOT"} if good else {"ok": False, "error": "invalid_auth"}
-                elif path.startswith("/telegram/bot") and path.endswith(("/setWebhook", "/deleteWebhook")):
+                elif path.startswith("/telegram/bot") and path.endswith("/setWebhook"):
+                    webhook["url"] = json.loads(body or b"{}").get("url", "")
                     out = {"ok": True, "result": True}
+                elif path.startswith("/telegram/bot") and path.endswith("/deleteWebhook"):
+                    webhook["url"] = ""
+                    out = {"ok": True, "result": True}
+                elif path.startswith("/telegram/bot") and path.endswith("/getWebhookInfo"):
+                    out = {"ok": True, "result": {"url": webhook["url"], "pending_update_count": 0}}
                 elif path.startswith("/whatsapp/") and self.command == "GET":
                     out = {"id": path.rsplit("/", 1)[-1]}
                 else:

@@ -342,11 +342,11 @@ impl App {
         }
     }
 
-    /// One of the workspace's answer slots, waited for (visitors' answers come first) until
-    /// `deadline`.
+    /// One of the workspace's answer slots (all but one at most: visitors' answers come first),
+    /// waited for until `deadline`.
     async fn wait_for_answer_slot(&self, ws: &WorkspaceId, deadline: Instant) -> Result<crate::slots::Slot, SlotWait> {
         loop {
-            match self.answer_slot(ws).await {
+            match self.background_answer_slot(ws).await {
                 Ok(slot) => return Ok(slot),
                 Err(AppError::Busy { .. }) if Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(200)).await;

@@ -718,7 +718,18 @@ impl App {
     /// On AWS the budget is shared by every instance; a store failure refuses the turn (as the
     /// store failing on the message itself would), rather than writing it unbudgeted.
     pub(crate) async fn answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
-        let limit = self.config.answers_per_workspace.max(1);
+        self.answer_slot_within(ws, self.config.answers_per_workspace.max(1)).await
+    }
+
+    /// One of the workspace's answer slots for work no visitor waits on (a run of answer tests):
+    /// all but one of them at most, so a run never leaves a visitor — on the page, the API or a
+    /// channel — refused for want of a slot.
+    pub(crate) async fn background_answer_slot(&self, ws: &WorkspaceId) -> Result<Slot, AppError> {
+        let all = self.config.answers_per_workspace.max(1);
+        self.answer_slot_within(ws, if all > 1 { all - 1 } else { 1 }).await
+    }
+
+    async fn answer_slot_within(&self, ws: &WorkspaceId, limit: u32) -> Result<Slot, AppError> {
         let budget = SlotBudget { workspace: ws.clone(), kind: SlotKind::Answers };
         Slot::take(&self.ports.storage.slots, budget, limit, self.config.slot_lease).await?.ok_or_else(|| {
             AppError::Busy {

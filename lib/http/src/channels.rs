@@ -4,12 +4,13 @@
 
 use crate::api_router::{ApiRouter, api_routes};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBody, MindsRead, MindsWrite, ParseId, PathId, PathIds};
+use crate::extract::{
+    Authed, ChatbotRead, ChatbotWrite, JsonBody, MindsRead, MindsWrite, ParseId, PathId, PathIds, RawBody,
+};
 use crate::minds::public_base;
 use crate::state::ApiState;
 use crate::views::{Deleted, Status};
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -351,6 +352,7 @@ pub struct SlackChallenge {
         (status = 400, description = "`invalid_json`: not an Events API request", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the signature does not match or is too old", body = ErrorBody),
         (status = 404, description = "`not_found`: no Slack channel with this id", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: over 2 MiB", body = ErrorBody),
         (status = 429, description = "`rate_limited`: the chatbot or Mind receives too many messages; Slack \
             sends the event again", body = ErrorBody),
     ))]
@@ -358,7 +360,7 @@ async fn slack_events(
     State(s): State<ApiState>,
     PathId(id): PathId<ChannelId>,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let (ts, sig) = (header(&headers, "x-slack-request-timestamp"), header(&headers, "x-slack-signature"));
     Ok(match s.app.slack_event(&id, ts, sig, &body).await? {
@@ -378,13 +380,14 @@ async fn slack_events(
         (status = 400, description = "`invalid_json`: not an Update", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the secret token does not match", body = ErrorBody),
         (status = 404, description = "`not_found`: no Telegram channel with this id", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: over 2 MiB", body = ErrorBody),
         (status = 429, description = "`rate_limited`; Telegram sends the update again", body = ErrorBody),
     ))]
 async fn telegram_update(
     State(s): State<ApiState>,
     PathId(id): PathId<ChannelId>,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     s.app.telegram_update(&id, header(&headers, "x-telegram-bot-api-secret-token"), &body).await?;
     Ok(acknowledged())
@@ -434,13 +437,14 @@ async fn whatsapp_verify(
         (status = 400, description = "`invalid_json`: not a WhatsApp webhook", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the signature does not match", body = ErrorBody),
         (status = 404, description = "`not_found`: no WhatsApp channel with this id", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: over 2 MiB", body = ErrorBody),
         (status = 429, description = "`rate_limited`; Meta sends it again", body = ErrorBody),
     ))]
 async fn whatsapp_messages(
     State(s): State<ApiState>,
     PathId(id): PathId<ChannelId>,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     s.app.whatsapp_messages(&id, header(&headers, "x-hub-signature-256"), &body).await?;
     Ok(acknowledged())

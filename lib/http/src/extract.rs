@@ -98,6 +98,28 @@ impl<S: Send + Sync, A: DeserializeOwned, B: DeserializeOwned> FromRequest<S> fo
     }
 }
 
+/// The body's bytes, within [`crate::JSON_BODY_LIMIT`] and the idle timeout, refused in the
+/// error envelope (`payload_too_large`, `request_timeout`): for routes that read the bytes
+/// themselves (a platform's signed request, docs/api.md §24).
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let limit = crate::JSON_BODY_LIMIT;
+        Bytes::from_request(req, state).await.map(Self).map_err(|rej| {
+            if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge { limit_bytes: limit }
+            } else if crate::body_timed_out(&rej) {
+                lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
+            } else {
+                ApiError::InvalidJson(rej.body_text())
+            }
+        })
+    }
+}
+
 /// The body as a JSON object, with the rules of [`JsonBody`].
 async fn json_object<S: Send + Sync>(req: Request, state: &S) -> Result<serde_json::Value, ApiError> {
     let json_type = req
@@ -113,16 +135,7 @@ async fn json_object<S: Send + Sync>(req: Request, state: &S) -> Result<serde_js
     if !json_type {
         return Err(ApiError::InvalidJson("expected Content-Type: application/json".into()));
     }
-    let limit = crate::JSON_BODY_LIMIT;
-    let bytes = Bytes::from_request(req, state).await.map_err(|rej| {
-        if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge { limit_bytes: limit }
-        } else if crate::body_timed_out(&rej) {
-            lore_app::files::body_error(&std::io::Error::from(std::io::ErrorKind::TimedOut)).into()
-        } else {
-            ApiError::InvalidJson(rej.body_text())
-        }
-    })?;
+    let RawBody(bytes) = RawBody::from_request(req, state).await?;
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
     // Every JSON route takes an object: `[]`, `1` or `"x"` is not a body of this API
     // (docs/api.md §2), answered like malformed JSON rather than as a field's fault.

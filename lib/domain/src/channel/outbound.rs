@@ -14,7 +14,8 @@ use super::ChannelKind;
 use crate::conversation::Citation;
 use crate::language::Language;
 
-/// The longest text one platform message may hold, in characters.
+/// The longest text one platform message may hold, in UTF-16 code units (Telegram counts them;
+/// the others count characters, never more).
 pub fn max_chars(kind: ChannelKind) -> usize {
     match kind {
         // Slack truncates `text` past 40,000 characters; it advises 4,000 for readability.
@@ -359,10 +360,12 @@ enum Atom {
 }
 
 impl Atom {
+    /// Its length as the platforms count it at worst: UTF-16 code units (Telegram's limit is in
+    /// them; an emoji is two), never fewer than its characters.
     fn chars(&self) -> usize {
         match self {
-            Atom::Char(_) => 1,
-            Atom::Unit(s) | Atom::Open { open: s, .. } => s.chars().count(),
+            Atom::Char(c) => c.len_utf16(),
+            Atom::Unit(s) | Atom::Open { open: s, .. } => units(s),
             // Counted with the stack that it closes.
             Atom::Close => 0,
         }
@@ -537,7 +540,13 @@ enum Cut {
     Paragraph,
 }
 
-/// The atoms as pieces of at most `limit` characters, cut at the best place that fits; the
+/// UTF-16 code units of `s`.
+fn units(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+/// The atoms as pieces of at most `limit` UTF-16 code units (characters, but an emoji counts
+/// two), cut at the best place that fits; the
 /// spans open at a cut closed before it and opened again after it.
 fn pack(atoms: &[Atom], limit: usize) -> Vec<String> {
     let mut pieces = Vec::new();
@@ -545,9 +554,9 @@ fn pack(atoms: &[Atom], limit: usize) -> Vec<String> {
     // The spans open where the current piece starts: (open, close).
     let mut inherited: Vec<(String, String)> = Vec::new();
     while start < atoms.len() {
-        let prefix: usize = inherited.iter().map(|(o, _)| o.chars().count()).sum();
+        let prefix: usize = inherited.iter().map(|(o, _)| units(o)).sum();
         let mut stack: Vec<(String, String)> = inherited.clone();
-        let mut closing: usize = stack.iter().map(|(_, c)| c.chars().count()).sum();
+        let mut closing: usize = stack.iter().map(|(_, c)| units(c)).sum();
         let mut used = prefix;
         // The best cut that fits: (quality, end of the piece's atoms, where the next one starts).
         let mut best: Option<(Cut, usize, usize)> = None;
@@ -575,13 +584,13 @@ fn pack(atoms: &[Atom], limit: usize) -> Vec<String> {
             }
             match atom {
                 Atom::Open { open, close } => {
-                    closing += close.chars().count();
+                    closing += units(close);
                     stack.push((open.clone(), close.clone()));
                 }
                 Atom::Close => {
                     if let Some((_, close)) = stack.pop() {
-                        closing -= close.chars().count();
-                        used += close.chars().count();
+                        closing -= units(&close);
+                        used += units(&close);
                     }
                 }
                 _ => {}
@@ -660,6 +669,18 @@ mod tests {
     /// The whole answer as one text, uncut.
     fn render_whole(kind: ChannelKind, text: &str, citations: &[Citation]) -> String {
         pack(&atoms(kind, text, citations, Language::English), usize::MAX).concat()
+    }
+
+    #[test]
+    fn emoji_count_twice_against_telegrams_limit() {
+        let text = "🙂".repeat(5_000);
+        let pieces = render(ChannelKind::Telegram, &text, &[]);
+        assert!(
+            pieces.iter().all(|p| p.encode_utf16().count() <= 4_096),
+            "{:?}",
+            pieces.iter().map(|p| p.encode_utf16().count()).collect::<Vec<_>>()
+        );
+        assert_eq!(pieces.concat(), text);
     }
 
     #[test]

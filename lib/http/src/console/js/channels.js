@@ -159,7 +159,8 @@ export function channelsSection(kind, id) {
       paste ? urlBox(paste.label, paste.url) : null,
       paste && !reachable(paste.url)
         ? el("p", { class: "field-error", role: "note" }, `${p.name} can only reach a public https address, and this one is not. `
-          + "Set LORE_PUBLIC_BASE_URL to the address the internet reaches Lore at (or run an https tunnel to it), then connect again.")
+          + "Set LORE_PUBLIC_BASE_URL to the address the internet reaches Lore at (or run an https tunnel to it) and restart Lore: "
+          + "this URL then follows it.")
         : null,
       steps(p.after(), paste ? p.before().length + 1 : 1),
       el("button", { type: "button", onclick: () => { fill(next); form.querySelector("input").focus(); } }, "Done")));
