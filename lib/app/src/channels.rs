@@ -333,9 +333,6 @@ impl App {
         let text: String = m.text.chars().take(MAX_CONTENT_CHARS).collect();
         let content = MessageContent::parse("text", Some(&text))?;
         let reply_to = m.reply_to.as_deref();
-        // The answer's language, as the turn chooses it (the owner's, else the question's).
-        let language =
-            self.assistant_settings(&channel.workspace_id, &channel.owner).await?.reply.language.answer_language(&text);
         let (conversation, answered) = match self.answer_on_channel(channel, &conversation, content.clone()).await {
             // A long thread goes on in a new conversation.
             Err(AppError::Rejected(e)) if e.code == ErrorCode::ConversationFull => {
@@ -346,7 +343,9 @@ impl App {
             answered => (conversation, answered),
         };
         match answered {
-            Ok(Some(answer)) => self.send_on_channel(channel, &conversation, &answer, reply_to, language).await,
+            Ok(Some((answer, language))) => {
+                self.send_on_channel(channel, &conversation, &answer, reply_to, language).await
+            }
             Ok(None) => {}
             Err(e) => {
                 // Not answered (the model failed, the workspace stayed busy, the store failed):
@@ -360,14 +359,15 @@ impl App {
         Ok(())
     }
 
-    /// The answer of one turn (`None` when nobody answers: the conversation is handed off).
+    /// The answer of one turn and its language (`None` when nobody answers: the conversation is
+    /// handed off).
     /// A workspace writing as many answers as it may is waited for, a few times.
     async fn answer_on_channel(
         &self,
         channel: &ConnectedChannel,
         conversation: &Conversation,
         content: MessageContent,
-    ) -> Result<Option<Message>, AppError> {
+    ) -> Result<Option<(Message, Language)>, AppError> {
         let mut tries = 0;
         let turn = loop {
             match self.begin_turn(&channel.workspace_id, &channel.owner, &conversation.id, content.clone()).await {
@@ -381,7 +381,8 @@ impl App {
         if turn.unanswered() {
             return Ok(None);
         }
-        Ok(Some(self.finish_turn(turn, &NoSink).await?))
+        let language = turn.language();
+        Ok(Some((self.finish_turn(turn, &NoSink).await?, language)))
     }
 
     /// The conversation of the message's thread or chat, with the messages it was opened with

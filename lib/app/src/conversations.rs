@@ -95,6 +95,11 @@ impl PendingTurn {
     pub fn unanswered(&self) -> bool {
         matches!(self.reply, Reply::Nobody)
     }
+
+    /// The language the answer is written in (the owner's fixed one, else the question's).
+    pub fn language(&self) -> Language {
+        self.prompt.language
+    }
 }
 
 /// What a turn answers from: the passages found (each citation with its chunk's text), or the

@@ -7,7 +7,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{
     Authed, ChatbotRead, ChatbotWrite, JsonBody, MindsRead, MindsWrite, ParseId, PathId, PathIds, RawBody,
 };
-use crate::minds::public_base;
+use crate::minds::served_base;
 use crate::state::ApiState;
 use crate::views::{Deleted, Status};
 use axum::Json;
@@ -210,10 +210,6 @@ impl ChannelBody {
     }
 }
 
-fn base(s: &ApiState, headers: &HeaderMap) -> String {
-    public_base(s.app.config().public_base_url.as_deref(), headers)
-}
-
 macro_rules! channel_routes {
     (
         $module:ident, $owner:path, $id:ty, $param:literal, $param_doc:literal, $read:ty, $write:ty,
@@ -250,7 +246,7 @@ macro_rules! channel_routes {
                 PathId(owner): PathId<$id>,
                 JsonBody(body): JsonBody<ChannelBody>,
             ) -> Result<(StatusCode, Json<ChannelEnvelope>), ApiError> {
-                let base = base(&s, &headers);
+                let base = served_base(&s, &headers);
                 let c = s.app.connect_channel(&auth.principal, &$owner(owner), &body.into_raw(), &base).await?;
                 Ok((StatusCode::CREATED, Json(ChannelEnvelope { status: Status::Success, channel: view(c, &base) })))
             }
@@ -266,7 +262,7 @@ macro_rules! channel_routes {
                 headers: HeaderMap,
                 PathId(owner): PathId<$id>,
             ) -> Result<Json<ChannelList>, ApiError> {
-                let base = base(&s, &headers);
+                let base = served_base(&s, &headers);
                 let channels = s.app.list_channels(&auth.principal, &$owner(owner)).await?;
                 let channels = channels.into_iter().map(|c| view(c, &base)).collect();
                 Ok(Json(ChannelList { status: Status::Success, channels }))
@@ -284,7 +280,7 @@ macro_rules! channel_routes {
                 PathIds(owner, id): PathIds<$id, ChannelId>,
             ) -> Result<Json<ChannelEnvelope>, ApiError> {
                 let c = s.app.get_channel(&auth.principal, &$owner(owner), &id).await?;
-                Ok(Json(ChannelEnvelope { status: Status::Success, channel: view(c, &base(&s, &headers)) }))
+                Ok(Json(ChannelEnvelope { status: Status::Success, channel: view(c, &served_base(&s, &headers)) }))
             }
 
             /// Disconnect a channel (Telegram's webhook is removed); its conversations stay.

@@ -6,7 +6,7 @@ use crate::api_router::{ApiRouter, api_routes};
 use crate::assistant::{AssistantUpdate, AssistantView};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Authed, ChatbotRead, ChatbotWrite, JsonBodies, JsonBody, Pagination, PathId};
-use crate::minds::{IdentitySecretEnvelope, PublishMind, optional_json, public_base};
+use crate::minds::{IdentitySecretEnvelope, PublishMind, optional_json, served_base};
 use crate::state::ApiState;
 use crate::views::{Deleted, PageParams, PaginationView, Status, flattened_doc};
 use axum::Json;
@@ -98,12 +98,8 @@ pub struct ChatbotEnvelope {
 
 impl ChatbotEnvelope {
     fn of(c: Chatbot, s: &ApiState, headers: &HeaderMap) -> Self {
-        Self { status: Status::Success, chatbot: ChatbotView::of(c, &base(s, headers)) }
+        Self { status: Status::Success, chatbot: ChatbotView::of(c, &served_base(s, headers)) }
     }
-}
-
-fn base(s: &ApiState, headers: &HeaderMap) -> String {
-    public_base(s.app.config().public_base_url.as_deref(), headers)
 }
 
 /// Create a chatbot. `name` is required (1–100 characters); `slug` is generated from the name
@@ -161,7 +157,7 @@ async fn list_chatbots(
 ) -> Result<Json<ChatbotList>, ApiError> {
     let page = s.app.list_chatbots(&auth.principal, p.page).await?;
     let pagination = page.info().into();
-    let base = base(&s, &headers);
+    let base = served_base(&s, &headers);
     Ok(Json(ChatbotList {
         status: Status::Success,
         chatbots: page.items.into_iter().map(|c| ChatbotView::of(c, &base)).collect(),

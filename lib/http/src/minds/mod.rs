@@ -23,6 +23,11 @@ impl ParseId for MindId {
     }
 }
 
+/// [`public_base`] with this service's setting.
+pub(crate) fn served_base(s: &crate::state::ApiState, headers: &HeaderMap) -> String {
+    public_base(s.app.config().public_base_url.as_deref(), headers)
+}
+
 /// Where the public pages are: the configured public base URL (`LORE_PUBLIC_BASE_URL`) when
 /// set, else the address this request reached (its `Host`, and `X-Forwarded-Proto` behind API
 /// Gateway or a proxy).
